@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything the build and the tests need on a fresh machine of this kind.
+# Idempotent: each step is skipped when its tool is already present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
+export PATH="$CARGO_HOME/bin:$PATH"
+WBV=0.2.130   # must equal the wasm-bindgen version pinned in Cargo.toml
+
+if [ "${SKIP_BROWSER:-0}" != 1 ] && { ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; }; then
+  echo "[install] chromium + chromedriver (Debian)"
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+fi
+
+rustup target add wasm32-unknown-unknown
+
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WBV" ]; then
+  echo "[install] wasm-bindgen-cli $WBV"
+  if ! cargo install wasm-bindgen-cli --version "$WBV" --locked; then
+    # The published lockfile pins a webpki-roots version the reachable registry lacks;
+    # rebuild from the downloaded .crate with our lockfile (only that pin differs).
+    crate=$(ls "$CARGO_HOME"/registry/cache/*/wasm-bindgen-cli-"$WBV".crate | head -1)
+    tmp=$(mktemp -d); tar xzf "$crate" -C "$tmp"
+    cp .ci/wasm-bindgen-cli-"$WBV".Cargo.lock "$tmp/wasm-bindgen-cli-$WBV/Cargo.lock"
+    cargo install --path "$tmp/wasm-bindgen-cli-$WBV" --locked
+    rm -rf "$tmp"
+  fi
+fi
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "[install] npm ci"
+  npm ci --no-audit --no-fund
+fi

@@ -1,0 +1,195 @@
+//! Layer 2: conversation items — what the model saw and said, and nothing else.
+//!
+//! The durable log (layer 1, [`crate::update`]) carries UI and replay semantics; the provider
+//! payloads (layer 3, [`crate::provider`]) carry one API's quirks. Between them sits this ground
+//! floor: a flat, ordered list of [`Item`]s with model semantics only. Every view stage and every
+//! renderer works on these, and nothing here knows about JSON Lines, ACP or any provider's wire
+//! format.
+
+use serde::{Deserialize, Serialize};
+
+/// One entry of the conversation, in the order the model experienced it.
+///
+/// Consecutive assistant-side items (reasoning, text, tool calls) form one assistant turn; tool
+/// results answer calls of the turn before them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Item {
+    User(UserMessage),
+    Assistant(AssistantText),
+    Reasoning(Reasoning),
+    ToolCall(ToolCall),
+    ToolResult(ToolResult),
+}
+
+impl Item {
+    /// The item's stable id (derived from the log, so it survives replays).
+    pub fn id(&self) -> &str {
+        match self {
+            Item::User(m) => &m.id,
+            Item::Assistant(m) => &m.id,
+            Item::Reasoning(m) => &m.id,
+            Item::ToolCall(m) => &m.id,
+            Item::ToolResult(m) => &m.id,
+        }
+    }
+
+    /// True for items produced by the model (they belong to an assistant turn).
+    pub fn is_assistant_side(&self) -> bool {
+        match self {
+            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) => true,
+            Item::User(_) | Item::ToolResult(_) => false,
+        }
+    }
+}
+
+/// A user-role message: what a person typed, or a synthetic message the harness injected.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct UserMessage {
+    pub id: String,
+    pub content: Vec<Part>,
+    /// Set when the harness, not a person, wrote this message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synthetic: Option<SyntheticReason>,
+}
+
+/// Why the harness injected a user-role message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum SyntheticReason {
+    SystemReminder,
+    Interjection,
+    SubagentCompletion,
+    Compaction,
+}
+
+/// Visible assistant text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct AssistantText {
+    pub id: String,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+}
+
+/// Which provider and model produced an assistant-side item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Origin {
+    pub provider: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+/// Model reasoning. Replayable natively only to the provider and model that made it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Reasoning {
+    pub id: String,
+    /// Visible reasoning text (Anthropic thinking, an OpenAI summary, a Gemini thought).
+    #[serde(default)]
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+    /// Anthropic thinking signature or Gemini thought signature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// OpenAI encrypted reasoning content, or Anthropic redacted thinking data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted: Option<String>,
+    /// The provider's own id for the reasoning item (OpenAI `rs_…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider_id: Option<String>,
+}
+
+/// A tool invocation by the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCall {
+    /// Item id (unique in the conversation).
+    pub id: String,
+    /// The call id results refer to (usually the provider's id, e.g. `toolu_…`, `call_…`).
+    pub call_id: String,
+    pub name: String,
+    /// Arguments as JSON (an object for function tools; a string for free-form tools).
+    pub input: serde_json::Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+    /// Gemini thought signature attached to this call's part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+}
+
+/// The outcome of a tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResult {
+    pub id: String,
+    pub call_id: String,
+    pub content: Vec<Part>,
+    #[serde(default)]
+    pub is_error: bool,
+}
+
+/// Content of a user message or a tool result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Part {
+    Text { text: String },
+    Image(Image),
+}
+
+impl Part {
+    pub fn text(text: impl Into<String>) -> Part {
+        Part::Text { text: text.into() }
+    }
+}
+
+/// An image, inline or by reference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(tag = "source", rename_all = "snake_case")]
+pub enum Image {
+    /// Base64 bytes (standard alphabet, padded) and their media type.
+    Base64 {
+        #[serde(rename = "mediaType")]
+        media_type: String,
+        data: String,
+    },
+    Url {
+        url: String,
+    },
+}
+
+impl Image {
+    /// `data:` URL form, as OpenAI accepts inline images.
+    pub fn to_url(&self) -> String {
+        match self {
+            Image::Base64 { media_type, data } => format!("data:{media_type};base64,{data}"),
+            Image::Url { url } => url.clone(),
+        }
+    }
+}
+
+/// Concatenated text of parts (images are skipped).
+pub fn text_of(parts: &[Part]) -> String {
+    let mut out = String::new();
+    for part in parts {
+        match part {
+            Part::Text { text } => out.push_str(text),
+            Part::Image(_) => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,218 @@
+//! The JavaScript facade: every JS-facing function and type, and nothing else.
+//!
+//! Objects cross the boundary with serde-wasm-bindgen in JSON-compatible form (plain objects,
+//! never `Map`s). TypeScript types come from the Rust types (tsify). Errors are thrown as JS
+//! `Error`s with a stable `code` (and `details` where there is more to say); problems with the
+//! input data itself come back as diagnostics in the result, not as exceptions.
+
+use serde::Serialize;
+use tsify::Ts;
+use wasm_bindgen::prelude::*;
+
+use crate::diagnostic::Diagnostic;
+use crate::provider::{Limits, Payload, Provider, Violation};
+use crate::request::{build_request as build_native, BuildInput, RequestError};
+use crate::session::{Appended, Session as NativeSession};
+use crate::update::{self, Header, Replay};
+use crate::view::{BuildError, Report};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_VALUE: &str = r#"
+/** Any JSON value. */
+export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
+"#;
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// A parsed log.
+#[derive(Serialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ParsedLog {
+    pub header: Option<Header>,
+    /// Records in their wire form (`{seq, ts, update | event}`).
+    #[tsify(type = "Value[]")]
+    pub records: Vec<serde_json::Value>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A built request as an object.
+#[derive(Serialize, tsify::Tsify)]
+pub struct BuildResult {
+    pub payload: Payload,
+    pub report: Report,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A built request as the body string to send.
+#[derive(Serialize, tsify::Tsify)]
+pub struct BuildStringResult {
+    pub body: String,
+    pub report: Report,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn error(code: &str, message: &str) -> JsValue {
+    let err = js_sys::Error::new(message);
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &code.into());
+    err.into()
+}
+
+fn error_with<T: Serialize>(code: &str, message: &str, details: &T) -> JsValue {
+    let err = error(code, message);
+    if let Ok(details) = to_js(details) {
+        let _ = js_sys::Reflect::set(&err, &"details".into(), &details);
+    }
+    err
+}
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| error("internal", &format!("could not convert the result to JS: {e}")))
+}
+
+fn ts<T: tsify::Tsify + Serialize>(value: &T) -> Result<Ts<T>, JsValue> {
+    to_js(value).map(Ts::new_unchecked)
+}
+
+fn options(input: Ts<BuildInput>) -> Result<BuildInput, JsValue> {
+    input.to_rust().map_err(|e| error("invalid_options", &format!("build options are invalid: {e}")))
+}
+
+fn request_error(e: RequestError) -> JsValue {
+    match e {
+        RequestError::InvalidOptions(m) => error("invalid_options", &m),
+        RequestError::Build(e @ BuildError::EndsWithAssistant { .. }) => error(e.code(), e.message()),
+        RequestError::Build(e @ BuildError::InvalidPayload { .. }) => error_with(e.code(), e.message(), &e),
+    }
+}
+
+/// The package version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_owned()
+}
+
+/// Parses a session log (JSON Lines). Bad lines become diagnostics; it never throws on data.
+#[wasm_bindgen(js_name = parseLog)]
+pub fn parse_log(text: &str) -> Result<Ts<ParsedLog>, JsValue> {
+    let log = update::parse_log(text);
+    let records = log
+        .records
+        .iter()
+        .map(|r| serde_json::from_str(&r.to_line()).unwrap_or(serde_json::Value::Null))
+        .collect();
+    ts(&ParsedLog { header: log.header, records, diagnostics: log.diagnostics })
+}
+
+/// Replays a session log into conversation items and the client's coalesced view.
+#[wasm_bindgen]
+pub fn replay(text: &str) -> Result<Ts<Replay>, JsValue> {
+    let log = update::parse_log(text);
+    let mut replayed = update::replay(&log.records);
+    let mut diagnostics = log.diagnostics;
+    diagnostics.append(&mut replayed.diagnostics);
+    replayed.diagnostics = diagnostics;
+    ts(&replayed)
+}
+
+/// Builds a provider request; returns the payload as an object.
+#[wasm_bindgen(js_name = buildRequest)]
+pub fn build_request(input: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> {
+    let out = build_native(&options(input)?).map_err(request_error)?;
+    ts(&BuildResult { payload: out.built.payload, report: out.built.report, diagnostics: out.diagnostics })
+}
+
+/// Builds a provider request; returns the body string exactly as it would be sent.
+#[wasm_bindgen(js_name = buildRequestString)]
+pub fn build_request_string(input: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
+    let out = build_native(&options(input)?).map_err(request_error)?;
+    ts(&BuildStringResult { body: out.built.payload.to_json(), report: out.built.report, diagnostics: out.diagnostics })
+}
+
+/// Checks a payload (ours or anyone's) against a provider's rules; `[]` means valid.
+#[wasm_bindgen(js_name = validatePayload)]
+pub fn validate_payload(provider: &str, payload: JsValue, limits: Option<Ts<Limits>>) -> Result<Vec<Ts<Violation>>, JsValue> {
+    let provider: Provider = provider.parse().map_err(|m: String| error("invalid_argument", &m))?;
+    let limits = match limits {
+        Some(l) => l.to_rust().map_err(|e| error("invalid_argument", &format!("limits are invalid: {e}")))?,
+        None => Limits::default(),
+    };
+    let value: serde_json::Value = serde_wasm_bindgen::from_value(payload)
+        .map_err(|e| error("invalid_argument", &format!("payload is not JSON data: {e}")))?;
+    let violations = match Payload::from_json(provider, value) {
+        Ok(payload) => payload.validate(&limits),
+        Err(reason) => vec![Violation::new(
+            &format!("{}.shape", provider.as_str().replace('-', "_")),
+            "",
+            format!("payload does not have the {provider} request shape: {reason}"),
+        )],
+    };
+    violations.iter().map(ts).collect()
+}
+
+/// A session held in memory: append records, build requests.
+#[wasm_bindgen]
+pub struct Session {
+    inner: NativeSession,
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// An empty session.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Session {
+        Session { inner: NativeSession::default() }
+    }
+
+    /// Loads a log's text; unreadable lines become diagnostics (see `diagnostics()`).
+    #[wasm_bindgen(js_name = fromLog)]
+    pub fn from_log(text: &str) -> Session {
+        Session { inner: NativeSession::from_log(text) }
+    }
+
+    /// Appends one record line. Returns `false` when the record was already held.
+    pub fn append(&mut self, line: &str) -> Result<bool, JsValue> {
+        match self.inner.append_line(line) {
+            Ok(Appended::New) => Ok(true),
+            Ok(Appended::Duplicate) => Ok(false),
+            Err(e) => Err(error(e.code(), &e.to_string())),
+        }
+    }
+
+    #[wasm_bindgen(js_name = itemCount)]
+    pub fn item_count(&mut self) -> usize {
+        self.inner.items().len()
+    }
+
+    #[wasm_bindgen(js_name = recordCount)]
+    pub fn record_count(&self) -> usize {
+        self.inner.records().len()
+    }
+
+    pub fn diagnostics(&mut self) -> Result<Vec<Ts<Diagnostic>>, JsValue> {
+        self.inner.diagnostics().iter().map(ts).collect()
+    }
+
+    /// Builds a request; returns the payload as an object.
+    pub fn build(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> {
+        let built = self.inner.build(&self::options(options)?).map_err(request_error)?;
+        ts(&BuildResult { payload: built.payload, report: built.report, diagnostics: Vec::new() })
+    }
+
+    /// Builds a request; returns the body string exactly as it would be sent.
+    #[wasm_bindgen(js_name = buildString)]
+    pub fn build_string(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
+        let built = self.inner.build(&self::options(options)?).map_err(request_error)?;
+        ts(&BuildStringResult { body: built.payload.to_json(), report: built.report, diagnostics: Vec::new() })
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}

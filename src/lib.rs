@@ -1,0 +1,56 @@
+//! contextview builds the **model view** of a coding-agent session: the exact request a model
+//! provider receives, assembled on demand from a lossless session log.
+//!
+//! Context is not chat history; it is a view built on demand. The durable record stays
+//! lossless; the model's view may be lossy.
+//!
+//! ```text
+//!  layer 1: durable updates            layer 2: conversation items        layer 3: provider payload
+//!  (ACP session/update + our events)   (model semantics only)             (one API's wire format)
+//!
+//!  update::log ──parse──▶ update::replay ──items──▶ view::repair ──▶ provider::{anthropic,
+//!   JSON Lines,             chunks merged,            dangling calls,      openai_chat,
+//!   torn tail ok            tool updates folded       orphans, dupes       openai_responses,
+//!                                                                          gemini} + validators
+//! ```
+//!
+//! - [`conversation`]: the items every stage works on.
+//! - [`update`]: the log (records, JSON Lines, replay).
+//! - [`view`]: the request pipeline and its report.
+//! - [`provider`]: renderers and validators, one module per API.
+//! - [`request`]: the one-call API the JS facade and the CLI use.
+//! - `js` (wasm only): the JavaScript facade, the only module that knows about JS.
+//!
+//! ```
+//! use contextview::request::{build_request, BuildInput};
+//! use contextview::provider::Provider;
+//!
+//! let log = concat!(
+//!     r#"{"format":"contextview.session-log","version":1,"sessionId":"s1"}"#, "\n",
+//!     r#"{"seq":1,"ts":"2026-01-01T00:00:00Z","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"hi"}}}"#, "\n",
+//! );
+//! let input = BuildInput {
+//!     provider: Provider::Anthropic, model: None, system: Some("Be brief.".into()), tools: vec![],
+//!     max_tokens: None, foreign_reasoning: None, cache_system: None, limits: None, repair: None,
+//!     log: Some(log.into()), items: None,
+//! };
+//! let out = build_request(&input).unwrap();
+//! assert!(out.built.payload.to_json().contains(r#""role":"user""#));
+//! ```
+
+pub mod conversation;
+pub mod diagnostic;
+pub mod framing;
+pub mod provider;
+pub mod request;
+pub mod session;
+pub mod update;
+pub mod view;
+
+#[cfg(target_arch = "wasm32")]
+mod js;
+
+pub use conversation::{Item, Part};
+pub use diagnostic::{Diagnostic, Severity};
+pub use provider::{Payload, Provider};
+pub use view::{build, BuildError, BuildOptions, Built, Report};

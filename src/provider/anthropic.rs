@@ -1,0 +1,522 @@
+//! Anthropic Messages: payload types, renderer and validator.
+//!
+//! Shape: top-level `system` text blocks, `messages[]` of `user` / `assistant` with content blocks.
+//! Tool results go first in the user message right after the `tool_use`s they answer; images may
+//! sit inside tool results. Consecutive same-role items are merged into one message.
+
+use std::collections::HashSet;
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::ids::{self, IdMapper};
+use super::{input_object, reasoning_as_text, reasoning_fate, Limits, ReasoningFate, RenderNotes, RenderOptions, ToolDef, Violation};
+use crate::conversation::{Image, Item, Part};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "AnthropicRequest")]
+pub struct Request {
+    pub model: String,
+    pub max_tokens: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<Vec<TextBlock>>,
+    pub messages: Vec<Message>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Tool>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "AnthropicRole")]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "AnthropicMessage")]
+pub struct Message {
+    pub role: Role,
+    pub content: Vec<Block>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "AnthropicTextBlock")]
+pub struct TextBlock {
+    #[serde(rename = "type")]
+    pub kind: TextType,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_control: Option<CacheControl>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "AnthropicTextType")]
+#[serde(rename_all = "lowercase")]
+pub enum TextType {
+    Text,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "AnthropicCacheControl")]
+pub struct CacheControl {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<String>,
+}
+
+impl CacheControl {
+    pub fn ephemeral() -> Self {
+        CacheControl { kind: "ephemeral".to_owned(), ttl: None }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "AnthropicBlock")]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Block {
+    Text {
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cache_control: Option<CacheControl>,
+    },
+    Image {
+        source: ImageSource,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cache_control: Option<CacheControl>,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+        input: Map<String, Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cache_control: Option<CacheControl>,
+    },
+    ToolResult {
+        tool_use_id: String,
+        content: Vec<ResultBlock>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cache_control: Option<CacheControl>,
+    },
+    Thinking {
+        thinking: String,
+        signature: String,
+    },
+    RedactedThinking {
+        data: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "AnthropicResultBlock")]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ResultBlock {
+    Text { text: String },
+    Image { source: ImageSource },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "AnthropicImageSource")]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ImageSource {
+    Base64 { media_type: String, data: String },
+    Url { url: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "AnthropicTool")]
+pub struct Tool {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub input_schema: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_control: Option<CacheControl>,
+}
+
+/// Media types the Messages API accepts for images.
+pub const IMAGE_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+
+fn image_source(image: &Image) -> ImageSource {
+    match image {
+        Image::Base64 { media_type, data } => ImageSource::Base64 { media_type: media_type.clone(), data: data.clone() },
+        Image::Url { url } => ImageSource::Url { url: url.clone() },
+    }
+}
+
+/// Renders a repaired item list.
+pub fn render(items: &[Item], options: &RenderOptions) -> (Request, RenderNotes) {
+    let mut notes = RenderNotes::default();
+    let mut ids = IdMapper::default();
+    let mut messages: Vec<Message> = Vec::new();
+    let push = |role: Role, block: Block, messages: &mut Vec<Message>| match messages.last_mut() {
+        Some(last) if last.role == role => last.content.push(block),
+        _ => messages.push(Message { role, content: vec![block] }),
+    };
+
+    for item in items {
+        match item {
+            Item::User(message) => {
+                for part in &message.content {
+                    match part {
+                        Part::Text { text } if text.is_empty() => {}
+                        Part::Text { text } => push(Role::User, Block::Text { text: text.clone(), cache_control: None }, &mut messages),
+                        Part::Image(image) => {
+                            push(Role::User, Block::Image { source: image_source(image), cache_control: None }, &mut messages)
+                        }
+                    }
+                }
+            }
+            Item::Assistant(text) => {
+                if !text.text.is_empty() {
+                    push(Role::Assistant, Block::Text { text: text.text.clone(), cache_control: None }, &mut messages);
+                }
+            }
+            Item::Reasoning(reasoning) => {
+                let fate = reasoning_fate(reasoning, super::Provider::Anthropic, options);
+                notes.reasoning.count(fate);
+                match fate {
+                    ReasoningFate::Native => {
+                        let block = match (&reasoning.signature, &reasoning.encrypted) {
+                            (Some(signature), _) => {
+                                Block::Thinking { thinking: reasoning.text.clone(), signature: signature.clone() }
+                            }
+                            (None, Some(data)) => Block::RedactedThinking { data: data.clone() },
+                            (None, None) => continue,
+                        };
+                        push(Role::Assistant, block, &mut messages);
+                    }
+                    ReasoningFate::AsText => push(
+                        Role::Assistant,
+                        Block::Text { text: reasoning_as_text(reasoning), cache_control: None },
+                        &mut messages,
+                    ),
+                    ReasoningFate::Drop => {}
+                }
+            }
+            Item::ToolCall(call) => {
+                let id = ids.map(&call.call_id, ids::ANTHROPIC);
+                let input = input_object(&call.input, &mut notes);
+                push(Role::Assistant, Block::ToolUse { id, name: call.name.clone(), input, cache_control: None }, &mut messages);
+            }
+            Item::ToolResult(result) => {
+                let content = result
+                    .content
+                    .iter()
+                    .filter_map(|part| match part {
+                        Part::Text { text } if text.is_empty() => None,
+                        Part::Text { text } => Some(ResultBlock::Text { text: text.clone() }),
+                        Part::Image(image) => Some(ResultBlock::Image { source: image_source(image) }),
+                    })
+                    .collect();
+                let block = Block::ToolResult {
+                    tool_use_id: ids.get(&result.call_id),
+                    content,
+                    is_error: result.is_error,
+                    cache_control: None,
+                };
+                push(Role::User, block, &mut messages);
+            }
+        }
+    }
+
+    // Tool results must lead their user message.
+    for message in &mut messages {
+        if message.role == Role::User {
+            message.content.sort_by_key(|b| !matches!(b, Block::ToolResult { .. }));
+        }
+    }
+
+    let system = options.system.as_ref().filter(|s| !s.is_empty()).map(|text| {
+        vec![TextBlock {
+            kind: TextType::Text,
+            text: text.clone(),
+            cache_control: options.cache_system.then(CacheControl::ephemeral),
+        }]
+    });
+    let tools = (!options.tools.is_empty()).then(|| options.tools.iter().map(tool).collect());
+    notes.id_map = ids.into_changed();
+    (Request { model: options.model.clone(), max_tokens: options.max_tokens, system, messages, tools }, notes)
+}
+
+fn tool(def: &ToolDef) -> Tool {
+    Tool { name: def.name.clone(), description: def.description.clone(), input_schema: def.input_schema.clone(), cache_control: None }
+}
+
+/// Checks every rule of the Messages API we know of; returns each one broken.
+pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
+    let mut v = Vec::new();
+    let mut cache_breakpoints: Vec<(String, Option<String>)> = Vec::new();
+    let mut images = 0usize;
+    let mut seen_ids = HashSet::new();
+
+    if request.messages.is_empty() {
+        v.push(Violation::new("anthropic.messages_non_empty", "messages", "messages: at least one message is required"));
+    }
+    for tool in request.tools.iter().flatten() {
+        if let Some(cc) = &tool.cache_control {
+            cache_breakpoints.push((format!("tools.{}", tool.name), cc.ttl.clone()));
+        }
+    }
+    for (i, block) in request.system.iter().flatten().enumerate() {
+        if block.text.is_empty() {
+            v.push(Violation::new("anthropic.text_non_empty", format!("system.{i}"), "system: text content blocks must be non-empty"));
+        }
+        if let Some(cc) = &block.cache_control {
+            cache_breakpoints.push((format!("system.{i}"), cc.ttl.clone()));
+        }
+    }
+
+    let last = request.messages.len().saturating_sub(1);
+    for (n, message) in request.messages.iter().enumerate() {
+        let path = format!("messages.{n}");
+        if message.content.is_empty() && !(n == last && message.role == Role::Assistant) {
+            v.push(Violation::new(
+                "anthropic.content_non_empty",
+                &path,
+                format!("{path}: all messages must have non-empty content except for the optional final assistant message"),
+            ));
+        }
+        if n > 0 && request.messages[n - 1].role == message.role {
+            v.push(Violation::new(
+                "anthropic.roles_alternate",
+                &path,
+                format!("{path}: consecutive `{:?}` messages (the API would combine them; we never send them)", message.role),
+            ));
+        }
+        let mut seen_non_result = false;
+        for (m, block) in message.content.iter().enumerate() {
+            let bpath = format!("{path}.content.{m}");
+            match block {
+                Block::Text { text, cache_control } => {
+                    if text.is_empty() {
+                        v.push(Violation::new("anthropic.text_non_empty", &bpath, format!("{bpath}: text content blocks must be non-empty")));
+                    }
+                    if let Some(cc) = cache_control {
+                        cache_breakpoints.push((bpath.clone(), cc.ttl.clone()));
+                    }
+                    seen_non_result = true;
+                }
+                Block::Image { source, cache_control } => {
+                    if message.role != Role::User {
+                        v.push(Violation::new("anthropic.image_in_user", &bpath, format!("{bpath}: image blocks are only accepted in user messages")));
+                    }
+                    images += 1;
+                    check_image(source, &bpath, limits, &mut v);
+                    if let Some(cc) = cache_control {
+                        cache_breakpoints.push((bpath.clone(), cc.ttl.clone()));
+                    }
+                    seen_non_result = true;
+                }
+                Block::ToolUse { id, cache_control, .. } => {
+                    if message.role != Role::Assistant {
+                        v.push(Violation::new("anthropic.tool_use_in_assistant", &bpath, format!("{bpath}: tool_use blocks belong in assistant messages")));
+                    }
+                    if !ids::ANTHROPIC.accepts(id) {
+                        v.push(Violation::new(
+                            "anthropic.tool_use_id_format",
+                            &bpath,
+                            format!("{bpath}.id: String should match pattern '^[a-zA-Z0-9_-]+$' and have at most 64 characters: `{id}`"),
+                        ));
+                    }
+                    if !seen_ids.insert(id.clone()) {
+                        v.push(Violation::new("anthropic.tool_use_id_unique", &bpath, format!("{bpath}: `tool_use` ids must be unique: {id}")));
+                    }
+                    if let Some(cc) = cache_control {
+                        cache_breakpoints.push((bpath.clone(), cc.ttl.clone()));
+                    }
+                    seen_non_result = true;
+                }
+                Block::ToolResult { tool_use_id, content, cache_control, .. } => {
+                    if message.role != Role::User {
+                        v.push(Violation::new("anthropic.tool_result_in_user", &bpath, format!("{bpath}: tool_result blocks belong in user messages")));
+                    }
+                    if seen_non_result {
+                        v.push(Violation::new(
+                            "anthropic.tool_result_first",
+                            &bpath,
+                            format!("{bpath}: tool_result blocks must come first in the user message, before any other content"),
+                        ));
+                    }
+                    let previous_uses = n
+                        .checked_sub(1)
+                        .map(|p| tool_use_ids(&request.messages[p]))
+                        .unwrap_or_default();
+                    if !previous_uses.contains(tool_use_id.as_str()) {
+                        v.push(Violation::new(
+                            "anthropic.tool_result_matches_tool_use",
+                            &bpath,
+                            format!(
+                                "{bpath}: unexpected `tool_use_id` found in `tool_result` blocks: {tool_use_id}. Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
+                            ),
+                        ));
+                    }
+                    for (k, inner) in content.iter().enumerate() {
+                        let ipath = format!("{bpath}.content.{k}");
+                        match inner {
+                            ResultBlock::Text { text } if text.is_empty() => v.push(Violation::new(
+                                "anthropic.text_non_empty",
+                                &ipath,
+                                format!("{ipath}: text content blocks must be non-empty"),
+                            )),
+                            ResultBlock::Text { .. } => {}
+                            ResultBlock::Image { source } => {
+                                images += 1;
+                                check_image(source, &ipath, limits, &mut v);
+                            }
+                        }
+                    }
+                    if let Some(cc) = cache_control {
+                        cache_breakpoints.push((bpath.clone(), cc.ttl.clone()));
+                    }
+                }
+                Block::Thinking { signature, .. } => {
+                    if message.role != Role::Assistant {
+                        v.push(Violation::new("anthropic.thinking_in_assistant", &bpath, format!("{bpath}: thinking blocks belong in assistant messages")));
+                    }
+                    if signature.is_empty() {
+                        v.push(Violation::new("anthropic.thinking_signature", &bpath, format!("{bpath}.signature: thinking blocks need their signature")));
+                    }
+                    seen_non_result = true;
+                }
+                Block::RedactedThinking { .. } => {
+                    if message.role != Role::Assistant {
+                        v.push(Violation::new("anthropic.thinking_in_assistant", &bpath, format!("{bpath}: redacted_thinking blocks belong in assistant messages")));
+                    }
+                    seen_non_result = true;
+                }
+            }
+        }
+        // Every tool_use needs its tool_result in the very next message.
+        if message.role == Role::Assistant {
+            let uses = tool_use_ids(message);
+            if !uses.is_empty() {
+                let answered: HashSet<&str> = request
+                    .messages
+                    .get(n + 1)
+                    .map(|next| {
+                        next.content
+                            .iter()
+                            .filter_map(|b| match b {
+                                Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
+                                _ => None,
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let mut missing: Vec<&str> = uses.iter().copied().filter(|id| !answered.contains(id)).collect();
+                missing.sort_unstable();
+                if !missing.is_empty() {
+                    v.push(Violation::new(
+                        "anthropic.tool_use_has_tool_result",
+                        &path,
+                        format!(
+                            "{path}: `tool_use` ids were found without `tool_result` blocks immediately after: {}. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
+                            missing.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(last_message) = request.messages.last() {
+        if last_message.role == Role::Assistant && !limits.allow_prefill {
+            v.push(Violation::new(
+                "anthropic.ends_with_user",
+                format!("messages.{last}"),
+                "This model does not support assistant message prefill. The conversation must end with a user message.",
+            ));
+        }
+    }
+
+    if cache_breakpoints.len() > 4 {
+        v.push(Violation::new(
+            "anthropic.cache_breakpoints_max",
+            cache_breakpoints[4].0.clone(),
+            format!("A maximum of 4 blocks with cache_control may be provided. Found {}.", cache_breakpoints.len()),
+        ));
+    }
+    let mut seen_short = false;
+    for (path, ttl) in &cache_breakpoints {
+        match ttl.as_deref() {
+            Some("1h") if seen_short => v.push(Violation::new(
+                "anthropic.cache_ttl_order",
+                path.clone(),
+                format!("{path}: a ttl='1h' cache_control block must not come after a ttl='5m' block"),
+            )),
+            Some("1h") => {}
+            Some("5m") | None => seen_short = true,
+            Some(other) => v.push(Violation::new("anthropic.cache_ttl_value", path.clone(), format!("{path}: cache_control.ttl must be '5m' or '1h', got '{other}'"))),
+        }
+    }
+    if images > limits.anthropic_max_images {
+        v.push(Violation::new(
+            "anthropic.max_images",
+            "messages",
+            format!("Too many images: {images} in one request (at most {})", limits.anthropic_max_images),
+        ));
+    }
+    let body = super::json_len(request);
+    if body > limits.anthropic_max_body_bytes {
+        v.push(Violation::new(
+            "anthropic.request_too_large",
+            "",
+            format!("request_too_large: request body is {body} bytes; the limit is {}", limits.anthropic_max_body_bytes),
+        ));
+    }
+    v
+}
+
+fn tool_use_ids(message: &Message) -> HashSet<&str> {
+    message
+        .content
+        .iter()
+        .filter_map(|b| match b {
+            Block::ToolUse { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn check_image(source: &ImageSource, path: &str, limits: &Limits, v: &mut Vec<Violation>) {
+    match source {
+        ImageSource::Base64 { media_type, data } => {
+            if !IMAGE_TYPES.contains(&media_type.as_str()) {
+                v.push(Violation::new(
+                    "anthropic.image_media_type",
+                    path,
+                    format!("{path}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp', got '{media_type}'"),
+                ));
+            }
+            match base64::engine::general_purpose::STANDARD.decode(data) {
+                Ok(bytes) if bytes.len() > limits.anthropic_max_image_bytes => v.push(Violation::new(
+                    "anthropic.image_size",
+                    path,
+                    format!("{path}: image exceeds {} bytes ({} bytes)", limits.anthropic_max_image_bytes, bytes.len()),
+                )),
+                Ok(_) => {}
+                Err(e) => v.push(Violation::new("anthropic.image_base64", path, format!("{path}.source.data: invalid base64 data: {e}"))),
+            }
+        }
+        ImageSource::Url { url } => {
+            if !(url.starts_with("https://") || url.starts_with("http://")) {
+                v.push(Violation::new("anthropic.image_url", path, format!("{path}.source.url: must be an http(s) URL")));
+            }
+        }
+    }
+}

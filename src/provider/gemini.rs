@@ -1,0 +1,361 @@
+//! Google Gemini `generateContent`: payload types, renderer and validator.
+//!
+//! Shape: `systemInstruction` plus `contents[]` of `user` / `model` turns made of parts. A turn of
+//! `functionCall`s must follow a user turn (or a turn of function responses); the turn right after
+//! it answers with exactly as many `functionResponse` parts. Thought signatures are echoed back on
+//! the part they came with, and only to the model that made them. Images a tool returned follow
+//! the function-response turn as a user turn of their own.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::ids::{self, IdMapper};
+use super::{input_object, reasoning_as_text, reasoning_fate, same_origin, Provider, ReasoningFate, RenderNotes, RenderOptions, Violation};
+use crate::conversation::{Image, Item, Part as ItemPart};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "GeminiRequest")]
+#[serde(rename_all = "camelCase")]
+pub struct Request {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_instruction: Option<Content>,
+    pub contents: Vec<Content>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Tool>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "GeminiContent")]
+pub struct Content {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    pub parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "GeminiPart")]
+#[serde(rename_all = "camelCase")]
+pub struct Part {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inline_data: Option<Blob>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_data: Option<FileData>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function_call: Option<FunctionCall>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function_response: Option<FunctionResponse>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thought: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thought_signature: Option<String>,
+}
+
+impl Part {
+    fn data_fields(&self) -> usize {
+        usize::from(self.text.is_some())
+            + usize::from(self.inline_data.is_some())
+            + usize::from(self.file_data.is_some())
+            + usize::from(self.function_call.is_some())
+            + usize::from(self.function_response.is_some())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "GeminiBlob")]
+#[serde(rename_all = "camelCase")]
+pub struct Blob {
+    pub mime_type: String,
+    pub data: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "GeminiFileData")]
+#[serde(rename_all = "camelCase")]
+pub struct FileData {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    pub file_uri: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "GeminiFunctionCall")]
+pub struct FunctionCall {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub name: String,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+    pub args: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "GeminiFunctionResponse")]
+pub struct FunctionResponse {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub name: String,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+    pub response: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "GeminiTool")]
+#[serde(rename_all = "camelCase")]
+pub struct Tool {
+    pub function_declarations: Vec<FunctionDeclaration>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "GeminiFunctionDeclaration")]
+pub struct FunctionDeclaration {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub parameters: Value,
+}
+
+const USER: &str = "user";
+const MODEL: &str = "model";
+
+fn text_part(text: String) -> Part {
+    Part { text: Some(text), ..Part::default() }
+}
+
+fn image_part(image: &Image) -> Part {
+    match image {
+        Image::Base64 { media_type, data } => {
+            Part { inline_data: Some(Blob { mime_type: media_type.clone(), data: data.clone() }), ..Part::default() }
+        }
+        Image::Url { url } => Part {
+            file_data: Some(FileData { mime_type: mime_from_url(url), file_uri: url.clone() }),
+            ..Part::default()
+        },
+    }
+}
+
+fn mime_from_url(url: &str) -> Option<String> {
+    let path = url.split(['?', '#']).next().unwrap_or(url).to_ascii_lowercase();
+    let mime = match path.rsplit('.').next()? {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "webp" => "image/webp",
+        "gif" => "image/gif",
+        "heic" => "image/heic",
+        _ => return None,
+    };
+    Some(mime.to_owned())
+}
+
+fn is_response_turn(content: &Content) -> bool {
+    content.parts.iter().any(|p| p.function_response.is_some())
+}
+
+fn is_call_turn(content: &Content) -> bool {
+    content.parts.iter().any(|p| p.function_call.is_some())
+}
+
+/// Renders a repaired item list.
+pub fn render(items: &[Item], options: &RenderOptions) -> (Request, RenderNotes) {
+    let mut notes = RenderNotes::default();
+    let mut ids = IdMapper::default();
+    let mut names: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut contents: Vec<Content> = Vec::new();
+    let mut pending_images: Vec<Part> = Vec::new();
+
+    fn push(contents: &mut Vec<Content>, role: &str, part: Part) {
+        match contents.last_mut() {
+            // Never merge into a function-response turn, nor a function response into anything else.
+            Some(last)
+                if last.role.as_deref() == Some(role)
+                    && !is_response_turn(last)
+                    && part.function_response.is_none() =>
+            {
+                last.parts.push(part)
+            }
+            Some(last) if last.role.as_deref() == Some(role) && is_response_turn(last) && part.function_response.is_some() => {
+                last.parts.push(part)
+            }
+            _ => contents.push(Content { role: Some(role.to_owned()), parts: vec![part] }),
+        }
+    }
+    fn flush_images(contents: &mut Vec<Content>, pending: &mut Vec<Part>) {
+        if !pending.is_empty() {
+            let mut parts = vec![text_part("<tool_images>Images returned by the tool calls above.</tool_images>".to_owned())];
+            parts.append(pending);
+            contents.push(Content { role: Some(USER.to_owned()), parts });
+        }
+    }
+
+    for item in items {
+        if !matches!(item, Item::ToolResult(_)) {
+            flush_images(&mut contents, &mut pending_images);
+        }
+        match item {
+            Item::User(message) => {
+                for part in &message.content {
+                    match part {
+                        ItemPart::Text { text } if text.is_empty() => {}
+                        ItemPart::Text { text } => push(&mut contents, USER, text_part(text.clone())),
+                        ItemPart::Image(image) => push(&mut contents, USER, image_part(image)),
+                    }
+                }
+            }
+            Item::Assistant(text) => {
+                if !text.text.is_empty() {
+                    push(&mut contents, MODEL, text_part(text.text.clone()));
+                }
+            }
+            Item::Reasoning(reasoning) => {
+                let fate = reasoning_fate(reasoning, Provider::Gemini, options);
+                notes.reasoning.count(fate);
+                match fate {
+                    ReasoningFate::Native => push(
+                        &mut contents,
+                        MODEL,
+                        Part {
+                            text: Some(reasoning.text.clone()),
+                            thought: Some(true),
+                            thought_signature: reasoning.signature.clone(),
+                            ..Part::default()
+                        },
+                    ),
+                    ReasoningFate::AsText => push(&mut contents, MODEL, text_part(reasoning_as_text(reasoning))),
+                    ReasoningFate::Drop => {}
+                }
+            }
+            Item::ToolCall(call) => {
+                let id = ids.map(&call.call_id, ids::LENIENT);
+                names.insert(id.clone(), call.name.clone());
+                let signature = if same_origin(call.origin.as_ref(), Provider::Gemini, &options.model) {
+                    call.signature.clone()
+                } else {
+                    None
+                };
+                let function_call = FunctionCall { id: Some(id), name: call.name.clone(), args: input_object(&call.input, &mut notes) };
+                push(&mut contents, MODEL, Part { function_call: Some(function_call), thought_signature: signature, ..Part::default() });
+            }
+            Item::ToolResult(result) => {
+                let id = ids.get(&result.call_id);
+                let mut text = String::new();
+                for part in &result.content {
+                    match part {
+                        ItemPart::Text { text: t } => text.push_str(t),
+                        ItemPart::Image(image) => {
+                            notes.moved_images += 1;
+                            pending_images.push(image_part(image));
+                        }
+                    }
+                }
+                let mut response = Map::new();
+                response.insert(if result.is_error { "error" } else { "output" }.to_owned(), Value::String(text));
+                let name = names.get(&id).cloned().unwrap_or_default();
+                push(
+                    &mut contents,
+                    USER,
+                    Part { function_response: Some(FunctionResponse { id: Some(id), name, response }), ..Part::default() },
+                );
+            }
+        }
+    }
+    flush_images(&mut contents, &mut pending_images);
+
+    let system_instruction = options
+        .system
+        .as_ref()
+        .filter(|s| !s.is_empty())
+        .map(|s| Content { role: None, parts: vec![text_part(s.clone())] });
+    let tools = (!options.tools.is_empty()).then(|| {
+        vec![Tool {
+            function_declarations: options
+                .tools
+                .iter()
+                .map(|t| FunctionDeclaration { name: t.name.clone(), description: t.description.clone(), parameters: t.input_schema.clone() })
+                .collect(),
+        }]
+    });
+    notes.id_map = ids.into_changed();
+    (Request { system_instruction, contents, tools }, notes)
+}
+
+/// Checks every rule of `generateContent` we know of; returns each one broken.
+pub fn validate(request: &Request) -> Vec<Violation> {
+    let mut v = Vec::new();
+    if request.contents.is_empty() {
+        v.push(Violation::new("gemini.contents_non_empty", "contents", "* GenerateContentRequest.contents: contents is not specified"));
+    }
+    for (i, content) in request.contents.iter().enumerate() {
+        let path = format!("contents[{i}]");
+        match content.role.as_deref() {
+            Some(USER) | Some(MODEL) => {}
+            other => v.push(Violation::new(
+                "gemini.role",
+                &path,
+                format!("Please use a valid role: user, model. Got: {}", other.unwrap_or("(none)")),
+            )),
+        }
+        if content.parts.is_empty() {
+            v.push(Violation::new("gemini.parts_non_empty", &path, format!("* GenerateContentRequest.{path}.parts: contents.parts must not be empty.")));
+        }
+        for (k, part) in content.parts.iter().enumerate() {
+            if part.data_fields() != 1 {
+                v.push(Violation::new(
+                    "gemini.part_one_field",
+                    format!("{path}.parts[{k}]"),
+                    format!("* GenerateContentRequest.{path}.parts[{k}].data: required oneof field 'data' must have one initialized field"),
+                ));
+            }
+            if part.function_call.is_some() && content.role.as_deref() != Some(MODEL) {
+                v.push(Violation::new("gemini.function_call_role", format!("{path}.parts[{k}]"), "functionCall parts belong in model turns"));
+            }
+        }
+        let previous = i.checked_sub(1).map(|p| &request.contents[p]);
+        if is_call_turn(content) && previous.is_none_or(|p| p.role.as_deref() != Some(USER)) {
+            v.push(Violation::new(
+                "gemini.function_call_turn_order",
+                &path,
+                "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
+            ));
+        }
+        if is_response_turn(content) {
+            match previous.filter(|p| is_call_turn(p)) {
+                None => v.push(Violation::new(
+                    "gemini.function_response_turn_order",
+                    &path,
+                    "Please ensure that function response turn comes immediately after a function call turn.",
+                )),
+                Some(call_turn) => {
+                    let calls = call_turn.parts.iter().filter(|p| p.function_call.is_some()).count();
+                    let responses = content.parts.iter().filter(|p| p.function_response.is_some()).count();
+                    if calls != responses {
+                        v.push(Violation::new(
+                            "gemini.function_response_count",
+                            &path,
+                            "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
+                        ));
+                    }
+                }
+            }
+        }
+        if is_call_turn(content) {
+            let answered = request.contents.get(i + 1).is_some_and(is_response_turn);
+            if !answered {
+                v.push(Violation::new(
+                    "gemini.function_call_answered",
+                    &path,
+                    "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
+                ));
+            }
+        }
+    }
+    v
+}

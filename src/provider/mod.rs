@@ -1,0 +1,378 @@
+//! Layer 3: provider payloads. One module per API, each with its renderer (items → payload) and
+//! its validator (payload → the rules it breaks).
+//!
+//! Renderers assume a repaired view (see [`crate::view::repair`]): every tool call is answered
+//! right after its assistant turn and no result is orphaned. Validators assume nothing: they read
+//! any payload of their shape (ours, or one parsed from JSON) and name every documented rule it
+//! breaks, quoting the provider's own error text where it is known. This module knows nothing of
+//! sessions, logs or discovery.
+
+pub mod anthropic;
+pub mod gemini;
+pub mod ids;
+pub mod openai_chat;
+pub mod openai_responses;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::conversation::{Origin, Reasoning};
+
+/// The provider APIs we render for. xAI and most others speak one of the OpenAI shapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum Provider {
+    #[serde(rename = "anthropic")]
+    Anthropic,
+    #[serde(rename = "openai-chat")]
+    OpenAiChat,
+    #[serde(rename = "openai-responses")]
+    OpenAiResponses,
+    #[serde(rename = "gemini")]
+    Gemini,
+}
+
+impl Provider {
+    pub const ALL: [Provider; 4] =
+        [Provider::Anthropic, Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Gemini];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::Anthropic => "anthropic",
+            Provider::OpenAiChat => "openai-chat",
+            Provider::OpenAiResponses => "openai-responses",
+            Provider::Gemini => "gemini",
+        }
+    }
+
+    /// The `origin.provider` names whose reasoning this API can replay natively.
+    fn native_origins(self) -> &'static [&'static str] {
+        match self {
+            Provider::Anthropic => &["anthropic"],
+            // Chat Completions has no field to send reasoning back in.
+            Provider::OpenAiChat => &[],
+            Provider::OpenAiResponses => &["openai", "openai-responses"],
+            Provider::Gemini => &["gemini", "google"],
+        }
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Provider {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Provider::ALL
+            .into_iter()
+            .find(|p| p.as_str() == s)
+            .ok_or_else(|| format!("unknown provider `{s}` (expected anthropic, openai-chat, openai-responses or gemini)"))
+    }
+}
+
+/// A tool the model may call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDef {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// JSON Schema of the arguments (an object schema).
+    #[serde(default = "empty_object_schema")]
+    pub input_schema: Value,
+}
+
+fn empty_object_schema() -> Value {
+    serde_json::json!({"type": "object", "properties": {}})
+}
+
+/// What to do with reasoning that cannot be replayed natively to the target.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum ForeignReasoning {
+    /// Visible reasoning text becomes plain assistant text inside `<reasoning>` framing;
+    /// reasoning with no visible text is dropped.
+    #[default]
+    AsText,
+    /// Foreign reasoning is left out.
+    Drop,
+}
+
+/// Everything a renderer needs besides the items.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    pub model: String,
+    pub system: Option<String>,
+    pub tools: Vec<ToolDef>,
+    pub max_tokens: u32,
+    pub foreign_reasoning: ForeignReasoning,
+    /// Anthropic: put a `cache_control` breakpoint on the system prompt.
+    pub cache_system: bool,
+    pub limits: Limits,
+}
+
+impl RenderOptions {
+    pub fn new(model: impl Into<String>) -> Self {
+        RenderOptions {
+            model: model.into(),
+            system: None,
+            tools: Vec::new(),
+            max_tokens: 8192,
+            foreign_reasoning: ForeignReasoning::AsText,
+            cache_system: true,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Provider limits and rule switches the validators enforce (defaults from the providers'
+/// documentation).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", default)]
+pub struct Limits {
+    /// Anthropic request body limit (413 `request_too_large`).
+    pub anthropic_max_body_bytes: usize,
+    /// Anthropic per-image limit (decoded bytes) on the direct API.
+    pub anthropic_max_image_bytes: usize,
+    pub anthropic_max_images: usize,
+    /// OpenAI Chat tool-call id length (observed, not documented).
+    pub openai_chat_max_call_id: usize,
+    /// Anthropic: accept a conversation that ends with an assistant message (prefill). Newer
+    /// models reject it, so it is off by default.
+    pub allow_prefill: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            anthropic_max_body_bytes: 32_000_000,
+            anthropic_max_image_bytes: 10_000_000,
+            anthropic_max_images: 100,
+            openai_chat_max_call_id: 40,
+            allow_prefill: false,
+        }
+    }
+}
+
+/// One broken rule in a payload.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Violation {
+    /// Stable rule id, e.g. `anthropic.tool_result_follows_tool_use`.
+    pub rule: String,
+    /// JSON path of the offending element, e.g. `messages.3.content.0`.
+    pub path: String,
+    /// What is wrong, with the provider's own error text where it is known.
+    pub message: String,
+}
+
+impl Violation {
+    pub fn new(rule: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
+        Violation { rule: rule.to_owned(), path: path.into(), message: message.into() }
+    }
+}
+
+/// How a reasoning item is treated for a target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReasoningFate {
+    Native,
+    AsText,
+    Drop,
+}
+
+/// Counts of what happened to reasoning, for the report.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ReasoningCounts {
+    pub kept: usize,
+    pub downgraded: usize,
+    pub dropped: usize,
+}
+
+impl ReasoningCounts {
+    pub fn count(&mut self, fate: ReasoningFate) {
+        match fate {
+            ReasoningFate::Native => self.kept += 1,
+            ReasoningFate::AsText => self.downgraded += 1,
+            ReasoningFate::Drop => self.dropped += 1,
+        }
+    }
+}
+
+/// The documented rule: reasoning is replayed natively only to the API family that produced it,
+/// for the same model, and only when it carries the material that API needs to verify it
+/// (a signature or encrypted content). Otherwise its visible text is downgraded to framed
+/// assistant text ([`ForeignReasoning::AsText`]) or dropped; reasoning with no visible text is
+/// dropped.
+pub fn reasoning_fate(reasoning: &Reasoning, target: Provider, options: &RenderOptions) -> ReasoningFate {
+    if same_origin(reasoning.origin.as_ref(), target, &options.model) && replay_material(reasoning, target) {
+        return ReasoningFate::Native;
+    }
+    match options.foreign_reasoning {
+        ForeignReasoning::AsText if !reasoning.text.trim().is_empty() => ReasoningFate::AsText,
+        ForeignReasoning::AsText | ForeignReasoning::Drop => ReasoningFate::Drop,
+    }
+}
+
+/// True when `origin` is the target's own family and the same model.
+pub fn same_origin(origin: Option<&Origin>, target: Provider, model: &str) -> bool {
+    match origin {
+        Some(origin) => {
+            target.native_origins().contains(&origin.provider.as_str()) && origin.model.as_deref() == Some(model)
+        }
+        None => false,
+    }
+}
+
+fn replay_material(reasoning: &Reasoning, target: Provider) -> bool {
+    match target {
+        Provider::Anthropic => reasoning.signature.is_some() || reasoning.encrypted.is_some(),
+        Provider::OpenAiChat => false,
+        Provider::OpenAiResponses => reasoning.provider_id.is_some(),
+        Provider::Gemini => reasoning.signature.is_some(),
+    }
+}
+
+/// Foreign reasoning as plain text: framed so the model reads it as a record, not an instruction.
+pub fn reasoning_as_text(reasoning: &Reasoning) -> String {
+    format!("<reasoning>\n{}\n</reasoning>", crate::framing::neutralize(&reasoning.text))
+}
+
+/// What a renderer tells the report besides the payload.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct RenderNotes {
+    pub reasoning: ReasoningCounts,
+    /// Provider-facing tool-call id → original id, for ids the renderer had to change.
+    pub id_map: BTreeMap<String, String>,
+    /// Non-object tool inputs wrapped as `{"input": …}` where the API needs an object.
+    pub wrapped_inputs: usize,
+    /// Tool-result images moved into a following user message (APIs without images in results).
+    pub moved_images: usize,
+}
+
+/// A rendered payload of any provider.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(untagged)]
+pub enum Payload {
+    Anthropic(anthropic::Request),
+    OpenAiChat(openai_chat::Request),
+    OpenAiResponses(openai_responses::Request),
+    Gemini(gemini::Request),
+}
+
+impl Payload {
+    pub fn provider(&self) -> Provider {
+        match self {
+            Payload::Anthropic(_) => Provider::Anthropic,
+            Payload::OpenAiChat(_) => Provider::OpenAiChat,
+            Payload::OpenAiResponses(_) => Provider::OpenAiResponses,
+            Payload::Gemini(_) => Provider::Gemini,
+        }
+    }
+
+    /// The request body exactly as it would be sent.
+    pub fn to_json(&self) -> String {
+        // Serialising these types cannot fail: every map key is a string.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn validate(&self, limits: &Limits) -> Vec<Violation> {
+        match self {
+            Payload::Anthropic(p) => anthropic::validate(p, limits),
+            Payload::OpenAiChat(p) => openai_chat::validate(p, limits),
+            Payload::OpenAiResponses(p) => openai_responses::validate(p),
+            Payload::Gemini(p) => gemini::validate(p),
+        }
+    }
+
+    /// Reads a payload of `provider`'s shape from JSON, for validation of payloads made elsewhere.
+    pub fn from_json(provider: Provider, value: Value) -> Result<Payload, String> {
+        let result = match provider {
+            Provider::Anthropic => serde_json::from_value(value).map(Payload::Anthropic),
+            Provider::OpenAiChat => serde_json::from_value(value).map(Payload::OpenAiChat),
+            Provider::OpenAiResponses => serde_json::from_value(value).map(Payload::OpenAiResponses),
+            Provider::Gemini => serde_json::from_value(value).map(Payload::Gemini),
+        };
+        result.map_err(|e| e.to_string())
+    }
+}
+
+/// Renders items for `provider`.
+pub fn render(provider: Provider, items: &[crate::conversation::Item], options: &RenderOptions) -> (Payload, RenderNotes) {
+    match provider {
+        Provider::Anthropic => {
+            let (p, n) = anthropic::render(items, options);
+            (Payload::Anthropic(p), n)
+        }
+        Provider::OpenAiChat => {
+            let (p, n) = openai_chat::render(items, options);
+            (Payload::OpenAiChat(p), n)
+        }
+        Provider::OpenAiResponses => {
+            let (p, n) = openai_responses::render(items, options);
+            (Payload::OpenAiResponses(p), n)
+        }
+        Provider::Gemini => {
+            let (p, n) = gemini::render(items, options);
+            (Payload::Gemini(p), n)
+        }
+    }
+}
+
+/// Tool input as a JSON object: objects pass through; anything else is wrapped as `{"input": …}`.
+pub fn input_object(input: &Value, notes: &mut RenderNotes) -> serde_json::Map<String, Value> {
+    match input {
+        Value::Object(map) => map.clone(),
+        other => {
+            notes.wrapped_inputs += 1;
+            let mut map = serde_json::Map::new();
+            map.insert("input".to_owned(), other.clone());
+            map
+        }
+    }
+}
+
+/// Tool input as the JSON string OpenAI's `arguments` field carries.
+pub fn arguments_string(input: &Value, notes: &mut RenderNotes) -> String {
+    Value::Object(input_object(input, notes)).to_string()
+}
+
+/// Length of `value` serialized as JSON, without building the string.
+pub fn json_len<T: Serialize + ?Sized>(value: &T) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Writing to a counter cannot fail, and these types always serialize.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
+}
+
+/// Result text for APIs with no error flag on tool output: a failure is said in the text.
+pub fn result_text(text: String, is_error: bool) -> String {
+    if is_error && !text.starts_with("Error") {
+        format!("Error: {text}")
+    } else {
+        text
+    }
+}

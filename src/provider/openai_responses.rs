@@ -1,0 +1,383 @@
+//! OpenAI Responses: payload types, renderer and validator.
+//!
+//! Shape: `instructions` plus a flat `input[]` of items: messages, `function_call` /
+//! `function_call_output`, `custom_tool_call` / `custom_tool_call_output` (free-form tools whose
+//! input is a string), and `reasoning` (replayed with its id and encrypted content; it must be
+//! followed by the item it preceded). Tool outputs may carry images.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::ids::{self, IdMapper};
+use super::{arguments_string, reasoning_as_text, reasoning_fate, ReasoningFate, RenderNotes, RenderOptions, Violation};
+use crate::conversation::{Item, Part};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "OpenAiResponsesRequest")]
+pub struct Request {
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    pub input: Vec<InputItem>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Tool>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "OpenAiResponsesInputItem")]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum InputItem {
+    Message {
+        role: MessageRole,
+        content: MessageContent,
+    },
+    FunctionCall {
+        call_id: String,
+        name: String,
+        arguments: String,
+    },
+    FunctionCallOutput {
+        call_id: String,
+        output: Output,
+    },
+    CustomToolCall {
+        call_id: String,
+        name: String,
+        input: String,
+    },
+    CustomToolCallOutput {
+        call_id: String,
+        output: String,
+    },
+    Reasoning {
+        id: String,
+        summary: Vec<SummaryText>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        encrypted_content: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "OpenAiResponsesMessageRole")]
+#[serde(rename_all = "lowercase")]
+pub enum MessageRole {
+    User,
+    Assistant,
+    System,
+    Developer,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "OpenAiResponsesMessageContent")]
+#[serde(untagged)]
+pub enum MessageContent {
+    Text(String),
+    Parts(Vec<ContentPart>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "OpenAiResponsesContentPart")]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentPart {
+    InputText {
+        text: String,
+    },
+    InputImage {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        image_url: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        file_id: Option<String>,
+        detail: String,
+    },
+    OutputText {
+        text: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "OpenAiResponsesOutput")]
+#[serde(untagged)]
+pub enum Output {
+    Text(String),
+    Parts(Vec<ContentPart>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "OpenAiResponsesSummaryText")]
+pub struct SummaryText {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename = "OpenAiResponsesTool")]
+pub struct Tool {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub parameters: Value,
+    pub strict: bool,
+}
+
+fn image_part(image: &crate::conversation::Image) -> ContentPart {
+    ContentPart::InputImage { image_url: Some(image.to_url()), file_id: None, detail: "auto".to_owned() }
+}
+
+/// Renders a repaired item list.
+pub fn render(items: &[Item], options: &RenderOptions) -> (Request, RenderNotes) {
+    let mut notes = RenderNotes::default();
+    let mut ids = IdMapper::default();
+    let mut custom_calls: HashSet<String> = HashSet::new();
+    let mut input: Vec<InputItem> = Vec::new();
+
+    for item in items {
+        match item {
+            Item::User(message) => {
+                let parts: Vec<ContentPart> = message
+                    .content
+                    .iter()
+                    .filter_map(|part| match part {
+                        Part::Text { text } if text.is_empty() => None,
+                        Part::Text { text } => Some(ContentPart::InputText { text: text.clone() }),
+                        Part::Image(image) => Some(image_part(image)),
+                    })
+                    .collect();
+                if !parts.is_empty() {
+                    input.push(InputItem::Message { role: MessageRole::User, content: MessageContent::Parts(parts) });
+                }
+            }
+            Item::Assistant(text) => {
+                if !text.text.is_empty() {
+                    input.push(InputItem::Message { role: MessageRole::Assistant, content: MessageContent::Text(text.text.clone()) });
+                }
+            }
+            Item::Reasoning(reasoning) => {
+                let fate = reasoning_fate(reasoning, super::Provider::OpenAiResponses, options);
+                notes.reasoning.count(fate);
+                match (fate, &reasoning.provider_id) {
+                    (ReasoningFate::Native, Some(id)) => input.push(InputItem::Reasoning {
+                        id: id.clone(),
+                        summary: if reasoning.text.is_empty() {
+                            Vec::new()
+                        } else {
+                            vec![SummaryText { kind: "summary_text".to_owned(), text: reasoning.text.clone() }]
+                        },
+                        encrypted_content: reasoning.encrypted.clone(),
+                    }),
+                    (ReasoningFate::AsText, _) => input.push(InputItem::Message {
+                        role: MessageRole::Assistant,
+                        content: MessageContent::Text(reasoning_as_text(reasoning)),
+                    }),
+                    (ReasoningFate::Native, None) | (ReasoningFate::Drop, _) => {}
+                }
+            }
+            Item::ToolCall(call) => {
+                let call_id = ids.map(&call.call_id, ids::LENIENT);
+                match &call.input {
+                    Value::String(text) => {
+                        custom_calls.insert(call_id.clone());
+                        input.push(InputItem::CustomToolCall { call_id, name: call.name.clone(), input: text.clone() });
+                    }
+                    other => input.push(InputItem::FunctionCall {
+                        call_id,
+                        name: call.name.clone(),
+                        arguments: arguments_string(other, &mut notes),
+                    }),
+                }
+            }
+            Item::ToolResult(result) => {
+                let call_id = ids.get(&result.call_id);
+                if custom_calls.contains(&call_id) {
+                    let text = super::result_text(crate::conversation::text_of(&result.content), result.is_error);
+                    input.push(InputItem::CustomToolCallOutput { call_id, output: text });
+                    continue;
+                }
+                let has_image = result.content.iter().any(|p| matches!(p, Part::Image(_)));
+                let output = if has_image {
+                    let marker = result.is_error.then(|| ContentPart::InputText { text: "Error:".to_owned() });
+                    Output::Parts(
+                        marker
+                            .into_iter()
+                            .chain(result.content.iter()
+                            .filter_map(|part| match part {
+                                Part::Text { text } if text.is_empty() => None,
+                                Part::Text { text } => Some(ContentPart::InputText { text: text.clone() }),
+                                Part::Image(image) => Some(image_part(image)),
+                            }))
+                            .collect(),
+                    )
+                } else {
+                    Output::Text(super::result_text(crate::conversation::text_of(&result.content), result.is_error))
+                };
+                input.push(InputItem::FunctionCallOutput { call_id, output });
+            }
+        }
+    }
+
+    // A reasoning item must be followed by the output item it preceded; drop any that is not.
+    // Walk backwards so a run of reasoning items is judged by what finally follows it.
+    for index in (0..input.len()).rev() {
+        if matches!(input[index], InputItem::Reasoning { .. }) && !follows_reasoning(input.get(index + 1)) {
+            input.remove(index);
+            notes.reasoning.kept -= 1;
+            notes.reasoning.dropped += 1;
+        }
+    }
+
+    let tools = (!options.tools.is_empty()).then(|| {
+        options
+            .tools
+            .iter()
+            .map(|t| Tool {
+                kind: "function".to_owned(),
+                name: t.name.clone(),
+                description: t.description.clone(),
+                parameters: t.input_schema.clone(),
+                strict: false,
+            })
+            .collect()
+    });
+    notes.id_map = ids.into_changed();
+    let instructions = options.system.clone().filter(|s| !s.is_empty());
+    (Request { model: options.model.clone(), instructions, input, tools }, notes)
+}
+
+fn follows_reasoning(next: Option<&InputItem>) -> bool {
+    match next {
+        Some(InputItem::Message { role: MessageRole::Assistant, .. })
+        | Some(InputItem::FunctionCall { .. })
+        | Some(InputItem::CustomToolCall { .. })
+        | Some(InputItem::Reasoning { .. }) => true,
+        Some(InputItem::Message { .. })
+        | Some(InputItem::FunctionCallOutput { .. })
+        | Some(InputItem::CustomToolCallOutput { .. })
+        | None => false,
+    }
+}
+
+/// Checks every rule of the Responses API we know of; returns each one broken.
+pub fn validate(request: &Request) -> Vec<Violation> {
+    let mut v = Vec::new();
+    let mut calls: HashSet<&str> = HashSet::new();
+    let outputs: HashSet<&str> = request
+        .input
+        .iter()
+        .filter_map(|item| match item {
+            InputItem::FunctionCallOutput { call_id, .. } | InputItem::CustomToolCallOutput { call_id, .. } => Some(call_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    for (i, item) in request.input.iter().enumerate() {
+        let path = format!("input[{i}]");
+        match item {
+            InputItem::FunctionCall { call_id, arguments, .. } => {
+                if serde_json::from_str::<Value>(arguments).is_err() {
+                    v.push(Violation::new("openai_responses.arguments_json", &path, format!("Invalid '{path}.arguments': not a JSON string.")));
+                }
+                check_call(call_id, &path, &mut calls, &outputs, &mut v);
+            }
+            InputItem::CustomToolCall { call_id, .. } => check_call(call_id, &path, &mut calls, &outputs, &mut v),
+            InputItem::FunctionCallOutput { call_id, output } => {
+                if !calls.contains(call_id.as_str()) {
+                    v.push(Violation::new(
+                        "openai_responses.output_has_call",
+                        &path,
+                        format!("No tool call found for function call output with call_id {call_id}."),
+                    ));
+                }
+                if let Output::Parts(parts) = output {
+                    check_parts(parts, &path, true, &mut v);
+                }
+            }
+            InputItem::CustomToolCallOutput { call_id, .. } => {
+                if !calls.contains(call_id.as_str()) {
+                    v.push(Violation::new(
+                        "openai_responses.output_has_call",
+                        &path,
+                        format!("No tool call found for custom tool call output with call_id {call_id}."),
+                    ));
+                }
+            }
+            InputItem::Reasoning { id, .. } => {
+                if !reasoning_chain_ends_well(&request.input[i + 1..]) {
+                    v.push(Violation::new(
+                        "openai_responses.reasoning_followed",
+                        &path,
+                        format!("Item '{id}' of type 'reasoning' was provided without its required following item."),
+                    ));
+                }
+            }
+            InputItem::Message { role, content } => match content {
+                MessageContent::Text(text) if text.is_empty() => {
+                    v.push(Violation::new("openai_responses.message_content", &path, format!("Invalid '{path}.content': empty string.")))
+                }
+                MessageContent::Text(_) => {}
+                MessageContent::Parts(parts) => {
+                    if parts.is_empty() {
+                        v.push(Violation::new("openai_responses.message_content", &path, format!("Invalid '{path}.content': empty array.")));
+                    }
+                    let input_side = *role != MessageRole::Assistant;
+                    check_parts(parts, &path, input_side, &mut v);
+                }
+            },
+        }
+    }
+    v
+}
+
+/// A run of reasoning items is fine when the first non-reasoning item after it is an output item.
+fn reasoning_chain_ends_well(items: &[InputItem]) -> bool {
+    follows_reasoning(items.iter().find(|i| !matches!(i, InputItem::Reasoning { .. })))
+}
+
+fn check_call<'a>(call_id: &'a str, path: &str, calls: &mut HashSet<&'a str>, outputs: &HashSet<&str>, v: &mut Vec<Violation>) {
+    if call_id.is_empty() {
+        v.push(Violation::new("openai_responses.call_id_non_empty", path, format!("Invalid '{path}.call_id': empty string.")));
+    }
+    if !calls.insert(call_id) {
+        v.push(Violation::new("openai_responses.call_id_unique", path, format!("Duplicate call_id '{call_id}'.")));
+    }
+    if !outputs.contains(call_id) {
+        v.push(Violation::new("openai_responses.call_has_output", path, format!("No tool output found for function call {call_id}.")));
+    }
+}
+
+fn check_parts(parts: &[ContentPart], path: &str, input_side: bool, v: &mut Vec<Violation>) {
+    for (k, part) in parts.iter().enumerate() {
+        let ppath = format!("{path}.content[{k}]");
+        match part {
+            ContentPart::InputText { text } | ContentPart::OutputText { text } if text.is_empty() => {
+                v.push(Violation::new("openai_responses.text_non_empty", &ppath, format!("Invalid '{ppath}.text': empty string.")))
+            }
+            ContentPart::InputImage { image_url: None, file_id: None, .. } => v.push(Violation::new(
+                "openai_responses.image_source",
+                &ppath,
+                format!("Invalid '{ppath}': input_image needs image_url or file_id."),
+            )),
+            ContentPart::InputText { .. } | ContentPart::InputImage { .. } if !input_side => v.push(Violation::new(
+                "openai_responses.part_role",
+                &ppath,
+                format!("Invalid '{ppath}': assistant messages take output_text parts."),
+            )),
+            ContentPart::OutputText { .. } if input_side => v.push(Violation::new(
+                "openai_responses.part_role",
+                &ppath,
+                format!("Invalid '{ppath}': output_text is only valid in assistant messages."),
+            )),
+            ContentPart::InputText { .. } | ContentPart::InputImage { .. } | ContentPart::OutputText { .. } => {}
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The one-call API: a session log (or items) plus options in, a payload plus a report out.
+//!
+//! This is what the JS facade and the CLI call. It owns option defaults and the serde form of
+//! the options, so every runtime builds exactly the same request from the same input.
+
+use serde::{Deserialize, Serialize};
+
+use crate::conversation::Item;
+use crate::diagnostic::Diagnostic;
+use crate::provider::{ForeignReasoning, Limits, Provider, ToolDef};
+use crate::update::{parse_log, replay};
+use crate::view::{self, BuildError, BuildOptions, Built, RepairConfig};
+
+/// Build options as the JS API and the CLI take them (camelCase).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BuildInput {
+    pub provider: Provider,
+    /// Model name; defaults per provider (see [`default_model`]).
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub system: Option<String>,
+    #[serde(default)]
+    pub tools: Vec<ToolDef>,
+    #[serde(default)]
+    pub max_tokens: Option<u32>,
+    #[serde(default)]
+    pub foreign_reasoning: Option<ForeignReasoning>,
+    #[serde(default)]
+    pub cache_system: Option<bool>,
+    #[serde(default)]
+    pub limits: Option<Limits>,
+    #[serde(default)]
+    pub repair: Option<RepairConfig>,
+    /// JSON Lines text of a session log (exclusive with `items`).
+    #[serde(default)]
+    pub log: Option<String>,
+    /// Conversation items (exclusive with `log`).
+    #[serde(default)]
+    pub items: Option<Vec<Item>>,
+}
+
+/// The model assumed when none is given.
+pub fn default_model(provider: Provider) -> &'static str {
+    match provider {
+        Provider::Anthropic => "claude-sonnet-4-5",
+        Provider::OpenAiChat => "gpt-4.1",
+        Provider::OpenAiResponses => "gpt-5",
+        Provider::Gemini => "gemini-2.5-pro",
+    }
+}
+
+impl BuildInput {
+    pub fn options(&self) -> BuildOptions {
+        let mut options =
+            BuildOptions::new(self.provider, self.model.clone().unwrap_or_else(|| default_model(self.provider).to_owned()));
+        options.render.system = self.system.clone();
+        options.render.tools = self.tools.clone();
+        if let Some(max) = self.max_tokens {
+            options.render.max_tokens = max;
+        }
+        if let Some(fr) = self.foreign_reasoning {
+            options.render.foreign_reasoning = fr;
+        }
+        if let Some(cache) = self.cache_system {
+            options.render.cache_system = cache;
+        }
+        if let Some(limits) = &self.limits {
+            options.render.limits = limits.clone();
+        }
+        if let Some(repair) = &self.repair {
+            options.repair = repair.clone();
+        }
+        options
+    }
+}
+
+/// A built request with the diagnostics of reading its log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuildOutput {
+    pub built: Built,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Why [`build_request`] failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RequestError {
+    /// Options are missing or contradictory.
+    InvalidOptions(String),
+    Build(BuildError),
+}
+
+impl RequestError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            RequestError::InvalidOptions(_) => "invalid_options",
+            RequestError::Build(e) => e.code(),
+        }
+    }
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestError::InvalidOptions(m) => write!(f, "invalid_options: {m}"),
+            RequestError::Build(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+/// Builds a request from a log's text or from items.
+pub fn build_request(input: &BuildInput) -> Result<BuildOutput, RequestError> {
+    let options = input.options();
+    match (&input.log, &input.items) {
+        (Some(text), None) => {
+            let log = parse_log(text);
+            let replayed = replay(&log.records);
+            let mut diagnostics = log.diagnostics;
+            diagnostics.extend(replayed.diagnostics);
+            let built = view::build(&replayed.items, &options).map_err(RequestError::Build)?;
+            Ok(BuildOutput { built, diagnostics })
+        }
+        (None, Some(items)) => {
+            let built = view::build(items, &options).map_err(RequestError::Build)?;
+            Ok(BuildOutput { built, diagnostics: Vec::new() })
+        }
+        (Some(_), Some(_)) => Err(RequestError::InvalidOptions("give either `log` or `items`, not both".to_owned())),
+        (None, None) => Err(RequestError::InvalidOptions("give `log` (JSON Lines text) or `items`".to_owned())),
+    }
+}

@@ -1,0 +1,125 @@
+//! A session held in memory: its durable records and the replayed conversation, kept in step.
+//!
+//! Records are appended one JSON line at a time (as a host reads them from storage or receives
+//! them from an agent); the replay is recomputed lazily, only when items are needed after a
+//! change. Appends are idempotent: a record already held (same `seq`, same content) is
+//! acknowledged and not duplicated; a different record under a used `seq` is refused.
+
+use crate::conversation::Item;
+use crate::diagnostic::Diagnostic;
+use crate::request::{BuildInput, RequestError};
+use crate::update::record::RecordError;
+use crate::update::{parse_log, replay, Header, Record, Replay};
+use crate::view::{self, Built};
+
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    header: Option<Header>,
+    records: Vec<Record>,
+    diagnostics: Vec<Diagnostic>,
+    replayed: Option<Replay>,
+}
+
+/// Why a record line was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppendError {
+    /// The line is not JSON, or not a record.
+    InvalidRecord(String),
+    /// Another record already holds this `seq`, or it is lower than the last one.
+    SeqConflict { seq: u64, last: u64 },
+}
+
+impl AppendError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppendError::InvalidRecord(_) => "invalid_record",
+            AppendError::SeqConflict { .. } => "seq_conflict",
+        }
+    }
+}
+
+impl std::fmt::Display for AppendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppendError::InvalidRecord(m) => write!(f, "record line is invalid: {m}"),
+            AppendError::SeqConflict { seq, last } => {
+                write!(f, "seq {seq} conflicts with the records held (last seq {last})")
+            }
+        }
+    }
+}
+
+/// What an append did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Appended {
+    New,
+    /// The record was already held; nothing changed.
+    Duplicate,
+}
+
+impl Session {
+    /// Loads a log's text; unreadable lines become diagnostics.
+    pub fn from_log(text: &str) -> Session {
+        let log = parse_log(text);
+        Session { header: log.header, records: log.records, diagnostics: log.diagnostics, replayed: None }
+    }
+
+    pub fn header(&self) -> Option<&Header> {
+        self.header.as_ref()
+    }
+
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// Diagnostics of loading plus those of the latest replay.
+    pub fn diagnostics(&mut self) -> Vec<Diagnostic> {
+        let mut all = self.diagnostics.clone();
+        all.extend(self.replay().diagnostics.iter().cloned());
+        all
+    }
+
+    /// Appends one JSON line holding a record.
+    pub fn append_line(&mut self, line: &str) -> Result<Appended, AppendError> {
+        let value = serde_json::from_str(line).map_err(|e| AppendError::InvalidRecord(e.to_string()))?;
+        let record = Record::from_value(value).map_err(|e| match e {
+            RecordError::BadEnvelope(m) => AppendError::InvalidRecord(m),
+            RecordError::BadBody { kind, reason } => AppendError::InvalidRecord(format!("`{kind}`: {reason}")),
+        })?;
+        self.append(record)
+    }
+
+    pub fn append(&mut self, record: Record) -> Result<Appended, AppendError> {
+        if let Some(last) = self.records.last().map(|r| r.seq) {
+            if record.seq <= last {
+                return match self.records.iter().rev().find(|r| r.seq == record.seq) {
+                    Some(held) if *held == record => Ok(Appended::Duplicate),
+                    _ => Err(AppendError::SeqConflict { seq: record.seq, last }),
+                };
+            }
+        }
+        self.records.push(record);
+        self.replayed = None;
+        Ok(Appended::New)
+    }
+
+    /// The replay of the records held (recomputed only after a change).
+    pub fn replay(&mut self) -> &Replay {
+        self.replayed.get_or_insert_with(|| replay(&self.records))
+    }
+
+    pub fn items(&mut self) -> &[Item] {
+        &self.replay().items
+    }
+
+    /// Builds a request from the session's items; `input.log` and `input.items` must be absent.
+    pub fn build(&mut self, input: &BuildInput) -> Result<Built, RequestError> {
+        if input.log.is_some() || input.items.is_some() {
+            return Err(RequestError::InvalidOptions(
+                "a session builds from its own records; leave out `log` and `items`".to_owned(),
+            ));
+        }
+        let options = input.options();
+        view::build(&self.replay().items, &options).map_err(RequestError::Build)
+    }
+}

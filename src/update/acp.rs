@@ -1,0 +1,332 @@
+//! The ACP v1 `SessionUpdate` subset we interpret, as serde types that read and write the
+//! official JSON shape (camelCase fields, snake_case enum values, `_meta` on every object).
+//!
+//! Variants we do not interpret (`available_commands_update`, `usage_update`, …) are kept as
+//! verbatim JSON by [`AcpUpdate::Other`], so a log written by any ACP agent round-trips.
+//! Provider facts ACP has no field for ride in `_meta.contextview` (see [`ProviderMeta`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The key under `_meta` where our provider facts live.
+pub const META_KEY: &str = "contextview";
+
+/// A `session/update` payload: typed when we interpret it, verbatim otherwise.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(untagged)]
+pub enum AcpUpdate {
+    Known(SessionUpdate),
+    Other(Value),
+}
+
+impl AcpUpdate {
+    /// The `sessionUpdate` discriminator.
+    pub fn kind(&self) -> &str {
+        match self {
+            AcpUpdate::Known(u) => u.kind(),
+            AcpUpdate::Other(v) => v.get("sessionUpdate").and_then(Value::as_str).unwrap_or(""),
+        }
+    }
+}
+
+/// The stable ACP v1 updates that carry conversation content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(tag = "sessionUpdate", rename_all = "snake_case")]
+pub enum SessionUpdate {
+    UserMessageChunk(ContentChunk),
+    AgentMessageChunk(ContentChunk),
+    AgentThoughtChunk(ContentChunk),
+    ToolCall(ToolCallStart),
+    ToolCallUpdate(ToolCallPatch),
+    Plan(Plan),
+}
+
+impl SessionUpdate {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SessionUpdate::UserMessageChunk(_) => "user_message_chunk",
+            SessionUpdate::AgentMessageChunk(_) => "agent_message_chunk",
+            SessionUpdate::AgentThoughtChunk(_) => "agent_thought_chunk",
+            SessionUpdate::ToolCall(_) => "tool_call",
+            SessionUpdate::ToolCallUpdate(_) => "tool_call_update",
+            SessionUpdate::Plan(_) => "plan",
+        }
+    }
+}
+
+/// Names of the variants [`SessionUpdate`] types; an object with one of these tags that fails to
+/// parse as typed is malformed, not merely unknown.
+pub const TYPED_KINDS: [&str; 6] =
+    ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ContentChunk {
+    pub content: ContentBlock,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Value>,
+}
+
+/// ACP `ContentBlock`, discriminated by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentBlock {
+    Text {
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Value>,
+        #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+        meta: Option<Value>,
+    },
+    Image {
+        data: String,
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        uri: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Value>,
+        #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+        meta: Option<Value>,
+    },
+    Audio {
+        data: String,
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Value>,
+        #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+        meta: Option<Value>,
+    },
+    ResourceLink {
+        uri: String,
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        #[serde(default, rename = "mimeType", skip_serializing_if = "Option::is_none")]
+        mime_type: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        size: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Value>,
+        #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+        meta: Option<Value>,
+    },
+    Resource {
+        resource: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Value>,
+        #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+        meta: Option<Value>,
+    },
+}
+
+impl ContentBlock {
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Text { text: text.into(), annotations: None, meta: None }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum ToolKind {
+    Read,
+    Edit,
+    Delete,
+    Move,
+    Search,
+    Execute,
+    Think,
+    Fetch,
+    SwitchMode,
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCallStatus {
+    Pending,
+    InProgress,
+    Completed,
+    Failed,
+}
+
+impl ToolCallStatus {
+    pub fn is_terminal(self) -> bool {
+        match self {
+            ToolCallStatus::Completed | ToolCallStatus::Failed => true,
+            ToolCallStatus::Pending | ToolCallStatus::InProgress => false,
+        }
+    }
+}
+
+/// ACP `ToolCallContent`, discriminated by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToolCallContent {
+    Content {
+        content: ContentBlock,
+        #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+        meta: Option<Value>,
+    },
+    Diff {
+        path: String,
+        #[serde(default, rename = "oldText", skip_serializing_if = "Option::is_none")]
+        old_text: Option<String>,
+        #[serde(rename = "newText")]
+        new_text: String,
+        #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+        meta: Option<Value>,
+    },
+    Terminal {
+        #[serde(rename = "terminalId")]
+        terminal_id: String,
+        #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+        meta: Option<Value>,
+    },
+}
+
+/// ACP `tool_call`: a new tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallStart {
+    pub tool_call_id: String,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ToolKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ToolCallStatus>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<ToolCallContent>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locations: Option<Vec<Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_input: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_output: Option<Value>,
+    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Value>,
+}
+
+/// ACP `tool_call_update`: fields given replace the call's fields (arrays replace whole).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallPatch {
+    pub tool_call_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ToolKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ToolCallStatus>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<ToolCallContent>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locations: Option<Vec<Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_input: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_output: Option<Value>,
+    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Plan {
+    pub entries: Vec<PlanEntry>,
+    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct PlanEntry {
+    pub content: String,
+    pub priority: PlanPriority,
+    pub status: PlanStatus,
+    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum PlanPriority {
+    High,
+    Medium,
+    Low,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum PlanStatus {
+    Pending,
+    InProgress,
+    Completed,
+}
+
+/// Provider facts carried in `_meta.contextview` of an update. All optional; unknown keys in
+/// `_meta` (ours or anyone's) are left alone.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderMeta {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Tool name as the model called it (ACP only has a human title).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    /// The provider's own call id, when it differs from `toolCallId`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider_call_id: Option<String>,
+    /// Anthropic thinking signature / Gemini thought signature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// OpenAI encrypted reasoning / Anthropic redacted thinking data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted: Option<String>,
+    /// Provider id of a reasoning item (OpenAI `rs_…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// Marks a harness-written user message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synthetic: Option<crate::conversation::SyntheticReason>,
+}
+
+impl ProviderMeta {
+    /// Reads `_meta.contextview`; a malformed value reads as empty (the record is still kept).
+    pub fn from_meta(meta: Option<&Value>) -> ProviderMeta {
+        meta.and_then(|m| m.get(META_KEY))
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default()
+    }
+
+    /// `_meta` object holding these facts, or `None` when there are none.
+    pub fn to_meta(&self) -> Option<Value> {
+        if *self == ProviderMeta::default() {
+            return None;
+        }
+        let mut map = serde_json::Map::new();
+        map.insert(META_KEY.to_owned(), serde_json::to_value(self).unwrap_or(Value::Null));
+        Some(Value::Object(map))
+    }
+}

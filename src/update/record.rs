@@ -1,0 +1,240 @@
+//! Layer 1 record kinds: one line of the durable session log.
+//!
+//! A record is an envelope `{seq, ts, …}` holding exactly one of:
+//! - `update`: an ACP `SessionUpdate`, verbatim and schema-valid;
+//! - `event`: one of our own kinds ([`Event`]) for facts ACP has no update for;
+//! - anything else: kept byte-for-byte as [`RecordBody::Unknown`], skipped by replay, reported.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::acp::AcpUpdate;
+
+/// Format name written in the header line.
+pub const LOG_FORMAT: &str = "contextview.session-log";
+/// Current log format version; readers accept this and older.
+pub const LOG_VERSION: u32 = 1;
+
+/// First line of a session log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Header {
+    pub format: String,
+    pub version: u32,
+    pub session_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Where the log came from when it was imported (`claude-code`, `codex`, `pi`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported_from: Option<String>,
+}
+
+impl Header {
+    pub fn new(session_id: impl Into<String>) -> Header {
+        Header {
+            format: LOG_FORMAT.to_owned(),
+            version: LOG_VERSION,
+            session_id: session_id.into(),
+            created_at: None,
+            cwd: None,
+            imported_from: None,
+        }
+    }
+}
+
+/// One durable record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// Strictly increasing within a log, starting at 1.
+    pub seq: u64,
+    /// RFC 3339 timestamp supplied by the host (the core has no clock).
+    pub ts: String,
+    pub body: RecordBody,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum RecordBody {
+    Update(AcpUpdate),
+    Event(Event),
+    /// A line that parsed as JSON but that this version does not understand; kept verbatim.
+    Unknown(Value),
+}
+
+impl RecordBody {
+    /// A short name for reports: the ACP `sessionUpdate`, our event kind, or `unknown`.
+    pub fn kind(&self) -> &str {
+        match self {
+            RecordBody::Update(u) => u.kind(),
+            RecordBody::Event(e) => e.kind(),
+            RecordBody::Unknown(_) => "unknown",
+        }
+    }
+}
+
+/// Our own record kinds: facts with no ACP update.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// The provider's reported usage for the response that ended just before this record.
+    UsageAnchor(UsageAnchor),
+    /// The sampling model changed.
+    ModelSwitch(ModelSwitch),
+    /// Everything before `firstKeptSeq` is represented, for the model, by `summary`.
+    CompactionCheckpoint(CompactionCheckpoint),
+    /// The conversation is truncated back to before real user prompt `promptIndex` (0-based).
+    Rewind(Rewind),
+    /// A runtime reminder delivered to the model as a synthetic user message.
+    ReminderInjected(ReminderInjected),
+    /// The rendered prompt heads as they were sent, for audits and cache analysis.
+    PromptHeadSnapshot(PromptHeadSnapshot),
+}
+
+impl Event {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::UsageAnchor(_) => "usage_anchor",
+            Event::ModelSwitch(_) => "model_switch",
+            Event::CompactionCheckpoint(_) => "compaction_checkpoint",
+            Event::Rewind(_) => "rewind",
+            Event::ReminderInjected(_) => "reminder_injected",
+            Event::PromptHeadSnapshot(_) => "prompt_head_snapshot",
+        }
+    }
+}
+
+/// Kinds that [`Event`] types; an `event` with one of these names that fails to parse is malformed.
+pub const EVENT_KINDS: [&str; 6] =
+    ["usage_anchor", "model_switch", "compaction_checkpoint", "rewind", "reminder_injected", "prompt_head_snapshot"];
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct UsageAnchor {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    #[serde(default)]
+    pub cache_read_tokens: u64,
+    #[serde(default)]
+    pub cache_write_tokens: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ModelSwitch {
+    pub provider: String,
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct CompactionCheckpoint {
+    pub summary: String,
+    /// First record (by `seq`) whose content stays verbatim after the compaction.
+    pub first_kept_seq: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_before: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Rewind {
+    pub prompt_index: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ReminderInjected {
+    pub reminder: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct PromptHeadSnapshot {
+    pub system: String,
+    #[serde(default)]
+    pub first_user_prefix: String,
+}
+
+// --- wire form -------------------------------------------------------------------------------
+
+#[derive(Serialize, Deserialize)]
+struct Envelope {
+    seq: u64,
+    ts: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    update: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    event: Option<Value>,
+}
+
+/// Why a JSON line could not become a [`Record`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum RecordError {
+    /// Not an object with a numeric `seq` and a string `ts`.
+    BadEnvelope(String),
+    /// `update` or `event` names a kind we type, but its fields do not fit.
+    BadBody { kind: String, reason: String },
+}
+
+impl Record {
+    /// Serialises to one JSON line (no trailing newline).
+    pub fn to_line(&self) -> String {
+        let (update, event) = match &self.body {
+            RecordBody::Update(u) => (Some(serde_json::to_value(u).unwrap_or(Value::Null)), None),
+            RecordBody::Event(e) => (None, Some(serde_json::to_value(e).unwrap_or(Value::Null))),
+            RecordBody::Unknown(v) => return serde_json::to_string(v).unwrap_or_default(),
+        };
+        let env = Envelope { seq: self.seq, ts: self.ts.clone(), update, event };
+        serde_json::to_string(&env).unwrap_or_default()
+    }
+
+    /// Reads one parsed JSON line. Lines without `update` or `event` are [`RecordBody::Unknown`].
+    pub fn from_value(value: Value) -> Result<Record, RecordError> {
+        let env: Envelope = match serde_json::from_value(value.clone()) {
+            Ok(env) => env,
+            Err(e) => return Err(RecordError::BadEnvelope(e.to_string())),
+        };
+        let body = match (env.update, env.event) {
+            (Some(update), None) => RecordBody::Update(parse_update(update)?),
+            (None, Some(event)) => match event.get("kind").and_then(Value::as_str) {
+                Some(kind) if EVENT_KINDS.contains(&kind) => {
+                    let kind = kind.to_owned();
+                    RecordBody::Event(
+                        serde_json::from_value(event)
+                            .map_err(|e| RecordError::BadBody { kind, reason: e.to_string() })?,
+                    )
+                }
+                _ => RecordBody::Unknown(value),
+            },
+            _ => RecordBody::Unknown(value),
+        };
+        Ok(Record { seq: env.seq, ts: env.ts, body })
+    }
+}
+
+fn parse_update(update: Value) -> Result<AcpUpdate, RecordError> {
+    let kind = update.get("sessionUpdate").and_then(Value::as_str).unwrap_or("").to_owned();
+    if super::acp::TYPED_KINDS.contains(&kind.as_str()) {
+        serde_json::from_value(update)
+            .map(AcpUpdate::Known)
+            .map_err(|e| RecordError::BadBody { kind, reason: e.to_string() })
+    } else {
+        Ok(AcpUpdate::Other(update))
+    }
+}

@@ -1,0 +1,644 @@
+//! The replay reducer: durable records → conversation items (the model's history) and the
+//! coalesced view a client replays.
+//!
+//! Two phases. First, rewinds are applied: a `rewind` record cuts the effective record list back
+//! to before the chosen real user prompt (counted in the list as it stands at that moment, so
+//! rewinding across a compaction is exact). Second, the effective list is folded into items:
+//! chunks of one message merge, `tool_call_update`s fold into their call, a terminal status turns
+//! into a tool result, and a compaction checkpoint replaces what it summarises with one synthetic
+//! user item. The records themselves are never changed.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::acp::{
+    AcpUpdate, ContentBlock, ContentChunk, PlanEntry, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallPatch,
+    ToolCallStart, ToolCallStatus, ToolKind,
+};
+use super::record::{Event, ModelSwitch, PromptHeadSnapshot, Record, RecordBody, UsageAnchor};
+use crate::conversation::{
+    AssistantText, Image, Item, Origin, Part, Reasoning, SyntheticReason, ToolCall, ToolResult, UserMessage,
+};
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// Everything a replay yields.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Replay {
+    pub items: Vec<Item>,
+    pub view: Vec<ClientEntry>,
+    pub state: ReplayState,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Session facts replay recovers besides the items.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayState {
+    /// Real (non-synthetic) user prompts in the effective history.
+    pub prompt_count: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelSwitch>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<UsageAnchor>,
+    /// How many items existed when `usage` was recorded (the anchor's position).
+    #[serde(default)]
+    pub items_at_usage: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heads: Option<PromptHeadSnapshot>,
+    /// `seq` of the last compaction checkpoint applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_compaction_seq: Option<u64>,
+    /// Records the reducer skipped because it does not know their kind.
+    #[serde(default)]
+    pub skipped_records: usize,
+}
+
+/// One entry of the client's coalesced view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(tag = "entry", rename_all = "snake_case")]
+pub enum ClientEntry {
+    Message {
+        role: ClientRole,
+        #[serde(rename = "messageId", skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        content: Vec<ContentBlock>,
+        seq: u64,
+    },
+    ToolCall {
+        #[serde(rename = "toolCallId")]
+        tool_call_id: String,
+        title: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        kind: Option<ToolKind>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        status: Option<ToolCallStatus>,
+        content: Vec<ToolCallContent>,
+        locations: Vec<Value>,
+        #[serde(rename = "rawInput", skip_serializing_if = "Option::is_none")]
+        raw_input: Option<Value>,
+        #[serde(rename = "rawOutput", skip_serializing_if = "Option::is_none")]
+        raw_output: Option<Value>,
+        seq: u64,
+    },
+    Plan {
+        entries: Vec<PlanEntry>,
+        seq: u64,
+    },
+    Event {
+        event: Event,
+        seq: u64,
+    },
+    /// An ACP update we keep but do not interpret.
+    Other {
+        update: Value,
+        seq: u64,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum ClientRole {
+    User,
+    Agent,
+    Thought,
+}
+
+/// Replays records into items, the client view and session state.
+pub fn replay(records: &[Record]) -> Replay {
+    let mut diagnostics = Vec::new();
+    let effective = apply_rewinds(records, &mut diagnostics);
+    let mut folder = Folder::default();
+    for record in &effective {
+        folder.fold(record, &mut diagnostics);
+    }
+    let view = client_view(records);
+    Replay { items: folder.items, view, state: folder.state, diagnostics }
+}
+
+/// Which chunk stream a record belongs to, for merging and prompt counting.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    User,
+    Agent,
+    Thought,
+}
+
+fn chunk_of(record: &Record) -> Option<(Stream, &ContentChunk)> {
+    match &record.body {
+        RecordBody::Update(AcpUpdate::Known(update)) => match update {
+            SessionUpdate::UserMessageChunk(c) => Some((Stream::User, c)),
+            SessionUpdate::AgentMessageChunk(c) => Some((Stream::Agent, c)),
+            SessionUpdate::AgentThoughtChunk(c) => Some((Stream::Thought, c)),
+            SessionUpdate::ToolCall(_) | SessionUpdate::ToolCallUpdate(_) | SessionUpdate::Plan(_) => None,
+        },
+        RecordBody::Update(AcpUpdate::Other(_)) | RecordBody::Event(_) | RecordBody::Unknown(_) => None,
+    }
+}
+
+/// Does `record` continue the message `prev` was part of? Same stream, same `messageId`
+/// (two chunks without ids continue each other only when adjacent).
+fn continues(prev: Option<&Record>, record: &Record) -> bool {
+    match (prev.and_then(chunk_of), chunk_of(record)) {
+        (Some((ps, pc)), Some((s, c))) => ps == s && pc.message_id == c.message_id,
+        _ => false,
+    }
+}
+
+fn is_real_prompt_start(prev: Option<&Record>, record: &Record) -> bool {
+    match chunk_of(record) {
+        Some((Stream::User, chunk)) => {
+            ProviderMeta::from_meta(chunk.meta.as_ref()).synthetic.is_none() && !continues(prev, record)
+        }
+        _ => false,
+    }
+}
+
+fn apply_rewinds<'a>(records: &'a [Record], diagnostics: &mut Vec<Diagnostic>) -> Vec<&'a Record> {
+    let mut effective: Vec<&Record> = Vec::with_capacity(records.len());
+    let mut prompt_starts: Vec<usize> = Vec::new();
+    for record in records {
+        if let RecordBody::Event(Event::Rewind(rewind)) = &record.body {
+            match usize::try_from(rewind.prompt_index).ok().and_then(|i| prompt_starts.get(i).copied()) {
+                Some(position) => {
+                    effective.truncate(position);
+                    prompt_starts.truncate(rewind.prompt_index as usize);
+                }
+                None => diagnostics.push(
+                    Diagnostic::new(
+                        "replay.rewind_out_of_range",
+                        Severity::Warning,
+                        format!(
+                            "rewind (seq {}) to prompt {} but only {} prompts exist; ignored",
+                            record.seq,
+                            rewind.prompt_index,
+                            prompt_starts.len()
+                        ),
+                    )
+                    .at_path(format!("seq:{}", record.seq)),
+                ),
+            }
+            continue;
+        }
+        if is_real_prompt_start(effective.last().copied(), record) {
+            prompt_starts.push(effective.len());
+        }
+        effective.push(record);
+    }
+    effective
+}
+
+#[derive(Default)]
+struct Folder<'a> {
+    items: Vec<Item>,
+    /// `seq` of the record that created each item (parallel to `items`).
+    item_seqs: Vec<u64>,
+    state: ReplayState,
+    prev: Option<&'a Record>,
+    /// ACP toolCallId → index of its ToolCall item.
+    calls: HashMap<String, usize>,
+    /// ACP toolCallId → index of its ToolResult item.
+    results: HashMap<String, usize>,
+}
+
+impl<'a> Folder<'a> {
+    fn fold(&mut self, record: &'a Record, diagnostics: &mut Vec<Diagnostic>) {
+        let prev = self.prev.replace(record);
+        match &record.body {
+            RecordBody::Update(AcpUpdate::Known(update)) => match update {
+                SessionUpdate::UserMessageChunk(chunk) => self.user_chunk(prev, record, chunk, diagnostics),
+                SessionUpdate::AgentMessageChunk(chunk) => self.agent_chunk(prev, record, chunk, diagnostics),
+                SessionUpdate::AgentThoughtChunk(chunk) => self.thought_chunk(prev, record, chunk),
+                SessionUpdate::ToolCall(call) => self.tool_call(record.seq, call),
+                SessionUpdate::ToolCallUpdate(patch) => self.tool_update(record.seq, patch, diagnostics),
+                SessionUpdate::Plan(_) => {}
+            },
+            RecordBody::Update(AcpUpdate::Other(_)) => {}
+            RecordBody::Event(event) => match event {
+                Event::UsageAnchor(usage) => {
+                    self.state.usage = Some(usage.clone());
+                    self.state.items_at_usage = self.items.len();
+                }
+                Event::ModelSwitch(switch) => self.state.model = Some(switch.clone()),
+                Event::CompactionCheckpoint(cp) => {
+                    let keep_from = self.item_seqs.iter().position(|&s| s >= cp.first_kept_seq).unwrap_or(self.items.len());
+                    let kept_items = self.items.split_off(keep_from);
+                    let kept_seqs = self.item_seqs.split_off(keep_from);
+                    let dropped = self.items.len();
+                    self.items.clear();
+                    self.item_seqs.clear();
+                    self.push(
+                        record.seq,
+                        Item::User(UserMessage {
+                            id: format!("compaction-{}", record.seq),
+                            content: vec![Part::text(cp.summary.clone())],
+                            synthetic: Some(SyntheticReason::Compaction),
+                        }),
+                    );
+                    self.items.extend(kept_items);
+                    self.item_seqs.extend(kept_seqs);
+                    self.reindex_calls();
+                    self.state.items_at_usage = self.state.items_at_usage.saturating_sub(dropped).min(self.items.len());
+                    self.state.last_compaction_seq = Some(record.seq);
+                }
+                Event::Rewind(_) => {}
+                Event::ReminderInjected(reminder) => self.push(
+                    record.seq,
+                    Item::User(UserMessage {
+                        id: format!("reminder-{}", record.seq),
+                        content: vec![Part::text(reminder.text.clone())],
+                        synthetic: Some(SyntheticReason::SystemReminder),
+                    }),
+                ),
+                Event::PromptHeadSnapshot(heads) => self.state.heads = Some(heads.clone()),
+            },
+            RecordBody::Unknown(_) => self.state.skipped_records += 1,
+        }
+    }
+
+    fn push(&mut self, seq: u64, item: Item) {
+        self.items.push(item);
+        self.item_seqs.push(seq);
+    }
+
+    fn reindex_calls(&mut self) {
+        self.calls.clear();
+        self.results.clear();
+        for (index, item) in self.items.iter().enumerate() {
+            match item {
+                Item::ToolCall(call) => {
+                    self.calls.insert(acp_id(&call.id).to_owned(), index);
+                }
+                Item::ToolResult(result) => {
+                    self.results.insert(acp_id(&result.id).to_owned(), index);
+                }
+                Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
+            }
+        }
+    }
+
+    fn user_chunk(&mut self, prev: Option<&Record>, record: &Record, chunk: &ContentChunk, diags: &mut Vec<Diagnostic>) {
+        let meta = ProviderMeta::from_meta(chunk.meta.as_ref());
+        let Some(part) = part_of(&chunk.content, record.seq, diags) else { return };
+        if continues(prev, record) {
+            if let Some(Item::User(message)) = self.items.last_mut() {
+                append_part(&mut message.content, part);
+                return;
+            }
+        }
+        if meta.synthetic.is_none() {
+            self.state.prompt_count += 1;
+        }
+        let id = chunk.message_id.clone().unwrap_or_else(|| format!("user-{}", record.seq));
+        self.push(record.seq, Item::User(UserMessage { id, content: vec![part], synthetic: meta.synthetic }));
+    }
+
+    fn agent_chunk(&mut self, prev: Option<&Record>, record: &Record, chunk: &ContentChunk, diags: &mut Vec<Diagnostic>) {
+        let text = match &chunk.content {
+            ContentBlock::Text { text, .. } => text,
+            other => {
+                diags.push(unsupported(record.seq, "agent message", other));
+                return;
+            }
+        };
+        let meta = ProviderMeta::from_meta(chunk.meta.as_ref());
+        if continues(prev, record) {
+            if let Some(Item::Assistant(message)) = self.items.last_mut() {
+                message.text.push_str(text);
+                if message.origin.is_none() {
+                    message.origin = origin_of(&meta);
+                }
+                return;
+            }
+        }
+        let id = chunk.message_id.clone().unwrap_or_else(|| format!("agent-{}", record.seq));
+        self.push(record.seq, Item::Assistant(AssistantText { id, text: text.clone(), origin: origin_of(&meta) }));
+    }
+
+    fn thought_chunk(&mut self, prev: Option<&Record>, record: &Record, chunk: &ContentChunk) {
+        let text = match &chunk.content {
+            ContentBlock::Text { text, .. } => text.as_str(),
+            ContentBlock::Image { .. }
+            | ContentBlock::Audio { .. }
+            | ContentBlock::ResourceLink { .. }
+            | ContentBlock::Resource { .. } => "",
+        };
+        let meta = ProviderMeta::from_meta(chunk.meta.as_ref());
+        if continues(prev, record) {
+            if let Some(Item::Reasoning(reasoning)) = self.items.last_mut() {
+                reasoning.text.push_str(text);
+                // Signatures arrive with the last chunk of a thinking block.
+                if reasoning.origin.is_none() {
+                    reasoning.origin = origin_of(&meta);
+                }
+                if meta.signature.is_some() {
+                    reasoning.signature = meta.signature;
+                }
+                if meta.encrypted.is_some() {
+                    reasoning.encrypted = meta.encrypted;
+                }
+                if meta.reasoning_id.is_some() {
+                    reasoning.provider_id = meta.reasoning_id;
+                }
+                return;
+            }
+        }
+        let id = chunk.message_id.clone().map_or_else(|| format!("thought-{}", record.seq), |m| format!("{m}#thought"));
+        self.push(
+            record.seq,
+            Item::Reasoning(Reasoning {
+                id,
+                text: text.to_owned(),
+                origin: origin_of(&meta),
+                signature: meta.signature,
+                encrypted: meta.encrypted,
+                provider_id: meta.reasoning_id,
+            }),
+        );
+    }
+
+    fn tool_call(&mut self, seq: u64, call: &ToolCallStart) {
+        let meta = ProviderMeta::from_meta(call.meta.as_ref());
+        let index = self.items.len();
+        self.push(
+            seq,
+            Item::ToolCall(ToolCall {
+                id: call_item_id(&call.tool_call_id),
+                call_id: meta.provider_call_id.clone().unwrap_or_else(|| call.tool_call_id.clone()),
+                name: meta.tool_name.clone().unwrap_or_else(|| call.title.clone()),
+                input: call.raw_input.clone().unwrap_or_else(|| Value::Object(Default::default())),
+                origin: origin_of(&meta),
+                signature: meta.signature,
+            }),
+        );
+        self.calls.insert(call.tool_call_id.clone(), index);
+        if call.status.is_some_and(ToolCallStatus::is_terminal) {
+            let content = call.content.as_deref().unwrap_or(&[]);
+            let parts = result_parts(content, call.raw_output.as_ref());
+            self.set_result(seq, &call.tool_call_id, parts, call.status == Some(ToolCallStatus::Failed));
+        }
+    }
+
+    fn tool_update(&mut self, seq: u64, patch: &ToolCallPatch, diags: &mut Vec<Diagnostic>) {
+        if !self.calls.contains_key(&patch.tool_call_id) {
+            diags.push(
+                Diagnostic::new(
+                    "replay.orphan_update",
+                    Severity::Warning,
+                    format!("tool_call_update for unknown call `{}`", patch.tool_call_id),
+                )
+                .at_path(format!("seq:{seq}")),
+            );
+        }
+        let has_result = self.results.contains_key(&patch.tool_call_id);
+        let terminal = patch.status.is_some_and(ToolCallStatus::is_terminal);
+        if terminal || (has_result && (patch.content.is_some() || patch.raw_output.is_some())) {
+            let existing = self.results.get(&patch.tool_call_id).and_then(|&i| match &self.items[i] {
+                Item::ToolResult(r) => Some((r.content.clone(), r.is_error)),
+                _ => None,
+            });
+            let parts = match (&patch.content, &patch.raw_output, existing.as_ref()) {
+                (None, None, Some((content, _))) => content.clone(),
+                _ => result_parts(patch.content.as_deref().unwrap_or(&[]), patch.raw_output.as_ref()),
+            };
+            let is_error = match patch.status {
+                Some(status) => status == ToolCallStatus::Failed,
+                None => existing.is_some_and(|(_, e)| e),
+            };
+            self.set_result(seq, &patch.tool_call_id, parts, is_error);
+        }
+    }
+
+    fn set_result(&mut self, seq: u64, acp_call_id: &str, content: Vec<Part>, is_error: bool) {
+        let call_id = match self.calls.get(acp_call_id).map(|&i| &self.items[i]) {
+            Some(Item::ToolCall(call)) => call.call_id.clone(),
+            _ => acp_call_id.to_owned(),
+        };
+        if let Some(&index) = self.results.get(acp_call_id) {
+            if let Item::ToolResult(result) = &mut self.items[index] {
+                result.content = content;
+                result.is_error = is_error;
+                return;
+            }
+        }
+        let index = self.items.len();
+        self.push(seq, Item::ToolResult(ToolResult { id: result_item_id(acp_call_id), call_id, content, is_error }));
+        self.results.insert(acp_call_id.to_owned(), index);
+    }
+}
+
+fn call_item_id(acp_id: &str) -> String {
+    format!("call:{acp_id}")
+}
+
+fn result_item_id(acp_id: &str) -> String {
+    format!("result:{acp_id}")
+}
+
+/// The ACP toolCallId behind a call or result item id.
+fn acp_id(item_id: &str) -> &str {
+    item_id.strip_prefix("call:").or_else(|| item_id.strip_prefix("result:")).unwrap_or(item_id)
+}
+
+fn origin_of(meta: &ProviderMeta) -> Option<Origin> {
+    meta.provider.as_ref().map(|provider| Origin { provider: provider.clone(), model: meta.model.clone() })
+}
+
+fn unsupported(seq: u64, what: &str, block: &ContentBlock) -> Diagnostic {
+    let kind = match block {
+        ContentBlock::Text { .. } => "text",
+        ContentBlock::Image { .. } => "image",
+        ContentBlock::Audio { .. } => "audio",
+        ContentBlock::ResourceLink { .. } => "resource_link",
+        ContentBlock::Resource { .. } => "resource",
+    };
+    Diagnostic::new(
+        "replay.unsupported_content",
+        Severity::Warning,
+        format!("{kind} content in {what} has no model form; left out of the model view (kept in the log)"),
+    )
+    .at_path(format!("seq:{seq}"))
+}
+
+/// A content block as a user-side part; audio has no model form here.
+fn part_of(block: &ContentBlock, seq: u64, diags: &mut Vec<Diagnostic>) -> Option<Part> {
+    match block {
+        ContentBlock::Text { text, .. } => Some(Part::text(text.clone())),
+        ContentBlock::Image { data, mime_type, uri, .. } => Some(Part::Image(if data.is_empty() {
+            match uri {
+                Some(uri) => Image::Url { url: uri.clone() },
+                None => {
+                    diags.push(
+                        Diagnostic::new("replay.empty_image", Severity::Warning, "image block has neither data nor uri")
+                            .at_path(format!("seq:{seq}")),
+                    );
+                    return None;
+                }
+            }
+        } else {
+            Image::Base64 { media_type: mime_type.clone(), data: data.clone() }
+        })),
+        ContentBlock::ResourceLink { uri, name, .. } => Some(Part::text(format!("[resource {name}: {uri}]"))),
+        ContentBlock::Resource { resource, .. } => {
+            let uri = resource.get("uri").and_then(Value::as_str).unwrap_or("");
+            match resource.get("text").and_then(Value::as_str) {
+                Some(text) => Some(Part::text(format!("[resource {uri}]\n{text}"))),
+                None => Some(Part::text(format!("[binary resource {uri}]"))),
+            }
+        }
+        ContentBlock::Audio { .. } => {
+            diags.push(unsupported(seq, "user message", block));
+            None
+        }
+    }
+}
+
+fn append_part(parts: &mut Vec<Part>, part: Part) {
+    if let (Some(Part::Text { text: last }), Part::Text { text }) = (parts.last_mut(), &part) {
+        last.push_str(text);
+        return;
+    }
+    parts.push(part);
+}
+
+/// The model-facing content of a tool result: text and image content blocks; failing those, the
+/// raw output; failing that, a note per diff or terminal block.
+fn result_parts(content: &[ToolCallContent], raw_output: Option<&Value>) -> Vec<Part> {
+    let mut parts = Vec::new();
+    let mut notes = Vec::new();
+    for item in content {
+        match item {
+            ToolCallContent::Content { content, .. } => {
+                let mut sink = Vec::new();
+                if let Some(part) = part_of(content, 0, &mut sink) {
+                    append_part(&mut parts, part);
+                }
+            }
+            ToolCallContent::Diff { path, .. } => notes.push(format!("[edited {path}]")),
+            ToolCallContent::Terminal { terminal_id, .. } => notes.push(format!("[terminal {terminal_id}]")),
+        }
+    }
+    if parts.is_empty() {
+        match raw_output {
+            Some(Value::String(s)) => parts.push(Part::text(s.clone())),
+            Some(Value::Null) | None => {
+                if !notes.is_empty() {
+                    parts.push(Part::text(notes.join("\n")));
+                }
+            }
+            Some(other) => parts.push(Part::text(other.to_string())),
+        }
+    }
+    parts
+}
+
+/// Folds records into the coalesced client view (every record, rewinds included as events).
+fn client_view(records: &[Record]) -> Vec<ClientEntry> {
+    let mut view: Vec<ClientEntry> = Vec::new();
+    let mut calls: HashMap<&str, usize> = HashMap::new();
+    let mut plan_at: Option<usize> = None;
+    let mut prev: Option<&Record> = None;
+    for record in records {
+        let seq = record.seq;
+        match &record.body {
+            RecordBody::Update(AcpUpdate::Known(update)) => match update {
+                SessionUpdate::UserMessageChunk(c)
+                | SessionUpdate::AgentMessageChunk(c)
+                | SessionUpdate::AgentThoughtChunk(c) => {
+                    let role = match update {
+                        SessionUpdate::UserMessageChunk(_) => ClientRole::User,
+                        SessionUpdate::AgentMessageChunk(_) => ClientRole::Agent,
+                        _ => ClientRole::Thought,
+                    };
+                    if continues(prev, record) {
+                        if let Some(ClientEntry::Message { content, .. }) = view.last_mut() {
+                            match (content.last_mut(), &c.content) {
+                                (Some(ContentBlock::Text { text: last, .. }), ContentBlock::Text { text, .. }) => {
+                                    last.push_str(text)
+                                }
+                                _ => content.push(c.content.clone()),
+                            }
+                            prev = Some(record);
+                            continue;
+                        }
+                    }
+                    view.push(ClientEntry::Message {
+                        role,
+                        message_id: c.message_id.clone(),
+                        content: vec![c.content.clone()],
+                        seq,
+                    });
+                }
+                SessionUpdate::ToolCall(call) => {
+                    calls.insert(&call.tool_call_id, view.len());
+                    view.push(ClientEntry::ToolCall {
+                        tool_call_id: call.tool_call_id.clone(),
+                        title: call.title.clone(),
+                        kind: call.kind,
+                        status: call.status,
+                        content: call.content.clone().unwrap_or_default(),
+                        locations: call.locations.clone().unwrap_or_default(),
+                        raw_input: call.raw_input.clone(),
+                        raw_output: call.raw_output.clone(),
+                        seq,
+                    });
+                }
+                SessionUpdate::ToolCallUpdate(patch) => match calls.get(patch.tool_call_id.as_str()) {
+                    Some(&index) => {
+                        if let ClientEntry::ToolCall {
+                            title, kind, status, content, locations, raw_input, raw_output, ..
+                        } = &mut view[index]
+                        {
+                            if let Some(v) = &patch.title {
+                                *title = v.clone();
+                            }
+                            if patch.kind.is_some() {
+                                *kind = patch.kind;
+                            }
+                            if patch.status.is_some() {
+                                *status = patch.status;
+                            }
+                            if let Some(v) = &patch.content {
+                                *content = v.clone();
+                            }
+                            if let Some(v) = &patch.locations {
+                                *locations = v.clone();
+                            }
+                            if patch.raw_input.is_some() {
+                                *raw_input = patch.raw_input.clone();
+                            }
+                            if patch.raw_output.is_some() {
+                                *raw_output = patch.raw_output.clone();
+                            }
+                        }
+                    }
+                    None => view.push(ClientEntry::Other {
+                        update: serde_json::to_value(update).unwrap_or(Value::Null),
+                        seq,
+                    }),
+                },
+                SessionUpdate::Plan(plan) => {
+                    let entry = ClientEntry::Plan { entries: plan.entries.clone(), seq };
+                    match plan_at {
+                        Some(index) => view[index] = entry,
+                        None => {
+                            plan_at = Some(view.len());
+                            view.push(entry);
+                        }
+                    }
+                }
+            },
+            RecordBody::Update(AcpUpdate::Other(value)) => view.push(ClientEntry::Other { update: value.clone(), seq }),
+            RecordBody::Event(event) => view.push(ClientEntry::Event { event: event.clone(), seq }),
+            RecordBody::Unknown(_) => {}
+        }
+        prev = Some(record);
+    }
+    view
+}

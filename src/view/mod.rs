@@ -1,0 +1,112 @@
+//! The request pipeline: conversation items → the view the model gets → a provider payload.
+//!
+//! Building is a pure function: the same items and options give byte-identical output, and
+//! nothing is written back to the log. Stages, in order:
+//! 1. [`repair`]: mend structural breaks (dangling calls, orphan or duplicate results, …);
+//! 2. render for the chosen provider ([`crate::provider`]);
+//! 3. validate the payload against that provider's rules — a payload that breaks one is never
+//!    returned (it is a bug in a renderer, reported with the rule's name).
+
+pub mod repair;
+pub mod report;
+
+use serde::{Deserialize, Serialize};
+
+use crate::conversation::Item;
+use crate::provider::{self, Payload, Provider, RenderOptions, Violation};
+pub use repair::{Repair, RepairConfig, RepairKind};
+pub use report::Report;
+
+/// Everything a build needs besides the items.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuildOptions {
+    pub provider: Provider,
+    pub render: RenderOptions,
+    pub repair: RepairConfig,
+}
+
+impl BuildOptions {
+    pub fn new(provider: Provider, model: impl Into<String>) -> Self {
+        BuildOptions { provider, render: RenderOptions::new(model), repair: RepairConfig::default() }
+    }
+}
+
+/// A built request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Built {
+    pub payload: Payload,
+    pub report: Report,
+}
+
+/// Why a request could not be built.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum BuildError {
+    /// The target does not accept a conversation ending with the assistant (no prefill), and
+    /// there is nothing new from the user or a tool to answer.
+    EndsWithAssistant { message: String },
+    /// The renderer produced a payload its validator rejects: a bug, reported with the rules.
+    InvalidPayload { message: String, violations: Vec<Violation> },
+}
+
+impl BuildError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            BuildError::EndsWithAssistant { .. } => "ends_with_assistant",
+            BuildError::InvalidPayload { .. } => "invalid_payload",
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            BuildError::EndsWithAssistant { message } | BuildError::InvalidPayload { message, .. } => message,
+        }
+    }
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code(), self.message())
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Builds the provider request for `items`.
+pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError> {
+    let (view, repairs) = repair::repair(items, &options.repair);
+    if options.provider == Provider::Anthropic
+        && !options.render.limits.allow_prefill
+        && view.last().is_some_and(Item::is_assistant_side)
+    {
+        return Err(BuildError::EndsWithAssistant {
+            message: format!(
+                "the conversation ends with an assistant turn and `{}` does not accept prefill; append a user message first",
+                options.render.model
+            ),
+        });
+    }
+    let (payload, notes) = provider::render(options.provider, &view, &options.render);
+    let violations = payload.validate(&options.render.limits);
+    if !violations.is_empty() {
+        let rules: Vec<&str> = violations.iter().map(|v| v.rule.as_str()).collect();
+        return Err(BuildError::InvalidPayload {
+            message: format!("the {} renderer produced a payload that breaks {}", options.provider, rules.join(", ")),
+            violations,
+        });
+    }
+    let report = Report {
+        provider: options.provider,
+        model: options.render.model.clone(),
+        items: items.len(),
+        view_items: view.len(),
+        bytes: provider::json_len(&payload),
+        repairs,
+        reasoning: notes.reasoning,
+        id_map: notes.id_map,
+        wrapped_inputs: notes.wrapped_inputs,
+        moved_images: notes.moved_images,
+    };
+    Ok(Built { payload, report })
+}

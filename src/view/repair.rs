@@ -1,0 +1,260 @@
+//! Repair: structural breaks in the history, mended in the view only (chapter 8.8).
+//!
+//! A crash, a cancel or an old log can leave a tool call with no result, a result with no call,
+//! two results for one call, a result that arrived after the user spoke again, a reused call id,
+//! empty messages or an image whose bytes are not base64. Providers reject whole requests for
+//! any of these. This stage returns a new item list in canonical form — every assistant turn is
+//! followed at once by exactly one result per call, in call order — plus a [`Repair`] entry for
+//! everything it changed. The durable log is never touched; synthetic ids derive from the ids
+//! they stand for, so the same history always repairs to the same bytes.
+
+use std::collections::HashMap;
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use crate::conversation::{Item, Part, SyntheticReason, ToolResult, UserMessage};
+
+/// What repair changed, for the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Repair {
+    pub kind: RepairKind,
+    /// The item the repair is about (the call for a synthetic result).
+    pub item_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum RepairKind {
+    /// A call had no result: a synthetic one says what happened.
+    SyntheticResult,
+    /// A result answered no earlier call: left out of the view.
+    OrphanResultDropped,
+    /// A call had several results: the last one is kept.
+    DuplicateResultDropped,
+    /// A result came after other messages: moved up to right after its call's turn.
+    ResultMoved,
+    /// A call reused an earlier call's id: it (and its results) got a derived id.
+    DuplicateCallId,
+    /// A message with no content left: left out of the view.
+    EmptyDropped,
+    /// An image whose data is not valid base64 (or has no media type): replaced by a note.
+    InvalidImageReplaced,
+    /// The history began with an assistant turn: a synthetic user message opens it.
+    LeadingUserInserted,
+}
+
+/// Repair settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", default)]
+pub struct RepairConfig {
+    /// Text of the synthetic result for a call that never got one; `{name}` is the tool's name.
+    pub dangling_result_text: String,
+    /// Text of the synthetic user message that opens a history starting with the assistant.
+    pub leading_user_text: String,
+}
+
+impl Default for RepairConfig {
+    fn default() -> Self {
+        RepairConfig {
+            dangling_result_text: "Tool execution was interrupted: no result was recorded for `{name}`, so it may or may not have run. Check its effects before relying on them.".to_owned(),
+            leading_user_text: "(The earlier part of this conversation is not included.)".to_owned(),
+        }
+    }
+}
+
+/// Returns the repaired items and what was repaired.
+pub fn repair(items: &[Item], config: &RepairConfig) -> (Vec<Item>, Vec<Repair>) {
+    let mut repairs = Vec::new();
+
+    // 1. Clean single items: empty text, broken images, empty messages.
+    let mut cleaned: Vec<Item> = Vec::with_capacity(items.len());
+    for item in items {
+        match clean(item, &mut repairs) {
+            Some(item) => cleaned.push(item),
+            None => repairs.push(Repair { kind: RepairKind::EmptyDropped, item_id: item.id().to_owned(), call_id: None }),
+        }
+    }
+
+    // 2. Unique call ids: a reused id is renamed from that call on, for the call and its results.
+    let mut seen_calls: HashMap<String, usize> = HashMap::new();
+    let mut renamed: HashMap<String, String> = HashMap::new();
+    for item in &mut cleaned {
+        match item {
+            Item::ToolCall(call) => {
+                let count = seen_calls.entry(call.call_id.clone()).or_insert(0);
+                *count += 1;
+                if *count > 1 {
+                    let new_id = format!("{}-{}", call.call_id, count);
+                    repairs.push(Repair { kind: RepairKind::DuplicateCallId, item_id: call.id.clone(), call_id: Some(call.call_id.clone()) });
+                    renamed.insert(call.call_id.clone(), new_id.clone());
+                    call.call_id = new_id;
+                } else {
+                    renamed.remove(&call.call_id);
+                }
+            }
+            Item::ToolResult(result) => {
+                if let Some(new_id) = renamed.get(&result.call_id) {
+                    result.call_id = new_id.clone();
+                }
+            }
+            Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
+        }
+    }
+
+    // 3. Match each result to the call it answers (the nearest earlier call with its id).
+    let mut call_position: HashMap<&str, usize> = HashMap::new();
+    let mut results_for: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (index, item) in cleaned.iter().enumerate() {
+        match item {
+            Item::ToolCall(call) => {
+                call_position.insert(call.call_id.as_str(), index);
+            }
+            Item::ToolResult(result) => match call_position.get(result.call_id.as_str()) {
+                Some(&call) => results_for.entry(call).or_default().push(index),
+                None => repairs.push(Repair {
+                    kind: RepairKind::OrphanResultDropped,
+                    item_id: result.id.clone(),
+                    call_id: Some(result.call_id.clone()),
+                }),
+            },
+            Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
+        }
+    }
+
+    // 4. Emit: results right after their turn, in call order; synthetic ones where missing.
+    let mut out: Vec<Item> = Vec::with_capacity(cleaned.len() + 1);
+    if cleaned.first().is_some_and(Item::is_assistant_side) {
+        let id = format!("leading-user:{}", cleaned[0].id());
+        repairs.push(Repair { kind: RepairKind::LeadingUserInserted, item_id: id.clone(), call_id: None });
+        out.push(Item::User(UserMessage {
+            id,
+            content: vec![Part::text(config.leading_user_text.clone())],
+            synthetic: Some(SyntheticReason::SystemReminder),
+        }));
+    }
+    // A turn is a run of assistant-side items; a result or a user message ends it.
+    let mut turn_calls: Vec<usize> = Vec::new();
+    for (index, item) in cleaned.iter().enumerate() {
+        match item {
+            Item::ToolResult(_) => continue,
+            Item::ToolCall(_) => turn_calls.push(index),
+            Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
+        }
+        out.push(item.clone());
+        let turn_ends = item.is_assistant_side() && !cleaned.get(index + 1).is_some_and(Item::is_assistant_side);
+        if turn_ends {
+            // The results standing right after the turn are in place; any other was moved here.
+            let in_place_end = cleaned[index + 1..]
+                .iter()
+                .position(|i| !matches!(i, Item::ToolResult(_)))
+                .map_or(cleaned.len(), |p| index + 1 + p);
+            let in_place = index + 1..in_place_end;
+            for call_index in turn_calls.drain(..) {
+                emit_results(&cleaned, call_index, results_for.get(&call_index), &in_place, &mut out, &mut repairs, config);
+            }
+        }
+    }
+    (out, repairs)
+}
+
+fn emit_results(
+    items: &[Item],
+    call_index: usize,
+    results: Option<&Vec<usize>>,
+    in_place: &std::ops::Range<usize>,
+    out: &mut Vec<Item>,
+    repairs: &mut Vec<Repair>,
+    config: &RepairConfig,
+) {
+    let Item::ToolCall(call) = &items[call_index] else { return };
+    match results.and_then(|all| all.split_last()) {
+        None => {
+            repairs.push(Repair { kind: RepairKind::SyntheticResult, item_id: call.id.clone(), call_id: Some(call.call_id.clone()) });
+            out.push(Item::ToolResult(ToolResult {
+                id: format!("synthetic-result:{}", call.id),
+                call_id: call.call_id.clone(),
+                content: vec![Part::text(config.dangling_result_text.replace("{name}", &call.name))],
+                is_error: true,
+            }));
+        }
+        Some((&last, earlier)) => {
+            for &dropped in earlier {
+                repairs.push(Repair {
+                    kind: RepairKind::DuplicateResultDropped,
+                    item_id: items[dropped].id().to_owned(),
+                    call_id: Some(call.call_id.clone()),
+                });
+            }
+            if !in_place.contains(&last) {
+                repairs.push(Repair { kind: RepairKind::ResultMoved, item_id: items[last].id().to_owned(), call_id: Some(call.call_id.clone()) });
+            }
+            out.push(items[last].clone());
+        }
+    }
+}
+
+/// Cleans one item; `None` when nothing model-visible is left.
+fn clean(item: &Item, repairs: &mut Vec<Repair>) -> Option<Item> {
+    match item {
+        Item::User(message) => {
+            let content = clean_parts(&message.content, item.id(), repairs);
+            (!content.is_empty()).then(|| Item::User(UserMessage { content, ..message.clone() }))
+        }
+        Item::Assistant(text) => (!text.text.is_empty()).then(|| item.clone()),
+        Item::Reasoning(r) => {
+            (!r.text.is_empty() || r.signature.is_some() || r.encrypted.is_some()).then(|| item.clone())
+        }
+        Item::ToolCall(_) => Some(item.clone()),
+        Item::ToolResult(result) => {
+            let mut content = clean_parts(&result.content, item.id(), repairs);
+            if content.is_empty() {
+                content.push(Part::text("(no output)"));
+            }
+            Some(Item::ToolResult(ToolResult { content, ..result.clone() }))
+        }
+    }
+}
+
+fn clean_parts(parts: &[Part], item_id: &str, repairs: &mut Vec<Repair>) -> Vec<Part> {
+    let mut out = Vec::with_capacity(parts.len());
+    for part in parts {
+        match part {
+            Part::Text { text } if text.is_empty() => {}
+            Part::Text { .. } => out.push(part.clone()),
+            Part::Image(image) => match image_problem(image) {
+                None => out.push(part.clone()),
+                Some(problem) => {
+                    repairs.push(Repair { kind: RepairKind::InvalidImageReplaced, item_id: item_id.to_owned(), call_id: None });
+                    out.push(Part::text(format!("[An image was here but could not be sent ({problem}). Do not assume anything about its contents.]")));
+                }
+            },
+        }
+    }
+    out
+}
+
+fn image_problem(image: &crate::conversation::Image) -> Option<&'static str> {
+    match image {
+        crate::conversation::Image::Base64 { media_type, data } => {
+            if !media_type.starts_with("image/") {
+                Some("not an image media type")
+            } else if data.is_empty() {
+                Some("no data")
+            } else if base64::engine::general_purpose::STANDARD.decode(data).is_err() {
+                Some("data is not valid base64")
+            } else {
+                None
+            }
+        }
+        crate::conversation::Image::Url { url } => {
+            (!(url.starts_with("https://") || url.starts_with("http://"))).then_some("not an http(s) URL")
+        }
+    }
+}

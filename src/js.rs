@@ -85,7 +85,9 @@ fn options(input: Ts<BuildInput>) -> Result<BuildInput, JsValue> {
 fn request_error(e: RequestError) -> JsValue {
     match e {
         RequestError::InvalidOptions(m) => error("invalid_options", &m),
-        RequestError::Build(e @ BuildError::EndsWithAssistant { .. }) => error(e.code(), e.message()),
+        RequestError::Build(e @ (BuildError::EndsWithAssistant { .. } | BuildError::EmptyConversation { .. })) => {
+            error(e.code(), e.message())
+        }
         RequestError::Build(e @ BuildError::InvalidPayload { .. }) => error_with(e.code(), e.message(), &e),
     }
 }

@@ -43,6 +43,8 @@ pub struct Built {
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum BuildError {
+    /// Nothing model-visible is left to send (no items, or only empty ones).
+    EmptyConversation { message: String },
     /// The target does not accept a conversation ending with the assistant (no prefill), and
     /// there is nothing new from the user or a tool to answer.
     EndsWithAssistant { message: String },
@@ -53,6 +55,7 @@ pub enum BuildError {
 impl BuildError {
     pub fn code(&self) -> &'static str {
         match self {
+            BuildError::EmptyConversation { .. } => "empty_conversation",
             BuildError::EndsWithAssistant { .. } => "ends_with_assistant",
             BuildError::InvalidPayload { .. } => "invalid_payload",
         }
@@ -60,7 +63,9 @@ impl BuildError {
 
     pub fn message(&self) -> &str {
         match self {
-            BuildError::EndsWithAssistant { message } | BuildError::InvalidPayload { message, .. } => message,
+            BuildError::EmptyConversation { message }
+            | BuildError::EndsWithAssistant { message }
+            | BuildError::InvalidPayload { message, .. } => message,
         }
     }
 }
@@ -76,18 +81,23 @@ impl std::error::Error for BuildError {}
 /// Builds the provider request for `items`.
 pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError> {
     let (view, repairs) = repair::repair(items, &options.repair);
-    if options.provider == Provider::Anthropic
-        && !options.render.limits.allow_prefill
-        && view.last().is_some_and(Item::is_assistant_side)
-    {
-        return Err(BuildError::EndsWithAssistant {
-            message: format!(
-                "the conversation ends with an assistant turn and `{}` does not accept prefill; append a user message first",
-                options.render.model
-            ),
+    if view.is_empty() {
+        return Err(BuildError::EmptyConversation {
+            message: format!("nothing to send: {} items, none with content the model can see", items.len()),
         });
     }
     let (payload, notes) = provider::render(options.provider, &view, &options.render);
+    if let Payload::Anthropic(request) = &payload {
+        let ends_with_assistant = request.messages.last().is_some_and(|m| m.role == provider::anthropic::Role::Assistant);
+        if ends_with_assistant && !options.render.limits.allow_prefill {
+            return Err(BuildError::EndsWithAssistant {
+                message: format!(
+                    "the conversation ends with an assistant turn and `{}` does not accept prefill; append a user message first",
+                    options.render.model
+                ),
+            });
+        }
+    }
     let violations = payload.validate(&options.render.limits);
     if !violations.is_empty() {
         let rules: Vec<&str> = violations.iter().map(|v| v.rule.as_str()).collect();

@@ -130,15 +130,6 @@ pub fn repair(items: &[Item], config: &RepairConfig) -> (Vec<Item>, Vec<Repair>)
 
     // 4. Emit: results right after their turn, in call order; synthetic ones where missing.
     let mut out: Vec<Item> = Vec::with_capacity(cleaned.len() + 1);
-    if cleaned.first().is_some_and(Item::is_assistant_side) {
-        let id = format!("leading-user:{}", cleaned[0].id());
-        repairs.push(Repair { kind: RepairKind::LeadingUserInserted, item_id: id.clone(), call_id: None });
-        out.push(Item::User(UserMessage {
-            id,
-            content: vec![Part::text(config.leading_user_text.clone())],
-            synthetic: Some(SyntheticReason::SystemReminder),
-        }));
-    }
     // A turn is a run of assistant-side items; a result or a user message ends it.
     let mut turn_calls: Vec<usize> = Vec::new();
     for (index, item) in cleaned.iter().enumerate() {
@@ -160,6 +151,18 @@ pub fn repair(items: &[Item], config: &RepairConfig) -> (Vec<Item>, Vec<Repair>)
                 emit_results(&cleaned, call_index, results_for.get(&call_index), &in_place, &mut out, &mut repairs, config);
             }
         }
+    }
+    if out.first().is_some_and(Item::is_assistant_side) {
+        let id = format!("leading-user:{}", out[0].id());
+        repairs.push(Repair { kind: RepairKind::LeadingUserInserted, item_id: id.clone(), call_id: None });
+        out.insert(
+            0,
+            Item::User(UserMessage {
+                id,
+                content: vec![Part::text(config.leading_user_text.clone())],
+                synthetic: Some(SyntheticReason::SystemReminder),
+            }),
+        );
     }
     (out, repairs)
 }

@@ -1,0 +1,296 @@
+//! Layer 1: reading logs tolerantly, round-tripping every record kind, and replaying records
+//! into conversation items and the client view.
+
+use contextview::conversation::{Item, Part, SyntheticReason};
+use contextview::update::acp::{AcpUpdate, ContentBlock, ContentChunk, SessionUpdate};
+use contextview::update::record::*;
+use contextview::update::{parse_log, replay, write_log, ClientEntry};
+use pretty_assertions::assert_eq;
+use serde_json::json;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+const HEADER: &str = r#"{"format":"contextview.session-log","version":1,"sessionId":"s"}"#;
+
+fn line(seq: u64, update: serde_json::Value) -> String {
+    json!({"seq": seq, "ts": "2026-01-01T00:00:00Z", "update": update}).to_string()
+}
+
+fn event(seq: u64, event: serde_json::Value) -> String {
+    json!({"seq": seq, "ts": "2026-01-01T00:00:00Z", "event": event}).to_string()
+}
+
+fn user(seq: u64, id: &str, text: &str) -> String {
+    line(seq, json!({"sessionUpdate": "user_message_chunk", "messageId": id, "content": {"type": "text", "text": text}}))
+}
+
+fn agent(seq: u64, id: &str, text: &str) -> String {
+    line(seq, json!({"sessionUpdate": "agent_message_chunk", "messageId": id, "content": {"type": "text", "text": text}}))
+}
+
+fn log_of(lines: &[String]) -> String {
+    let mut text = String::from(HEADER);
+    text.push('\n');
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    text
+}
+
+fn codes(diags: &[contextview::Diagnostic]) -> Vec<&str> {
+    diags.iter().map(|d| d.code.as_str()).collect()
+}
+
+fn every_record_kind() -> Vec<Record> {
+    let bodies = vec![
+        RecordBody::Update(AcpUpdate::Known(SessionUpdate::UserMessageChunk(ContentChunk {
+            content: ContentBlock::text("hello"),
+            message_id: Some("m1".into()),
+            meta: None,
+        }))),
+        RecordBody::Update(serde_json::from_value(json!({"sessionUpdate": "agent_thought_chunk", "content": {"type": "text", "text": "hm"}, "_meta": {"contextview": {"provider": "anthropic", "signature": "sig"}}})).unwrap()),
+        RecordBody::Update(serde_json::from_value(json!({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "ok"}})).unwrap()),
+        RecordBody::Update(serde_json::from_value(json!({"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Read", "kind": "read", "status": "pending", "rawInput": {"path": "a"}, "locations": [{"path": "/a", "line": 3}]})).unwrap()),
+        RecordBody::Update(serde_json::from_value(json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "completed", "content": [{"type": "content", "content": {"type": "text", "text": "x"}}, {"type": "diff", "path": "/a", "oldText": "a", "newText": "b"}, {"type": "terminal", "terminalId": "term1"}]})).unwrap()),
+        RecordBody::Update(serde_json::from_value(json!({"sessionUpdate": "plan", "entries": [{"content": "do", "priority": "high", "status": "pending"}]})).unwrap()),
+        RecordBody::Update(AcpUpdate::Other(json!({"sessionUpdate": "usage_update", "used": 10, "size": 100}))),
+        RecordBody::Event(Event::UsageAnchor(UsageAnchor { provider: Some("openai".into()), model: Some("gpt-5".into()), input_tokens: 10, output_tokens: 2, cache_read_tokens: 1, cache_write_tokens: 0 })),
+        RecordBody::Event(Event::ModelSwitch(ModelSwitch { provider: "anthropic".into(), model: "claude-opus-4-6".into(), context_window: Some(200_000) })),
+        RecordBody::Event(Event::CompactionCheckpoint(CompactionCheckpoint { summary: "sum".into(), first_kept_seq: 5, tokens_before: Some(1000) })),
+        RecordBody::Event(Event::Rewind(Rewind { prompt_index: 0 })),
+        RecordBody::Event(Event::ReminderInjected(ReminderInjected { reminder: "date".into(), text: "today".into() })),
+        RecordBody::Event(Event::PromptHeadSnapshot(PromptHeadSnapshot { system: "sys".into(), first_user_prefix: "env".into() })),
+        RecordBody::Unknown(json!({"seq": 14, "ts": "2026-01-01T00:00:00Z", "future": {"x": 1}})),
+    ];
+    bodies.into_iter().enumerate().map(|(i, body)| Record { seq: i as u64 + 1, ts: "2026-01-01T00:00:00Z".into(), body }).collect()
+}
+
+#[test]
+fn every_record_kind_round_trips_through_the_text_form() {
+    let records = every_record_kind();
+    let text = write_log(&Header::new("s1"), &records);
+    let log = parse_log(&text);
+    assert_eq!(log.header, Some(Header::new("s1")));
+    assert_eq!(log.records, records);
+    // Only the unknown record is reported.
+    assert_eq!(codes(&log.diagnostics), vec!["log.unknown_record"]);
+    // Writing what was read gives the same bytes.
+    assert_eq!(write_log(log.header.as_ref().unwrap(), &log.records), text);
+}
+
+#[test]
+fn torn_last_line_is_dropped_with_a_warning() {
+    let mut text = log_of(&[user(1, "u1", "hi"), agent(2, "a1", "hello")]);
+    text.push_str(r#"{"seq":3,"ts":"t","update":{"sessionUp"#);
+    let log = parse_log(&text);
+    assert_eq!(log.records.len(), 2);
+    assert_eq!(codes(&log.diagnostics), vec!["log.torn_tail"]);
+    assert_eq!(log.diagnostics[0].line, Some(4));
+}
+
+#[test]
+fn malformed_middle_line_is_reported_and_the_rest_replays() {
+    let text = log_of(&[user(1, "u1", "hi"), "{not json".into(), agent(3, "a1", "hello"), "[1,2]".into(), user(4, "u2", "more")]);
+    let log = parse_log(&text);
+    assert_eq!(codes(&log.diagnostics), vec!["log.malformed_line", "log.bad_envelope"]);
+    assert_eq!(log.diagnostics[0].line, Some(3));
+    assert_eq!(log.diagnostics[1].line, Some(5));
+    assert_eq!(replay(&log.records).items.len(), 3);
+}
+
+#[test]
+fn malformed_known_record_is_an_error_not_an_unknown() {
+    // A tool_call without its required toolCallId.
+    let text = log_of(&[line(1, json!({"sessionUpdate": "tool_call", "title": "x"})), user(2, "u", "hi")]);
+    let log = parse_log(&text);
+    assert_eq!(codes(&log.diagnostics), vec!["log.bad_record"]);
+    assert_eq!(log.records.len(), 1);
+}
+
+#[test]
+fn unknown_event_kinds_are_kept_and_skipped() {
+    let text = log_of(&[user(1, "u", "hi"), event(2, json!({"kind": "hologram", "x": 1}))]);
+    let log = parse_log(&text);
+    assert_eq!(codes(&log.diagnostics), vec!["log.unknown_record"]);
+    assert!(matches!(log.records[1].body, RecordBody::Unknown(_)));
+    let r = replay(&log.records);
+    assert_eq!(r.state.skipped_records, 1);
+    assert_eq!(r.items.len(), 1);
+}
+
+#[test]
+fn duplicate_and_out_of_order_records_are_reported() {
+    let text = log_of(&[user(1, "u", "hi"), user(1, "u", "hi"), agent(2, "a", "x"), agent(1, "b", "y")]);
+    let log = parse_log(&text);
+    assert_eq!(codes(&log.diagnostics), vec!["log.duplicate_record", "log.seq_out_of_order"]);
+    assert_eq!(log.records.len(), 3);
+}
+
+#[test]
+fn missing_header_and_crlf_are_tolerated() {
+    let text = format!("{}\r\n{}\r\n", user(1, "u", "a"), agent(2, "a", "b"));
+    let log = parse_log(&text);
+    assert_eq!(codes(&log.diagnostics), vec!["log.missing_header"]);
+    assert_eq!(log.records.len(), 2);
+}
+
+#[test]
+fn chunks_of_one_message_merge_and_a_new_id_starts_a_new_message() {
+    let text = log_of(&[
+        user(1, "u1", "Hel"),
+        user(2, "u1", "lo"),
+        agent(3, "a1", "Hi "),
+        agent(4, "a1", "there"),
+        agent(5, "a2", "Second"),
+    ]);
+    let r = replay(&parse_log(&text).records);
+    let texts: Vec<String> = r
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::User(m) => contextview::conversation::text_of(&m.content),
+            Item::Assistant(a) => a.text.clone(),
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect();
+    assert_eq!(texts, vec!["Hello", "Hi there", "Second"]);
+    assert_eq!(r.state.prompt_count, 1);
+    // The client view coalesces the same way.
+    assert_eq!(r.view.len(), 3);
+}
+
+#[test]
+fn tool_updates_fold_into_the_call_and_a_terminal_status_makes_a_result() {
+    let text = log_of(&[
+        user(1, "u", "go"),
+        line(2, json!({"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Run ls", "status": "pending", "rawInput": {"cmd": "ls"}, "_meta": {"contextview": {"toolName": "bash"}}})),
+        line(3, json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "in_progress", "content": [{"type": "content", "content": {"type": "text", "text": "partial"}}]})),
+        line(4, json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "failed", "content": [{"type": "content", "content": {"type": "text", "text": "boom"}}]})),
+        line(5, json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "title": "Run ls (retitled)"})),
+    ]);
+    let r = replay(&parse_log(&text).records);
+    assert_eq!(r.items.len(), 3);
+    match (&r.items[1], &r.items[2]) {
+        (Item::ToolCall(call), Item::ToolResult(result)) => {
+            assert_eq!(call.name, "bash");
+            assert_eq!(call.input, json!({"cmd": "ls"}));
+            assert_eq!(result.call_id, "t1");
+            assert!(result.is_error);
+            assert_eq!(result.content, vec![Part::text("boom")]);
+        }
+        other => panic!("{other:?}"),
+    }
+    match &r.view[1] {
+        ClientEntry::ToolCall { title, status, .. } => {
+            assert_eq!(title, "Run ls (retitled)");
+            assert_eq!(*status, Some(contextview::update::acp::ToolCallStatus::Failed));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn update_for_an_unknown_call_is_reported_and_becomes_an_orphan_result() {
+    let text = log_of(&[user(1, "u", "go"), line(2, json!({"sessionUpdate": "tool_call_update", "toolCallId": "ghost", "status": "completed", "rawOutput": "late"}))]);
+    let r = replay(&parse_log(&text).records);
+    assert_eq!(codes(&r.diagnostics), vec!["replay.orphan_update"]);
+    assert!(matches!(&r.items[1], Item::ToolResult(res) if res.call_id == "ghost"));
+}
+
+#[test]
+fn rewind_truncates_to_before_the_chosen_prompt() {
+    let text = log_of(&[
+        user(1, "u1", "first"),
+        agent(2, "a1", "one"),
+        user(3, "u2", "second"),
+        agent(4, "a2", "two"),
+        event(5, json!({"kind": "rewind", "promptIndex": 1})),
+        user(6, "u3", "second, again"),
+    ]);
+    let r = replay(&parse_log(&text).records);
+    let ids: Vec<&str> = r.items.iter().map(Item::id).collect();
+    assert_eq!(ids, vec!["u1", "a1", "u3"]);
+    assert_eq!(r.state.prompt_count, 2);
+}
+
+#[test]
+fn rewind_out_of_range_is_reported_and_ignored() {
+    let text = log_of(&[user(1, "u1", "first"), event(2, json!({"kind": "rewind", "promptIndex": 7}))]);
+    let r = replay(&parse_log(&text).records);
+    assert_eq!(codes(&r.diagnostics), vec!["replay.rewind_out_of_range"]);
+    assert_eq!(r.items.len(), 1);
+}
+
+#[test]
+fn compaction_replaces_what_it_summarises_and_rewind_reaches_back_across_it() {
+    let base = vec![
+        user(1, "u1", "first"),
+        agent(2, "a1", "one"),
+        user(3, "u2", "second"),
+        agent(4, "a2", "two"),
+        event(5, json!({"kind": "compaction_checkpoint", "summary": "We did one and two.", "firstKeptSeq": 3})),
+        user(6, "u3", "third"),
+    ];
+    let r = replay(&parse_log(&log_of(&base)).records);
+    let ids: Vec<&str> = r.items.iter().map(Item::id).collect();
+    assert_eq!(ids, vec!["compaction-5", "u2", "a2", "u3"]);
+    assert!(matches!(&r.items[0], Item::User(m) if m.synthetic == Some(SyntheticReason::Compaction)));
+    assert_eq!(r.state.last_compaction_seq, Some(5));
+
+    // Rewinding to the first prompt drops the compaction too: the original records are intact.
+    let mut rewound = base.clone();
+    rewound.push(event(7, json!({"kind": "rewind", "promptIndex": 0})));
+    rewound.push(user(8, "u4", "start over"));
+    let r = replay(&parse_log(&log_of(&rewound)).records);
+    let ids: Vec<&str> = r.items.iter().map(Item::id).collect();
+    assert_eq!(ids, vec!["u4"]);
+    assert_eq!(r.state.last_compaction_seq, None);
+}
+
+#[test]
+fn synthetic_user_chunks_and_reminders_do_not_count_as_prompts() {
+    let text = log_of(&[
+        user(1, "u1", "real"),
+        line(2, json!({"sessionUpdate": "user_message_chunk", "messageId": "s1", "content": {"type": "text", "text": "subagent done"}, "_meta": {"contextview": {"synthetic": "subagent_completion"}}})),
+        event(3, json!({"kind": "reminder_injected", "reminder": "date", "text": "It is Tuesday."})),
+    ]);
+    let r = replay(&parse_log(&text).records);
+    assert_eq!(r.state.prompt_count, 1);
+    assert!(matches!(&r.items[1], Item::User(m) if m.synthetic == Some(SyntheticReason::SubagentCompletion)));
+    assert!(matches!(&r.items[2], Item::User(m) if m.synthetic == Some(SyntheticReason::SystemReminder)));
+}
+
+#[test]
+fn usage_model_and_heads_land_in_state() {
+    let text = log_of(&[
+        user(1, "u", "hi"),
+        event(2, json!({"kind": "usage_anchor", "inputTokens": 100, "outputTokens": 5})),
+        event(3, json!({"kind": "model_switch", "provider": "openai", "model": "gpt-5", "contextWindow": 400000})),
+        event(4, json!({"kind": "prompt_head_snapshot", "system": "S", "firstUserPrefix": "P"})),
+    ]);
+    let r = replay(&parse_log(&text).records);
+    assert_eq!(r.state.usage.as_ref().map(|u| u.input_tokens), Some(100));
+    assert_eq!(r.state.items_at_usage, 1);
+    assert_eq!(r.state.model.as_ref().map(|m| m.model.as_str()), Some("gpt-5"));
+    assert_eq!(r.state.heads.as_ref().map(|h| h.system.as_str()), Some("S"));
+}
+
+#[test]
+fn images_and_resources_become_parts_and_audio_is_reported() {
+    let text = log_of(&[
+        line(1, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "text", "text": "look"}})),
+        line(2, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}})),
+        line(3, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "resource_link", "uri": "file:///a.rs", "name": "a.rs"}})),
+        line(4, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}})),
+    ]);
+    let r = replay(&parse_log(&text).records);
+    assert_eq!(codes(&r.diagnostics), vec!["replay.unsupported_content"]);
+    match &r.items[0] {
+        Item::User(m) => {
+            assert_eq!(m.content.len(), 3);
+            assert!(matches!(m.content[1], Part::Image(_)));
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,258 @@
+//! Each provider validator names every rule a payload breaks. Each test feeds one broken payload
+//! and checks the exact rule ids (and, where the provider's error text is known, that text).
+
+use contextview::provider::{Limits, Payload, Provider};
+use pretty_assertions::assert_eq;
+use serde_json::{json, Value};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+fn rules(provider: Provider, payload: Value) -> Vec<String> {
+    rules_with(provider, payload, &Limits::default())
+}
+
+fn rules_with(provider: Provider, payload: Value, limits: &Limits) -> Vec<String> {
+    let payload = Payload::from_json(provider, payload).expect("payload has the provider's shape");
+    let mut rules: Vec<String> = payload.validate(limits).into_iter().map(|v| v.rule).collect();
+    rules.sort();
+    rules.dedup();
+    rules
+}
+
+fn messages(provider: Provider, payload: Value) -> Vec<String> {
+    Payload::from_json(provider, payload).unwrap().validate(&Limits::default()).into_iter().map(|v| v.message).collect()
+}
+
+fn anthropic(messages: Value) -> Value {
+    json!({"model": "m", "max_tokens": 10, "messages": messages})
+}
+
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC";
+
+#[test]
+fn anthropic_valid_conversation_passes() {
+    let ok = anthropic(json!([
+        {"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}]},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "t", "signature": "s"}, {"type": "tool_use", "id": "toolu_1", "name": "x", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": "r"}]}, {"type": "text", "text": "and"}]}
+    ]));
+    assert_eq!(rules(Provider::Anthropic, ok), Vec::<String>::new());
+}
+
+#[test]
+fn anthropic_missing_tool_result_quotes_the_api_error() {
+    let payload = anthropic(json!([
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "x", "input": {}}]},
+        {"role": "user", "content": [{"type": "text", "text": "next"}]}
+    ]));
+    assert_eq!(rules(Provider::Anthropic, payload.clone()), vec!["anthropic.tool_use_has_tool_result"]);
+    assert_eq!(
+        messages(Provider::Anthropic, payload),
+        vec!["messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_1. Each `tool_use` block must have a corresponding `tool_result` block in the next message."]
+    );
+}
+
+#[test]
+fn anthropic_orphan_result_and_result_not_first() {
+    let payload = anthropic(json!([
+        {"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "tool_result", "tool_use_id": "toolu_9", "content": []}]}
+    ]));
+    assert_eq!(rules(Provider::Anthropic, payload.clone()), vec!["anthropic.tool_result_first", "anthropic.tool_result_matches_tool_use"]);
+    assert!(messages(Provider::Anthropic, payload).iter().any(|m| m.contains("unexpected `tool_use_id` found in `tool_result` blocks: toolu_9")));
+}
+
+#[test]
+fn anthropic_empty_content_text_and_roles() {
+    let payload = anthropic(json!([
+        {"role": "user", "content": []},
+        {"role": "user", "content": [{"type": "text", "text": ""}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "ok"}]}
+    ]));
+    assert_eq!(
+        rules(Provider::Anthropic, payload),
+        vec!["anthropic.content_non_empty", "anthropic.ends_with_user", "anthropic.roles_alternate", "anthropic.text_non_empty"]
+    );
+}
+
+#[test]
+fn anthropic_prefill_is_allowed_when_configured() {
+    let payload = anthropic(json!([
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Sure"}]}
+    ]));
+    let limits = Limits { allow_prefill: true, ..Limits::default() };
+    assert_eq!(rules_with(Provider::Anthropic, payload, &limits), Vec::<String>::new());
+}
+
+#[test]
+fn anthropic_ids_cache_breakpoints_and_images() {
+    let cc = json!({"type": "ephemeral"});
+    let payload = json!({"model": "m", "max_tokens": 1,
+        "system": [{"type": "text", "text": "s", "cache_control": {"type": "ephemeral", "ttl": "5m"}}],
+        "messages": [
+            {"role": "user", "content": [
+                {"type": "text", "text": "a", "cache_control": cc},
+                {"type": "text", "text": "b", "cache_control": {"type": "ephemeral", "ttl": "1h"}},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/bmp", "data": "%%%"}, "cache_control": cc},
+                {"type": "image", "source": {"type": "url", "url": "ftp://x"}, "cache_control": cc}
+            ]},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "bad id!", "name": "x", "input": {}}, {"type": "tool_use", "id": "bad id!", "name": "x", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "bad id!", "content": []}]}
+        ]});
+    assert_eq!(
+        rules(Provider::Anthropic, payload),
+        vec![
+            "anthropic.cache_breakpoints_max",
+            "anthropic.cache_ttl_order",
+            "anthropic.image_base64",
+            "anthropic.image_media_type",
+            "anthropic.image_url",
+            "anthropic.tool_use_id_format",
+            "anthropic.tool_use_id_unique",
+        ]
+    );
+}
+
+#[test]
+fn anthropic_size_and_count_limits() {
+    let images: Vec<Value> = (0..3).map(|_| json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}})).collect();
+    let payload = anthropic(json!([{"role": "user", "content": images}]));
+    let limits = Limits { anthropic_max_images: 2, anthropic_max_image_bytes: 10, anthropic_max_body_bytes: 100, ..Limits::default() };
+    assert_eq!(
+        rules_with(Provider::Anthropic, payload, &limits),
+        vec!["anthropic.image_size", "anthropic.max_images", "anthropic.request_too_large"]
+    );
+}
+
+#[test]
+fn openai_chat_tool_ordering_quotes_the_api_errors() {
+    let payload = json!({"model": "m", "messages": [
+        {"role": "tool", "tool_call_id": "call_0", "content": "early"},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "a", "arguments": "{}"}},
+            {"id": "call_2", "type": "function", "function": {"name": "b", "arguments": "{}"}}
+        ]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "r"},
+        {"role": "user", "content": "next"}
+    ]});
+    let got = messages(Provider::OpenAiChat, payload);
+    assert!(got.contains(&"Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.".to_owned()));
+    assert!(got.contains(&"An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_2".to_owned()));
+}
+
+#[test]
+fn openai_chat_ids_arguments_contents() {
+    let long = "c".repeat(41);
+    let payload = json!({"model": "m", "messages": [
+        {"role": "system", "content": ""},
+        {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "file:///x.png"}}]},
+        {"role": "user", "content": ""},
+        {"role": "assistant", "content": null},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": long, "type": "function", "function": {"name": "a", "arguments": "{not json"}},
+            {"id": long, "type": "custom", "function": {"name": "b", "arguments": "{}"}}
+        ]},
+        {"role": "tool", "tool_call_id": long, "content": [{"type": "image_url", "image_url": {"url": "https://x"}}]}
+    ]});
+    assert_eq!(
+        rules(Provider::OpenAiChat, payload),
+        vec![
+            "openai_chat.arguments_json",
+            "openai_chat.assistant_content",
+            "openai_chat.image_url",
+            "openai_chat.system_content",
+            "openai_chat.tool_call_id_length",
+            "openai_chat.tool_call_id_unique",
+            "openai_chat.tool_call_type",
+            "openai_chat.tool_content_text",
+            "openai_chat.user_content",
+        ]
+    );
+}
+
+#[test]
+fn openai_responses_pairs_and_reasoning_quote_the_api_errors() {
+    let payload = json!({"model": "m", "input": [
+        {"type": "function_call_output", "call_id": "call_0", "output": "early"},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "call_id": "call_1", "name": "a", "arguments": "{}"},
+        {"type": "reasoning", "id": "rs_2", "summary": []},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "next"}]}
+    ]});
+    let got = messages(Provider::OpenAiResponses, payload);
+    assert_eq!(
+        got,
+        vec![
+            "No tool call found for function call output with call_id call_0.",
+            "No tool output found for function call call_1.",
+            "Item 'rs_2' of type 'reasoning' was provided without its required following item.",
+        ]
+    );
+}
+
+#[test]
+fn openai_responses_parts_and_ids() {
+    let payload = json!({"model": "m", "input": [
+        {"type": "message", "role": "user", "content": [{"type": "output_text", "text": "x"}, {"type": "input_image", "detail": "auto"}, {"type": "input_text", "text": ""}]},
+        {"type": "message", "role": "assistant", "content": []},
+        {"type": "function_call", "call_id": "", "name": "a", "arguments": "nope"},
+        {"type": "function_call_output", "call_id": "", "output": "r"},
+        {"type": "custom_tool_call", "call_id": "c", "name": "p", "input": "raw"},
+        {"type": "custom_tool_call", "call_id": "c", "name": "p", "input": "raw"},
+        {"type": "custom_tool_call_output", "call_id": "c", "output": "done"}
+    ]});
+    assert_eq!(
+        rules(Provider::OpenAiResponses, payload),
+        vec![
+            "openai_responses.arguments_json",
+            "openai_responses.call_id_non_empty",
+            "openai_responses.call_id_unique",
+            "openai_responses.image_source",
+            "openai_responses.message_content",
+            "openai_responses.part_role",
+            "openai_responses.text_non_empty",
+        ]
+    );
+}
+
+#[test]
+fn gemini_turn_order_quotes_the_api_errors() {
+    let call = json!({"functionCall": {"name": "a", "args": {}}});
+    let response = json!({"functionResponse": {"name": "a", "response": {"output": "r"}}});
+    let payload = json!({"contents": [
+        {"role": "model", "parts": [call]},
+        {"role": "user", "parts": [response, response]},
+        {"role": "user", "parts": [response]}
+    ]});
+    assert_eq!(
+        messages(Provider::Gemini, payload),
+        vec![
+            "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
+            "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
+            "Please ensure that function response turn comes immediately after a function call turn.",
+        ]
+    );
+}
+
+#[test]
+fn gemini_roles_parts_and_unanswered_calls() {
+    let payload = json!({"contents": [
+        {"role": "assistant", "parts": []},
+        {"role": "user", "parts": [{"text": "a", "inlineData": {"mimeType": "image/png", "data": PNG}}, {}]},
+        {"role": "user", "parts": [{"functionCall": {"name": "a", "args": {}}}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "a", "args": {}}}]}
+    ]});
+    assert_eq!(
+        rules(Provider::Gemini, payload),
+        vec!["gemini.function_call_answered", "gemini.function_call_role", "gemini.part_one_field", "gemini.parts_non_empty", "gemini.role"]
+    );
+}
+
+#[test]
+fn payloads_of_the_wrong_shape_are_refused() {
+    assert!(Payload::from_json(Provider::Anthropic, json!({"messages": "nope"})).is_err());
+    assert!(Payload::from_json(Provider::Gemini, json!({"contents": [{"role": "user", "parts": [{"text": 3}]}]})).is_err());
+}

@@ -14,7 +14,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 /// 10,000 cases per provider natively; fewer in wasm, where the same code runs far slower.
 fn cases() -> u32 {
     if cfg!(target_arch = "wasm32") {
-        300
+        1_000
     } else {
         10_000
     }

@@ -548,13 +548,12 @@ fn client_view(records: &[Record]) -> Vec<ClientEntry> {
         let seq = record.seq;
         match &record.body {
             RecordBody::Update(AcpUpdate::Known(update)) => match update {
-                SessionUpdate::UserMessageChunk(c)
-                | SessionUpdate::AgentMessageChunk(c)
-                | SessionUpdate::AgentThoughtChunk(c) => {
-                    let role = match update {
-                        SessionUpdate::UserMessageChunk(_) => ClientRole::User,
-                        SessionUpdate::AgentMessageChunk(_) => ClientRole::Agent,
-                        _ => ClientRole::Thought,
+                SessionUpdate::UserMessageChunk(_) | SessionUpdate::AgentMessageChunk(_) | SessionUpdate::AgentThoughtChunk(_) => {
+                    let Some((stream, c)) = chunk_of(record) else { continue };
+                    let role = match stream {
+                        Stream::User => ClientRole::User,
+                        Stream::Agent => ClientRole::Agent,
+                        Stream::Thought => ClientRole::Thought,
                     };
                     if continues(prev, record) {
                         if let Some(ClientEntry::Message { content, .. }) = view.last_mut() {

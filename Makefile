@@ -1,0 +1,50 @@
+# contextview — the two commands a new machine needs:
+#   make demo   set up, build, and run the CLI on the example session for every provider
+#   make test   every test: native, wasm in Node and Chromium, the npm package in Node,
+#               Chromium and workerd
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+export WRANGLER_SEND_METRICS := false
+
+PROVIDERS := anthropic openai-chat openai-responses gemini
+WASM_RUNNER := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+BROWSER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/webdriver.json WASM_BINDGEN_USE_BROWSER=1
+
+.PHONY: setup build demo test test-native test-wasm-node test-wasm-browser test-js bench clean
+
+setup:
+	scripts/install-tools.sh
+
+build: setup
+	scripts/build.sh
+
+demo: build
+	@for p in $(PROVIDERS); do \
+	  echo "=== $$p"; \
+	  node pkg/cli.mjs build --session examples/session.jsonl --provider $$p \
+	    --system examples/system.md --tools examples/tools.json > target/demo-$$p.json; \
+	  echo "payload: target/demo-$$p.json ($$(wc -c < target/demo-$$p.json) bytes)"; \
+	done
+
+test: setup test-native test-wasm-node test-wasm-browser build test-js
+
+test-native:
+	cargo test --locked
+
+test-wasm-node:
+	$(WASM_RUNNER) WASM_BINDGEN_TEST_ONLY_NODE=1 cargo test --locked --target wasm32-unknown-unknown
+
+test-wasm-browser:
+	$(WASM_RUNNER) $(BROWSER_ENV) cargo test --locked --target wasm32-unknown-unknown
+
+test-js:
+	node --test tests/js/consumer.test.mjs tests/js/cli.test.mjs tests/js/browser.test.mjs tests/workerd/miniflare.test.mjs
+	npm run --silent check:wrangler
+
+bench: build
+	node benches/build.bench.mjs
+
+clean:
+	cargo clean
+	rm -rf pkg

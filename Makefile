@@ -39,6 +39,7 @@ test-wasm-browser:
 	$(WASM_RUNNER) $(BROWSER_ENV) cargo test --locked --target wasm32-unknown-unknown
 
 test-js:
+	node_modules/.bin/tsc -p tests/types
 	node --test tests/js/consumer.test.mjs tests/js/cli.test.mjs tests/js/browser.test.mjs tests/workerd/miniflare.test.mjs
 	npm run --silent check:wrangler
 

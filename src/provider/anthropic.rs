@@ -16,7 +16,7 @@ use crate::conversation::{Image, Item, Part};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "AnthropicRequest")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct Request {
     pub model: String,
     pub max_tokens: u32,
@@ -29,7 +29,7 @@ pub struct Request {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "AnthropicRole")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     User,
@@ -38,7 +38,7 @@ pub enum Role {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "AnthropicMessage")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct Message {
     pub role: Role,
     pub content: Vec<Block>,
@@ -46,7 +46,7 @@ pub struct Message {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "AnthropicTextBlock")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct TextBlock {
     #[serde(rename = "type")]
     pub kind: TextType,
@@ -57,7 +57,7 @@ pub struct TextBlock {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "AnthropicTextType")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(rename_all = "lowercase")]
 pub enum TextType {
     Text,
@@ -65,7 +65,7 @@ pub enum TextType {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "AnthropicCacheControl")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct CacheControl {
     #[serde(rename = "type")]
     pub kind: String,
@@ -81,7 +81,7 @@ impl CacheControl {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "AnthropicBlock")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     Text {
@@ -121,7 +121,7 @@ pub enum Block {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "AnthropicResultBlock")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ResultBlock {
     Text { text: String },
@@ -130,7 +130,7 @@ pub enum ResultBlock {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "AnthropicImageSource")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ImageSource {
     Base64 { media_type: String, data: String },
@@ -139,11 +139,12 @@ pub enum ImageSource {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "AnthropicTool")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct Tool {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
     pub input_schema: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_control: Option<CacheControl>,

@@ -15,7 +15,7 @@ use crate::conversation::{Image, Item, Part as ItemPart};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "GeminiRequest")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase")]
 pub struct Request {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -27,7 +27,7 @@ pub struct Request {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "GeminiContent")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 pub struct Content {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
@@ -36,7 +36,7 @@ pub struct Content {
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "GeminiPart")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase")]
 pub struct Part {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -67,7 +67,7 @@ impl Part {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "GeminiBlob")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase")]
 pub struct Blob {
     pub mime_type: String,
@@ -76,7 +76,7 @@ pub struct Blob {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "GeminiFileData")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase")]
 pub struct FileData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -86,7 +86,7 @@ pub struct FileData {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "GeminiFunctionCall")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 pub struct FunctionCall {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -97,7 +97,7 @@ pub struct FunctionCall {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "GeminiFunctionResponse")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 pub struct FunctionResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -108,7 +108,7 @@ pub struct FunctionResponse {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "GeminiTool")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase")]
 pub struct Tool {
     pub function_declarations: Vec<FunctionDeclaration>,
@@ -116,11 +116,12 @@ pub struct Tool {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "GeminiFunctionDeclaration")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 pub struct FunctionDeclaration {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
     pub parameters: Value,
 }
 

@@ -267,10 +267,10 @@ pub struct RenderNotes {
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(untagged)]
 pub enum Payload {
-    Anthropic(anthropic::Request),
-    OpenAiChat(openai_chat::Request),
-    OpenAiResponses(openai_responses::Request),
-    Gemini(gemini::Request),
+    Anthropic(#[cfg_attr(target_arch = "wasm32", tsify(type = "AnthropicRequest"))] anthropic::Request),
+    OpenAiChat(#[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiChatRequest"))] openai_chat::Request),
+    OpenAiResponses(#[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiResponsesRequest"))] openai_responses::Request),
+    Gemini(#[cfg_attr(target_arch = "wasm32", tsify(type = "GeminiRequest"))] gemini::Request),
 }
 
 impl Payload {

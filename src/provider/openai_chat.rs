@@ -16,7 +16,7 @@ use crate::conversation::{Item, Part};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiChatRequest")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct Request {
     pub model: String,
     pub messages: Vec<Message>,
@@ -26,7 +26,7 @@ pub struct Request {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiChatMessage")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
     System {
@@ -52,7 +52,7 @@ pub enum Message {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiChatUserContent")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(untagged)]
 pub enum UserContent {
     Text(String),
@@ -61,7 +61,7 @@ pub enum UserContent {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiChatUserPart")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UserPart {
     Text { text: String },
@@ -70,7 +70,7 @@ pub enum UserPart {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiChatImageUrl")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct ImageUrl {
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -80,7 +80,7 @@ pub struct ImageUrl {
 /// Tool message content: a string or text parts. Any other part is a violation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiChatToolContent")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(untagged)]
 pub enum ToolContent {
     Text(String),
@@ -89,7 +89,7 @@ pub enum ToolContent {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiChatToolCall")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct ToolCall {
     pub id: String,
     #[serde(rename = "type")]
@@ -99,7 +99,7 @@ pub struct ToolCall {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiChatFunctionCall")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct FunctionCall {
     pub name: String,
     pub arguments: String,
@@ -107,7 +107,7 @@ pub struct FunctionCall {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiChatTool")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct Tool {
     #[serde(rename = "type")]
     pub kind: String,
@@ -116,11 +116,12 @@ pub struct Tool {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiChatFunctionDef")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct FunctionDef {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
     pub parameters: Value,
 }
 

@@ -16,7 +16,7 @@ use crate::conversation::{Item, Part};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiResponsesRequest")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 pub struct Request {
     pub model: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -28,7 +28,7 @@ pub struct Request {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiResponsesInputItem")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum InputItem {
     Message {
@@ -63,7 +63,7 @@ pub enum InputItem {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiResponsesMessageRole")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(rename_all = "lowercase")]
 pub enum MessageRole {
     User,
@@ -74,7 +74,7 @@ pub enum MessageRole {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiResponsesMessageContent")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(untagged)]
 pub enum MessageContent {
     Text(String),
@@ -83,7 +83,7 @@ pub enum MessageContent {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiResponsesContentPart")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentPart {
     InputText {
@@ -103,7 +103,7 @@ pub enum ContentPart {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiResponsesOutput")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(untagged)]
 pub enum Output {
     Text(String),
@@ -112,7 +112,7 @@ pub enum Output {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiResponsesSummaryText")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 pub struct SummaryText {
     #[serde(rename = "type")]
     pub kind: String,
@@ -121,13 +121,14 @@ pub struct SummaryText {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename = "OpenAiResponsesTool")]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 pub struct Tool {
     #[serde(rename = "type")]
     pub kind: String,
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
     pub parameters: Value,
     pub strict: bool,
 }

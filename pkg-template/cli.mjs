@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// contextview CLI. Exit codes: 0 ok, 1 the library rejected the input (error has .code),
+// 2 usage error (bad arguments, unknown subcommand/provider, unreadable file).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import * as cv from './node.mjs';
+
+const PROVIDERS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'];
+
+class UsageError extends Error {}
+
+const COMMANDS = {
+  build: {
+    summary: 'print the provider request body for a session log',
+    usage: 'contextview build --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '>\n' +
+      '                   [--system FILE] [--tools FILE] [--model NAME] [--max-tokens N]',
+    options: {
+      session: { type: 'string' },
+      provider: { type: 'string' },
+      system: { type: 'string' },
+      tools: { type: 'string' },
+      model: { type: 'string' },
+      'max-tokens': { type: 'string' },
+    },
+    run: runBuild,
+  },
+};
+
+function usage() {
+  const lines = ['usage: contextview <command> [options]', '', 'commands:'];
+  for (const [name, cmd] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(10)}${cmd.summary}`);
+  lines.push('', ...Object.values(COMMANDS).map((c) => '  ' + c.usage), '',
+    'Run `contextview <command> --help` for one command. Exit codes: 0 ok, 1 input rejected, 2 usage.');
+  return lines.join('\n');
+}
+
+/** Splits argv into a command and its parsed options; throws UsageError. */
+function parseCommandLine(argv) {
+  const [name, ...rest] = argv;
+  if (name === undefined) throw new UsageError('missing command (try --help)');
+  if (name === '--help' || name === '-h' || name === 'help') return { help: usage() };
+  if (name === '--version' || name === '-V') return { version: true };
+  const cmd = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!cmd) throw new UsageError(`unknown command '${name}' (try --help)`);
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: { ...cmd.options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    throw new UsageError(firstLine(e.message));
+  }
+  if (values.help) return { help: 'usage: ' + cmd.usage };
+  return { cmd, values };
+}
+
+function required(values, name) {
+  const v = values[name];
+  if (v === undefined || v === '') throw new UsageError(`missing --${name}`);
+  return v;
+}
+
+function readText(path, what) {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${what} file ${path}: ${e.code ?? firstLine(e.message)}`);
+  }
+}
+
+function readJson(path, what) {
+  const text = readText(path, what);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${what} file ${path} is not valid JSON: ${firstLine(e.message)}`);
+  }
+}
+
+function parseProvider(values) {
+  const p = required(values, 'provider');
+  if (!PROVIDERS.includes(p)) throw new UsageError(`unknown provider '${p}' (expected ${PROVIDERS.join(', ')})`);
+  return p;
+}
+
+function parsePositiveInt(values, name) {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  if (!/^[1-9][0-9]*$/.test(v)) throw new UsageError(`--${name} must be a positive integer, got '${v}'`);
+  return Number(v);
+}
+
+function runBuild(values) {
+  const input = {
+    provider: parseProvider(values),
+    log: readText(required(values, 'session'), 'session'),
+  };
+  if (values.system !== undefined) input.system = readText(values.system, 'system');
+  if (values.tools !== undefined) {
+    input.tools = readJson(values.tools, 'tools');
+    if (!Array.isArray(input.tools)) throw new UsageError(`tools file ${values.tools} must hold a JSON array`);
+  }
+  if (values.model !== undefined) input.model = values.model;
+  const maxTokens = parsePositiveInt(values, 'max-tokens');
+  if (maxTokens !== undefined) input.maxTokens = maxTokens;
+
+  const { body, report, diagnostics } = cv.buildRequestString(input);
+  process.stdout.write(body + '\n');
+  process.stderr.write(formatReport(report, diagnostics) + '\n');
+}
+
+/** One or a few lines for stderr: counts first, then the repairs, if any. */
+function formatReport(r = {}, diagnostics = []) {
+  const parts = [];
+  if (r.items !== undefined) parts.push(`${r.items} items`);
+  if (r.bytes !== undefined) parts.push(`${r.bytes} bytes`);
+  const repairs = Array.isArray(r.repairs) ? r.repairs : [];
+  parts.push(`${repairs.length} ${repairs.length === 1 ? 'repair' : 'repairs'}`);
+  const rs = r.reasoning;
+  if (rs && (rs.downgraded || rs.dropped)) parts.push(`reasoning kept ${rs.kept ?? 0}/downgraded ${rs.downgraded ?? 0}/dropped ${rs.dropped ?? 0}`);
+  const diags = Array.isArray(diagnostics) ? diagnostics : [];
+  if (diags.length) parts.push(`${diags.length} ${diags.length === 1 ? 'diagnostic' : 'diagnostics'}`);
+  const lines = [`contextview: ${r.provider ?? 'build'}: ${parts.join(', ')}`];
+  for (const rep of repairs) lines.push(`  repair ${rep.kind ?? '?'}${rep.callId ? ` ${rep.callId}` : ''}`);
+  const serious = diags.filter((d) => d.severity === 'error' || d.severity === 'warning');
+  for (const d of serious.slice(0, 5)) lines.push(`  ${d.severity}${d.line ? ` line ${d.line}` : ''}: ${d.code}: ${firstLine(d.message)}`);
+  if (serious.length > 5) lines.push(`  … and ${serious.length - 5} more`);
+  return lines.join('\n');
+}
+
+function firstLine(s) {
+  return String(s).split('\n')[0];
+}
+
+function main(argv) {
+  try {
+    const parsed = parseCommandLine(argv);
+    if (parsed.help) return void process.stdout.write(parsed.help + '\n');
+    if (parsed.version) return void process.stdout.write(cv.version() + '\n');
+    parsed.cmd.run(parsed.values);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`contextview: ${e.message}\n`);
+      process.exitCode = 2;
+    } else if (e && typeof e.code === 'string' && e.code) {
+      process.stderr.write(`contextview: ${e.code}: ${firstLine(e.message)}\n`);
+      process.exitCode = 1;
+    } else {
+      throw e;
+    }
+  }
+}
+
+main(process.argv.slice(2));

@@ -1,0 +1,24 @@
+// Node ESM entry: re-exports the CommonJS `--target nodejs` build (which loads the wasm
+// synchronously with fs), so `import` and `require` share one wasm instance.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const cv = require('./node/contextview.js');
+
+export const {
+  version,
+  parseLog,
+  replay,
+  buildRequest,
+  buildRequestString,
+  validatePayload,
+  Session,
+} = cv;
+
+/** The wasm is already instantiated in Node; kept for symmetry with the browser entry. */
+export function init() {
+  return Promise.resolve();
+}
+
+/** Synchronous counterpart of init(); a no-op in Node. */
+export function initSync() {}

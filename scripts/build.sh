@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the npm package into pkg/:
+#   cargo (release, wasm32) -> wasm-bindgen --target web (pkg/web) and --target nodejs (pkg/node)
+#   -> wasm-opt once (npm binaryen 132; never Debian's wasm-opt 108) -> copy over both outputs
+#   -> pkg-template/* into pkg/.
+# Needs: rust target wasm32-unknown-unknown, wasm-bindgen CLI equal to the crate's wasm-bindgen,
+# node_modules (npm ci). scripts/install-tools.sh installs all three.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
+export PATH="$CARGO_HOME/bin:$PATH"
+
+NAME=contextview
+CRATE_WASM=target/wasm32-unknown-unknown/release/${NAME}.wasm
+OUT=pkg
+WASM_OPT=node_modules/.bin/wasm-opt
+# rustc (1.95) marks its output with a target_features section (mutable-globals,
+# nontrapping-float-to-int, bulk-memory(-opt), sign-ext, reference-types, multivalue,
+# call-indirect-overlong) and wasm-opt 132 enables exactly those when it reads the module, so
+# these flags change nothing today; they are the floor should that section ever be missing.
+# Checked with the section stripped: without --enable-multivalue validation fails (wasm-bindgen's
+# export shims return tuples); reference-types is needed for wasm-bindgen's externref table.
+WASM_OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+                   --enable-mutable-globals --enable-reference-types --enable-multivalue)
+
+die() { echo "build.sh: $*" >&2; exit 1; }
+
+# The CLI must match the wasm-bindgen crate version locked in Cargo.lock exactly.
+want=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/[^0-9.]/,""); print; exit}' Cargo.lock 2>/dev/null || true)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}') || true
+[ -n "$have" ] || die "wasm-bindgen CLI not found (run scripts/install-tools.sh)"
+[ -z "$want" ] || [ "$want" = "$have" ] || die "wasm-bindgen CLI $have != crate $want (run scripts/install-tools.sh)"
+[ -x "$WASM_OPT" ] || die "$WASM_OPT missing (run npm ci)"
+
+echo "[build] cargo build --release --target wasm32-unknown-unknown --lib"
+cargo build --release --target wasm32-unknown-unknown --lib
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+echo "[build] wasm-bindgen $have (web, nodejs)"
+wasm-bindgen "$CRATE_WASM" --target web    --out-dir "$OUT/web"  --out-name "$NAME"
+wasm-bindgen "$CRATE_WASM" --target nodejs --out-dir "$OUT/node" --out-name "$NAME"
+cmp -s "$OUT/web/${NAME}_bg.wasm" "$OUT/node/${NAME}_bg.wasm" \
+  || die "the _bg.wasm differs between targets; optimise each separately"
+
+echo "[build] wasm-opt -Oz ($("$WASM_OPT" --version))"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$WASM_OPT" -Oz "${WASM_OPT_FEATURES[@]}" "$OUT/web/${NAME}_bg.wasm" -o "$tmp/opt.wasm"
+cp "$tmp/opt.wasm" "$OUT/web/${NAME}_bg.wasm"
+cp "$tmp/opt.wasm" "$OUT/node/${NAME}_bg.wasm"
+
+# wasm-bindgen writes a package.json / .gitignore per output dir; the package root owns those.
+rm -f "$OUT"/web/package.json "$OUT"/node/package.json "$OUT"/web/.gitignore "$OUT"/node/.gitignore
+cp -R pkg-template/. "$OUT/"
+# The nodejs target is CommonJS while the package root is "type": "module".
+printf '{"type":"commonjs"}\n' > "$OUT/node/package.json"
+chmod +x "$OUT/cli.mjs"
+
+raw=$(wc -c < "$OUT/web/${NAME}_bg.wasm")
+gz=$(gzip -9 -c "$OUT/web/${NAME}_bg.wasm" | wc -c)
+pre=$(wc -c < "$CRATE_WASM")
+echo "[build] ${NAME}_bg.wasm: ${raw} bytes raw, ${gz} bytes gzip -9 (cargo output ${pre} bytes)"

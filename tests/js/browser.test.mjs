@@ -1,0 +1,72 @@
+// The playground page (www/) in headless Chromium via playwright-core, served from 127.0.0.1.
+// Checks the browser entry end to end and that its payloads equal the Node build's.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import * as cv from '../../pkg/node.mjs';
+import { serveStatic } from './static-server.mjs';
+import { PROVIDERS, checkBuild } from './payload-checks.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const log = readFileSync(root + 'examples/session.jsonl', 'utf8');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+let server, browser, page;
+const consoleMessages = [];
+const wasmResponses = [];
+
+before(async () => {
+  server = await serveStatic(root.replace(/\/$/, ''));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  page = await browser.newPage();
+  page.on('console', (m) => consoleMessages.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => consoleMessages.push(`pageerror: ${e.message}`));
+  page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmResponses.push(r); });
+  await page.goto(`${server.url}/www/index.html`);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function waitForBuild(provider) {
+  await page.waitForFunction((p) => {
+    const s = document.body.dataset.status;
+    return s === 'ok' ? window.__contextviewResult?.provider === p : s.startsWith('error');
+  }, provider, { timeout: 30_000 });
+  return page.evaluate(() => ({ status: document.body.dataset.status, result: window.__contextviewResult }));
+}
+
+test('page loads the wasm and builds for every provider', async () => {
+  for (const [i, provider] of PROVIDERS.entries()) {
+    if (i > 0) await page.selectOption('#provider', provider);
+    const { status, result } = await waitForBuild(provider);
+    assert.equal(status, 'ok', `${provider}: ${status}`);
+    assert.equal(result.version, cv.version());
+    assert.deepEqual(result.violations, [], `${provider}: validatePayload in the browser`);
+    const expected = cv.buildRequest({ log, provider });
+    assert.deepEqual(result.payload, expected.payload, `${provider}: browser payload equals the Node build's`);
+    const s = checkBuild(provider, result.payload, { ...expected.report, ...result.report });
+    assert.equal(result.report.items, expected.report.items);
+    assert.equal(result.report.bytes, expected.report.bytes);
+    assert.equal(result.tools, 0);
+    assert.ok(s.images > 0 && s.calls.length > 0);
+    const shown = JSON.parse(await page.textContent('#payload'));
+    assert.deepEqual(shown, expected.payload, `${provider}: the page shows the payload`);
+  }
+  mkdirSync(root + 'target', { recursive: true });
+  await page.screenshot({ path: root + 'target/www.png', fullPage: false });
+});
+
+test('wasm is served as application/wasm and the page logged no errors', async () => {
+  assert.equal(wasmResponses.length, 1, 'fetched once');
+  assert.equal(wasmResponses[0].status(), 200);
+  assert.equal(wasmResponses[0].headers()['content-type'], 'application/wasm');
+  assert.deepEqual(consoleMessages.filter((m) => /^(error|warning|pageerror)/.test(m)), []);
+});

@@ -1,0 +1,107 @@
+// The CLI (pkg/cli.mjs) as a user runs it: exit codes, stdout/stderr split.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import * as cv from '../../pkg/node.mjs';
+import { PROVIDERS, checkBuild } from './payload-checks.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cli = join(root, 'pkg/cli.mjs');
+const session = join(root, 'examples/session.jsonl');
+const log = readFileSync(session, 'utf8');
+const tmp = mkdtempSync(join(tmpdir(), 'contextview-cli-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+function run(args) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp, maxBuffer: 64 << 20 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function assertUsageError(args, pattern) {
+  const r = run(args);
+  assert.equal(r.code, 2, `exit 2 for ${JSON.stringify(args)}; stderr: ${r.stderr}`);
+  assert.equal(r.stdout, '');
+  const lines = r.stderr.split('\n');
+  assert.equal(lines.length, 2, `one line (plus newline) on stderr: ${JSON.stringify(r.stderr)}`);
+  assert.equal(lines[1], '');
+  assert.match(lines[0], /^contextview: /);
+  if (pattern) assert.match(lines[0], pattern);
+}
+
+for (const provider of PROVIDERS) {
+  test(`build --provider ${provider}`, () => {
+    const r = run(['build', '--session', session, '--provider', provider]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.endsWith('}\n'));
+    const payload = JSON.parse(r.stdout);
+    const { body, report } = cv.buildRequestString({ log, provider });
+    assert.equal(r.stdout, body + '\n', 'stdout is exactly the body');
+    checkBuild(provider, payload, report);
+    const err = r.stderr.trimEnd().split('\n');
+    assert.ok(err.length >= 1 && err.length <= 1 + report.repairs.length);
+    assert.match(err[0], new RegExp(`^contextview: ${provider}: ${report.items} items, ${report.bytes} bytes, ${report.repairs.length} repairs?\\b`));
+  });
+}
+
+test('build with --system, --tools, --model, --max-tokens', () => {
+  const system = join(tmp, 'system.txt');
+  const tools = join(tmp, 'tools.json');
+  writeFileSync(system, 'Be brief.');
+  writeFileSync(tools, JSON.stringify([{ name: 'grep', description: 'search', inputSchema: { type: 'object', properties: {} } }]));
+  const r = run(['build', '--session', session, '--provider', 'anthropic', '--system', system, '--tools', tools, '--model', 'claude-x', '--max-tokens', '99']);
+  assert.equal(r.code, 0, r.stderr);
+  const p = JSON.parse(r.stdout);
+  assert.equal(p.model, 'claude-x');
+  assert.equal(p.max_tokens, 99);
+  assert.equal(p.system[0].text, 'Be brief.');
+  assert.deepEqual(p.tools.map((t) => t.name), ['grep']);
+});
+
+test('--help', () => {
+  for (const args of [['--help'], ['build', '--help']]) {
+    const r = run(args);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /usage: contextview/);
+    assert.match(r.stdout, /--session/);
+    assert.equal(r.stderr, '');
+  }
+});
+
+test('usage errors exit 2 with one line', () => {
+  assertUsageError([], /missing command/);
+  assertUsageError(['frobnicate'], /unknown command 'frobnicate'/);
+  assertUsageError(['build', '--session', join(tmp, 'missing.jsonl'), '--provider', 'gemini'], /cannot read session file .*missing\.jsonl: ENOENT/);
+  assertUsageError(['build', '--session', tmp, '--provider', 'gemini'], /cannot read session file/);
+  assertUsageError(['build', '--session', session, '--provider', 'mistral'], /unknown provider 'mistral'/);
+  assertUsageError(['build', '--session', session], /missing --provider/);
+  assertUsageError(['build', '--provider', 'anthropic'], /missing --session/);
+  assertUsageError(['build', '--session', session, '--provider', 'anthropic', '--bogus'], /bogus/);
+  assertUsageError(['build', '--session', session, '--provider', 'anthropic', 'extra'], /extra/);
+  assertUsageError(['build', '--session', session, '--provider', 'anthropic', '--max-tokens', '-5'], /--max-tokens/);
+  const bad = join(tmp, 'bad.json');
+  writeFileSync(bad, '{nope');
+  assertUsageError(['build', '--session', session, '--provider', 'anthropic', '--tools', bad], /not valid JSON/);
+  assertUsageError(['build', '--session', session, '--provider', 'anthropic', '--system', join(tmp, 'nope.txt')], /cannot read system file/);
+});
+
+test('a library error exits 1 with its code', () => {
+  const tools = join(tmp, 'nameless.json');
+  writeFileSync(tools, JSON.stringify([{ description: 'no name' }]));
+  const r = run(['build', '--session', session, '--provider', 'openai-chat', '--tools', tools]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^contextview: [a-z_]+: \S.*\n$/);
+});
+
+test('bin entry is executable with a node shebang', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'pkg/package.json'), 'utf8'));
+  const bin = join(root, 'pkg', pkg.bin.contextview);
+  assert.equal(bin, cli);
+  assert.ok(readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n'));
+  assert.ok(statSync(bin).mode & 0o111, 'executable bit');
+});

@@ -1,0 +1,230 @@
+// The built package as a consumer sees it: ESM and CommonJS, through the `exports` map, on the
+// example session for all four providers. Needs scripts/build.sh to have run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+import * as cv from '../../pkg/node.mjs';
+import { PROVIDERS, checkBuild, checkPayload } from './payload-checks.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pkgDir = root + 'pkg/';
+const log = readFileSync(root + 'examples/session.jsonl', 'utf8');
+const logLines = log.split('\n').filter((l) => l.trim() !== '');
+const pkgJson = JSON.parse(readFileSync(pkgDir + 'package.json', 'utf8'));
+// `require('contextview')` from inside the package scope: Node's self-reference resolution,
+// i.e. the real `exports` map with the `node` + `require` conditions.
+const requireFromPkg = createRequire(pkgDir + 'package.json');
+const cjsViaExports = requireFromPkg('contextview');
+const cjsDirect = createRequire(import.meta.url)('../../pkg/node/contextview.js');
+
+const TOOLS = [
+  { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  { name: 'noop' },
+];
+
+test('exports map resolves each condition to the right entry', () => {
+  const resolve = (conditions) => execFileSync(process.execPath,
+    [...conditions.map((c) => `--conditions=${c}`), '--input-type=module', '-e', 'console.log(import.meta.resolve("contextview"))'],
+    { cwd: pkgDir, encoding: 'utf8' }).trim();
+  assert.equal(resolve([]), new URL('node.mjs', 'file://' + pkgDir).href);
+  assert.equal(resolve(['workerd']), new URL('workerd.mjs', 'file://' + pkgDir).href);
+  assert.equal(resolve(['worker']), new URL('workerd.mjs', 'file://' + pkgDir).href);
+  assert.equal(requireFromPkg.resolve('contextview'), pkgDir + 'node/contextview.js');
+  assert.equal(pkgJson.exports['.'].browser, './browser.mjs');
+  assert.equal(pkgJson.exports['.'].default, './browser.mjs');
+  assert.equal(Object.keys(pkgJson.exports['.'])[0], 'types', '"types" must come first');
+  assert.equal(JSON.parse(readFileSync(pkgDir + 'node/package.json', 'utf8')).type, 'commonjs');
+});
+
+test('ESM, CJS and exports-map CJS share one instance and one API', async () => {
+  assert.equal(cjsViaExports, cjsDirect);
+  assert.equal(cv.Session, cjsDirect.Session, 'node.mjs re-exports the CommonJS build');
+  assert.equal(cv.buildRequest, cjsDirect.buildRequest);
+  const web = await import('../../pkg/web/contextview.js');
+  // `start` is the #[wasm_bindgen(start)] hook, which wasm-bindgen also exports; it already ran.
+  const internal = new Set(['default', 'start']);
+  const webApi = Object.keys(web).filter((k) => !internal.has(k)).sort();
+  const esmApi = Object.keys(cv).sort();
+  assert.deepEqual(esmApi, [...webApi, 'init'].sort(), 'node.mjs exports what the web build exports, plus init');
+  assert.deepEqual(Object.keys(cjsDirect).filter((k) => !internal.has(k)).concat('init', 'initSync').sort(), esmApi,
+    'node.mjs lists every CommonJS export');
+  for (const name of ['version', 'parseLog', 'replay', 'buildRequest', 'buildRequestString', 'validatePayload', 'Session']) {
+    assert.equal(typeof cv[name], 'function', name);
+  }
+  const dts = readFileSync(pkgDir + 'web/contextview.d.ts', 'utf8');
+  for (const name of esmApi.filter((n) => n !== 'init')) {
+    assert.match(dts, new RegExp(`export (function|class) ${name}\\b`), `types declare ${name}`);
+  }
+  assert.match(readFileSync(pkgDir + 'index.d.ts', 'utf8'), /export function init\(/);
+  assert.equal(await cv.init(), undefined);
+});
+
+test('version matches the package version', () => {
+  assert.equal(typeof cv.version(), 'string');
+  assert.ok(cv.version().includes(pkgJson.version), `${cv.version()} vs ${pkgJson.version}`);
+});
+
+test('parseLog and replay read the example session', () => {
+  const parsed = cv.parseLog(log);
+  assert.equal(typeof parsed.header, 'object');
+  assert.ok(parsed.header);
+  assert.equal(parsed.records.length, logLines.length - 1, 'one record per line after the header');
+  assert.deepEqual(parsed.diagnostics.filter((d) => d.severity === 'error'), []);
+  const replayed = cv.replay(log);
+  assert.ok(replayed.items.length > 0);
+  assert.ok(replayed.items.every((it) => typeof it.type === 'string'));
+  assert.ok(Array.isArray(replayed.view) && Array.isArray(replayed.diagnostics));
+
+  // Garbage lines are reported with their line number, not thrown.
+  const bad = cv.parseLog(logLines[0] + '\n{not json\n' + logLines.slice(1).join('\n') + '\n');
+  const diag = bad.diagnostics.find((d) => d.line === 2);
+  assert.ok(diag, 'diagnostic for line 2');
+  assert.equal(typeof diag.code, 'string');
+  assert.equal(diag.severity, 'error');
+  assert.equal(bad.records.length, logLines.length - 1);
+});
+
+const built = Object.fromEntries(PROVIDERS.map((p) => [p, cv.buildRequest({ log, provider: p })]));
+
+for (const provider of PROVIDERS) {
+  test(`buildRequest ${provider}: valid payload, repaired dangling call, image`, () => {
+    const { payload, report, diagnostics } = built[provider];
+    const s = checkBuild(provider, payload, report);
+    assert.deepEqual(diagnostics, [], 'the example session reads cleanly');
+    assert.ok(s.calls.length > 0, 'the example has tool calls');
+    assert.ok(s.images > 0, 'the example image reaches the payload');
+    assert.ok(report.repairs.some((r) => typeof r.callId === 'string' && r.callId.length > 0),
+      'the dangling call is repaired');
+    assert.deepEqual(cv.validatePayload(provider, payload), []);
+
+    const str = cv.buildRequestString({ log, provider });
+    assert.deepEqual(JSON.parse(str.body), payload, 'buildRequestString body is the same payload');
+    assert.equal(str.report.bytes, Buffer.byteLength(str.body), 'report.bytes is the UTF-8 body size');
+    assert.deepEqual(str.report.repairs, report.repairs);
+
+    // CommonJS build gives the identical body.
+    assert.equal(cjsViaExports.buildRequestString({ log, provider }).body, str.body);
+    // Building from replayed items gives the same payload as building from the log.
+    assert.deepEqual(cv.buildRequest({ items: cv.replay(log).items, provider }).payload, payload);
+  });
+}
+
+test('all providers see the same tool calls and images', () => {
+  const summaries = PROVIDERS.map((p) => checkPayload(p, built[p].payload));
+  for (const s of summaries) {
+    assert.equal(s.calls.length, summaries[0].calls.length);
+    assert.equal(s.results.length, summaries[0].results.length);
+    assert.equal(s.images, summaries[0].images);
+  }
+  assert.ok(PROVIDERS.every((p) => built[p].report.repairs.length === built.anthropic.report.repairs.length));
+});
+
+test('validatePayload names a broken pairing', () => {
+  const payload = structuredClone(built.anthropic.payload);
+  const i = payload.messages.findIndex((m) => m.content.some((b) => b.type === 'tool_result'));
+  assert.ok(i > 0);
+  payload.messages[i].content = payload.messages[i].content.filter((b) => b.type !== 'tool_result');
+  if (payload.messages[i].content.length === 0) payload.messages[i].content = [{ type: 'text', text: 'hi' }];
+  const violations = cv.validatePayload('anthropic', payload);
+  assert.ok(violations.length > 0);
+  for (const v of violations) {
+    assert.equal(typeof v.rule, 'string');
+    assert.equal(typeof v.path, 'string');
+    assert.equal(typeof v.message, 'string');
+  }
+  assert.ok(violations.some((v) => v.path.startsWith(`messages.${i - 1}`) || v.path.startsWith(`messages.${i}`)));
+});
+
+test('system, tools, model and maxTokens reach each payload', () => {
+  const opts = { log, system: 'You are a test.', tools: TOOLS, model: 'm-1', maxTokens: 123 };
+  const a = cv.buildRequest({ ...opts, provider: 'anthropic' }).payload;
+  assert.equal(a.model, 'm-1');
+  assert.equal(a.max_tokens, 123);
+  assert.equal(a.system[0].text, 'You are a test.');
+  assert.deepEqual(a.tools.map((t) => t.name), ['read_file', 'noop']);
+  assert.deepEqual(a.tools[0].input_schema, TOOLS[0].inputSchema);
+
+  const c = cv.buildRequest({ ...opts, provider: 'openai-chat' }).payload;
+  assert.equal(c.model, 'm-1');
+  assert.ok(['system', 'developer'].includes(c.messages[0].role));
+  assert.match(JSON.stringify(c.messages[0].content), /You are a test\./);
+  assert.deepEqual(c.tools.map((t) => t.function.name), ['read_file', 'noop']);
+
+  const r = cv.buildRequest({ ...opts, provider: 'openai-responses' }).payload;
+  assert.equal(r.model, 'm-1');
+  assert.equal(r.instructions, 'You are a test.');
+  assert.deepEqual(r.tools.map((t) => t.name), ['read_file', 'noop']);
+
+  const g = cv.buildRequest({ ...opts, provider: 'gemini' }).payload;
+  assert.match(JSON.stringify(g.systemInstruction), /You are a test\./);
+  assert.deepEqual(g.tools.flatMap((t) => t.functionDeclarations ?? []).map((f) => f.name), ['read_file', 'noop']);
+});
+
+test('Session: appending line by line equals building the whole log', () => {
+  const s = cv.Session.fromLog(logLines[0] + '\n');
+  for (const line of logLines.slice(1)) s.append(line);
+  assert.equal(s.itemCount(), cv.replay(log).items.length);
+  for (const provider of PROVIDERS) {
+    assert.deepEqual(s.build({ provider }).payload, built[provider].payload, provider);
+    assert.equal(s.buildString({ provider }).body, cv.buildRequestString({ log, provider }).body, provider);
+  }
+  s.free();
+});
+
+function assertCodedError(fn, what) {
+  let caught;
+  try { fn(); } catch (e) { caught = e; }
+  assert.ok(caught, `${what}: throws`);
+  assert.ok(caught instanceof Error, `${what}: throws an Error (got ${Object.prototype.toString.call(caught)})`);
+  assert.equal(typeof caught.code, 'string', `${what}: has a string .code`);
+  assert.ok(caught.code.length > 0, `${what}: .code is non-empty`);
+  assert.ok(caught.message.length > 0, `${what}: has a message`);
+  return caught;
+}
+
+test('bad input throws an Error with a stable .code', () => {
+  assertCodedError(() => cv.buildRequest({ log, provider: 'nope' }), 'unknown provider');
+  assertCodedError(() => cv.buildRequest({ provider: 'anthropic' }), 'neither log nor items');
+  assertCodedError(() => cv.buildRequest({ log, items: [], provider: 'anthropic' }), 'both log and items');
+  assertCodedError(() => cv.buildRequest({ log: 42, provider: 'anthropic' }), 'log not a string');
+  assertCodedError(() => cv.buildRequest({ log, provider: 'anthropic', tools: [{ description: 'no name' }] }), 'tool without name');
+  assertCodedError(() => cv.buildRequestString({ log, provider: 'gemini', maxTokens: 'lots' }), 'maxTokens not a number');
+  assertCodedError(() => cv.validatePayload('nope', {}), 'validatePayload unknown provider');
+  assertCodedError(() => cjsViaExports.buildRequest({ log, provider: 'nope' }), 'CJS unknown provider');
+});
+
+test('browser entry: init() from bytes gives the same bodies as the Node build', async () => {
+  const browser = await import('../../pkg/browser.mjs');
+  const first = browser.init(readFileSync(pkgDir + 'web/contextview_bg.wasm'));
+  assert.equal(browser.init(), first, 'init() is idempotent');
+  assert.equal(await first, undefined);
+  for (const provider of PROVIDERS) {
+    assert.equal(browser.buildRequestString({ log, provider }).body, cv.buildRequestString({ log, provider }).body, provider);
+  }
+  assert.notEqual(browser.Session, cv.Session, 'a separate wasm instance');
+});
+
+test('the payload checks themselves reject a missing tool result and a lost image', () => {
+  const dropResult = {
+    anthropic: (p) => { const m = p.messages.findLast((x) => x.content.some((b) => b.type === 'tool_result')); m.content = m.content.filter((b) => b.type !== 'tool_result').concat(m.content.length === 1 ? [{ type: 'text', text: 'x' }] : []); },
+    'openai-chat': (p) => { p.messages.splice(p.messages.findLastIndex((m) => m.role === 'tool'), 1); },
+    'openai-responses': (p) => { p.input.splice(p.input.findLastIndex((i) => i.type === 'function_call_output'), 1); },
+    gemini: (p) => { const c = p.contents.findLast((x) => x.parts.some((q) => q.functionResponse)); c.parts = [{ text: 'x' }]; },
+  };
+  const dropImages = (v) => {
+    if (Array.isArray(v)) return v.filter((x) => !(x && (x.type === 'image' || x.type === 'image_url' || x.type === 'input_image' || x.inlineData))).map(dropImages);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, dropImages(x)]));
+    return v;
+  };
+  for (const provider of PROVIDERS) {
+    const broken = structuredClone(built[provider].payload);
+    dropResult[provider](broken);
+    assert.throws(() => checkPayload(provider, broken), assert.AssertionError, provider);
+    assert.notDeepEqual(cv.validatePayload(provider, broken), [], `validatePayload also rejects it (${provider})`);
+    assert.equal(checkPayload(provider, dropImages(built[provider].payload)).images, 0);
+  }
+});

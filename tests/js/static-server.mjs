@@ -1,0 +1,53 @@
+// Minimal static file server for the browser test: serves a root directory on 127.0.0.1 with
+// MIME types browsers insist on (application/wasm for streaming compile, text/javascript for .mjs).
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+
+export const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.jsonl': 'application/x-ndjson; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+/** Starts the server on a random port; resolves to {url, close, requests}. */
+export async function serveStatic(root) {
+  const requests = [];
+  const server = createServer(async (req, res) => {
+    const { pathname } = new URL(req.url, 'http://x');
+    requests.push(pathname);
+    let path = normalize(join(root, decodeURIComponent(pathname)));
+    if (path !== root && !path.startsWith(root.endsWith(sep) ? root : root + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      if ((await stat(path)).isDirectory()) path = join(path, 'index.html');
+      const body = await readFile(path);
+      res.writeHead(200, {
+        'content-type': MIME[extname(path)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}

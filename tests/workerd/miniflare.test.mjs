@@ -1,0 +1,122 @@
+// The package's workerd entry inside workerd (Miniflare), behind a Durable Object that keeps the
+// session log in storage; plus an offline `wrangler deploy --dry-run` bundle check.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Miniflare } from 'miniflare';
+
+import * as cv from '../../pkg/node.mjs';
+import { PROVIDERS, checkBuild } from '../js/payload-checks.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const log = readFileSync(root + 'examples/session.jsonl', 'utf8');
+const lines = log.split('\n').filter((l) => l.trim() !== '');
+
+let mf;
+
+before(async () => {
+  mf = new Miniflare({
+    scriptPath: join(here, 'worker.mjs'),
+    modulesRoot: root,
+    modules: true,
+    modulesRules: [
+      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
+      { type: 'CompiledWasm', include: ['**/*.wasm'] },
+    ],
+    compatibilityDate: '2026-04-01',
+    durableObjects: { SESSIONS: { className: 'SessionObject', useSQLite: true } },
+  });
+  await mf.ready;
+});
+
+after(async () => {
+  await mf?.dispose();
+});
+
+const call = async (path, init) => {
+  const res = await mf.dispatchFetch(`http://localhost${path}`, init);
+  return { status: res.status, body: await res.json() };
+};
+
+test('append the example session line by line, then build for every provider', async () => {
+  for (const [i, line] of lines.entries()) {
+    const r = await call('/append?session=ex', { method: 'POST', body: line + '\n' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.lines, i + 1);
+  }
+  const info = await call('/info?session=ex');
+  assert.equal(info.body.version, cv.version());
+  assert.equal(info.body.lines, lines.length);
+  assert.equal(info.body.items, cv.replay(log).items.length);
+
+  for (const provider of PROVIDERS) {
+    const expected = cv.buildRequest({ log, provider });
+    const r = await call(`/build?session=ex&provider=${provider}`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    checkBuild(provider, r.body.payload, r.body.report);
+    assert.deepEqual(r.body.payload, expected.payload, `${provider}: workerd Session build equals Node's`);
+    assert.deepEqual(r.body.report.repairs, expected.report.repairs);
+    const stateless = await call(`/build?session=ex&provider=${provider}&mode=stateless`);
+    assert.deepEqual(stateless.body.payload, expected.payload, `${provider}: stateless buildRequest`);
+  }
+});
+
+test('sessions are separate Durable Objects', async () => {
+  const other = await call('/info?session=other');
+  assert.deepEqual({ lines: other.body.lines, items: other.body.items }, { lines: 0, items: 0 });
+  const empty = await call('/build?session=other&provider=anthropic');
+  assert.equal(empty.status, 400);
+});
+
+test('a duplicate record is not stored twice; a bad line is refused with its code', async () => {
+  const dup = await call('/append?session=ex', { method: 'POST', body: lines[3] });
+  assert.equal(dup.status, 200);
+  assert.equal(dup.body.added, false);
+  assert.equal(dup.body.lines, lines.length);
+
+  const bad = await call('/append?session=ex', { method: 'POST', body: '{"seq": "not a record"' });
+  assert.equal(bad.status, 400);
+  assert.match(bad.body.error.code, /^[a-z_]+$/);
+  assert.notEqual(bad.body.error.code, 'internal');
+  assert.equal((await call('/info?session=ex')).body.lines, lines.length, 'refused line not persisted');
+});
+
+test('library errors come back with their code', async () => {
+  const r = await call('/build?session=ex&provider=nope');
+  assert.equal(r.status, 400);
+  assert.match(r.body.error.code, /^[a-z_]+$/);
+  assert.notEqual(r.body.error.code, 'internal');
+});
+
+// Offline and anonymous: throwaway HOME, no metrics, no account credentials.
+function wranglerEnv(home) {
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WRANGLER_SEND_METRICS: 'false', CI: 'true' };
+  delete env.CLOUDFLARE_API_TOKEN;
+  delete env.CLOUDFLARE_ACCOUNT_ID;
+  return env;
+}
+
+test('wrangler deploy --dry-run bundles the worker with the wasm', () => {
+  const home = mkdtempSync(join(tmpdir(), 'contextview-wrangler-'));
+  try {
+    const out = join(home, 'dist');
+    const r = spawnSync(join(root, 'node_modules/.bin/wrangler'),
+      ['deploy', '--dry-run', '--outdir', out, '-c', join(here, 'wrangler.toml')],
+      { cwd: root, encoding: 'utf8', env: wranglerEnv(home) });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const files = readdirSync(out, { recursive: true });
+    const wasm = files.filter((f) => f.endsWith('.wasm'));
+    assert.equal(wasm.length, 1, `one wasm module in ${files}`);
+    assert.ok(readFileSync(join(out, wasm[0])).equals(readFileSync(root + 'pkg/web/contextview_bg.wasm')),
+      'the bundled wasm is the optimised one');
+    assert.ok(files.some((f) => f === 'worker.js'), `worker.js in ${files}`);
+    assert.match(r.stdout, /SESSIONS/);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

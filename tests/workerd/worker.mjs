@@ -1,0 +1,88 @@
+// Test Worker: one Durable Object per session (name from ?session=, default "default") holding
+// the session log as JSON Lines in storage, plus an in-memory contextview Session rebuilt from it.
+//   POST /append          body: one JSONL line       -> {lines, items, added}
+//   GET  /build?provider=X[&mode=stateless]           -> {payload, report}
+//   GET  /info                                         -> {version, lines, items}
+// Library errors come back as 400 {error: {code, message}}.
+import { DurableObject } from 'cloudflare:workers';
+import { Session, buildRequest, version, init } from '../../pkg/workerd.mjs';
+
+const LINE_PREFIX = 'line:';
+const key = (n) => LINE_PREFIX + String(n).padStart(10, '0');
+
+function errorResponse(e, status = 400) {
+  if (e && typeof e.code === 'string') {
+    return Response.json({ error: { code: e.code, message: String(e.message) } }, { status });
+  }
+  return Response.json({ error: { code: 'internal', message: String(e?.stack ?? e) } }, { status: 500 });
+}
+
+export class SessionObject extends DurableObject {
+  #lines = null; // string[] mirror of storage
+  #session = null; // contextview Session, or null before the header line
+
+  async #load() {
+    if (this.#lines) return;
+    const stored = await this.ctx.storage.list({ prefix: LINE_PREFIX });
+    this.#lines = [...stored.values()];
+    this.#session = this.#lines.length ? Session.fromLog(this.#lines.join('\n')) : null;
+  }
+
+  async fetch(request) {
+    const url = new URL(request.url);
+    try {
+      await this.#load();
+      if (request.method === 'POST' && url.pathname === '/append') return await this.#append(request);
+      if (request.method === 'GET' && url.pathname === '/build') return this.#build(url);
+      if (request.method === 'GET' && url.pathname === '/info') return this.#info();
+      return new Response('not found', { status: 404 });
+    } catch (e) {
+      return errorResponse(e);
+    }
+  }
+
+  async #append(request) {
+    const line = (await request.text()).replace(/\r?\n$/, '');
+    if (line.includes('\n')) {
+      return Response.json({ error: { code: 'invalid_argument', message: 'one line per append' } }, { status: 400 });
+    }
+    // The header goes in through fromLog; records through append, which throws (with a code)
+    // on a line it cannot use and returns false for a record it already holds. Only accepted
+    // lines are persisted.
+    let added = true;
+    if (this.#session) added = this.#session.append(line);
+    else this.#session = Session.fromLog(line + '\n');
+    if (added) {
+      await this.ctx.storage.put(key(this.#lines.length), line);
+      this.#lines.push(line);
+    }
+    return this.#info(added);
+  }
+
+  #build(url) {
+    const provider = url.searchParams.get('provider');
+    const opts = { provider };
+    if (url.searchParams.has('model')) opts.model = url.searchParams.get('model');
+    if (url.searchParams.get('mode') === 'stateless') {
+      return Response.json(buildRequest({ log: this.#lines.join('\n') + '\n', ...opts }));
+    }
+    if (!this.#session) {
+      return Response.json({ error: { code: 'invalid_log', message: 'empty session' } }, { status: 400 });
+    }
+    return Response.json(this.#session.build(opts));
+  }
+
+  #info(added) {
+    const items = this.#session ? this.#session.itemCount() : 0;
+    return Response.json({ version: version(), lines: this.#lines.length, items, ...(added === undefined ? {} : { added }) });
+  }
+}
+
+export default {
+  async fetch(request, env) {
+    await init(); // a no-op on workerd; shows the entry's API symmetry
+    const url = new URL(request.url);
+    const name = url.searchParams.get('session') ?? 'default';
+    return env.SESSIONS.get(env.SESSIONS.idFromName(name)).fetch(request);
+  },
+};

@@ -38,12 +38,23 @@ pub struct ParsedLog {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// A built request as an object.
+/// A built request as an object. (Declared for TypeScript; built by [`build_result`].)
 #[derive(Serialize, tsify::Tsify)]
 pub struct BuildResult {
     pub payload: Payload,
     pub report: Report,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The payload object is made by `JSON.parse` of the body the build already serialized:
+/// one native pass over a string, measured faster than converting field by field.
+fn build_result(body: &str, report: &Report, diagnostics: &[Diagnostic]) -> Result<Ts<BuildResult>, JsValue> {
+    let payload = js_sys::JSON::parse(body).map_err(|_| error("internal", "the request body did not parse as JSON"))?;
+    let result = js_sys::Object::new();
+    js_sys::Reflect::set(&result, &"payload".into(), &payload)?;
+    js_sys::Reflect::set(&result, &"report".into(), &to_js(report)?)?;
+    js_sys::Reflect::set(&result, &"diagnostics".into(), &to_js(diagnostics)?)?;
+    Ok(Ts::new_unchecked(result.into()))
 }
 
 /// A built request as the body string to send.
@@ -125,14 +136,14 @@ pub fn replay(text: &str) -> Result<Ts<Replay>, JsValue> {
 #[wasm_bindgen(js_name = buildRequest)]
 pub fn build_request(input: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> {
     let out = build_native(&options(input)?).map_err(request_error)?;
-    ts(&BuildResult { payload: out.built.payload, report: out.built.report, diagnostics: out.diagnostics })
+    build_result(&out.built.body, &out.built.report, &out.diagnostics)
 }
 
 /// Builds a provider request; returns the body string exactly as it would be sent.
 #[wasm_bindgen(js_name = buildRequestString)]
 pub fn build_request_string(input: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
     let out = build_native(&options(input)?).map_err(request_error)?;
-    ts(&BuildStringResult { body: out.built.payload.to_json(), report: out.built.report, diagnostics: out.diagnostics })
+    ts(&BuildStringResult { body: out.built.body, report: out.built.report, diagnostics: out.diagnostics })
 }
 
 /// Checks a payload (ours or anyone's) against a provider's rules; `[]` means valid.
@@ -202,14 +213,14 @@ impl Session {
     /// Builds a request; returns the payload as an object.
     pub fn build(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> {
         let built = self.inner.build(&self::options(options)?).map_err(request_error)?;
-        ts(&BuildResult { payload: built.payload, report: built.report, diagnostics: Vec::new() })
+        build_result(&built.body, &built.report, &[])
     }
 
     /// Builds a request; returns the body string exactly as it would be sent.
     #[wasm_bindgen(js_name = buildString)]
     pub fn build_string(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
         let built = self.inner.build(&self::options(options)?).map_err(request_error)?;
-        ts(&BuildStringResult { body: built.payload.to_json(), report: built.report, diagnostics: Vec::new() })
+        ts(&BuildStringResult { body: built.body, report: built.report, diagnostics: Vec::new() })
     }
 }
 

@@ -161,7 +161,7 @@ fn image_source(image: &Image) -> ImageSource {
 }
 
 /// Renders a repaired item list.
-pub fn render(items: &[Item], options: &RenderOptions) -> (Request, RenderNotes) {
+pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes) {
     let mut notes = RenderNotes::default();
     let mut ids = IdMapper::default();
     let mut messages: Vec<Message> = Vec::new();
@@ -261,6 +261,11 @@ fn tool(def: &ToolDef) -> Tool {
 
 /// Checks every rule of the Messages API we know of; returns each one broken.
 pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
+    validate_sized(request, limits, super::json_len(request))
+}
+
+/// As [`validate`], with the serialized body's length already known.
+pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Violation> {
     let mut v = Vec::new();
     let mut cache_breakpoints: Vec<(String, Option<String>)> = Vec::new();
     let mut images = 0usize;
@@ -472,7 +477,6 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
             format!("Too many images: {images} in one request (at most {})", limits.anthropic_max_images),
         ));
     }
-    let body = super::json_len(request);
     if body > limits.anthropic_max_body_bytes {
         v.push(Violation::new(
             "anthropic.request_too_large",

@@ -166,7 +166,7 @@ fn is_call_turn(content: &Content) -> bool {
 }
 
 /// Renders a repaired item list.
-pub fn render(items: &[Item], options: &RenderOptions) -> (Request, RenderNotes) {
+pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes) {
     let mut notes = RenderNotes::default();
     let mut ids = IdMapper::default();
     let mut names: std::collections::HashMap<String, String> = std::collections::HashMap::new();

@@ -238,7 +238,7 @@ fn replay_material(reasoning: &Reasoning, target: Provider) -> bool {
     match target {
         Provider::Anthropic => reasoning.signature.is_some() || reasoning.encrypted.is_some(),
         Provider::OpenAiChat => false,
-        Provider::OpenAiResponses => reasoning.provider_id.is_some(),
+        Provider::OpenAiResponses => reasoning.provider_id.is_some() || reasoning.encrypted.is_some(),
         Provider::Gemini => reasoning.signature.is_some(),
     }
 }
@@ -290,8 +290,13 @@ impl Payload {
     }
 
     pub fn validate(&self, limits: &Limits) -> Vec<Violation> {
+        self.validate_sized(limits, json_len(self))
+    }
+
+    /// As [`Payload::validate`], when the serialized body's length is already known.
+    pub fn validate_sized(&self, limits: &Limits, body_len: usize) -> Vec<Violation> {
         match self {
-            Payload::Anthropic(p) => anthropic::validate(p, limits),
+            Payload::Anthropic(p) => anthropic::validate_sized(p, limits, body_len),
             Payload::OpenAiChat(p) => openai_chat::validate(p, limits),
             Payload::OpenAiResponses(p) => openai_responses::validate(p),
             Payload::Gemini(p) => gemini::validate(p),
@@ -311,7 +316,7 @@ impl Payload {
 }
 
 /// Renders items for `provider`.
-pub fn render(provider: Provider, items: &[crate::conversation::Item], options: &RenderOptions) -> (Payload, RenderNotes) {
+pub fn render(provider: Provider, items: &[&crate::conversation::Item], options: &RenderOptions) -> (Payload, RenderNotes) {
     match provider {
         Provider::Anthropic => {
             let (p, n) = anthropic::render(items, options);

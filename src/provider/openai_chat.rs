@@ -130,7 +130,7 @@ fn id_rule(limits: &Limits) -> IdRule {
 }
 
 /// Renders a repaired item list.
-pub fn render(items: &[Item], options: &RenderOptions) -> (Request, RenderNotes) {
+pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes) {
     let mut notes = RenderNotes::default();
     let mut ids = IdMapper::default();
     let rule = id_rule(&options.limits);

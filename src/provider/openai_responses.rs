@@ -54,7 +54,9 @@ pub enum InputItem {
         output: String,
     },
     Reasoning {
-        id: String,
+        /// The provider's `rs_…` id; stateless replays (store=false) send encrypted content alone.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
         summary: Vec<SummaryText>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         encrypted_content: Option<String>,
@@ -138,7 +140,7 @@ fn image_part(image: &crate::conversation::Image) -> ContentPart {
 }
 
 /// Renders a repaired item list.
-pub fn render(items: &[Item], options: &RenderOptions) -> (Request, RenderNotes) {
+pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes) {
     let mut notes = RenderNotes::default();
     let mut ids = IdMapper::default();
     let mut custom_calls: HashSet<String> = HashSet::new();
@@ -168,9 +170,9 @@ pub fn render(items: &[Item], options: &RenderOptions) -> (Request, RenderNotes)
             Item::Reasoning(reasoning) => {
                 let fate = reasoning_fate(reasoning, super::Provider::OpenAiResponses, options);
                 notes.reasoning.count(fate);
-                match (fate, &reasoning.provider_id) {
-                    (ReasoningFate::Native, Some(id)) => input.push(InputItem::Reasoning {
-                        id: id.clone(),
+                match fate {
+                    ReasoningFate::Native => input.push(InputItem::Reasoning {
+                        id: reasoning.provider_id.clone(),
                         summary: if reasoning.text.is_empty() {
                             Vec::new()
                         } else {
@@ -178,11 +180,11 @@ pub fn render(items: &[Item], options: &RenderOptions) -> (Request, RenderNotes)
                         },
                         encrypted_content: reasoning.encrypted.clone(),
                     }),
-                    (ReasoningFate::AsText, _) => input.push(InputItem::Message {
+                    ReasoningFate::AsText => input.push(InputItem::Message {
                         role: MessageRole::Assistant,
                         content: MessageContent::Text(reasoning_as_text(reasoning)),
                     }),
-                    (ReasoningFate::Native, None) | (ReasoningFate::Drop, _) => {}
+                    ReasoningFate::Drop => {}
                 }
             }
             Item::ToolCall(call) => {
@@ -312,12 +314,20 @@ pub fn validate(request: &Request) -> Vec<Violation> {
                     ));
                 }
             }
-            InputItem::Reasoning { id, .. } => {
+            InputItem::Reasoning { id, encrypted_content, .. } => {
+                let id = id.as_deref().unwrap_or("(no id)");
                 if !reasoning_chain_ends_well(&request.input[i + 1..]) {
                     v.push(Violation::new(
                         "openai_responses.reasoning_followed",
                         &path,
                         format!("Item '{id}' of type 'reasoning' was provided without its required following item."),
+                    ));
+                }
+                if id == "(no id)" && encrypted_content.is_none() {
+                    v.push(Violation::new(
+                        "openai_responses.reasoning_replayable",
+                        &path,
+                        format!("Invalid '{path}': a reasoning item needs its id or its encrypted_content."),
                     ));
                 }
             }

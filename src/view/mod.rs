@@ -35,6 +35,8 @@ impl BuildOptions {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Built {
     pub payload: Payload,
+    /// The payload serialized: the request body exactly as it is sent.
+    pub body: String,
     pub report: Report,
 }
 
@@ -86,7 +88,8 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
             message: format!("nothing to send: {} items, none with content the model can see", items.len()),
         });
     }
-    let (payload, notes) = provider::render(options.provider, &view, &options.render);
+    let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
+    let (payload, notes) = provider::render(options.provider, &refs, &options.render);
     if let Payload::Anthropic(request) = &payload {
         let ends_with_assistant = request.messages.last().is_some_and(|m| m.role == provider::anthropic::Role::Assistant);
         if ends_with_assistant && !options.render.limits.allow_prefill {
@@ -98,7 +101,8 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
             });
         }
     }
-    let violations = payload.validate(&options.render.limits);
+    let body = payload.to_json();
+    let violations = payload.validate_sized(&options.render.limits, body.len());
     if !violations.is_empty() {
         let rules: Vec<&str> = violations.iter().map(|v| v.rule.as_str()).collect();
         return Err(BuildError::InvalidPayload {
@@ -111,12 +115,12 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
         model: options.render.model.clone(),
         items: items.len(),
         view_items: view.len(),
-        bytes: provider::json_len(&payload),
+        bytes: body.len(),
         repairs,
         reasoning: notes.reasoning,
         id_map: notes.id_map,
         wrapped_inputs: notes.wrapped_inputs,
         moved_images: notes.moved_images,
     };
-    Ok(Built { payload, report })
+    Ok(Built { payload, body, report })
 }

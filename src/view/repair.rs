@@ -8,6 +8,7 @@
 //! everything it changed. The durable log is never touched; synthetic ids derive from the ids
 //! they stand for, so the same history always repairs to the same bytes.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use base64::Engine as _;
@@ -69,12 +70,13 @@ impl Default for RepairConfig {
     }
 }
 
-/// Returns the repaired items and what was repaired.
-pub fn repair(items: &[Item], config: &RepairConfig) -> (Vec<Item>, Vec<Repair>) {
+/// Returns the repaired items and what was repaired. Items repair leaves alone are borrowed,
+/// not copied.
+pub fn repair<'a>(items: &'a [Item], config: &RepairConfig) -> (Vec<Cow<'a, Item>>, Vec<Repair>) {
     let mut repairs = Vec::new();
 
     // 1. Clean single items: empty text, broken images, empty messages.
-    let mut cleaned: Vec<Item> = Vec::with_capacity(items.len());
+    let mut cleaned: Vec<Cow<'a, Item>> = Vec::with_capacity(items.len());
     for item in items {
         match clean(item, &mut repairs) {
             Some(item) => cleaned.push(item),
@@ -86,7 +88,7 @@ pub fn repair(items: &[Item], config: &RepairConfig) -> (Vec<Item>, Vec<Repair>)
     let mut seen_calls: HashMap<String, usize> = HashMap::new();
     let mut renamed: HashMap<String, String> = HashMap::new();
     for item in &mut cleaned {
-        match item {
+        match item.as_ref() {
             Item::ToolCall(call) => {
                 let count = seen_calls.entry(call.call_id.clone()).or_insert(0);
                 *count += 1;
@@ -94,14 +96,18 @@ pub fn repair(items: &[Item], config: &RepairConfig) -> (Vec<Item>, Vec<Repair>)
                     let new_id = format!("{}-{}", call.call_id, count);
                     repairs.push(Repair { kind: RepairKind::DuplicateCallId, item_id: call.id.clone(), call_id: Some(call.call_id.clone()) });
                     renamed.insert(call.call_id.clone(), new_id.clone());
-                    call.call_id = new_id;
+                    if let Item::ToolCall(call) = item.to_mut() {
+                        call.call_id = new_id;
+                    }
                 } else {
                     renamed.remove(&call.call_id);
                 }
             }
             Item::ToolResult(result) => {
-                if let Some(new_id) = renamed.get(&result.call_id) {
-                    result.call_id = new_id.clone();
+                if let Some(new_id) = renamed.get(&result.call_id).cloned() {
+                    if let Item::ToolResult(result) = item.to_mut() {
+                        result.call_id = new_id;
+                    }
                 }
             }
             Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
@@ -112,7 +118,7 @@ pub fn repair(items: &[Item], config: &RepairConfig) -> (Vec<Item>, Vec<Repair>)
     let mut call_position: HashMap<&str, usize> = HashMap::new();
     let mut results_for: HashMap<usize, Vec<usize>> = HashMap::new();
     for (index, item) in cleaned.iter().enumerate() {
-        match item {
+        match item.as_ref() {
             Item::ToolCall(call) => {
                 call_position.insert(call.call_id.as_str(), index);
             }
@@ -129,22 +135,22 @@ pub fn repair(items: &[Item], config: &RepairConfig) -> (Vec<Item>, Vec<Repair>)
     }
 
     // 4. Emit: results right after their turn, in call order; synthetic ones where missing.
-    let mut out: Vec<Item> = Vec::with_capacity(cleaned.len() + 1);
+    let mut out: Vec<Cow<'a, Item>> = Vec::with_capacity(cleaned.len() + 1);
     // A turn is a run of assistant-side items; a result or a user message ends it.
     let mut turn_calls: Vec<usize> = Vec::new();
     for (index, item) in cleaned.iter().enumerate() {
-        match item {
+        match item.as_ref() {
             Item::ToolResult(_) => continue,
             Item::ToolCall(_) => turn_calls.push(index),
             Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
         }
         out.push(item.clone());
-        let turn_ends = item.is_assistant_side() && !cleaned.get(index + 1).is_some_and(Item::is_assistant_side);
+        let turn_ends = item.is_assistant_side() && !cleaned.get(index + 1).is_some_and(|i| i.is_assistant_side());
         if turn_ends {
             // The results standing right after the turn are in place; any other was moved here.
             let in_place_end = cleaned[index + 1..]
                 .iter()
-                .position(|i| !matches!(i, Item::ToolResult(_)))
+                .position(|i| !matches!(i.as_ref(), Item::ToolResult(_)))
                 .map_or(cleaned.len(), |p| index + 1 + p);
             let in_place = index + 1..in_place_end;
             for call_index in turn_calls.drain(..) {
@@ -152,40 +158,40 @@ pub fn repair(items: &[Item], config: &RepairConfig) -> (Vec<Item>, Vec<Repair>)
             }
         }
     }
-    if out.first().is_some_and(Item::is_assistant_side) {
+    if out.first().is_some_and(|i| i.is_assistant_side()) {
         let id = format!("leading-user:{}", out[0].id());
         repairs.push(Repair { kind: RepairKind::LeadingUserInserted, item_id: id.clone(), call_id: None });
         out.insert(
             0,
-            Item::User(UserMessage {
+            Cow::Owned(Item::User(UserMessage {
                 id,
                 content: vec![Part::text(config.leading_user_text.clone())],
                 synthetic: Some(SyntheticReason::SystemReminder),
-            }),
+            })),
         );
     }
     (out, repairs)
 }
 
-fn emit_results(
-    items: &[Item],
+fn emit_results<'a>(
+    items: &[Cow<'a, Item>],
     call_index: usize,
     results: Option<&Vec<usize>>,
     in_place: &std::ops::Range<usize>,
-    out: &mut Vec<Item>,
+    out: &mut Vec<Cow<'a, Item>>,
     repairs: &mut Vec<Repair>,
     config: &RepairConfig,
 ) {
-    let Item::ToolCall(call) = &items[call_index] else { return };
+    let Item::ToolCall(call) = items[call_index].as_ref() else { return };
     match results.and_then(|all| all.split_last()) {
         None => {
             repairs.push(Repair { kind: RepairKind::SyntheticResult, item_id: call.id.clone(), call_id: Some(call.call_id.clone()) });
-            out.push(Item::ToolResult(ToolResult {
+            out.push(Cow::Owned(Item::ToolResult(ToolResult {
                 id: format!("synthetic-result:{}", call.id),
                 call_id: call.call_id.clone(),
                 content: vec![Part::text(config.dangling_result_text.replace("{name}", &call.name))],
                 is_error: true,
-            }));
+            })));
         }
         Some((&last, earlier)) => {
             for &dropped in earlier {
@@ -203,29 +209,42 @@ fn emit_results(
     }
 }
 
-/// Cleans one item; `None` when nothing model-visible is left.
-fn clean(item: &Item, repairs: &mut Vec<Repair>) -> Option<Item> {
+/// Cleans one item; `None` when nothing model-visible is left. Unchanged items stay borrowed.
+fn clean<'a>(item: &'a Item, repairs: &mut Vec<Repair>) -> Option<Cow<'a, Item>> {
     match item {
-        Item::User(message) => {
-            let content = clean_parts(&message.content, item.id(), repairs);
-            (!content.is_empty()).then(|| Item::User(UserMessage { content, ..message.clone() }))
-        }
-        Item::Assistant(text) => (!text.text.is_empty()).then(|| item.clone()),
+        Item::User(message) => match clean_parts(&message.content, item.id(), repairs) {
+            Cow::Borrowed(_) => Some(Cow::Borrowed(item)),
+            Cow::Owned(content) if content.is_empty() => None,
+            Cow::Owned(content) => Some(Cow::Owned(Item::User(UserMessage { content, ..message.clone() }))),
+        },
+        Item::Assistant(text) => (!text.text.is_empty()).then_some(Cow::Borrowed(item)),
         Item::Reasoning(r) => {
-            (!r.text.is_empty() || r.signature.is_some() || r.encrypted.is_some()).then(|| item.clone())
+            (!r.text.is_empty() || r.signature.is_some() || r.encrypted.is_some()).then_some(Cow::Borrowed(item))
         }
-        Item::ToolCall(_) => Some(item.clone()),
-        Item::ToolResult(result) => {
-            let mut content = clean_parts(&result.content, item.id(), repairs);
-            if content.is_empty() {
-                content.push(Part::text("(no output)"));
+        Item::ToolCall(_) => Some(Cow::Borrowed(item)),
+        Item::ToolResult(result) => match clean_parts(&result.content, item.id(), repairs) {
+            Cow::Borrowed(_) => Some(Cow::Borrowed(item)),
+            Cow::Owned(mut content) => {
+                if content.is_empty() {
+                    content.push(Part::text("(no output)"));
+                }
+                Some(Cow::Owned(Item::ToolResult(ToolResult { content, ..result.clone() })))
             }
-            Some(Item::ToolResult(ToolResult { content, ..result.clone() }))
-        }
+        },
     }
 }
 
-fn clean_parts(parts: &[Part], item_id: &str, repairs: &mut Vec<Repair>) -> Vec<Part> {
+/// Parts without empty text and with broken images replaced; borrowed when nothing changed
+/// (an empty list counts as changed, so callers see it).
+fn clean_parts<'a>(parts: &'a [Part], item_id: &str, repairs: &mut Vec<Repair>) -> Cow<'a, [Part]> {
+    let needs_work = parts.is_empty()
+        || parts.iter().any(|part| match part {
+            Part::Text { text } => text.is_empty(),
+            Part::Image(image) => image_problem(image).is_some(),
+        });
+    if !needs_work {
+        return Cow::Borrowed(parts);
+    }
     let mut out = Vec::with_capacity(parts.len());
     for part in parts {
         match part {
@@ -240,7 +259,7 @@ fn clean_parts(parts: &[Part], item_id: &str, repairs: &mut Vec<Repair>) -> Vec<
             },
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 fn image_problem(image: &crate::conversation::Image) -> Option<&'static str> {

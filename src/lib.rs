@@ -41,6 +41,7 @@
 pub mod conversation;
 pub mod diagnostic;
 pub mod framing;
+pub mod import;
 pub mod provider;
 pub mod request;
 pub mod session;

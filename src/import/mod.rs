@@ -1,0 +1,305 @@
+//! Importers: other agents' session files → our durable log (layer 1).
+//!
+//! Each format module reads its lines tolerantly and writes records through a [`LogBuilder`].
+//! Everything our layers can hold is kept (messages, reasoning with signatures, tool calls and
+//! results, usage, model changes, compactions, rewinds); what they cannot hold is counted per
+//! kind in [`ImportReport::unmapped`], never dropped silently. Bad lines become diagnostics
+//! with their line number and the rest still imports.
+//!
+//! - [`claude_code`]: Claude Code project JSONL (`parentUuid` tree, sidechains, compact boundaries);
+//! - [`codex`]: Codex rollout JSONL (`session_meta`, `response_item`, `event_msg`, `compacted`);
+//! - [`pi`]: pi session JSONL (v1 linear, v2/v3 `id`/`parentId` tree, compaction entries).
+
+pub mod claude_code;
+pub mod codex;
+pub mod pi;
+mod tree;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::update::acp::{AcpUpdate, ContentBlock, ContentChunk, ProviderMeta, SessionUpdate};
+use crate::update::record::{Event, Header, Record, RecordBody};
+
+/// Session formats we import.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Format {
+    #[serde(rename = "claude-code")]
+    ClaudeCode,
+    #[serde(rename = "codex")]
+    Codex,
+    #[serde(rename = "pi")]
+    Pi,
+}
+
+impl Format {
+    pub const ALL: [Format; 3] = [Format::ClaudeCode, Format::Codex, Format::Pi];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::ClaudeCode => "claude-code",
+            Format::Codex => "codex",
+            Format::Pi => "pi",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| format!("unknown format `{s}` (expected claude-code, codex or pi)"))
+    }
+}
+
+/// The result of an import.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    pub header: Header,
+    pub records: Vec<Record>,
+    pub report: ImportReport,
+}
+
+/// What an import kept, what it could not map, and what was wrong with the input.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportReport {
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Format | null"))]
+    pub format: Option<Format>,
+    /// Input lines read (blank lines not counted).
+    pub lines: usize,
+    pub records: usize,
+    /// Records written per kind (`user_message_chunk`, `tool_call`, `usage_anchor`, …).
+    pub written: BTreeMap<String, usize>,
+    /// Input entries our layers cannot hold, per kind; kept out of the log, never silently.
+    pub unmapped: BTreeMap<String, usize>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Why an import could not start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportError {
+    /// No format given and none recognised.
+    UnknownFormat(String),
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImportError::UnknownFormat(m) => f.write_str(m),
+        }
+    }
+}
+
+impl ImportError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ImportError::UnknownFormat(_) => "unknown_format",
+        }
+    }
+}
+
+/// Imports `text` as `format`, or detects the format when it is `None`.
+pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportError> {
+    let format = match format {
+        Some(f) => f,
+        None => detect(text).ok_or_else(|| {
+            ImportError::UnknownFormat(
+                "could not recognise the session format from its first lines; pass it explicitly (claude-code, codex or pi)".to_owned(),
+            )
+        })?,
+    };
+    let mut imported = match format {
+        Format::ClaudeCode => claude_code::import(text),
+        Format::Codex => codex::import(text),
+        Format::Pi => pi::import(text),
+    };
+    imported.report.format = Some(format);
+    imported.header.imported_from = Some(format.as_str().to_owned());
+    Ok(imported)
+}
+
+/// Recognises a format from the first parseable lines.
+pub fn detect(text: &str) -> Option<Format> {
+    for value in json_lines(text).filter_map(|(_, r)| r.ok()).take(50) {
+        let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+        match kind {
+            "session_meta" | "response_item" | "turn_context" | "event_msg" | "compacted" => return Some(Format::Codex),
+            "session" if value.get("cwd").is_some() || value.get("version").is_some() => return Some(Format::Pi),
+            "message" if value.get("message").is_some_and(|m| m.get("role").is_some()) => return Some(Format::Pi),
+            "user" | "assistant" if value.get("uuid").is_some() || value.get("parentUuid").is_some() => {
+                return Some(Format::ClaudeCode)
+            }
+            "summary" if value.get("leafUuid").is_some() => return Some(Format::ClaudeCode),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Longest line an importer parses: 32 MiB, the largest request any provider accepts, so a
+/// longer line could never be sent anyway. Longer lines are reported, not parsed.
+pub const MAX_LINE_BYTES: usize = 32 * 1024 * 1024;
+
+/// Lines of JSON Lines text with their 1-based numbers; blank lines skipped. A line that is not
+/// JSON, or is longer than [`MAX_LINE_BYTES`], yields the reason instead.
+pub fn json_lines(text: &str) -> impl Iterator<Item = (usize, Result<Value, String>)> + '_ {
+    text.split('\n').enumerate().filter_map(|(i, raw)| {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if line.trim().is_empty() {
+            return None;
+        }
+        if line.len() > MAX_LINE_BYTES {
+            return Some((i + 1, Err(format!("line is {} bytes, over the {MAX_LINE_BYTES}-byte limit; skipped unread", line.len()))));
+        }
+        Some((i + 1, serde_json::from_str(line).map_err(|e| e.to_string())))
+    })
+}
+
+/// Writes records with increasing `seq`, counting what it writes and what it cannot map.
+#[derive(Debug, Default)]
+pub struct LogBuilder {
+    records: Vec<Record>,
+    report: ImportReport,
+    last_ts: String,
+}
+
+impl LogBuilder {
+    pub fn new() -> Self {
+        LogBuilder::default()
+    }
+
+    /// The `seq` the next record will get.
+    pub fn next_seq(&self) -> u64 {
+        self.records.len() as u64 + 1
+    }
+
+    /// Sets the timestamp for the records that follow (keeps the last one when `ts` is empty).
+    pub fn at(&mut self, ts: Option<&str>) {
+        if let Some(ts) = ts.filter(|t| !t.is_empty()) {
+            self.last_ts = ts.to_owned();
+        }
+    }
+
+    /// Records written from `seq` on.
+    pub fn records_since(&self, seq: u64) -> &[Record] {
+        let start = (seq.saturating_sub(1) as usize).min(self.records.len());
+        &self.records[start..]
+    }
+
+    /// The record just before `seq`, if any.
+    pub fn record_before(&self, seq: u64) -> Option<&Record> {
+        seq.checked_sub(2).and_then(|i| self.records.get(i as usize))
+    }
+
+    pub fn push(&mut self, body: RecordBody) -> u64 {
+        let seq = self.next_seq();
+        *self.report.written.entry(body.kind().to_owned()).or_insert(0) += 1;
+        self.records.push(Record { seq, ts: self.last_ts.clone(), body });
+        seq
+    }
+
+    pub fn update(&mut self, update: SessionUpdate) -> u64 {
+        self.push(RecordBody::Update(AcpUpdate::Known(update)))
+    }
+
+    pub fn other_update(&mut self, update: Value) -> u64 {
+        self.push(RecordBody::Update(AcpUpdate::Other(update)))
+    }
+
+    pub fn event(&mut self, event: Event) -> u64 {
+        self.push(RecordBody::Event(event))
+    }
+
+    /// One content chunk of a user, agent or thought message.
+    pub fn chunk(&mut self, stream: Stream, message_id: &str, content: ContentBlock, meta: &ProviderMeta) -> u64 {
+        let chunk = ContentChunk { content, message_id: Some(message_id.to_owned()), meta: meta.to_meta() };
+        self.update(match stream {
+            Stream::User => SessionUpdate::UserMessageChunk(chunk),
+            Stream::Agent => SessionUpdate::AgentMessageChunk(chunk),
+            Stream::Thought => SessionUpdate::AgentThoughtChunk(chunk),
+        })
+    }
+
+    /// Counts an input entry our layers cannot hold.
+    pub fn unmapped(&mut self, kind: &str) {
+        *self.report.unmapped.entry(kind.to_owned()).or_insert(0) += 1;
+    }
+
+    pub fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        self.report.diagnostics.push(diagnostic);
+    }
+
+    /// Reports a line that is not JSON, or not the shape its format promises.
+    pub fn bad_line(&mut self, line: usize, code: &str, message: impl Into<String>) {
+        self.report.diagnostics.push(Diagnostic::new(code, Severity::Error, message).at_line(line));
+    }
+
+    pub fn count_line(&mut self) {
+        self.report.lines += 1;
+    }
+
+    pub fn finish(mut self, header: Header) -> Imported {
+        self.report.records = self.records.len();
+        Imported { header, records: self.records, report: self.report }
+    }
+}
+
+/// Which message stream a chunk belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    User,
+    Agent,
+    Thought,
+}
+
+/// An image block from base64 data, with a diagnostic (and a text note instead) when the data
+/// is not base64.
+pub fn image_block(data: &str, mime_type: &str, line: usize, out: &mut LogBuilder) -> ContentBlock {
+    use base64::Engine as _;
+    if base64::engine::general_purpose::STANDARD.decode(data.trim()).is_ok() {
+        ContentBlock::Image { data: data.trim().to_owned(), mime_type: mime_type.to_owned(), uri: None, annotations: None, meta: None }
+    } else {
+        out.diagnostic(
+            Diagnostic::new("import.bad_image", Severity::Warning, "image data is not valid base64; replaced by a note")
+                .at_line(line),
+        );
+        ContentBlock::text(format!("[image ({mime_type}) could not be imported: its data is not valid base64]"))
+    }
+}
+
+/// Guesses an ACP tool kind from a tool's name (used for the client view only).
+pub fn tool_kind(name: &str) -> crate::update::acp::ToolKind {
+    use crate::update::acp::ToolKind;
+    let n = name.to_ascii_lowercase();
+    if n.contains("read") || n == "view" || n == "cat" || n == "ls" {
+        ToolKind::Read
+    } else if n.contains("edit") || n.contains("write") || n.contains("patch") {
+        ToolKind::Edit
+    } else if n.contains("grep") || n.contains("glob") || n.contains("search") || n == "find" {
+        ToolKind::Search
+    } else if n.contains("bash") || n.contains("exec") || n.contains("shell") || n.contains("command") {
+        ToolKind::Execute
+    } else if n.contains("fetch") || n.contains("web") {
+        ToolKind::Fetch
+    } else if n.contains("think") || n.contains("todo") || n.contains("plan") {
+        ToolKind::Think
+    } else {
+        ToolKind::Other
+    }
+}

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import * as cv from './node.mjs';
 
 const PROVIDERS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'];
+const FORMATS = ['claude-code', 'codex', 'pi'];
 
 class UsageError extends Error {}
 
@@ -23,6 +24,15 @@ const COMMANDS = {
       'max-tokens': { type: 'string' },
     },
     run: runBuild,
+  },
+  import: {
+    summary: "convert another agent's session file to contextview's log (JSON Lines on stdout)",
+    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] FILE',
+    options: {
+      from: { type: 'string' },
+    },
+    positionals: 1,
+    run: runImport,
   },
 };
 
@@ -42,19 +52,22 @@ function parseCommandLine(argv) {
   if (name === '--version' || name === '-V') return { version: true };
   const cmd = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!cmd) throw new UsageError(`unknown command '${name}' (try --help)`);
-  let values;
+  let values, positionals;
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: rest,
       options: { ...cmd.options, help: { type: 'boolean', short: 'h' } },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: Boolean(cmd.positionals),
     }));
   } catch (e) {
     throw new UsageError(firstLine(e.message));
   }
   if (values.help) return { help: 'usage: ' + cmd.usage };
-  return { cmd, values };
+  if (cmd.positionals && positionals.length !== cmd.positionals) {
+    throw new UsageError(`expected ${cmd.positionals} file argument${cmd.positionals === 1 ? '' : 's'}, got ${positionals.length} (usage: ${cmd.usage})`);
+  }
+  return { cmd, values, positionals };
 }
 
 function required(values, name) {
@@ -112,6 +125,27 @@ function runBuild(values) {
   process.stderr.write(formatReport(report, diagnostics) + '\n');
 }
 
+function runImport(values, [file]) {
+  const from = values.from;
+  if (from !== undefined && !FORMATS.includes(from)) {
+    throw new UsageError(`unknown format '${from}' (expected ${FORMATS.join(', ')})`);
+  }
+  const { log, report } = cv.importSession(readText(file, 'session'), from);
+  process.stdout.write(log);
+  process.stderr.write(formatImportReport(report) + '\n');
+}
+
+/** The import's counts, what it could not map (per kind), and its first problems. */
+function formatImportReport(r) {
+  const lines = [`contextview: import ${r.format}: ${r.lines} lines -> ${r.records} records`];
+  const unmapped = Object.entries(r.unmapped ?? {});
+  if (unmapped.length) lines.push('  not mapped: ' + unmapped.map(([k, n]) => `${k} ${n}`).join(', '));
+  const diags = r.diagnostics ?? [];
+  for (const d of diags.slice(0, 5)) lines.push(`  ${d.severity}${d.line ? ` line ${d.line}` : ''}: ${d.code}: ${firstLine(d.message)}`);
+  if (diags.length > 5) lines.push(`  … and ${diags.length - 5} more`);
+  return lines.join('\n');
+}
+
 /** One or a few lines for stderr: counts first, then the repairs, if any. */
 function formatReport(r = {}, diagnostics = []) {
   const parts = [];
@@ -140,7 +174,7 @@ function main(argv) {
     const parsed = parseCommandLine(argv);
     if (parsed.help) return void process.stdout.write(parsed.help + '\n');
     if (parsed.version) return void process.stdout.write(cv.version() + '\n');
-    parsed.cmd.run(parsed.values);
+    parsed.cmd.run(parsed.values, parsed.positionals ?? []);
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`contextview: ${e.message}\n`);

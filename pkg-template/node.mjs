@@ -12,6 +12,7 @@ export const {
   buildRequest,
   buildRequestString,
   validatePayload,
+  importSession,
   Session,
 } = cv;
 

@@ -10,6 +10,7 @@ use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
 use crate::diagnostic::Diagnostic;
+use crate::import::{self, Format, ImportReport};
 use crate::provider::{Limits, Payload, Provider, Violation};
 use crate::request::{build_request as build_native, BuildInput, RequestError};
 use crate::session::{Appended, Session as NativeSession};
@@ -165,6 +166,26 @@ pub fn validate_payload(provider: &str, payload: JsValue, limits: Option<Ts<Limi
         )],
     };
     violations.iter().map(ts).collect()
+}
+
+/// An imported session: our log as JSON Lines text, and what the import kept and left out.
+#[derive(Serialize, tsify::Tsify)]
+pub struct ImportResult {
+    pub log: String,
+    pub report: ImportReport,
+}
+
+/// Imports another agent's session file (Claude Code, Codex or pi) into our log format. The
+/// format is detected when not given. Bad lines are reported in `report.diagnostics`.
+#[wasm_bindgen(js_name = importSession)]
+pub fn import_session(text: &str, format: Option<String>) -> Result<Ts<ImportResult>, JsValue> {
+    let format = match format.as_deref() {
+        Some(name) => Some(name.parse::<Format>().map_err(|m| error("invalid_argument", &m))?),
+        None => None,
+    };
+    let imported = import::import(format, text).map_err(|e| error(e.code(), &e.to_string()))?;
+    let log = update::write_log(&imported.header, &imported.records);
+    ts(&ImportResult { log, report: imported.report })
 }
 
 /// A session held in memory: append records, build requests.

@@ -1,7 +1,7 @@
 //! Importers on small sessions we write ourselves: what each format's entries become, how
 //! branches, compactions and sidechains come through, and how bad input is reported.
 
-use contextview::conversation::{text_of, Item, SyntheticReason};
+use contextview::conversation::{text_of, Item};
 use contextview::import::{detect, import, Format, MAX_LINE_BYTES};
 use contextview::update::replay;
 use contextview::view::{build, BuildOptions};

@@ -1,0 +1,83 @@
+// Importing other agents' sessions through the package and the CLI, on our own small fixtures.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import * as cv from '../../pkg/node.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cli = join(root, 'pkg/cli.mjs');
+const fixture = (name) => join(root, 'tests/fixtures', name);
+const tmp = mkdtempSync(join(tmpdir(), 'contextview-import-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+const run = (args) => {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+const FIXTURES = { 'claude-code': 'claude-code.jsonl', codex: 'codex.jsonl', pi: 'pi.jsonl' };
+
+for (const [format, file] of Object.entries(FIXTURES)) {
+  test(`importSession detects and imports ${format}`, () => {
+    const { log, report } = cv.importSession(readFileSync(fixture(file), 'utf8'));
+    assert.equal(report.format, format);
+    assert.deepEqual(report.diagnostics, []);
+    const parsed = cv.parseLog(log);
+    assert.deepEqual(parsed.diagnostics, []);
+    assert.equal(parsed.header.importedFrom, format);
+    assert.equal(parsed.records.length, report.records);
+    // The imported log builds for every provider; the last thing in each fixture is a user prompt.
+    for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
+      const { payload } = cv.buildRequest({ log, provider });
+      assert.ok(JSON.stringify(payload).length > 100, provider);
+    }
+  });
+
+  test(`cli import --from ${format}, then build from its output`, () => {
+    const r = run(['import', '--from', format, fixture(file)]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`^contextview: import ${format}: \\d+ lines -> \\d+ records`));
+    const out = join(tmp, `${format}.jsonl`);
+    writeFileSync(out, r.stdout);
+    const b = run(['build', '--session', out, '--provider', 'openai-responses']);
+    assert.equal(b.code, 0, b.stderr);
+    assert.ok(JSON.parse(b.stdout).input.length >= 3);
+  });
+}
+
+test('cli import without --from detects the format', () => {
+  const r = run(['import', fixture('pi.jsonl')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /import pi: .*\n  not mapped: thinking_level_change 1/);
+});
+
+test('cli import: usage errors exit 2 with one line', () => {
+  for (const args of [['import'], ['import', '--from', 'cursor', fixture('pi.jsonl')], ['import', join(tmp, 'missing.jsonl')], ['import', 'a', 'b']]) {
+    const r = run(args);
+    assert.equal(r.code, 2, `${args}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr.split('\n').length, 2, r.stderr);
+  }
+});
+
+test('an unrecognisable file is refused with a stable code', () => {
+  const weird = join(tmp, 'weird.jsonl');
+  writeFileSync(weird, '{"hello":"world"}\n');
+  const r = run(['import', weird]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^contextview: unknown_format: /);
+  assert.throws(() => cv.importSession('{"hello":1}\n'), (e) => e.code === 'unknown_format');
+  assert.throws(() => cv.importSession('', 'cursor'), (e) => e.code === 'invalid_argument');
+});
+
+test('bad lines are diagnostics with line numbers, not failures', () => {
+  const text = readFileSync(fixture('codex.jsonl'), 'utf8') + '{"truncated":\n';
+  const { report } = cv.importSession(text, 'codex');
+  assert.deepEqual(report.diagnostics.map((d) => [d.code, d.line]), [['import.malformed_line', 11]]);
+  assert.ok(report.records > 5);
+});

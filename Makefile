@@ -45,6 +45,8 @@ test-js:
 
 bench: build
 	node benches/build.bench.mjs
+	cargo bench --bench import
+	node benches/import.bench.mjs
 
 clean:
 	cargo clean

@@ -31,6 +31,10 @@ test: setup test-native test-wasm-node test-wasm-browser build test-js
 
 test-native:
 	cargo test --locked
+	@if [ -d "$${CONTEXTVIEW_CORPUS:-../shared/corpus}" ]; then \
+	  echo "=== corpus suite: real sessions from $${CONTEXTVIEW_CORPUS:-../shared/corpus} (counts below)"; \
+	  cargo test --locked --test corpus -- --nocapture 2>&1 | grep -E '^[a-zA-Z0-9_.-]+: |test result'; \
+	else echo "=== corpus suite: SKIPPED (no ../shared/corpus beside the repository)"; fi
 
 test-wasm-node:
 	$(WASM_RUNNER) WASM_BINDGEN_TEST_ONLY_NODE=1 cargo test --locked --target wasm32-unknown-unknown
@@ -41,6 +45,7 @@ test-wasm-browser:
 test-js:
 	node_modules/.bin/tsc -p tests/types
 	node --test tests/js/consumer.test.mjs tests/js/cli.test.mjs tests/js/import.test.mjs tests/js/browser.test.mjs tests/workerd/miniflare.test.mjs
+	node --test tests/sdk-types/sdk-types.test.mjs
 	npm run --silent check:wrangler
 
 bench: build

@@ -168,7 +168,7 @@ fn codex_rollout_items_usage_and_abort() {
         codex_item(json!({"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "<permissions>…</permissions>"}]})),
         codex_item(json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list files"}]})),
         json!({"timestamp": "t1", "type": "event_msg", "payload": {"type": "user_message", "message": "list files"}}),
-        codex_item(json!({"type": "reasoning", "summary": [{"type": "summary_text", "text": "Use ls."}], "encrypted_content": "gAAA"})),
+        codex_item(json!({"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Use ls."}], "encrypted_content": "gAAA"})),
         codex_item(json!({"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"ls\"]}", "call_id": "call_1"})),
         codex_item(json!({"type": "function_call_output", "call_id": "call_1", "output": "a.txt"})),
         codex_item(json!({"type": "custom_tool_call", "name": "apply_patch", "input": "*** Begin Patch", "call_id": "call_2"})),
@@ -198,6 +198,12 @@ fn codex_rollout_items_usage_and_abort() {
     assert_eq!(built.report.reasoning.kept, 1);
     assert!(built.body.contains(r#""type":"custom_tool_call""#));
     assert!(built.body.contains(r#""encrypted_content":"gAAA""#));
+
+    // Without its `rs_` id the API cannot take the reasoning back: its summary is downgraded.
+    let without_id = text.replace(r#""id":"rs_1","#, "");
+    let items = replay(&import(None, &without_id).unwrap().records).items;
+    let built = build(&items, &BuildOptions::new(Provider::OpenAiResponses, "gpt-5")).unwrap();
+    assert_eq!((built.report.reasoning.kept, built.report.reasoning.downgraded), (0, 1));
 }
 
 #[test]

@@ -117,12 +117,14 @@ pub struct Tool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
+#[serde(rename_all = "camelCase")]
 pub struct FunctionDeclaration {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// The tool's JSON Schema as is (`parameters` would take Gemini's OpenAPI-subset `Schema`).
     #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
-    pub parameters: Value,
+    pub parameters_json_schema: Value,
 }
 
 const USER: &str = "user";
@@ -280,7 +282,11 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             function_declarations: options
                 .tools
                 .iter()
-                .map(|t| FunctionDeclaration { name: t.name.clone(), description: t.description.clone(), parameters: t.input_schema.clone() })
+                .map(|t| FunctionDeclaration {
+                    name: t.name.clone(),
+                    description: t.description.clone(),
+                    parameters_json_schema: t.input_schema.clone(),
+                })
                 .collect(),
         }]
     });

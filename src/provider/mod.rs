@@ -238,7 +238,8 @@ fn replay_material(reasoning: &Reasoning, target: Provider) -> bool {
     match target {
         Provider::Anthropic => reasoning.signature.is_some() || reasoning.encrypted.is_some(),
         Provider::OpenAiChat => false,
-        Provider::OpenAiResponses => reasoning.provider_id.is_some() || reasoning.encrypted.is_some(),
+        // The API's reasoning input item requires the `rs_…` id (encrypted content is optional).
+        Provider::OpenAiResponses => reasoning.provider_id.is_some(),
         Provider::Gemini => reasoning.signature.is_some(),
     }
 }

@@ -54,9 +54,8 @@ pub enum InputItem {
         output: String,
     },
     Reasoning {
-        /// The provider's `rs_…` id; stateless replays (store=false) send encrypted content alone.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
+        /// The provider's `rs_…` id (required by the API's reasoning input item).
+        id: String,
         summary: Vec<SummaryText>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         encrypted_content: Option<String>,
@@ -170,9 +169,9 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             Item::Reasoning(reasoning) => {
                 let fate = reasoning_fate(reasoning, super::Provider::OpenAiResponses, options);
                 notes.reasoning.count(fate);
-                match fate {
-                    ReasoningFate::Native => input.push(InputItem::Reasoning {
-                        id: reasoning.provider_id.clone(),
+                match (fate, &reasoning.provider_id) {
+                    (ReasoningFate::Native, Some(id)) => input.push(InputItem::Reasoning {
+                        id: id.clone(),
                         summary: if reasoning.text.is_empty() {
                             Vec::new()
                         } else {
@@ -180,11 +179,12 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                         },
                         encrypted_content: reasoning.encrypted.clone(),
                     }),
-                    ReasoningFate::AsText => input.push(InputItem::Message {
+                    (ReasoningFate::AsText, _) => input.push(InputItem::Message {
                         role: MessageRole::Assistant,
                         content: MessageContent::Text(reasoning_as_text(reasoning)),
                     }),
-                    ReasoningFate::Drop => {}
+                    // `reasoning_fate` only calls reasoning native here when it has an id.
+                    (ReasoningFate::Native, None) | (ReasoningFate::Drop, _) => {}
                 }
             }
             Item::ToolCall(call) => {
@@ -314,8 +314,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
                     ));
                 }
             }
-            InputItem::Reasoning { id, encrypted_content, .. } => {
-                let id = id.as_deref().unwrap_or("(no id)");
+            InputItem::Reasoning { id, .. } => {
                 if !reasoning_chain_ends_well(&request.input[i + 1..]) {
                     v.push(Violation::new(
                         "openai_responses.reasoning_followed",
@@ -323,12 +322,8 @@ pub fn validate(request: &Request) -> Vec<Violation> {
                         format!("Item '{id}' of type 'reasoning' was provided without its required following item."),
                     ));
                 }
-                if id == "(no id)" && encrypted_content.is_none() {
-                    v.push(Violation::new(
-                        "openai_responses.reasoning_replayable",
-                        &path,
-                        format!("Invalid '{path}': a reasoning item needs its id or its encrypted_content."),
-                    ));
+                if id.is_empty() {
+                    v.push(Violation::new("openai_responses.reasoning_id", &path, format!("Invalid '{path}.id': empty string.")));
                 }
             }
             InputItem::Message { role, content } => match content {

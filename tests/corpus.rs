@@ -76,6 +76,10 @@ fn every_corpus_session_imports_replays_and_builds_valid_payloads_for_every_prov
         let mut builds = 0;
         let (_, repairs) = contextview::view::repair::repair(items, &Default::default());
         let dangling = repairs.iter().filter(|r| r.kind == RepairKind::SyntheticResult).count();
+        let mut repair_kinds = std::collections::BTreeMap::new();
+        for r in &repairs {
+            *repair_kinds.entry(format!("{:?}", r.kind)).or_insert(0) += 1;
+        }
         let mut kept = [0usize; 4];
         let mut downgraded = [0usize; 4];
         let points: Vec<usize> = turns.iter().map(|&i| i + 1).chain(std::iter::once(items.len())).collect();
@@ -97,12 +101,13 @@ fn every_corpus_session_imports_replays_and_builds_valid_payloads_for_every_prov
             }
         }
         eprintln!(
-            "{name:.60}: {format}, {} lines -> {} records, {} items, {} user turns, {} builds, {} dangling calls at the end, reasoning kept/downgraded per provider {:?}/{:?}, unmapped {:?}",
+            "{name:.60}: {format}, {} lines -> {} records, {} items, {} user turns, {} builds, repairs {:?} ({} dangling calls), reasoning kept/downgraded per provider {:?}/{:?}, unmapped {:?}",
             report.lines,
             report.records,
             items.len(),
             turns.len(),
             builds,
+            repair_kinds,
             dangling,
             kept,
             downgraded,

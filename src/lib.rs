@@ -40,6 +40,7 @@
 
 pub mod conversation;
 pub mod diagnostic;
+pub mod discovery;
 pub mod framing;
 pub mod import;
 pub mod provider;

@@ -1,0 +1,662 @@
+//! Project rules: which files, in which order, with what text (chapter 8.4).
+//!
+//! Home scope first, then every directory from the repository root down to cwd, deeper later
+//! (more specific wins). In one directory: `AGENTS.override.md` (Codex; it stands in for
+//! `AGENTS.md`), `AGENTS.md`/`Agents.md`/`AGENT.md`, `CLAUDE.md`/`Claude.md`,
+//! `.claude/CLAUDE.md`, `CLAUDE.local.md`, then the rule directories `.grok/rules`,
+//! `.claude/rules`, `.cursor/rules` (alphabetical inside each), then the legacy `.cursorrules`.
+//! A file reached twice (a symlink, or git's one-line stand-in for one) loads once.
+//!
+//! Rule text is data: frontmatter is stripped and anything that could open or close our framing
+//! tags is neutralised. Over a budget, text is cut with a visible marker and a diagnostic.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::frontmatter::{self, as_list, as_text};
+use super::host::{DirEntry, EntryKind, FileData, FsView, Lookup, ReadError};
+use super::ignore::Ignores;
+use super::{paths, DiscoveryOptions};
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// One rule, with where it came from.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rule {
+    /// Where the file was found.
+    pub path: String,
+    /// The file it really is (symlinks resolved); rules are unique by this.
+    pub canonical: String,
+    pub source: RuleSource,
+    /// The directory the rule speaks for (its project directory; the home directory for home rules).
+    pub dir: String,
+    pub home: bool,
+    pub activation: Activation,
+    /// The text to put in the prompt: frontmatter stripped, framing neutralised, cut if over budget.
+    pub text: String,
+    /// Size of the file in bytes.
+    pub bytes: u64,
+    pub truncated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// For `@path` imports: the file that imported this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported_from: Option<String>,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleSource {
+    AgentsOverride,
+    AgentsMd,
+    ClaudeMd,
+    ClaudeLocal,
+    ClaudeRules,
+    GrokRules,
+    CursorRules,
+    Cursorrules,
+    Import,
+}
+
+/// When a rule applies.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Activation {
+    /// Always in the prompt.
+    Always,
+    /// When a read or edited path matches one of `globs` (relative to `base`).
+    Globs { globs: Vec<String>, base: String },
+    /// An instruction file in a directory below cwd: when a path inside it is read or edited.
+    Subdirectory,
+    /// Cursor "agent requested": offered by its description.
+    AgentRequested,
+    /// Cursor "manual": only when a person names it.
+    Manual,
+}
+
+/// Rules found by a discovery run, by how they load.
+#[derive(Debug, Default)]
+pub struct Collected {
+    pub rules: Vec<Rule>,
+    pub conditional: Vec<Rule>,
+    pub requestable: Vec<Rule>,
+}
+
+/// What rule collection needs from the run.
+pub struct RuleCtx<'a> {
+    pub opts: &'a DiscoveryOptions,
+    pub fs: &'a FsView<'a>,
+    pub ignores: &'a Ignores,
+    pub diags: &'a mut Vec<Diagnostic>,
+    /// Canonical paths already loaded in this run (and, for rulesForPath, in this session).
+    pub seen: HashSet<String>,
+}
+
+/// Instruction files read in every directory, in order, with their convention.
+fn instruction_files(opts: &DiscoveryOptions) -> Vec<(&'static str, RuleSource)> {
+    let c = opts.conventions;
+    let mut out = Vec::new();
+    if c.codex {
+        out.push(("AGENTS.override.md", RuleSource::AgentsOverride));
+    }
+    if c.agents || c.codex {
+        out.push(("AGENTS.md", RuleSource::AgentsMd));
+    }
+    if c.agents {
+        out.push(("Agents.md", RuleSource::AgentsMd));
+        out.push(("AGENT.md", RuleSource::AgentsMd));
+    }
+    if c.claude {
+        out.push(("CLAUDE.md", RuleSource::ClaudeMd));
+        out.push(("Claude.md", RuleSource::ClaudeMd));
+        out.push((".claude/CLAUDE.md", RuleSource::ClaudeMd));
+        out.push(("CLAUDE.local.md", RuleSource::ClaudeLocal));
+    }
+    out
+}
+
+/// Reads a file's text: lossy UTF-8 (reported), a cut prefix marked when the host sent less.
+pub fn decode(data: &FileData, path: &str, diags: &mut Vec<Diagnostic>) -> String {
+    let bytes = &data.bytes[..];
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        // A prefix may end inside a character: that is not an encoding problem.
+        Err(e) if data.is_partial() && e.error_len().is_none() => String::from_utf8_lossy(&bytes[..e.valid_up_to()]).into_owned(),
+        Err(e) => {
+            diags.push(
+                Diagnostic::new(
+                    "fs.invalid_utf8",
+                    Severity::Warning,
+                    format!("not valid UTF-8 (first bad byte at {}); read with replacement characters", e.valid_up_to()),
+                )
+                .at_path(path),
+            );
+            String::from_utf8_lossy(bytes).into_owned()
+        }
+    }
+}
+
+pub fn unreadable(path: &str, error: &ReadError) -> Diagnostic {
+    let message = match error {
+        ReadError::NotFound => "listed but not found when read".to_owned(),
+        ReadError::Failed(m) => format!("could not be read: {m}"),
+    };
+    Diagnostic::new("fs.unreadable", Severity::Warning, message).at_path(path)
+}
+
+/// Resolves a symlink entry of `dir` to the path it points at, following chains of links
+/// whose parents are already listed (at most 8 hops; a loop is reported).
+pub fn resolve_entry(fs: &FsView, dir: &str, entry: &DirEntry, diags: &mut Vec<Diagnostic>) -> String {
+    let mut path = paths::join(dir, &entry.name);
+    let mut target = match (entry.kind, &entry.target) {
+        (EntryKind::Symlink, Some(t)) => t.clone(),
+        _ => return path,
+    };
+    let mut visited = HashSet::new();
+    for _ in 0..8 {
+        let parent = paths::parent(&path).unwrap_or("/").to_owned();
+        path = paths::join(&parent, &target);
+        if !visited.insert(path.clone()) {
+            diags.push(Diagnostic::new("fs.symlink_loop", Severity::Warning, "symlinks form a loop").at_path(&path));
+            return path;
+        }
+        let Some(next_parent) = paths::parent(&path) else { return path };
+        let next = match fs.list(next_parent) {
+            Lookup::Ready(Ok(entries)) => entries.iter().find(|e| e.name == paths::file_name(&path)).cloned(),
+            Lookup::Ready(Err(_)) | Lookup::Pending => None,
+        };
+        match next {
+            Some(DirEntry { kind: EntryKind::Symlink, target: Some(t), .. }) => target = t,
+            _ => return path,
+        }
+    }
+    diags.push(Diagnostic::new("fs.symlink_loop", Severity::Warning, "more than 8 symlinks in a row").at_path(&path));
+    path
+}
+
+fn listing<'a>(fs: &FsView<'a>, dir: &str) -> Option<&'a [DirEntry]> {
+    match fs.list(dir) {
+        Lookup::Ready(Ok(entries)) => Some(entries),
+        Lookup::Ready(Err(_)) | Lookup::Pending => None,
+    }
+}
+
+fn has(entries: &[DirEntry], name: &str) -> Option<DirEntry> {
+    entries.iter().find(|e| e.name == name).cloned()
+}
+
+/// Rules of the home scope: `~/.codex/AGENTS(.override).md`, `~/.claude/CLAUDE.md`,
+/// `~/.claude/rules`, `~/.grok/rules`, `~/.cursor/rules`.
+pub fn home_rules(ctx: &mut RuleCtx, out: &mut Collected) {
+    let Some(home) = ctx.opts.home.clone() else { return };
+    let c = ctx.opts.conventions;
+    if c.codex {
+        let codex = paths::join(&home, ".codex");
+        if let Some(entries) = listing(ctx.fs, &codex) {
+            let name = if has(entries, "AGENTS.override.md").is_some() { "AGENTS.override.md" } else { "AGENTS.md" };
+            if let Some(entry) = has(entries, name) {
+                let source = if name == "AGENTS.md" { RuleSource::AgentsMd } else { RuleSource::AgentsOverride };
+                load_file(ctx, &codex, &entry, source, &home, true, out);
+            }
+        }
+    }
+    if c.claude {
+        let claude = paths::join(&home, ".claude");
+        if let Some(entries) = listing(ctx.fs, &claude) {
+            if let Some(entry) = has(entries, "CLAUDE.md") {
+                load_file(ctx, &claude, &entry, RuleSource::ClaudeMd, &home, true, out);
+            }
+            if has(entries, "rules").is_some() {
+                rule_dir(ctx, &paths::join(&claude, "rules"), RuleSource::ClaudeRules, &home, true, out);
+            }
+        }
+    }
+    if c.grok {
+        rule_dir(ctx, &paths::join(&home, ".grok/rules"), RuleSource::GrokRules, &home, true, out);
+    }
+    if c.cursor {
+        rule_dir(ctx, &paths::join(&home, ".cursor/rules"), RuleSource::CursorRules, &home, true, out);
+    }
+}
+
+/// Rules of one project directory.
+pub fn dir_rules(ctx: &mut RuleCtx, dir: &str, out: &mut Collected) {
+    let Some(entries) = listing(ctx.fs, dir) else { return };
+    let c = ctx.opts.conventions;
+    let claude_dir = paths::join(dir, ".claude");
+    let claude_entries = if c.claude && has(entries, ".claude").is_some() { listing(ctx.fs, &claude_dir) } else { None };
+    let override_present = c.codex && has(entries, "AGENTS.override.md").is_some();
+    for (name, source) in instruction_files(ctx.opts) {
+        let (parent, file) = match name.split_once('/') {
+            Some((sub, file)) => (paths::join(dir, sub), file),
+            None => (dir.to_owned(), name),
+        };
+        let found = if parent == dir { has(entries, file) } else { claude_entries.and_then(|e| has(e, file)) };
+        let Some(entry) = found else { continue };
+        if name == "AGENTS.md" && override_present {
+            ctx.diags.push(
+                Diagnostic::new("rules.overridden", Severity::Info, "AGENTS.override.md in the same directory stands in for it")
+                    .at_path(paths::join(dir, name)),
+            );
+            continue;
+        }
+        load_file(ctx, &parent, &entry, source, dir, false, out);
+    }
+    if c.grok && has(entries, ".grok").is_some() {
+        rule_dir(ctx, &paths::join(dir, ".grok/rules"), RuleSource::GrokRules, dir, false, out);
+    }
+    if let Some(claude_entries) = claude_entries {
+        if has(claude_entries, "rules").is_some() {
+            rule_dir(ctx, &paths::join(&claude_dir, "rules"), RuleSource::ClaudeRules, dir, false, out);
+        }
+    }
+    if c.cursor {
+        if has(entries, ".cursor").is_some() {
+            rule_dir(ctx, &paths::join(dir, ".cursor/rules"), RuleSource::CursorRules, dir, false, out);
+        }
+        if let Some(entry) = has(entries, ".cursorrules") {
+            load_file(ctx, dir, &entry, RuleSource::Cursorrules, dir, false, out);
+        }
+    }
+}
+
+/// Every rule file under a rule directory, alphabetical by relative path, ignored files skipped.
+fn rule_dir(ctx: &mut RuleCtx, root: &str, source: RuleSource, project: &str, home: bool, out: &mut Collected) {
+    let mut files: Vec<(String, DirEntry, String)> = Vec::new();
+    walk(ctx, root, root, 0, source, &mut files);
+    files.sort_by(|a, b| a.2.cmp(&b.2));
+    for (parent, entry, _) in files {
+        load_file(ctx, &parent, &entry, source, project, home, out);
+    }
+}
+
+fn is_rule_file(source: RuleSource, name: &str) -> bool {
+    match source {
+        RuleSource::CursorRules => name.ends_with(".mdc") || name.ends_with(".md"),
+        RuleSource::ClaudeRules | RuleSource::GrokRules => name.ends_with(".md"),
+        RuleSource::AgentsOverride
+        | RuleSource::AgentsMd
+        | RuleSource::ClaudeMd
+        | RuleSource::ClaudeLocal
+        | RuleSource::Cursorrules
+        | RuleSource::Import => false,
+    }
+}
+
+fn walk(ctx: &mut RuleCtx, root: &str, dir: &str, depth: u32, source: RuleSource, files: &mut Vec<(String, DirEntry, String)>) {
+    let entries = match ctx.fs.list(dir) {
+        Lookup::Ready(Ok(entries)) => entries,
+        Lookup::Ready(Err(ReadError::NotFound)) | Lookup::Pending => return,
+        Lookup::Ready(Err(e)) => {
+            ctx.diags.push(unreadable(dir, &e));
+            return;
+        }
+    };
+    for entry in entries {
+        let path = paths::join(dir, &entry.name);
+        let is_dir = entry.kind == EntryKind::Dir;
+        if ctx.opts.ignore.gitignore && ctx.ignores.is_ignored(&path, is_dir) {
+            continue;
+        }
+        match entry.kind {
+            EntryKind::Dir => {
+                if depth + 1 >= ctx.opts.limits.walk_depth {
+                    ctx.diags.push(
+                        Diagnostic::new("rules.walk_depth", Severity::Warning, format!("not walked: deeper than {} levels", ctx.opts.limits.walk_depth))
+                            .at_path(&path),
+                    );
+                    continue;
+                }
+                walk(ctx, root, &path, depth + 1, source, files);
+            }
+            EntryKind::File | EntryKind::Symlink if is_rule_file(source, &entry.name) => {
+                let rel = paths::relative_to(&path, root).unwrap_or(&entry.name).to_owned();
+                files.push((dir.to_owned(), entry.clone(), rel));
+            }
+            EntryKind::File | EntryKind::Symlink | EntryKind::Other => {}
+        }
+    }
+}
+
+/// Loads one rule file (and what it imports) into `out`.
+fn load_file(ctx: &mut RuleCtx, parent: &str, entry: &DirEntry, source: RuleSource, project: &str, home: bool, out: &mut Collected) {
+    let path = paths::join(parent, &entry.name);
+    let mut canonical = resolve_entry(ctx.fs, parent, entry, ctx.diags);
+    if ctx.seen.contains(&canonical) {
+        ctx.diags.push(
+            Diagnostic::new("rules.duplicate", Severity::Info, format!("same file as {canonical}, which is already loaded")).at_path(&path),
+        );
+        return;
+    }
+    let Some((text, data)) = read_text(ctx, &canonical, &path) else { return };
+    // Git checks a symlink out as a one-line file holding its target where links are off.
+    if let Some(target) = link_stand_in(&text, parent, ctx.fs) {
+        ctx.diags.push(
+            Diagnostic::new("rules.link_file", Severity::Info, format!("holds only the name of {target}; read as a link to it")).at_path(&path),
+        );
+        canonical = target;
+        if ctx.seen.contains(&canonical) {
+            return;
+        }
+        let Some((text, data)) = read_text(ctx, &canonical, &path) else { return };
+        return finish(ctx, path, canonical, text, data, source, project, home, None, 0, out);
+    }
+    finish(ctx, path, canonical, text, data, source, project, home, None, 0, out);
+}
+
+fn read_text<'a>(ctx: &mut RuleCtx<'a>, canonical: &str, shown: &str) -> Option<(String, &'a FileData)> {
+    match ctx.fs.read(canonical, ctx.opts.limits.rule_file_bytes) {
+        Lookup::Pending => None,
+        Lookup::Ready(Ok(data)) => Some((decode(data, shown, ctx.diags), data)),
+        Lookup::Ready(Err(e)) => {
+            ctx.diags.push(unreadable(shown, &e));
+            None
+        }
+    }
+}
+
+fn link_stand_in(text: &str, parent: &str, fs: &FsView) -> Option<String> {
+    let name = text.trim();
+    if name.is_empty() || name.len() > 255 || name.contains(char::is_whitespace) || !name.ends_with(".md") {
+        return None;
+    }
+    let target = paths::join(parent, name);
+    let entries = listing(fs, paths::parent(&target)?)?;
+    entries.iter().any(|e| e.name == paths::file_name(&target) && e.kind != EntryKind::Dir).then_some(target)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    ctx: &mut RuleCtx,
+    path: String,
+    canonical: String,
+    text: String,
+    data: &FileData,
+    source: RuleSource,
+    project: &str,
+    home: bool,
+    imported_from: Option<String>,
+    hops: u32,
+    out: &mut Collected,
+) {
+    ctx.seen.insert(canonical.clone());
+    let parsed = frontmatter::parse(&text, &path, ctx.diags);
+    let fields = match &parsed.fields {
+        Some(Ok(map)) => map.clone(),
+        Some(Err(_)) | None => Map::new(),
+    };
+    let activation = activation(source, &fields, project, &path, ctx.diags);
+    let description = fields.get("description").and_then(as_text).filter(|d| !d.trim().is_empty());
+    let mut body = parsed.body.trim_start_matches(['\n', '\r']).to_owned();
+    let truncated = data.is_partial();
+    if truncated {
+        body.push_str(&cut_marker(data.size - data.bytes.len() as u64, &path, "limits.ruleFileBytes", ctx.opts.limits.rule_file_bytes));
+        ctx.diags.push(
+            Diagnostic::new(
+                "rules.truncated",
+                Severity::Warning,
+                format!("{} bytes, over the {}-byte limit per rule file; the rest was not loaded", data.size, ctx.opts.limits.rule_file_bytes),
+            )
+            .at_path(&path),
+        );
+    }
+    let imports = if claude_family(source) { import_targets(&body) } else { Vec::new() };
+    let rule = Rule {
+        path: path.clone(),
+        canonical: canonical.clone(),
+        source: if imported_from.is_some() { RuleSource::Import } else { source },
+        dir: project.to_owned(),
+        home,
+        activation,
+        text: crate::framing::neutralize(&body),
+        bytes: data.size,
+        truncated,
+        description,
+        imported_from,
+    };
+    let bucket = match rule.activation {
+        Activation::Always | Activation::Subdirectory => &mut out.rules,
+        Activation::Globs { .. } => &mut out.conditional,
+        Activation::AgentRequested | Activation::Manual => &mut out.requestable,
+    };
+    bucket.push(rule);
+    // Imports follow the file that imports them.
+    for target in imports {
+        let resolved = match (target.strip_prefix("~/"), &ctx.opts.home) {
+            (Some(rest), Some(home)) => paths::join(home, rest),
+            (Some(_), None) => continue,
+            (None, _) => paths::join(paths::parent(&canonical).unwrap_or("/"), &target),
+        };
+        if hops + 1 > ctx.opts.limits.import_hops {
+            ctx.diags.push(
+                Diagnostic::new("rules.import_too_deep", Severity::Warning, format!("`@{target}` not followed: more than {} hops", ctx.opts.limits.import_hops))
+                    .at_path(&path),
+            );
+            continue;
+        }
+        if ctx.seen.contains(&resolved) {
+            ctx.diags.push(
+                Diagnostic::new("rules.import_cycle", Severity::Info, format!("`@{target}` is already loaded (a cycle or a repeat)")).at_path(&path),
+            );
+            continue;
+        }
+        match ctx.fs.read(&resolved, ctx.opts.limits.rule_file_bytes) {
+            Lookup::Pending => {}
+            Lookup::Ready(Err(ReadError::NotFound)) => ctx.diags.push(
+                Diagnostic::new("rules.import_missing", Severity::Warning, format!("`@{target}` does not exist")).at_path(&path),
+            ),
+            Lookup::Ready(Err(e)) => ctx.diags.push(unreadable(&resolved, &e)),
+            Lookup::Ready(Ok(data)) => {
+                let text = decode(data, &resolved, ctx.diags);
+                finish(ctx, resolved.clone(), resolved, text, data, source, project, home, Some(path.clone()), hops + 1, out);
+            }
+        }
+    }
+}
+
+fn claude_family(source: RuleSource) -> bool {
+    match source {
+        RuleSource::ClaudeMd | RuleSource::ClaudeLocal | RuleSource::ClaudeRules | RuleSource::Import => true,
+        RuleSource::AgentsOverride | RuleSource::AgentsMd | RuleSource::GrokRules | RuleSource::CursorRules | RuleSource::Cursorrules => false,
+    }
+}
+
+fn cut_marker(rest: u64, path: &str, option: &str, limit: u64) -> String {
+    format!("\n\n[… {rest} more bytes of {path} not loaded: over the {limit}-byte limit ({option}) …]")
+}
+
+fn activation(source: RuleSource, fields: &Map<String, Value>, project: &str, path: &str, diags: &mut Vec<Diagnostic>) -> Activation {
+    match source {
+        RuleSource::ClaudeRules => match fields.get("paths") {
+            Some(value) => match as_list(value) {
+                Some(globs) if !globs.is_empty() => Activation::Globs { globs, base: project.to_owned() },
+                _ => {
+                    diags.push(Diagnostic::new("rules.bad_paths", Severity::Warning, "`paths` is not a list of globs; loaded always").at_path(path));
+                    Activation::Always
+                }
+            },
+            None => Activation::Always,
+        },
+        RuleSource::CursorRules => {
+            let always = match fields.get("alwaysApply") {
+                Some(Value::Bool(b)) => *b,
+                Some(Value::String(s)) => s.trim().eq_ignore_ascii_case("true"),
+                Some(_) => {
+                    diags.push(Diagnostic::new("rules.bad_always_apply", Severity::Warning, "`alwaysApply` is not a boolean").at_path(path));
+                    false
+                }
+                None => false,
+            };
+            let globs = fields.get("globs").and_then(as_list).unwrap_or_default();
+            let described = fields.get("description").and_then(as_text).is_some_and(|d| !d.trim().is_empty());
+            if always {
+                Activation::Always
+            } else if !globs.is_empty() {
+                Activation::Globs { globs, base: project.to_owned() }
+            } else if described {
+                Activation::AgentRequested
+            } else {
+                Activation::Manual
+            }
+        }
+        RuleSource::AgentsOverride
+        | RuleSource::AgentsMd
+        | RuleSource::ClaudeMd
+        | RuleSource::ClaudeLocal
+        | RuleSource::GrokRules
+        | RuleSource::Cursorrules
+        | RuleSource::Import => Activation::Always,
+    }
+}
+
+/// `@path` references outside fenced code blocks and inline code spans.
+pub fn import_targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fence: Option<&str> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let marker = if trimmed.starts_with("```") { Some("```") } else if trimmed.starts_with("~~~") { Some("~~~") } else { None };
+        match (fence, marker) {
+            (None, Some(m)) => {
+                fence = Some(m);
+                continue;
+            }
+            (Some(open), Some(m)) if open == m => {
+                fence = None;
+                continue;
+            }
+            (Some(_), _) => continue,
+            (None, None) => {}
+        }
+        let mut in_code = false;
+        let mut prev: Option<char> = None;
+        let chars: Vec<(usize, char)> = line.char_indices().collect();
+        for (k, &(i, ch)) in chars.iter().enumerate() {
+            if ch == '`' {
+                in_code = !in_code;
+            } else if ch == '@' && !in_code && prev.is_none_or(char::is_whitespace) {
+                let rest = &line[i + 1..];
+                let token: String = rest.chars().take_while(|c| !c.is_whitespace() && *c != '`').collect();
+                let token = token.trim_end_matches(['.', ',', ';', ':', ')', ']', '!', '?', '"', '\'']).to_owned();
+                if looks_like_path(&token) {
+                    out.push(token);
+                }
+            }
+            prev = Some(ch);
+            let _ = k;
+        }
+    }
+    out
+}
+
+fn looks_like_path(token: &str) -> bool {
+    !token.is_empty() && (token.contains('/') || token.contains('.') || token.starts_with('~')) && !token.contains("://")
+}
+
+/// Applies the total budget: the most specific rules (last) are kept whole; the first rule
+/// that does not fit is cut with a marker, and the broader ones before it are left out.
+pub fn apply_total_budget(rules: &mut Vec<Rule>, limit: u64, diags: &mut Vec<Diagnostic>) {
+    let total: u64 = rules.iter().map(|r| r.text.len() as u64).sum();
+    if total <= limit {
+        return;
+    }
+    let mut remaining = limit;
+    let mut keep_from = rules.len();
+    for (i, rule) in rules.iter_mut().enumerate().rev() {
+        let len = rule.text.len() as u64;
+        if len <= remaining {
+            remaining -= len;
+            keep_from = i;
+            continue;
+        }
+        if remaining > 256 {
+            let mut cut = remaining as usize - 200;
+            while !rule.text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let rest = len - cut as u64;
+            rule.text.truncate(cut);
+            rule.text.push_str(&cut_marker(rest, &rule.path, "limits.ruleTotalBytes", limit));
+            rule.truncated = true;
+            keep_from = i;
+        }
+        break;
+    }
+    let dropped: Vec<String> = rules.drain(..keep_from).map(|r| r.path).collect();
+    diags.push(Diagnostic::new(
+        "rules.over_total_budget",
+        Severity::Warning,
+        format!(
+            "rules total {total} bytes, over the {limit}-byte limit (limits.ruleTotalBytes); the broadest were cut{}",
+            if dropped.is_empty() { String::new() } else { format!(", left out: {}", dropped.join(", ")) }
+        ),
+    ));
+}
+
+/// Conditional rules whose globs match `path`.
+pub fn matching_globs<'a>(rules: &'a [Rule], path: &str) -> Vec<&'a Rule> {
+    rules
+        .iter()
+        .filter(|rule| match &rule.activation {
+            Activation::Globs { globs, base } => match paths::relative_to(path, base) {
+                Some(rel) => globs.iter().any(|g| glob_matches(g, rel)),
+                None => false,
+            },
+            Activation::Always | Activation::Subdirectory | Activation::AgentRequested | Activation::Manual => false,
+        })
+        .collect()
+}
+
+/// A glob against a path relative to the rule's base; a pattern without `/` matches at any depth.
+fn glob_matches(glob: &str, rel: &str) -> bool {
+    let glob = glob.trim().trim_start_matches("./");
+    if glob.contains('/') {
+        glob_match::glob_match(glob.trim_start_matches('/'), rel)
+    } else {
+        glob_match::glob_match(glob, rel) || glob_match::glob_match(&format!("**/{glob}"), rel)
+    }
+}
+
+/// Instruction files in the directories from just below cwd down to `dir` (rulesForPath).
+pub fn subdirectory_rules(ctx: &mut RuleCtx, cwd: &str, dir: &str, out: &mut Collected) {
+    for d in paths::chain(cwd, dir).into_iter().skip(1) {
+        let Some(entries) = listing(ctx.fs, d) else { continue };
+        for (name, source) in instruction_files(ctx.opts) {
+            if name.contains('/') {
+                continue;
+            }
+            if let Some(entry) = has(entries, name) {
+                let before = out.rules.len();
+                load_file(ctx, d, &entry, source, d, false, out);
+                for rule in &mut out.rules[before..] {
+                    rule.activation = Activation::Subdirectory;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_outside_code_only() {
+        let text = "See @docs/a.md and @~/prefs.md.\n`@not/this.md` but @./b.md\n```\n@neither/in-fence.md\n```\nmail me@example.com or @@x\n";
+        assert_eq!(import_targets(text), vec!["docs/a.md", "~/prefs.md", "./b.md"]);
+    }
+
+    #[test]
+    fn globs_match_relative_to_their_base() {
+        assert!(glob_matches("**/*.ts", "src/a/b.ts"));
+        assert!(glob_matches("*.ts", "src/a/b.ts"));
+        assert!(glob_matches("src/**", "src/a/b.ts"));
+        assert!(!glob_matches("src/*.ts", "src/a/b.ts"));
+        assert!(glob_matches("./src/**/*.ts", "src/a/b.ts"));
+    }
+}

@@ -1,0 +1,141 @@
+//! A host for discovery tests: an in-memory tree that answers the engine's requests and
+//! counts them.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use contextview::discovery::host::{DirEntry, EntryKind, FileContent, HostAnswer, HostRequest, Op};
+use contextview::discovery::{Outcome, Step, Workspace};
+
+#[derive(Clone, Debug)]
+pub enum Node {
+    File(Vec<u8>),
+    Link(String),
+    /// A path that fails to read (the host's callback throws).
+    Broken(String),
+}
+
+#[derive(Default, Clone, Debug)]
+pub struct MemoryHost {
+    pub nodes: BTreeMap<String, Node>,
+    pub calls: usize,
+}
+
+impl MemoryHost {
+    pub fn new(files: &[(&str, &str)]) -> Self {
+        let mut host = MemoryHost::default();
+        for (path, text) in files {
+            host.file(path, text);
+        }
+        host
+    }
+
+    pub fn file(&mut self, path: &str, text: &str) -> &mut Self {
+        self.nodes.insert(path.to_owned(), Node::File(text.as_bytes().to_vec()));
+        self
+    }
+
+    pub fn bytes(&mut self, path: &str, bytes: &[u8]) -> &mut Self {
+        self.nodes.insert(path.to_owned(), Node::File(bytes.to_vec()));
+        self
+    }
+
+    pub fn link(&mut self, path: &str, target: &str) -> &mut Self {
+        self.nodes.insert(path.to_owned(), Node::Link(target.to_owned()));
+        self
+    }
+
+    pub fn dir(&mut self, path: &str) -> &mut Self {
+        self.nodes.insert(format!("{path}/.keep"), Node::File(Vec::new()));
+        self
+    }
+
+    pub fn broken(&mut self, path: &str, message: &str) -> &mut Self {
+        self.nodes.insert(path.to_owned(), Node::Broken(message.to_owned()));
+        self
+    }
+
+    pub fn remove(&mut self, path: &str) {
+        self.nodes.remove(path);
+    }
+
+    fn is_dir(&self, path: &str) -> bool {
+        let prefix = if path == "/" { "/".to_owned() } else { format!("{path}/") };
+        self.nodes.keys().any(|k| k.starts_with(&prefix))
+    }
+
+    pub fn answer(&mut self, request: &HostRequest) -> HostAnswer {
+        self.calls += 1;
+        let id = request.id;
+        let path = request.path.as_str();
+        match request.op {
+            Op::ReadDir => {
+                if let Some(Node::Broken(m)) = self.nodes.get(path) {
+                    return HostAnswer { id, error: Some(m.clone()), ..Default::default() };
+                }
+                if let Some(Node::Link(target)) = self.nodes.get(path) {
+                    let resolved = if target.starts_with('/') { target.clone() } else { format!("{}/{}", path.rsplit_once('/').map(|p| p.0).unwrap_or(""), target) };
+                    let resolved = contextview::discovery::paths::normalize(&resolved);
+                    let mut req = request.clone();
+                    req.path = resolved;
+                    self.calls -= 1;
+                    return self.answer(&req);
+                }
+                if !self.is_dir(path) {
+                    return HostAnswer { id, not_found: true, ..Default::default() };
+                }
+                let prefix = if path == "/" { "/".to_owned() } else { format!("{path}/") };
+                let mut entries: BTreeMap<String, DirEntry> = BTreeMap::new();
+                for (key, node) in &self.nodes {
+                    let Some(rest) = key.strip_prefix(&prefix) else { continue };
+                    let (name, deeper) = match rest.split_once('/') {
+                        Some((name, _)) => (name, true),
+                        None => (rest, false),
+                    };
+                    if name.is_empty() || name == ".keep" && !deeper {
+                        continue;
+                    }
+                    let entry = match (deeper, node) {
+                        (true, _) => DirEntry { name: name.to_owned(), kind: EntryKind::Dir, target: None, size: None },
+                        (false, Node::File(b)) => DirEntry { name: name.to_owned(), kind: EntryKind::File, target: None, size: Some(b.len() as u64) },
+                        (false, Node::Link(t)) => DirEntry { name: name.to_owned(), kind: EntryKind::Symlink, target: Some(t.clone()), size: None },
+                        (false, Node::Broken(_)) => DirEntry { name: name.to_owned(), kind: EntryKind::File, target: None, size: None },
+                    };
+                    entries.entry(name.to_owned()).or_insert(entry);
+                }
+                HostAnswer { id, entries: Some(entries.into_values().collect()), ..Default::default() }
+            }
+            Op::ReadFile => match self.nodes.get(path).cloned() {
+                Some(Node::File(bytes)) => {
+                    let max = request.max_bytes.unwrap_or(u64::MAX) as usize;
+                    let size = bytes.len() as u64;
+                    let cut = bytes[..bytes.len().min(max)].to_vec();
+                    HostAnswer { id, content: Some(FileContent::Bytes(cut)), size: Some(size), ..Default::default() }
+                }
+                Some(Node::Link(target)) => {
+                    let resolved = contextview::discovery::paths::join(contextview::discovery::paths::parent(path).unwrap_or("/"), &target);
+                    let mut req = request.clone();
+                    req.path = resolved;
+                    self.calls -= 1;
+                    self.answer(&req)
+                }
+                Some(Node::Broken(m)) => HostAnswer { id, error: Some(m), ..Default::default() },
+                None => HostAnswer { id, not_found: true, ..Default::default() },
+            },
+        }
+    }
+
+    /// Runs the workspace's current job to completion against this host.
+    pub fn drive(&mut self, ws: &mut Workspace) -> Outcome {
+        for _ in 0..1000 {
+            match ws.step() {
+                Step::Done(outcome) => return outcome,
+                Step::Need(requests) => {
+                    let answers = requests.iter().map(|r| self.answer(r)).collect();
+                    ws.answer(answers);
+                }
+            }
+        }
+        panic!("discovery did not finish in 1000 rounds");
+    }
+}

@@ -10,6 +10,8 @@ use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
 use crate::diagnostic::Diagnostic;
+use crate::discovery::host::HostAnswer;
+use crate::discovery::{DiscoveryOptions, Outcome, Step, Workspace, WorkspaceStats};
 use crate::import::{self, Format, ImportReport};
 use crate::provider::{Limits, Payload, Provider, Violation};
 use crate::request::{build_request as build_native, BuildInput, RequestError};
@@ -248,5 +250,79 @@ impl Session {
 impl Default for Session {
     fn default() -> Self {
         Session::new()
+    }
+}
+
+/// The discovery engine (sans-IO): start a job, then loop `step()` / `answer()` until done.
+/// See `docs/discovery-protocol.md`; the package's `discover(options, fs)` drives it.
+#[wasm_bindgen]
+pub struct WorkspaceEngine {
+    inner: Workspace,
+}
+
+#[wasm_bindgen]
+impl WorkspaceEngine {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Ts<DiscoveryOptions>) -> Result<WorkspaceEngine, JsValue> {
+        let options = options.to_rust().map_err(|e| error("invalid_options", &format!("discovery options are invalid: {e}")))?;
+        let inner = Workspace::new(options).map_err(|m| error("invalid_options", &m))?;
+        Ok(WorkspaceEngine { inner })
+    }
+
+    #[wasm_bindgen(js_name = startDiscover)]
+    pub fn start_discover(&mut self) {
+        self.inner.start_discover();
+    }
+
+    #[wasm_bindgen(js_name = startRefresh)]
+    pub fn start_refresh(&mut self, paths: Vec<String>) {
+        self.inner.start_refresh(&paths);
+    }
+
+    #[wasm_bindgen(js_name = startRulesForPath)]
+    pub fn start_rules_for_path(&mut self, path: &str) {
+        self.inner.start_rules_for_path(path);
+    }
+
+    #[wasm_bindgen(js_name = startLoadSkill)]
+    pub fn start_load_skill(&mut self, name: &str) {
+        self.inner.start_load_skill(name);
+    }
+
+    /// `{done: false, requests}` or `{done: true, outcome}`; a job that cannot finish throws
+    /// an Error with its code (`unknown_skill`, `not_discovered`, `discovery_stalled`).
+    pub fn step(&mut self) -> Result<JsValue, JsValue> {
+        let result = js_sys::Object::new();
+        match self.inner.step() {
+            Step::Need(requests) => {
+                js_sys::Reflect::set(&result, &"done".into(), &false.into())?;
+                js_sys::Reflect::set(&result, &"requests".into(), &to_js(&requests)?)?;
+            }
+            Step::Done(outcome) => {
+                let outcome = match outcome {
+                    Outcome::Environment(env) => to_js(&env)?,
+                    Outcome::Changes(changes) => to_js(&changes)?,
+                    Outcome::Rules { rules } => to_js(&rules)?,
+                    Outcome::Skill(skill) => to_js(&skill)?,
+                    Outcome::Error { code, message } => return Err(error(&code, &message)),
+                };
+                js_sys::Reflect::set(&result, &"done".into(), &true.into())?;
+                js_sys::Reflect::set(&result, &"outcome".into(), &outcome)?;
+            }
+        }
+        Ok(result.into())
+    }
+
+    /// The host's answers to the last batch of requests.
+    pub fn answer(&mut self, answers: JsValue) -> Result<(), JsValue> {
+        let answers: Vec<HostAnswer> = serde_wasm_bindgen::from_value(answers)
+            .map_err(|e| error("invalid_argument", &format!("host answers are malformed: {e}")))?;
+        self.inner.answer(answers);
+        Ok(())
+    }
+
+    /// Host calls made so far.
+    pub fn stats(&self) -> Result<Ts<WorkspaceStats>, JsValue> {
+        ts(&self.inner.stats())
     }
 }

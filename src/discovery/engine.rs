@@ -84,10 +84,17 @@ impl<T> Delta<T> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkspaceStats {
-    pub read_dir: u64,
-    pub read_file: u64,
+    pub calls: HostCalls,
     pub bytes_read: u64,
     pub rounds: u64,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostCalls {
+    pub read_dir: u64,
+    pub read_file: u64,
 }
 
 /// Discovery state for one workspace: options, what the host has answered, the last
@@ -202,8 +209,8 @@ impl Workspace {
                     let id = self.next_id;
                     self.next_id += 1;
                     match op {
-                        Op::ReadDir => self.stats.read_dir += 1,
-                        Op::ReadFile => self.stats.read_file += 1,
+                        Op::ReadDir => self.stats.calls.read_dir += 1,
+                        Op::ReadFile => self.stats.calls.read_file += 1,
                     }
                     self.outstanding.insert(id, (op, path.clone()));
                     HostRequest { id, op, path, max_bytes }

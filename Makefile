@@ -34,6 +34,7 @@ test-native:
 	@if [ -d "$${CONTEXTVIEW_CORPUS:-../shared/corpus}" ]; then \
 	  echo "=== corpus suite: real sessions from $${CONTEXTVIEW_CORPUS:-../shared/corpus} (counts below)"; \
 	  cargo test --locked --test corpus -- --nocapture 2>&1 | grep -E '^[a-zA-Z0-9_.-]+: |test result'; \
+	  cargo test --locked --test corpus_discovery -- --nocapture 2>&1 | grep -E '^corpus skills|test result'; \
 	else echo "=== corpus suite: SKIPPED (no ../shared/corpus beside the repository)"; fi
 
 test-wasm-node:
@@ -45,6 +46,7 @@ test-wasm-browser:
 test-js:
 	node_modules/.bin/tsc -p tests/types
 	node --test tests/js/consumer.test.mjs tests/js/cli.test.mjs tests/js/import.test.mjs tests/js/browser.test.mjs tests/workerd/miniflare.test.mjs
+	node --test tests/js/discover.test.mjs tests/js/discover-cli.test.mjs tests/js/discover-browser.test.mjs
 	node --test tests/sdk-types/sdk-types.test.mjs
 	npm run --silent check:wrangler
 
@@ -52,6 +54,7 @@ bench: build
 	node benches/build.bench.mjs
 	cargo bench --bench import
 	node benches/import.bench.mjs
+	node benches/discover.bench.mjs
 
 clean:
 	cargo clean

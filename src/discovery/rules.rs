@@ -406,6 +406,13 @@ fn finish(
         );
     }
     let imports = if claude_family(source) { import_targets(&body) } else { Vec::new() };
+    // A file that only imports files already loaded (oxc's CLAUDE.md is `@AGENTS.md`) adds nothing.
+    if !imports.is_empty() && is_only_imports(&body) && imports.iter().all(|t| ctx.seen.contains(&resolve_import(t, &canonical, ctx.opts))) {
+        ctx.diags.push(
+            Diagnostic::new("rules.only_imports", Severity::Info, "only imports files that are already loaded; adds nothing").at_path(&path),
+        );
+        return;
+    }
     let rule = Rule {
         path: path.clone(),
         canonical: canonical.clone(),
@@ -427,11 +434,10 @@ fn finish(
     bucket.push(rule);
     // Imports follow the file that imports them.
     for target in imports {
-        let resolved = match (target.strip_prefix("~/"), &ctx.opts.home) {
-            (Some(rest), Some(home)) => paths::join(home, rest),
-            (Some(_), None) => continue,
-            (None, _) => paths::join(paths::parent(&canonical).unwrap_or("/"), &target),
-        };
+        if target.starts_with("~/") && ctx.opts.home.is_none() {
+            continue;
+        }
+        let resolved = resolve_import(&target, &canonical, ctx.opts);
         if hops + 1 > ctx.opts.limits.import_hops {
             ctx.diags.push(
                 Diagnostic::new("rules.import_too_deep", Severity::Warning, format!("`@{target}` not followed: more than {} hops", ctx.opts.limits.import_hops))
@@ -457,6 +463,19 @@ fn finish(
             }
         }
     }
+}
+
+/// Where an `@path` import in the file `from` points.
+fn resolve_import(target: &str, from: &str, opts: &DiscoveryOptions) -> String {
+    match (target.strip_prefix("~/"), &opts.home) {
+        (Some(rest), Some(home)) => paths::join(home, rest),
+        _ => paths::join(paths::parent(from).unwrap_or("/"), target),
+    }
+}
+
+/// True when every word of `body` is an `@path` import.
+fn is_only_imports(body: &str) -> bool {
+    body.split_whitespace().all(|word| word.starts_with('@') && looks_like_path(&word[1..]))
 }
 
 fn claude_family(source: RuleSource) -> bool {

@@ -1,7 +1,9 @@
 // Browser entry: the `--target web` build. Call `await init()` once before using the API.
-import wbgInit from './web/contextview.js';
+import wbgInit, * as wasm from './web/contextview.js';
+import { bindDiscover } from './discover.mjs';
 
 export * from './web/contextview.js';
+export { Workspace, memoryFs, browserFs } from './discover.mjs';
 
 let ready;
 
@@ -16,3 +18,6 @@ export function init(input) {
   }).then(() => undefined);
   return ready;
 }
+
+/** Discovers rules and skills (see discover.mjs); calls init() first if nobody has yet. */
+export const { discover } = bindDiscover(wasm.WorkspaceEngine, () => init());

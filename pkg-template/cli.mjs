@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // contextview CLI. Exit codes: 0 ok, 1 the library rejected the input (error has .code),
 // 2 usage error (bad arguments, unknown subcommand/provider, unreadable file).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as cv from './node.mjs';
 
@@ -33,6 +35,15 @@ const COMMANDS = {
     },
     positionals: 1,
     run: runImport,
+  },
+  discover: {
+    summary: 'print the rules and skills an agent finds in a directory (Environment JSON on stdout)',
+    usage: 'contextview discover --cwd DIR [--home DIR]',
+    options: {
+      cwd: { type: 'string' },
+      home: { type: 'string' },
+    },
+    run: runDiscover,
   },
 };
 
@@ -135,6 +146,43 @@ function runImport(values, [file]) {
   process.stderr.write(formatImportReport(report) + '\n');
 }
 
+function directory(values, name) {
+  const v = required(values, name);
+  const path = resolve(v);
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (e) {
+    throw new UsageError(`cannot read --${name} directory ${v}: ${e.code ?? firstLine(e.message)}`);
+  }
+  if (!stat.isDirectory()) throw new UsageError(`--${name} ${v} is not a directory`);
+  return path;
+}
+
+async function runDiscover(values) {
+  const options = { cwd: directory(values, 'cwd') };
+  if (values.home !== undefined) options.home = directory(values, 'home');
+  else if (homedir()) options.home = homedir();
+  const workspace = await cv.discover(options, cv.nodeFs());
+  try {
+    process.stdout.write(JSON.stringify(workspace.environment, null, 2) + '\n');
+    process.stderr.write(formatDiscoverSummary(workspace.environment, workspace.stats()) + '\n');
+  } finally {
+    workspace.free();
+  }
+}
+
+/** One line: what was found, and what it cost in host calls. */
+function formatDiscoverSummary(env, stats) {
+  const count = (n, word) => `${n} ${n === 1 ? word : word + 's'}`;
+  const rules = env?.rules?.length ?? 0;
+  const skills = env?.skills?.length ?? 0;
+  const diags = env?.diagnostics?.length ?? 0;
+  const { readDir = 0, readFile = 0 } = stats?.calls ?? {};
+  return `contextview: discover: ${count(rules, 'rule')}, ${count(skills, 'skill')}, ${count(diags, 'diagnostic')}; ` +
+    `${count(readDir + readFile, 'host call')} (${readDir} readDir, ${readFile} readFile)`;
+}
+
 /** The import's counts, what it could not map (per kind), and its first problems. */
 function formatImportReport(r) {
   const lines = [`contextview: import ${r.format}: ${r.lines} lines -> ${r.records} records`];
@@ -169,12 +217,12 @@ function firstLine(s) {
   return String(s).split('\n')[0];
 }
 
-function main(argv) {
+async function main(argv) {
   try {
     const parsed = parseCommandLine(argv);
     if (parsed.help) return void process.stdout.write(parsed.help + '\n');
     if (parsed.version) return void process.stdout.write(cv.version() + '\n');
-    parsed.cmd.run(parsed.values, parsed.positionals ?? []);
+    await parsed.cmd.run(parsed.values, parsed.positionals ?? []);
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`contextview: ${e.message}\n`);
@@ -188,4 +236,4 @@ function main(argv) {
   }
 }
 
-main(process.argv.slice(2));
+await main(process.argv.slice(2));

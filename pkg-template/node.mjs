@@ -1,6 +1,7 @@
 // Node ESM entry: re-exports the CommonJS `--target nodejs` build (which loads the wasm
 // synchronously with fs), so `import` and `require` share one wasm instance.
 import { createRequire } from 'node:module';
+import { bindDiscover } from './discover.mjs';
 
 const require = createRequire(import.meta.url);
 const cv = require('./node/contextview.js');
@@ -14,7 +15,13 @@ export const {
   validatePayload,
   importSession,
   Session,
+  WorkspaceEngine,
 } = cv;
+
+// Discovery of rules and skills (JavaScript driver over WorkspaceEngine; see discover.mjs).
+export const { discover } = bindDiscover(WorkspaceEngine);
+export { Workspace, memoryFs, browserFs } from './discover.mjs';
+export { nodeFs } from './node-fs.mjs';
 
 /** The wasm is already instantiated in Node; kept for symmetry with the browser entry. */
 export function init() {

@@ -1,11 +1,14 @@
 // Workers (workerd / wrangler) entry: the runtime compiles the .wasm import to a
 // WebAssembly.Module, which is instantiated synchronously at module load.
 import wasmModule from './web/contextview_bg.wasm';
-import { initSync } from './web/contextview.js';
+import * as wasm from './web/contextview.js';
+import { bindDiscover } from './discover.mjs';
 
-initSync({ module: wasmModule });
+wasm.initSync({ module: wasmModule });
 
 export * from './web/contextview.js';
+export { Workspace, memoryFs, browserFs } from './discover.mjs';
+export const { discover } = bindDiscover(wasm.WorkspaceEngine);
 
 /** The wasm is already instantiated; kept for symmetry with the browser entry. */
 export function init() {

@@ -290,7 +290,9 @@ impl WorkspaceEngine {
     }
 
     /// `{done: false, requests}` or `{done: true, outcome}`; a job that cannot finish throws
-    /// an Error with its code (`unknown_skill`, `not_discovered`, `discovery_stalled`).
+    /// an Error with its code (`unknown_skill`, `not_discovered`, `discovery_stalled`,
+    /// `invalid_argument`).
+    #[wasm_bindgen(unchecked_return_type = "{ done: false; requests: HostRequest[] } | { done: true; outcome: Environment | Changes | Rule[] | LoadedSkill }")]
     pub fn step(&mut self) -> Result<JsValue, JsValue> {
         let result = js_sys::Object::new();
         match self.inner.step() {
@@ -314,7 +316,7 @@ impl WorkspaceEngine {
     }
 
     /// The host's answers to the last batch of requests.
-    pub fn answer(&mut self, answers: JsValue) -> Result<(), JsValue> {
+    pub fn answer(&mut self, #[wasm_bindgen(unchecked_param_type = "HostAnswer[]")] answers: JsValue) -> Result<(), JsValue> {
         let answers: Vec<HostAnswer> = serde_wasm_bindgen::from_value(answers)
             .map_err(|e| error("invalid_argument", &format!("host answers are malformed: {e}")))?;
         self.inner.answer(answers);

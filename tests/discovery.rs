@@ -316,15 +316,33 @@ fn refresh_rereads_only_what_changed_and_reports_it() {
     assert_eq!(changes.rules.edited.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), vec!["/repo/.claude/rules/style.md"]);
     assert!(changes.rules.added.is_empty() && changes.rules.removed.is_empty() && changes.skills.is_empty());
 
+    // As a file watcher reports it: the new file, in a directory that did not exist.
     host.file("/repo/pkg/app/.claude/skills/new-one/SKILL.md", &skill("new-one", "Fresh.", ""));
     host.remove("/repo/.grok/rules/b.md");
-    ws.start_refresh(&["/repo/pkg/app/.claude/skills/new-one".into(), "/repo/.grok/rules/b.md".into()]);
+    ws.start_refresh(&["/repo/pkg/app/.claude/skills/new-one/SKILL.md".into(), "/repo/.grok/rules/b.md".into()]);
     let changes = match host.drive(&mut ws) {
         Outcome::Changes(c) => c,
         other => panic!("{other:?}"),
     };
     assert_eq!(changes.skills.added.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec!["new-one"]);
     assert_eq!(changes.rules.removed, vec!["/repo/.grok/rules/b.md"]);
+
+    // A new rule directory in cwd, reported by its file only.
+    host.file("/repo/pkg/app/.cursor/rules/new.mdc", "---\nalwaysApply: true\n---\nNew cursor rule.");
+    ws.start_refresh(&["/repo/pkg/app/.cursor/rules/new.mdc".into()]);
+    let changes = match host.drive(&mut ws) {
+        Outcome::Changes(c) => c,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(changes.rules.added.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), vec!["/repo/pkg/app/.cursor/rules/new.mdc"]);
+    let env = changes.environment.unwrap();
+    assert!(env.stats.calls.read_dir > 0 && env.stats.rounds > 0);
+
+    // Paths must be absolute.
+    ws.start_refresh(&["relative/x.md".into()]);
+    assert!(matches!(host.drive(&mut ws), Outcome::Error { code, .. } if code == "invalid_argument"));
+    ws.start_rules_for_path("src/x.ts");
+    assert!(matches!(host.drive(&mut ws), Outcome::Error { code, .. } if code == "invalid_argument"));
 }
 
 #[test]

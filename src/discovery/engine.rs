@@ -24,6 +24,8 @@ pub enum Job {
     Refresh { previous: Environment },
     RulesForPath { path: String },
     LoadSkill { name: String },
+    /// A job refused at its start (bad arguments): ends at the first step with this error.
+    Fail { code: String, message: String },
 }
 
 /// One step of a job.
@@ -151,6 +153,11 @@ impl Workspace {
 
     /// Forgets what is known about `changed` (files or directories) and discovers again.
     pub fn start_refresh(&mut self, changed: &[String]) {
+        if let Some(bad) = changed.iter().find(|p| !p.starts_with('/')) {
+            let message = format!("refresh takes absolute, /-separated paths, got `{bad}`");
+            self.start(Job::Fail { code: "invalid_argument".to_owned(), message });
+            return;
+        }
         for path in changed {
             self.memo.forget(&paths::normalize(path));
         }
@@ -162,7 +169,8 @@ impl Workspace {
     }
 
     pub fn start_rules_for_path(&mut self, path: &str) {
-        self.start(Job::RulesForPath { path: paths::normalize(path) });
+        let path = if path.starts_with('/') { paths::normalize(path) } else { path.to_owned() };
+        self.start(Job::RulesForPath { path });
     }
 
     pub fn start_load_skill(&mut self, name: &str) {
@@ -219,9 +227,18 @@ impl Workspace {
             return Step::Need(requests);
         }
         self.job = None;
-        match &outcome {
-            Outcome::Environment(env) => self.environment = Some((**env).clone()),
-            Outcome::Changes(changes) => self.environment = changes.environment.clone(),
+        let mut outcome = outcome;
+        match &mut outcome {
+            Outcome::Environment(env) => {
+                env.stats = self.stats;
+                self.environment = Some((**env).clone());
+            }
+            Outcome::Changes(changes) => {
+                if let Some(env) = &mut changes.environment {
+                    env.stats = self.stats;
+                }
+                self.environment = changes.environment.clone();
+            }
             Outcome::Rules { rules } => {
                 for rule in rules {
                     self.attached.insert(rule.canonical.clone());
@@ -241,10 +258,15 @@ impl Workspace {
                 changes.environment = Some(environment);
                 Outcome::Changes(Box::new(changes))
             }
+            Job::RulesForPath { path } if !path.starts_with('/') => Outcome::Error {
+                code: "invalid_argument".to_owned(),
+                message: format!("rulesForPath takes an absolute, /-separated path, got `{path}`"),
+            },
             Job::RulesForPath { path } => match &self.environment {
                 Some(env) => Outcome::Rules { rules: self.rules_for_path(env, fs, path) },
                 None => not_discovered(),
             },
+            Job::Fail { code, message } => Outcome::Error { code: code.clone(), message: message.clone() },
             Job::LoadSkill { name } => match &self.environment {
                 Some(env) => match env.skills.iter().find(|s| &s.name == name) {
                     Some(skill) => match skills::load(&self.options, fs, skill) {
@@ -350,6 +372,7 @@ pub fn compute_environment(opts: &DiscoveryOptions, fs: &FsView) -> Environment 
         skills,
         skill_listing,
         diagnostics,
+        stats: WorkspaceStats::default(),
     }
 }
 

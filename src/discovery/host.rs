@@ -79,11 +79,11 @@ pub enum EntryKind {
 
 /// File content: bytes (preferred: invalid UTF-8 can be reported) or text.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type = "string | Uint8Array"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum FileContent {
     Text(String),
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Uint8Array"))]
     Bytes(#[serde(with = "serde_bytes_compat")] Vec<u8>),
 }
 
@@ -187,12 +187,18 @@ impl Memo {
         self.answers.insert(key, answer);
     }
 
-    /// Forgets what is known about `path` (as a file and as a directory) and its parent's listing.
+    /// Forgets what is known about `path` (as a file and as a directory) and the listing that
+    /// shows it: its parent's, or — when the parent was never listed (a new directory, as when
+    /// a watcher reports `new-dir/SKILL.md`) — the nearest listed ancestor's.
     pub fn forget(&mut self, path: &str) {
         self.answers.remove(&(Op::ReadFile, path.to_owned()));
         self.answers.remove(&(Op::ReadDir, path.to_owned()));
-        if let Some(parent) = super::paths::parent(path) {
-            self.answers.remove(&(Op::ReadDir, parent.to_owned()));
+        let mut child = path;
+        while let Some(parent) = super::paths::parent(child) {
+            if self.answers.remove(&(Op::ReadDir, parent.to_owned())).is_some() {
+                break;
+            }
+            child = parent;
         }
     }
 }

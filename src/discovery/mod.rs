@@ -93,7 +93,7 @@ pub struct Conventions {
     pub grok: bool,
     /// `CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, `.claude/rules`, `@path` imports, `.claude/skills`.
     pub claude: bool,
-    /// `.cursor/rules/**/*.mdc`, `.cursorrules`, `.cursor/skills`.
+    /// `.mdc` rule files anywhere under `.cursor/rules`, `.cursorrules`, `.cursor/skills`.
     pub cursor: bool,
     /// `AGENTS.md`, `Agents.md`, `AGENT.md`, `.agents/skills`.
     pub agents: bool,
@@ -211,8 +211,10 @@ pub struct Plugin {
 #[serde(rename_all = "camelCase")]
 pub struct Environment {
     pub cwd: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub home: Option<String>,
     /// The repository root, when cwd is inside one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repo_root: Option<String>,
     /// Rules loaded up front, in prompt order (home first, then root → cwd; deeper wins).
     pub rules: Vec<Rule>,
@@ -224,4 +226,6 @@ pub struct Environment {
     pub skills: Vec<Skill>,
     pub skill_listing: SkillListing,
     pub diagnostics: Vec<Diagnostic>,
+    /// Host calls this workspace has made so far (all jobs), when the environment was produced.
+    pub stats: WorkspaceStats,
 }

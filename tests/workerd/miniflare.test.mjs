@@ -11,6 +11,7 @@ import { Miniflare } from 'miniflare';
 
 import * as cv from '../../pkg/node.mjs';
 import { PROVIDERS, checkBuild } from '../js/payload-checks.mjs';
+import { workspaceFixture, mentions } from '../js/discover-fixture.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -91,6 +92,19 @@ test('library errors come back with their code', async () => {
   assert.equal(r.status, 400);
   assert.match(r.body.error.code, /^[a-z_]+$/);
   assert.notEqual(r.body.error.code, 'internal');
+});
+
+test('discover over memoryFs runs in workerd and matches Node', async () => {
+  const fx = workspaceFixture('/w');
+  const r = await call('/discover', { method: 'POST', body: JSON.stringify({ files: fx.files, cwd: fx.paths.cwd, home: fx.paths.home, rulesFor: fx.paths.mainTs }) });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  for (const marker of fx.unconditional) assert.equal(mentions(r.body.environment.rules, marker), 1, marker);
+  assert.deepEqual(r.body.attached.map((x) => x.path), [`${fx.paths.root}/.cursor/rules/z.mdc`]);
+  const ws = await cv.discover({ cwd: fx.paths.cwd, home: fx.paths.home }, cv.memoryFs(fx.files));
+  assert.deepEqual(r.body.environment, JSON.parse(JSON.stringify(ws.environment)), 'same environment as in Node');
+  assert.deepEqual(r.body.attached, JSON.parse(JSON.stringify(await ws.rulesForPath(fx.paths.mainTs))));
+  assert.deepEqual(r.body.stats, ws.stats(), 'same host calls as in Node');
+  ws.free();
 });
 
 // Offline and anonymous: throwaway HOME, no metrics, no account credentials.

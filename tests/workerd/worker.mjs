@@ -3,9 +3,11 @@
 //   POST /append          body: one JSONL line       -> {lines, items, added}
 //   GET  /build?provider=X[&mode=stateless]           -> {payload, report}
 //   GET  /info                                         -> {version, lines, items}
+//   POST /discover        body: {files, cwd, home, rulesFor} -> {environment, attached, stats}
+//                         (discovery over memoryFs, in the Worker itself; no Durable Object)
 // Library errors come back as 400 {error: {code, message}}.
 import { DurableObject } from 'cloudflare:workers';
-import { Session, buildRequest, version, init } from '../../pkg/workerd.mjs';
+import { Session, buildRequest, version, init, discover, memoryFs } from '../../pkg/workerd.mjs';
 
 const LINE_PREFIX = 'line:';
 const key = (n) => LINE_PREFIX + String(n).padStart(10, '0');
@@ -78,10 +80,26 @@ export class SessionObject extends DurableObject {
   }
 }
 
+async function discoverResponse(request) {
+  try {
+    const { files, cwd, home, rulesFor } = await request.json();
+    const ws = await discover({ cwd, home }, memoryFs(files));
+    try {
+      const attached = await ws.rulesForPath(rulesFor);
+      return Response.json({ environment: ws.environment, attached, stats: ws.stats() });
+    } finally {
+      ws.free();
+    }
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
+
 export default {
   async fetch(request, env) {
     await init(); // a no-op on workerd; shows the entry's API symmetry
     const url = new URL(request.url);
+    if (request.method === 'POST' && url.pathname === '/discover') return discoverResponse(request);
     const name = url.searchParams.get('session') ?? 'default';
     return env.SESSIONS.get(env.SESSIONS.idFromName(name)).fetch(request);
   },

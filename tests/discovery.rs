@@ -413,3 +413,17 @@ fn a_host_that_stops_answering_ends_the_job_with_a_code() {
     assert!(matches!(ws.step(), contextview::discovery::Step::Done(Outcome::Error { code, .. }) if code == "discovery_stalled"));
     assert!(Workspace::new(DiscoveryOptions::new("relative/path")).is_err());
 }
+
+#[test]
+fn plugin_names_that_could_name_another_path_are_refused() {
+    let mut host = MemoryHost::new(&[("/r/.git/HEAD", ""), ("/p/skills/x/SKILL.md", &skill("x", "from a plugin", ""))]);
+    let mut o = DiscoveryOptions::new("/r");
+    o.skills.plugins = vec![
+        Plugin { name: "../escape".into(), root: "/p".into() },
+        Plugin { name: "a:b".into(), root: "/p".into() },
+        Plugin { name: "good".into(), root: "/p".into() },
+    ];
+    let (_, env) = discover(&mut host, o);
+    assert_eq!(env.diagnostics.iter().filter(|d| d.code == "skills.bad_plugin_name").count(), 2);
+    assert_eq!(env.skills.iter().map(|s| (s.name.as_str(), s.plugin.as_deref())).collect::<Vec<_>>(), vec![("x", Some("good"))]);
+}

@@ -10,10 +10,10 @@
 use serde_json::Value;
 
 use super::tree::TreePath;
-use super::{image_block, json_lines, tool_kind, Imported, LogBuilder, Stream};
+use super::{image_block, json_lines, Imported, LogBuilder, Stream};
 use crate::conversation::SyntheticReason;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::update::acp::{ContentBlock, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallPatch, ToolCallStart, ToolCallStatus};
+use crate::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
 use crate::update::record::{CompactionCheckpoint, Event, Header, UsageAnchor};
 
 pub fn import(text: &str) -> Imported {
@@ -24,18 +24,7 @@ pub fn import(text: &str) -> Imported {
     let mut last_usage_message: Option<String> = None;
 
     for (line, parsed) in json_lines(text) {
-        out.count_line();
-        let value = match parsed {
-            Ok(Value::Object(map)) => Value::Object(map),
-            Ok(_) => {
-                out.bad_line(line, "import.not_an_object", "line is JSON but not an object");
-                continue;
-            }
-            Err(e) => {
-                out.bad_line(line, "import.malformed_line", format!("line is not JSON: {e}"));
-                continue;
-            }
-        };
+        let Some(value) = out.object(line, parsed) else { continue };
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
         if header.session_id.is_empty() {
             if let Some(id) = value.get("sessionId").and_then(Value::as_str) {
@@ -48,7 +37,6 @@ pub fn import(text: &str) -> Imported {
         if header.created_at.is_none() {
             header.created_at = value.get("timestamp").and_then(Value::as_str).map(str::to_owned);
         }
-        out.at(value.get("timestamp").and_then(Value::as_str));
 
         if kind == "summary" {
             if let Some(title) = value.get("summary").and_then(Value::as_str) {
@@ -174,17 +162,7 @@ fn tool_result(out: &mut LogBuilder, line: usize, block: &Value, raw_output: Opt
         Some(_) => out.unmapped("tool_result_content:other"),
     }
     let failed = block.get("is_error").and_then(Value::as_bool) == Some(true);
-    out.update(SessionUpdate::ToolCallUpdate(ToolCallPatch {
-        tool_call_id: id.to_owned(),
-        kind: None,
-        status: Some(if failed { ToolCallStatus::Failed } else { ToolCallStatus::Completed }),
-        title: None,
-        content: Some(content),
-        locations: None,
-        raw_input: None,
-        raw_output,
-        meta: None,
-    }));
+    out.tool_result(id, content, failed, raw_output);
 }
 
 fn assistant_line(out: &mut LogBuilder, line: usize, value: &Value, last_usage_message: &mut Option<String>) {
@@ -229,17 +207,7 @@ fn assistant_line(out: &mut LogBuilder, line: usize, value: &Value, last_usage_m
                     out.bad_line(line, "import.bad_tool_use", "tool_use has no id");
                     continue;
                 }
-                out.update(SessionUpdate::ToolCall(ToolCallStart {
-                    tool_call_id: id,
-                    title: name.clone(),
-                    kind: Some(tool_kind(&name)),
-                    status: Some(crate::update::acp::ToolCallStatus::Pending),
-                    content: None,
-                    locations: None,
-                    raw_input: block.get("input").cloned(),
-                    raw_output: None,
-                    meta: ProviderMeta { tool_name: Some(name), ..base.clone() }.to_meta(),
-                }));
+                out.tool_call(id, &name, block.get("input").cloned(), ProviderMeta { tool_name: Some(name.clone()), ..base.clone() });
             }
             other => out.unmapped(&format!("assistant_block:{other}")),
         }

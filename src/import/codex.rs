@@ -10,9 +10,9 @@
 
 use serde_json::Value;
 
-use super::{image_block, json_lines, tool_kind, Imported, LogBuilder, Stream};
+use super::{image_block, json_lines, Imported, LogBuilder, Stream};
 use crate::conversation::SyntheticReason;
-use crate::update::acp::{ContentBlock, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallPatch, ToolCallStart, ToolCallStatus};
+use crate::update::acp::{ContentBlock, ProviderMeta, ToolCallContent, ToolCallStatus, ToolKind};
 use crate::update::record::{
     CompactionCheckpoint, Event, Header, ModelSwitch, PromptHeadSnapshot, ReminderInjected, UsageAnchor,
 };
@@ -40,19 +40,7 @@ pub fn import(text: &str) -> Imported {
     let mut state = State { model: None, provider: "openai".to_owned(), messages: 0 };
 
     for (line, parsed) in json_lines(text) {
-        out.count_line();
-        let value = match parsed {
-            Ok(v @ Value::Object(_)) => v,
-            Ok(_) => {
-                out.bad_line(line, "import.not_an_object", "line is JSON but not an object");
-                continue;
-            }
-            Err(e) => {
-                out.bad_line(line, "import.malformed_line", format!("line is not JSON: {e}"));
-                continue;
-            }
-        };
-        out.at(value.get("timestamp").and_then(Value::as_str));
+        let Some(value) = out.object(line, parsed) else { continue };
         let payload = value.get("payload").cloned().unwrap_or(Value::Null);
         match value.get("type").and_then(Value::as_str).unwrap_or("") {
             "session_meta" => session_meta(&mut out, &mut header, &mut state, &payload),
@@ -168,18 +156,7 @@ fn response_item(out: &mut LogBuilder, state: &mut State, line: usize, item: &Va
                 out.bad_line(line, "import.bad_tool_call", "tool call has no call_id");
                 return;
             }
-            out.update(SessionUpdate::ToolCall(ToolCallStart {
-                tool_call_id: call_id,
-                title: name.clone(),
-                kind: Some(tool_kind(&name)),
-                status: Some(ToolCallStatus::Pending),
-                content: None,
-                locations: None,
-                // A JSON null reads back as "absent", so it is written as absent.
-                raw_input: Some(input).filter(|v| !v.is_null()),
-                raw_output: None,
-                meta: ProviderMeta { tool_name: Some(name), ..state.meta() }.to_meta(),
-            }));
+            out.tool_call(call_id, &name, Some(input), ProviderMeta { tool_name: Some(name.clone()), ..state.meta() });
         }
         "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" => {
             let Some(call_id) = item.get("call_id").and_then(Value::as_str) else {
@@ -187,34 +164,16 @@ fn response_item(out: &mut LogBuilder, state: &mut State, line: usize, item: &Va
                 return;
             };
             let content = output_content(item.get("output"), line, out);
-            out.update(SessionUpdate::ToolCallUpdate(ToolCallPatch {
-                tool_call_id: call_id.to_owned(),
-                kind: None,
-                status: Some(ToolCallStatus::Completed),
-                title: None,
-                content: Some(content),
-                locations: None,
-                raw_input: None,
-                raw_output: None,
-                meta: None,
-            }));
+            out.tool_result(call_id, content, false, None);
         }
         "web_search_call" => {
             // A hosted tool: the model saw that it searched; keep it as a call with its query.
             let id = item.get("id").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| state.next_message_id("web_search"));
             let action = item.get("action").cloned().unwrap_or(Value::Null);
             let query = action.get("query").and_then(Value::as_str).unwrap_or("").to_owned();
-            out.update(SessionUpdate::ToolCall(ToolCallStart {
-                tool_call_id: id,
-                title: format!("Web search: {query}"),
-                kind: Some(crate::update::acp::ToolKind::Fetch),
-                status: Some(ToolCallStatus::Completed),
-                content: Some(vec![ToolCallContent::Content { content: ContentBlock::text(format!("Searched the web for: {query}")), meta: None }]),
-                locations: None,
-                raw_input: Some(action),
-                raw_output: None,
-                meta: ProviderMeta { tool_name: Some("web_search".to_owned()), ..state.meta() }.to_meta(),
-            }));
+            let content = vec![ToolCallContent::Content { content: ContentBlock::text(format!("Searched the web for: {query}")), meta: None }];
+            let meta = ProviderMeta { tool_name: Some("web_search".to_owned()), ..state.meta() };
+            out.tool_call_with(id, format!("Web search: {query}"), ToolKind::Fetch, ToolCallStatus::Completed, Some(content), Some(action), meta);
         }
         other => out.unmapped(&format!("response_item:{}", if other.is_empty() { "untyped" } else { other })),
     }

@@ -23,7 +23,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::update::acp::{AcpUpdate, ContentBlock, ContentChunk, ProviderMeta, SessionUpdate};
+use crate::update::acp::{
+    AcpUpdate, ContentBlock, ContentChunk, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallPatch, ToolCallStart, ToolCallStatus, ToolKind,
+};
 use crate::update::record::{Event, Header, Record, RecordBody};
 
 /// Session formats we import.
@@ -250,8 +252,69 @@ impl LogBuilder {
         self.report.diagnostics.push(Diagnostic::new(code, Severity::Error, message).at_line(line));
     }
 
-    pub fn count_line(&mut self) {
+    /// Counts one input line and returns it as a JSON object; anything else is reported with
+    /// its line number and yields `None`. Also moves the timestamp to the line's `timestamp`.
+    pub fn object(&mut self, line: usize, parsed: Result<Value, String>) -> Option<Value> {
         self.report.lines += 1;
+        match parsed {
+            Ok(value @ Value::Object(_)) => {
+                self.at(value.get("timestamp").and_then(Value::as_str));
+                Some(value)
+            }
+            Ok(_) => {
+                self.bad_line(line, "import.not_an_object", "line is JSON but not an object");
+                None
+            }
+            Err(e) => {
+                self.bad_line(line, "import.malformed_line", format!("line is not JSON: {e}"));
+                None
+            }
+        }
+    }
+
+    /// A new tool call (`pending`), with its tool name and provider facts in `_meta`.
+    pub fn tool_call(&mut self, id: String, name: &str, input: Option<Value>, meta: ProviderMeta) -> u64 {
+        self.tool_call_with(id, name.to_owned(), kind_of(name), ToolCallStatus::Pending, None, input, meta)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn tool_call_with(
+        &mut self,
+        id: String,
+        title: String,
+        kind: ToolKind,
+        status: ToolCallStatus,
+        content: Option<Vec<ToolCallContent>>,
+        input: Option<Value>,
+        meta: ProviderMeta,
+    ) -> u64 {
+        self.update(SessionUpdate::ToolCall(ToolCallStart {
+            tool_call_id: id,
+            title,
+            kind: Some(kind),
+            status: Some(status),
+            content,
+            locations: None,
+            // A JSON null reads back as "absent", so it is written as absent.
+            raw_input: input.filter(|v| !v.is_null()),
+            raw_output: None,
+            meta: meta.to_meta(),
+        }))
+    }
+
+    /// A tool call's outcome: `completed`, or `failed` when `failed`.
+    pub fn tool_result(&mut self, id: &str, content: Vec<ToolCallContent>, failed: bool, raw_output: Option<Value>) -> u64 {
+        self.update(SessionUpdate::ToolCallUpdate(ToolCallPatch {
+            tool_call_id: id.to_owned(),
+            kind: None,
+            status: Some(if failed { ToolCallStatus::Failed } else { ToolCallStatus::Completed }),
+            title: None,
+            content: Some(content),
+            locations: None,
+            raw_input: None,
+            raw_output,
+            meta: None,
+        }))
     }
 
     pub fn finish(mut self, header: Header) -> Imported {
@@ -284,8 +347,7 @@ pub fn image_block(data: &str, mime_type: &str, line: usize, out: &mut LogBuilde
 }
 
 /// Guesses an ACP tool kind from a tool's name (used for the client view only).
-pub fn tool_kind(name: &str) -> crate::update::acp::ToolKind {
-    use crate::update::acp::ToolKind;
+pub fn kind_of(name: &str) -> ToolKind {
     let n = name.to_ascii_lowercase();
     if n.contains("read") || n == "view" || n == "cat" || n == "ls" {
         ToolKind::Read

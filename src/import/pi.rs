@@ -10,10 +10,10 @@
 use serde_json::Value;
 
 use super::tree::TreePath;
-use super::{image_block, json_lines, tool_kind, Imported, LogBuilder, Stream};
+use super::{image_block, json_lines, Imported, LogBuilder, Stream};
 use crate::conversation::SyntheticReason;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::update::acp::{ContentBlock, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallPatch, ToolCallStart, ToolCallStatus};
+use crate::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
 use crate::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, UsageAnchor};
 
 pub fn import(text: &str) -> Imported {
@@ -23,19 +23,7 @@ pub fn import(text: &str) -> Imported {
     let mut previous: Option<String> = None;
 
     for (line, parsed) in json_lines(text) {
-        out.count_line();
-        let value = match parsed {
-            Ok(v @ Value::Object(_)) => v,
-            Ok(_) => {
-                out.bad_line(line, "import.not_an_object", "line is JSON but not an object");
-                continue;
-            }
-            Err(e) => {
-                out.bad_line(line, "import.malformed_line", format!("line is not JSON: {e}"));
-                continue;
-            }
-        };
-        out.at(value.get("timestamp").and_then(Value::as_str));
+        let Some(value) = out.object(line, parsed) else { continue };
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
         if kind == "session" {
             header.session_id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
@@ -221,17 +209,8 @@ fn assistant(out: &mut LogBuilder, line: usize, id: &str, message: &Value) {
                 }
                 // pi joins the Responses call id and item id with `|`; the call id is what results name.
                 let provider_call_id = call_id.split_once('|').map(|(c, _)| c.to_owned());
-                out.update(SessionUpdate::ToolCall(ToolCallStart {
-                    tool_call_id: call_id.to_owned(),
-                    title: name.clone(),
-                    kind: Some(tool_kind(&name)),
-                    status: Some(ToolCallStatus::Pending),
-                    content: None,
-                    locations: None,
-                    raw_input: block.get("arguments").cloned(),
-                    raw_output: None,
-                    meta: ProviderMeta { tool_name: Some(name), provider_call_id, ..base.clone() }.to_meta(),
-                }));
+                let meta = ProviderMeta { tool_name: Some(name.clone()), provider_call_id, ..base.clone() };
+                out.tool_call(call_id.to_owned(), &name, block.get("arguments").cloned(), meta);
             }
             other => out.unmapped(&format!("assistant_block:{other}")),
         }
@@ -272,15 +251,5 @@ fn tool_result(out: &mut LogBuilder, line: usize, message: &Value) {
         }
     }
     let failed = message.get("isError").and_then(Value::as_bool) == Some(true);
-    out.update(SessionUpdate::ToolCallUpdate(ToolCallPatch {
-        tool_call_id: call_id.to_owned(),
-        kind: None,
-        status: Some(if failed { ToolCallStatus::Failed } else { ToolCallStatus::Completed }),
-        title: None,
-        content: Some(content),
-        locations: None,
-        raw_input: None,
-        raw_output: message.get("details").cloned(),
-        meta: None,
-    }));
+    out.tool_result(call_id, content, failed, message.get("details").cloned());
 }

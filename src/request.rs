@@ -9,7 +9,7 @@ use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
 use crate::provider::{ForeignReasoning, Limits, Provider, ToolDef};
 use crate::update::{parse_log, replay};
-use crate::view::{self, BuildError, BuildOptions, Built, RepairConfig};
+use crate::view::{self, BuildError, BuildOptions, Built, PruningConfig, RepairConfig};
 
 /// Build options as the JS API and the CLI take them (camelCase).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -34,6 +34,14 @@ pub struct BuildInput {
     pub limits: Option<Limits>,
     #[serde(default)]
     pub repair: Option<RepairConfig>,
+    #[serde(default)]
+    pub pruning: Option<PruningConfig>,
+    /// The model's context window (tokens); pruning acts above a share of it.
+    #[serde(default)]
+    pub context_window: Option<u64>,
+    /// The context's size in tokens as the ledger counts it (estimated when absent).
+    #[serde(default)]
+    pub context_tokens: Option<u64>,
     /// JSON Lines text of a session log (exclusive with `items`).
     #[serde(default)]
     pub log: Option<String>,
@@ -73,6 +81,11 @@ impl BuildInput {
         if let Some(repair) = &self.repair {
             options.repair = repair.clone();
         }
+        if let Some(pruning) = &self.pruning {
+            options.pruning = pruning.clone();
+        }
+        options.context_window = self.context_window;
+        options.context_tokens = self.context_tokens;
         options
     }
 }

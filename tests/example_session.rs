@@ -31,6 +31,9 @@ fn input(provider: Provider) -> BuildInput {
         cache_system: None,
         limits: None,
         repair: None,
+        pruning: None,
+        context_window: None,
+        context_tokens: None,
         log: Some(LOG.to_owned()),
         items: None,
     }

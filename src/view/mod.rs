@@ -7,6 +7,7 @@
 //! 3. validate the payload against that provider's rules — a payload that breaks one is never
 //!    returned (it is a bug in a renderer, reported with the rule's name).
 
+pub mod prune;
 pub mod repair;
 pub mod report;
 
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::conversation::Item;
 use crate::provider::{self, Payload, Provider, RenderOptions, Violation};
+pub use prune::{ContextUse, PruneReport, PruningConfig};
 pub use repair::{Repair, RepairConfig, RepairKind};
 pub use report::Report;
 
@@ -23,12 +25,39 @@ pub struct BuildOptions {
     pub provider: Provider,
     pub render: RenderOptions,
     pub repair: RepairConfig,
+    pub pruning: PruningConfig,
+    /// The model's context window in tokens; pruning needs it.
+    pub context_window: Option<u64>,
+    /// Tokens the context holds, as the ledger counts them; estimated from the items when absent.
+    pub context_tokens: Option<u64>,
 }
 
 impl BuildOptions {
     pub fn new(provider: Provider, model: impl Into<String>) -> Self {
-        BuildOptions { provider, render: RenderOptions::new(model), repair: RepairConfig::default() }
+        BuildOptions {
+            provider,
+            render: RenderOptions::new(model),
+            repair: RepairConfig::default(),
+            pruning: PruningConfig::default(),
+            context_window: None,
+            context_tokens: None,
+        }
     }
+}
+
+/// A rough token count of items (bytes / 4), used until the caller supplies the ledger's count.
+pub fn rough_tokens(items: &[std::borrow::Cow<'_, Item>]) -> u64 {
+    let bytes: usize = items
+        .iter()
+        .map(|item| match item.as_ref() {
+            Item::User(m) => crate::conversation::text_of(&m.content).len(),
+            Item::Assistant(a) => a.text.len(),
+            Item::Reasoning(r) => r.text.len(),
+            Item::ToolCall(c) => c.input.to_string().len() + c.name.len(),
+            Item::ToolResult(r) => crate::conversation::text_of(&r.content).len(),
+        })
+        .sum();
+    bytes as u64 / 4
 }
 
 /// A built request.
@@ -88,6 +117,8 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
             message: format!("nothing to send: {} items, none with content the model can see", items.len()),
         });
     }
+    let usage = options.context_window.map(|window| ContextUse { tokens: options.context_tokens.unwrap_or_else(|| rough_tokens(&view)), window });
+    let (view, pruning) = prune::prune(view, &options.pruning, usage);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
     let (payload, notes) = provider::render(options.provider, &refs, &options.render);
     if let Payload::Anthropic(request) = &payload {
@@ -117,6 +148,7 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
         view_items: view.len(),
         bytes: body.len(),
         repairs,
+        pruning,
         reasoning: notes.reasoning,
         id_map: notes.id_map,
         wrapped_inputs: notes.wrapped_inputs,

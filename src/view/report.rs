@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::prune::PruneReport;
 use super::repair::Repair;
 use crate::provider::{Provider, ReasoningCounts};
 
@@ -21,6 +22,8 @@ pub struct Report {
     /// Length of the serialized request body, in bytes.
     pub bytes: usize,
     pub repairs: Vec<Repair>,
+    /// What pruning trimmed and cleared (inactive below the trigger).
+    pub pruning: PruneReport,
     pub reasoning: ReasoningCounts,
     /// Provider-facing tool-call id → original id, for ids that had to change.
     pub id_map: BTreeMap<String, String>,

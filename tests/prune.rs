@@ -1,0 +1,151 @@
+//! Pruning tool results: what is trimmed and cleared, what never is, and the cache-friendly
+//! property that pruning moves in steps.
+
+use contextview::conversation::*;
+use contextview::view::{build, BuildOptions, ContextUse, PruningConfig};
+use contextview::Provider;
+use pretty_assertions::assert_eq;
+use proptest::prelude::*;
+use serde_json::json;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+/// `turns` turns, each: a prompt, a call to `tool`, a result of `size` characters, an answer.
+fn session(turns: usize, size: usize, tool: &str) -> Vec<Item> {
+    let mut items = Vec::new();
+    for t in 1..=turns {
+        items.push(Item::User(UserMessage { id: format!("u{t}"), content: vec![Part::text(format!("step {t}"))], synthetic: None }));
+        items.push(Item::ToolCall(ToolCall { id: format!("c{t}"), call_id: format!("call_{t}"), name: tool.into(), input: json!({"n": t}), origin: None, signature: None }));
+        let body: String = (0..size).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        items.push(Item::ToolResult(ToolResult { id: format!("r{t}"), call_id: format!("call_{t}"), content: vec![Part::text(body)], is_error: false }));
+        items.push(Item::Assistant(AssistantText { id: format!("a{t}"), text: format!("done {t}"), origin: None }));
+    }
+    items
+}
+
+fn options(window: u64) -> BuildOptions {
+    let mut o = BuildOptions::new(Provider::Anthropic, "m");
+    o.context_window = Some(window);
+    o.render.limits.allow_prefill = true;
+    o
+}
+
+fn result_texts(items: &[Item], o: &BuildOptions) -> Vec<String> {
+    let built = build(items, o).unwrap();
+    let payload: serde_json::Value = serde_json::from_str(&built.body).unwrap();
+    payload["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["content"].as_array().unwrap().clone())
+        .filter(|b| b["type"] == "tool_result")
+        .map(|b| b["content"][0]["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn nothing_is_pruned_below_the_trigger() {
+    let items = session(20, 5000, "bash");
+    let built = build(&items, &options(10_000_000)).unwrap();
+    assert!(!built.report.pruning.active);
+    assert!(built.report.pruning.trimmed.is_empty() && built.report.pruning.cleared.is_empty());
+}
+
+#[test]
+fn old_results_are_trimmed_very_old_cleared_recent_kept() {
+    let items = session(20, 5000, "bash");
+    let o = options(10_000); // far over the trigger
+    let built = build(&items, &o).unwrap();
+    let report = &built.report.pruning;
+    assert!(report.active);
+    assert_eq!(report.turns, 20);
+    // Boundary: the largest multiple of 8 leaving 3 turns: 16. Cleared: turns before 16 - 7 = 9.
+    assert_eq!(report.boundary_turn, 16);
+    assert_eq!(report.cleared, (1..9).map(|t| format!("r{t}")).collect::<Vec<_>>());
+    assert_eq!(report.trimmed, (9..16).map(|t| format!("r{t}")).collect::<Vec<_>>());
+    let texts = result_texts(&items, &o);
+    assert!(texts[0].starts_with("[Tool result cleared to save context: `bash` returned 5000 characters in turn 1."));
+    assert!(texts[0].contains("run the tool again"));
+    assert!(texts[8].contains("[… 2000 characters trimmed …]"));
+    assert_eq!(texts[8].len(), 1500 + 1500 + "\n[… 2000 characters trimmed …]\n".len());
+    for t in &texts[15..] {
+        assert_eq!(t.len(), 5000, "turns from the boundary on are intact");
+    }
+    // Cleared results leave out all of their characters; a trim saves what the marker does not replace.
+    assert_eq!(report.chars_saved, 8 * 5000 + 7 * (5000 - texts[8].chars().count()));
+}
+
+#[test]
+fn protected_tools_and_small_results_are_left_alone() {
+    let items = session(20, 5000, "skill");
+    let built = build(&items, &options(10_000)).unwrap();
+    assert!(built.report.pruning.cleared.is_empty() && built.report.pruning.trimmed.is_empty());
+    let small = session(20, 100, "bash");
+    let built = build(&small, &options(100)).unwrap();
+    assert!(built.report.pruning.trimmed.is_empty(), "short results are not trimmed");
+    assert_eq!(built.report.pruning.cleared.len(), 8, "but old ones are still cleared");
+}
+
+#[test]
+fn synthetic_user_items_do_not_age_results() {
+    let mut items = session(4, 5000, "bash");
+    for i in 0..30 {
+        items.push(Item::User(UserMessage { id: format!("rem{i}"), content: vec![Part::text("reminder")], synthetic: Some(SyntheticReason::SystemReminder) }));
+    }
+    let built = build(&items, &options(1000)).unwrap();
+    assert_eq!(built.report.pruning.turns, 4);
+    assert_eq!(built.report.pruning.boundary_turn, 0);
+    assert!(built.report.pruning.cleared.is_empty());
+}
+
+#[test]
+fn between_boundary_moves_each_request_extends_the_previous_one() {
+    let o = options(10_000);
+    let full = session(30, 5000, "bash");
+    let mut previous: Option<String> = None;
+    let mut breaks = 0;
+    for turns in 12..=30 {
+        let items = &full[..turns * 4];
+        let body = build(items, &o).unwrap().body;
+        if let Some(prev) = &previous {
+            // The messages of the previous request, minus its closing `]}`, lead this one.
+            let stem = &prev[..prev.len() - 2];
+            if !body.starts_with(stem) {
+                breaks += 1;
+            }
+        }
+        previous = Some(body);
+    }
+    // The boundary moved at 19 and 27 (multiples of 8 plus 3): two prefix breaks in 18 steps.
+    assert_eq!(breaks, 2);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(target_arch = "wasm32") { 64 } else { 512 }, ..ProptestConfig::default() })]
+
+    /// Whatever the config, results of the last `keepTurns` turns reach the provider intact.
+    #[test]
+    fn the_last_turns_are_never_touched(turns in 1usize..40, size in 0usize..9000, keep in 0u32..6, step in 1u32..12, hard in 0u32..15) {
+        let items = session(turns, size, "bash");
+        let mut o = options(100);
+        o.pruning = PruningConfig { keep_turns: keep, step_turns: step, hard_clear_turns: hard, ..PruningConfig::default() };
+        let texts = result_texts(&items, &o);
+        let protected = (keep as usize).min(turns);
+        for t in &texts[turns - protected..] {
+            prop_assert_eq!(t.chars().count(), size);
+        }
+        let again = result_texts(&items, &o);
+        prop_assert_eq!(texts, again);
+    }
+}
+
+#[test]
+fn the_usage_can_come_from_the_ledger() {
+    let items = session(20, 5000, "bash");
+    let mut o = options(200_000);
+    o.context_tokens = Some(150_000);
+    assert!(build(&items, &o).unwrap().report.pruning.active);
+    o.context_tokens = Some(50_000);
+    assert!(!build(&items, &o).unwrap().report.pruning.active);
+    let _ = ContextUse { tokens: 1, window: 2 };
+}

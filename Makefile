@@ -53,6 +53,7 @@ test-js:
 bench: build
 	node benches/build.bench.mjs
 	cargo bench --bench import
+	cargo bench --bench prune
 	node benches/import.bench.mjs
 	node benches/discover.bench.mjs
 

@@ -233,6 +233,13 @@ impl Session {
         self.inner.diagnostics().iter().map(ts).collect()
     }
 
+    /// Tells the session the provider refused its last request (`{status, body}`). A 413 or an
+    /// image error makes the next build strip every image, once; returns whether it will.
+    #[wasm_bindgen(js_name = onProviderError)]
+    pub fn on_provider_error(&mut self, status: u16, body: &str) -> bool {
+        self.inner.on_provider_error(status, body)
+    }
+
     /// Builds a request; returns the payload as an object.
     pub fn build(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> {
         let built = self.inner.build(&self::options(options)?).map_err(request_error)?;

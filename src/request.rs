@@ -9,7 +9,7 @@ use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
 use crate::provider::{ForeignReasoning, Limits, Provider, ToolDef};
 use crate::update::{parse_log, replay};
-use crate::view::{self, BuildError, BuildOptions, Built, PruningConfig, RepairConfig};
+use crate::view::{self, BuildError, BuildOptions, Built, ImageConfig, PruningConfig, RepairConfig};
 
 /// Build options as the JS API and the CLI take them (camelCase).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,6 +36,8 @@ pub struct BuildInput {
     pub repair: Option<RepairConfig>,
     #[serde(default)]
     pub pruning: Option<PruningConfig>,
+    #[serde(default)]
+    pub images: Option<ImageConfig>,
     /// The model's context window (tokens); pruning acts above a share of it.
     #[serde(default)]
     pub context_window: Option<u64>,
@@ -83,6 +85,9 @@ impl BuildInput {
         }
         if let Some(pruning) = &self.pruning {
             options.pruning = pruning.clone();
+        }
+        if let Some(images) = &self.images {
+            options.images = images.clone();
         }
         options.context_window = self.context_window;
         options.context_tokens = self.context_tokens;

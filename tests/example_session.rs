@@ -32,6 +32,7 @@ fn input(provider: Provider) -> BuildInput {
         limits: None,
         repair: None,
         pruning: None,
+        images: None,
         context_window: None,
         context_tokens: None,
         log: Some(LOG.to_owned()),

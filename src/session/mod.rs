@@ -18,6 +18,8 @@ pub struct Session {
     records: Vec<Record>,
     diagnostics: Vec<Diagnostic>,
     replayed: Option<Replay>,
+    /// The next build strips every image (set by a provider error about size or images).
+    strip_images_once: bool,
 }
 
 /// Why a record line was refused.
@@ -61,7 +63,7 @@ impl Session {
     /// Loads a log's text; unreadable lines become diagnostics.
     pub fn from_log(text: &str) -> Session {
         let log = parse_log(text);
-        Session { header: log.header, records: log.records, diagnostics: log.diagnostics, replayed: None }
+        Session { header: log.header, records: log.records, diagnostics: log.diagnostics, replayed: None, strip_images_once: false }
     }
 
     pub fn header(&self) -> Option<&Header> {
@@ -112,6 +114,17 @@ impl Session {
         &self.replay().items
     }
 
+    /// Tells the session a provider refused its last request. A 413, a `request_too_large`, or
+    /// a 400 about an image makes the next build strip every image, once. Returns whether it will.
+    pub fn on_provider_error(&mut self, status: u16, body: &str) -> bool {
+        let lower = body.to_ascii_lowercase();
+        let about_images = status == 413 || lower.contains("request_too_large") || (status == 400 && lower.contains("image"));
+        if about_images {
+            self.strip_images_once = true;
+        }
+        about_images
+    }
+
     /// Builds a request from the session's items; `input.log` and `input.items` must be absent.
     pub fn build(&mut self, input: &BuildInput) -> Result<Built, RequestError> {
         if input.log.is_some() || input.items.is_some() {
@@ -119,7 +132,10 @@ impl Session {
                 "a session builds from its own records; leave out `log` and `items`".to_owned(),
             ));
         }
-        let options = input.options();
-        view::build(&self.replay().items, &options).map_err(RequestError::Build)
+        let mut options = input.options();
+        options.images.strip_all |= self.strip_images_once;
+        let built = view::build(&self.replay().items, &options).map_err(RequestError::Build)?;
+        self.strip_images_once = false;
+        Ok(built)
     }
 }

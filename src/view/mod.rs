@@ -7,6 +7,7 @@
 //! 3. validate the payload against that provider's rules — a payload that breaks one is never
 //!    returned (it is a bug in a renderer, reported with the rule's name).
 
+pub mod images;
 pub mod prune;
 pub mod repair;
 pub mod report;
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::conversation::Item;
 use crate::provider::{self, Payload, Provider, RenderOptions, Violation};
+pub use images::{ImageConfig, ImageReport};
 pub use prune::{ContextUse, PruneReport, PruningConfig};
 pub use repair::{Repair, RepairConfig, RepairKind};
 pub use report::Report;
@@ -26,6 +28,7 @@ pub struct BuildOptions {
     pub render: RenderOptions,
     pub repair: RepairConfig,
     pub pruning: PruningConfig,
+    pub images: ImageConfig,
     /// The model's context window in tokens; pruning needs it.
     pub context_window: Option<u64>,
     /// Tokens the context holds, as the ledger counts them; estimated from the items when absent.
@@ -39,6 +42,7 @@ impl BuildOptions {
             render: RenderOptions::new(model),
             repair: RepairConfig::default(),
             pruning: PruningConfig::default(),
+            images: ImageConfig::default(),
             context_window: None,
             context_tokens: None,
         }
@@ -119,6 +123,7 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
     }
     let usage = options.context_window.map(|window| ContextUse { tokens: options.context_tokens.unwrap_or_else(|| rough_tokens(&view)), window });
     let (view, pruning) = prune::prune(view, &options.pruning, usage);
+    let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
     let (payload, notes) = provider::render(options.provider, &refs, &options.render);
     if let Payload::Anthropic(request) = &payload {
@@ -149,6 +154,7 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
         bytes: body.len(),
         repairs,
         pruning,
+        images,
         reasoning: notes.reasoning,
         id_map: notes.id_map,
         wrapped_inputs: notes.wrapped_inputs,

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::images::ImageReport;
 use super::prune::PruneReport;
 use super::repair::Repair;
 use crate::provider::{Provider, ReasoningCounts};
@@ -24,6 +25,8 @@ pub struct Report {
     pub repairs: Vec<Repair>,
     /// What pruning trimmed and cleared (inactive below the trigger).
     pub pruning: PruneReport,
+    /// Image bytes, and images evicted or stripped.
+    pub images: ImageReport,
     pub reasoning: ReasoningCounts,
     /// Provider-facing tool-call id → original id, for ids that had to change.
     pub id_map: BTreeMap<String, String>,

@@ -233,6 +233,20 @@ impl Session {
         self.inner.diagnostics().iter().map(ts).collect()
     }
 
+    /// Queues a runtime reminder (`{kind, text, day?}`) for the next build; `false` when it would
+    /// repeat something already told.
+    #[wasm_bindgen(js_name = enqueueReminder)]
+    pub fn enqueue_reminder(&mut self, reminder: Ts<crate::view::Reminder>) -> Result<bool, JsValue> {
+        let reminder = reminder.to_rust().map_err(|e| error("invalid_argument", &format!("reminder is invalid: {e}")))?;
+        Ok(self.inner.enqueue_reminder(reminder))
+    }
+
+    /// Record lines the session wrote itself (drained reminders) since the last call: store them.
+    #[wasm_bindgen(js_name = takeUnsaved)]
+    pub fn take_unsaved(&mut self) -> Vec<String> {
+        self.inner.take_unsaved().iter().map(|r| r.to_line()).collect()
+    }
+
     /// Tells the session the provider refused its last request (`{status, body}`). A 413 or an
     /// image error makes the next build strip every image, once; returns whether it will.
     #[wasm_bindgen(js_name = onProviderError)]

@@ -32,7 +32,7 @@
 //! let input = BuildInput {
 //!     provider: Provider::Anthropic, model: None, system: Some("Be brief.".into()), tools: vec![],
 //!     max_tokens: None, foreign_reasoning: None, cache_system: None, limits: None, repair: None,
-//!     pruning: None, images: None, context_window: None, context_tokens: None,
+//!     pruning: None, images: None, context_window: None, context_tokens: None, now: None,
 //!     log: Some(log.into()), items: None,
 //! };
 //! let out = build_request(&input).unwrap();

@@ -44,6 +44,10 @@ pub struct BuildInput {
     /// The context's size in tokens as the ledger counts it (estimated when absent).
     #[serde(default)]
     pub context_tokens: Option<u64>,
+    /// The host's clock (RFC 3339), stamped on records a session writes during the build
+    /// (drained reminders); the last record's time when absent.
+    #[serde(default)]
+    pub now: Option<String>,
     /// JSON Lines text of a session log (exclusive with `items`).
     #[serde(default)]
     pub log: Option<String>,

@@ -33,6 +33,7 @@ fn input(provider: Provider) -> BuildInput {
         repair: None,
         pruning: None,
         images: None,
+        now: None,
         context_window: None,
         context_tokens: None,
         log: Some(LOG.to_owned()),

@@ -9,8 +9,9 @@ use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
 use crate::request::{BuildInput, RequestError};
 use crate::update::record::RecordError;
-use crate::update::{parse_log, replay, Header, Record, Replay};
-use crate::view::{self, Built};
+use crate::update::record::Event;
+use crate::update::{parse_log, replay, Header, Record, RecordBody, Replay};
+use crate::view::{self, Built, Reminder, ReminderQueue};
 
 #[derive(Debug, Clone, Default)]
 pub struct Session {
@@ -20,6 +21,9 @@ pub struct Session {
     replayed: Option<Replay>,
     /// The next build strips every image (set by a provider error about size or images).
     strip_images_once: bool,
+    reminders: ReminderQueue,
+    /// Records the session wrote itself (drained reminders) that the host has not taken yet.
+    unsaved: Vec<Record>,
 }
 
 /// Why a record line was refused.
@@ -63,7 +67,21 @@ impl Session {
     /// Loads a log's text; unreadable lines become diagnostics.
     pub fn from_log(text: &str) -> Session {
         let log = parse_log(text);
-        Session { header: log.header, records: log.records, diagnostics: log.diagnostics, replayed: None, strip_images_once: false }
+        let mut reminders = ReminderQueue::default();
+        for record in &log.records {
+            if let RecordBody::Event(Event::ReminderInjected(injected)) = &record.body {
+                reminders.observe(injected);
+            }
+        }
+        Session {
+            header: log.header,
+            records: log.records,
+            diagnostics: log.diagnostics,
+            replayed: None,
+            strip_images_once: false,
+            reminders,
+            unsaved: Vec::new(),
+        }
     }
 
     pub fn header(&self) -> Option<&Header> {
@@ -100,9 +118,22 @@ impl Session {
                 };
             }
         }
+        if let RecordBody::Event(Event::ReminderInjected(injected)) = &record.body {
+            self.reminders.observe(injected);
+        }
         self.records.push(record);
         self.replayed = None;
         Ok(Appended::New)
+    }
+
+    /// Queues a reminder for the next build; `false` when it would repeat what was told.
+    pub fn enqueue_reminder(&mut self, reminder: Reminder) -> bool {
+        self.reminders.enqueue(reminder)
+    }
+
+    /// Records the session wrote itself since the last call, for the host to store.
+    pub fn take_unsaved(&mut self) -> Vec<Record> {
+        std::mem::take(&mut self.unsaved)
     }
 
     /// The replay of the records held (recomputed only after a change).
@@ -131,6 +162,15 @@ impl Session {
             return Err(RequestError::InvalidOptions(
                 "a session builds from its own records; leave out `log` and `items`".to_owned(),
             ));
+        }
+        // Reminders are drained right before the build, into the log like any other record.
+        for injected in self.reminders.drain() {
+            let seq = self.records.last().map_or(1, |r| r.seq + 1);
+            let ts = input.now.clone().or_else(|| self.records.last().map(|r| r.ts.clone())).unwrap_or_default();
+            let record = Record { seq, ts, body: RecordBody::Event(Event::ReminderInjected(injected)) };
+            self.unsaved.push(record.clone());
+            self.records.push(record);
+            self.replayed = None;
         }
         let mut options = input.options();
         options.images.strip_all |= self.strip_images_once;

@@ -9,6 +9,7 @@
 
 pub mod images;
 pub mod prune;
+pub mod reminders;
 pub mod repair;
 pub mod report;
 
@@ -18,6 +19,7 @@ use crate::conversation::Item;
 use crate::provider::{self, Payload, Provider, RenderOptions, Violation};
 pub use images::{ImageConfig, ImageReport};
 pub use prune::{ContextUse, PruneReport, PruningConfig};
+pub use reminders::{Reminder, ReminderKind, ReminderQueue};
 pub use repair::{Repair, RepairConfig, RepairKind};
 pub use report::Report;
 

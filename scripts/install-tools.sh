@@ -1,16 +1,37 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need on a fresh machine of this kind.
-# Idempotent: each step is skipped when its tool is already present.
+# Idempotent: each step is skipped when its tool is already present. The network- and
+# disk-bound installs (Chromium from Debian, npm ci) run in the background while the
+# wasm-bindgen CLI compiles; a failure in any of them fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
 export PATH="$CARGO_HOME/bin:$PATH"
 WBV=0.2.130   # must equal the wasm-bindgen version pinned in Cargo.toml
+LOGS=$(mktemp -d)
+pids=()
+names=()
 
-if [ "${SKIP_BROWSER:-0}" != 1 ] && { ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; }; then
-  echo "[install] chromium + chromedriver (Debian)"
+background() { # name, command...
+  local name=$1; shift
+  ( "$@" ) >"$LOGS/$name.log" 2>&1 &
+  pids+=($!)
+  names+=("$name")
+}
+
+install_chromium() {
   apt-get update -q
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+}
+
+if [ "${SKIP_BROWSER:-0}" != 1 ] && { ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; }; then
+  echo "[install] chromium + chromedriver (Debian), in the background"
+  background chromium install_chromium
+fi
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "[install] npm ci, in the background"
+  background npm npm ci --no-audit --no-fund
 fi
 
 rustup target add wasm32-unknown-unknown
@@ -28,7 +49,13 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WBV" ]; then
   fi
 fi
 
-if [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "[install] npm ci"
-  npm ci --no-audit --no-fund
-fi
+status=0
+for i in "${!pids[@]}"; do
+  if wait "${pids[$i]}"; then
+    echo "[install] ${names[$i]}: done"
+  else
+    echo "[install] ${names[$i]} FAILED:"; tail -40 "$LOGS/${names[$i]}.log"; status=1
+  fi
+done
+rm -rf "$LOGS"
+exit $status

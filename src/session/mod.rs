@@ -24,6 +24,8 @@ pub struct Session {
     reminders: ReminderQueue,
     /// Records the session wrote itself (drained reminders) that the host has not taken yet.
     unsaved: Vec<Record>,
+    /// The last request body built, to report how much of it the next one repeats.
+    last_body: Option<String>,
 }
 
 /// Why a record line was refused.
@@ -81,6 +83,7 @@ impl Session {
             strip_images_once: false,
             reminders,
             unsaved: Vec::new(),
+            last_body: None,
         }
     }
 
@@ -174,8 +177,10 @@ impl Session {
         }
         let mut options = input.options();
         options.images.strip_all |= self.strip_images_once;
-        let built = view::build(&self.replay().items, &options).map_err(RequestError::Build)?;
+        let mut built = view::build(&self.replay().items, &options).map_err(RequestError::Build)?;
         self.strip_images_once = false;
+        built.report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between(previous, &built.body));
+        self.last_body = Some(built.body.clone());
         Ok(built)
     }
 }

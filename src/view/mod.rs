@@ -3,9 +3,14 @@
 //! Building is a pure function: the same items and options give byte-identical output, and
 //! nothing is written back to the log. Stages, in order:
 //! 1. [`repair`]: mend structural breaks (dangling calls, orphan or duplicate results, …);
-//! 2. render for the chosen provider ([`crate::provider`]);
-//! 3. validate the payload against that provider's rules — a payload that breaks one is never
+//! 2. [`prune`]: trim and clear old tool results above the context trigger, in steps;
+//! 3. [`images`]: keep image bytes within budget and the provider's image limits;
+//! 4. render for the chosen provider ([`crate::provider`]);
+//! 5. validate the payload against that provider's rules — a payload that breaks one is never
 //!    returned (it is a bug in a renderer, reported with the rule's name).
+//!
+//! [`reminders`] is the queue a session drains into its log before a build (reminders reach
+//! the model through replay, so they keep their place in the prefix).
 
 pub mod images;
 pub mod prune;
@@ -21,7 +26,7 @@ pub use images::{ImageConfig, ImageReport};
 pub use prune::{ContextUse, PruneReport, PruningConfig};
 pub use reminders::{Reminder, ReminderKind, ReminderQueue};
 pub use repair::{Repair, RepairConfig, RepairKind};
-pub use report::Report;
+pub use report::{PrefixReport, Report, SourceBytes};
 
 /// Everything a build needs besides the items.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,6 +166,8 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
         id_map: notes.id_map,
         wrapped_inputs: notes.wrapped_inputs,
         moved_images: notes.moved_images,
+        sources: report::source_bytes(&refs, options.render.system.as_deref(), &options.render.tools),
+        prefix: None,
     };
     Ok(Built { payload, body, report })
 }

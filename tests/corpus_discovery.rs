@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use common::MemoryHost;
+use common::{discover, MemoryHost};
 use contextview::discovery::{DiscoveryOptions, Environment, Outcome, Workspace};
 use contextview::Severity;
 
@@ -74,14 +74,6 @@ fn host_for(corpus: &PathBuf, repo: &str) -> (MemoryHost, String) {
     (host, root)
 }
 
-fn discover(host: &mut MemoryHost, options: DiscoveryOptions) -> (Workspace, Environment) {
-    let mut ws = Workspace::new(options).unwrap();
-    ws.start_discover();
-    match host.drive(&mut ws) {
-        Outcome::Environment(env) => (ws, *env),
-        other => panic!("{other:?}"),
-    }
-}
 
 fn rules_for(host: &mut MemoryHost, ws: &mut Workspace, path: &str) -> Vec<String> {
     ws.start_rules_for_path(path);

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::MemoryHost;
+use common::{discover, MemoryHost};
 use contextview::discovery::{
     Activation, BundledSkill, DiscoveryOptions, Environment, Outcome, OutsideRepo, Plugin, RuleSource, SkillSource, Workspace,
 };
@@ -58,14 +58,6 @@ fn options() -> DiscoveryOptions {
     o
 }
 
-fn discover(host: &mut MemoryHost, options: DiscoveryOptions) -> (Workspace, Environment) {
-    let mut ws = Workspace::new(options).unwrap();
-    ws.start_discover();
-    match host.drive(&mut ws) {
-        Outcome::Environment(env) => (ws, *env),
-        other => panic!("{other:?}"),
-    }
-}
 
 fn codes(env: &Environment) -> Vec<&str> {
     env.diagnostics.iter().map(|d| d.code.as_str()).collect()

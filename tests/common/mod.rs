@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use contextview::discovery::host::{DirEntry, EntryKind, FileContent, HostAnswer, HostRequest, Op};
-use contextview::discovery::{Outcome, Step, Workspace};
+use contextview::discovery::{DiscoveryOptions, Environment, Outcome, Step, Workspace};
 
 #[derive(Clone, Debug)]
 pub enum Node {
@@ -137,5 +137,15 @@ impl MemoryHost {
             }
         }
         panic!("discovery did not finish in 1000 rounds");
+    }
+}
+
+/// Runs a full discovery of `options` against `host`.
+pub fn discover(host: &mut MemoryHost, options: DiscoveryOptions) -> (Workspace, Environment) {
+    let mut ws = Workspace::new(options).unwrap();
+    ws.start_discover();
+    match host.drive(&mut ws) {
+        Outcome::Environment(env) => (ws, *env),
+        other => panic!("{other:?}"),
     }
 }

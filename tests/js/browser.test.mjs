@@ -7,27 +7,19 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import * as cv from '../../pkg/node.mjs';
-import { serveStatic } from './static-server.mjs';
+import { openPage } from './static-server.mjs';
 import { PROVIDERS, checkBuild } from './payload-checks.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = readFileSync(root + 'examples/session.jsonl', 'utf8');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
-
 let server, browser, page;
 const consoleMessages = [];
 const wasmResponses = [];
 
 before(async () => {
-  server = await serveStatic(root.replace(/\/$/, ''));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  page = await browser.newPage();
-  page.on('console', (m) => consoleMessages.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => consoleMessages.push(`pageerror: ${e.message}`));
-  page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmResponses.push(r); });
-  await page.goto(`${server.url}/www/index.html`);
+  ({ server, browser, page } = await openPage(chromium, root, '/www/index.html', consoleMessages, (p) => {
+    p.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmResponses.push(r); });
+  }));
 });
 
 after(async () => {

@@ -6,25 +6,17 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import * as cv from '../../pkg/node.mjs';
-import { serveStatic } from './static-server.mjs';
+import { openPage } from './static-server.mjs';
 import { workspaceFixture, levelOf, mentions, pathOf } from './discover-fixture.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
 const MOUNT = '/ws';
 
 let server, browser, page;
 const consoleMessages = [];
 
 before(async () => {
-  server = await serveStatic(root.replace(/\/$/, ''));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  page = await browser.newPage();
-  page.on('console', (m) => consoleMessages.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => consoleMessages.push(`pageerror: ${e.message}`));
-  await page.goto(`${server.url}/www/discover-test.html`);
+  ({ server, browser, page } = await openPage(chromium, root, '/www/discover-test.html', consoleMessages));
   await page.waitForFunction(() => document.body.dataset.status === 'ready', null, { timeout: 30_000 });
 });
 

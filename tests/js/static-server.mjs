@@ -51,3 +51,23 @@ export async function serveStatic(root) {
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+/** Chromium as every browser test launches it (Debian's build; flags from the toolchain notes). */
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/**
+ * Serves `root` over loopback, launches Chromium with `playwright`, and opens `path` in a page
+ * whose console messages and page errors are collected into `messages`.
+ */
+export async function openPage(playwright, root, path, messages, onPage = () => {}) {
+  const server = await serveStatic(root.replace(/\/$/, ''));
+  const browser = await playwright.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const page = await browser.newPage();
+  page.on('console', (m) => messages.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => messages.push(`pageerror: ${e.message}`));
+  onPage(page);
+  await page.goto(`${server.url}${path}`);
+  return { server, browser, page };
+}

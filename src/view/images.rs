@@ -11,7 +11,6 @@
 
 use std::borrow::Cow;
 
-use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 use crate::conversation::{Image, Item, Part, ToolResult, UserMessage};
@@ -63,16 +62,16 @@ pub fn image_bytes(image: &Image) -> u64 {
 fn decoded_len(image: &Image) -> u64 {
     match image {
         // Length arithmetic of padded base64, no decoding needed.
-        Image::Base64 { data, .. } => (data.len() as u64 / 4) * 3 - data.bytes().rev().take_while(|b| *b == b'=').count() as u64,
+        Image::Base64 { data, .. } => {
+            ((data.len() as u64 / 4) * 3).saturating_sub(data.bytes().rev().take_while(|b| *b == b'=').count() as u64)
+        }
         Image::Url { .. } => 0,
     }
 }
 
 fn placeholder(image: &Image, why: &str) -> Part {
     let what = match image {
-        Image::Base64 { media_type, data } => {
-            format!("{media_type}, {:.1} MB", base64::engine::general_purpose::STANDARD.decode(data.as_bytes()).map_or(0, |b| b.len()) as f64 / 1e6)
-        }
+        Image::Base64 { media_type, .. } => format!("{media_type}, {:.1} MB", decoded_len(image) as f64 / 1e6),
         Image::Url { url } => format!("from {url}"),
     };
     Part::text(format!(
@@ -159,4 +158,18 @@ pub fn budget<'a>(items: Vec<Cow<'a, Item>>, config: &ImageConfig, provider: Pro
         })
         .sum();
     (out, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoded_size_is_arithmetic_and_never_underflows() {
+        let b64 = |d: &str| Image::Base64 { media_type: "image/png".into(), data: d.into() };
+        assert_eq!(decoded_len(&b64("AAAA")), 3);
+        assert_eq!(decoded_len(&b64("AA==")), 1);
+        assert_eq!(decoded_len(&b64("==")), 0);
+        assert_eq!(decoded_len(&b64("")), 0);
+    }
 }

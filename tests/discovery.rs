@@ -419,3 +419,60 @@ fn plugin_names_that_could_name_another_path_are_refused() {
     assert_eq!(env.diagnostics.iter().filter(|d| d.code == "skills.bad_plugin_name").count(), 2);
     assert_eq!(env.skills.iter().map(|s| (s.name.as_str(), s.plugin.as_deref())).collect::<Vec<_>>(), vec![("x", Some("good"))]);
 }
+
+#[test]
+fn a_skill_body_loads_whole_though_discovery_read_only_its_head() {
+    let body = "line of the skill body\n".repeat(2000); // ~46 KB, over the 16 KiB frontmatter read
+    let mut host = MemoryHost::new(&[("/r/.git/HEAD", ""), ("/r/.claude/skills/big/SKILL.md", &skill("big", "A long skill.", &body))]);
+    let (mut ws, _) = discover(&mut host, DiscoveryOptions::new("/r"));
+    ws.start_load_skill("big");
+    match host.drive(&mut ws) {
+        Outcome::Skill(s) => {
+            assert_eq!(s.body.trim_end(), body.trim_end());
+            assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn limits_hold_even_when_the_host_sends_whole_files() {
+    let mut host = MemoryHost::new(&[("/r/.git/HEAD", ""), ("/r/AGENTS.md", &"x".repeat(5000))]);
+    host.ignore_max = true;
+    let mut o = DiscoveryOptions::new("/r");
+    o.limits.rule_file_bytes = 1000;
+    let (_, env) = discover(&mut host, o);
+    assert!(env.rules[0].truncated);
+    assert!(env.rules[0].text.starts_with(&"x".repeat(1000)) && !env.rules[0].text.starts_with(&"x".repeat(1001)));
+}
+
+#[test]
+fn ignored_prefixes_apply_without_gitignore_and_relative_to_the_root() {
+    let mut host = MemoryHost::new(&[
+        ("/r/.git/HEAD", ""),
+        ("/r/.cursor/rules/keep.mdc", "---\nalwaysApply: true\n---\nkeep"),
+        ("/r/.cursor/rules/drafts/wip.mdc", "---\nalwaysApply: true\n---\ndraft"),
+        ("/r/.claude/skills/vendor/x/SKILL.md", &skill("x", "vendored", "")),
+        ("/r/.claude/skills/mine/SKILL.md", &skill("mine", "my own", "")),
+    ]);
+    let mut o = DiscoveryOptions::new("/r");
+    o.ignore.gitignore = false;
+    o.ignore.paths = vec![".cursor/rules/drafts".into(), ".claude/skills/vendor".into()];
+    let (_, env) = discover(&mut host, o);
+    assert_eq!(env.rules.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(), vec!["keep"]);
+    assert_eq!(env.skills.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec!["mine"]);
+}
+
+#[test]
+fn what_a_conditional_rule_imports_is_conditional_too() {
+    let mut host = MemoryHost::new(&[
+        ("/r/.git/HEAD", ""),
+        ("/r/.claude/rules/api.md", "---\npaths: [\"src/api/**\"]\n---\nAPI rules, see @../../docs/api.md"),
+        ("/r/docs/api.md", "The long API guide."),
+    ]);
+    let (_, env) = discover(&mut host, DiscoveryOptions::new("/r"));
+    assert!(env.rules.is_empty(), "{:?}", env.rules);
+    let paths: Vec<&str> = env.conditional.iter().map(|r| r.path.as_str()).collect();
+    assert_eq!(paths, vec!["/r/.claude/rules/api.md", "/r/docs/api.md"]);
+    assert_eq!(env.conditional[1].activation, env.conditional[0].activation);
+}

@@ -151,3 +151,13 @@ fn the_usage_can_come_from_the_ledger() {
     assert!(!build(&items, &o).unwrap().report.pruning.active);
     let _ = ContextUse { tokens: 1, window: 2 };
 }
+
+#[test]
+fn a_result_just_over_the_threshold_is_left_whole_when_trimming_would_not_shorten_it() {
+    let items = session(20, 3001, "bash");
+    let mut o = options(100);
+    o.pruning.soft_trim_chars = 3000;
+    let built = build(&items, &o).unwrap();
+    assert!(built.report.pruning.trimmed.is_empty());
+    assert!(result_texts(&items, &o).iter().rev().take(10).all(|t| t.chars().count() == 3001));
+}

@@ -139,3 +139,11 @@ fn a_history_that_opens_with_the_assistant_gets_a_synthetic_user_turn() {
     assert_eq!(ids(&view), vec!["leading-user:a", "a", "u"]);
     assert_eq!(repairs, vec![(RepairKind::LeadingUserInserted, "leading-user:a".to_owned())]);
 }
+
+#[test]
+fn a_derived_id_never_collides_with_a_real_one() {
+    let items = [user("u", "go"), call("c1", "a"), result("r1", "a", "1"), call("c2", "a"), result("r2", "a", "2"), call("c3", "a-2"), result("r3", "a-2", "3")];
+    let (view, _) = run(&items);
+    let ids: Vec<&str> = view.iter().filter_map(|i| match i { Item::ToolCall(c) => Some(c.call_id.as_str()), _ => None }).collect();
+    assert_eq!(ids, vec!["a", "a-3", "a-2"]);
+}

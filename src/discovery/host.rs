@@ -253,11 +253,26 @@ impl<'a> FsView<'a> {
         }
     }
 
-    /// A file's bytes (at most `max` of them were asked for).
-    pub fn read(&self, path: &str, max: u64) -> Lookup<Result<&'a FileData, ReadError>> {
-        match self.get((Op::ReadFile, path.to_owned()), Some(max)) {
+    /// A file's first `max` bytes (and its full size). A memo holding fewer bytes than asked
+    /// for — a prefix read for a smaller limit — asks the host again; a host that sent more
+    /// than asked is cut here, so limits hold whatever the host does.
+    pub fn read(&self, path: &str, max: u64) -> Lookup<Result<FileData, ReadError>> {
+        let key = (Op::ReadFile, path.to_owned());
+        if let Some(Answer::File(data)) = self.memo.answers.get(&key) {
+            if data.is_partial() && (data.bytes.len() as u64) < max.min(data.size) {
+                let mut missing = self.missing.borrow_mut();
+                if !missing.iter().any(|(k, _)| *k == key) {
+                    missing.push((key, Some(max)));
+                }
+                return Lookup::Pending;
+            }
+        }
+        match self.get(key, Some(max)) {
             Lookup::Pending => Lookup::Pending,
-            Lookup::Ready(Answer::File(data)) => Lookup::Ready(Ok(data)),
+            Lookup::Ready(Answer::File(data)) => {
+                let keep = (max.min(data.bytes.len() as u64)) as usize;
+                Lookup::Ready(Ok(FileData { bytes: data.bytes[..keep].to_vec(), size: data.size }))
+            }
             Lookup::Ready(Answer::NotFound) => Lookup::Ready(Err(ReadError::NotFound)),
             Lookup::Ready(Answer::Error(e)) => Lookup::Ready(Err(ReadError::Failed(e.clone()))),
             Lookup::Ready(Answer::Dir(_)) => Lookup::Ready(Err(ReadError::Failed("is a directory".to_owned()))),

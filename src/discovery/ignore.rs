@@ -43,11 +43,18 @@ impl Ignores {
         );
     }
 
-    /// True when `path` (absolute) is ignored.
+    /// True when `path` (absolute) is ignored, by a prefix or by `.gitignore`.
     pub fn is_ignored(&self, path: &str, is_dir: bool) -> bool {
-        if self.prefixes.iter().any(|p| paths::relative_to(path, p).is_some()) {
-            return true;
-        }
+        self.is_excluded(path) || self.is_git_ignored(path, is_dir)
+    }
+
+    /// True when `path` is under one of the configured prefixes.
+    pub fn is_excluded(&self, path: &str) -> bool {
+        self.prefixes.iter().any(|p| paths::relative_to(path, p).is_some())
+    }
+
+    /// True when `.gitignore` rules ignore `path`.
+    pub fn is_git_ignored(&self, path: &str, is_dir: bool) -> bool {
         let Some(rel) = paths::relative_to(path, &self.root).filter(|r| !r.is_empty()) else {
             return false;
         };

@@ -300,7 +300,7 @@ fn walk(ctx: &mut RuleCtx, root: &str, dir: &str, depth: u32, source: RuleSource
     for entry in entries {
         let path = paths::join(dir, &entry.name);
         let is_dir = entry.kind == EntryKind::Dir;
-        if ctx.opts.ignore.gitignore && ctx.ignores.is_ignored(&path, is_dir) {
+        if ctx.ignores.is_excluded(&path) || (ctx.opts.ignore.gitignore && ctx.ignores.is_git_ignored(&path, is_dir)) {
             continue;
         }
         match entry.kind {
@@ -344,15 +344,15 @@ fn load_file(ctx: &mut RuleCtx, parent: &str, entry: &DirEntry, source: RuleSour
             return;
         }
         let Some((text, data)) = read_text(ctx, &canonical, &path) else { return };
-        return finish(ctx, path, canonical, text, data, source, project, home, None, 0, out);
+        return finish(ctx, path, canonical, text, &data, source, project, home, None, None, 0, out);
     }
-    finish(ctx, path, canonical, text, data, source, project, home, None, 0, out);
+    finish(ctx, path, canonical, text, &data, source, project, home, None, None, 0, out);
 }
 
-fn read_text<'a>(ctx: &mut RuleCtx<'a>, canonical: &str, shown: &str) -> Option<(String, &'a FileData)> {
+fn read_text(ctx: &mut RuleCtx, canonical: &str, shown: &str) -> Option<(String, FileData)> {
     match ctx.fs.read(canonical, ctx.opts.limits.rule_file_bytes) {
         Lookup::Pending => None,
-        Lookup::Ready(Ok(data)) => Some((decode(data, shown, ctx.diags), data)),
+        Lookup::Ready(Ok(data)) => Some((decode(&data, shown, ctx.diags), data)),
         Lookup::Ready(Err(e)) => {
             ctx.diags.push(unreadable(shown, &e));
             None
@@ -381,6 +381,7 @@ fn finish(
     project: &str,
     home: bool,
     imported_from: Option<String>,
+    inherited: Option<Activation>,
     hops: u32,
     out: &mut Collected,
 ) {
@@ -390,7 +391,11 @@ fn finish(
         Some(Ok(map)) => map.clone(),
         Some(Err(_)) | None => Map::new(),
     };
-    let activation = activation(source, &fields, project, &path, ctx.diags);
+    // An import applies when the file importing it does.
+    let activation = match inherited {
+        Some(inherited) if inherited != Activation::Always => inherited,
+        _ => activation(source, &fields, project, &path, ctx.diags),
+    };
     let description = fields.get("description").and_then(as_text).filter(|d| !d.trim().is_empty());
     let mut body = parsed.body.trim_start_matches(['\n', '\r']).to_owned();
     let truncated = data.is_partial();
@@ -426,6 +431,7 @@ fn finish(
         description,
         imported_from,
     };
+    let importer_activation = rule.activation.clone();
     let bucket = match rule.activation {
         Activation::Always | Activation::Subdirectory => &mut out.rules,
         Activation::Globs { .. } => &mut out.conditional,
@@ -458,8 +464,9 @@ fn finish(
             ),
             Lookup::Ready(Err(e)) => ctx.diags.push(unreadable(&resolved, &e)),
             Lookup::Ready(Ok(data)) => {
-                let text = decode(data, &resolved, ctx.diags);
-                finish(ctx, resolved.clone(), resolved, text, data, source, project, home, Some(path.clone()), hops + 1, out);
+                let text = decode(&data, &resolved, ctx.diags);
+                let inherited = Some(importer_activation.clone());
+                finish(ctx, resolved.clone(), resolved, text, &data, source, project, home, Some(path.clone()), inherited, hops + 1, out);
             }
         }
     }

@@ -166,10 +166,12 @@ fn roots(opts: &DiscoveryOptions, chain: &[&str], diags: &mut Vec<Diagnostic>) -
 /// Finds, validates and orders skills. `chain` is root → cwd.
 pub fn discover(opts: &DiscoveryOptions, fs: &FsView, chain: &[&str], diags: &mut Vec<Diagnostic>) -> Vec<Skill> {
     let mut found: Vec<Skill> = Vec::new();
+    // Prefixes relative to the repository root (or cwd outside one), as for rules.
+    let excluded = super::ignore::Ignores::new(chain.first().copied().unwrap_or(&opts.cwd), &opts.ignore.paths);
     for root in roots(opts, chain, diags) {
         let mut visited = HashSet::new();
         let mut in_root = Vec::new();
-        walk(opts, fs, &root, &root.path, 0, &mut visited, &mut in_root, diags);
+        walk(opts, fs, &excluded, &root, &root.path, 0, &mut visited, &mut in_root, diags);
         in_root.sort_by(|a, b| a.path.cmp(&b.path));
         found.extend(in_root);
     }
@@ -192,6 +194,7 @@ pub fn discover(opts: &DiscoveryOptions, fs: &FsView, chain: &[&str], diags: &mu
 fn walk(
     opts: &DiscoveryOptions,
     fs: &FsView,
+    excluded: &super::ignore::Ignores,
     root: &Root,
     dir: &str,
     depth: u32,
@@ -228,14 +231,14 @@ fn walk(
     for entry in entries {
         if matches!(entry.kind, EntryKind::Dir | EntryKind::Symlink) && !entry.name.starts_with('.') {
             let path = paths::join(dir, &entry.name);
-            if opts.ignore.paths.iter().any(|p| paths::relative_to(&path, &paths::normalize(p)).is_some()) {
+            if excluded.is_excluded(&path) {
                 continue;
             }
             let target = match (entry.kind, &entry.target) {
                 (EntryKind::Symlink, Some(t)) => paths::join(dir, t),
                 _ => path,
             };
-            walk(opts, fs, root, &target, depth + 1, visited, out, diags);
+            walk(opts, fs, excluded, root, &target, depth + 1, visited, out, diags);
         }
     }
 }
@@ -250,7 +253,7 @@ fn read_skill(opts: &DiscoveryOptions, fs: &FsView, root: &Root, dir: &str, diag
             return None;
         }
     };
-    let text = decode(data, &path, diags);
+    let text = decode(&data, &path, diags);
     let parsed = frontmatter::parse(&text, &path, diags);
     let fields = match parsed.fields {
         Some(Ok(fields)) => fields,
@@ -442,7 +445,7 @@ pub fn load(opts: &DiscoveryOptions, fs: &FsView, skill: &Skill) -> Lookup<Loade
             return Lookup::Ready(LoadedSkill { name: skill.name.clone(), path: skill.path.clone(), body: String::new(), frontmatter: Default::default(), diagnostics });
         }
     };
-    let text = decode(data, &skill.path, &mut diagnostics);
+    let text = decode(&data, &skill.path, &mut diagnostics);
     let parsed = frontmatter::parse(&text, &skill.path, &mut diagnostics);
     let mut body = parsed.body.trim_start_matches(['\n', '\r']).to_owned();
     if data.is_partial() {

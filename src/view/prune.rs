@@ -141,8 +141,11 @@ pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, usage: Optio
                 "[Tool result cleared to save context: `{tool}` returned {chars} characters in turn {turn}. The full output is kept in the session log; run the tool again if you need it.]"
             );
             out.push(Cow::Owned(Item::ToolResult(ToolResult { content: vec![Part::text(placeholder)], ..result.clone() })));
-        } else if chars > config.soft_trim_chars && result.content.iter().all(|p| matches!(p, Part::Text { .. })) {
-            let trimmed = soft_trim(&text, config.soft_trim_head, config.soft_trim_tail);
+        } else if let Some(trimmed) = (chars > config.soft_trim_chars && result.content.iter().all(|p| matches!(p, Part::Text { .. })))
+            .then(|| soft_trim(&text, config.soft_trim_head, config.soft_trim_tail))
+            // Head, tail and marker can outweigh a result just over the threshold: then keep it.
+            .filter(|trimmed| trimmed.chars().count() < chars)
+        {
             report.trimmed.push(result.id.clone());
             report.chars_saved += chars - trimmed.chars().count();
             out.push(Cow::Owned(Item::ToolResult(ToolResult { content: vec![Part::text(trimmed)], ..result.clone() })));

@@ -87,13 +87,27 @@ pub fn repair<'a>(items: &'a [Item], config: &RepairConfig) -> (Vec<Cow<'a, Item
     // 2. Unique call ids: a reused id is renamed from that call on, for the call and its results.
     let mut seen_calls: HashMap<String, usize> = HashMap::new();
     let mut renamed: HashMap<String, String> = HashMap::new();
+    // Every id in use, so a derived id never collides with a real one (`a`, `a`, `a-2`).
+    let mut in_use: std::collections::HashSet<String> = cleaned
+        .iter()
+        .filter_map(|i| match i.as_ref() {
+            Item::ToolCall(c) => Some(c.call_id.clone()),
+            _ => None,
+        })
+        .collect();
     for item in &mut cleaned {
         match item.as_ref() {
             Item::ToolCall(call) => {
                 let count = seen_calls.entry(call.call_id.clone()).or_insert(0);
                 *count += 1;
                 if *count > 1 {
-                    let new_id = format!("{}-{}", call.call_id, count);
+                    let mut n = *count;
+                    let mut new_id = format!("{}-{n}", call.call_id);
+                    while in_use.contains(&new_id) {
+                        n += 1;
+                        new_id = format!("{}-{n}", call.call_id);
+                    }
+                    in_use.insert(new_id.clone());
                     repairs.push(Repair { kind: RepairKind::DuplicateCallId, item_id: call.id.clone(), call_id: Some(call.call_id.clone()) });
                     renamed.insert(call.call_id.clone(), new_id.clone());
                     if let Item::ToolCall(call) = item.to_mut() {

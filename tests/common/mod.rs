@@ -19,6 +19,8 @@ pub enum Node {
 pub struct MemoryHost {
     pub nodes: BTreeMap<String, Node>,
     pub calls: usize,
+    /// Answer reads with whole files, ignoring `maxBytes` (a host may).
+    pub ignore_max: bool,
 }
 
 impl MemoryHost {
@@ -107,7 +109,7 @@ impl MemoryHost {
             }
             Op::ReadFile => match self.nodes.get(path).cloned() {
                 Some(Node::File(bytes)) => {
-                    let max = request.max_bytes.unwrap_or(u64::MAX) as usize;
+                    let max = if self.ignore_max { usize::MAX } else { request.max_bytes.unwrap_or(u64::MAX) as usize };
                     let size = bytes.len() as u64;
                     let cut = bytes[..bytes.len().min(max)].to_vec();
                     HostAnswer { id, content: Some(FileContent::Bytes(cut)), size: Some(size), ..Default::default() }

@@ -123,7 +123,8 @@ pub enum OutsideRepo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct IgnoreOptions {
-    /// Honour `.gitignore` files inside rule directories and walks.
+    /// Honour `.gitignore` in rule directories: the files of the directories from the repository
+    /// root to cwd (nested ones inside rule directories are not read yet).
     pub gitignore: bool,
     /// Path prefixes (absolute, or relative to the repository root) never looked into.
     pub paths: Vec<String>,

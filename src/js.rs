@@ -119,7 +119,7 @@ pub fn parse_log(text: &str) -> Result<Ts<ParsedLog>, JsValue> {
     let records = log
         .records
         .iter()
-        .map(|r| serde_json::from_str(&r.to_line()).unwrap_or(serde_json::Value::Null))
+        .map(|r| r.to_value())
         .collect();
     ts(&ParsedLog { header: log.header, records, diagnostics: log.diagnostics })
 }

@@ -144,6 +144,20 @@ impl FileData {
     }
 }
 
+/// A read as a job sees it: the memo's bytes, cut to the limit asked for (borrowed, not copied).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FileView<'a> {
+    pub bytes: &'a [u8],
+    pub size: u64,
+}
+
+impl FileView<'_> {
+    /// True when fewer bytes than the whole file are in view.
+    pub fn is_partial(&self) -> bool {
+        (self.bytes.len() as u64) < self.size
+    }
+}
+
 impl Answer {
     /// Reads a host answer for a request of kind `op`.
     pub fn from_host(op: Op, answer: HostAnswer) -> Answer {
@@ -256,7 +270,7 @@ impl<'a> FsView<'a> {
     /// A file's first `max` bytes (and its full size). A memo holding fewer bytes than asked
     /// for — a prefix read for a smaller limit — asks the host again; a host that sent more
     /// than asked is cut here, so limits hold whatever the host does.
-    pub fn read(&self, path: &str, max: u64) -> Lookup<Result<FileData, ReadError>> {
+    pub fn read(&self, path: &str, max: u64) -> Lookup<Result<FileView<'a>, ReadError>> {
         let key = (Op::ReadFile, path.to_owned());
         if let Some(Answer::File(data)) = self.memo.answers.get(&key) {
             if data.is_partial() && (data.bytes.len() as u64) < max.min(data.size) {
@@ -271,7 +285,7 @@ impl<'a> FsView<'a> {
             Lookup::Pending => Lookup::Pending,
             Lookup::Ready(Answer::File(data)) => {
                 let keep = (max.min(data.bytes.len() as u64)) as usize;
-                Lookup::Ready(Ok(FileData { bytes: data.bytes[..keep].to_vec(), size: data.size }))
+                Lookup::Ready(Ok(FileView { bytes: &data.bytes[..keep], size: data.size }))
             }
             Lookup::Ready(Answer::NotFound) => Lookup::Ready(Err(ReadError::NotFound)),
             Lookup::Ready(Answer::Error(e)) => Lookup::Ready(Err(ReadError::Failed(e.clone()))),

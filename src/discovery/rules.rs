@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::frontmatter::{self, as_list, as_text};
-use super::host::{DirEntry, EntryKind, FileData, FsView, Lookup, ReadError};
+use super::host::{DirEntry, EntryKind, FileView, FsView, Lookup, ReadError};
 use super::ignore::Ignores;
 use super::{paths, DiscoveryOptions};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -121,8 +121,8 @@ fn instruction_files(opts: &DiscoveryOptions) -> Vec<(&'static str, RuleSource)>
 }
 
 /// Reads a file's text: lossy UTF-8 (reported), a cut prefix marked when the host sent less.
-pub fn decode(data: &FileData, path: &str, diags: &mut Vec<Diagnostic>) -> String {
-    let bytes = &data.bytes[..];
+pub fn decode(data: &FileView, path: &str, diags: &mut Vec<Diagnostic>) -> String {
+    let bytes = data.bytes;
     match std::str::from_utf8(bytes) {
         Ok(text) => text.to_owned(),
         // A prefix may end inside a character: that is not an encoding problem.
@@ -349,7 +349,7 @@ fn load_file(ctx: &mut RuleCtx, parent: &str, entry: &DirEntry, source: RuleSour
     finish(ctx, path, canonical, text, &data, source, project, home, None, None, 0, out);
 }
 
-fn read_text(ctx: &mut RuleCtx, canonical: &str, shown: &str) -> Option<(String, FileData)> {
+fn read_text<'a>(ctx: &mut RuleCtx<'a>, canonical: &str, shown: &str) -> Option<(String, FileView<'a>)> {
     match ctx.fs.read(canonical, ctx.opts.limits.rule_file_bytes) {
         Lookup::Pending => None,
         Lookup::Ready(Ok(data)) => Some((decode(&data, shown, ctx.diags), data)),
@@ -376,7 +376,7 @@ fn finish(
     path: String,
     canonical: String,
     text: String,
-    data: &FileData,
+    data: &FileView,
     source: RuleSource,
     project: &str,
     home: bool,

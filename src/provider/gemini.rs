@@ -193,7 +193,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     }
     fn flush_images(contents: &mut Vec<Content>, pending: &mut Vec<Part>) {
         if !pending.is_empty() {
-            let mut parts = vec![text_part("<tool_images>Images returned by the tool calls above.</tool_images>".to_owned())];
+            let mut parts = vec![text_part(super::TOOL_IMAGES_NOTE.to_owned())];
             parts.append(pending);
             contents.push(Content { role: Some(USER.to_owned()), parts });
         }

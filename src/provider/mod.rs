@@ -249,6 +249,10 @@ pub fn reasoning_as_text(reasoning: &Reasoning) -> String {
     format!("<reasoning>\n{}\n</reasoning>", crate::framing::neutralize(&reasoning.text))
 }
 
+/// Opens the user message that carries tool-result images for APIs that cannot put them in
+/// the tool result itself (Chat Completions, Gemini).
+pub const TOOL_IMAGES_NOTE: &str = "<tool_images>Images returned by the tool calls above.</tool_images>";
+
 /// What a renderer tells the report besides the payload.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]

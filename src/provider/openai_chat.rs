@@ -154,7 +154,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     };
     let flush_images = |pending: &mut Vec<UserPart>, messages: &mut Vec<Message>| {
         if !pending.is_empty() {
-            let mut parts = vec![UserPart::Text { text: "<tool_images>Images returned by the tool calls above.</tool_images>".to_owned() }];
+            let mut parts = vec![UserPart::Text { text: super::TOOL_IMAGES_NOTE.to_owned() }];
             parts.append(pending);
             messages.push(Message::User { content: UserContent::Parts(parts) });
         }

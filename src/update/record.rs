@@ -195,18 +195,24 @@ pub enum RecordError {
 impl Record {
     /// Serialises to one JSON line (no trailing newline).
     pub fn to_line(&self) -> String {
+        serde_json::to_string(&self.to_value()).unwrap_or_default()
+    }
+
+    /// The record's wire form as a JSON value.
+    pub fn to_value(&self) -> Value {
         let (update, event) = match &self.body {
             RecordBody::Update(u) => (Some(serde_json::to_value(u).unwrap_or(Value::Null)), None),
             RecordBody::Event(e) => (None, Some(serde_json::to_value(e).unwrap_or(Value::Null))),
-            RecordBody::Unknown(v) => return serde_json::to_string(v).unwrap_or_default(),
+            RecordBody::Unknown(v) => return v.clone(),
         };
         let env = Envelope { seq: self.seq, ts: self.ts.clone(), update, event };
-        serde_json::to_string(&env).unwrap_or_default()
+        serde_json::to_value(&env).unwrap_or(Value::Null)
     }
 
     /// Reads one parsed JSON line. Lines without `update` or `event` are [`RecordBody::Unknown`].
     pub fn from_value(value: Value) -> Result<Record, RecordError> {
-        let env: Envelope = match serde_json::from_value(value.clone()) {
+        // Read the envelope from a borrow: the value itself is kept only for unknown kinds.
+        let env: Envelope = match Envelope::deserialize(&value) {
             Ok(env) => env,
             Err(e) => return Err(RecordError::BadEnvelope(e.to_string())),
         };

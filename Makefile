@@ -54,6 +54,7 @@ bench: build
 	node benches/build.bench.mjs
 	cargo bench --bench import
 	cargo bench --bench prune
+	cargo bench --bench tokens
 	node benches/import.bench.mjs
 	node benches/discover.bench.mjs
 

@@ -254,6 +254,12 @@ impl Session {
         self.inner.on_provider_error(status, body)
     }
 
+    /// How full the context is for the model the options name — `{used, size}` as in ACP's
+    /// `usage_update`, how it was counted, and which threshold it has crossed. Builds nothing.
+    pub fn usage(&mut self, options: Ts<BuildInput>) -> Result<Ts<crate::view::ContextUsage>, JsValue> {
+        ts(&self.inner.usage(&self::options(options)?))
+    }
+
     /// Builds a request; returns the payload as an object.
     pub fn build(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> {
         let built = self.inner.build(&self::options(options)?).map_err(request_error)?;

@@ -16,7 +16,8 @@
 //!
 //! - [`conversation`]: the items every stage works on.
 //! - [`update`]: the log (records, JSON Lines, replay).
-//! - [`view`]: the request pipeline and its report.
+//! - [`view`]: the request pipeline (repair, prune, images, reminders, ledger) and its report.
+//! - [`tokens`]: the token estimator the ledger and the report use.
 //! - [`provider`]: renderers and validators, one module per API.
 //! - [`request`]: the one-call API the JS facade and the CLI use.
 //! - `js` (wasm only): the JavaScript facade, the only module that knows about JS.
@@ -30,10 +31,9 @@
 //!     r#"{"seq":1,"ts":"2026-01-01T00:00:00Z","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"hi"}}}"#, "\n",
 //! );
 //! let input = BuildInput {
-//!     provider: Provider::Anthropic, model: None, system: Some("Be brief.".into()), tools: vec![],
-//!     max_tokens: None, foreign_reasoning: None, cache_system: None, limits: None, repair: None,
-//!     pruning: None, images: None, context_window: None, context_tokens: None, now: None,
-//!     log: Some(log.into()), items: None,
+//!     system: Some("Be brief.".into()),
+//!     log: Some(log.into()),
+//!     ..BuildInput::new(Provider::Anthropic)
 //! };
 //! let out = build_request(&input).unwrap();
 //! assert!(out.built.payload.to_json().contains(r#""role":"user""#));
@@ -47,6 +47,7 @@ pub mod import;
 pub mod provider;
 pub mod request;
 pub mod session;
+pub mod tokens;
 pub mod update;
 pub mod view;
 

@@ -9,7 +9,8 @@ use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
 use crate::provider::{ForeignReasoning, Limits, Provider, ToolDef};
 use crate::update::{parse_log, replay};
-use crate::view::{self, BuildError, BuildOptions, Built, ImageConfig, PruningConfig, RepairConfig};
+use crate::update::ReplayState;
+use crate::view::{self, BuildError, BuildOptions, Built, ImageConfig, LedgerConfig, LedgerState, PruningConfig, RepairConfig};
 
 /// Build options as the JS API and the CLI take them (camelCase).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,9 +42,12 @@ pub struct BuildInput {
     /// The model's context window (tokens); pruning acts above a share of it.
     #[serde(default)]
     pub context_window: Option<u64>,
-    /// The context's size in tokens as the ledger counts it (estimated when absent).
+    /// The context's size in tokens when the host counts it itself (the ledger's count when absent).
     #[serde(default)]
     pub context_tokens: Option<u64>,
+    /// Compaction threshold settings.
+    #[serde(default)]
+    pub ledger: Option<LedgerConfig>,
     /// The host's clock (RFC 3339), stamped on records a session writes during the build
     /// (drained reminders); the last record's time when absent.
     #[serde(default)]
@@ -67,6 +71,40 @@ pub fn default_model(provider: Provider) -> &'static str {
 }
 
 impl BuildInput {
+    /// Input with every option at its default.
+    pub fn new(provider: Provider) -> BuildInput {
+        BuildInput {
+            provider,
+            model: None,
+            system: None,
+            tools: Vec::new(),
+            max_tokens: None,
+            foreign_reasoning: None,
+            cache_system: None,
+            limits: None,
+            repair: None,
+            pruning: None,
+            images: None,
+            context_window: None,
+            context_tokens: None,
+            ledger: None,
+            now: None,
+            log: None,
+            items: None,
+        }
+    }
+
+    /// Options for building from a replayed log: the ledger starts from the log's last usage,
+    /// and the window from its last model switch when the input does not give one.
+    pub fn options_for(&self, state: &ReplayState) -> BuildOptions {
+        let mut options = self.options();
+        options.ledger = LedgerState::from_replay(state);
+        if options.context_window.is_none() {
+            options.context_window = state.model.as_ref().and_then(|m| m.context_window);
+        }
+        options
+    }
+
     pub fn options(&self) -> BuildOptions {
         let mut options =
             BuildOptions::new(self.provider, self.model.clone().unwrap_or_else(|| default_model(self.provider).to_owned()));
@@ -95,6 +133,9 @@ impl BuildInput {
         }
         options.context_window = self.context_window;
         options.context_tokens = self.context_tokens;
+        if let Some(ledger) = &self.ledger {
+            options.ledger_config = ledger.clone();
+        }
         options
     }
 }
@@ -136,18 +177,17 @@ impl std::error::Error for RequestError {}
 
 /// Builds a request from a log's text or from items.
 pub fn build_request(input: &BuildInput) -> Result<BuildOutput, RequestError> {
-    let options = input.options();
     match (&input.log, &input.items) {
         (Some(text), None) => {
             let log = parse_log(text);
             let replayed = replay(&log.records);
             let mut diagnostics = log.diagnostics;
             diagnostics.extend(replayed.diagnostics);
-            let built = view::build(&replayed.items, &options).map_err(RequestError::Build)?;
+            let built = view::build(&replayed.items, &input.options_for(&replayed.state)).map_err(RequestError::Build)?;
             Ok(BuildOutput { built, diagnostics })
         }
         (None, Some(items)) => {
-            let built = view::build(items, &options).map_err(RequestError::Build)?;
+            let built = view::build(items, &input.options()).map_err(RequestError::Build)?;
             Ok(BuildOutput { built, diagnostics: Vec::new() })
         }
         (Some(_), Some(_)) => Err(RequestError::InvalidOptions("give either `log` or `items`, not both".to_owned())),

@@ -116,3 +116,113 @@ fn every_corpus_session_imports_replays_and_builds_valid_payloads_for_every_prov
         assert!(!items.is_empty(), "{name}: nothing imported");
     }
 }
+
+/// Where an agent sends a request: right before each assistant turn.
+fn request_points(items: &[Item]) -> Vec<usize> {
+    (1..items.len()).filter(|&i| items[i].is_assistant_side() && !items[i - 1].is_assistant_side()).collect()
+}
+
+#[test]
+fn the_request_pipeline_keeps_its_rules_on_real_sessions() {
+    use contextview::view::PrefixReport;
+    let Some(sessions) = sessions() else { return };
+    for (name, text) in &sessions {
+        let items = replay(&import(None, text).unwrap().records).items;
+        let points = request_points(&items);
+        for provider in Provider::ALL {
+            // Prefix invariant: with pruning off, each request extends the one before it.
+            let mut options = BuildOptions::new(provider, model_for(provider));
+            options.pruning.enabled = false;
+            let bodies: Vec<String> = points.iter().map(|&p| build(&items[..p], &options).unwrap().body).collect();
+            for (n, pair) in bodies.windows(2).enumerate() {
+                let prefix = PrefixReport::between(&pair[0], &pair[1]);
+                assert!(prefix.extends_previous, "{name}: {provider} request {} rewrites {} bytes of request {n}", n + 1, pair[0].len() - prefix.shared_bytes);
+            }
+            // Pruning with a window small enough that it must act: the last three turns are never
+            // touched, and the same input gives the same body.
+            let largest = bodies.iter().map(String::len).max().unwrap_or(0) as u64;
+            let mut options = BuildOptions::new(provider, model_for(provider));
+            options.context_window = Some(largest * 6 / 40);
+            let mut acted = 0;
+            for &p in &points {
+                let built = build(&items[..p], &options).unwrap();
+                let pruning = &built.report.pruning;
+                if !pruning.active {
+                    continue;
+                }
+                acted += 1;
+                let turn_starts: Vec<usize> =
+                    (0..p).filter(|&i| matches!(&items[i], Item::User(m) if m.synthetic.is_none())).collect();
+                let protected_from = turn_starts.len().checked_sub(3).map_or(0, |k| turn_starts[k]);
+                let recent: std::collections::HashSet<&str> = items[protected_from..p].iter().map(Item::id).collect();
+                for id in pruning.trimmed.iter().chain(&pruning.cleared) {
+                    assert!(!recent.contains(id.as_str()), "{name}: {provider} pruned {id} from the last three turns");
+                }
+            }
+            if let Some(&last) = points.last() {
+                assert_eq!(build(&items[..last], &options).unwrap().body, build(&items[..last], &options).unwrap().body, "{name}: deterministic");
+            }
+            if provider == Provider::Anthropic {
+                eprintln!("{name:.60}: {} requests extend their predecessor; pruning acted in {acted}", bodies.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_token_ledger_is_close_to_the_tokenizer_and_to_reported_usage() {
+    use contextview::request::BuildInput;
+    use contextview::session::Session;
+    use contextview::tokens::{item_images, item_texts, item_tokens, Family};
+    use contextview::update::{Event, RecordBody};
+    let Some(sessions) = sessions() else { return };
+    let bpe = tiktoken_rs::o200k_base_singleton();
+    let mut claude_errors = Vec::new();
+    for (name, text) in &sessions {
+        let imported = import(None, text).unwrap();
+        let items = replay(&imported.records).items;
+        // Unanchored, against o200k_base, whole conversation.
+        let (mut exact, mut estimate) = (0.0, 0.0);
+        for item in items.iter().filter(|i| item_images(i).next().is_none()) {
+            exact += item_texts(item).iter().map(|t| bpe.encode_ordinary(t).len() as f64).sum::<f64>() + Family::OpenAi.per_item() as f64;
+            estimate += item_tokens(item, Family::OpenAi) as f64;
+        }
+        let error = (estimate - exact).abs() / exact;
+        eprintln!("{name:.60}: estimate {estimate} vs o200k {exact} tokens ({:+.2}%)", (estimate - exact) / exact * 100.0);
+        if exact >= 1_000.0 {
+            assert!(error <= 0.05, "{name}: the estimate is {:.1}% off o200k", error * 100.0);
+        }
+        // Anchored, against what Anthropic reported: the ledger's count right before a response
+        // against the prompt the provider then counted.
+        if !imported.records.iter().any(|r| matches!(&r.body, RecordBody::Event(Event::UsageAnchor(u)) if u.provider.as_deref() == Some("anthropic"))) {
+            continue;
+        }
+        let input = BuildInput { model: Some("claude-sonnet-4-5".into()), ..BuildInput::new(Provider::Anthropic) };
+        let mut session = Session::default();
+        let (mut predicted, mut last_prompt, mut anchored) = (None, None, false);
+        for record in &imported.records {
+            if let RecordBody::Event(Event::UsageAnchor(u)) = &record.body {
+                let prompt = u.input_tokens + u.cache_read_tokens + u.cache_write_tokens;
+                if last_prompt != Some(prompt) {
+                    if let (Some(p), true) = (predicted, anchored) {
+                        if prompt >= last_prompt.unwrap_or(0) {
+                            claude_errors.push((p as f64 - prompt as f64).abs() / prompt as f64);
+                        }
+                    }
+                    last_prompt = Some(prompt);
+                    anchored = true;
+                }
+            }
+            session.append(record.clone()).unwrap();
+            if session.items().last().is_some_and(|i| !i.is_assistant_side()) {
+                predicted = Some(session.usage(&input).used);
+            }
+        }
+    }
+    if !claude_errors.is_empty() {
+        claude_errors.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let p95 = claude_errors[(claude_errors.len() - 1) * 95 / 100];
+        eprintln!("anchored ledger vs Anthropic's reported prompts: {} requests, p95 error {:.3}%", claude_errors.len(), p95 * 100.0);
+        assert!(p95 <= 0.01, "anchored p95 {:.2}%", p95 * 100.0);
+    }
+}

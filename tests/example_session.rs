@@ -22,22 +22,10 @@ const TOOLS: &str = include_str!("../examples/tools.json");
 
 fn input(provider: Provider) -> BuildInput {
     BuildInput {
-        provider,
-        model: None,
         system: Some(SYSTEM.to_owned()),
         tools: serde_json::from_str::<Vec<ToolDef>>(TOOLS).unwrap(),
-        max_tokens: None,
-        foreign_reasoning: None,
-        cache_system: None,
-        limits: None,
-        repair: None,
-        pruning: None,
-        images: None,
-        now: None,
-        context_window: None,
-        context_tokens: None,
         log: Some(LOG.to_owned()),
-        items: None,
+        ..BuildInput::new(provider)
     }
 }
 

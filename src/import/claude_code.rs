@@ -21,7 +21,7 @@ pub fn import(text: &str) -> Imported {
     let mut tree = TreePath::default();
     let mut header = Header::new("");
     let mut pending_compaction: Option<Option<u64>> = None;
-    let mut last_usage_message: Option<String> = None;
+    let mut last_usage_message: Option<(String, u64)> = None;
 
     for (line, parsed) in json_lines(text) {
         let Some(value) = out.object(line, parsed) else { continue };
@@ -165,7 +165,7 @@ fn tool_result(out: &mut LogBuilder, line: usize, block: &Value, raw_output: Opt
     out.tool_result(id, content, failed, raw_output);
 }
 
-fn assistant_line(out: &mut LogBuilder, line: usize, value: &Value, last_usage_message: &mut Option<String>) {
+fn assistant_line(out: &mut LogBuilder, line: usize, value: &Value, last_usage_message: &mut Option<(String, u64)>) {
     let Some(message) = value.get("message") else {
         out.bad_line(line, "import.bad_message", "assistant line has no message");
         return;
@@ -212,18 +212,23 @@ fn assistant_line(out: &mut LogBuilder, line: usize, value: &Value, last_usage_m
             other => out.unmapped(&format!("assistant_block:{other}")),
         }
     }
+    // Claude Code writes one line per content block, each with the message's usage so far: the
+    // prompt counts repeat and the output count grows. Usage is recorded again whenever it
+    // changes, so the last record of a message sits after its last block with the final count.
     if let Some(usage) = message.get("usage") {
-        if last_usage_message.as_deref() != Some(message_id.as_str()) {
-            *last_usage_message = Some(message_id.clone());
-            let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
-            out.event(Event::UsageAnchor(UsageAnchor {
-                provider: Some("anthropic".to_owned()),
-                model,
-                input_tokens: n("input_tokens"),
-                output_tokens: n("output_tokens"),
-                cache_read_tokens: n("cache_read_input_tokens"),
-                cache_write_tokens: n("cache_creation_input_tokens"),
-            }));
+        let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let anchor = UsageAnchor {
+            provider: Some("anthropic".to_owned()),
+            model,
+            input_tokens: n("input_tokens"),
+            output_tokens: n("output_tokens"),
+            cache_read_tokens: n("cache_read_input_tokens"),
+            cache_write_tokens: n("cache_creation_input_tokens"),
+        };
+        let seen = (message_id.clone(), anchor.output_tokens);
+        if last_usage_message.as_ref() != Some(&seen) {
+            *last_usage_message = Some(seen);
+            out.event(Event::UsageAnchor(anchor));
         }
     }
 }

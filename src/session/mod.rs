@@ -159,6 +159,13 @@ impl Session {
         about_images
     }
 
+    /// How full the context is for the model `input` names (ACP's `usage_update`: used / size),
+    /// without building or draining anything.
+    pub fn usage(&mut self, input: &BuildInput) -> view::ContextUsage {
+        let replayed = self.replay();
+        input.options_for(&replayed.state).usage(&replayed.items)
+    }
+
     /// Builds a request from the session's items; `input.log` and `input.items` must be absent.
     pub fn build(&mut self, input: &BuildInput) -> Result<Built, RequestError> {
         if input.log.is_some() || input.items.is_some() {
@@ -175,9 +182,11 @@ impl Session {
             self.records.push(record);
             self.replayed = None;
         }
-        let mut options = input.options();
-        options.images.strip_all |= self.strip_images_once;
-        let mut built = view::build(&self.replay().items, &options).map_err(RequestError::Build)?;
+        let strip_images = self.strip_images_once;
+        let replayed = self.replay();
+        let mut options = input.options_for(&replayed.state);
+        options.images.strip_all |= strip_images;
+        let mut built = view::build(&replayed.items, &options).map_err(RequestError::Build)?;
         self.strip_images_once = false;
         built.report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between(previous, &built.body));
         self.last_body = Some(built.body.clone());

@@ -18,6 +18,7 @@ use super::acp::{
     ToolCallStart, ToolCallStatus, ToolKind,
 };
 use super::record::{Event, ModelSwitch, PromptHeadSnapshot, Record, RecordBody, UsageAnchor};
+use crate::tokens::{item_tokens, Family};
 use crate::conversation::{
     AssistantText, Image, Item, Origin, Part, Reasoning, SyntheticReason, ToolCall, ToolResult, UserMessage,
 };
@@ -50,6 +51,10 @@ pub struct ReplayState {
     pub items_at_usage: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heads: Option<PromptHeadSnapshot>,
+    /// Tokens the provider counts beyond our estimate, carried over a compaction in proportion
+    /// to what it kept, until a new usage anchor replaces it (see [`crate::view::ledger`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inherited_overhead: Option<i64>,
     /// `seq` of the last compaction checkpoint applied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_compaction_seq: Option<u64>,
@@ -225,13 +230,23 @@ impl<'a> Folder<'a> {
                 Event::UsageAnchor(usage) => {
                     self.state.usage = Some(usage.clone());
                     self.state.items_at_usage = self.items.len();
+                    self.state.inherited_overhead = None;
                 }
                 Event::ModelSwitch(switch) => self.state.model = Some(switch.clone()),
                 Event::CompactionCheckpoint(cp) => {
+                    // The provider's overhead over our estimate, before the cut.
+                    let family = self.family();
+                    let before: u64 = self.items.iter().map(|i| item_tokens(i, family)).sum();
+                    let overhead = match &self.state.usage {
+                        Some(usage) => {
+                            let anchored: u64 = self.items[..self.state.items_at_usage.min(self.items.len())].iter().map(|i| item_tokens(i, family)).sum();
+                            Some(usage_total(usage) as i64 - anchored as i64)
+                        }
+                        None => self.state.inherited_overhead,
+                    };
                     let keep_from = self.item_seqs.iter().position(|&s| s >= cp.first_kept_seq).unwrap_or(self.items.len());
                     let kept_items = self.items.split_off(keep_from);
                     let kept_seqs = self.item_seqs.split_off(keep_from);
-                    let dropped = self.items.len();
                     self.items.clear();
                     self.item_seqs.clear();
                     self.push(
@@ -245,7 +260,13 @@ impl<'a> Folder<'a> {
                     self.items.extend(kept_items);
                     self.item_seqs.extend(kept_seqs);
                     self.reindex_calls();
-                    self.state.items_at_usage = self.state.items_at_usage.saturating_sub(dropped).min(self.items.len());
+                    // The anchor described the context before the cut; what stays of it is the
+                    // overhead, in proportion to the share of the estimate that was kept.
+                    let after: u64 = self.items.iter().map(|i| item_tokens(i, family)).sum();
+                    self.state.usage = None;
+                    self.state.items_at_usage = 0;
+                    self.state.inherited_overhead =
+                        overhead.map(|o| if before == 0 { 0 } else { (o as f64 * after as f64 / before as f64).round() as i64 });
                     self.state.last_compaction_seq = Some(record.seq);
                 }
                 Event::Rewind(_) => {}
@@ -260,6 +281,15 @@ impl<'a> Folder<'a> {
                 Event::PromptHeadSnapshot(heads) => self.state.heads = Some(heads.clone()),
             },
             RecordBody::Unknown(_) => self.state.skipped_records += 1,
+        }
+    }
+
+    /// The tokenizer family of the model the session last used.
+    fn family(&self) -> Family {
+        match (&self.state.usage, &self.state.model) {
+            (Some(u), _) => Family::of_names(u.provider.as_deref(), u.model.as_deref()),
+            (None, Some(m)) => Family::of_names(Some(&m.provider), Some(&m.model)),
+            (None, None) => Family::OpenAi,
         }
     }
 
@@ -641,4 +671,10 @@ fn client_view(records: &[Record]) -> Vec<ClientEntry> {
         prev = Some(record);
     }
     view
+}
+
+/// Tokens the context held when `usage` was reported: the prompt (fresh, cached and newly
+/// cached) plus the response, which is now part of the conversation.
+pub fn usage_total(usage: &UsageAnchor) -> u64 {
+    usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens + usage.output_tokens
 }

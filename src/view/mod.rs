@@ -13,6 +13,7 @@
 //! the model through replay, so they keep their place in the prefix).
 
 pub mod images;
+pub mod ledger;
 pub mod prune;
 pub mod reminders;
 pub mod repair;
@@ -26,7 +27,8 @@ pub use images::{ImageConfig, ImageReport};
 pub use prune::{ContextUse, PruneReport, PruningConfig};
 pub use reminders::{Reminder, ReminderKind, ReminderQueue};
 pub use repair::{Repair, RepairConfig, RepairKind};
-pub use report::{PrefixReport, Report, SourceBytes};
+pub use ledger::{ContextUsage, LedgerConfig, LedgerState, Threshold};
+pub use report::{BySource, PrefixReport, Report, TokenReport};
 
 /// Everything a build needs besides the items.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,10 +38,13 @@ pub struct BuildOptions {
     pub repair: RepairConfig,
     pub pruning: PruningConfig,
     pub images: ImageConfig,
-    /// The model's context window in tokens; pruning needs it.
+    /// The model's context window in tokens; the model's known window when absent.
     pub context_window: Option<u64>,
-    /// Tokens the context holds, as the ledger counts them; estimated from the items when absent.
+    /// Tokens the context holds, when the caller counts them itself; the ledger's count otherwise.
     pub context_tokens: Option<u64>,
+    /// The provider's last reported usage, or the overhead a compaction carried (from replay).
+    pub ledger: LedgerState,
+    pub ledger_config: LedgerConfig,
 }
 
 impl BuildOptions {
@@ -52,23 +57,26 @@ impl BuildOptions {
             images: ImageConfig::default(),
             context_window: None,
             context_tokens: None,
+            ledger: LedgerState::default(),
+            ledger_config: LedgerConfig::default(),
         }
     }
-}
 
-/// A rough token count of items (bytes / 4), used until the caller supplies the ledger's count.
-pub fn rough_tokens(items: &[std::borrow::Cow<'_, Item>]) -> u64 {
-    let bytes: usize = items
-        .iter()
-        .map(|item| match item.as_ref() {
-            Item::User(m) => crate::conversation::text_of(&m.content).len(),
-            Item::Assistant(a) => a.text.len(),
-            Item::Reasoning(r) => r.text.len(),
-            Item::ToolCall(c) => c.input.to_string().len() + c.name.len(),
-            Item::ToolResult(r) => crate::conversation::text_of(&r.content).len(),
+    /// How full the context of `items` is, as the ledger counts it.
+    pub fn usage(&self, items: &[Item]) -> ContextUsage {
+        ledger::measure(&ledger::LedgerInput {
+            items,
+            state: &self.ledger,
+            provider: self.provider,
+            model: &self.render.model,
+            system: self.render.system.as_deref(),
+            tools: &self.render.tools,
+            window: self.context_window,
+            prune_ratio: self.pruning.trigger_ratio,
+            config: &self.ledger_config,
+            given: self.context_tokens,
         })
-        .sum();
-    bytes as u64 / 4
+    }
 }
 
 /// A built request.
@@ -128,7 +136,8 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
             message: format!("nothing to send: {} items, none with content the model can see", items.len()),
         });
     }
-    let usage = options.context_window.map(|window| ContextUse { tokens: options.context_tokens.unwrap_or_else(|| rough_tokens(&view)), window });
+    let context = options.usage(items);
+    let usage = (context.size > 0).then_some(ContextUse { tokens: context.used, window: context.size });
     let (view, pruning) = prune::prune(view, &options.pruning, usage);
     let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
@@ -153,6 +162,8 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
             violations,
         });
     }
+    let family = crate::tokens::Family::of(options.provider, &options.render.model);
+    let (sources, by_source_tokens) = report::by_source(&refs, options.render.system.as_deref(), &options.render.tools, family);
     let report = Report {
         provider: options.provider,
         model: options.render.model.clone(),
@@ -166,7 +177,8 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
         id_map: notes.id_map,
         wrapped_inputs: notes.wrapped_inputs,
         moved_images: notes.moved_images,
-        sources: report::source_bytes(&refs, options.render.system.as_deref(), &options.render.tools),
+        sources,
+        tokens: TokenReport { request: by_source_tokens.total(), by_source: by_source_tokens, context },
         prefix: None,
     };
     Ok(Built { payload, body, report })

@@ -5,9 +5,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::images::ImageReport;
+use super::ledger::ContextUsage;
 use super::prune::PruneReport;
 use super::repair::Repair;
-use crate::provider::{Provider, ReasoningCounts};
+use crate::conversation::{Item, Part, SyntheticReason};
+use crate::provider::{Provider, ReasoningCounts, ToolDef};
+use crate::tokens::{item_tokens, text_tokens, Family};
 
 /// Returned with every payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,30 +38,52 @@ pub struct Report {
     /// Tool-result images moved into a following user message.
     pub moved_images: usize,
     /// Content bytes by where they came from.
-    pub sources: SourceBytes,
+    pub sources: BySource,
+    /// Estimated tokens of this request by source, and the ledger's count of the context.
+    pub tokens: TokenReport,
     /// How much of the previous request this one repeats byte for byte (session builds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix: Option<PrefixReport>,
 }
 
-/// Bytes of content in the request by source (text and data as written, before JSON framing).
+/// Content of the request by source — bytes (text and data as written, before JSON framing) in
+/// `sources`, estimated tokens (framing included) in `tokens.bySource`.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SourceBytes {
-    pub system: usize,
-    pub tools: usize,
+pub struct BySource {
+    pub system: u64,
+    pub tools: u64,
     /// What people typed.
-    pub user: usize,
+    pub user: u64,
     /// Synthetic user messages: reminders, interjections, subagent results.
-    pub reminders: usize,
+    pub reminders: u64,
     /// Compaction summaries.
-    pub summaries: usize,
-    pub assistant: usize,
-    pub reasoning: usize,
-    pub tool_calls: usize,
-    pub tool_results: usize,
-    pub images: usize,
+    pub summaries: u64,
+    pub assistant: u64,
+    pub reasoning: u64,
+    pub tool_calls: u64,
+    pub tool_results: u64,
+    pub images: u64,
+}
+
+impl BySource {
+    pub fn total(&self) -> u64 {
+        let BySource { system, tools, user, reminders, summaries, assistant, reasoning, tool_calls, tool_results, images } = self;
+        system + tools + user + reminders + summaries + assistant + reasoning + tool_calls + tool_results + images
+    }
+}
+
+/// Tokens: this request's estimate by source, and the context as the ledger counts it.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenReport {
+    /// Estimated tokens of this request (after pruning and image eviction).
+    pub request: u64,
+    pub by_source: BySource,
+    /// The conversation as held (before pruning): what thresholds are measured on.
+    pub context: ContextUsage,
 }
 
 /// The request against the one built before it.
@@ -82,37 +107,62 @@ impl PrefixReport {
     }
 }
 
-/// Content bytes of a view by source.
-pub fn source_bytes(view: &[&crate::conversation::Item], system: Option<&str>, tools: &[crate::provider::ToolDef]) -> SourceBytes {
-    use crate::conversation::{Item, Part, SyntheticReason};
-    let mut bytes = SourceBytes {
-        system: system.map_or(0, str::len),
-        tools: tools.iter().map(|t| t.name.len() + t.description.as_ref().map_or(0, String::len) + t.input_schema.to_string().len()).sum(),
-        ..SourceBytes::default()
+/// Bytes and estimated tokens of a view by source, in one pass.
+pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family: Family) -> (BySource, BySource) {
+    let mut bytes = BySource {
+        system: system.map_or(0, str::len) as u64,
+        tools: tools.iter().map(|t| t.name.len() + t.description.as_ref().map_or(0, String::len) + t.input_schema.to_string().len()).sum::<usize>() as u64,
+        ..BySource::default()
     };
-    let parts = |parts: &[Part], text_bucket: &mut usize, images: &mut usize| {
+    let mut tokens = BySource {
+        system: system.map_or(0.0, |s| text_tokens(s, family)).round() as u64,
+        tools: super::ledger::head_tokens(None, tools, family),
+        ..BySource::default()
+    };
+    for &item in view {
+        let n = item_tokens(item, family);
+        let (b, t) = match item {
+            Item::User(m) => match m.synthetic {
+                None => (&mut bytes.user, &mut tokens.user),
+                Some(SyntheticReason::Compaction) => (&mut bytes.summaries, &mut tokens.summaries),
+                Some(SyntheticReason::SystemReminder | SyntheticReason::Interjection | SyntheticReason::SubagentCompletion) => {
+                    (&mut bytes.reminders, &mut tokens.reminders)
+                }
+            },
+            Item::Assistant(_) => (&mut bytes.assistant, &mut tokens.assistant),
+            Item::Reasoning(_) => (&mut bytes.reasoning, &mut tokens.reasoning),
+            Item::ToolCall(_) => (&mut bytes.tool_calls, &mut tokens.tool_calls),
+            Item::ToolResult(_) => (&mut bytes.tool_results, &mut tokens.tool_results),
+        };
+        let parts: &[Part] = match item {
+            Item::User(m) => &m.content,
+            Item::ToolResult(r) => &r.content,
+            Item::Assistant(a) => {
+                *b += a.text.len() as u64;
+                &[]
+            }
+            Item::Reasoning(r) => {
+                *b += r.text.len() as u64;
+                &[]
+            }
+            Item::ToolCall(c) => {
+                *b += (c.name.len() + c.input.to_string().len()) as u64;
+                &[]
+            }
+        };
+        // Images are their own source: their bytes and their tokens leave the item's bucket.
+        let mut image_tokens = 0;
         for part in parts {
             match part {
-                Part::Text { text } => *text_bucket += text.len(),
-                Part::Image(image) => *images += super::images::image_bytes(image) as usize,
+                Part::Text { text } => *b += text.len() as u64,
+                Part::Image(image) => {
+                    bytes.images += super::images::image_bytes(image);
+                    image_tokens += crate::tokens::image_tokens(image, family);
+                }
             }
         }
-    };
-    for item in view {
-        match item {
-            Item::User(m) => {
-                let bucket = match m.synthetic {
-                    None => &mut bytes.user,
-                    Some(SyntheticReason::Compaction) => &mut bytes.summaries,
-                    Some(SyntheticReason::SystemReminder | SyntheticReason::Interjection | SyntheticReason::SubagentCompletion) => &mut bytes.reminders,
-                };
-                parts(&m.content, bucket, &mut bytes.images);
-            }
-            Item::Assistant(a) => bytes.assistant += a.text.len(),
-            Item::Reasoning(r) => bytes.reasoning += r.text.len(),
-            Item::ToolCall(c) => bytes.tool_calls += c.name.len() + c.input.to_string().len(),
-            Item::ToolResult(r) => parts(&r.content, &mut bytes.tool_results, &mut bytes.images),
-        }
+        *t += n.saturating_sub(image_tokens);
+        tokens.images += image_tokens;
     }
-    bytes
+    (bytes, tokens)
 }

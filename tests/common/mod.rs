@@ -2,6 +2,8 @@
 //! counts them.
 #![allow(dead_code)]
 
+pub mod log;
+
 use std::collections::BTreeMap;
 
 use contextview::discovery::host::{DirEntry, EntryKind, FileContent, HostAnswer, HostRequest, Op};

@@ -1,0 +1,341 @@
+//! Token estimation: how many tokens a text, an item or an image costs a model family, without
+//! shipping any tokenizer's vocabulary.
+//!
+//! Why not bytes/4: real sessions mix prose (a word is about one token, so bytes/4 over-counts
+//! it), JSON and code (punctuation runs split into many tokens, so bytes/4 under-counts them),
+//! CJK (about one token per character, three bytes each) and base64 (dense, about 0.75 tokens per
+//! character). The estimator scans text once, counts the pieces a byte-pair tokenizer's
+//! pre-split produces — word pieces, digit groups, whitespace runs, punctuation runs — and
+//! weighs them with coefficients fitted against an exact tokenizer (`make bench` re-fits them
+//! with `CALIBRATE=1` and prints the table; BENCHMARKS.md has the measured error).
+//!
+//! Families differ: OpenAI's coefficients are fitted to `o200k_base`; Claude's tokenizer is
+//! not public, so its family scales the same features by a factor measured against the usage
+//! real Claude sessions report. Gemini has no public tokenizer here and reuses OpenAI's
+//! coefficients; an anchor (the provider's reported usage) corrects every family.
+
+use serde::{Deserialize, Serialize};
+
+use crate::conversation::{text_of, Image, Item, Part};
+use crate::provider::Provider;
+
+/// Tokenizer families the estimator is calibrated for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// GPT-4o, GPT-4.1, GPT-5, o-series (`o200k_base`).
+    OpenAi,
+    /// Claude models.
+    Anthropic,
+    /// Gemini models.
+    Gemini,
+}
+
+impl Family {
+    /// The family a provider's models belong to. (Models served through an OpenAI-shaped API
+    /// by another vendor still count as OpenAI here unless the name says otherwise.)
+    pub fn of(provider: Provider, model: &str) -> Family {
+        let model = model.to_ascii_lowercase();
+        if model.contains("claude") {
+            return Family::Anthropic;
+        }
+        if model.contains("gemini") || model.contains("gemma") {
+            return Family::Gemini;
+        }
+        match provider {
+            Provider::Anthropic => Family::Anthropic,
+            Provider::Gemini => Family::Gemini,
+            Provider::OpenAiChat | Provider::OpenAiResponses => Family::OpenAi,
+        }
+    }
+
+    /// The family of a model named in a log record (provider and model as strings).
+    pub fn of_names(provider: Option<&str>, model: Option<&str>) -> Family {
+        let model = model.unwrap_or("");
+        let provider = match provider.map(str::to_ascii_lowercase).as_deref() {
+            Some(p) if p.contains("anthropic") || p.contains("claude") => Provider::Anthropic,
+            Some(p) if p.contains("google") || p.contains("gemini") || p.contains("vertex") => Provider::Gemini,
+            _ => Provider::OpenAiResponses,
+        };
+        Family::of(provider, model)
+    }
+
+    fn scale(self) -> f64 {
+        match self {
+            Family::OpenAi | Family::Gemini => 1.0,
+            Family::Anthropic => ANTHROPIC_SCALE,
+        }
+    }
+
+    /// Framing tokens each message or content item adds (role markers, separators).
+    pub fn per_item(self) -> u64 {
+        match self {
+            Family::OpenAi | Family::Gemini => 3,
+            Family::Anthropic => 4,
+        }
+    }
+}
+
+/// What the scanner counts in a text: the pieces a byte-pair tokenizer's pre-split makes.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Features {
+    /// Letter runs, split where a lowercase letter meets an uppercase one (`camelCase` = 2).
+    pub word_pieces: f64,
+    /// Letters beyond the sixth in each piece (long or rare words take more tokens).
+    pub long_letters: f64,
+    /// Digit groups of up to three.
+    pub digit_groups: f64,
+    /// Whitespace runs other than the single space a word or punctuation run absorbs.
+    pub space_runs: f64,
+    /// Runs of punctuation and symbols.
+    pub punct_runs: f64,
+    /// Punctuation characters beyond the first of each run.
+    pub punct_extra: f64,
+    /// Han, kana and Hangul characters.
+    pub cjk: f64,
+    /// Two-byte characters: accented Latin, Greek, Cyrillic, Hebrew, Arabic.
+    pub other_letters: f64,
+    /// Other non-ASCII characters: symbols, box drawing, emoji.
+    pub symbols: f64,
+    /// Characters of base64-like runs (64+ characters of `[A-Za-z0-9+/=]` without spaces).
+    pub base64_chars: f64,
+}
+
+impl Features {
+    pub const LEN: usize = 10;
+
+    pub fn as_array(&self) -> [f64; Features::LEN] {
+        [
+            self.word_pieces,
+            self.long_letters,
+            self.digit_groups,
+            self.space_runs,
+            self.punct_runs,
+            self.punct_extra,
+            self.cjk,
+            self.other_letters,
+            self.symbols,
+            self.base64_chars,
+        ]
+    }
+
+    fn word_piece(&mut self, len: usize) {
+        self.word_pieces += 1.0;
+        self.long_letters += len.saturating_sub(6) as f64;
+    }
+
+    /// Counts the features of `text` in one pass.
+    pub fn of(text: &str) -> Features {
+        let mut f = Features::default();
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
+                // A long unbroken run of base64 alphabet is a blob, not words.
+                let run = bytes[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')).count();
+                if run >= 64 && looks_like_base64(&bytes[i..i + run]) {
+                    f.base64_chars += run as f64;
+                    i += run;
+                    continue;
+                }
+            }
+            if b.is_ascii_alphabetic() {
+                let start = i;
+                let mut piece_len = 0usize;
+                let mut prev_lower = false;
+                while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+                    let upper = bytes[i].is_ascii_uppercase();
+                    if upper && prev_lower {
+                        f.word_piece(piece_len);
+                        piece_len = 0;
+                    }
+                    prev_lower = !upper;
+                    piece_len += 1;
+                    i += 1;
+                }
+                if i > start {
+                    f.word_piece(piece_len);
+                }
+            } else if b.is_ascii_digit() {
+                let run = bytes[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+                f.digit_groups += run.div_ceil(3) as f64;
+                i += run;
+            } else if b.is_ascii_whitespace() {
+                let run = bytes[i..].iter().take_while(|c| c.is_ascii_whitespace()).count();
+                let next = bytes.get(i + run).copied();
+                // A single space before a word or symbol joins it; anything else is its own piece.
+                let absorbed = run == 1 && b == b' ' && next.is_some_and(|n| !n.is_ascii_whitespace());
+                if !absorbed {
+                    f.space_runs += 1.0;
+                }
+                i += run;
+            } else if b.is_ascii() {
+                let run = bytes[i..].iter().take_while(|c| c.is_ascii_punctuation()).count().max(1);
+                f.punct_runs += 1.0;
+                f.punct_extra += (run - 1) as f64;
+                i += run;
+            } else {
+                // Non-ASCII: decode one char.
+                let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+                let len = ch.len_utf8();
+                if is_cjk(ch) {
+                    f.cjk += 1.0;
+                } else if len == 2 {
+                    f.other_letters += 1.0;
+                } else {
+                    f.symbols += 1.0;
+                }
+                i += len;
+            }
+        }
+        f
+    }
+}
+
+fn looks_like_base64(run: &[u8]) -> bool {
+    // Words and identifiers are mostly lowercase; base64 mixes cases and digits throughout.
+    let upper = run.iter().filter(|c| c.is_ascii_uppercase()).count();
+    let digits = run.iter().filter(|c| c.is_ascii_digit()).count();
+    upper * 8 >= run.len() && digits * 40 >= run.len()
+}
+
+fn is_cjk(ch: char) -> bool {
+    matches!(ch as u32,
+        0x3040..=0x30FF      // kana
+        | 0x3400..=0x4DBF    // Han extension A
+        | 0x4E00..=0x9FFF    // Han
+        | 0xAC00..=0xD7AF    // Hangul
+        | 0xF900..=0xFAFF    // compatibility ideographs
+        | 0xFF00..=0xFFEF    // full-width forms
+        | 0x3000..=0x303F    // CJK punctuation
+        | 0x20000..=0x2FFFF) // Han extensions B–F
+}
+
+/// Coefficients fitted against `o200k_base` (`CALIBRATE=1 cargo bench --bench tokens`), in the
+/// order of [`Features::as_array`].
+pub const OPENAI_WEIGHTS: [f64; Features::LEN] = [0.99, 0.12, 1.32, 1.45, 0.57, 0.26, 0.75, 0.6, 1.5, 0.69];
+
+/// Claude's tokens per `o200k`-estimated token, measured against the usage real Claude sessions
+/// report (`cargo bench --bench tokens`).
+pub const ANTHROPIC_SCALE: f64 = 1.3;
+
+/// Estimated tokens of a text for a family (no per-message framing).
+pub fn text_tokens(text: &str, family: Family) -> f64 {
+    if text.is_empty() {
+        return 0.0;
+    }
+    let features = Features::of(text).as_array();
+    let raw: f64 = features.iter().zip(OPENAI_WEIGHTS.iter()).map(|(x, w)| x * w).sum();
+    raw * family.scale()
+}
+
+/// Estimated tokens of one image for a family, from its pixel size when the data tells it.
+pub fn image_tokens(image: &Image, family: Family) -> u64 {
+    let size = image_dimensions(image);
+    match family {
+        // Anthropic: width × height / 750, after scaling to fit 1568 px on the long side
+        // (about 1.15 megapixels); about 1,600 tokens at most.
+        Family::Anthropic => match size {
+            Some((w, h)) => {
+                let (w, h) = fit(w, h, 1568.0);
+                ((w * h) / 750.0).ceil().clamp(1.0, 1600.0) as u64
+            }
+            None => 1600,
+        },
+        // OpenAI high detail: fit in 2048², shortest side to 768, then 170 per 512-px tile + 85.
+        Family::OpenAi => match size {
+            Some((w, h)) => {
+                let (w, h) = fit(w, h, 2048.0);
+                let short = w.min(h);
+                let scale = if short > 768.0 { 768.0 / short } else { 1.0 };
+                let tiles = ((w * scale) / 512.0).ceil() * ((h * scale) / 512.0).ceil();
+                85 + 170 * tiles as u64
+            }
+            None => 765,
+        },
+        // Gemini: 258 per image up to 384 px on both sides, else 258 per 768-px tile.
+        Family::Gemini => match size {
+            Some((w, h)) if w <= 384.0 && h <= 384.0 => 258,
+            Some((w, h)) => 258 * ((w / 768.0).ceil() * (h / 768.0).ceil()).max(1.0) as u64,
+            None => 258,
+        },
+    }
+}
+
+fn fit(w: f64, h: f64, long_side: f64) -> (f64, f64) {
+    let long = w.max(h);
+    if long > long_side {
+        let s = long_side / long;
+        ((w * s).round().max(1.0), (h * s).round().max(1.0))
+    } else {
+        (w, h)
+    }
+}
+
+/// Pixel size of a base64 image, read from its header (the first few KiB, decoded).
+pub fn image_dimensions(image: &Image) -> Option<(f64, f64)> {
+    use base64::Engine as _;
+    let Image::Base64 { data, .. } = image else { return None };
+    // JPEG keeps its size in a frame header that may follow EXIF data; 64 KiB of base64 covers
+    // nearly all real files, and a whole number of quads decodes without padding.
+    let head = &data.as_bytes()[..data.len().min(65_536) / 4 * 4];
+    let decoded = base64::engine::general_purpose::STANDARD.decode(head).ok()?;
+    let size = imagesize::blob_size(&decoded).ok()?;
+    Some((size.width as f64, size.height as f64))
+}
+
+/// The texts of an item as a model reads them (a tool call is its name and its JSON input);
+/// images are left out — they are priced by [`image_tokens`].
+pub fn item_texts(item: &Item) -> Vec<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    fn parts(parts: &[Part]) -> Vec<Cow<'_, str>> {
+        parts
+            .iter()
+            .filter_map(|part| match part {
+                Part::Text { text } => Some(Cow::Borrowed(text.as_str())),
+                Part::Image(_) => None,
+            })
+            .collect()
+    }
+    match item {
+        Item::User(m) => parts(&m.content),
+        Item::Assistant(a) => vec![Cow::Borrowed(a.text.as_str())],
+        Item::Reasoning(r) => vec![Cow::Borrowed(r.text.as_str())],
+        Item::ToolCall(c) => vec![Cow::Borrowed(c.name.as_str()), Cow::Owned(c.input.to_string())],
+        Item::ToolResult(r) => parts(&r.content),
+    }
+}
+
+/// The images of an item.
+pub fn item_images(item: &Item) -> impl Iterator<Item = &Image> {
+    let parts: &[Part] = match item {
+        Item::User(m) => &m.content,
+        Item::ToolResult(r) => &r.content,
+        Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) => &[],
+    };
+    parts.iter().filter_map(|part| match part {
+        Part::Image(image) => Some(image),
+        Part::Text { .. } => None,
+    })
+}
+
+/// Estimated tokens of an item's content for a family, framing included.
+pub fn item_tokens(item: &Item, family: Family) -> u64 {
+    let text: f64 = item_texts(item).iter().map(|t| text_tokens(t, family)).sum();
+    let images: u64 = item_images(item).map(|image| image_tokens(image, family)).sum();
+    text.round() as u64 + images + family.per_item()
+}
+
+/// Bytes/4 of an item's text: the baseline the estimator is measured against.
+pub fn bytes_over_four(item: &Item) -> u64 {
+    let len = match item {
+        Item::User(m) => text_of(&m.content).len(),
+        Item::Assistant(a) => a.text.len(),
+        Item::Reasoning(r) => r.text.len(),
+        Item::ToolCall(c) => c.name.len() + c.input.to_string().len(),
+        Item::ToolResult(r) => text_of(&r.content).len(),
+    };
+    len.div_ceil(4) as u64
+}

@@ -1,0 +1,229 @@
+//! The token ledger: anchor + estimated delta, overhead carried over a compaction, thresholds
+//! per model window, and pruning driven by the count.
+
+mod common;
+
+use common::log::*;
+use contextview::conversation::Item;
+use contextview::provider::{Provider, ToolDef};
+use contextview::request::{build_request, BuildInput};
+use contextview::session::Session;
+use contextview::tokens::{item_tokens, Family};
+use contextview::update::{parse_log, replay};
+use contextview::view::ledger::{head_tokens, model_window};
+use contextview::view::{LedgerConfig, Threshold};
+use pretty_assertions::assert_eq;
+use serde_json::json;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+const SYSTEM: &str = "You are a careful coding agent. Prefer small, tested changes.";
+
+fn tools() -> Vec<ToolDef> {
+    serde_json::from_value(json!([{"name": "read", "description": "Read a file", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}])).unwrap()
+}
+
+fn input(log: &str) -> BuildInput {
+    BuildInput { system: Some(SYSTEM.to_owned()), tools: tools(), log: Some(log.to_owned()), ..BuildInput::new(Provider::Anthropic) }
+}
+
+fn estimate(items: &[Item]) -> u64 {
+    items.iter().map(|i| item_tokens(i, Family::Anthropic)).sum()
+}
+
+fn items_of(log: &str) -> Vec<Item> {
+    replay(&parse_log(log).records).items
+}
+
+#[test]
+fn anchored_count_is_the_reported_usage_plus_the_estimated_delta() {
+    let [call, result] = tool(5, "t1", "read", json!({"path": "src/lib.rs"}), "pub fn add(a: i32, b: i32) -> i32 { a + b }");
+    let log = log_of(&[
+        user(1, "u1", "What does add do?"),
+        agent(2, "a1", "Let me read it."),
+        usage(3, 1_000, 50, 4_000),
+        user(4, "u2", "And please check the tests too."),
+        call,
+        result,
+    ]);
+    let items = items_of(&log);
+    let context = build_request(&input(&log)).unwrap().built.report.tokens.context;
+    assert!(context.anchored);
+    assert_eq!(context.anchor_tokens, 5_050);
+    // The delta is everything after the anchor: the second prompt, the call and its result.
+    assert_eq!(context.estimated_tokens, estimate(&items[2..]));
+    assert_eq!(context.used, 5_050 + estimate(&items[2..]));
+    assert_eq!(context.family, Family::Anthropic);
+}
+
+#[test]
+fn without_an_anchor_everything_is_estimated_heads_included() {
+    let log = log_of(&[user(1, "u1", "What does add do?"), agent(2, "a1", "It adds two numbers."), user(3, "u2", "Thanks.")]);
+    let items = items_of(&log);
+    let context = build_request(&input(&log)).unwrap().built.report.tokens.context;
+    assert!(!context.anchored);
+    assert_eq!(context.anchor_tokens, 0);
+    let heads = head_tokens(Some(SYSTEM), &tools(), Family::Anthropic);
+    assert!(heads > 0);
+    assert_eq!(context.used, heads + estimate(&items));
+}
+
+#[test]
+fn compaction_carries_the_provider_overhead_in_proportion_to_what_it_kept() {
+    let long = "The parser reads one token at a time and keeps a stack of open brackets. ".repeat(40);
+    let lines = vec![
+        user(1, "u1", &long),
+        agent(2, "a1", &long),
+        user(3, "u2", "Now the second part: make the errors say which line they are on."),
+        agent(4, "a2", "Done; every error now carries its line number."),
+        // The provider counted far more than our estimate: its system prompt, tools, framing.
+        usage(5, 20_000, 30, 0),
+        event(6, json!({"kind": "compaction_checkpoint", "summary": "We taught the parser to report line numbers.", "firstKeptSeq": 3})),
+    ];
+    let before = items_of(&log_of(&lines[..5]));
+    let overhead = 20_030 - estimate(&before) as i64;
+    let after = items_of(&log_of(&lines));
+    let inherited = (overhead as f64 * estimate(&after) as f64 / estimate(&before) as f64).round() as i64;
+    assert!(inherited > 0 && inherited < overhead, "a share of the overhead, not all of it: {inherited} of {overhead}");
+
+    let state = replay(&parse_log(&log_of(&lines)).records).state;
+    assert_eq!(state.usage, None, "the anchor described the context before the cut");
+    assert_eq!(state.inherited_overhead, Some(inherited));
+
+    let usage_of = |log: &str| Session::from_log(log).usage(&BuildInput { log: None, ..input(log) });
+    let context = usage_of(&log_of(&lines));
+    assert!(!context.anchored);
+    assert_eq!(context.inherited_overhead, inherited);
+    assert_eq!(context.used, head_tokens(Some(SYSTEM), &tools(), Family::Anthropic) + estimate(&after) + inherited as u64);
+
+    // The next reported usage replaces the carried overhead.
+    let mut more = lines.clone();
+    more.push(user(7, "u3", "Next?"));
+    more.push(agent(8, "a3", "Next we add tests."));
+    more.push(usage(9, 3_000, 10, 0));
+    let context = usage_of(&log_of(&more));
+    assert!(context.anchored);
+    assert_eq!((context.inherited_overhead, context.used), (0, 3_010));
+}
+
+#[test]
+fn a_rewind_to_before_the_anchor_drops_it() {
+    let log = log_of(&[
+        user(1, "u1", "First question."),
+        agent(2, "a1", "First answer."),
+        user(3, "u2", "Second question."),
+        agent(4, "a2", "Second answer."),
+        usage(5, 9_000, 20, 0),
+        event(6, json!({"kind": "rewind", "promptIndex": 1})),
+        user(7, "u3", "Another second question."),
+    ]);
+    let context = build_request(&input(&log)).unwrap().built.report.tokens.context;
+    assert!(!context.anchored, "the usage was recorded on the branch the rewind discarded");
+    assert!(context.used < 9_000);
+}
+
+#[test]
+fn thresholds_follow_the_window_and_leave_room_for_the_summary() {
+    let log = log_of(&[user(1, "u1", "Hello."), agent(2, "a1", "Hi."), usage(3, 60_000, 0, 0), user(4, "u2", "Go on.")]);
+    let at = |window: u64, ledger: Option<LedgerConfig>| {
+        let input = BuildInput { context_window: Some(window), ledger, ..input(&log) };
+        build_request(&input).unwrap().built.report.tokens.context
+    };
+    let used = at(1_000_000, None).used;
+    assert!(used > 60_000 && used < 60_100);
+
+    let roomy = at(1_000_000, None);
+    assert_eq!((roomy.threshold, roomy.prune_at, roomy.compact_at), (Threshold::Ok, Some(500_000), Some(850_000)));
+    // 60k of 100k: over half, under 80k (the 85% mark lowered by the 20k reserve).
+    let pruning = at(100_000, None);
+    assert_eq!((pruning.threshold, pruning.prune_at, pruning.compact_at), (Threshold::Prune, Some(50_000), Some(80_000)));
+    // 60k of 70k: over the 85% mark (59.5k).
+    assert_eq!(at(70_000, None).threshold, Threshold::Compact);
+    // A bigger reserve makes compaction due earlier.
+    let reserve = at(100_000, Some(LedgerConfig { compact_ratio: 0.85, compact_reserve: 45_000 }));
+    assert_eq!((reserve.compact_at, reserve.threshold), (Some(55_000), Threshold::Compact));
+}
+
+#[test]
+fn windows_come_from_the_caller_the_log_or_the_model() {
+    assert_eq!(model_window("claude-sonnet-4-5"), Some(200_000));
+    assert_eq!(model_window("openai/gpt-5-mini"), Some(272_000));
+    assert_eq!(model_window("gpt-4.1"), Some(1_047_576));
+    assert_eq!(model_window("models/gemini-2.5-pro"), Some(1_048_576));
+    assert_eq!(model_window("my-local-model"), None);
+
+    let log = log_of(&[user(1, "u1", "Hello.")]);
+    let known = build_request(&input(&log)).unwrap().built.report.tokens.context;
+    assert_eq!(known.size, 200_000);
+    let unknown = BuildInput { model: Some("my-local-model".into()), ..input(&log) };
+    let unknown = build_request(&unknown).unwrap().built.report.tokens.context;
+    assert_eq!((unknown.size, unknown.prune_at, unknown.threshold), (0, None, Threshold::Ok));
+
+    let switched = log_of(&[
+        event(1, json!({"kind": "model_switch", "provider": "anthropic", "model": "my-local-model", "contextWindow": 32_000})),
+        user(2, "u1", "Hello."),
+    ]);
+    let from_log = BuildInput { model: Some("my-local-model".into()), ..input(&switched) };
+    assert_eq!(build_request(&from_log).unwrap().built.report.tokens.context.size, 32_000);
+    let given = BuildInput { context_window: Some(8_000), ..from_log };
+    assert_eq!(build_request(&given).unwrap().built.report.tokens.context.size, 8_000);
+}
+
+/// Twenty turns, each reading a large file.
+fn long_session(reported: Option<u64>) -> String {
+    let mut lines = Vec::new();
+    let mut seq = 1;
+    let output = "line of a large file that the agent read\n".repeat(300);
+    for turn in 0..20 {
+        lines.push(user(seq, &format!("u{turn}"), &format!("Look at part {turn}.")));
+        let [call, result] = tool(seq + 1, &format!("t{turn}"), "read", json!({"path": format!("src/part{turn}.rs")}), &output);
+        lines.push(call);
+        lines.push(result);
+        lines.push(agent(seq + 3, &format!("a{turn}"), "Read it."));
+        seq += 4;
+    }
+    if let Some(tokens) = reported {
+        lines.push(usage(seq, tokens, 10, 0));
+        seq += 1;
+    }
+    lines.push(user(seq, "last", "Summarise what you found."));
+    log_of(&lines)
+}
+
+#[test]
+fn the_ledger_count_decides_when_pruning_starts() {
+    // Our estimate of this session is far below half of 200k: nothing is pruned.
+    let quiet = build_request(&input(&long_session(None))).unwrap().built.report;
+    assert!(quiet.tokens.context.used < 100_000);
+    assert!(!quiet.pruning.active);
+    // The provider reported 150k (the host's own system prompt and tools are large): pruning acts.
+    let busy = build_request(&input(&long_session(Some(150_000)))).unwrap().built.report;
+    assert_eq!(busy.tokens.context.threshold, Threshold::Prune);
+    assert!(busy.pruning.active);
+    assert!(!busy.pruning.cleared.is_empty() || !busy.pruning.trimmed.is_empty());
+    // A host that counts itself overrides the ledger.
+    let told = BuildInput { context_tokens: Some(10_000), ..input(&long_session(Some(150_000))) };
+    let told = build_request(&told).unwrap().built.report;
+    assert_eq!((told.tokens.context.used, told.pruning.active), (10_000, false));
+}
+
+#[test]
+fn session_usage_is_what_the_next_build_reports() {
+    let log = long_session(Some(150_000));
+    let mut session = Session::from_log(&log);
+    let options = BuildInput { log: None, ..input(&log) };
+    let usage = session.usage(&options);
+    let built = session.build(&options).unwrap();
+    assert_eq!(usage, built.report.tokens.context);
+    assert_eq!(usage.size, 200_000);
+}
+
+#[test]
+fn tokens_by_source_add_up_to_the_request_estimate() {
+    let report = build_request(&input(&long_session(None))).unwrap().built.report;
+    let by = &report.tokens.by_source;
+    assert_eq!(report.tokens.request, by.total());
+    assert!(by.tool_results > by.user && by.tool_results > by.system);
+    assert_eq!(by.system, (contextview::tokens::text_tokens(SYSTEM, Family::Anthropic)).round() as u64);
+    assert_eq!(by.images, 0);
+}

@@ -1,0 +1,147 @@
+//! The token estimator against an exact tokenizer (`o200k_base`, a dev dependency only), per kind
+//! of text, on our fixture sessions, and the image formulas.
+#![cfg(not(target_arch = "wasm32"))]
+
+use base64::Engine as _;
+use contextview::conversation::{Image, Item};
+use contextview::import::import;
+use contextview::provider::Provider;
+use contextview::tokens::{image_tokens, item_images, item_texts, item_tokens, text_tokens, Family, Features};
+use contextview::update::{parse_log, replay};
+
+fn exact(text: &str) -> f64 {
+    tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len() as f64
+}
+
+fn error(text: &str) -> f64 {
+    let e = text_tokens(text, Family::OpenAi);
+    let x = exact(text);
+    (e - x).abs() / x
+}
+
+fn bytes_over_four_error(text: &str) -> f64 {
+    let x = exact(text);
+    (text.len() as f64 / 4.0 - x).abs() / x
+}
+
+const PROSE: &str = "When the build breaks on a fresh machine, the first thing to check is whether \
+the toolchain matches the one the lockfile was written with. Most surprises come from a newer \
+compiler warning that the project treats as an error, or from a cached artifact that outlived \
+the source it was built from. Clearing the cache is cheap; guessing is not.";
+
+const JSON_INPUT: &str = r#"{"path":"src/view/ledger.rs","old_text":"let used = anchor + delta;","new_text":"let used = (anchor as i64 + delta as i64 + overhead).max(0) as u64;","replace_all":false,"line_hint":[120,134]}"#;
+
+const CODE: &str = r#"pub fn window(model: &str) -> Option<u64> {
+    let m = model.to_ascii_lowercase();
+    if m.starts_with("claude") {
+        return Some(200_000);
+    }
+    match m.split('-').next() {
+        Some("gpt") => Some(128_000),
+        _ => None,
+    }
+}
+"#;
+
+/// Our own Chinese paragraph about the same subject.
+const CJK: &str = "上下文不是聊天记录，而是每次请求时按需构建的视图。持久化的日志保持完整无损，\
+模型看到的视图可以有损：旧的工具输出会被裁剪，过大的图片会被替换为占位符，\
+提醒会在下一次采样之前注入。这样既能控制令牌预算，又不会丢失任何已经记录的内容。";
+
+fn base64_blob() -> String {
+    // Pseudo-random bytes (a fixed LCG), as an encoded attachment would look.
+    let mut x: u32 = 12345;
+    let bytes: Vec<u8> = (0..3000)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (x >> 16) as u8
+        })
+        .collect();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+#[test]
+fn each_kind_of_text_is_within_a_tenth_of_the_tokenizer() {
+    let blob = base64_blob();
+    for (kind, text) in [("prose", PROSE), ("json", JSON_INPUT), ("code", CODE), ("cjk", CJK), ("base64", blob.as_str())] {
+        let e = error(text);
+        assert!(e <= 0.10, "{kind}: estimate off by {:.1}% ({} vs {})", e * 100.0, text_tokens(text, Family::OpenAi), exact(text));
+    }
+}
+
+#[test]
+fn the_estimator_beats_bytes_over_four_where_it_fails() {
+    // bytes/4 prices dense base64 at a quarter token per character and misses how JSON's
+    // punctuation splits; the estimator sees what they are. (For CJK under o200k, bytes/4 happens
+    // to be close: three bytes a character, about 0.75 tokens.)
+    let blob = base64_blob();
+    for (kind, text) in [("base64", blob.as_str()), ("json", JSON_INPUT)] {
+        assert!(error(text) < bytes_over_four_error(text), "{kind}: estimator {:.3} vs bytes/4 {:.3}", error(text), bytes_over_four_error(text));
+    }
+    let f = Features::of(&blob);
+    assert_eq!(f.base64_chars as usize, blob.len(), "the blob is recognised as one base64 run");
+    assert_eq!(Features::of(CJK).cjk as usize, CJK.chars().count(), "every character of the paragraph is CJK");
+}
+
+#[test]
+fn fixture_sessions_are_within_five_percent_in_total() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut items: Vec<Item> = replay(&parse_log(&std::fs::read_to_string(root.join("examples/session.jsonl")).unwrap()).records).items;
+    for name in ["claude-code", "codex", "pi"] {
+        let text = std::fs::read_to_string(root.join(format!("tests/fixtures/{name}.jsonl"))).unwrap();
+        items.extend(replay(&import(None, &text).unwrap().records).items);
+    }
+    let mut truth = 0.0;
+    let mut estimate = 0.0;
+    for item in items.iter().filter(|i| item_images(i).next().is_none()) {
+        let framing = Family::OpenAi.per_item() as f64;
+        truth += item_texts(item).iter().map(|t| exact(t)).sum::<f64>() + framing;
+        estimate += item_tokens(item, Family::OpenAi) as f64;
+    }
+    let err = (estimate - truth).abs() / truth;
+    assert!(err <= 0.05, "fixture sessions: {estimate} estimated vs {truth} exact ({:.1}%)", err * 100.0);
+}
+
+
+
+/// A PNG of the given size: signature and header chunk are all a size reader needs.
+fn png(width: u32, height: u32) -> Image {
+    let mut bytes = vec![0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, b'I', b'H', b'D', b'R'];
+    bytes.extend_from_slice(&width.to_be_bytes());
+    bytes.extend_from_slice(&height.to_be_bytes());
+    bytes.extend_from_slice(&[8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    Image::Base64 { media_type: "image/png".into(), data: base64::engine::general_purpose::STANDARD.encode(bytes) }
+}
+
+#[test]
+fn image_costs_follow_each_providers_formula() {
+    // Anthropic: w × h / 750, after fitting 1568 px on the long side.
+    assert_eq!(image_tokens(&png(750, 100), Family::Anthropic), 100);
+    assert_eq!(image_tokens(&png(1000, 1000), Family::Anthropic), 1334);
+    // Fitted to 1568 × 784, over 1.15 megapixels: the API shrinks it further, about 1,600 at most.
+    assert_eq!(image_tokens(&png(3136, 1568), Family::Anthropic), 1600);
+    // OpenAI high detail: 1024×1024 → 768×768 → 4 tiles of 512 → 85 + 4 × 170.
+    assert_eq!(image_tokens(&png(1024, 1024), Family::OpenAi), 765);
+    assert_eq!(image_tokens(&png(512, 512), Family::OpenAi), 255);
+    // Gemini: 258 up to 384 px, then per 768-px tile.
+    assert_eq!(image_tokens(&png(300, 200), Family::Gemini), 258);
+    assert_eq!(image_tokens(&png(1536, 768), Family::Gemini), 516);
+    // No readable size: each provider's typical cost.
+    let opaque = Image::Base64 { media_type: "image/png".into(), data: "AAAA".into() };
+    assert_eq!(
+        [Family::Anthropic, Family::OpenAi, Family::Gemini].map(|f| image_tokens(&opaque, f)),
+        [1600, 765, 258]
+    );
+}
+
+#[test]
+fn families_follow_the_model_before_the_api_shape() {
+    assert_eq!(Family::of(Provider::Anthropic, "claude-opus-4-1"), Family::Anthropic);
+    assert_eq!(Family::of(Provider::OpenAiChat, "anthropic/claude-sonnet-4-5"), Family::Anthropic);
+    assert_eq!(Family::of(Provider::OpenAiChat, "google/gemini-2.5-flash"), Family::Gemini);
+    assert_eq!(Family::of(Provider::OpenAiResponses, "gpt-5"), Family::OpenAi);
+    assert_eq!(Family::of(Provider::Gemini, "some-tuned-model"), Family::Gemini);
+    assert_eq!(Family::of_names(Some("anthropic"), None), Family::Anthropic);
+    // Claude's tokenizer yields more tokens than o200k for the same text.
+    assert!(text_tokens(PROSE, Family::Anthropic) > text_tokens(PROSE, Family::OpenAi));
+}

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
-use crate::provider::{ForeignReasoning, Limits, Provider, ToolDef};
+use crate::provider::{CacheConfig, ForeignReasoning, Limits, Provider, ToolDef};
 use crate::update::{parse_log, replay};
 use crate::update::ReplayState;
 use crate::view::{self, BuildError, BuildOptions, Built, ImageConfig, LedgerConfig, LedgerState, PruningConfig, RepairConfig};
@@ -29,8 +29,10 @@ pub struct BuildInput {
     pub max_tokens: Option<u32>,
     #[serde(default)]
     pub foreign_reasoning: Option<ForeignReasoning>,
+    /// Prompt caching: Anthropic breakpoints, OpenAI's `prompt_cache_key` (a session's own id
+    /// when not given).
     #[serde(default)]
-    pub cache_system: Option<bool>,
+    pub cache: Option<CacheConfig>,
     #[serde(default)]
     pub limits: Option<Limits>,
     #[serde(default)]
@@ -80,7 +82,7 @@ impl BuildInput {
             tools: Vec::new(),
             max_tokens: None,
             foreign_reasoning: None,
-            cache_system: None,
+            cache: None,
             limits: None,
             repair: None,
             pruning: None,
@@ -116,8 +118,8 @@ impl BuildInput {
         if let Some(fr) = self.foreign_reasoning {
             options.render.foreign_reasoning = fr;
         }
-        if let Some(cache) = self.cache_system {
-            options.render.cache_system = cache;
+        if let Some(cache) = &self.cache {
+            options.render.cache = cache.clone();
         }
         if let Some(limits) = &self.limits {
             options.render.limits = limits.clone();

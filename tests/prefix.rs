@@ -17,7 +17,8 @@ fn line(seq: u64, body: serde_json::Value) -> String {
 }
 
 fn input(provider: Provider) -> BuildInput {
-    serde_json::from_value(json!({"provider": provider, "system": "You are careful.", "now": "2026-12-01T10:00:00Z"})).unwrap()
+    let tools = json!([{"name": "ls", "description": "List a directory", "inputSchema": {"type": "object", "properties": {"dir": {"type": "integer"}}}}]);
+    serde_json::from_value(json!({"provider": provider, "system": "You are careful.", "tools": tools, "now": "2026-12-01T10:00:00Z"})).unwrap()
 }
 
 /// The record line after the session's last one.

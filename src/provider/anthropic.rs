@@ -20,11 +20,15 @@ use crate::conversation::{Image, Item, Part};
 pub struct Request {
     pub model: String,
     pub max_tokens: u32,
+    /// Automatic caching: a breakpoint on the last cacheable block, wherever that is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_control: Option<CacheControl>,
+    // Least changing first; the conversation is the last field, so each body extends the last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Tool>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system: Option<Vec<TextBlock>>,
     pub messages: Vec<Message>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tools: Option<Vec<Tool>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,6 +80,10 @@ pub struct CacheControl {
 impl CacheControl {
     pub fn ephemeral() -> Self {
         CacheControl { kind: "ephemeral".to_owned(), ttl: None }
+    }
+
+    fn with_ttl(ttl: Option<&String>) -> Self {
+        CacheControl { kind: "ephemeral".to_owned(), ttl: ttl.cloned() }
     }
 }
 
@@ -243,16 +251,21 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
         }
     }
 
+    let cache = &options.cache;
+    let stable = || cache.enabled.then(|| CacheControl::with_ttl(cache.stable_ttl.as_ref()));
     let system = options.system.as_ref().filter(|s| !s.is_empty()).map(|text| {
-        vec![TextBlock {
-            kind: TextType::Text,
-            text: text.clone(),
-            cache_control: options.cache_system.then(CacheControl::ephemeral),
-        }]
+        vec![TextBlock { kind: TextType::Text, text: text.clone(), cache_control: stable() }]
     });
-    let tools = (!options.tools.is_empty()).then(|| options.tools.iter().map(tool).collect());
+    let tools = (!options.tools.is_empty()).then(|| {
+        let mut tools: Vec<Tool> = options.tools.iter().map(tool).collect();
+        if let Some(last) = tools.last_mut() {
+            last.cache_control = stable();
+        }
+        tools
+    });
     notes.id_map = ids.into_changed();
-    (Request { model: options.model.clone(), max_tokens: options.max_tokens, system, messages, tools }, notes)
+    let cache_control = cache.enabled.then(CacheControl::ephemeral);
+    (Request { model: options.model.clone(), max_tokens: options.max_tokens, cache_control, tools, system, messages }, notes)
 }
 
 fn tool(def: &ToolDef) -> Tool {
@@ -450,6 +463,10 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
         }
     }
 
+    // Automatic caching places its breakpoint on the last block: it counts, and comes last.
+    if let Some(cc) = &request.cache_control {
+        cache_breakpoints.push(("cache_control".to_owned(), cc.ttl.clone()));
+    }
     if cache_breakpoints.len() > 4 {
         v.push(Violation::new(
             "anthropic.cache_breakpoints_max",

@@ -18,11 +18,12 @@ use crate::conversation::{Image, Item, Part as ItemPart};
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase")]
 pub struct Request {
+    // Least changing first; the conversation is the last field, so each body extends the last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Tool>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_instruction: Option<Content>,
     pub contents: Vec<Content>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tools: Option<Vec<Tool>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -115,9 +115,41 @@ pub struct RenderOptions {
     pub tools: Vec<ToolDef>,
     pub max_tokens: u32,
     pub foreign_reasoning: ForeignReasoning,
-    /// Anthropic: put a `cache_control` breakpoint on the system prompt.
-    pub cache_system: bool,
+    /// Prompt caching: breakpoints and keys (see [`CacheConfig`]).
+    pub cache: CacheConfig,
     pub limits: Limits,
+}
+
+/// Prompt caching. Every body puts what changes least first — tools, then the system prompt,
+/// then the conversation, always the last field — so a request is a byte-for-byte extension of
+/// the one before it and every provider's prefix cache keeps working.
+///
+/// - Anthropic: explicit breakpoints on the two stable boundaries (the last tool, the system
+///   prompt) and the request's top-level `cache_control`, which caches the conversation up to
+///   its last block: the marker moves with the conversation without rewriting any block, so the
+///   bytes already sent stay the same. Three of the four breakpoints allowed; one is left for the
+///   host.
+/// - OpenAI (both APIs): `prompt_cache_key` routes requests of one session to the same cache;
+///   a session uses its session id unless `key` is given.
+/// - Gemini caches implicitly; nothing to add.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct CacheConfig {
+    pub enabled: bool,
+    /// Anthropic: time to live of the stable breakpoints, `"5m"` or `"1h"` (the conversation's
+    /// is always the default 5 minutes, as a longer TTL may not follow a shorter one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stable_ttl: Option<String>,
+    /// OpenAI: the `prompt_cache_key`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        CacheConfig { enabled: true, stable_ttl: None, key: None }
+    }
 }
 
 impl RenderOptions {
@@ -128,7 +160,7 @@ impl RenderOptions {
             tools: Vec::new(),
             max_tokens: 8192,
             foreign_reasoning: ForeignReasoning::AsText,
-            cache_system: true,
+            cache: CacheConfig::default(),
             limits: Limits::default(),
         }
     }

@@ -19,9 +19,13 @@ use crate::conversation::{Item, Part};
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct Request {
     pub model: String,
-    pub messages: Vec<Message>,
+    /// Routes the requests of one session to the same prompt cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_cache_key: Option<String>,
+    // Least changing first; the conversation is the last field, so each body extends the last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<Tool>>,
+    pub messages: Vec<Message>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -223,7 +227,8 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             .collect()
     });
     notes.id_map = ids.into_changed();
-    (Request { model: options.model.clone(), messages, tools }, notes)
+    let prompt_cache_key = options.cache.enabled.then(|| options.cache.key.clone()).flatten();
+    (Request { model: options.model.clone(), prompt_cache_key, tools, messages }, notes)
 }
 
 fn user_content(parts: &[Part]) -> Option<UserContent> {

@@ -19,11 +19,15 @@ use crate::conversation::{Item, Part};
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 pub struct Request {
     pub model: String,
+    /// Routes the requests of one session to the same prompt cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_cache_key: Option<String>,
+    // Least changing first; the conversation is the last field, so each body extends the last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Tool>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
     pub input: Vec<InputItem>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tools: Option<Vec<Tool>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -255,7 +259,8 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     });
     notes.id_map = ids.into_changed();
     let instructions = options.system.clone().filter(|s| !s.is_empty());
-    (Request { model: options.model.clone(), instructions, input, tools }, notes)
+    let prompt_cache_key = options.cache.enabled.then(|| options.cache.key.clone()).flatten();
+    (Request { model: options.model.clone(), prompt_cache_key, tools, instructions, input }, notes)
 }
 
 fn follows_reasoning(next: Option<&InputItem>) -> bool {

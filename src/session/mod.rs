@@ -183,9 +183,14 @@ impl Session {
             self.replayed = None;
         }
         let strip_images = self.strip_images_once;
+        let session_id = self.header.as_ref().map(|h| h.session_id.clone());
         let replayed = self.replay();
         let mut options = input.options_for(&replayed.state);
         options.images.strip_all |= strip_images;
+        // One session, one prompt cache: its id routes OpenAI requests to the same cache.
+        if options.render.cache.key.is_none() {
+            options.render.cache.key = session_id.filter(|id| !id.is_empty());
+        }
         let mut built = view::build(&replayed.items, &options).map_err(RequestError::Build)?;
         self.strip_images_once = false;
         built.report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between(previous, &built.body));

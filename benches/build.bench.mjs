@@ -1,10 +1,11 @@
 // Build-speed benchmark, run by `make bench` after `make build`.
 //
-// One Node process, a generated session of about 2,000 items (~1 MB of log). For each run we
-// time, alternating so machine noise hits every contender alike:
-//   - buildString: the Anthropic request body as the string you would send (through the package)
-//   - build:       the same request as a JS object
-//   - stringify:   JSON.stringify of that payload object — the floor any JS builder pays
+// One Node process, a generated session of about 2,000 items (~1 MB of log). Each run appends
+// one record, as an agent's session grows between two requests, and times:
+//   - buildString:           the Anthropic request body as the string you would send
+//   - appendAndBuildString:  the append itself plus that build
+//   - build:                 the same request as a JS object (after one more append)
+//   - stringify:             JSON.stringify of that payload object — the floor any JS builder pays
 // and print medians, the ratios against stringify, and the .wasm size raw and gzipped.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -43,25 +44,37 @@ function main() {
   const session = cv.Session.fromLog(log);
   const options = { provider: 'anthropic', system: 'You are a coding agent.' };
   const items = session.itemCount();
+  let seq = session.recordCount();
+  const ts = '2026-12-01T00:00:00Z';
+  // What an agent does between two requests: one more record (a prompt, here) arrives.
+  const appendOne = () => {
+    seq += 1;
+    session.append(JSON.stringify({ seq, ts, update: { sessionUpdate: 'user_message_chunk', messageId: `extra${seq}`, content: { type: 'text', text: `One more question (${seq}): what does parse return for a single space?` } } }));
+  };
 
   // Warm up every path once (JIT, caches) before timing.
   const { body } = session.buildString(options);
   const { payload } = session.build(options);
   if (JSON.stringify(payload) !== body) throw new Error('object and string paths disagree');
-  JSON.stringify(payload);
 
-  const times = { buildString: [], build: [], stringify: [] };
+  const times = { appendAndBuildString: [], buildString: [], build: [], stringify: [] };
   for (let run = 0; run < RUNS; run++) {
-    const order = run % 3;
-    for (let k = 0; k < 3; k++) {
-      const which = (order + k) % 3;
-      const t0 = performance.now();
-      if (which === 0) session.buildString(options);
-      else if (which === 1) session.build(options);
-      else JSON.stringify(payload);
-      const dt = performance.now() - t0;
-      times[['buildString', 'build', 'stringify'][which]].push(dt);
-    }
+    appendOne();
+    let t0 = performance.now();
+    const built = session.buildString(options);
+    times.buildString.push(performance.now() - t0);
+    t0 = performance.now();
+    appendOne();
+    session.buildString(options);
+    times.appendAndBuildString.push(performance.now() - t0);
+    appendOne();
+    t0 = performance.now();
+    const { payload: object } = session.build(options);
+    times.build.push(performance.now() - t0);
+    t0 = performance.now();
+    const text = JSON.stringify(object);
+    times.stringify.push(performance.now() - t0);
+    if (run === RUNS - 1 && text.length < built.body.length) throw new Error('payload shrank');
   }
   const wasmPath = fileURLToPath(new URL('../pkg/node/contextview_bg.wasm', import.meta.url));
   const wasm = readFileSync(wasmPath);
@@ -73,9 +86,10 @@ function main() {
     logBytes: Buffer.byteLength(log),
     items,
     bodyBytes: Buffer.byteLength(body),
-    medianMs: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, +median(v).toFixed(2)])),
+    medianMs: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, +median(v).toFixed(3)])),
     ratioToStringify: {
       buildString: +(median(times.buildString) / floor).toFixed(2),
+      appendAndBuildString: +(median(times.appendAndBuildString) / floor).toFixed(2),
       build: +(median(times.build) / floor).toFixed(2),
     },
     wasmBytes: wasm.length,

@@ -10,7 +10,6 @@
 
 use std::path::PathBuf;
 
-use contextview::conversation::Item;
 use contextview::import::import;
 use contextview::update::replay;
 use contextview::view::{build, BuildOptions, PruningConfig};

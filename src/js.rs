@@ -262,15 +262,15 @@ impl Session {
 
     /// Builds a request; returns the payload as an object.
     pub fn build(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> {
-        let built = self.inner.build(&self::options(options)?).map_err(request_error)?;
-        build_result(&built.body, &built.report, &[])
+        let (body, report) = self.inner.build_body(&self::options(options)?).map_err(request_error)?;
+        build_result(&body, &report, &[])
     }
 
     /// Builds a request; returns the body string exactly as it would be sent.
     #[wasm_bindgen(js_name = buildString)]
     pub fn build_string(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
-        let built = self.inner.build(&self::options(options)?).map_err(request_error)?;
-        ts(&BuildStringResult { body: built.body, report: built.report, diagnostics: Vec::new() })
+        let (body, report) = self.inner.build_body(&self::options(options)?).map_err(request_error)?;
+        ts(&BuildStringResult { body, report, diagnostics: Vec::new() })
     }
 }
 

@@ -323,9 +323,38 @@ pub fn item_images(item: &Item) -> impl Iterator<Item = &Image> {
 
 /// Estimated tokens of an item's content for a family, framing included.
 pub fn item_tokens(item: &Item, family: Family) -> u64 {
-    let text: f64 = item_texts(item).iter().map(|t| text_tokens(t, family)).sum();
-    let images: u64 = item_images(item).map(|image| image_tokens(image, family)).sum();
-    text.round() as u64 + images + family.per_item()
+    item_size(item, family).tokens
+}
+
+/// An item's size: estimated tokens (framing and images included) and content bytes, with the
+/// images' share of each.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ItemSize {
+    pub tokens: u64,
+    pub bytes: u64,
+    pub image_tokens: u64,
+    pub image_bytes: u64,
+}
+
+/// Measures an item once: what the ledger and the report need of it.
+pub fn item_size(item: &Item, family: Family) -> ItemSize {
+    let texts = item_texts(item);
+    let text: f64 = texts.iter().map(|t| text_tokens(t, family)).sum();
+    let text_bytes: usize = texts.iter().map(|t| t.len()).sum();
+    let (mut image_tokens_sum, mut image_bytes) = (0, 0);
+    for image in item_images(item) {
+        image_tokens_sum += image_tokens(image, family);
+        image_bytes += match image {
+            Image::Base64 { data, .. } => data.len() as u64,
+            Image::Url { url } => url.len() as u64,
+        };
+    }
+    ItemSize {
+        tokens: text.round() as u64 + image_tokens_sum + family.per_item(),
+        bytes: text_bytes as u64 + image_bytes,
+        image_tokens: image_tokens_sum,
+        image_bytes,
+    }
 }
 
 /// Bytes/4 of an item's text: the baseline the estimator is measured against.

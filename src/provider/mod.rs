@@ -37,8 +37,7 @@ pub enum Provider {
 }
 
 impl Provider {
-    pub const ALL: [Provider; 4] =
-        [Provider::Anthropic, Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Gemini];
+    pub const ALL: [Provider; 4] = [Provider::Anthropic, Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Gemini];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -259,9 +258,7 @@ pub fn reasoning_fate(reasoning: &Reasoning, target: Provider, options: &RenderO
 /// True when `origin` is the target's own family and the same model.
 pub fn same_origin(origin: Option<&Origin>, target: Provider, model: &str) -> bool {
     match origin {
-        Some(origin) => {
-            target.native_origins().contains(&origin.provider.as_str()) && origin.model.as_deref() == Some(model)
-        }
+        Some(origin) => target.native_origins().contains(&origin.provider.as_str()) && origin.model.as_deref() == Some(model),
         None => false,
     }
 }
@@ -326,6 +323,45 @@ impl Payload {
         serde_json::to_string(self).unwrap_or_default()
     }
 
+    /// Serializes the payload, reusing the JSON of conversation entries equal to the same entry
+    /// of `previous` (a payload serialized this way before, with its entries' JSON). Returns the
+    /// body — byte for byte what [`Payload::to_json`] gives — and this payload's entries' JSON.
+    ///
+    /// The conversation is every payload's last field, so the body is the rest of the payload
+    /// (serialized with an empty conversation) with the entries spliced into its final `[]`.
+    pub fn to_json_reusing(&mut self, previous: Option<(&Payload, &[String])>) -> (String, Vec<String>) {
+        match self {
+            Payload::Anthropic(r) => {
+                let prev = previous.and_then(|(p, s)| match p {
+                    Payload::Anthropic(p) => Some((&p.messages[..], s)),
+                    Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
+                });
+                splice(r, |r| &mut r.messages, prev)
+            }
+            Payload::OpenAiChat(r) => {
+                let prev = previous.and_then(|(p, s)| match p {
+                    Payload::OpenAiChat(p) => Some((&p.messages[..], s)),
+                    Payload::Anthropic(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
+                });
+                splice(r, |r| &mut r.messages, prev)
+            }
+            Payload::OpenAiResponses(r) => {
+                let prev = previous.and_then(|(p, s)| match p {
+                    Payload::OpenAiResponses(p) => Some((&p.input[..], s)),
+                    Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::Gemini(_) => None,
+                });
+                splice(r, |r| &mut r.input, prev)
+            }
+            Payload::Gemini(r) => {
+                let prev = previous.and_then(|(p, s)| match p {
+                    Payload::Gemini(p) => Some((&p.contents[..], s)),
+                    Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) => None,
+                });
+                splice(r, |r| &mut r.contents, prev)
+            }
+        }
+    }
+
     pub fn validate(&self, limits: &Limits) -> Vec<Violation> {
         self.validate_sized(limits, json_len(self))
     }
@@ -372,6 +408,41 @@ pub fn render(provider: Provider, items: &[&crate::conversation::Item], options:
             (Payload::Gemini(p), n)
         }
     }
+}
+
+/// Serializes `request` with its conversation (its last field, `entries`) spliced in from
+/// per-entry JSON, reusing the JSON of entries equal to `previous`'s at the same position.
+fn splice<R: Serialize, M: Serialize + PartialEq>(
+    request: &mut R,
+    entries: impl Fn(&mut R) -> &mut Vec<M>,
+    previous: Option<(&[M], &[String])>,
+) -> (String, Vec<String>) {
+    let list = std::mem::take(entries(request));
+    let envelope = serde_json::to_string(request).unwrap_or_default();
+    *entries(request) = list;
+    let list = entries(request);
+    let (prev_entries, prev_json) = previous.filter(|(e, j)| e.len() == j.len()).unwrap_or((&[], &[]));
+    let json: Vec<String> = list
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| match prev_entries.get(i) {
+            Some(old) if old == entry => prev_json[i].clone(),
+            _ => serde_json::to_string(entry).unwrap_or_default(),
+        })
+        .collect();
+    // The envelope ends with the empty conversation: `[]}`.
+    let stem = envelope.strip_suffix("[]}").unwrap_or(&envelope);
+    let mut body = String::with_capacity(stem.len() + json.iter().map(|j| j.len() + 1).sum::<usize>() + 2);
+    body.push_str(stem);
+    body.push('[');
+    for (i, j) in json.iter().enumerate() {
+        if i > 0 {
+            body.push(',');
+        }
+        body.push_str(j);
+    }
+    body.push_str("]}");
+    (body, json)
 }
 
 /// Tool input as a JSON object: objects pass through; anything else is wrapped as `{"input": …}`.

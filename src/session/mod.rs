@@ -8,9 +8,9 @@
 use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
 use crate::request::{BuildInput, RequestError};
-use crate::update::record::RecordError;
 use crate::update::record::Event;
-use crate::update::{parse_log, replay, Header, Record, RecordBody, Replay};
+use crate::update::record::RecordError;
+use crate::update::{parse_log, replay, Header, Record, RecordBody, Replay, Replayer};
 use crate::view::{self, Built, Reminder, ReminderQueue};
 
 #[derive(Debug, Clone, Default)]
@@ -18,7 +18,8 @@ pub struct Session {
     header: Option<Header>,
     records: Vec<Record>,
     diagnostics: Vec<Diagnostic>,
-    replayed: Option<Replay>,
+    /// The replay of the records held, kept in step with appends (rebuilt after a rewind).
+    replayer: Option<Replayer>,
     /// The next build strips every image (set by a provider error about size or images).
     strip_images_once: bool,
     reminders: ReminderQueue,
@@ -26,6 +27,8 @@ pub struct Session {
     unsaved: Vec<Record>,
     /// The last request body built, to report how much of it the next one repeats.
     last_body: Option<String>,
+    /// Work kept between builds (token estimates, the last payload's JSON).
+    cache: view::ViewCache,
 }
 
 /// Why a record line was refused.
@@ -79,11 +82,12 @@ impl Session {
             header: log.header,
             records: log.records,
             diagnostics: log.diagnostics,
-            replayed: None,
+            replayer: None,
             strip_images_once: false,
             reminders,
             unsaved: Vec::new(),
             last_body: None,
+            cache: view::ViewCache::default(),
         }
     }
 
@@ -98,7 +102,7 @@ impl Session {
     /// Diagnostics of loading plus those of the latest replay.
     pub fn diagnostics(&mut self) -> Vec<Diagnostic> {
         let mut all = self.diagnostics.clone();
-        all.extend(self.replay().diagnostics.iter().cloned());
+        all.extend(self.replayer().diagnostics().iter().cloned());
         all
     }
 
@@ -124,8 +128,12 @@ impl Session {
         if let RecordBody::Event(Event::ReminderInjected(injected)) = &record.body {
             self.reminders.observe(injected);
         }
+        if let Some(replayer) = &mut self.replayer {
+            if !replayer.push(&record) {
+                self.replayer = None;
+            }
+        }
         self.records.push(record);
-        self.replayed = None;
         Ok(Appended::New)
     }
 
@@ -139,13 +147,18 @@ impl Session {
         std::mem::take(&mut self.unsaved)
     }
 
-    /// The replay of the records held (recomputed only after a change).
-    pub fn replay(&mut self) -> &Replay {
-        self.replayed.get_or_insert_with(|| replay(&self.records))
+    /// The replay of the records held, with the client's coalesced view (computed on request).
+    pub fn replay(&self) -> Replay {
+        replay(&self.records)
+    }
+
+    /// The incremental replay: folded record by record as they are appended.
+    fn replayer(&mut self) -> &mut Replayer {
+        self.replayer.get_or_insert_with(|| Replayer::new(&self.records))
     }
 
     pub fn items(&mut self) -> &[Item] {
-        &self.replay().items
+        self.replayer().items()
     }
 
     /// Tells the session a provider refused its last request. A 413, a `request_too_large`, or
@@ -162,16 +175,32 @@ impl Session {
     /// How full the context is for the model `input` names (ACP's `usage_update`: used / size),
     /// without building or draining anything.
     pub fn usage(&mut self, input: &BuildInput) -> view::ContextUsage {
-        let replayed = self.replay();
-        input.options_for(&replayed.state).usage(&replayed.items)
+        self.sync_cache();
+        let replayer = self.replayer.get_or_insert_with(|| Replayer::new(&self.records));
+        input.options_for(replayer.state()).usage_cached(replayer.items(), &mut self.cache)
+    }
+
+    /// Drops cached work for items the replay changed since the last build.
+    fn sync_cache(&mut self) {
+        let replayer = self.replayer.get_or_insert_with(|| Replayer::new(&self.records));
+        let changed = replayer.take_changed_from();
+        self.cache.invalidate_from(changed);
     }
 
     /// Builds a request from the session's items; `input.log` and `input.items` must be absent.
     pub fn build(&mut self, input: &BuildInput) -> Result<Built, RequestError> {
+        let (body, report) = self.build_body(input)?;
+        // The payload stays cached for the next build; the caller gets its own copy.
+        let payload =
+            self.cache.last_payload().cloned().ok_or_else(|| RequestError::InvalidOptions("the build kept no payload".to_owned()))?;
+        Ok(Built { payload, body, report })
+    }
+
+    /// Builds a request and returns its body (the string to send) and report — what the JS
+    /// facade needs, without copying the typed payload.
+    pub fn build_body(&mut self, input: &BuildInput) -> Result<(String, view::Report), RequestError> {
         if input.log.is_some() || input.items.is_some() {
-            return Err(RequestError::InvalidOptions(
-                "a session builds from its own records; leave out `log` and `items`".to_owned(),
-            ));
+            return Err(RequestError::InvalidOptions("a session builds from its own records; leave out `log` and `items`".to_owned()));
         }
         // Reminders are drained right before the build, into the log like any other record.
         for injected in self.reminders.drain() {
@@ -179,22 +208,25 @@ impl Session {
             let ts = input.now.clone().or_else(|| self.records.last().map(|r| r.ts.clone())).unwrap_or_default();
             let record = Record { seq, ts, body: RecordBody::Event(Event::ReminderInjected(injected)) };
             self.unsaved.push(record.clone());
+            if let Some(replayer) = &mut self.replayer {
+                replayer.push(&record);
+            }
             self.records.push(record);
-            self.replayed = None;
         }
+        self.sync_cache();
         let strip_images = self.strip_images_once;
         let session_id = self.header.as_ref().map(|h| h.session_id.clone());
-        let replayed = self.replay();
-        let mut options = input.options_for(&replayed.state);
+        let replayer = self.replayer.get_or_insert_with(|| Replayer::new(&self.records));
+        let mut options = input.options_for(replayer.state());
         options.images.strip_all |= strip_images;
         // One session, one prompt cache: its id routes OpenAI requests to the same cache.
         if options.render.cache.key.is_none() {
             options.render.cache.key = session_id.filter(|id| !id.is_empty());
         }
-        let mut built = view::build(&replayed.items, &options).map_err(RequestError::Build)?;
+        let (body, mut report) = view::build_cached(replayer.items(), &options, &mut self.cache).map_err(RequestError::Build)?;
         self.strip_images_once = false;
-        built.report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between(previous, &built.body));
-        self.last_body = Some(built.body.clone());
-        Ok(built)
+        report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between(previous, &body));
+        self.last_body = Some(body.clone());
+        Ok((body, report))
     }
 }

@@ -12,4 +12,4 @@ pub mod replay;
 
 pub use log::{parse_log, write_log, Log};
 pub use record::{Event, Header, Record, RecordBody};
-pub use replay::{replay, ClientEntry, Replay, ReplayState};
+pub use replay::{replay, ClientEntry, Replay, ReplayState, Replayer};

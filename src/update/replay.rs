@@ -14,15 +14,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::acp::{
-    AcpUpdate, ContentBlock, ContentChunk, PlanEntry, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallPatch,
-    ToolCallStart, ToolCallStatus, ToolKind,
+    AcpUpdate, ContentBlock, ContentChunk, PlanEntry, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallPatch, ToolCallStart,
+    ToolCallStatus, ToolKind,
 };
 use super::record::{Event, ModelSwitch, PromptHeadSnapshot, Record, RecordBody, UsageAnchor};
-use crate::tokens::{item_tokens, Family};
-use crate::conversation::{
-    AssistantText, Image, Item, Origin, Part, Reasoning, SyntheticReason, ToolCall, ToolResult, UserMessage,
-};
+use crate::conversation::{AssistantText, Image, Item, Origin, Part, Reasoning, SyntheticReason, ToolCall, ToolResult, UserMessage};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::tokens::{item_tokens, Family};
 
 /// Everything a replay yields.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -117,18 +115,66 @@ pub enum ClientRole {
 
 /// Replays records into items, the client view and session state.
 pub fn replay(records: &[Record]) -> Replay {
-    let mut diagnostics = Vec::new();
-    let effective = apply_rewinds(records, &mut diagnostics);
-    let mut folder = Folder::default();
-    for record in &effective {
-        folder.fold(record, &mut diagnostics);
-    }
+    let replayer = Replayer::new(records);
     let view = client_view(records);
-    Replay { items: folder.items, view, state: folder.state, diagnostics }
+    Replay { items: replayer.folder.items, view, state: replayer.folder.state, diagnostics: replayer.diagnostics }
+}
+
+/// Replay that keeps going: a session folds each new record into the items it already has,
+/// instead of replaying the whole log after every append. A rewind cannot be folded (it cuts
+/// records already folded); [`Replayer::push`] says so and the caller starts over.
+#[derive(Debug, Clone, Default)]
+pub struct Replayer {
+    folder: Folder,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Replayer {
+    /// Replays `records` from the start.
+    pub fn new(records: &[Record]) -> Replayer {
+        let mut diagnostics = Vec::new();
+        let effective = apply_rewinds(records, &mut diagnostics);
+        let mut folder = Folder::default();
+        for record in &effective {
+            folder.fold(record, &mut diagnostics);
+        }
+        Replayer { folder, diagnostics }
+    }
+
+    /// Folds one more record; `false` (and nothing changed) for a rewind, which needs a replay
+    /// from the start.
+    pub fn push(&mut self, record: &Record) -> bool {
+        if matches!(record.body, RecordBody::Event(Event::Rewind(_))) {
+            return false;
+        }
+        self.folder.fold(record, &mut self.diagnostics);
+        true
+    }
+
+    pub fn items(&self) -> &[Item] {
+        &self.folder.items
+    }
+
+    pub fn state(&self) -> &ReplayState {
+        &self.folder.state
+    }
+
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The lowest item index changed since the last call (items from there on may differ from
+    /// what the caller saw; `items().len()` when nothing changed). Caches keyed by item index
+    /// stay valid below it.
+    pub fn take_changed_from(&mut self) -> usize {
+        let changed = self.folder.changed_from.min(self.folder.items.len());
+        self.folder.changed_from = usize::MAX;
+        changed
+    }
 }
 
 /// Which chunk stream a record belongs to, for merging and prompt counting.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stream {
     User,
     Agent,
@@ -150,8 +196,19 @@ fn chunk_of(record: &Record) -> Option<(Stream, &ContentChunk)> {
 /// Does `record` continue the message `prev` was part of? Same stream, same `messageId`
 /// (two chunks without ids continue each other only when adjacent).
 fn continues(prev: Option<&Record>, record: &Record) -> bool {
-    match (prev.and_then(chunk_of), chunk_of(record)) {
-        (Some((ps, pc)), Some((s, c))) => ps == s && pc.message_id == c.message_id,
+    continues_key(prev.and_then(chunk_key).as_ref(), record)
+}
+
+/// What continuation needs of the previous record: its chunk stream and message id.
+type ChunkKey = (Stream, Option<String>);
+
+fn chunk_key(record: &Record) -> Option<ChunkKey> {
+    chunk_of(record).map(|(stream, chunk)| (stream, chunk.message_id.clone()))
+}
+
+fn continues_key(prev: Option<&ChunkKey>, record: &Record) -> bool {
+    match (prev, chunk_of(record)) {
+        (Some((ps, pid)), Some((s, c))) => *ps == s && *pid == c.message_id,
         _ => false,
     }
 }
@@ -159,9 +216,7 @@ fn continues(prev: Option<&Record>, record: &Record) -> bool {
 /// True when `record` starts a new real (non-synthetic) user prompt after `prev`.
 pub(crate) fn is_real_prompt_start(prev: Option<&Record>, record: &Record) -> bool {
     match chunk_of(record) {
-        Some((Stream::User, chunk)) => {
-            ProviderMeta::from_meta(chunk.meta.as_ref()).synthetic.is_none() && !continues(prev, record)
-        }
+        Some((Stream::User, chunk)) => ProviderMeta::from_meta(chunk.meta.as_ref()).synthetic.is_none() && !continues(prev, record),
         _ => false,
     }
 }
@@ -200,22 +255,31 @@ fn apply_rewinds<'a>(records: &'a [Record], diagnostics: &mut Vec<Diagnostic>) -
     effective
 }
 
-#[derive(Default)]
-struct Folder<'a> {
+#[derive(Debug, Clone, Default)]
+struct Folder {
     items: Vec<Item>,
     /// `seq` of the record that created each item (parallel to `items`).
     item_seqs: Vec<u64>,
     state: ReplayState,
-    prev: Option<&'a Record>,
+    /// The previous record's chunk stream and message id (chunks continue their message).
+    prev: Option<ChunkKey>,
+    /// Lowest item index changed since [`Replayer::take_changed_from`].
+    changed_from: usize,
     /// ACP toolCallId → index of its ToolCall item.
     calls: HashMap<String, usize>,
     /// ACP toolCallId → index of its ToolResult item.
     results: HashMap<String, usize>,
 }
 
-impl<'a> Folder<'a> {
-    fn fold(&mut self, record: &'a Record, diagnostics: &mut Vec<Diagnostic>) {
-        let prev = self.prev.replace(record);
+
+impl Folder {
+    fn changed(&mut self, index: usize) {
+        self.changed_from = self.changed_from.min(index);
+    }
+
+    fn fold(&mut self, record: &Record, diagnostics: &mut Vec<Diagnostic>) {
+        let prev = std::mem::replace(&mut self.prev, chunk_key(record));
+        let prev = prev.as_ref();
         match &record.body {
             RecordBody::Update(AcpUpdate::Known(update)) => match update {
                 SessionUpdate::UserMessageChunk(chunk) => self.user_chunk(prev, record, chunk, diagnostics),
@@ -239,7 +303,8 @@ impl<'a> Folder<'a> {
                     let before: u64 = self.items.iter().map(|i| item_tokens(i, family)).sum();
                     let overhead = match &self.state.usage {
                         Some(usage) => {
-                            let anchored: u64 = self.items[..self.state.items_at_usage.min(self.items.len())].iter().map(|i| item_tokens(i, family)).sum();
+                            let anchored: u64 =
+                                self.items[..self.state.items_at_usage.min(self.items.len())].iter().map(|i| item_tokens(i, family)).sum();
                             Some(usage_total(usage) as i64 - anchored as i64)
                         }
                         None => self.state.inherited_overhead,
@@ -249,6 +314,7 @@ impl<'a> Folder<'a> {
                     let kept_seqs = self.item_seqs.split_off(keep_from);
                     self.items.clear();
                     self.item_seqs.clear();
+                    self.changed(0);
                     self.push(
                         record.seq,
                         Item::User(UserMessage {
@@ -294,6 +360,7 @@ impl<'a> Folder<'a> {
     }
 
     fn push(&mut self, seq: u64, item: Item) {
+        self.changed(self.items.len());
         self.items.push(item);
         self.item_seqs.push(seq);
     }
@@ -314,12 +381,16 @@ impl<'a> Folder<'a> {
         }
     }
 
-    fn user_chunk(&mut self, prev: Option<&Record>, record: &Record, chunk: &ContentChunk, diags: &mut Vec<Diagnostic>) {
+    fn user_chunk(&mut self, prev: Option<&ChunkKey>, record: &Record, chunk: &ContentChunk, diags: &mut Vec<Diagnostic>) {
         let meta = ProviderMeta::from_meta(chunk.meta.as_ref());
-        let Some(part) = part_of(&chunk.content, record.seq, diags) else { return };
-        if continues(prev, record) {
+        let Some(part) = part_of(&chunk.content, record.seq, diags) else {
+            return;
+        };
+        if continues_key(prev, record) {
+            let last = self.items.len().wrapping_sub(1);
             if let Some(Item::User(message)) = self.items.last_mut() {
                 append_part(&mut message.content, part);
+                self.changed(last);
                 return;
             }
         }
@@ -330,7 +401,7 @@ impl<'a> Folder<'a> {
         self.push(record.seq, Item::User(UserMessage { id, content: vec![part], synthetic: meta.synthetic }));
     }
 
-    fn agent_chunk(&mut self, prev: Option<&Record>, record: &Record, chunk: &ContentChunk, diags: &mut Vec<Diagnostic>) {
+    fn agent_chunk(&mut self, prev: Option<&ChunkKey>, record: &Record, chunk: &ContentChunk, diags: &mut Vec<Diagnostic>) {
         let text = match &chunk.content {
             ContentBlock::Text { text, .. } => text,
             other => {
@@ -339,12 +410,14 @@ impl<'a> Folder<'a> {
             }
         };
         let meta = ProviderMeta::from_meta(chunk.meta.as_ref());
-        if continues(prev, record) {
+        if continues_key(prev, record) {
+            let last = self.items.len().wrapping_sub(1);
             if let Some(Item::Assistant(message)) = self.items.last_mut() {
                 message.text.push_str(text);
                 if message.origin.is_none() {
                     message.origin = origin_of(&meta);
                 }
+                self.changed(last);
                 return;
             }
         }
@@ -352,16 +425,16 @@ impl<'a> Folder<'a> {
         self.push(record.seq, Item::Assistant(AssistantText { id, text: text.clone(), origin: origin_of(&meta) }));
     }
 
-    fn thought_chunk(&mut self, prev: Option<&Record>, record: &Record, chunk: &ContentChunk) {
+    fn thought_chunk(&mut self, prev: Option<&ChunkKey>, record: &Record, chunk: &ContentChunk) {
         let text = match &chunk.content {
             ContentBlock::Text { text, .. } => text.as_str(),
-            ContentBlock::Image { .. }
-            | ContentBlock::Audio { .. }
-            | ContentBlock::ResourceLink { .. }
-            | ContentBlock::Resource { .. } => "",
+            ContentBlock::Image { .. } | ContentBlock::Audio { .. } | ContentBlock::ResourceLink { .. } | ContentBlock::Resource { .. } => {
+                ""
+            }
         };
         let meta = ProviderMeta::from_meta(chunk.meta.as_ref());
-        if continues(prev, record) {
+        if continues_key(prev, record) {
+            let last = self.items.len().wrapping_sub(1);
             if let Some(Item::Reasoning(reasoning)) = self.items.last_mut() {
                 reasoning.text.push_str(text);
                 // Signatures arrive with the last chunk of a thinking block.
@@ -377,6 +450,7 @@ impl<'a> Folder<'a> {
                 if meta.reasoning_id.is_some() {
                     reasoning.provider_id = meta.reasoning_id;
                 }
+                self.changed(last);
                 return;
             }
         }
@@ -455,6 +529,7 @@ impl<'a> Folder<'a> {
             if let Item::ToolResult(result) = &mut self.items[index] {
                 result.content = content;
                 result.is_error = is_error;
+                self.changed(index);
                 return;
             }
         }
@@ -580,7 +655,9 @@ fn client_view(records: &[Record]) -> Vec<ClientEntry> {
         match &record.body {
             RecordBody::Update(AcpUpdate::Known(update)) => match update {
                 SessionUpdate::UserMessageChunk(_) | SessionUpdate::AgentMessageChunk(_) | SessionUpdate::AgentThoughtChunk(_) => {
-                    let Some((stream, c)) = chunk_of(record) else { continue };
+                    let Some((stream, c)) = chunk_of(record) else {
+                        continue;
+                    };
                     let role = match stream {
                         Stream::User => ClientRole::User,
                         Stream::Agent => ClientRole::Agent,
@@ -589,21 +666,14 @@ fn client_view(records: &[Record]) -> Vec<ClientEntry> {
                     if continues(prev, record) {
                         if let Some(ClientEntry::Message { content, .. }) = view.last_mut() {
                             match (content.last_mut(), &c.content) {
-                                (Some(ContentBlock::Text { text: last, .. }), ContentBlock::Text { text, .. }) => {
-                                    last.push_str(text)
-                                }
+                                (Some(ContentBlock::Text { text: last, .. }), ContentBlock::Text { text, .. }) => last.push_str(text),
                                 _ => content.push(c.content.clone()),
                             }
                             prev = Some(record);
                             continue;
                         }
                     }
-                    view.push(ClientEntry::Message {
-                        role,
-                        message_id: c.message_id.clone(),
-                        content: vec![c.content.clone()],
-                        seq,
-                    });
+                    view.push(ClientEntry::Message { role, message_id: c.message_id.clone(), content: vec![c.content.clone()], seq });
                 }
                 SessionUpdate::ToolCall(call) => {
                     calls.insert(&call.tool_call_id, view.len());
@@ -621,9 +691,8 @@ fn client_view(records: &[Record]) -> Vec<ClientEntry> {
                 }
                 SessionUpdate::ToolCallUpdate(patch) => match calls.get(patch.tool_call_id.as_str()) {
                     Some(&index) => {
-                        if let ClientEntry::ToolCall {
-                            title, kind, status, content, locations, raw_input, raw_output, ..
-                        } = &mut view[index]
+                        if let ClientEntry::ToolCall { title, kind, status, content, locations, raw_input, raw_output, .. } =
+                            &mut view[index]
                         {
                             if let Some(v) = &patch.title {
                                 *title = v.clone();
@@ -648,10 +717,7 @@ fn client_view(records: &[Record]) -> Vec<ClientEntry> {
                             }
                         }
                     }
-                    None => view.push(ClientEntry::Other {
-                        update: serde_json::to_value(update).unwrap_or(Value::Null),
-                        seq,
-                    }),
+                    None => view.push(ClientEntry::Other { update: serde_json::to_value(update).unwrap_or(Value::Null), seq }),
                 },
                 SessionUpdate::Plan(plan) => {
                     let entry = ClientEntry::Plan { entries: plan.entries.clone(), seq };

@@ -47,10 +47,7 @@ pub struct LedgerState {
 
 impl LedgerState {
     pub fn from_replay(state: &ReplayState) -> LedgerState {
-        LedgerState {
-            anchor: state.usage.clone().map(|u| (u, state.items_at_usage)),
-            inherited_overhead: state.inherited_overhead,
-        }
+        LedgerState { anchor: state.usage.clone().map(|u| (u, state.items_at_usage)), inherited_overhead: state.inherited_overhead }
     }
 }
 
@@ -130,6 +127,8 @@ pub struct LedgerInput<'a> {
     pub config: &'a LedgerConfig,
     /// A count the caller already has (its own ledger); replaces ours.
     pub given: Option<u64>,
+    /// Per-item estimates already computed for this family (parallel to `items`).
+    pub estimates: Option<&'a [u64]>,
 }
 
 /// Estimated tokens of the request heads: system prompt and tool definitions.
@@ -150,17 +149,18 @@ pub fn head_tokens(system: Option<&str>, tools: &[ToolDef], family: Family) -> u
 /// Counts the context: anchor + estimated delta, or an estimate of everything.
 pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
     let family = Family::of(input.provider, input.model);
-    let estimate = |items: &[Item]| -> u64 { items.iter().map(|i| item_tokens(i, family)).sum() };
+    let estimate = |from: usize| -> u64 {
+        match input.estimates.filter(|e| e.len() == input.items.len()) {
+            Some(estimates) => estimates[from..].iter().sum(),
+            None => input.items[from..].iter().map(|i| item_tokens(i, family)).sum(),
+        }
+    };
     // An anchor past the end of the items no longer describes them (they were cut).
     let anchor = input.state.anchor.as_ref().filter(|(_, at)| *at <= input.items.len());
     let (anchor_tokens, estimated_tokens, inherited_overhead) = match anchor {
         _ if input.given.is_some() => (0, 0, 0),
-        Some((usage, at)) => (usage_total(usage), estimate(&input.items[*at..]), 0),
-        None => (
-            0,
-            head_tokens(input.system, input.tools, family) + estimate(input.items),
-            input.state.inherited_overhead.unwrap_or(0),
-        ),
+        Some((usage, at)) => (usage_total(usage), estimate(*at), 0),
+        None => (0, head_tokens(input.system, input.tools, family) + estimate(0), input.state.inherited_overhead.unwrap_or(0)),
     };
     let used = input.given.unwrap_or_else(|| (anchor_tokens as i64 + estimated_tokens as i64 + inherited_overhead).max(0) as u64);
     let window = input.window.or_else(|| model_window(input.model)).filter(|w| *w > 0);

@@ -23,11 +23,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::conversation::Item;
 use crate::provider::{self, Payload, Provider, RenderOptions, Violation};
+use crate::tokens::{item_size, Family, ItemSize};
 pub use images::{ImageConfig, ImageReport};
+pub use ledger::{ContextUsage, LedgerConfig, LedgerState, Threshold};
 pub use prune::{ContextUse, PruneReport, PruningConfig};
 pub use reminders::{Reminder, ReminderKind, ReminderQueue};
 pub use repair::{Repair, RepairConfig, RepairKind};
-pub use ledger::{ContextUsage, LedgerConfig, LedgerState, Threshold};
 pub use report::{BySource, PrefixReport, Report, TokenReport};
 
 /// Everything a build needs besides the items.
@@ -64,7 +65,22 @@ impl BuildOptions {
 
     /// How full the context of `items` is, as the ledger counts it.
     pub fn usage(&self, items: &[Item]) -> ContextUsage {
+        self.usage_estimated(items, None)
+    }
+
+    /// [`BuildOptions::usage`] with the item estimates a session's cache keeps.
+    pub fn usage_cached(&self, items: &[Item], cache: &mut ViewCache) -> ContextUsage {
+        let estimates = cache.estimates(items, self.family());
+        self.usage_estimated(items, Some(estimates))
+    }
+
+    fn family(&self) -> Family {
+        Family::of(self.provider, &self.render.model)
+    }
+
+    fn usage_estimated(&self, items: &[Item], estimates: Option<&[u64]>) -> ContextUsage {
         ledger::measure(&ledger::LedgerInput {
+            estimates,
             items,
             state: &self.ledger,
             provider: self.provider,
@@ -128,20 +144,84 @@ impl std::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
+/// What a session keeps between builds so that a build after an append redoes little: each
+/// item's token estimate, and the last payload with its conversation entries' JSON.
+#[derive(Debug, Clone, Default)]
+pub struct ViewCache {
+    family: Option<Family>,
+    sizes: Vec<ItemSize>,
+    estimates: Vec<u64>,
+    last: Option<(Payload, Vec<String>)>,
+}
+
+impl ViewCache {
+    /// Items from `index` on have changed (as [`crate::update::Replayer::take_changed_from`] says).
+    pub fn invalidate_from(&mut self, index: usize) {
+        self.sizes.truncate(index);
+        self.estimates.truncate(index);
+    }
+
+    /// Token estimates for `items`, measuring only those not held.
+    pub fn estimates(&mut self, items: &[Item], family: Family) -> &[u64] {
+        if self.family != Some(family) {
+            self.family = Some(family);
+            self.sizes.clear();
+            self.estimates.clear();
+        }
+        self.sizes.truncate(items.len());
+        self.estimates.truncate(items.len());
+        let from = self.sizes.len();
+        for item in &items[from..] {
+            let size = item_size(item, family);
+            self.sizes.push(size);
+            self.estimates.push(size.tokens);
+        }
+        &self.estimates
+    }
+
+    /// The last payload built, if any.
+    pub fn last_payload(&self) -> Option<&Payload> {
+        self.last.as_ref().map(|(p, _)| p)
+    }
+}
+
+/// Index of `item` in `items` when it is one of them (not a copy).
+fn index_in(items: &[Item], item: &Item) -> Option<usize> {
+    let size = std::mem::size_of::<Item>().max(1);
+    let start = items.as_ptr() as usize;
+    let at = item as *const Item as usize;
+    (at >= start && at < start + items.len() * size && (at - start) % size == 0).then(|| (at - start) / size)
+}
+
 /// Builds the provider request for `items`.
 pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError> {
+    let (payload, body, _, report) = build_with(items, options, &mut ViewCache::default())?;
+    Ok(Built { payload, body, report })
+}
+
+/// [`build`] with a cache kept between builds of the same session: the result is the same, the
+/// work is less. The payload stays in the cache ([`ViewCache::last_payload`]).
+pub fn build_cached(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(String, Report), BuildError> {
+    let (payload, body, entries, report) = build_with(items, options, cache)?;
+    cache.last = Some((payload, entries));
+    Ok((body, report))
+}
+
+fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(Payload, String, Vec<String>, Report), BuildError> {
     let (view, repairs) = repair::repair(items, &options.repair);
     if view.is_empty() {
         return Err(BuildError::EmptyConversation {
             message: format!("nothing to send: {} items, none with content the model can see", items.len()),
         });
     }
-    let context = options.usage(items);
+    let family = options.family();
+    let estimates = cache.estimates(items, family);
+    let context = options.usage_estimated(items, Some(estimates));
     let usage = (context.size > 0).then_some(ContextUse { tokens: context.used, window: context.size });
     let (view, pruning) = prune::prune(view, &options.pruning, usage);
     let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
-    let (payload, notes) = provider::render(options.provider, &refs, &options.render);
+    let (mut payload, notes) = provider::render(options.provider, &refs, &options.render);
     if let Payload::Anthropic(request) = &payload {
         let ends_with_assistant = request.messages.last().is_some_and(|m| m.role == provider::anthropic::Role::Assistant);
         if ends_with_assistant && !options.render.limits.allow_prefill {
@@ -153,7 +233,7 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
             });
         }
     }
-    let body = payload.to_json();
+    let (body, entries) = payload.to_json_reusing(cache.last.as_ref().map(|(p, j)| (p, &j[..])));
     let violations = payload.validate_sized(&options.render.limits, body.len());
     if !violations.is_empty() {
         let rules: Vec<&str> = violations.iter().map(|v| v.rule.as_str()).collect();
@@ -162,8 +242,12 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
             violations,
         });
     }
-    let family = crate::tokens::Family::of(options.provider, &options.render.model);
-    let (sources, by_source_tokens) = report::by_source(&refs, options.render.system.as_deref(), &options.render.tools, family);
+    let sizes = &cache.sizes;
+    let estimate = |item: &Item| match index_in(items, item) {
+        Some(i) if i < sizes.len() => sizes[i],
+        _ => item_size(item, family),
+    };
+    let (sources, by_source_tokens) = report::by_source(&refs, options.render.system.as_deref(), &options.render.tools, family, &estimate);
     let report = Report {
         provider: options.provider,
         model: options.render.model.clone(),
@@ -181,5 +265,5 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
         tokens: TokenReport { request: by_source_tokens.total(), by_source: by_source_tokens, context },
         prefix: None,
     };
-    Ok(Built { payload, body, report })
+    Ok((payload, body, entries, report))
 }

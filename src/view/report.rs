@@ -8,9 +8,9 @@ use super::images::ImageReport;
 use super::ledger::ContextUsage;
 use super::prune::PruneReport;
 use super::repair::Repair;
-use crate::conversation::{Item, Part, SyntheticReason};
+use crate::conversation::{Item, SyntheticReason};
 use crate::provider::{Provider, ReasoningCounts, ToolDef};
-use crate::tokens::{item_tokens, text_tokens, Family};
+use crate::tokens::{text_tokens, Family, ItemSize};
 
 /// Returned with every payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -108,10 +108,13 @@ impl PrefixReport {
 }
 
 /// Bytes and estimated tokens of a view by source, in one pass.
-pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family: Family) -> (BySource, BySource) {
+pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family: Family, size: &dyn Fn(&Item) -> ItemSize) -> (BySource, BySource) {
     let mut bytes = BySource {
         system: system.map_or(0, str::len) as u64,
-        tools: tools.iter().map(|t| t.name.len() + t.description.as_ref().map_or(0, String::len) + t.input_schema.to_string().len()).sum::<usize>() as u64,
+        tools: tools
+            .iter()
+            .map(|t| t.name.len() + t.description.as_ref().map_or(0, String::len) + t.input_schema.to_string().len())
+            .sum::<usize>() as u64,
         ..BySource::default()
     };
     let mut tokens = BySource {
@@ -120,7 +123,7 @@ pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family
         ..BySource::default()
     };
     for &item in view {
-        let n = item_tokens(item, family);
+        let n = size(item);
         let (b, t) = match item {
             Item::User(m) => match m.synthetic {
                 None => (&mut bytes.user, &mut tokens.user),
@@ -134,35 +137,11 @@ pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family
             Item::ToolCall(_) => (&mut bytes.tool_calls, &mut tokens.tool_calls),
             Item::ToolResult(_) => (&mut bytes.tool_results, &mut tokens.tool_results),
         };
-        let parts: &[Part] = match item {
-            Item::User(m) => &m.content,
-            Item::ToolResult(r) => &r.content,
-            Item::Assistant(a) => {
-                *b += a.text.len() as u64;
-                &[]
-            }
-            Item::Reasoning(r) => {
-                *b += r.text.len() as u64;
-                &[]
-            }
-            Item::ToolCall(c) => {
-                *b += (c.name.len() + c.input.to_string().len()) as u64;
-                &[]
-            }
-        };
-        // Images are their own source: their bytes and their tokens leave the item's bucket.
-        let mut image_tokens = 0;
-        for part in parts {
-            match part {
-                Part::Text { text } => *b += text.len() as u64,
-                Part::Image(image) => {
-                    bytes.images += super::images::image_bytes(image);
-                    image_tokens += crate::tokens::image_tokens(image, family);
-                }
-            }
-        }
-        *t += n.saturating_sub(image_tokens);
-        tokens.images += image_tokens;
+        // Images are their own source: their bytes and tokens leave the item's bucket.
+        *b += n.bytes - n.image_bytes;
+        *t += n.tokens - n.image_tokens;
+        bytes.images += n.image_bytes;
+        tokens.images += n.image_tokens;
     }
     (bytes, tokens)
 }

@@ -1,0 +1,93 @@
+//! Incremental replay and builds give exactly what replaying and building from scratch gives.
+//! Random logs: chunks that continue or start messages, tool calls and updates, usage,
+//! compactions and rewinds.
+
+use contextview::request::BuildInput;
+use contextview::session::Session;
+use contextview::update::{replay, Record, Replayer};
+use contextview::Provider;
+use proptest::prelude::*;
+use serde_json::json;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+fn record(seq: u64, kind: u8, a: u8, b: u8) -> Record {
+    let chunk = |stream: &str, text: String| json!({"sessionUpdate": stream, "messageId": format!("m{}", a % 3), "content": {"type": "text", "text": text}});
+    let body = match kind % 9 {
+        0 => json!({"update": chunk("user_message_chunk", format!("question {a}"))}),
+        1 => json!({"update": chunk("agent_message_chunk", format!("answer {b} "))}),
+        2 => json!({"update": chunk("agent_thought_chunk", format!("thinking {b} "))}),
+        3 => {
+            json!({"update": {"sessionUpdate": "tool_call", "toolCallId": format!("t{}", a % 4), "title": "ls", "status": "pending", "rawInput": {"n": b}}})
+        }
+        4 => {
+            json!({"update": {"sessionUpdate": "tool_call_update", "toolCallId": format!("t{}", a % 4), "status": if b % 2 == 0 { "completed" } else { "in_progress" }, "content": [{"type": "content", "content": {"type": "text", "text": format!("out {b}")}}]}})
+        }
+        5 => {
+            json!({"event": {"kind": "usage_anchor", "inputTokens": 100 + b as u64, "outputTokens": 5}})
+        }
+        6 => {
+            json!({"event": {"kind": "compaction_checkpoint", "summary": format!("summary {a}"), "firstKeptSeq": seq.saturating_sub(b as u64 % 6)}})
+        }
+        7 => json!({"event": {"kind": "rewind", "promptIndex": a % 3}}),
+        _ => {
+            json!({"event": {"kind": "reminder_injected", "reminder": "diagnostics", "text": format!("note {a}")}})
+        }
+    };
+    let mut value = json!({"seq": seq, "ts": "2026-12-01T00:00:00Z"});
+    value.as_object_mut().unwrap().extend(body.as_object().unwrap().clone());
+    Record::from_value(value).unwrap()
+}
+
+fn records(ops: &[(u8, u8, u8)]) -> Vec<Record> {
+    ops.iter().enumerate().map(|(i, &(k, a, b))| record(i as u64 + 1, k, a, b)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(target_arch = "wasm32") { 64 } else { 512 }))]
+
+    #[test]
+    fn folding_record_by_record_equals_replaying_from_the_start(ops in prop::collection::vec((0u8..9, any::<u8>(), any::<u8>()), 1..40)) {
+        let records = records(&ops);
+        let mut replayer = Replayer::new(&[]);
+        let mut seen = replayer.items().to_vec();
+        for n in 1..=records.len() {
+            if !replayer.push(&records[n - 1]) {
+                replayer = Replayer::new(&records[..n]);
+                seen.clear();
+            }
+            let whole = replay(&records[..n]);
+            prop_assert_eq!(replayer.items(), &whole.items[..]);
+            prop_assert_eq!(replayer.state(), &whole.state);
+            // Below the change mark, items are what the caller saw before.
+            let from = replayer.take_changed_from();
+            let keep = from.min(seen.len());
+            prop_assert_eq!(&replayer.items()[..keep], &seen[..keep]);
+            seen = replayer.items().to_vec();
+        }
+    }
+
+    #[test]
+    fn a_session_built_step_by_step_builds_what_a_fresh_one_builds(ops in prop::collection::vec((0u8..9, any::<u8>(), any::<u8>()), 1..30)) {
+        let records = records(&ops);
+        let header = r#"{"format":"contextview.session-log","version":1,"sessionId":"s"}"#;
+        let mut live: Vec<Session> = Provider::ALL.iter().map(|_| Session::from_log(header)).collect();
+        for (n, record) in records.iter().enumerate() {
+          for (p, provider) in Provider::ALL.into_iter().enumerate() {
+            let mut input = BuildInput::new(provider);
+            input.limits = Some(contextview::provider::Limits { allow_prefill: true, ..Default::default() });
+            live[p].append(record.clone()).unwrap();
+            let mut fresh = Session::from_log(&contextview::update::write_log(&contextview::update::Header::new("s"), &records[..=n]));
+            let (a, b) = (live[p].build(&input), fresh.build(&input));
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    prop_assert_eq!(&a.body, &b.body);
+                    prop_assert_eq!(a.report.tokens, b.report.tokens);
+                }
+                (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+                (a, b) => prop_assert!(false, "live {:?} vs fresh {:?}", a.map(|x| x.body), b.map(|x| x.body)),
+            }
+          }
+        }
+    }
+}

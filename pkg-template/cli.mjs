@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // contextview CLI. Exit codes: 0 ok, 1 the library rejected the input (error has .code),
 // 2 usage error (bad arguments, unknown subcommand/provider, unreadable file).
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,7 +16,8 @@ const COMMANDS = {
   build: {
     summary: 'print the provider request body for a session log',
     usage: 'contextview build --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '>\n' +
-      '                   [--system FILE] [--tools FILE] [--model NAME] [--max-tokens N]',
+      '                   [--system FILE] [--tools FILE] [--model NAME] [--max-tokens N]\n' +
+      '                   [--context-window N] [--report FILE]   (the report as JSON; a summary goes to stderr)',
     options: {
       session: { type: 'string' },
       provider: { type: 'string' },
@@ -24,6 +25,8 @@ const COMMANDS = {
       tools: { type: 'string' },
       model: { type: 'string' },
       'max-tokens': { type: 'string' },
+      'context-window': { type: 'string' },
+      report: { type: 'string' },
     },
     run: runBuild,
   },
@@ -130,8 +133,11 @@ function runBuild(values) {
   if (values.model !== undefined) input.model = values.model;
   const maxTokens = parsePositiveInt(values, 'max-tokens');
   if (maxTokens !== undefined) input.maxTokens = maxTokens;
+  const window = parsePositiveInt(values, 'context-window');
+  if (window !== undefined) input.contextWindow = window;
 
   const { body, report, diagnostics } = cv.buildRequestString(input);
+  if (values.report !== undefined) writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(body + '\n');
   process.stderr.write(formatReport(report, diagnostics) + '\n');
 }
@@ -206,6 +212,19 @@ function formatReport(r = {}, diagnostics = []) {
   const diags = Array.isArray(diagnostics) ? diagnostics : [];
   if (diags.length) parts.push(`${diags.length} ${diags.length === 1 ? 'diagnostic' : 'diagnostics'}`);
   const lines = [`contextview: ${r.provider ?? 'build'}: ${parts.join(', ')}`];
+  const t = r.tokens;
+  if (t) {
+    const by = Object.entries(t.bySource ?? {}).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+    const c = t.context ?? {};
+    const share = c.size ? ` (${((100 * c.used) / c.size).toFixed(1)}%)` : '';
+    const of = c.size ? ` of ${c.size}` : ' (window unknown)';
+    lines.push(`  tokens: ~${t.request} in this request (${by.map(([k, n]) => `${k} ${n}`).join(', ')}); ` +
+      `context ${c.used}${of}${share}, ${c.anchored ? 'anchored on reported usage' : 'estimated'}, threshold ${c.threshold}`);
+  }
+  const pr = r.pruning;
+  if (pr && pr.active) lines.push(`  pruning: boundary turn ${pr.boundaryTurn} of ${pr.turns}, trimmed ${pr.trimmed.length}, cleared ${pr.cleared.length}`);
+  const im = r.images;
+  if (im && (im.evicted?.length || im.stripped)) lines.push(`  images: ${im.evicted?.length ?? 0} evicted${im.stripped ? ', all stripped' : ''}`);
   for (const rep of repairs) lines.push(`  repair ${rep.kind ?? '?'}${rep.callId ? ` ${rep.callId}` : ''}`);
   const serious = diags.filter((d) => d.severity === 'error' || d.severity === 'warning');
   for (const d of serious.slice(0, 5)) lines.push(`  ${d.severity}${d.line ? ` line ${d.line}` : ''}: ${d.code}: ${firstLine(d.message)}`);

@@ -227,3 +227,35 @@ fn tokens_by_source_add_up_to_the_request_estimate() {
     assert_eq!(by.system, (contextview::tokens::text_tokens(SYSTEM, Family::Anthropic)).round() as u64);
     assert_eq!(by.images, 0);
 }
+
+#[test]
+fn a_session_report_says_what_each_pruning_step_cost_the_cache() {
+    let log = long_session(Some(150_000));
+    let mut session = Session::from_log(&log);
+    let options = BuildInput { log: None, ..input(&log) };
+    let mut reports = vec![session.build(&options).unwrap().report];
+    let mut seq = session.records().last().unwrap().seq;
+    for turn in 0..12 {
+        let [call, result] = tool(seq + 2, &format!("x{turn}"), "read", json!({"path": "more.rs"}), &"more output\n".repeat(200));
+        for line in [agent(seq + 1, &format!("b{turn}"), "Reading more."), call, result, user(seq + 4, &format!("v{turn}"), "Go on.")] {
+            session.append_line(&line).unwrap();
+        }
+        seq += 4;
+        reports.push(session.build(&options).unwrap().report);
+    }
+    let mut moves = 0;
+    for pair in reports.windows(2) {
+        let (before, after) = (&pair[0].pruning, &pair[1].pruning);
+        let prefix = pair[1].prefix.unwrap();
+        assert!(after.active);
+        if before.boundary_turn == after.boundary_turn {
+            assert_eq!(after.invalidated_bytes, 0);
+            assert!(prefix.extends_previous, "between moves the request only grows");
+        } else {
+            moves += 1;
+            assert!(after.invalidated_bytes > 0);
+            assert_eq!(after.invalidated_bytes, prefix.rewritten_bytes);
+        }
+    }
+    assert_eq!(moves, 1, "twelve more turns move a boundary that steps by twelve once");
+}

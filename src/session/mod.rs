@@ -29,6 +29,8 @@ pub struct Session {
     last_body: Option<String>,
     /// Work kept between builds (token estimates, the last payload's JSON).
     cache: view::ViewCache,
+    /// The pruning boundary of the last build, to tell what moving it cost.
+    last_boundary: Option<u32>,
 }
 
 /// Why a record line was refused.
@@ -88,6 +90,7 @@ impl Session {
             unsaved: Vec::new(),
             last_body: None,
             cache: view::ViewCache::default(),
+            last_boundary: None,
         }
     }
 
@@ -226,6 +229,13 @@ impl Session {
         let (body, mut report) = view::build_cached(replayer.items(), &options, &mut self.cache).map_err(RequestError::Build)?;
         self.strip_images_once = false;
         report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between(previous, &body));
+        // What pruning cost the provider's cache: the bytes rewritten when its boundary moved.
+        if let (Some(prefix), Some(last)) = (report.prefix, self.last_boundary) {
+            if last != report.pruning.boundary_turn {
+                report.pruning.invalidated_bytes = prefix.rewritten_bytes;
+            }
+        }
+        self.last_boundary = Some(report.pruning.boundary_turn);
         self.last_body = Some(body.clone());
         Ok((body, report))
     }

@@ -82,6 +82,11 @@ pub struct PruneReport {
     pub cleared: Vec<String>,
     /// Characters of tool output left out of the view.
     pub chars_saved: usize,
+    /// Bytes of the previous request this one rewrote because the boundary moved — what the
+    /// provider must process again instead of reading from its cache (session builds; 0 when
+    /// the boundary stayed).
+    #[serde(default)]
+    pub invalidated_bytes: usize,
 }
 
 /// The boundary for `turns` real user turns.

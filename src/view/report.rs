@@ -97,14 +97,34 @@ pub struct PrefixReport {
     /// The previous body, less its closing brackets, is a prefix of this one: nothing it sent
     /// was rewritten (a provider cache keeps working).
     pub extends_previous: bool,
+    /// Bytes of the previous body (less its closing brackets) after the shared prefix: what
+    /// this request rewrote (0 when it extends the previous one).
+    pub rewritten_bytes: usize,
 }
 
 impl PrefixReport {
     pub fn between(previous: &str, body: &str) -> PrefixReport {
-        let shared = previous.bytes().zip(body.bytes()).take_while(|(a, b)| a == b).count();
+        let shared = common_prefix(previous.as_bytes(), body.as_bytes());
         let stem = previous.trim_end_matches(['}', ']']).len();
-        PrefixReport { previous_bytes: previous.len(), shared_bytes: shared, extends_previous: shared >= stem }
+        PrefixReport {
+            previous_bytes: previous.len(),
+            shared_bytes: shared,
+            extends_previous: shared >= stem,
+            rewritten_bytes: stem.saturating_sub(shared),
+        }
     }
+}
+
+/// Length of the common prefix of two byte strings: whole blocks compared at once (`memcmp`),
+/// then bytes within the first block that differs.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let len = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= len && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + a[at..len].iter().zip(&b[at..len]).take_while(|(x, y)| x == y).count()
 }
 
 /// Bytes and estimated tokens of a view by source, in one pass.
@@ -144,4 +164,22 @@ pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family
         tokens.images += n.image_tokens;
     }
     (bytes, tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::common_prefix;
+
+    #[test]
+    fn common_prefix_is_exact_around_block_edges() {
+        let a = vec![7u8; 1000];
+        for split in [0, 1, 255, 256, 257, 511, 512, 999] {
+            let mut b = a.clone();
+            b[split] = 8;
+            assert_eq!(common_prefix(&a, &b), split);
+        }
+        assert_eq!(common_prefix(&a, &a[..600]), 600);
+        assert_eq!(common_prefix(&a, &a), 1000);
+        assert_eq!(common_prefix(b"", &a), 0);
+    }
 }

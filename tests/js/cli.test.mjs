@@ -43,10 +43,24 @@ for (const provider of PROVIDERS) {
     assert.equal(r.stdout, body + '\n', 'stdout is exactly the body');
     checkBuild(provider, payload, report);
     const err = r.stderr.trimEnd().split('\n');
-    assert.ok(err.length >= 1 && err.length <= 1 + report.repairs.length);
+    assert.ok(err.length >= 2 && err.length <= 2 + report.repairs.length);
     assert.match(err[0], new RegExp(`^contextview: ${provider}: ${report.items} items, ${report.bytes} bytes, ${report.repairs.length} repairs?\\b`));
+    const c = report.tokens.context;
+    assert.match(err[1], new RegExp(`^  tokens: ~${report.tokens.request} in this request \\(.*\\); context ${c.used} of ${c.size} \\(\\d+\\.\\d%\\), (anchored on reported usage|estimated), threshold ${c.threshold}$`));
   });
 }
+
+test('build --report writes the whole report; a small --context-window shows in the summary', () => {
+  const file = join(tmp, 'report.json');
+  const r = run(['build', '--session', session, '--provider', 'anthropic', '--report', file, '--context-window', '600']);
+  assert.equal(r.code, 0, r.stderr);
+  const written = JSON.parse(readFileSync(file, 'utf8'));
+  const { report } = cv.buildRequestString({ log, provider: 'anthropic', contextWindow: 600 });
+  assert.deepEqual(written, report);
+  assert.equal(written.tokens.context.size, 600);
+  assert.notEqual(written.tokens.context.threshold, 'ok', 'the example session is over half of 600 tokens');
+  assert.match(r.stderr, new RegExp(`context ${report.tokens.context.used} of 600 \\(`));
+});
 
 test('build with --system, --tools, --model, --max-tokens', () => {
   const system = join(tmp, 'system.txt');

@@ -56,3 +56,35 @@ test('reports say what pruning did and how much of the last request is repeated'
   assert.deepEqual(again.report.prefix, { previousBytes: bytes, sharedBytes: bytes, extendsPrevious: true });
   assert.ok(again.report.sources.toolResults > 0 && again.report.sources.system === 0);
 });
+
+test('usage() is the ledger count the next build reports, and anchors on reported usage', () => {
+  const session = cv.Session.fromLog(log);
+  const options = { provider: 'anthropic' };
+  const usage = session.usage(options);
+  assert.equal(typeof usage.used, 'number');
+  assert.equal(usage.size, 200000);
+  assert.equal(usage.family, 'anthropic');
+  const { report } = session.buildString(options);
+  assert.deepEqual(report.tokens.context, usage);
+  assert.equal(report.tokens.request, Object.values(report.tokens.bySource).reduce((a, b) => a + b, 0));
+  // A usage record from the provider becomes the anchor: the count starts from it.
+  session.append(JSON.stringify({ seq: lastSeq() + 1, ts: '2026-11-30T09:40:00Z', event: { kind: 'usage_anchor', provider: 'anthropic', inputTokens: 150000, outputTokens: 10 } }));
+  const anchored = session.usage(options);
+  assert.equal(anchored.anchored, true);
+  assert.equal(anchored.used, 150010);
+  assert.equal(anchored.threshold, 'prune');
+  assert.throws(() => session.usage({ provider: 'nope' }), (e) => e.code === 'invalid_options');
+});
+
+test('a session routes OpenAI requests to one prompt cache: its id', () => {
+  const session = cv.Session.fromLog(log);
+  const sessionId = JSON.parse(log.split('\n')[0]).sessionId;
+  for (const provider of ['openai-chat', 'openai-responses']) {
+    const { payload } = session.build({ provider });
+    assert.equal(payload.prompt_cache_key, sessionId);
+    const keyed = session.build({ provider, cache: { key: 'team-a' } }).payload;
+    assert.equal(keyed.prompt_cache_key, 'team-a');
+  }
+  const anthropic = session.build({ provider: 'anthropic', system: 'Be brief.' }).payload;
+  assert.deepEqual(anthropic.cache_control, { type: 'ephemeral' });
+});

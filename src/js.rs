@@ -241,6 +241,17 @@ impl Session {
         Ok(self.inner.enqueue_reminder(reminder))
     }
 
+    /// Queues the rules `rulesForPath` returned for `path` as one `rules_attached` reminder for
+    /// the next build; `false` when there were none or they were told already.
+    #[wasm_bindgen(js_name = enqueueRules)]
+    pub fn enqueue_rules(&mut self, path: &str, rules: Vec<Ts<crate::discovery::Rule>>) -> Result<bool, JsValue> {
+        let rules = rules
+            .into_iter()
+            .map(|r| r.to_rust().map_err(|e| error("invalid_argument", &format!("rule is invalid: {e}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(self.inner.enqueue_rules(path, &rules))
+    }
+
     /// Record lines the session wrote itself (drained reminders) since the last call: store them.
     #[wasm_bindgen(js_name = takeUnsaved)]
     pub fn take_unsaved(&mut self) -> Vec<String> {

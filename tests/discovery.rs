@@ -476,3 +476,31 @@ fn what_a_conditional_rule_imports_is_conditional_too() {
     assert_eq!(paths, vec!["/r/.claude/rules/api.md", "/r/docs/api.md"]);
     assert_eq!(env.conditional[1].activation, env.conditional[0].activation);
 }
+
+#[test]
+fn rules_attached_on_read_reach_the_model_as_one_reminder_told_once() {
+    use contextview::request::BuildInput;
+    use contextview::session::Session;
+    let mut host = fixture();
+    let (mut ws, _) = discover(&mut host, options());
+    ws.start_rules_for_path("/repo/pkg/app/web/index.ts");
+    let Outcome::Rules { rules } = host.drive(&mut ws) else { panic!("rules") };
+    assert_eq!(rules.len(), 1);
+
+    let log = concat!(
+        r#"{"format":"contextview.session-log","version":1,"sessionId":"r"}"#, "\n",
+        r#"{"seq":1,"ts":"2026-12-01T10:00:00Z","update":{"sessionUpdate":"user_message_chunk","messageId":"u1","content":{"type":"text","text":"Fix the page."}}}"#, "\n",
+    );
+    let mut session = Session::from_log(log);
+    assert!(!session.enqueue_rules("/repo/src/lib.rs", &[]), "no rules, no reminder");
+    assert!(session.enqueue_rules("/repo/pkg/app/web/index.ts", &rules));
+    assert!(!session.enqueue_rules("/repo/pkg/app/web/index.ts", &rules), "the same rules are not told twice");
+    let body = session.build(&BuildInput::new(contextview::Provider::OpenAiChat)).unwrap().body;
+    let told: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let text = told["messages"].as_array().unwrap().last().unwrap()["content"].to_string();
+    assert!(text.contains("Rules that apply to /repo/pkg/app/web/index.ts:"), "{text}");
+    assert!(text.contains("From /repo/.cursor/rules/ts.mdc:\\n"), "{text}");
+    assert!(text.contains(&rules[0].text.replace('\n', "\\n")), "{text}");
+    let saved = session.take_unsaved();
+    assert_eq!(saved.len(), 1, "the reminder is in the log for the host to store");
+}

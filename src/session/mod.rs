@@ -145,6 +145,13 @@ impl Session {
         self.reminders.enqueue(reminder)
     }
 
+    /// Queues the rules that attached when the agent read or edited `path` (what the
+    /// workspace's `rules_for_path` returned) as one `rules_attached` reminder; `false` when
+    /// there were none or they were told already.
+    pub fn enqueue_rules(&mut self, path: &str, rules: &[crate::discovery::Rule]) -> bool {
+        Reminder::rules_attached(path, rules).is_some_and(|reminder| self.reminders.enqueue(reminder))
+    }
+
     /// Records the session wrote itself since the last call, for the host to store.
     pub fn take_unsaved(&mut self) -> Vec<Record> {
         std::mem::take(&mut self.unsaved)

@@ -90,6 +90,22 @@ pub struct Reminder {
     pub day: Option<String>,
 }
 
+impl Reminder {
+    /// The reminder for rules that attached when the agent read or edited `path` (what
+    /// `rulesForPath` returned); `None` when no rule attached. Each rule follows a line naming
+    /// its file; the whole is neutralised when the reminder is wrapped.
+    pub fn rules_attached(path: &str, rules: &[crate::discovery::Rule]) -> Option<Reminder> {
+        if rules.is_empty() {
+            return None;
+        }
+        let mut text = format!("Rules that apply to {path}:");
+        for rule in rules {
+            text.push_str(&format!("\n\nFrom {}:\n{}", rule.path, rule.text.trim_end()));
+        }
+        Some(Reminder { kind: ReminderKind::RulesAttached, text, day: None })
+    }
+}
+
 /// The tag reminders are wrapped in.
 pub const TAG: &str = "system-reminder";
 

@@ -97,12 +97,16 @@ impl BuildInput {
     }
 
     /// Options for building from a replayed log: the ledger starts from the log's last usage,
-    /// and the window from its last model switch when the input does not give one.
-    pub fn options_for(&self, state: &ReplayState) -> BuildOptions {
+    /// the window from its last model switch when the input does not give one, and OpenAI's
+    /// `prompt_cache_key` is the session's id unless the input gives one (one session, one cache).
+    pub fn options_for(&self, state: &ReplayState, session_id: Option<&str>) -> BuildOptions {
         let mut options = self.options();
         options.ledger = LedgerState::from_replay(state);
         if options.context_window.is_none() {
             options.context_window = state.model.as_ref().and_then(|m| m.context_window);
+        }
+        if options.render.cache.key.is_none() {
+            options.render.cache.key = session_id.filter(|id| !id.is_empty()).map(str::to_owned);
         }
         options
     }
@@ -185,7 +189,8 @@ pub fn build_request(input: &BuildInput) -> Result<BuildOutput, RequestError> {
             let replayed = replay(&log.records);
             let mut diagnostics = log.diagnostics;
             diagnostics.extend(replayed.diagnostics);
-            let built = view::build(&replayed.items, &input.options_for(&replayed.state)).map_err(RequestError::Build)?;
+            let session_id = log.header.as_ref().map(|h| h.session_id.as_str());
+            let built = view::build(&replayed.items, &input.options_for(&replayed.state, session_id)).map_err(RequestError::Build)?;
             Ok(BuildOutput { built, diagnostics })
         }
         (None, Some(items)) => {

@@ -94,8 +94,13 @@ fn automatic_caching_counts_toward_the_four_breakpoints() {
 #[test]
 fn openai_requests_of_a_session_share_its_cache_key() {
     for provider in [Provider::OpenAiChat, Provider::OpenAiResponses] {
-        let stateless = build_request(&input(provider)).unwrap().built.body;
-        assert!(!stateless.contains("prompt_cache_key"), "{provider}: no key unless given or in a session");
+        // From items there is no session: no key unless given.
+        let items = contextview::update::replay(&contextview::update::parse_log(LOG).records).items;
+        let from_items = BuildInput { log: None, items: Some(items), ..input(provider) };
+        assert!(!build_request(&from_items).unwrap().built.body.contains("prompt_cache_key"), "{provider}");
+        // From a log, stateless or in a session: the log's session id.
+        let stateless: Value = serde_json::from_str(&build_request(&input(provider)).unwrap().built.body).unwrap();
+        assert_eq!(stateless["prompt_cache_key"], "sess-42", "{provider}");
 
         let mut session = Session::from_log(LOG);
         let options = BuildInput { log: None, ..input(provider) };

@@ -187,7 +187,8 @@ impl Session {
     pub fn usage(&mut self, input: &BuildInput) -> view::ContextUsage {
         self.sync_cache();
         let replayer = self.replayer.get_or_insert_with(|| Replayer::new(&self.records));
-        input.options_for(replayer.state()).usage_cached(replayer.items(), &mut self.cache)
+        let session_id = self.header.as_ref().map(|h| h.session_id.as_str());
+        input.options_for(replayer.state(), session_id).usage_cached(replayer.items(), &mut self.cache)
     }
 
     /// Drops cached work for items the replay changed since the last build.
@@ -225,14 +226,10 @@ impl Session {
         }
         self.sync_cache();
         let strip_images = self.strip_images_once;
-        let session_id = self.header.as_ref().map(|h| h.session_id.clone());
+        let session_id = self.header.as_ref().map(|h| h.session_id.as_str());
         let replayer = self.replayer.get_or_insert_with(|| Replayer::new(&self.records));
-        let mut options = input.options_for(replayer.state());
+        let mut options = input.options_for(replayer.state(), session_id);
         options.images.strip_all |= strip_images;
-        // One session, one prompt cache: its id routes OpenAI requests to the same cache.
-        if options.render.cache.key.is_none() {
-            options.render.cache.key = session_id.filter(|id| !id.is_empty());
-        }
         let (body, mut report) = view::build_cached(replayer.items(), &options, &mut self.cache).map_err(RequestError::Build)?;
         self.strip_images_once = false;
         report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between(previous, &body));

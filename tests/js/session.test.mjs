@@ -53,7 +53,8 @@ test('reports say what pruning did and how much of the last request is repeated'
   assert.equal(first.report.prefix, undefined, 'no previous request yet');
   const again = session.buildString({ provider: 'gemini', contextWindow: 100, pruning: { keepTurns: 0, stepTurns: 1, softTrimChars: 50, softTrimHead: 10, softTrimTail: 10 } });
   const bytes = Buffer.byteLength(first.body); // UTF-8 bytes, as sent
-  assert.deepEqual(again.report.prefix, { previousBytes: bytes, sharedBytes: bytes, extendsPrevious: true });
+  assert.deepEqual(again.report.prefix, { previousBytes: bytes, sharedBytes: bytes, extendsPrevious: true, rewrittenBytes: 0 });
+  assert.equal(again.report.pruning.invalidatedBytes, 0, 'the boundary did not move');
   assert.ok(again.report.sources.toolResults > 0 && again.report.sources.system === 0);
 });
 

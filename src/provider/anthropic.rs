@@ -4,14 +4,14 @@
 //! Tool results go first in the user message right after the `tool_use`s they answer; images may
 //! sit inside tool results. Consecutive same-role items are merged into one message.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ids::{self, IdMapper};
-use super::{input_object, reasoning_as_text, reasoning_fate, Limits, ReasoningFate, RenderNotes, RenderOptions, ToolDef, Violation};
+use super::{input_object, At, reasoning_as_text, reasoning_fate, Limits, ReasoningFate, RenderNotes, RenderOptions, ToolDef, Violation};
 use crate::conversation::{Image, Item, Part};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -282,7 +282,7 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
     let mut v = Vec::new();
     let mut cache_breakpoints: Vec<(String, Option<String>)> = Vec::new();
     let mut images = 0usize;
-    let mut seen_ids = HashSet::new();
+    let mut seen_ids = HashSet::default();
 
     if request.messages.is_empty() {
         v.push(Violation::new("anthropic.messages_non_empty", "messages", "messages: at least one message is required"));
@@ -303,7 +303,7 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
 
     let last = request.messages.len().saturating_sub(1);
     for (n, message) in request.messages.iter().enumerate() {
-        let path = format!("messages.{n}");
+        let path = At::root("messages.", n, "");
         if message.content.is_empty() && !(n == last && message.role == Role::Assistant) {
             v.push(Violation::new(
                 "anthropic.content_non_empty",
@@ -320,14 +320,14 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
         }
         let mut seen_non_result = false;
         for (m, block) in message.content.iter().enumerate() {
-            let bpath = format!("{path}.content.{m}");
+            let bpath = path.child(".content.", m, "");
             match block {
                 Block::Text { text, cache_control } => {
                     if text.is_empty() {
                         v.push(Violation::new("anthropic.text_non_empty", &bpath, format!("{bpath}: text content blocks must be non-empty")));
                     }
                     if let Some(cc) = cache_control {
-                        cache_breakpoints.push((bpath.clone(), cc.ttl.clone()));
+                        cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
                     }
                     seen_non_result = true;
                 }
@@ -338,7 +338,7 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
                     images += 1;
                     check_image(source, &bpath, limits, &mut v);
                     if let Some(cc) = cache_control {
-                        cache_breakpoints.push((bpath.clone(), cc.ttl.clone()));
+                        cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
                     }
                     seen_non_result = true;
                 }
@@ -357,7 +357,7 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
                         v.push(Violation::new("anthropic.tool_use_id_unique", &bpath, format!("{bpath}: `tool_use` ids must be unique: {id}")));
                     }
                     if let Some(cc) = cache_control {
-                        cache_breakpoints.push((bpath.clone(), cc.ttl.clone()));
+                        cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
                     }
                     seen_non_result = true;
                 }
@@ -386,7 +386,7 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
                         ));
                     }
                     for (k, inner) in content.iter().enumerate() {
-                        let ipath = format!("{bpath}.content.{k}");
+                        let ipath = bpath.child(".content.", k, "");
                         match inner {
                             ResultBlock::Text { text } if text.is_empty() => v.push(Violation::new(
                                 "anthropic.text_non_empty",
@@ -401,7 +401,7 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
                         }
                     }
                     if let Some(cc) = cache_control {
-                        cache_breakpoints.push((bpath.clone(), cc.ttl.clone()));
+                        cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
                     }
                 }
                 Block::Thinking { signature, .. } => {
@@ -515,7 +515,7 @@ fn tool_use_ids(message: &Message) -> HashSet<&str> {
         .collect()
 }
 
-fn check_image(source: &ImageSource, path: &str, limits: &Limits, v: &mut Vec<Violation>) {
+fn check_image(source: &ImageSource, path: &At<'_>, limits: &Limits, v: &mut Vec<Violation>) {
     match source {
         ImageSource::Base64 { media_type, data } => {
             if !IMAGE_TYPES.contains(&media_type.as_str()) {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ids::{self, IdMapper};
-use super::{input_object, reasoning_as_text, reasoning_fate, same_origin, Provider, ReasoningFate, RenderNotes, RenderOptions, Violation};
+use super::{input_object, At, reasoning_as_text, reasoning_fate, same_origin, Provider, ReasoningFate, RenderNotes, RenderOptions, Violation};
 use crate::conversation::{Image, Item, Part as ItemPart};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -172,7 +172,7 @@ fn is_call_turn(content: &Content) -> bool {
 pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes) {
     let mut notes = RenderNotes::default();
     let mut ids = IdMapper::default();
-    let mut names: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut names: rustc_hash::FxHashMap<String, String> = rustc_hash::FxHashMap::default();
     let mut contents: Vec<Content> = Vec::new();
     let mut pending_images: Vec<Part> = Vec::new();
 
@@ -302,7 +302,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
         v.push(Violation::new("gemini.contents_non_empty", "contents", "* GenerateContentRequest.contents: contents is not specified"));
     }
     for (i, content) in request.contents.iter().enumerate() {
-        let path = format!("contents[{i}]");
+        let path = At::root("contents[", i, "]");
         match content.role.as_deref() {
             Some(USER) | Some(MODEL) => {}
             other => v.push(Violation::new(
@@ -318,12 +318,12 @@ pub fn validate(request: &Request) -> Vec<Violation> {
             if part.data_fields() != 1 {
                 v.push(Violation::new(
                     "gemini.part_one_field",
-                    format!("{path}.parts[{k}]"),
+                    path.child(".parts[", k, "]"),
                     format!("* GenerateContentRequest.{path}.parts[{k}].data: required oneof field 'data' must have one initialized field"),
                 ));
             }
             if part.function_call.is_some() && content.role.as_deref() != Some(MODEL) {
-                v.push(Violation::new("gemini.function_call_role", format!("{path}.parts[{k}]"), "functionCall parts belong in model turns"));
+                v.push(Violation::new("gemini.function_call_role", path.child(".parts[", k, "]"), "functionCall parts belong in model turns"));
             }
         }
         let previous = i.checked_sub(1).map(|p| &request.contents[p]);

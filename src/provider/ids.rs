@@ -6,7 +6,9 @@
 //! across builds and processes — and earlier ids never change when items are appended (the
 //! request prefix stays byte-identical). The map back to the original is kept for the report.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// What a provider accepts in a tool-call id.
 #[derive(Debug, Clone, Copy)]

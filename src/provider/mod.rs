@@ -14,6 +14,7 @@ pub mod openai_chat;
 pub mod openai_responses;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::fmt;
 use std::str::FromStr;
 
@@ -213,6 +214,50 @@ impl Violation {
     }
 }
 
+/// A location in a payload (`messages.3.content.1`, `contents[2].parts[0]`), written out only
+/// when a violation needs it: validators walk every entry of every build, and almost never
+/// report anything.
+#[derive(Clone, Copy)]
+pub(crate) struct At<'a> {
+    parent: Option<&'a At<'a>>,
+    open: &'static str,
+    index: usize,
+    close: &'static str,
+}
+
+impl<'a> At<'a> {
+    /// A top-level location: `open`, the index, `close` (`("messages.", 3, "")`).
+    pub(crate) fn root(open: &'static str, index: usize, close: &'static str) -> At<'static> {
+        At { parent: None, open, index, close }
+    }
+
+    /// A location inside this one.
+    pub(crate) fn child(&'a self, open: &'static str, index: usize, close: &'static str) -> At<'a> {
+        At { parent: Some(self), open, index, close }
+    }
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(parent) = self.parent {
+            parent.fmt(f)?;
+        }
+        write!(f, "{}{}{}", self.open, self.index, self.close)
+    }
+}
+
+impl From<&At<'_>> for String {
+    fn from(at: &At<'_>) -> String {
+        at.to_string()
+    }
+}
+
+impl From<At<'_>> for String {
+    fn from(at: At<'_>) -> String {
+        at.to_string()
+    }
+}
+
 /// How a reasoning item is treated for a target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReasoningFate {
@@ -329,7 +374,7 @@ impl Payload {
     ///
     /// The conversation is every payload's last field, so the body is the rest of the payload
     /// (serialized with an empty conversation) with the entries spliced into its final `[]`.
-    pub fn to_json_reusing(&mut self, previous: Option<(&Payload, &[String])>) -> (String, Vec<String>) {
+    pub fn to_json_reusing(&mut self, previous: Option<(&Payload, &[Arc<str>])>) -> (String, Vec<Arc<str>>) {
         match self {
             Payload::Anthropic(r) => {
                 let prev = previous.and_then(|(p, s)| match p {
@@ -415,19 +460,19 @@ pub fn render(provider: Provider, items: &[&crate::conversation::Item], options:
 fn splice<R: Serialize, M: Serialize + PartialEq>(
     request: &mut R,
     entries: impl Fn(&mut R) -> &mut Vec<M>,
-    previous: Option<(&[M], &[String])>,
-) -> (String, Vec<String>) {
+    previous: Option<(&[M], &[Arc<str>])>,
+) -> (String, Vec<Arc<str>>) {
     let list = std::mem::take(entries(request));
     let envelope = serde_json::to_string(request).unwrap_or_default();
     *entries(request) = list;
     let list = entries(request);
     let (prev_entries, prev_json) = previous.filter(|(e, j)| e.len() == j.len()).unwrap_or((&[], &[]));
-    let json: Vec<String> = list
+    let json: Vec<Arc<str>> = list
         .iter()
         .enumerate()
         .map(|(i, entry)| match prev_entries.get(i) {
-            Some(old) if old == entry => prev_json[i].clone(),
-            _ => serde_json::to_string(entry).unwrap_or_default(),
+            Some(old) if old == entry => Arc::clone(&prev_json[i]),
+            _ => Arc::from(serde_json::to_string(entry).unwrap_or_default()),
         })
         .collect();
     // The envelope ends with the empty conversation: `[]}`.
@@ -439,7 +484,7 @@ fn splice<R: Serialize, M: Serialize + PartialEq>(
         if i > 0 {
             body.push(',');
         }
-        body.push_str(j);
+        body.push_str(&j[..]);
     }
     body.push_str("]}");
     (body, json)

@@ -5,13 +5,13 @@
 //! messages carry text only, so images a tool returned go into a user message after the whole
 //! group of tool messages. There is no field to send reasoning back in.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::ids::{IdMapper, IdRule};
-use super::{arguments_string, reasoning_as_text, reasoning_fate, Limits, ReasoningFate, RenderNotes, RenderOptions, Violation};
+use super::{arguments_string, At, reasoning_as_text, reasoning_fate, Limits, ReasoningFate, RenderNotes, RenderOptions, Violation};
 use crate::conversation::{Item, Part};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -250,14 +250,14 @@ fn user_content(parts: &[Part]) -> Option<UserContent> {
 /// Checks every rule of Chat Completions we know of; returns each one broken.
 pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
     let mut v = Vec::new();
-    let mut all_ids = HashSet::new();
+    let mut all_ids = HashSet::default();
     let messages = &request.messages;
     if messages.is_empty() {
         v.push(Violation::new("openai_chat.messages_non_empty", "messages", "[] is too short - 'messages'"));
     }
     let mut i = 0;
     while i < messages.len() {
-        let path = format!("messages[{i}]");
+        let path = At::root("messages[", i, "]");
         match &messages[i] {
             Message::Tool { .. } => {
                 v.push(Violation::new(
@@ -281,7 +281,7 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
                 }
                 let mut expected: Vec<&str> = Vec::new();
                 for (k, call) in calls.iter().enumerate() {
-                    let cpath = format!("{path}.tool_calls[{k}]");
+                    let cpath = path.child(".tool_calls[", k, "]");
                     if call.id.is_empty() || call.id.len() > limits.openai_chat_max_call_id {
                         v.push(Violation::new(
                             "openai_chat.tool_call_id_length",
@@ -306,9 +306,9 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
                 }
                 i += 1;
                 // The tool messages answering this assistant message.
-                let mut answered = HashSet::new();
+                let mut answered = HashSet::default();
                 while let Some(Message::Tool { tool_call_id, content }) = messages.get(i) {
-                    let tpath = format!("messages[{i}]");
+                    let tpath = At::root("messages[", i, "]");
                     if !expected.contains(&tool_call_id.as_str()) {
                         v.push(Violation::new(
                             "openai_chat.tool_follows_tool_calls",
@@ -355,7 +355,7 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
                                 if !(image_url.url.starts_with("https://") || image_url.url.starts_with("http://") || image_url.url.starts_with("data:")) {
                                     v.push(Violation::new(
                                         "openai_chat.image_url",
-                                        format!("{path}.content[{k}]"),
+                                        path.child(".content[", k, "]"),
                                         "Invalid image_url: expected an http(s) URL or a data: URL.",
                                     ));
                                 }

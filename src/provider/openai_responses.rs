@@ -5,13 +5,13 @@
 //! input is a string), and `reasoning` (replayed with its id and encrypted content; it must be
 //! followed by the item it preceded). Tool outputs may carry images.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::ids::{self, IdMapper};
-use super::{arguments_string, reasoning_as_text, reasoning_fate, ReasoningFate, RenderNotes, RenderOptions, Violation};
+use super::{arguments_string, At, reasoning_as_text, reasoning_fate, ReasoningFate, RenderNotes, RenderOptions, Violation};
 use crate::conversation::{Item, Part};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -146,7 +146,7 @@ fn image_part(image: &crate::conversation::Image) -> ContentPart {
 pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes) {
     let mut notes = RenderNotes::default();
     let mut ids = IdMapper::default();
-    let mut custom_calls: HashSet<String> = HashSet::new();
+    let mut custom_calls: HashSet<String> = HashSet::default();
     let mut input: Vec<InputItem> = Vec::new();
 
     for item in items {
@@ -279,7 +279,7 @@ fn follows_reasoning(next: Option<&InputItem>) -> bool {
 /// Checks every rule of the Responses API we know of; returns each one broken.
 pub fn validate(request: &Request) -> Vec<Violation> {
     let mut v = Vec::new();
-    let mut calls: HashSet<&str> = HashSet::new();
+    let mut calls: HashSet<&str> = HashSet::default();
     let outputs: HashSet<&str> = request
         .input
         .iter()
@@ -289,7 +289,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
         })
         .collect();
     for (i, item) in request.input.iter().enumerate() {
-        let path = format!("input[{i}]");
+        let path = At::root("input[", i, "]");
         match item {
             InputItem::FunctionCall { call_id, arguments, .. } => {
                 if serde_json::from_str::<Value>(arguments).is_err() {
@@ -354,7 +354,7 @@ fn reasoning_chain_ends_well(items: &[InputItem]) -> bool {
     follows_reasoning(items.iter().find(|i| !matches!(i, InputItem::Reasoning { .. })))
 }
 
-fn check_call<'a>(call_id: &'a str, path: &str, calls: &mut HashSet<&'a str>, outputs: &HashSet<&str>, v: &mut Vec<Violation>) {
+fn check_call<'a>(call_id: &'a str, path: &At<'_>, calls: &mut HashSet<&'a str>, outputs: &HashSet<&str>, v: &mut Vec<Violation>) {
     if call_id.is_empty() {
         v.push(Violation::new("openai_responses.call_id_non_empty", path, format!("Invalid '{path}.call_id': empty string.")));
     }
@@ -366,9 +366,9 @@ fn check_call<'a>(call_id: &'a str, path: &str, calls: &mut HashSet<&'a str>, ou
     }
 }
 
-fn check_parts(parts: &[ContentPart], path: &str, input_side: bool, v: &mut Vec<Violation>) {
+fn check_parts(parts: &[ContentPart], path: &At<'_>, input_side: bool, v: &mut Vec<Violation>) {
     for (k, part) in parts.iter().enumerate() {
-        let ppath = format!("{path}.content[{k}]");
+        let ppath = path.child(".content[", k, "]");
         match part {
             ContentPart::InputText { text } | ContentPart::OutputText { text } if text.is_empty() => {
                 v.push(Violation::new("openai_responses.text_non_empty", &ppath, format!("Invalid '{ppath}.text': empty string.")))

@@ -151,7 +151,7 @@ pub struct ViewCache {
     family: Option<Family>,
     sizes: Vec<ItemSize>,
     estimates: Vec<u64>,
-    last: Option<(Payload, Vec<String>)>,
+    last: Option<(Payload, Vec<std::sync::Arc<str>>)>,
 }
 
 impl ViewCache {
@@ -207,7 +207,7 @@ pub fn build_cached(items: &[Item], options: &BuildOptions, cache: &mut ViewCach
     Ok((body, report))
 }
 
-fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(Payload, String, Vec<String>, Report), BuildError> {
+fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(Payload, String, Vec<std::sync::Arc<str>>, Report), BuildError> {
     let (view, repairs) = repair::repair(items, &options.repair);
     if view.is_empty() {
         return Err(BuildError::EmptyConversation {

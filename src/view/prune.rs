@@ -112,14 +112,14 @@ pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, usage: Optio
     }
     let clear_before = cut.saturating_sub(config.hard_clear_turns.saturating_sub(config.keep_turns));
     // Tool names by call id (results carry only the id).
-    let names: std::collections::HashMap<&str, &str> = items
+    let names: rustc_hash::FxHashMap<&str, &str> = items
         .iter()
         .filter_map(|i| match i.as_ref() {
             Item::ToolCall(c) => Some((c.call_id.as_str(), c.name.as_str())),
             _ => None,
         })
         .collect();
-    let names: std::collections::HashMap<String, String> = names.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+    let names: rustc_hash::FxHashMap<String, String> = names.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
     let mut turn = 0u32;
     let mut out = Vec::with_capacity(items.len());
     for item in items {

@@ -9,7 +9,7 @@
 //! they stand for, so the same history always repairs to the same bytes.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
@@ -85,10 +85,10 @@ pub fn repair<'a>(items: &'a [Item], config: &RepairConfig) -> (Vec<Cow<'a, Item
     }
 
     // 2. Unique call ids: a reused id is renamed from that call on, for the call and its results.
-    let mut seen_calls: HashMap<String, usize> = HashMap::new();
-    let mut renamed: HashMap<String, String> = HashMap::new();
+    let mut seen_calls: HashMap<String, usize> = HashMap::default();
+    let mut renamed: HashMap<String, String> = HashMap::default();
     // Every id in use, so a derived id never collides with a real one (`a`, `a`, `a-2`).
-    let mut in_use: std::collections::HashSet<String> = cleaned
+    let mut in_use: rustc_hash::FxHashSet<String> = cleaned
         .iter()
         .filter_map(|i| match i.as_ref() {
             Item::ToolCall(c) => Some(c.call_id.clone()),
@@ -129,8 +129,8 @@ pub fn repair<'a>(items: &'a [Item], config: &RepairConfig) -> (Vec<Cow<'a, Item
     }
 
     // 3. Match each result to the call it answers (the nearest earlier call with its id).
-    let mut call_position: HashMap<&str, usize> = HashMap::new();
-    let mut results_for: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut call_position: HashMap<&str, usize> = HashMap::default();
+    let mut results_for: HashMap<usize, Vec<usize>> = HashMap::default();
     for (index, item) in cleaned.iter().enumerate() {
         match item.as_ref() {
             Item::ToolCall(call) => {

@@ -30,13 +30,21 @@ fn main() {
 
     let mut options = BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5");
     options.render.limits.allow_prefill = true;
-    let largest = points.iter().map(|&p| build(&items[..p], &options).unwrap().body.len()).max().unwrap_or(0);
-    let window = (largest as f64 * 0.6 / 4.0) as u64;
+    let mut unpruned = options.clone();
+    unpruned.pruning.enabled = false;
+    let (largest, largest_tokens) = points
+        .iter()
+        .map(|&p| build(&items[..p], &unpruned).unwrap())
+        .map(|b| (b.body.len(), b.report.tokens.context.used))
+        .max()
+        .unwrap_or((0, 0));
+    let window = (largest_tokens as f64 * 0.6) as u64;
     println!(
-        "pi large session: {} items, {} requests, largest unpruned body {} bytes, window set to {} tokens (0.6 x largest / 4)",
+        "pi large session: {} items, {} requests, largest unpruned body {} bytes ({} tokens by the ledger), window set to {} tokens (0.6 x that)",
         items.len(),
         points.len(),
         largest,
+        largest_tokens,
         window
     );
     println!("{:<28} {:>14} {:>14} {:>16} {:>14} {:>10}", "policy", "prefix kept", "pairs broken", "re-processed", "sent", "cleared");

@@ -76,8 +76,9 @@ fn each_request_extends_the_previous_one_and_a_resumed_session_builds_the_same()
         assert!(built.report.prefix.is_some_and(|p| p.extends_previous), "{provider}");
         let live = built.body;
         // Building again with nothing new repeats the request byte for byte.
-        let again = session.build(&input(provider)).unwrap().report.prefix.unwrap();
-        assert!(again.extends_previous && again.shared_bytes == again.previous_bytes);
+        let again_built = session.build(&input(provider)).unwrap();
+        let again = again_built.report.prefix.unwrap();
+        assert!(again.extends_previous && again.shared_bytes == again.previous_bytes, "{provider}\n{}\n{}", live, again_built.body);
         let text = format!("{}\n{}\n", r#"{"format":"contextview.session-log","version":1,"sessionId":"p"}"#, saved.join("\n"));
         let mut resumed = Session::from_log(&text);
         assert!(resumed.diagnostics().is_empty(), "{:?}", resumed.diagnostics());

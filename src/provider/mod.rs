@@ -368,41 +368,104 @@ impl Payload {
         serde_json::to_string(self).unwrap_or_default()
     }
 
+    /// Entries of the conversation (messages, input items or contents).
+    pub fn entries_len(&self) -> usize {
+        match self {
+            Payload::Anthropic(r) => r.messages.len(),
+            Payload::OpenAiChat(r) => r.messages.len(),
+            Payload::OpenAiResponses(r) => r.input.len(),
+            Payload::Gemini(r) => r.contents.len(),
+        }
+    }
+
+    /// Appends `more`'s conversation entries to this payload's; `false` (nothing changed) when
+    /// the two are not the same API.
+    pub fn append_entries(&mut self, more: Payload) -> bool {
+        match (self, more) {
+            (Payload::Anthropic(a), Payload::Anthropic(b)) => a.messages.extend(b.messages),
+            (Payload::OpenAiChat(a), Payload::OpenAiChat(b)) => a.messages.extend(b.messages),
+            (Payload::OpenAiResponses(a), Payload::OpenAiResponses(b)) => a.input.extend(b.input),
+            (Payload::Gemini(a), Payload::Gemini(b)) => a.contents.extend(b.contents),
+            (Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_), _) => return false,
+        }
+        true
+    }
+
+    /// The conversation's first entry is the model's (an assistant message or a model turn);
+    /// true for an empty one. For the Responses API every item stands alone, so any first item
+    /// but a user or system message counts.
+    pub fn starts_on_assistant_side(&self) -> bool {
+        match self {
+            Payload::Anthropic(r) => r.messages.first().is_none_or(|m| m.role == anthropic::Role::Assistant),
+            Payload::OpenAiChat(r) => r.messages.first().is_none_or(|m| matches!(m, openai_chat::Message::Assistant { .. })),
+            Payload::OpenAiResponses(r) => r.input.first().is_none_or(|i| match i {
+                openai_responses::InputItem::Message { role, .. } => *role == openai_responses::MessageRole::Assistant,
+                openai_responses::InputItem::FunctionCall { .. }
+                | openai_responses::InputItem::FunctionCallOutput { .. }
+                | openai_responses::InputItem::CustomToolCall { .. }
+                | openai_responses::InputItem::CustomToolCallOutput { .. }
+                | openai_responses::InputItem::Reasoning { .. } => true,
+            }),
+            Payload::Gemini(r) => r.contents.first().is_none_or(|c| c.role.as_deref() == Some("model")),
+        }
+    }
+
+    /// An Anthropic conversation that ends with the assistant (prefill).
+    pub fn ends_with_assistant(&self) -> bool {
+        match self {
+            Payload::Anthropic(r) => r.messages.last().is_some_and(|m| m.role == anthropic::Role::Assistant),
+            Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => false,
+        }
+    }
+
+    /// Serializes the payload whose first `known` entries are those `json` was serialized
+    /// from (the rest were appended since): their JSON is reused without comparing them.
+    pub fn to_json_appended(&mut self, json: &[Arc<str>], known: usize) -> (String, Vec<Arc<str>>, usize) {
+        let known = known.min(json.len());
+        match self {
+            Payload::Anthropic(r) => splice(r, |r| &mut r.messages, None, &json[..known]),
+            Payload::OpenAiChat(r) => splice(r, |r| &mut r.messages, None, &json[..known]),
+            Payload::OpenAiResponses(r) => splice(r, |r| &mut r.input, None, &json[..known]),
+            Payload::Gemini(r) => splice(r, |r| &mut r.contents, None, &json[..known]),
+        }
+    }
+
     /// Serializes the payload, reusing the JSON of conversation entries equal to the same entry
     /// of `previous` (a payload serialized this way before, with its entries' JSON). Returns the
-    /// body — byte for byte what [`Payload::to_json`] gives — and this payload's entries' JSON.
+    /// body — byte for byte what [`Payload::to_json`] gives —, this payload's entries' JSON, and
+    /// how many entries' JSON was reused.
     ///
     /// The conversation is every payload's last field, so the body is the rest of the payload
     /// (serialized with an empty conversation) with the entries spliced into its final `[]`.
-    pub fn to_json_reusing(&mut self, previous: Option<(&Payload, &[Arc<str>])>) -> (String, Vec<Arc<str>>) {
+    pub fn to_json_reusing(&mut self, previous: Option<(&Payload, &[Arc<str>])>) -> (String, Vec<Arc<str>>, usize) {
         match self {
             Payload::Anthropic(r) => {
                 let prev = previous.and_then(|(p, s)| match p {
                     Payload::Anthropic(p) => Some((&p.messages[..], s)),
                     Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
                 });
-                splice(r, |r| &mut r.messages, prev)
+                splice(r, |r| &mut r.messages, prev, &[])
             }
             Payload::OpenAiChat(r) => {
                 let prev = previous.and_then(|(p, s)| match p {
                     Payload::OpenAiChat(p) => Some((&p.messages[..], s)),
                     Payload::Anthropic(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
                 });
-                splice(r, |r| &mut r.messages, prev)
+                splice(r, |r| &mut r.messages, prev, &[])
             }
             Payload::OpenAiResponses(r) => {
                 let prev = previous.and_then(|(p, s)| match p {
                     Payload::OpenAiResponses(p) => Some((&p.input[..], s)),
                     Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::Gemini(_) => None,
                 });
-                splice(r, |r| &mut r.input, prev)
+                splice(r, |r| &mut r.input, prev, &[])
             }
             Payload::Gemini(r) => {
                 let prev = previous.and_then(|(p, s)| match p {
                     Payload::Gemini(p) => Some((&p.contents[..], s)),
                     Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) => None,
                 });
-                splice(r, |r| &mut r.contents, prev)
+                splice(r, |r| &mut r.contents, prev, &[])
             }
         }
     }
@@ -456,23 +519,33 @@ pub fn render(provider: Provider, items: &[&crate::conversation::Item], options:
 }
 
 /// Serializes `request` with its conversation (its last field, `entries`) spliced in from
-/// per-entry JSON, reusing the JSON of entries equal to `previous`'s at the same position.
+/// per-entry JSON: the first `known.len()` entries' JSON is `known` as it is; later entries reuse
+/// the JSON of entries equal to `previous`'s at the same position.
 fn splice<R: Serialize, M: Serialize + PartialEq>(
     request: &mut R,
     entries: impl Fn(&mut R) -> &mut Vec<M>,
     previous: Option<(&[M], &[Arc<str>])>,
-) -> (String, Vec<Arc<str>>) {
+    known: &[Arc<str>],
+) -> (String, Vec<Arc<str>>, usize) {
     let list = std::mem::take(entries(request));
     let envelope = serde_json::to_string(request).unwrap_or_default();
     *entries(request) = list;
     let list = entries(request);
     let (prev_entries, prev_json) = previous.filter(|(e, j)| e.len() == j.len()).unwrap_or((&[], &[]));
+    let mut reused = 0;
     let json: Vec<Arc<str>> = list
         .iter()
         .enumerate()
-        .map(|(i, entry)| match prev_entries.get(i) {
-            Some(old) if old == entry => Arc::clone(&prev_json[i]),
-            _ => Arc::from(serde_json::to_string(entry).unwrap_or_default()),
+        .map(|(i, entry)| match (known.get(i), prev_entries.get(i)) {
+            (Some(json), _) => {
+                reused += 1;
+                Arc::clone(json)
+            }
+            (None, Some(old)) if old == entry => {
+                reused += 1;
+                Arc::clone(&prev_json[i])
+            }
+            (None, _) => Arc::from(serde_json::to_string(entry).unwrap_or_default()),
         })
         .collect();
     // The envelope ends with the empty conversation: `[]}`.
@@ -487,7 +560,7 @@ fn splice<R: Serialize, M: Serialize + PartialEq>(
         body.push_str(&j[..]);
     }
     body.push_str("]}");
-    (body, json)
+    (body, json, reused)
 }
 
 /// Tool input as a JSON object: objects pass through; anything else is wrapped as `{"input": …}`.

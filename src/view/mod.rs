@@ -13,6 +13,7 @@
 //! the model through replay, so they keep their place in the prefix).
 
 pub mod images;
+mod incremental;
 pub mod ledger;
 pub mod prune;
 pub mod reminders;
@@ -29,7 +30,7 @@ pub use ledger::{ContextUsage, LedgerConfig, LedgerState, Threshold};
 pub use prune::{ContextUse, PruneReport, PruningConfig};
 pub use reminders::{Reminder, ReminderKind, ReminderQueue};
 pub use repair::{Repair, RepairConfig, RepairKind};
-pub use report::{BySource, PrefixReport, Report, TokenReport};
+pub use report::{BySource, PrefixReport, Report, ReuseReport, TokenReport};
 
 /// Everything a build needs besides the items.
 #[derive(Debug, Clone, PartialEq)]
@@ -152,6 +153,10 @@ pub struct ViewCache {
     sizes: Vec<ItemSize>,
     estimates: Vec<u64>,
     last: Option<(Payload, Vec<std::sync::Arc<str>>)>,
+    /// The last build, for the append fast path ([`incremental`]).
+    last_build: Option<incremental::LastBuild>,
+    /// Lowest item index changed since the last build.
+    dirty_from: usize,
 }
 
 impl ViewCache {
@@ -159,6 +164,7 @@ impl ViewCache {
     pub fn invalidate_from(&mut self, index: usize) {
         self.sizes.truncate(index);
         self.estimates.truncate(index);
+        self.dirty_from = self.dirty_from.min(index);
     }
 
     /// Token estimates for `items`, measuring only those not held.
@@ -202,8 +208,12 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
 /// [`build`] with a cache kept between builds of the same session: the result is the same, the
 /// work is less. The payload stays in the cache ([`ViewCache::last_payload`]).
 pub fn build_cached(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(String, Report), BuildError> {
-    let (payload, body, entries, report) = build_with(items, options, cache)?;
+    let (payload, body, entries, report) = match incremental::try_append(items, options, cache) {
+        Some(built) => built,
+        None => build_with(items, options, cache)?,
+    };
     cache.last = Some((payload, entries));
+    cache.dirty_from = usize::MAX;
     Ok((body, report))
 }
 
@@ -222,18 +232,17 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
     let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
     let (mut payload, notes) = provider::render(options.provider, &refs, &options.render);
-    if let Payload::Anthropic(request) = &payload {
-        let ends_with_assistant = request.messages.last().is_some_and(|m| m.role == provider::anthropic::Role::Assistant);
-        if ends_with_assistant && !options.render.limits.allow_prefill {
-            return Err(BuildError::EndsWithAssistant {
-                message: format!(
-                    "the conversation ends with an assistant turn and `{}` does not accept prefill; append a user message first",
-                    options.render.model
-                ),
-            });
-        }
+    if payload.ends_with_assistant() && !options.render.limits.allow_prefill {
+        return Err(BuildError::EndsWithAssistant {
+            message: format!(
+                "the conversation ends with an assistant turn and `{}` does not accept prefill; append a user message first",
+                options.render.model
+            ),
+        });
     }
-    let (body, entries) = payload.to_json_reusing(cache.last.as_ref().map(|(p, j)| (p, &j[..])));
+    let previous = cache.last.as_ref().map(|(p, j)| (p, &j[..]));
+    let had_previous = previous.is_some();
+    let (body, entries, reused) = payload.to_json_reusing(previous);
     let violations = payload.validate_sized(&options.render.limits, body.len());
     if !violations.is_empty() {
         let rules: Vec<&str> = violations.iter().map(|v| v.rule.as_str()).collect();
@@ -263,7 +272,9 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         moved_images: notes.moved_images,
         sources,
         tokens: TokenReport { request: by_source_tokens.total(), by_source: by_source_tokens, context },
+        reuse: had_previous.then_some(ReuseReport { entries: entries.len(), reused_entries: reused, appended_only: false }),
         prefix: None,
     };
+    cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report));
     Ok((payload, body, entries, report))
 }

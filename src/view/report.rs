@@ -41,6 +41,10 @@ pub struct Report {
     pub sources: BySource,
     /// Estimated tokens of this request by source, and the ledger's count of the context.
     pub tokens: TokenReport,
+    /// How the body was made in a session: entries whose JSON came from the previous build,
+    /// and whether only the appended items were rendered (absent for a first or stateless build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reuse: Option<ReuseReport>,
     /// How much of the previous request this one repeats byte for byte (session builds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix: Option<PrefixReport>,
@@ -84,6 +88,19 @@ pub struct TokenReport {
     pub by_source: BySource,
     /// The conversation as held (before pruning): what thresholds are measured on.
     pub context: ContextUsage,
+}
+
+/// What a session build reused from the one before it.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReuseReport {
+    /// Conversation entries in the body.
+    pub entries: usize,
+    /// Of those, entries serialized by an earlier build.
+    pub reused_entries: usize,
+    /// Only the items appended since the last build went through the pipeline.
+    pub appended_only: bool,
 }
 
 /// The request against the one built before it.

@@ -1,0 +1,187 @@
+//! The append fast path: a session build after records were only appended renders the new
+//! items alone and adds them to the last payload, instead of running every stage over the whole
+//! conversation again.
+//!
+//! Why it is exact: the prefix invariant (tests/prefix.rs) says that between pruning steps a
+//! request is the previous one plus new entries. The fast path takes it only when every stage
+//! provably leaves the old part alone, and falls back to the full build otherwise:
+//! - no item the last build saw has changed, and the new items start a new entry (the last
+//!   build ended on the user side, the new items start with the assistant);
+//! - repair has nothing to do on the new items (their calls are answered among them, their
+//!   ids are new) — the leading user message it would insert before them alone is dropped;
+//! - pruning is as active as before, with the same boundary (so it touches old items exactly as
+//!   before, and new items belong to the last turns);
+//! - the new items carry no images (the image budget is then what it was);
+//! - the new items' tool-call ids need no normalisation and collide with none already sent.
+//!
+//! The combined payload is validated whole, like every payload; any violation, or a prefill
+//! the model refuses, sends the build down the full path, which reports it. Property tests
+//! compare a session built this way, record by record, with a fresh build of the same log
+//! (tests/incremental.rs).
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashSet;
+
+use super::report::{self, BySource, Report, ReuseReport, TokenReport};
+use super::{repair, BuildOptions, ContextUse, RepairKind, ViewCache};
+use crate::conversation::Item;
+use crate::provider::{self, Payload, RenderOptions};
+use crate::tokens::{item_images, item_size};
+
+/// What the fast path needs to know of the last build of a session.
+#[derive(Debug, Clone)]
+pub(super) struct LastBuild {
+    options: BuildOptions,
+    /// Session items the last build saw.
+    items: usize,
+    report: Report,
+    /// Call ids in the last view (a new call reusing one needs repair).
+    call_ids: FxHashSet<String>,
+    /// The last view ended on the assistant side (new assistant items would join its entry).
+    ends_assistant: bool,
+}
+
+impl LastBuild {
+    pub(super) fn new(options: &BuildOptions, items: &[Item], view: &[&Item], report: &Report) -> LastBuild {
+        let call_ids = view
+            .iter()
+            .filter_map(|item| match item {
+                Item::ToolCall(call) => Some(call.call_id.clone()),
+                Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::ToolResult(_) => None,
+            })
+            .collect();
+        let ends_assistant = view.last().is_none_or(|item| item.is_assistant_side());
+        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), call_ids, ends_assistant }
+    }
+}
+
+/// Options that decide the payload's old part (the ledger's count only matters through the
+/// pruning decision, checked on its own).
+fn same_shape(a: &BuildOptions, b: &BuildOptions) -> bool {
+    a.provider == b.provider
+        && a.render == b.render
+        && a.repair == b.repair
+        && a.pruning == b.pruning
+        && a.images == b.images
+        && a.context_window == b.context_window
+        && a.ledger_config == b.ledger_config
+}
+
+/// The build after an append, when it can be made from the last one; `None` to take the full path.
+pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Option<(Payload, String, Vec<Arc<str>>, Report)> {
+    let last = cache.last_build.as_ref()?;
+    if !same_shape(&last.options, options) || cache.dirty_from < last.items || items.len() <= last.items {
+        return None;
+    }
+    let new = &items[last.items..];
+    if !new[0].is_assistant_side() || items[last.items - 1].is_assistant_side() {
+        return None;
+    }
+    if new.iter().any(|item| item_images(item).next().is_some()) {
+        return None;
+    }
+    // Repair of the new items alone: nothing but the leading user message it puts before a
+    // conversation that starts with the assistant.
+    let (mut view, repairs) = repair::repair(new, &options.repair);
+    match repairs.as_slice() {
+        [] => {}
+        [only] if only.kind == RepairKind::LeadingUserInserted && view.len() == new.len() + 1 => {
+            view.remove(0);
+        }
+        _ => return None,
+    }
+    // The new part must open a new entry: the last view ended on the user side, the new view
+    // starts on the assistant side (repair may have dropped empty items on either side).
+    if last.ends_assistant || !view.first().is_some_and(|item| item.is_assistant_side()) {
+        return None;
+    }
+    let mut new_calls = Vec::new();
+    for item in &view {
+        if let Item::ToolCall(call) = item.as_ref() {
+            if last.call_ids.contains(&call.call_id) || last.report.id_map.contains_key(&call.call_id) {
+                return None;
+            }
+            new_calls.push(call.call_id.clone());
+        }
+    }
+    // Pruning: as active as before, with the same boundary.
+    let family = options.family();
+    let context = {
+        let estimates = cache.estimates(items, family);
+        options.usage_estimated(items, Some(estimates))
+    };
+    let last = cache.last_build.as_ref()?;
+    let usage = (context.size > 0).then_some(ContextUse { tokens: context.used, window: context.size });
+    let active = options.pruning.enabled && usage.is_some_and(|u| u.tokens as f64 > options.pruning.trigger_ratio * u.window as f64);
+    let new_turns = view.iter().filter(|i| matches!(i.as_ref(), Item::User(m) if m.synthetic.is_none())).count() as u32;
+    let turns = last.report.pruning.turns + new_turns;
+    if active != last.report.pruning.active || (active && super::prune::boundary(turns, &options.pruning) != last.report.pruning.boundary_turn) {
+        return None;
+    }
+    let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
+    // Only the new entries are kept from this render: the envelope (and Chat's leading system
+    // message) is the last payload's.
+    let tail_options = RenderOptions { system: None, ..options.render.clone() };
+    let (tail, notes) = provider::render(options.provider, &refs, &tail_options);
+    // Entries merge by role; the new part must open with the model's entry, or it could have
+    // joined the last one.
+    if !notes.id_map.is_empty() || !tail.starts_on_assistant_side() {
+        return None;
+    }
+    let (mut payload, json) = cache.last.take()?;
+    let known = payload.entries_len();
+    if !payload.append_entries(tail) || (payload.ends_with_assistant() && !options.render.limits.allow_prefill) {
+        return None; // the cache is rebuilt by the full path
+    }
+    let (body, entries, reused) = payload.to_json_appended(&json, known);
+    if !payload.validate_sized(&options.render.limits, body.len()).is_empty() {
+        return None;
+    }
+
+    let last = cache.last_build.as_mut()?;
+    let sizes = &cache.sizes;
+    // Every new view item is borrowed from the session's items (repair changed nothing).
+    let size = |item: &Item| match super::index_in(items, item) {
+        Some(i) if i < sizes.len() => sizes[i],
+        _ => item_size(item, family),
+    };
+    let (bytes, tokens) = report::by_source(&refs, None, &[], family, &size);
+    let mut report = last.report.clone();
+    report.items = items.len();
+    report.view_items += view.len();
+    report.bytes = body.len();
+    report.pruning.turns = turns;
+    report.pruning.invalidated_bytes = 0;
+    report.reasoning.kept += notes.reasoning.kept;
+    report.reasoning.downgraded += notes.reasoning.downgraded;
+    report.reasoning.dropped += notes.reasoning.dropped;
+    report.wrapped_inputs += notes.wrapped_inputs;
+    report.moved_images += notes.moved_images;
+    report.sources = add(&report.sources, &bytes);
+    let by_source = add(&report.tokens.by_source, &tokens);
+    report.tokens = TokenReport { request: by_source.total(), by_source, context };
+    report.reuse = Some(ReuseReport { entries: entries.len(), reused_entries: reused, appended_only: true });
+    report.prefix = None;
+
+    last.items = items.len();
+    last.ends_assistant = view.last().is_none_or(|item| item.is_assistant_side());
+    last.report = report.clone();
+    last.call_ids.extend(new_calls);
+    Some((payload, body, entries, report))
+}
+
+fn add(a: &BySource, b: &BySource) -> BySource {
+    BySource {
+        system: a.system + b.system,
+        tools: a.tools + b.tools,
+        user: a.user + b.user,
+        reminders: a.reminders + b.reminders,
+        summaries: a.summaries + b.summaries,
+        assistant: a.assistant + b.assistant,
+        reasoning: a.reasoning + b.reasoning,
+        tool_calls: a.tool_calls + b.tool_calls,
+        tool_results: a.tool_results + b.tool_results,
+        images: a.images + b.images,
+    }
+}

@@ -1,8 +1,9 @@
 // Build-speed benchmark, run by `make bench` after `make build`.
 //
 // One Node process, a generated session of about 2,000 items (~1 MB of log). Each run appends
-// one record, as an agent's session grows between two requests, and times:
-//   - append:       Session.append of the record (parse, fold into the replay)
+// what an agent loop adds between two requests (the model's text and tool call, the tool's
+// result: three records), and times:
+//   - append:       Session.append of those records (parse, fold into the replay)
 //   - buildString:  then the Anthropic request body as the string you would send
 //   - build:        the request as a JS object (after another append)
 //   - stringify:    JSON.stringify of that payload object — the floor any JS builder pays
@@ -47,10 +48,14 @@ function main() {
   const items = session.itemCount();
   let seq = session.recordCount();
   const ts = '2026-12-01T00:00:00Z';
-  // What an agent does between two requests: one more record (a prompt, here) arrives.
+  // What happens between two requests of an agent loop: the model answered with a tool call,
+  // and the tool's result came back — three records.
   const appendOne = () => {
-    seq += 1;
-    session.append(JSON.stringify({ seq, ts, update: { sessionUpdate: 'user_message_chunk', messageId: `extra${seq}`, content: { type: 'text', text: `One more question (${seq}): what does parse return for a single space?` } } }));
+    const add = (update) => session.append(JSON.stringify({ seq: ++seq, ts, update }));
+    const id = `toolu_extra_${seq}`;
+    add({ sessionUpdate: 'agent_message_chunk', messageId: `extra${seq}`, content: { type: 'text', text: 'Let me check one more module.' } });
+    add({ sessionUpdate: 'tool_call', toolCallId: id, title: 'Read file', kind: 'read', status: 'pending', rawInput: { path: `src/extra_${seq}.rs` }, _meta: { contextview: { toolName: 'read_file' } } });
+    add({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: `fn extra_${seq}() -> u32 { ${seq} }\n` } }] });
   };
 
   // Warm up every path once (JIT, caches) before timing.

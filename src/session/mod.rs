@@ -232,7 +232,9 @@ impl Session {
         options.images.strip_all |= strip_images;
         let (body, mut report) = view::build_cached(replayer.items(), &options, &mut self.cache).map_err(RequestError::Build)?;
         self.strip_images_once = false;
-        report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between(previous, &body));
+        // A body made by appending entries repeats the previous one up to its closing `]}`.
+        let known = |previous: &str| if report.reuse.is_some_and(|r| r.appended_only) { previous.len().saturating_sub(2) } else { 0 };
+        report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between_from(previous, &body, known(previous)));
         // What pruning cost the provider's cache: the bytes rewritten when its boundary moved.
         if let (Some(prefix), Some(last)) = (report.prefix, self.last_boundary) {
             if last != report.pruning.boundary_turn {

@@ -121,7 +121,15 @@ pub struct PrefixReport {
 
 impl PrefixReport {
     pub fn between(previous: &str, body: &str) -> PrefixReport {
-        let shared = common_prefix(previous.as_bytes(), body.as_bytes());
+        PrefixReport::between_from(previous, body, 0)
+    }
+
+    /// As [`PrefixReport::between`], when the first `known` bytes are known to be shared (a body
+    /// made by appending entries to the previous one repeats all of it but its closing `]}`).
+    pub fn between_from(previous: &str, body: &str, known: usize) -> PrefixReport {
+        let known = known.min(previous.len()).min(body.len());
+        debug_assert_eq!(previous.as_bytes()[..known], body.as_bytes()[..known]);
+        let shared = known + common_prefix(&previous.as_bytes()[known..], &body.as_bytes()[known..]);
         let stem = previous.trim_end_matches(['}', ']']).len();
         PrefixReport {
             previous_bytes: previous.len(),

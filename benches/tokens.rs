@@ -75,8 +75,8 @@ fn fit(rows: &[([f64; Features::LEN], f64)]) -> [f64; Features::LEN] {
     let mut a = [[0.0; N]; N];
     let mut b = [0.0; N];
     for (x, y) in rows {
-        // Relative error is what matters: weight each row by 1/y.
-        let w = 1.0 / y.max(1.0);
+        // Between relative (1/y) and absolute error: items and whole sessions both count.
+        let w = 1.0 / y.max(1.0).powf(1.1);
         for i in 0..N {
             b[i] += w * x[i] * y;
             for j in 0..N {
@@ -84,12 +84,12 @@ fn fit(rows: &[([f64; Features::LEN], f64)]) -> [f64; Features::LEN] {
             }
         }
     }
-    // Ridge toward priors. Features the sessions barely have (CJK, other scripts, symbols,
-    // base64) are held at their priors, measured on text made for the purpose (tests/tokens.rs:
-    // a Chinese paragraph is ~0.75 tokens a character, random base64 ~0.69); the common ones
-    // are fitted with a light pull.
-    const PRIOR: [f64; N] = [1.0, 0.15, 1.0, 1.0, 1.0, 0.4, 0.75, 0.6, 1.5, 0.69];
-    const PULL: [f64; N] = [25.0, 25.0, 25.0, 25.0, 25.0, 25.0, 1e9, 1e9, 1e9, 1e9];
+    // Ridge toward priors. Features the sessions barely have (run-on letters, CJK, other
+    // scripts, symbols, base64) are held at their priors, measured on text made for the purpose
+    // (tests/tokens.rs: a Chinese paragraph is ~0.75 tokens a character, random base64 ~0.69,
+    // run-together words ~0.18 a letter); the common ones are fitted with a light pull.
+    const PRIOR: [f64; N] = [1.0, 0.15, 0.18, 1.0, 1.0, 1.0, 0.4, 0.75, 0.6, 1.5, 0.69, 1.0];
+    const PULL: [f64; N] = [25.0, 25.0, 1e9, 25.0, 25.0, 25.0, 25.0, 1e9, 1e9, 1e9, 1e9, 25.0];
     for i in 0..N {
         a[i][i] += PULL[i];
         b[i] += PULL[i] * PRIOR[i];
@@ -152,6 +152,9 @@ fn main() {
     let mut item_err_b4 = Vec::new();
     let mut anch_est_all = Vec::new();
     let mut anch_b4_all = Vec::new();
+    // Requests of at least 1,000 tokens: a real request's system prompt and tools alone are
+    // more than that, and the fixtures under 150 tokens would otherwise decide the tail.
+    let mut anch_large: Vec<(f64, f64)> = Vec::new();
     let mut session_err_est = Vec::new();
     let mut session_err_b4 = Vec::new();
     let per_item = Family::OpenAi.per_item() as f64;
@@ -168,7 +171,7 @@ fn main() {
             let e = item_tokens(item, Family::OpenAi) as f64;
             let b = bytes_over_four(item) as f64 + per_item;
             if t >= 16.0 + per_item {
-                if std::env::var_os("WORST").is_some() && (e - t).abs() / t > 0.12 {
+                if std::env::var("WORST").is_ok_and(|w| s.name.contains(&w)) && (e - t).abs() / t > 0.05 {
                     let snippet: String = item_texts(item).join(" | ").chars().take(160).collect();
                     println!("  worst: est {e} exact {t} {:?}", snippet);
                 }
@@ -202,6 +205,9 @@ fn main() {
             let b: f64 = prefix[anchor] + b4[anchor..=p].iter().sum::<f64>();
             anch_est.push((e - exact_total).abs() / exact_total);
             anch_b4.push((b - exact_total).abs() / exact_total);
+            if exact_total >= 1_000.0 {
+                anch_large.push(((e - exact_total).abs() / exact_total, (b - exact_total).abs() / exact_total));
+            }
             if s.items.get(p).is_some_and(Item::is_assistant_side) {
                 anchor = p + 1;
             }
@@ -240,6 +246,13 @@ fn main() {
         anch_est_all.len(),
         percentile(&mut anch_est_all, 0.95) * 100.0,
         percentile(&mut anch_b4_all, 0.95) * 100.0
+    );
+    let (mut large_est, mut large_b4): (Vec<f64>, Vec<f64>) = anch_large.into_iter().unzip();
+    println!(
+        "anchored, requests of 1,000+ tokens ({}): estimator p95 {:.3}% | bytes/4 p95 {:.3}%",
+        large_est.len(),
+        percentile(&mut large_est, 0.95) * 100.0,
+        percentile(&mut large_b4, 0.95) * 100.0
     );
 
     println!("\n== documents (prose, code, CJK): estimator vs o200k_base, and bytes/4");

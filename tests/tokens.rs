@@ -63,10 +63,17 @@ fn base64_blob() -> String {
 #[test]
 fn each_kind_of_text_is_within_a_tenth_of_the_tokenizer() {
     let blob = base64_blob();
-    for (kind, text) in [("prose", PROSE), ("json", JSON_INPUT), ("code", CODE), ("cjk", CJK), ("base64", blob.as_str())] {
+    // A tool call that writes a file: its content is one JSON string full of escapes.
+    let write = serde_json::json!({"path": "src/window.rs", "content": CODE}).to_string();
+    // Words run together, as in minified code: about five letters a token, not one word.
+    let run_on = "returnvaluewhileloopcounterfunctionresult".repeat(25);
+    assert_eq!(Features::of(&write).escapes as usize, write.matches("\\n").count() + write.matches("\\\"").count());
+    for (kind, text) in [("prose", PROSE), ("json", JSON_INPUT), ("code", CODE), ("cjk", CJK), ("base64", blob.as_str()), ("escaped file content", write.as_str())] {
         let e = error(text);
         assert!(e <= 0.10, "{kind}: estimate off by {:.1}% ({} vs {})", e * 100.0, text_tokens(text, Family::OpenAi), exact(text));
     }
+    // Run-on letters are priced by a prior, not a fit: close, not exact (one word would be 4× off).
+    assert!(error(&run_on) <= 0.15, "run-on letters: off by {:.1}%", error(&run_on) * 100.0);
 }
 
 #[test]

@@ -9,6 +9,7 @@ use contextview::provider::{Provider, ToolDef};
 use contextview::request::{build_request, BuildInput};
 use contextview::session::Session;
 use contextview::tokens::{item_tokens, Family};
+use contextview::update::replay::OverheadCarry;
 use contextview::update::{parse_log, replay};
 use contextview::view::ledger::{head_tokens, model_window};
 use contextview::view::{LedgerConfig, Threshold};
@@ -81,20 +82,37 @@ fn compaction_carries_the_provider_overhead_in_proportion_to_what_it_kept() {
         event(6, json!({"kind": "compaction_checkpoint", "summary": "We taught the parser to report line numbers.", "firstKeptSeq": 3})),
     ];
     let before = items_of(&log_of(&lines[..5]));
-    let overhead = 20_030 - estimate(&before) as i64;
+    let excess = 20_030 - estimate(&before) as i64;
     let after = items_of(&log_of(&lines));
-    let inherited = (overhead as f64 * estimate(&after) as f64 / estimate(&before) as f64).round() as i64;
-    assert!(inherited > 0 && inherited < overhead, "a share of the overhead, not all of it: {inherited} of {overhead}");
+    let share = estimate(&after) as f64 / estimate(&before) as f64;
+    // The system prompt and tools survive a compaction whole and are estimated again; only the
+    // rest of the provider's excess (framing) is inherited, in proportion to what was kept.
+    let heads = head_tokens(Some(SYSTEM), &tools(), Family::Anthropic);
+    let inherited = ((excess - heads as i64) as f64 * share).round() as i64;
+    assert!(inherited > 0 && inherited < excess - heads as i64, "a share of the overhead, not all of it: {inherited} of {excess}");
 
     let state = replay(&parse_log(&log_of(&lines)).records).state;
     assert_eq!(state.usage, None, "the anchor described the context before the cut");
-    assert_eq!(state.inherited_overhead, Some(inherited));
+    assert_eq!(state.overhead_carry, Some(OverheadCarry { excess, kept: share, family: Family::Anthropic }));
 
     let usage_of = |log: &str| Session::from_log(log).usage(&BuildInput { log: None, ..input(log) });
     let context = usage_of(&log_of(&lines));
     assert!(!context.anchored);
     assert_eq!(context.inherited_overhead, inherited);
-    assert_eq!(context.used, head_tokens(Some(SYSTEM), &tools(), Family::Anthropic) + estimate(&after) + inherited as u64);
+    assert_eq!(context.used, heads + estimate(&after) + inherited as u64);
+
+    // A second compaction before any new usage keeps a share of what the first kept.
+    let mut twice = lines.clone();
+    twice.push(user(7, "u3", &long));
+    twice.push(agent(8, "a3", "Noted."));
+    twice.push(event(9, json!({"kind": "compaction_checkpoint", "summary": "Line numbers done; parser notes summarised.", "firstKeptSeq": 8})));
+    let before_second = items_of(&log_of(&twice[..8]));
+    let after_second = items_of(&log_of(&twice));
+    let state = replay(&parse_log(&log_of(&twice)).records).state;
+    let kept = share * (estimate(&after_second) as f64 / estimate(&before_second) as f64);
+    let carry = state.overhead_carry.unwrap();
+    assert_eq!(carry.excess, excess);
+    assert!((carry.kept - kept).abs() < 1e-12 && carry.kept < share, "{} vs {kept}", carry.kept);
 
     // The next reported usage replaces the carried overhead.
     let mut more = lines.clone();

@@ -294,3 +294,22 @@ fn images_and_resources_become_parts_and_audio_is_reported() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_second_compaction_keeps_from_its_own_first_kept_record() {
+    // The first summary sits first with a later seq than the records it keeps; the second
+    // compaction must still cut at its own firstKeptSeq.
+    let log = log_of(&[
+        user(1, "u1", "one"),
+        agent(2, "a1", "did one"),
+        user(3, "u2", "two"),
+        agent(4, "a2", "did two"),
+        event(5, json!({"kind": "compaction_checkpoint", "summary": "S1", "firstKeptSeq": 3})),
+        user(6, "u3", "three"),
+        agent(7, "a3", "did three"),
+        event(8, json!({"kind": "compaction_checkpoint", "summary": "S2", "firstKeptSeq": 4})),
+    ]);
+    let items = replay(&parse_log(&log).records).items;
+    let ids: Vec<&str> = items.iter().map(Item::id).collect();
+    assert_eq!(ids, vec!["compaction-8", "a2", "u3", "a3"]);
+}

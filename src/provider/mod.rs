@@ -410,6 +410,16 @@ impl Payload {
         }
     }
 
+    /// Keeps the first `len` conversation entries.
+    pub fn truncate_entries(&mut self, len: usize) {
+        match self {
+            Payload::Anthropic(r) => r.messages.truncate(len),
+            Payload::OpenAiChat(r) => r.messages.truncate(len),
+            Payload::OpenAiResponses(r) => r.input.truncate(len),
+            Payload::Gemini(r) => r.contents.truncate(len),
+        }
+    }
+
     /// An Anthropic conversation that ends with the assistant (prefill).
     pub fn ends_with_assistant(&self) -> bool {
         match self {

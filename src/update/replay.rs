@@ -49,16 +49,30 @@ pub struct ReplayState {
     pub items_at_usage: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heads: Option<PromptHeadSnapshot>,
-    /// Tokens the provider counts beyond our estimate, carried over a compaction in proportion
-    /// to what it kept, until a new usage anchor replaces it (see [`crate::view::ledger`]).
+    /// What compactions since the last usage anchor carry of the provider's count, until a new
+    /// anchor replaces it (see [`crate::view::ledger`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub inherited_overhead: Option<i64>,
+    pub overhead_carry: Option<OverheadCarry>,
     /// `seq` of the last compaction checkpoint applied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_compaction_seq: Option<u64>,
     /// Records the reducer skipped because it does not know their kind.
     #[serde(default)]
     pub skipped_records: usize,
+}
+
+/// The provider's count at the last usage anchor beyond our estimate of the items it covered,
+/// and the share of those items' estimate the compactions since then kept. The excess holds the
+/// system prompt and tools (they survive a compaction whole) and the provider's framing (which
+/// shrinks with the conversation); the ledger separates the two.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct OverheadCarry {
+    pub excess: i64,
+    pub kept: f64,
+    /// The tokenizer family the estimates were made in (the anchor's model's).
+    pub family: Family,
 }
 
 /// One entry of the client's coalesced view.
@@ -294,22 +308,29 @@ impl Folder {
                 Event::UsageAnchor(usage) => {
                     self.state.usage = Some(usage.clone());
                     self.state.items_at_usage = self.items.len();
-                    self.state.inherited_overhead = None;
+                    self.state.overhead_carry = None;
                 }
                 Event::ModelSwitch(switch) => self.state.model = Some(switch.clone()),
                 Event::CompactionCheckpoint(cp) => {
-                    // The provider's overhead over our estimate, before the cut.
+                    // The provider's count beyond our estimate, before the cut.
                     let family = self.family();
                     let before: u64 = self.items.iter().map(|i| item_tokens(i, family)).sum();
-                    let overhead = match &self.state.usage {
+                    let carry = match &self.state.usage {
                         Some(usage) => {
                             let anchored: u64 =
                                 self.items[..self.state.items_at_usage.min(self.items.len())].iter().map(|i| item_tokens(i, family)).sum();
-                            Some(usage_total(usage) as i64 - anchored as i64)
+                            Some(OverheadCarry { excess: (usage_total(usage) as i64).saturating_sub(anchored as i64), kept: 1.0, family })
                         }
-                        None => self.state.inherited_overhead,
+                        None => self.state.overhead_carry,
                     };
-                    let keep_from = self.item_seqs.iter().position(|&s| s >= cp.first_kept_seq).unwrap_or(self.items.len());
+                    // The first item kept: earlier summaries stand for records before them, so
+                    // they never mark where the kept records start (their seq is later).
+                    let keep_from = (0..self.items.len())
+                        .find(|&i| {
+                            self.item_seqs[i] >= cp.first_kept_seq
+                                && !matches!(&self.items[i], Item::User(m) if m.synthetic == Some(SyntheticReason::Compaction))
+                        })
+                        .unwrap_or(self.items.len());
                     let kept_items = self.items.split_off(keep_from);
                     let kept_seqs = self.item_seqs.split_off(keep_from);
                     self.items.clear();
@@ -331,8 +352,8 @@ impl Folder {
                     let after: u64 = self.items.iter().map(|i| item_tokens(i, family)).sum();
                     self.state.usage = None;
                     self.state.items_at_usage = 0;
-                    self.state.inherited_overhead =
-                        overhead.map(|o| if before == 0 { 0 } else { (o as f64 * after as f64 / before as f64).round() as i64 });
+                    let share = if before == 0 { 0.0 } else { after as f64 / before as f64 };
+                    self.state.overhead_carry = carry.map(|c| OverheadCarry { kept: c.kept * share, ..c });
                     self.state.last_compaction_seq = Some(record.seq);
                 }
                 Event::Rewind(_) => {}
@@ -352,10 +373,11 @@ impl Folder {
 
     /// The tokenizer family of the model the session last used.
     fn family(&self) -> Family {
-        match (&self.state.usage, &self.state.model) {
-            (Some(u), _) => Family::of_names(u.provider.as_deref(), u.model.as_deref()),
-            (None, Some(m)) => Family::of_names(Some(&m.provider), Some(&m.model)),
-            (None, None) => Family::OpenAi,
+        match (&self.state.usage, &self.state.overhead_carry, &self.state.model) {
+            (Some(u), _, _) => Family::of_names(u.provider.as_deref(), u.model.as_deref()),
+            (None, Some(carry), _) => carry.family,
+            (None, None, Some(m)) => Family::of_names(Some(&m.provider), Some(&m.model)),
+            (None, None, None) => Family::OpenAi,
         }
     }
 
@@ -742,5 +764,5 @@ fn client_view(records: &[Record]) -> Vec<ClientEntry> {
 /// Tokens the context held when `usage` was reported: the prompt (fresh, cached and newly
 /// cached) plus the response, which is now part of the conversation.
 pub fn usage_total(usage: &UsageAnchor) -> u64 {
-    usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens + usage.output_tokens
+    usage.input_tokens.saturating_add(usage.cache_read_tokens).saturating_add(usage.cache_write_tokens).saturating_add(usage.output_tokens)
 }

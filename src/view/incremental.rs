@@ -40,6 +40,9 @@ pub(super) struct LastBuild {
     call_ids: FxHashSet<String>,
     /// The last view ended on the assistant side (new assistant items would join its entry).
     ends_assistant: bool,
+    /// The last view ended with the last session item itself (repair dropped nothing after it
+    /// and added nothing: an item it dropped could have kept an assistant turn open).
+    ends_on_last_item: bool,
 }
 
 impl LastBuild {
@@ -52,8 +55,14 @@ impl LastBuild {
             })
             .collect();
         let ends_assistant = view.last().is_none_or(|item| item.is_assistant_side());
-        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), call_ids, ends_assistant }
+        let ends_on_last_item = ends_on(items, view.last().copied());
+        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), call_ids, ends_assistant, ends_on_last_item }
     }
+}
+
+/// The view's last item is the last of `items` (borrowed, not a copy or a synthetic one).
+fn ends_on(items: &[Item], last: Option<&Item>) -> bool {
+    !items.is_empty() && last.and_then(|item| super::index_in(items, item)) == Some(items.len() - 1)
 }
 
 /// Options that decide the payload's old part (the ledger's count only matters through the
@@ -71,7 +80,7 @@ fn same_shape(a: &BuildOptions, b: &BuildOptions) -> bool {
 /// The build after an append, when it can be made from the last one; `None` to take the full path.
 pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Option<(Payload, String, Vec<Arc<str>>, Report)> {
     let last = cache.last_build.as_ref()?;
-    if !same_shape(&last.options, options) || cache.dirty_from < last.items || items.len() <= last.items {
+    if !same_shape(&last.options, options) || !last.ends_on_last_item || cache.dirty_from < last.items || items.len() <= last.items {
         return None;
     }
     let new = &items[last.items..];
@@ -129,15 +138,24 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     if !notes.id_map.is_empty() || !tail.starts_on_assistant_side() {
         return None;
     }
-    let (mut payload, json) = cache.last.take()?;
+    let (payload, json) = cache.last.as_mut()?;
     let known = payload.entries_len();
-    if !payload.append_entries(tail) || (payload.ends_with_assistant() && !options.render.limits.allow_prefill) {
-        return None; // the cache is rebuilt by the full path
-    }
-    let (body, entries, reused) = payload.to_json_appended(&json, known);
-    if !payload.validate_sized(&options.render.limits, body.len()).is_empty() {
+    if !payload.append_entries(tail) {
         return None;
     }
+    // Giving up from here puts the last payload back as it was, for the full path to reuse.
+    let give_up = |payload: &mut Payload| {
+        payload.truncate_entries(known);
+        None
+    };
+    if payload.ends_with_assistant() && !options.render.limits.allow_prefill {
+        return give_up(payload);
+    }
+    let (body, entries, reused) = payload.to_json_appended(json, known);
+    if !payload.validate_sized(&options.render.limits, body.len()).is_empty() {
+        return give_up(payload);
+    }
+    let (payload, _) = cache.last.take()?;
 
     let last = cache.last_build.as_mut()?;
     let sizes = &cache.sizes;
@@ -166,6 +184,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
 
     last.items = items.len();
     last.ends_assistant = view.last().is_none_or(|item| item.is_assistant_side());
+    last.ends_on_last_item = ends_on(items, view.last().map(|item| item.as_ref()));
     last.report = report.clone();
     last.call_ids.extend(new_calls);
     Some((payload, body, entries, report))

@@ -4,8 +4,9 @@
 //! output tokens) is exact for everything up to the response it describes, so only what came
 //! after it is estimated ([`crate::tokens`]). With no anchor, everything is estimated — the
 //! system prompt, the tools and every item — plus, after a compaction, the provider's overhead
-//! over our estimate carried over in proportion to what the compaction kept (replay computes
-//! it: [`crate::update::ReplayState::inherited_overhead`]).
+//! over our estimate carried over a compaction: the system prompt and tools whole (they are
+//! estimated again), the rest in proportion to what the compaction kept (replay records the
+//! excess and the share: [`crate::update::replay::OverheadCarry`]).
 //!
 //! Thresholds are shares of the model's window: pruning starts above
 //! [`super::PruningConfig::trigger_ratio`] (50%), compaction is due above
@@ -18,7 +19,7 @@ use crate::conversation::Item;
 use crate::provider::{Provider, ToolDef};
 use crate::tokens::{item_tokens, text_tokens, Family};
 use crate::update::record::UsageAnchor;
-use crate::update::replay::{usage_total, ReplayState};
+use crate::update::replay::{usage_total, OverheadCarry, ReplayState};
 
 /// Compaction threshold settings (camelCase in JSON).
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -42,12 +43,12 @@ impl Default for LedgerConfig {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LedgerState {
     pub anchor: Option<(UsageAnchor, usize)>,
-    pub inherited_overhead: Option<i64>,
+    pub overhead_carry: Option<OverheadCarry>,
 }
 
 impl LedgerState {
     pub fn from_replay(state: &ReplayState) -> LedgerState {
-        LedgerState { anchor: state.usage.clone().map(|u| (u, state.items_at_usage)), inherited_overhead: state.inherited_overhead }
+        LedgerState { anchor: state.usage.clone().map(|u| (u, state.items_at_usage)), overhead_carry: state.overhead_carry }
     }
 }
 
@@ -160,9 +161,17 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
     let (anchor_tokens, estimated_tokens, inherited_overhead) = match anchor {
         _ if input.given.is_some() => (0, 0, 0),
         Some((usage, at)) => (usage_total(usage), estimate(*at), 0),
-        None => (0, head_tokens(input.system, input.tools, family) + estimate(0), input.state.inherited_overhead.unwrap_or(0)),
+        None => {
+            let heads = head_tokens(input.system, input.tools, family);
+            // The carried excess holds the heads the provider counted; we count them ourselves,
+            // so only the rest (framing) is inherited, in proportion to what was kept.
+            let inherited = input.state.overhead_carry.map_or(0, |c| (c.excess.saturating_sub(heads as i64) as f64 * c.kept).round() as i64);
+            (0, heads.saturating_add(estimate(0)), inherited)
+        }
     };
-    let used = input.given.unwrap_or_else(|| (anchor_tokens as i64 + estimated_tokens as i64 + inherited_overhead).max(0) as u64);
+    let used = input
+        .given
+        .unwrap_or_else(|| (anchor_tokens as i64).saturating_add(estimated_tokens as i64).saturating_add(inherited_overhead).max(0) as u64);
     let window = input.window.or_else(|| model_window(input.model)).filter(|w| *w > 0);
     let prune_at = window.map(|w| (input.prune_ratio * w as f64) as u64);
     let compact_at = window.map(|w| ((input.config.compact_ratio * w as f64) as u64).min(w.saturating_sub(input.config.compact_reserve)));

@@ -1,6 +1,9 @@
 //! Layer 1: reading logs tolerantly, round-tripping every record kind, and replaying records
 //! into conversation items and the client view.
 
+mod common;
+
+use common::log::{agent, event, log_of, update, user};
 use contextview::conversation::{Item, Part, SyntheticReason};
 use contextview::update::acp::{AcpUpdate, ContentBlock, ContentChunk, SessionUpdate};
 use contextview::update::record::*;
@@ -9,34 +12,6 @@ use pretty_assertions::assert_eq;
 use serde_json::json;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-
-const HEADER: &str = r#"{"format":"contextview.session-log","version":1,"sessionId":"s"}"#;
-
-fn line(seq: u64, update: serde_json::Value) -> String {
-    json!({"seq": seq, "ts": "2026-01-01T00:00:00Z", "update": update}).to_string()
-}
-
-fn event(seq: u64, event: serde_json::Value) -> String {
-    json!({"seq": seq, "ts": "2026-01-01T00:00:00Z", "event": event}).to_string()
-}
-
-fn user(seq: u64, id: &str, text: &str) -> String {
-    line(seq, json!({"sessionUpdate": "user_message_chunk", "messageId": id, "content": {"type": "text", "text": text}}))
-}
-
-fn agent(seq: u64, id: &str, text: &str) -> String {
-    line(seq, json!({"sessionUpdate": "agent_message_chunk", "messageId": id, "content": {"type": "text", "text": text}}))
-}
-
-fn log_of(lines: &[String]) -> String {
-    let mut text = String::from(HEADER);
-    text.push('\n');
-    for l in lines {
-        text.push_str(l);
-        text.push('\n');
-    }
-    text
-}
 
 fn codes(diags: &[contextview::Diagnostic]) -> Vec<&str> {
     diags.iter().map(|d| d.code.as_str()).collect()
@@ -102,7 +77,7 @@ fn malformed_middle_line_is_reported_and_the_rest_replays() {
 #[test]
 fn malformed_known_record_is_an_error_not_an_unknown() {
     // A tool_call without its required toolCallId.
-    let text = log_of(&[line(1, json!({"sessionUpdate": "tool_call", "title": "x"})), user(2, "u", "hi")]);
+    let text = log_of(&[update(1, json!({"sessionUpdate": "tool_call", "title": "x"})), user(2, "u", "hi")]);
     let log = parse_log(&text);
     assert_eq!(codes(&log.diagnostics), vec!["log.bad_record"]);
     assert_eq!(log.records.len(), 1);
@@ -164,10 +139,10 @@ fn chunks_of_one_message_merge_and_a_new_id_starts_a_new_message() {
 fn tool_updates_fold_into_the_call_and_a_terminal_status_makes_a_result() {
     let text = log_of(&[
         user(1, "u", "go"),
-        line(2, json!({"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Run ls", "status": "pending", "rawInput": {"cmd": "ls"}, "_meta": {"contextview": {"toolName": "bash"}}})),
-        line(3, json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "in_progress", "content": [{"type": "content", "content": {"type": "text", "text": "partial"}}]})),
-        line(4, json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "failed", "content": [{"type": "content", "content": {"type": "text", "text": "boom"}}]})),
-        line(5, json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "title": "Run ls (retitled)"})),
+        update(2, json!({"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Run ls", "status": "pending", "rawInput": {"cmd": "ls"}, "_meta": {"contextview": {"toolName": "bash"}}})),
+        update(3, json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "in_progress", "content": [{"type": "content", "content": {"type": "text", "text": "partial"}}]})),
+        update(4, json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "failed", "content": [{"type": "content", "content": {"type": "text", "text": "boom"}}]})),
+        update(5, json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "title": "Run ls (retitled)"})),
     ]);
     let r = replay(&parse_log(&text).records);
     assert_eq!(r.items.len(), 3);
@@ -192,7 +167,7 @@ fn tool_updates_fold_into_the_call_and_a_terminal_status_makes_a_result() {
 
 #[test]
 fn update_for_an_unknown_call_is_reported_and_becomes_an_orphan_result() {
-    let text = log_of(&[user(1, "u", "go"), line(2, json!({"sessionUpdate": "tool_call_update", "toolCallId": "ghost", "status": "completed", "rawOutput": "late"}))]);
+    let text = log_of(&[user(1, "u", "go"), update(2, json!({"sessionUpdate": "tool_call_update", "toolCallId": "ghost", "status": "completed", "rawOutput": "late"}))]);
     let r = replay(&parse_log(&text).records);
     assert_eq!(codes(&r.diagnostics), vec!["replay.orphan_update"]);
     assert!(matches!(&r.items[1], Item::ToolResult(res) if res.call_id == "ghost"));
@@ -252,7 +227,7 @@ fn compaction_replaces_what_it_summarises_and_rewind_reaches_back_across_it() {
 fn synthetic_user_chunks_and_reminders_do_not_count_as_prompts() {
     let text = log_of(&[
         user(1, "u1", "real"),
-        line(2, json!({"sessionUpdate": "user_message_chunk", "messageId": "s1", "content": {"type": "text", "text": "subagent done"}, "_meta": {"contextview": {"synthetic": "subagent_completion"}}})),
+        update(2, json!({"sessionUpdate": "user_message_chunk", "messageId": "s1", "content": {"type": "text", "text": "subagent done"}, "_meta": {"contextview": {"synthetic": "subagent_completion"}}})),
         event(3, json!({"kind": "reminder_injected", "reminder": "date", "text": "It is Tuesday."})),
     ]);
     let r = replay(&parse_log(&text).records);
@@ -279,10 +254,10 @@ fn usage_model_and_heads_land_in_state() {
 #[test]
 fn images_and_resources_become_parts_and_audio_is_reported() {
     let text = log_of(&[
-        line(1, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "text", "text": "look"}})),
-        line(2, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}})),
-        line(3, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "resource_link", "uri": "file:///a.rs", "name": "a.rs"}})),
-        line(4, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}})),
+        update(1, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "text", "text": "look"}})),
+        update(2, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}})),
+        update(3, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "resource_link", "uri": "file:///a.rs", "name": "a.rs"}})),
+        update(4, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}})),
     ]);
     let r = replay(&parse_log(&text).records);
     assert_eq!(codes(&r.diagnostics), vec!["replay.unsupported_content"]);

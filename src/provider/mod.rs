@@ -276,6 +276,13 @@ pub struct ReasoningCounts {
 }
 
 impl ReasoningCounts {
+    /// Adds the counts of another render.
+    pub fn add(&mut self, other: ReasoningCounts) {
+        self.kept += other.kept;
+        self.downgraded += other.downgraded;
+        self.dropped += other.dropped;
+    }
+
     pub fn count(&mut self, fate: ReasoningFate) {
         match fate {
             ReasoningFate::Native => self.kept += 1,

@@ -185,17 +185,16 @@ impl Session {
     /// How full the context is for the model `input` names (ACP's `usage_update`: used / size),
     /// without building or draining anything.
     pub fn usage(&mut self, input: &BuildInput) -> view::ContextUsage {
-        self.sync_cache();
-        let replayer = self.replayer.get_or_insert_with(|| Replayer::new(&self.records));
-        let session_id = self.header.as_ref().map(|h| h.session_id.as_str());
-        input.options_for(replayer.state(), session_id).usage_cached(replayer.items(), &mut self.cache)
+        let (replayer, cache, session_id) = self.synced();
+        input.options_for(replayer.state(), session_id).usage_cached(replayer.items(), cache)
     }
 
-    /// Drops cached work for items the replay changed since the last build.
-    fn sync_cache(&mut self) {
+    /// The replay, the cache with what the replay changed since the last build dropped from it,
+    /// and the session id.
+    fn synced(&mut self) -> (&Replayer, &mut view::ViewCache, Option<&str>) {
         let replayer = self.replayer.get_or_insert_with(|| Replayer::new(&self.records));
-        let changed = replayer.take_changed_from();
-        self.cache.invalidate_from(changed);
+        self.cache.invalidate_from(replayer.take_changed_from());
+        (replayer, &mut self.cache, self.header.as_ref().map(|h| h.session_id.as_str()))
     }
 
     /// Builds a request from the session's items; `input.log` and `input.items` must be absent.
@@ -224,13 +223,11 @@ impl Session {
             }
             self.records.push(record);
         }
-        self.sync_cache();
         let strip_images = self.strip_images_once;
-        let session_id = self.header.as_ref().map(|h| h.session_id.as_str());
-        let replayer = self.replayer.get_or_insert_with(|| Replayer::new(&self.records));
+        let (replayer, cache, session_id) = self.synced();
         let mut options = input.options_for(replayer.state(), session_id);
         options.images.strip_all |= strip_images;
-        let (body, mut report) = view::build_cached(replayer.items(), &options, &mut self.cache).map_err(RequestError::Build)?;
+        let (body, mut report) = view::build_cached(replayer.items(), &options, cache).map_err(RequestError::Build)?;
         self.strip_images_once = false;
         // A body made by appending entries repeats the previous one up to its closing `]}`.
         let known = |previous: &str| if report.reuse.is_some_and(|r| r.appended_only) { previous.len().saturating_sub(2) } else { 0 };

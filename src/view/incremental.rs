@@ -23,8 +23,8 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
-use super::report::{self, BySource, Report, ReuseReport, TokenReport};
-use super::{repair, BuildOptions, ContextUse, RepairKind, ViewCache};
+use super::report::{self, Report, ReuseReport, TokenReport};
+use super::{prune, repair, BuildOptions, RepairKind, ViewCache};
 use crate::conversation::Item;
 use crate::provider::{self, Payload, RenderOptions};
 use crate::tokens::{item_images, item_size};
@@ -38,8 +38,6 @@ pub(super) struct LastBuild {
     report: Report,
     /// Call ids in the last view (a new call reusing one needs repair).
     call_ids: FxHashSet<String>,
-    /// The last view ended on the assistant side (new assistant items would join its entry).
-    ends_assistant: bool,
     /// The last view ended with the last session item itself (repair dropped nothing after it
     /// and added nothing: an item it dropped could have kept an assistant turn open).
     ends_on_last_item: bool,
@@ -54,9 +52,8 @@ impl LastBuild {
                 Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::ToolResult(_) => None,
             })
             .collect();
-        let ends_assistant = view.last().is_none_or(|item| item.is_assistant_side());
         let ends_on_last_item = ends_on(items, view.last().copied());
-        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), call_ids, ends_assistant, ends_on_last_item }
+        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), call_ids, ends_on_last_item }
     }
 }
 
@@ -83,6 +80,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     if !same_shape(&last.options, options) || !last.ends_on_last_item || cache.dirty_from < last.items || items.len() <= last.items {
         return None;
     }
+    // The last view ended on `items[last.items - 1]` itself: it must be on the user side.
     let new = &items[last.items..];
     if !new[0].is_assistant_side() || items[last.items - 1].is_assistant_side() {
         return None;
@@ -100,9 +98,9 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
         }
         _ => return None,
     }
-    // The new part must open a new entry: the last view ended on the user side, the new view
-    // starts on the assistant side (repair may have dropped empty items on either side).
-    if last.ends_assistant || !view.first().is_some_and(|item| item.is_assistant_side()) {
+    // The new part must open a new entry: the new view too starts on the assistant side (repair
+    // may have dropped empty items at its start).
+    if !view.first().is_some_and(|item| item.is_assistant_side()) {
         return None;
     }
     let mut new_calls = Vec::new();
@@ -116,16 +114,12 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     }
     // Pruning: as active as before, with the same boundary.
     let family = options.family();
-    let context = {
-        let estimates = cache.estimates(items, family);
-        options.usage_estimated(items, Some(estimates))
-    };
+    let context = options.usage_estimated(items, Some(cache.sizes(items, family)));
     let last = cache.last_build.as_ref()?;
-    let usage = (context.size > 0).then_some(ContextUse { tokens: context.used, window: context.size });
-    let active = options.pruning.enabled && usage.is_some_and(|u| u.tokens as f64 > options.pruning.trigger_ratio * u.window as f64);
-    let new_turns = view.iter().filter(|i| matches!(i.as_ref(), Item::User(m) if m.synthetic.is_none())).count() as u32;
+    let active = prune::is_active(&options.pruning, context.as_use());
+    let new_turns = view.iter().filter(|i| prune::is_real_prompt(i)).count() as u32;
     let turns = last.report.pruning.turns + new_turns;
-    if active != last.report.pruning.active || (active && super::prune::boundary(turns, &options.pruning) != last.report.pruning.boundary_turn) {
+    if active != last.report.pruning.active || (active && prune::boundary(turns, &options.pruning) != last.report.pruning.boundary_turn) {
         return None;
     }
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
@@ -171,36 +165,18 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     report.bytes = body.len();
     report.pruning.turns = turns;
     report.pruning.invalidated_bytes = 0;
-    report.reasoning.kept += notes.reasoning.kept;
-    report.reasoning.downgraded += notes.reasoning.downgraded;
-    report.reasoning.dropped += notes.reasoning.dropped;
+    report.reasoning.add(notes.reasoning);
     report.wrapped_inputs += notes.wrapped_inputs;
     report.moved_images += notes.moved_images;
-    report.sources = add(&report.sources, &bytes);
-    let by_source = add(&report.tokens.by_source, &tokens);
+    report.sources = report.sources + bytes;
+    let by_source = report.tokens.by_source.clone() + tokens;
     report.tokens = TokenReport { request: by_source.total(), by_source, context };
     report.reuse = Some(ReuseReport { entries: entries.len(), reused_entries: reused, appended_only: true });
     report.prefix = None;
 
     last.items = items.len();
-    last.ends_assistant = view.last().is_none_or(|item| item.is_assistant_side());
     last.ends_on_last_item = ends_on(items, view.last().map(|item| item.as_ref()));
     last.report = report.clone();
     last.call_ids.extend(new_calls);
     Some((payload, body, entries, report))
-}
-
-fn add(a: &BySource, b: &BySource) -> BySource {
-    BySource {
-        system: a.system + b.system,
-        tools: a.tools + b.tools,
-        user: a.user + b.user,
-        reminders: a.reminders + b.reminders,
-        summaries: a.summaries + b.summaries,
-        assistant: a.assistant + b.assistant,
-        reasoning: a.reasoning + b.reasoning,
-        tool_calls: a.tool_calls + b.tool_calls,
-        tool_results: a.tool_results + b.tool_results,
-        images: a.images + b.images,
-    }
 }

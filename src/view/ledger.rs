@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::conversation::Item;
 use crate::provider::{Provider, ToolDef};
-use crate::tokens::{item_tokens, text_tokens, Family};
+use crate::tokens::{item_tokens, text_tokens, Family, ItemSize};
 use crate::update::record::UsageAnchor;
 use crate::update::replay::{usage_total, OverheadCarry, ReplayState};
 
@@ -91,6 +91,13 @@ pub struct ContextUsage {
     pub threshold: Threshold,
 }
 
+impl ContextUsage {
+    /// What pruning needs of the count (nothing when the window is unknown).
+    pub fn as_use(&self) -> Option<super::ContextUse> {
+        (self.size > 0).then_some(super::ContextUse { tokens: self.used, window: self.size })
+    }
+}
+
 /// The context window of a model, by name; `None` for models we do not know.
 pub fn model_window(model: &str) -> Option<u64> {
     let m = model.to_ascii_lowercase();
@@ -128,8 +135,8 @@ pub struct LedgerInput<'a> {
     pub config: &'a LedgerConfig,
     /// A count the caller already has (its own ledger); replaces ours.
     pub given: Option<u64>,
-    /// Per-item estimates already computed for this family (parallel to `items`).
-    pub estimates: Option<&'a [u64]>,
+    /// Item sizes already measured for this family (parallel to `items`).
+    pub sizes: Option<&'a [ItemSize]>,
 }
 
 /// Estimated tokens of the request heads: system prompt and tool definitions.
@@ -151,8 +158,8 @@ pub fn head_tokens(system: Option<&str>, tools: &[ToolDef], family: Family) -> u
 pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
     let family = Family::of(input.provider, input.model);
     let estimate = |from: usize| -> u64 {
-        match input.estimates.filter(|e| e.len() == input.items.len()) {
-            Some(estimates) => estimates[from..].iter().sum(),
+        match input.sizes.filter(|e| e.len() == input.items.len()) {
+            Some(sizes) => sizes[from..].iter().map(|s| s.tokens).sum(),
             None => input.items[from..].iter().map(|i| item_tokens(i, family)).sum(),
         }
     };

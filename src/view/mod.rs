@@ -71,17 +71,17 @@ impl BuildOptions {
 
     /// [`BuildOptions::usage`] with the item estimates a session's cache keeps.
     pub fn usage_cached(&self, items: &[Item], cache: &mut ViewCache) -> ContextUsage {
-        let estimates = cache.estimates(items, self.family());
-        self.usage_estimated(items, Some(estimates))
+        let sizes = cache.sizes(items, self.family());
+        self.usage_estimated(items, Some(sizes))
     }
 
     fn family(&self) -> Family {
         Family::of(self.provider, &self.render.model)
     }
 
-    fn usage_estimated(&self, items: &[Item], estimates: Option<&[u64]>) -> ContextUsage {
+    fn usage_estimated(&self, items: &[Item], sizes: Option<&[ItemSize]>) -> ContextUsage {
         ledger::measure(&ledger::LedgerInput {
-            estimates,
+            sizes,
             items,
             state: &self.ledger,
             provider: self.provider,
@@ -146,12 +146,11 @@ impl std::fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 /// What a session keeps between builds so that a build after an append redoes little: each
-/// item's token estimate, and the last payload with its conversation entries' JSON.
+/// item's measured size, and the last payload with its conversation entries' JSON.
 #[derive(Debug, Clone, Default)]
 pub struct ViewCache {
     family: Option<Family>,
     sizes: Vec<ItemSize>,
-    estimates: Vec<u64>,
     last: Option<(Payload, Vec<std::sync::Arc<str>>)>,
     /// The last build, for the append fast path ([`incremental`]).
     last_build: Option<incremental::LastBuild>,
@@ -163,26 +162,19 @@ impl ViewCache {
     /// Items from `index` on have changed (as [`crate::update::Replayer::take_changed_from`] says).
     pub fn invalidate_from(&mut self, index: usize) {
         self.sizes.truncate(index);
-        self.estimates.truncate(index);
         self.dirty_from = self.dirty_from.min(index);
     }
 
-    /// Token estimates for `items`, measuring only those not held.
-    pub fn estimates(&mut self, items: &[Item], family: Family) -> &[u64] {
+    /// Sizes of `items` (tokens and bytes), measuring only those not held.
+    pub fn sizes(&mut self, items: &[Item], family: Family) -> &[ItemSize] {
         if self.family != Some(family) {
             self.family = Some(family);
             self.sizes.clear();
-            self.estimates.clear();
         }
         self.sizes.truncate(items.len());
-        self.estimates.truncate(items.len());
         let from = self.sizes.len();
-        for item in &items[from..] {
-            let size = item_size(item, family);
-            self.sizes.push(size);
-            self.estimates.push(size.tokens);
-        }
-        &self.estimates
+        self.sizes.extend(items[from..].iter().map(|item| item_size(item, family)));
+        &self.sizes
     }
 
     /// The last payload built, if any.
@@ -225,10 +217,8 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         });
     }
     let family = options.family();
-    let estimates = cache.estimates(items, family);
-    let context = options.usage_estimated(items, Some(estimates));
-    let usage = (context.size > 0).then_some(ContextUse { tokens: context.used, window: context.size });
-    let (view, pruning) = prune::prune(view, &options.pruning, usage);
+    let context = options.usage_estimated(items, Some(cache.sizes(items, family)));
+    let (view, pruning) = prune::prune(view, &options.pruning, context.as_use());
     let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
     let (mut payload, notes) = provider::render(options.provider, &refs, &options.render);

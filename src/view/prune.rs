@@ -100,8 +100,7 @@ pub fn boundary(turns: u32, config: &PruningConfig) -> u32 {
 pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, usage: Option<ContextUse>) -> (Vec<Cow<'a, Item>>, PruneReport) {
     let turns = items.iter().filter(|i| is_real_prompt(i)).count() as u32;
     let mut report = PruneReport { turns, ..PruneReport::default() };
-    let over = usage.is_some_and(|u| u.window > 0 && u.tokens as f64 > config.trigger_ratio * u.window as f64);
-    if !config.enabled || !over {
+    if !is_active(config, usage) {
         return (items, report);
     }
     report.active = true;
@@ -161,7 +160,13 @@ pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, usage: Optio
     (out, report)
 }
 
-fn is_real_prompt(item: &Item) -> bool {
+/// Pruning acts: it is enabled and the context is over the trigger.
+pub fn is_active(config: &PruningConfig, usage: Option<ContextUse>) -> bool {
+    config.enabled && usage.is_some_and(|u| u.window > 0 && u.tokens as f64 > config.trigger_ratio * u.window as f64)
+}
+
+/// A prompt a person typed: what turns are counted in.
+pub fn is_real_prompt(item: &Item) -> bool {
     matches!(item, Item::User(m) if m.synthetic.is_none())
 }
 

@@ -71,6 +71,25 @@ pub struct BySource {
     pub images: u64,
 }
 
+impl std::ops::Add for BySource {
+    type Output = BySource;
+
+    fn add(self, b: BySource) -> BySource {
+        BySource {
+            system: self.system + b.system,
+            tools: self.tools + b.tools,
+            user: self.user + b.user,
+            reminders: self.reminders + b.reminders,
+            summaries: self.summaries + b.summaries,
+            assistant: self.assistant + b.assistant,
+            reasoning: self.reasoning + b.reasoning,
+            tool_calls: self.tool_calls + b.tool_calls,
+            tool_results: self.tool_results + b.tool_results,
+            images: self.images + b.images,
+        }
+    }
+}
+
 impl BySource {
     pub fn total(&self) -> u64 {
         let BySource { system, tools, user, reminders, summaries, assistant, reasoning, tool_calls, tool_results, images } = self;

@@ -89,3 +89,21 @@ test('a session routes OpenAI requests to one prompt cache: its id', () => {
   const anthropic = session.build({ provider: 'anthropic', system: 'Be brief.' }).payload;
   assert.deepEqual(anthropic.cache_control, { type: 'ephemeral' });
 });
+
+test('rules that attach on read reach the next request once, as one reminder', async () => {
+  const files = {
+    '/r/.cursor/rules/ts.mdc': '---\nglobs: "**/*.ts"\n---\nUse strict TypeScript.\n',
+    '/r/src/a.ts': 'export const a = 1;\n',
+  };
+  const ws = await cv.discover({ cwd: '/r', home: '/home/none' }, cv.memoryFs(files));
+  const rules = await ws.rulesForPath('/r/src/a.ts');
+  assert.deepEqual(rules.map((r) => r.path), ['/r/.cursor/rules/ts.mdc']);
+  const session = cv.Session.fromLog(log);
+  assert.equal(session.enqueueRules('/r/src/a.ts', rules), true);
+  assert.equal(session.enqueueRules('/r/src/a.ts', rules), false, 'told once');
+  assert.equal(session.enqueueRules('/r/src/b.ts', []), false, 'no rules, no reminder');
+  const { body } = session.buildString({ provider: 'openai-chat' });
+  assert.match(body, /Rules that apply to \/r\/src\/a\.ts:\\n\\nFrom \/r\/\.cursor\/rules\/ts\.mdc:\\nUse strict TypeScript\./);
+  assert.equal(session.takeUnsaved().length, 1);
+  assert.throws(() => session.enqueueRules('/r/x.ts', [{ path: 1 }]), (e) => e.code === 'invalid_argument');
+});

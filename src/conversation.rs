@@ -65,6 +65,8 @@ pub enum SyntheticReason {
     Interjection,
     SubagentCompletion,
     Compaction,
+    /// The first-user prefix: the session's environment (see [`crate::prompt`]).
+    Prefix,
 }
 
 /// Visible assistant text.

@@ -20,6 +20,8 @@ pub const FRAMING_TAGS: &[&str] = &[
     "environment_context",
     "compaction_summary",
     "tool_images",
+    "mcp_server",
+    "memory",
 ];
 
 /// Returns `text` with every opening or closing of a [`FRAMING_TAGS`] tag defused.

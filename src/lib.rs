@@ -44,6 +44,7 @@ pub mod diagnostic;
 pub mod discovery;
 pub mod framing;
 pub mod import;
+pub mod prompt;
 pub mod provider;
 pub mod request;
 pub mod session;

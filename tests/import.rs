@@ -144,7 +144,7 @@ fn claude_code_compaction_becomes_a_checkpoint_not_a_user_turn() {
     ]);
     let imported = import(Some(Format::ClaudeCode), &text).unwrap();
     let replayed = replay(&imported.records);
-    assert_eq!(summary(&replayed.items), vec!["user(Compaction): Summary: did old work.", "user: new work"]);
+    assert_eq!(summary(&replayed.items), vec!["user(Compaction): <compaction_summary>\nSummary: did old work.\n</compaction_summary>", "user: new work"]);
     // Prompt indices span the compaction (a rewind may reach back across it).
     assert_eq!(replayed.state.prompt_count, 2);
     match imported.records.iter().find_map(|r| match &r.body {
@@ -219,7 +219,7 @@ fn codex_compaction_with_replacement_history() {
     let imported = import(Some(Format::Codex), &text).unwrap();
     assert_eq!(
         summary(&replay(&imported.records).items),
-        vec!["user(Compaction): We did old things.", "user: old", "user: new"]
+        vec!["user(Compaction): <compaction_summary>\nWe did old things.\n</compaction_summary>", "user: old", "user: new"]
     );
 }
 
@@ -249,7 +249,7 @@ fn pi_tree_messages_compaction_and_extras() {
     assert_eq!(
         summary(&items),
         vec![
-            "user(Compaction): Said hello, ran ls.",
+            "user(Compaction): <compaction_summary>\nSaid hello, ran ls.\n</compaction_summary>",
             "user(Interjection): Ran `git status` (exit code 0):\n```\nclean\n```",
             "user: next",
         ]

@@ -97,7 +97,7 @@ fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, pendi
         let summary = text_of(content);
         let tokens_before = pending_compaction.take().flatten();
         let seq = out.next_seq();
-        out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq: seq + 1, tokens_before }));
+        out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq: seq + 1, tokens_before, summary_tokens: None }));
         return;
     }
     let synthetic = (value.get("isMeta").and_then(Value::as_bool) == Some(true)).then_some(SyntheticReason::SystemReminder);

@@ -61,7 +61,7 @@ pub fn import(text: &str) -> Imported {
             "compacted" => {
                 let summary = payload.get("message").and_then(Value::as_str).unwrap_or("").to_owned();
                 let seq = out.next_seq();
-                out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq: seq + 1, tokens_before: None }));
+                out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq: seq + 1, tokens_before: None, summary_tokens: None }));
                 if let Some(Value::Array(history)) = payload.get("replacement_history") {
                     for item in history {
                         response_item(&mut out, &mut state, line, item);

@@ -89,8 +89,12 @@ pub enum Event {
     Rewind(Rewind),
     /// A runtime reminder delivered to the model as a synthetic user message.
     ReminderInjected(ReminderInjected),
-    /// The rendered prompt heads as they were sent, for audits and cache analysis.
+    /// The prompt heads from here on: the system prompt, and the first-user prefix that opens
+    /// the conversation (rendered from a `PromptContext`, or recorded by an importer).
     PromptHeadSnapshot(PromptHeadSnapshot),
+    /// Files the agent changed outside the tool calls the log shows (tool calls with a diff, or
+    /// of kind edit, delete or move, count by themselves).
+    EditedPaths(EditedPaths),
 }
 
 impl Event {
@@ -102,13 +106,14 @@ impl Event {
             Event::Rewind(_) => "rewind",
             Event::ReminderInjected(_) => "reminder_injected",
             Event::PromptHeadSnapshot(_) => "prompt_head_snapshot",
+            Event::EditedPaths(_) => "edited_paths",
         }
     }
 }
 
 /// Kinds that [`Event`] types; an `event` with one of these names that fails to parse is malformed.
-pub const EVENT_KINDS: [&str; 6] =
-    ["usage_anchor", "model_switch", "compaction_checkpoint", "rewind", "reminder_injected", "prompt_head_snapshot"];
+pub const EVENT_KINDS: [&str; 7] =
+    ["usage_anchor", "model_switch", "compaction_checkpoint", "rewind", "reminder_injected", "prompt_head_snapshot", "edited_paths"];
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -145,6 +150,9 @@ pub struct CompactionCheckpoint {
     pub first_kept_seq: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens_before: Option<u64>,
+    /// The summary's size in tokens as the summarising model reported it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_tokens: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -160,6 +168,13 @@ pub struct Rewind {
 pub struct ReminderInjected {
     pub reminder: String,
     pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct EditedPaths {
+    pub paths: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

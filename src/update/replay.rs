@@ -22,6 +22,12 @@ use crate::conversation::{AssistantText, Image, Item, Origin, Part, Reasoning, S
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::tokens::{item_tokens, Family};
 
+/// The model's view of a compaction summary: framed, so it never reads as something a person
+/// typed, and neutralised, so the summary cannot close the frame.
+pub fn summary_text(summary: &str) -> String {
+    format!("<compaction_summary>\n{}\n</compaction_summary>", crate::framing::neutralize(summary.trim()))
+}
+
 /// Everything a replay yields.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -59,6 +65,10 @@ pub struct ReplayState {
     /// Records the reducer skipped because it does not know their kind.
     #[serde(default)]
     pub skipped_records: usize,
+    /// Files the agent changed, in the order first changed: paths of tool calls with a diff
+    /// or of kind edit, delete or move, and `edited_paths` records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edited_paths: Vec<String>,
 }
 
 /// The provider's count at the last usage anchor beyond our estimate of the items it covered,
@@ -299,8 +309,14 @@ impl Folder {
                 SessionUpdate::UserMessageChunk(chunk) => self.user_chunk(prev, record, chunk, diagnostics),
                 SessionUpdate::AgentMessageChunk(chunk) => self.agent_chunk(prev, record, chunk, diagnostics),
                 SessionUpdate::AgentThoughtChunk(chunk) => self.thought_chunk(prev, record, chunk),
-                SessionUpdate::ToolCall(call) => self.tool_call(record.seq, call),
-                SessionUpdate::ToolCallUpdate(patch) => self.tool_update(record.seq, patch, diagnostics),
+                SessionUpdate::ToolCall(call) => {
+                    self.note_edits(call.kind, call.content.as_deref(), call.locations.as_deref());
+                    self.tool_call(record.seq, call)
+                }
+                SessionUpdate::ToolCallUpdate(patch) => {
+                    self.note_edits(patch.kind, patch.content.as_deref(), patch.locations.as_deref());
+                    self.tool_update(record.seq, patch, diagnostics)
+                }
                 SessionUpdate::Plan(_) => {}
             },
             RecordBody::Update(AcpUpdate::Other(_)) => {}
@@ -328,19 +344,27 @@ impl Folder {
                     let keep_from = (0..self.items.len())
                         .find(|&i| {
                             self.item_seqs[i] >= cp.first_kept_seq
-                                && !matches!(&self.items[i], Item::User(m) if m.synthetic == Some(SyntheticReason::Compaction))
+                                && !matches!(&self.items[i], Item::User(m) if matches!(m.synthetic, Some(SyntheticReason::Compaction | SyntheticReason::Prefix)))
                         })
                         .unwrap_or(self.items.len());
                     let kept_items = self.items.split_off(keep_from);
                     let kept_seqs = self.item_seqs.split_off(keep_from);
+                    // The first-user prefix stays first until new heads replace it.
+                    let prefix = match (self.items.first(), self.item_seqs.first()) {
+                        (Some(item @ Item::User(m)), Some(&seq)) if m.synthetic == Some(SyntheticReason::Prefix) => Some((seq, item.clone())),
+                        _ => None,
+                    };
                     self.items.clear();
                     self.item_seqs.clear();
                     self.changed(0);
+                    if let Some((seq, item)) = prefix {
+                        self.push(seq, item);
+                    }
                     self.push(
                         record.seq,
                         Item::User(UserMessage {
                             id: format!("compaction-{}", record.seq),
-                            content: vec![Part::text(cp.summary.clone())],
+                            content: vec![Part::text(summary_text(&cp.summary))],
                             synthetic: Some(SyntheticReason::Compaction),
                         }),
                     );
@@ -365,7 +389,15 @@ impl Folder {
                         synthetic: Some(SyntheticReason::SystemReminder),
                     }),
                 ),
-                Event::PromptHeadSnapshot(heads) => self.state.heads = Some(heads.clone()),
+                Event::PromptHeadSnapshot(heads) => {
+                    self.set_prefix(record.seq, &heads.first_user_prefix);
+                    self.state.heads = Some(heads.clone());
+                }
+                Event::EditedPaths(edited) => {
+                    for path in &edited.paths {
+                        self.note_edited(path);
+                    }
+                }
             },
             RecordBody::Unknown(_) => self.state.skipped_records += 1,
         }
@@ -378,6 +410,59 @@ impl Folder {
             (None, Some(carry), _) => carry.family,
             (None, None, Some(m)) => Family::of_names(Some(&m.provider), Some(&m.model)),
             (None, None, None) => Family::OpenAi,
+        }
+    }
+
+    /// Puts the first-user prefix first: it replaces the one there, or opens the conversation.
+    /// An unchanged prefix changes nothing (the request prefix stays byte-identical).
+    fn set_prefix(&mut self, seq: u64, prefix: &str) {
+        let has_prefix = matches!(self.items.first(), Some(Item::User(m)) if m.synthetic == Some(SyntheticReason::Prefix));
+        let same = match self.items.first() {
+            Some(Item::User(m)) if has_prefix => matches!(m.content.as_slice(), [Part::Text { text, .. }] if text == prefix),
+            _ => prefix.is_empty(),
+        };
+        if same {
+            return;
+        }
+        if has_prefix {
+            self.items.remove(0);
+            self.item_seqs.remove(0);
+        }
+        if !prefix.is_empty() {
+            let item = Item::User(UserMessage { id: format!("prefix-{seq}"), content: vec![Part::text(prefix)], synthetic: Some(SyntheticReason::Prefix) });
+            self.items.insert(0, item);
+            self.item_seqs.insert(0, seq);
+        }
+        self.changed(0);
+        self.reindex_calls();
+    }
+
+    fn note_edited(&mut self, path: &str) {
+        if !path.is_empty() && !self.state.edited_paths.iter().any(|p| p == path) {
+            self.state.edited_paths.push(path.to_owned());
+        }
+    }
+
+    /// Paths a tool call changed: every diff's path, and the locations of an edit, delete or move.
+    fn note_edits(&mut self, kind: Option<ToolKind>, content: Option<&[ToolCallContent]>, locations: Option<&[Value]>) {
+        for c in content.unwrap_or(&[]) {
+            if let ToolCallContent::Diff { path, .. } = c {
+                self.note_edited(path);
+            }
+        }
+        let changes = match kind {
+            Some(ToolKind::Edit | ToolKind::Delete | ToolKind::Move) => true,
+            Some(
+                ToolKind::Read | ToolKind::Search | ToolKind::Execute | ToolKind::Think | ToolKind::Fetch | ToolKind::SwitchMode | ToolKind::Other,
+            )
+            | None => false,
+        };
+        if changes {
+            for location in locations.unwrap_or(&[]) {
+                if let Some(path) = location.get("path").and_then(Value::as_str) {
+                    self.note_edited(path);
+                }
+            }
         }
     }
 

@@ -58,6 +58,8 @@ pub struct Report {
 pub struct BySource {
     pub system: u64,
     pub tools: u64,
+    /// The first-user prefix: the session's environment, rules, skills listing, MCP servers.
+    pub prefix: u64,
     /// What people typed.
     pub user: u64,
     /// Synthetic user messages: reminders, interjections, subagent results.
@@ -78,6 +80,7 @@ impl std::ops::Add for BySource {
         BySource {
             system: self.system + b.system,
             tools: self.tools + b.tools,
+            prefix: self.prefix + b.prefix,
             user: self.user + b.user,
             reminders: self.reminders + b.reminders,
             summaries: self.summaries + b.summaries,
@@ -92,8 +95,8 @@ impl std::ops::Add for BySource {
 
 impl BySource {
     pub fn total(&self) -> u64 {
-        let BySource { system, tools, user, reminders, summaries, assistant, reasoning, tool_calls, tool_results, images } = self;
-        system + tools + user + reminders + summaries + assistant + reasoning + tool_calls + tool_results + images
+        let BySource { system, tools, prefix, user, reminders, summaries, assistant, reasoning, tool_calls, tool_results, images } = self;
+        system + tools + prefix + user + reminders + summaries + assistant + reasoning + tool_calls + tool_results + images
     }
 }
 
@@ -192,6 +195,7 @@ pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family
             Item::User(m) => match m.synthetic {
                 None => (&mut bytes.user, &mut tokens.user),
                 Some(SyntheticReason::Compaction) => (&mut bytes.summaries, &mut tokens.summaries),
+                Some(SyntheticReason::Prefix) => (&mut bytes.prefix, &mut tokens.prefix),
                 Some(SyntheticReason::SystemReminder | SyntheticReason::Interjection | SyntheticReason::SubagentCompletion) => {
                     (&mut bytes.reminders, &mut tokens.reminders)
                 }

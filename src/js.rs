@@ -15,7 +15,11 @@ use crate::discovery::{DiscoveryOptions, Outcome, Step, Workspace, WorkspaceStat
 use crate::import::{self, Format, ImportReport};
 use crate::provider::{Limits, Payload, Provider, Violation};
 use crate::request::{build_request as build_native, BuildInput, RequestError};
-use crate::session::{Appended, Session as NativeSession};
+use crate::prompt::{Heads, PromptContext};
+use crate::session::{
+    AckResult, Appended, Command, Effect, PersistOutcome, PersistenceStatus, Processed, Reconciled, Session as NativeSession, SessionError,
+    SessionSnapshot, SessionState,
+};
 use crate::update::{self, Header, Replay};
 use crate::view::{BuildError, Report};
 
@@ -252,10 +256,66 @@ impl Session {
         Ok(self.inner.enqueue_rules(path, &rules))
     }
 
-    /// Record lines the session wrote itself (drained reminders) since the last call: store them.
-    #[wasm_bindgen(js_name = takeUnsaved)]
-    pub fn take_unsaved(&mut self) -> Vec<String> {
-        self.inner.take_unsaved().iter().map(|r| r.to_line()).collect()
+    /// A new, empty session; its header line is stored with the first records.
+    pub fn create(session_id: &str) -> Session {
+        Session { inner: NativeSession::create(Header::new(session_id)) }
+    }
+
+    /// Queues a command; `now` (RFC 3339, the host's clock) stamps the records it writes.
+    /// Returns the command's id.
+    pub fn submit(&mut self, command: Ts<Command>, now: Option<String>) -> Result<f64, JsValue> {
+        let command = command.to_rust().map_err(|e| error("invalid_command", &format!("command is invalid: {e}")))?;
+        Ok(self.inner.submit(command, now) as f64)
+    }
+
+    /// Processes every queued command, in order. A command's own failure is data (`error`).
+    pub fn process(&mut self) -> Result<Vec<Ts<Processed>>, JsValue> {
+        self.inner.process().iter().map(ts).collect()
+    }
+
+    /// Processes one command now (throws `queue_not_empty` while commands are queued).
+    pub fn dispatch(&mut self, command: Ts<Command>, now: Option<String>) -> Result<Ts<Processed>, JsValue> {
+        let command = command.to_rust().map_err(|e| error("invalid_command", &format!("command is invalid: {e}")))?;
+        ts(&self.inner.dispatch(command, now).map_err(session_error)?)
+    }
+
+    /// Effects produced outside commands (records a `build` drained into the log, to store).
+    #[wasm_bindgen(js_name = takeEffects)]
+    pub fn take_effects(&mut self) -> Result<Vec<Ts<Effect>>, JsValue> {
+        self.inner.take_effects().iter().map(ts).collect()
+    }
+
+    /// Reports what became of a persist ticket: `committed`, `not_committed` or `indeterminate`.
+    pub fn ack(&mut self, ticket: f64, outcome: Ts<PersistOutcome>) -> Result<Ts<AckResult>, JsValue> {
+        let outcome = outcome.to_rust().map_err(|e| error("invalid_argument", &format!("outcome is invalid: {e}")))?;
+        if !(ticket.is_finite() && ticket >= 0.0 && ticket.fract() == 0.0) {
+            return Err(error("unknown_ticket", &format!("{ticket} is not a ticket")));
+        }
+        ts(&self.inner.ack(ticket as u64, outcome).map_err(session_error)?)
+    }
+
+    /// Converges memory to what storage holds (its JSON Lines text).
+    pub fn reconcile(&mut self, stored: &str) -> Result<Ts<Reconciled>, JsValue> {
+        ts(&self.inner.reconcile(stored).map_err(session_error)?)
+    }
+
+    pub fn persistence(&self) -> Result<Ts<PersistenceStatus>, JsValue> {
+        ts(&self.inner.persistence())
+    }
+
+    /// What the session holds: model, prompts, edited paths, timing, queues, persistence.
+    pub fn state(&mut self) -> Result<Ts<SessionState>, JsValue> {
+        ts(&self.inner.state())
+    }
+
+    /// The whole state as a value; `Session.restore(snapshot)` gives it back.
+    pub fn snapshot(&self) -> Result<Ts<SessionSnapshot>, JsValue> {
+        ts(&self.inner.snapshot())
+    }
+
+    pub fn restore(snapshot: Ts<SessionSnapshot>) -> Result<Session, JsValue> {
+        let snapshot = snapshot.to_rust().map_err(|e| error("invalid_snapshot", &format!("snapshot is invalid: {e}")))?;
+        Ok(Session { inner: NativeSession::restore(&snapshot).map_err(session_error)? })
     }
 
     /// Tells the session the provider refused its last request (`{status, body}`). A 413 or an
@@ -289,6 +349,20 @@ impl Default for Session {
     fn default() -> Self {
         Session::new()
     }
+}
+
+fn session_error(e: SessionError) -> JsValue {
+    match e {
+        SessionError::Request(e) => request_error(e),
+        other => error(other.code(), &other.to_string()),
+    }
+}
+
+/// Renders the two prompt heads (system prompt, first-user prefix) from a prompt context.
+#[wasm_bindgen(js_name = renderHeads)]
+pub fn render_heads(context: Ts<PromptContext>) -> Result<Ts<Heads>, JsValue> {
+    let context = context.to_rust().map_err(|e| error("invalid_argument", &format!("prompt context is invalid: {e}")))?;
+    ts(&crate::prompt::render_heads(&context).map_err(|e| error("invalid_template", &e.to_string()))?)
 }
 
 /// The discovery engine (sans-IO): start a job, then loop `step()` / `answer()` until done.

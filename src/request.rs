@@ -97,13 +97,18 @@ impl BuildInput {
     }
 
     /// Options for building from a replayed log: the ledger starts from the log's last usage,
-    /// the window from its last model switch when the input does not give one, and OpenAI's
+    /// the window from its last model switch when the input does not give one, the system
+    /// prompt from its last prompt heads when the input does not give one, and OpenAI's
     /// `prompt_cache_key` is the session's id unless the input gives one (one session, one cache).
     pub fn options_for(&self, state: &ReplayState, session_id: Option<&str>) -> BuildOptions {
         let mut options = self.options();
         options.ledger = LedgerState::from_replay(state);
         if options.context_window.is_none() {
             options.context_window = state.model.as_ref().and_then(|m| m.context_window);
+        }
+        // The system head recorded in the log, unless the input gives its own.
+        if options.render.system.is_none() {
+            options.render.system = state.heads.as_ref().map(|h| h.system.clone()).filter(|s| !s.is_empty());
         }
         if options.render.cache.key.is_none() {
             options.render.cache.key = session_id.filter(|id| !id.is_empty()).map(str::to_owned);

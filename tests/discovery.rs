@@ -501,6 +501,6 @@ fn rules_attached_on_read_reach_the_model_as_one_reminder_told_once() {
     assert!(text.contains("Rules that apply to /repo/pkg/app/web/index.ts:"), "{text}");
     assert!(text.contains("From /repo/.cursor/rules/ts.mdc:\\n"), "{text}");
     assert!(text.contains(&rules[0].text.replace('\n', "\\n")), "{text}");
-    let saved = session.take_unsaved();
+    let saved = common::log::store(&mut session);
     assert_eq!(saved.len(), 1, "the reminder is in the log for the host to store");
 }

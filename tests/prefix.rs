@@ -2,6 +2,8 @@
 //! closing brackets) is a byte-identical prefix of the next one's — across appends, drained
 //! reminders, usage records and a resume from the log.
 
+mod common;
+use common::log::store;
 use contextview::request::BuildInput;
 use contextview::session::Session;
 use contextview::view::{Reminder, ReminderKind};
@@ -45,7 +47,7 @@ fn each_request_extends_the_previous_one_and_a_resumed_session_builds_the_same()
                 assert!(session.enqueue_reminder(Reminder { kind: ReminderKind::Diagnostics, text: format!("warning {turn}"), day: None }));
             }
             bodies.push(session.build(&input(provider)).unwrap().body);
-            saved.extend(session.take_unsaved().iter().map(|r| r.to_line()));
+            saved.extend(store(&mut session));
             for body in [
                 json!({"update": {"sessionUpdate": "tool_call", "toolCallId": format!("call_{turn}"), "title": "ls", "status": "pending", "rawInput": {"dir": turn}, "_meta": {"contextview": {"toolName": "ls"}}}}),
                 json!({"update": {"sessionUpdate": "tool_call_update", "toolCallId": format!("call_{turn}"), "status": "completed", "content": [{"type": "content", "content": {"type": "text", "text": format!("file{turn}.rs")}}]}}),
@@ -97,7 +99,7 @@ fn a_told_reminder_is_not_told_again_after_resume() {
     ));
     assert!(session.enqueue_reminder(Reminder { kind: ReminderKind::Date, text: "Today is 2026-12-01.".into(), day: Some("2026-12-01".into()) }));
     session.build(&input(Provider::OpenAiChat)).unwrap();
-    let stored: Vec<String> = session.take_unsaved().iter().map(|r| r.to_line()).collect();
+    let stored: Vec<String> = store(&mut session);
     assert_eq!(stored.len(), 1);
     let text = format!(
         "{}\n{}\n{}\n",

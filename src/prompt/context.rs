@@ -95,6 +95,9 @@ pub struct PromptContext {
     /// What the agent remembers across sessions (primary audience).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<String>,
+    /// The model the heads are rendered for (the session sets it from its model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
     /// Names of the tools the agent has; a subagent gets them without [`Self::delegation_tools`].
     #[serde(default)]
     pub tools: Vec<String>,
@@ -144,6 +147,7 @@ impl PromptContext {
             skills: None,
             mcp: Vec::new(),
             memory: None,
+            model: None,
             tools: Vec::new(),
             delegation_tools: default_delegation_tools(),
             report_tokens: None,

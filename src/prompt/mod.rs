@@ -31,8 +31,8 @@ pub const COMPACTION_TEMPLATE: &str = include_str!("templates/compaction.md");
 
 /// The slots each template kind offers, by template name.
 pub const TEMPLATE_SLOTS: [(&str, &[&str]); 3] = [
-    ("primary", &["label", "role", "tools", "goal"]),
-    ("subagent", &["label", "role", "tools", "task", "budget"]),
+    ("primary", &["label", "role", "tools", "goal", "model"]),
+    ("subagent", &["label", "role", "tools", "task", "budget", "model"]),
     ("compaction", &["previous", "omitted", "transcript"]),
 ];
 
@@ -62,11 +62,17 @@ pub fn render_system(ctx: &PromptContext) -> Result<String, TemplateError> {
     let label = ctx.label.as_deref().unwrap_or(DEFAULT_LABEL);
     let role = ctx.role.as_deref().unwrap_or("");
     let tools = ctx.allowed_tools().join(", ");
+    let model = ctx.model.as_deref().unwrap_or("");
     match ctx.audience {
         Audience::Primary => {
             let source = ctx.templates.primary.as_deref().unwrap_or(PRIMARY_TEMPLATE);
             let goal = ctx.goal.as_deref().unwrap_or("");
-            template::render("primary", source, slots("primary"), &[("label", label), ("role", role), ("tools", &tools), ("goal", goal)])
+            template::render(
+                "primary",
+                source,
+                slots("primary"),
+                &[("label", label), ("role", role), ("tools", &tools), ("goal", goal), ("model", model)],
+            )
         }
         Audience::Subagent => {
             let source = ctx.templates.subagent.as_deref().unwrap_or(SUBAGENT_TEMPLATE);
@@ -76,7 +82,7 @@ pub fn render_system(ctx: &PromptContext) -> Result<String, TemplateError> {
                 "subagent",
                 source,
                 slots("subagent"),
-                &[("label", label), ("role", role), ("tools", &tools), ("task", task), ("budget", &budget)],
+                &[("label", label), ("role", role), ("tools", &tools), ("task", task), ("budget", &budget), ("model", model)],
             )
         }
     }

@@ -1,9 +1,26 @@
-//! A session held in memory: its durable records and the replayed conversation, kept in step.
+//! The session (chapter 8.6, 8.7): one single-threaded state machine that owns the
+//! conversation, the sampling settings, the prompt heads, the token ledger, edited paths, prompt
+//! texts, timing and the last compaction.
 //!
-//! Records are appended one JSON line at a time (as a host reads them from storage or receives
-//! them from an agent); the replay is recomputed lazily, only when items are needed after a
-//! change. Appends are idempotent: a record already held (same `seq`, same content) is
-//! acknowledged and not duplicated; a different record under a used `seq` is refused.
+//! A host drives it with [`Command`]s, queued and processed in order ([`machine`]); what the
+//! host must then do comes back as [`Effect`]s — store these records, notify the client, compact
+//! — and the host reports how storage fared ([`persist`]). This module holds the state and the
+//! record-level operations the commands are made of: appending (idempotent: a record already
+//! held is acknowledged, not duplicated; a different one under a used `seq` is refused),
+//! the replay kept in step with appends, reminders drained into the log, and builds.
+
+pub mod command;
+pub mod compaction;
+mod machine;
+pub mod persist;
+pub mod snapshot;
+
+pub use command::{AckResult, AssistantResponse, Command, CommandFailure, CompactionReason, Effect, ImageInput, Processed, Reply};
+pub use machine::{Reconciled, SessionError, SessionState, SUMMARY_HEADROOM};
+pub use persist::{PersistOutcome, PersistenceStatus, RecordState};
+pub use snapshot::SessionSnapshot;
+
+use std::collections::VecDeque;
 
 use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
@@ -12,6 +29,7 @@ use crate::update::record::Event;
 use crate::update::record::RecordError;
 use crate::update::{parse_log, replay, Header, Record, RecordBody, Replay, Replayer};
 use crate::view::{self, Built, Reminder, ReminderQueue};
+use crate::prompt::PromptContext;
 
 #[derive(Debug, Clone, Default)]
 pub struct Session {
@@ -23,8 +41,23 @@ pub struct Session {
     /// The next build strips every image (set by a provider error about size or images).
     strip_images_once: bool,
     reminders: ReminderQueue,
-    /// Records the session wrote itself (drained reminders) that the host has not taken yet.
-    unsaved: Vec<Record>,
+    /// What storage holds of the records.
+    persistence: persist::Persistence,
+    /// Commands waiting to be processed, with their ids.
+    queue: VecDeque<(u64, Command, Option<String>)>,
+    next_command: u64,
+    /// Effects produced outside a command (a build through [`Session::build`]), until taken.
+    outbox: Vec<Effect>,
+    /// What the prompt heads are rendered from.
+    prompt: Option<PromptContext>,
+    /// The build options last used: the session's model, window, system prompt and tools.
+    sampling: Option<BuildInput>,
+    /// A compaction prepared and not applied yet.
+    prepared: Option<snapshot::PreparedCut>,
+    /// The last `usage_update` sent, so an unchanged count is not sent again.
+    notified: Option<(u64, u64)>,
+    /// A compaction was asked for and has not happened yet (it is asked for once).
+    compaction_asked: bool,
     /// The last request body built, to report how much of it the next one repeats.
     last_body: Option<String>,
     /// Work kept between builds (token estimates, the last payload's JSON).
@@ -80,18 +113,20 @@ impl Session {
                 reminders.observe(injected);
             }
         }
+        let stored = log.records.last().map_or(0, |r| r.seq);
         Session {
+            persistence: persist::Persistence::stored(stored, log.header.is_some()),
             header: log.header,
             records: log.records,
             diagnostics: log.diagnostics,
-            replayer: None,
-            strip_images_once: false,
             reminders,
-            unsaved: Vec::new(),
-            last_body: None,
-            cache: view::ViewCache::default(),
-            last_boundary: None,
+            ..Session::default()
         }
+    }
+
+    /// A new, empty session; its header is stored with the first records.
+    pub fn create(header: Header) -> Session {
+        Session { header: Some(header), persistence: persist::Persistence::stored(0, false), ..Session::default() }
     }
 
     pub fn header(&self) -> Option<&Header> {
@@ -128,6 +163,13 @@ impl Session {
                 };
             }
         }
+        self.persistence.adopt(record.seq);
+        self.push_record(record);
+        Ok(Appended::New)
+    }
+
+    /// Adds a record after the last one: the reminders and the replay see it.
+    fn push_record(&mut self, record: Record) {
         if let RecordBody::Event(Event::ReminderInjected(injected)) = &record.body {
             self.reminders.observe(injected);
         }
@@ -137,7 +179,19 @@ impl Session {
             }
         }
         self.records.push(record);
-        Ok(Appended::New)
+    }
+
+    /// Writes a record of the session's own: accepted in memory, to be stored.
+    fn write(&mut self, body: RecordBody, ts: &str) -> u64 {
+        let seq = self.records.last().map_or(1, |r| r.seq + 1);
+        self.persistence.accept(seq);
+        self.push_record(Record { seq, ts: ts.to_owned(), body });
+        seq
+    }
+
+    /// The time to stamp on a record: the host's, else the last record's.
+    fn stamp(&self, now: Option<&str>) -> String {
+        now.map(str::to_owned).or_else(|| self.records.last().map(|r| r.ts.clone())).unwrap_or_default()
     }
 
     /// Queues a reminder for the next build; `false` when it would repeat what was told.
@@ -152,9 +206,10 @@ impl Session {
         Reminder::rules_attached(path, rules).is_some_and(|reminder| self.reminders.enqueue(reminder))
     }
 
-    /// Records the session wrote itself since the last call, for the host to store.
-    pub fn take_unsaved(&mut self) -> Vec<Record> {
-        std::mem::take(&mut self.unsaved)
+    /// Effects produced outside commands (records written by a build, to be stored).
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        self.queue_persist();
+        std::mem::take(&mut self.outbox)
     }
 
     /// The replay of the records held, with the client's coalesced view (computed on request).
@@ -213,19 +268,17 @@ impl Session {
             return Err(RequestError::InvalidOptions("a session builds from its own records; leave out `log` and `items`".to_owned()));
         }
         // Reminders are drained right before the build, into the log like any other record.
+        let ts = self.stamp(input.now.as_deref());
         for injected in self.reminders.drain() {
-            let seq = self.records.last().map_or(1, |r| r.seq + 1);
-            let ts = input.now.clone().or_else(|| self.records.last().map(|r| r.ts.clone())).unwrap_or_default();
-            let record = Record { seq, ts, body: RecordBody::Event(Event::ReminderInjected(injected)) };
-            self.unsaved.push(record.clone());
-            if let Some(replayer) = &mut self.replayer {
-                replayer.push(&record);
-            }
-            self.records.push(record);
+            self.write(RecordBody::Event(Event::ReminderInjected(injected)), &ts);
         }
         let strip_images = self.strip_images_once;
+        let context = self.prompt.clone();
         let (replayer, cache, session_id) = self.synced();
         let mut options = input.options_for(replayer.state(), session_id);
+        if let Some(context) = &context {
+            machine::apply_context(&mut options, input, context);
+        }
         options.images.strip_all |= strip_images;
         let (body, mut report) = view::build_cached(replayer.items(), &options, cache).map_err(RequestError::Build)?;
         self.strip_images_once = false;

@@ -187,6 +187,11 @@ impl Replayer {
         &self.diagnostics
     }
 
+    /// The `seq` of the record that made item `index` (0 when out of range).
+    pub fn item_seq(&self, index: usize) -> u64 {
+        self.folder.item_seqs.get(index).copied().unwrap_or(0)
+    }
+
     /// The lowest item index changed since the last call (items from there on may differ from
     /// what the caller saw; `items().len()` when nothing changed). Caches keyed by item index
     /// stay valid below it.
@@ -243,6 +248,31 @@ pub(crate) fn is_real_prompt_start(prev: Option<&Record>, record: &Record) -> bo
         Some((Stream::User, chunk)) => ProviderMeta::from_meta(chunk.meta.as_ref()).synthetic.is_none() && !continues(prev, record),
         _ => false,
     }
+}
+
+/// The text of every real prompt in the effective history (rewinds applied; compactions do not
+/// hide them), in order: what a rewind's prompt index counts.
+pub fn prompt_texts(records: &[Record]) -> Vec<String> {
+    let mut diagnostics = Vec::new();
+    let effective = apply_rewinds(records, &mut diagnostics);
+    let mut prompts: Vec<String> = Vec::new();
+    let mut in_prompt = false;
+    let mut prev: Option<&Record> = None;
+    for record in effective {
+        if is_real_prompt_start(prev, record) {
+            prompts.push(String::new());
+            in_prompt = true;
+        } else if !continues(prev, record) {
+            in_prompt = false;
+        }
+        if let (true, Some((Stream::User, chunk)), Some(last)) = (in_prompt, chunk_of(record), prompts.last_mut()) {
+            if let ContentBlock::Text { text, .. } = &chunk.content {
+                last.push_str(text);
+            }
+        }
+        prev = Some(record);
+    }
+    prompts
 }
 
 fn apply_rewinds<'a>(records: &'a [Record], diagnostics: &mut Vec<Diagnostic>) -> Vec<&'a Record> {

@@ -37,6 +37,9 @@ pub enum ReminderKind {
     McpState,
     Date,
     TokenBudget,
+    /// Written with a compaction: the state the summary must not lose (the latest request,
+    /// edited files, skills, background tasks).
+    CompactionState,
 }
 
 impl ReminderKind {
@@ -55,6 +58,7 @@ impl ReminderKind {
             ReminderKind::McpState => "mcp_state",
             ReminderKind::Date => "date",
             ReminderKind::TokenBudget => "token_budget",
+            ReminderKind::CompactionState => "compaction_state",
         }
     }
 
@@ -73,7 +77,8 @@ impl ReminderKind {
             | ReminderKind::CwdSwitch
             | ReminderKind::SkillsChanged
             | ReminderKind::McpState
-            | ReminderKind::Date => false,
+            | ReminderKind::Date
+            | ReminderKind::CompactionState => false,
         }
     }
 }
@@ -141,6 +146,11 @@ impl ReminderQueue {
 
     pub fn pending(&self) -> usize {
         self.pending.len()
+    }
+
+    /// The reminders waiting for the next build, in the order they were queued.
+    pub fn queued(&self) -> &[Reminder] {
+        &self.pending
     }
 
     /// Takes every queued reminder, in drain order, as records to append.

@@ -41,3 +41,16 @@ pub fn log_of(lines: &[String]) -> String {
     }
     text
 }
+
+/// Stores what the session asks to be stored: takes its persist effects, acknowledges each as
+/// committed and returns their lines (a host with perfect storage).
+pub fn store(session: &mut contextview::session::Session) -> Vec<String> {
+    let mut lines = Vec::new();
+    for effect in session.take_effects() {
+        if let contextview::session::Effect::Persist { ticket, lines: batch } = effect {
+            session.ack(ticket, contextview::session::PersistOutcome::Committed).unwrap();
+            lines.extend(batch);
+        }
+    }
+    lines
+}

@@ -1,0 +1,699 @@
+//! The message-queue state machine: commands in, replies and effects out, in order.
+//!
+//! `submit` queues a command, `process` runs the queue; each command either changes the
+//! session and answers, or fails with a typed error and changes nothing it would have written.
+//! After a command the session hands out what must be stored (`persist`), tells the client how
+//! full the context is when that changed (`notify` with ACP `usage_update`), and asks for a
+//! compaction once when the context crosses its threshold (`compactionDue`). The host stores
+//! and answers with `ack`; after a restart or a lost answer, `reconcile` with what storage holds.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::{self, PromptContext, TemplateError};
+use crate::request::{BuildInput, RequestError};
+use crate::tokens::Family;
+use crate::update::record::{CompactionCheckpoint, EditedPaths, ModelSwitch, PromptHeadSnapshot, ReminderInjected, Rewind};
+use crate::update::{parse_log, Header, Record, RecordBody};
+use crate::update::record::Event;
+use crate::view::{self, BuildOptions, ContextUsage, Reminder, ReminderKind, Threshold};
+
+use super::command::{self, AckResult, Command, CommandFailure, CompactionReason, Effect, Processed, Reply};
+use super::compaction::{self, ApplyCompaction, CompactionOptions, PreparedCompaction};
+use super::persist::{AckError, PersistOutcome, PersistenceStatus};
+use super::snapshot::{PreparedCut, SessionSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION};
+use super::Session;
+
+/// Why a command (or an acknowledgement, a reconcile, a restore) was refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SessionError {
+    /// Build options are missing or contradictory.
+    InvalidOptions(String),
+    Request(RequestError),
+    InvalidTemplate(TemplateError),
+    /// A record line the session was given is not a record.
+    InvalidRecord(String),
+    UnknownToolCall(String),
+    InvalidPromptIndex { index: u64, prompts: u64 },
+    /// Nothing lies before the cut: the history is all recent.
+    NothingToCompact,
+    NoCompactionPrepared,
+    /// The conversation was rewound or compacted since the compaction was prepared.
+    CompactionStale,
+    DegenerateSummary(String),
+    UnknownTicket(u64),
+    /// Storage holds another session.
+    SessionMismatch { held: String, stored: String },
+    InvalidSnapshot(String),
+    /// `dispatch` while commands are queued: `process` them first.
+    QueueNotEmpty(usize),
+}
+
+impl SessionError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            SessionError::InvalidOptions(_) => "invalid_options",
+            SessionError::Request(e) => e.code(),
+            SessionError::InvalidTemplate(_) => "invalid_template",
+            SessionError::InvalidRecord(_) => "invalid_record",
+            SessionError::UnknownToolCall(_) => "unknown_tool_call",
+            SessionError::InvalidPromptIndex { .. } => "invalid_prompt_index",
+            SessionError::NothingToCompact => "nothing_to_compact",
+            SessionError::NoCompactionPrepared => "no_compaction_prepared",
+            SessionError::CompactionStale => "compaction_stale",
+            SessionError::DegenerateSummary(_) => "degenerate_summary",
+            SessionError::UnknownTicket(_) => "unknown_ticket",
+            SessionError::SessionMismatch { .. } => "session_mismatch",
+            SessionError::InvalidSnapshot(_) => "invalid_snapshot",
+            SessionError::QueueNotEmpty(_) => "queue_not_empty",
+        }
+    }
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::InvalidOptions(m) => write!(f, "invalid options: {m}"),
+            SessionError::Request(e) => e.fmt(f),
+            SessionError::InvalidTemplate(e) => e.fmt(f),
+            SessionError::InvalidRecord(m) => write!(f, "invalid record: {m}"),
+            SessionError::UnknownToolCall(id) => write!(f, "no tool call `{id}` in this session"),
+            SessionError::InvalidPromptIndex { index, prompts } => {
+                write!(f, "cannot rewind to prompt {index}: the session has {prompts} prompts (0-based)")
+            }
+            SessionError::NothingToCompact => write!(f, "nothing to compact: every message is within the recent budget"),
+            SessionError::NoCompactionPrepared => write!(f, "no compaction was prepared (call prepareCompaction first)"),
+            SessionError::CompactionStale => {
+                write!(f, "the session was rewound or compacted after the compaction was prepared; prepare it again")
+            }
+            SessionError::DegenerateSummary(m) => write!(f, "summary refused: {m}"),
+            SessionError::UnknownTicket(t) => write!(f, "no persist effect carried ticket {t}"),
+            SessionError::SessionMismatch { held, stored } => write!(f, "storage holds session `{stored}`, not `{held}`"),
+            SessionError::InvalidSnapshot(m) => write!(f, "invalid snapshot: {m}"),
+            SessionError::QueueNotEmpty(n) => write!(f, "{n} commands are queued; process them before dispatching another"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// What `reconcile` found and did.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reconciled {
+    /// Records storage holds that memory took over.
+    pub adopted: usize,
+    /// Records memory held that storage holds otherwise under the same `seq`: storage wins, and
+    /// these lines are handed back (never silently dropped).
+    pub dropped: Vec<String>,
+    /// Records sent to storage again.
+    pub resent: usize,
+    pub persistence: PersistenceStatus,
+    pub diagnostics: Vec<crate::diagnostic::Diagnostic>,
+    pub effects: Vec<Effect>,
+}
+
+/// The inspectable state the chapter's snapshot names.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionState {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
+    /// Real prompts, in order; a rewind names them by index.
+    pub prompts: Vec<String>,
+    pub edited_paths: Vec<String>,
+    pub records: usize,
+    pub items: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_activity_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_compaction_seq: Option<u64>,
+    pub queued_commands: usize,
+    pub queued_reminders: usize,
+    pub compaction_prepared: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_context: Option<PromptContext>,
+    pub persistence: PersistenceStatus,
+}
+
+/// Room the summarising request needs besides the history: the summary itself and the template.
+pub const SUMMARY_HEADROOM: u64 = 8_000 + 1_000;
+
+/// Applies what the prompt context decides about a build: the audience's tools and output budget.
+pub(super) fn apply_context(options: &mut BuildOptions, input: &BuildInput, context: &PromptContext) {
+    if !context.tools.is_empty() {
+        let allowed = context.allowed_tools();
+        options.render.tools.retain(|t| allowed.contains(&t.name.as_str()));
+    }
+    if input.max_tokens.is_none() {
+        if let Some(max) = context.max_tokens() {
+            options.render.max_tokens = max;
+        }
+    }
+}
+
+impl Session {
+    /// Queues a command; `now` (RFC 3339, the host's clock) stamps the records it writes.
+    pub fn submit(&mut self, command: Command, now: Option<String>) -> u64 {
+        self.next_command += 1;
+        let id = self.next_command;
+        self.queue.push_back((id, command, now));
+        id
+    }
+
+    /// Processes every queued command in order.
+    pub fn process(&mut self) -> Vec<Processed> {
+        let mut done = Vec::with_capacity(self.queue.len());
+        while let Some((id, command, now)) = self.queue.pop_front() {
+            done.push(self.run(id, command, now));
+        }
+        done
+    }
+
+    /// Processes one command at once; refused while others are queued.
+    pub fn dispatch(&mut self, command: Command, now: Option<String>) -> Result<Processed, SessionError> {
+        if !self.queue.is_empty() {
+            return Err(SessionError::QueueNotEmpty(self.queue.len()));
+        }
+        let id = self.submit(command, now);
+        Ok(self.process().pop().unwrap_or(Processed { id, command: String::new(), reply: None, error: None, effects: Vec::new() }))
+    }
+
+    fn run(&mut self, id: u64, command: Command, now: Option<String>) -> Processed {
+        let name = command.name().to_owned();
+        let before = self.records.len();
+        let outcome = self.handle(command, now.as_deref());
+        if self.records.len() != before {
+            self.after_change();
+        }
+        self.queue_persist();
+        let effects = std::mem::take(&mut self.outbox);
+        match outcome {
+            Ok(reply) => Processed { id, command: name, reply: Some(reply), error: None, effects },
+            Err(e) => Processed { id, command: name, reply: None, error: Some(CommandFailure { code: e.code().to_owned(), message: e.to_string() }), effects },
+        }
+    }
+
+    fn handle(&mut self, command: Command, now: Option<&str>) -> Result<Reply, SessionError> {
+        let ts = self.stamp(now);
+        match command {
+            Command::UserMessage { text, images, message_id } => {
+                let id = message_id.unwrap_or_else(|| format!("user-{}", self.next_seq()));
+                Ok(Reply::Accepted { seqs: self.write_updates(command::user_updates(&text, &images, &id), &ts) })
+            }
+            Command::AssistantResponse(response) => {
+                let id = response.message_id.clone().unwrap_or_else(|| format!("assistant-{}", self.next_seq()));
+                let mut seqs = self.write_updates(command::response_updates(&response, &id), &ts);
+                if let Some(mut usage) = response.usage.clone() {
+                    usage.provider = usage.provider.or(response.provider.clone()).or_else(|| self.sampling_provider());
+                    usage.model = usage.model.or(response.model.clone()).or_else(|| self.sampling.as_ref().and_then(|s| s.model.clone()));
+                    seqs.push(self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts));
+                }
+                Ok(Reply::Accepted { seqs })
+            }
+            Command::ToolResult { tool_call_id, output, is_error, images } => {
+                if !self.has_tool_call(&tool_call_id) {
+                    return Err(SessionError::UnknownToolCall(tool_call_id));
+                }
+                Ok(Reply::Accepted { seqs: self.write_updates(vec![command::tool_result_update(&tool_call_id, &output, is_error, &images)], &ts) })
+            }
+            Command::RecordUsage { usage } => Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts)] }),
+            Command::SwitchModel { provider, model, context_window } => self.switch_model(provider, model, context_window, &ts),
+            Command::Rewind { prompt_index } => {
+                let prompts = self.replayer().state().prompt_count;
+                if prompt_index >= prompts {
+                    return Err(SessionError::InvalidPromptIndex { index: prompt_index, prompts });
+                }
+                self.prepared = None;
+                self.compaction_asked = false;
+                Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::Rewind(Rewind { prompt_index })), &ts)] })
+            }
+            Command::SetPromptContext { context } => self.set_prompt_context(context, &ts),
+            Command::PrepareCompaction { options } => self.prepare_compaction(&options).map(|p| Reply::Compaction(Box::new(p))),
+            Command::ApplyCompaction(apply) => self.apply_compaction(apply, &ts),
+            Command::EnqueueReminder { reminder } => Ok(Reply::Queued { queued: self.enqueue_reminder(reminder) }),
+            Command::RecordEditedPath { path } => {
+                if self.replayer().state().edited_paths.contains(&path) {
+                    return Ok(Reply::Unchanged);
+                }
+                Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::EditedPaths(EditedPaths { paths: vec![path] })), &ts)] })
+            }
+            Command::BuildRequest { options } => {
+                let mut input = self.build_input(options)?;
+                if input.now.is_none() {
+                    input.now = now.map(str::to_owned);
+                }
+                let (body, report) = self.build_body(&input).map_err(SessionError::Request)?;
+                self.sampling = Some(BuildInput { now: None, ..input });
+                Ok(Reply::Built { body, report: Box::new(report) })
+            }
+            Command::Flush => Ok(Reply::Unchanged),
+            Command::Snapshot => Ok(Reply::Snapshot(Box::new(self.snapshot()))),
+            Command::Restore { snapshot } => {
+                let restored = Session::restore(&snapshot)?;
+                let next = self.next_command;
+                *self = restored;
+                self.next_command = self.next_command.max(next);
+                Ok(Reply::Unchanged)
+            }
+        }
+    }
+
+    fn next_seq(&self) -> u64 {
+        self.records.last().map_or(1, |r| r.seq + 1)
+    }
+
+    fn write_updates(&mut self, updates: Vec<Value>, ts: &str) -> Vec<u64> {
+        let mut seqs = Vec::with_capacity(updates.len());
+        for update in updates {
+            // Our own updates always parse; one that would not is kept verbatim rather than lost.
+            let body = match Record::from_value(json!({"seq": 0, "ts": "", "update": update})) {
+                Ok(record) => record.body,
+                Err(_) => RecordBody::Unknown(json!({"update": update})),
+            };
+            seqs.push(self.write(body, ts));
+        }
+        seqs
+    }
+
+    fn has_tool_call(&self, id: &str) -> bool {
+        use crate::update::acp::{AcpUpdate, SessionUpdate};
+        self.records.iter().rev().any(|r| matches!(&r.body, RecordBody::Update(AcpUpdate::Known(SessionUpdate::ToolCall(c))) if c.tool_call_id == id))
+    }
+
+    fn sampling_provider(&self) -> Option<String> {
+        self.sampling.as_ref().map(|s| s.provider.as_str().to_owned())
+    }
+
+    /// Build options from a command's: `provider` and `model` default to the session's.
+    fn build_input(&self, options: Value) -> Result<BuildInput, SessionError> {
+        let mut options = match options {
+            Value::Null => json!({}),
+            Value::Object(map) => Value::Object(map),
+            other => return Err(SessionError::InvalidOptions(format!("build options must be an object, not {other}"))),
+        };
+        if let Some(sampling) = &self.sampling {
+            let defaults = [("provider", json!(sampling.provider)), ("model", json!(sampling.model)), ("contextWindow", json!(sampling.context_window))];
+            for (key, value) in defaults {
+                if options.get(key).is_none() && !value.is_null() {
+                    options[key] = value;
+                }
+            }
+        }
+        if options.get("provider").is_none() {
+            return Err(SessionError::InvalidOptions("no provider: pass `provider` or switch the model first".into()));
+        }
+        serde_json::from_value(options).map_err(|e| SessionError::InvalidOptions(e.to_string()))
+    }
+
+    fn switch_model(&mut self, provider: crate::provider::Provider, model: String, context_window: Option<u64>, ts: &str) -> Result<Reply, SessionError> {
+        let mut seqs = vec![self.write(
+            RecordBody::Event(Event::ModelSwitch(ModelSwitch { provider: provider.as_str().to_owned(), model: model.clone(), context_window })),
+            ts,
+        )];
+        let mut sampling = self.sampling.take().unwrap_or_else(|| BuildInput::new(provider));
+        sampling.provider = provider;
+        sampling.model = Some(model.clone());
+        sampling.context_window = context_window;
+        self.sampling = Some(sampling);
+        // The system head is rendered for the new model; the prefix stays as sent.
+        if let Some(mut context) = self.prompt.clone() {
+            context.model = Some(model);
+            let system = prompt::render_system(&context).map_err(SessionError::InvalidTemplate)?;
+            let recorded = self.replayer().state().heads.clone();
+            if recorded.as_ref().map(|h| h.system.as_str()) != Some(system.as_str()) {
+                let first_user_prefix = recorded.map_or_else(|| prompt::render_prefix(&context), |h| h.first_user_prefix);
+                seqs.push(self.write(RecordBody::Event(Event::PromptHeadSnapshot(PromptHeadSnapshot { system, first_user_prefix })), ts));
+            }
+            self.prompt = Some(context);
+        }
+        // A smaller window may not hold the context: ask again even if asked before.
+        self.compaction_asked = false;
+        if let Some(usage) = self.current_usage() {
+            if compaction_due(&usage) {
+                self.compaction_asked = true;
+                self.outbox.push(Effect::CompactionDue { reason: CompactionReason::ModelSwitch, usage: Box::new(usage) });
+            }
+        }
+        Ok(Reply::Accepted { seqs })
+    }
+
+    fn set_prompt_context(&mut self, mut context: PromptContext, ts: &str) -> Result<Reply, SessionError> {
+        prompt::check_templates(&context.templates).map_err(SessionError::InvalidTemplate)?;
+        if context.model.is_none() {
+            context.model = self.sampling.as_ref().and_then(|s| s.model.clone());
+        }
+        let heads = prompt::render_heads(&context).map_err(SessionError::InvalidTemplate)?;
+        self.prompt = Some(context);
+        // The heads are recorded when none are, or while nothing has been said; later they stay
+        // byte-stable until a compaction refreshes them (changes reach the model as reminders).
+        let recorded = self.replayer().state().heads.clone();
+        let started = self.replayer().items().iter().any(|i| !compaction::is_regenerated(i));
+        let snapshot = PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix };
+        if (recorded.is_some() && started) || recorded.as_ref() == Some(&snapshot) {
+            return Ok(Reply::Unchanged);
+        }
+        Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::PromptHeadSnapshot(snapshot)), ts)] })
+    }
+
+    fn family(&self) -> Family {
+        self.sampling.as_ref().map_or(Family::OpenAi, |s| {
+            Family::of_names(Some(s.provider.as_str()), Some(s.model.as_deref().unwrap_or(crate::request::default_model(s.provider))))
+        })
+    }
+
+    /// The context as the ledger counts it, for the session's model (none before a model is known).
+    fn current_usage(&mut self) -> Option<ContextUsage> {
+        let sampling = self.sampling.clone()?;
+        Some(self.usage(&sampling))
+    }
+
+    /// After a command wrote records: tell the client the new count, and ask for a compaction
+    /// once when the threshold is crossed.
+    fn after_change(&mut self) {
+        let Some(usage) = self.current_usage() else { return };
+        if usage.size > 0 && self.notified != Some((usage.used, usage.size)) {
+            self.notified = Some((usage.used, usage.size));
+            let session_id = self.header.as_ref().map(|h| h.session_id.clone()).unwrap_or_default();
+            self.outbox.push(Effect::Notify {
+                notification: json!({"sessionId": session_id, "update": {"sessionUpdate": "usage_update", "used": usage.used, "size": usage.size}}),
+            });
+        }
+        if !self.compaction_asked && compaction_due(&usage) {
+            self.compaction_asked = true;
+            self.outbox.push(Effect::CompactionDue { reason: CompactionReason::Threshold, usage: Box::new(usage) });
+        }
+    }
+
+    /// Hands what storage has not confirmed to a new ticket.
+    pub(super) fn queue_persist(&mut self) {
+        let Some((ticket, seqs, header)) = self.persistence.next_batch() else { return };
+        let mut lines = Vec::with_capacity(seqs.len() + 1);
+        if header {
+            if let Some(h) = &self.header {
+                lines.push(h.to_line());
+            }
+        }
+        // Records are in seq order; the batch's seqs are too.
+        let mut i = 0;
+        for seq in seqs {
+            while i < self.records.len() && self.records[i].seq < seq {
+                i += 1;
+            }
+            if let Some(record) = self.records.get(i).filter(|r| r.seq == seq) {
+                lines.push(record.to_line());
+            }
+        }
+        self.outbox.push(Effect::Persist { ticket, lines });
+    }
+
+    /// The host's answer for a persist ticket.
+    pub fn ack(&mut self, ticket: u64, outcome: PersistOutcome) -> Result<AckResult, SessionError> {
+        let applied = self.persistence.ack(ticket, outcome).map_err(|e| match e {
+            AckError::UnknownTicket(t) => SessionError::UnknownTicket(t),
+        })?;
+        Ok(AckResult { applied, persistence: self.persistence.status() })
+    }
+
+    pub fn persistence(&self) -> PersistenceStatus {
+        self.persistence.status()
+    }
+
+    /// Converges memory to what storage holds (`stored`: its JSON Lines text). Records storage
+    /// has and memory lacks are taken over; where the two differ under one `seq`, storage wins and
+    /// memory's lines are handed back in `dropped`; what memory has beyond storage is sent again.
+    pub fn reconcile(&mut self, stored: &str) -> Result<Reconciled, SessionError> {
+        let log = parse_log(stored);
+        let mut diagnostics = log.diagnostics;
+        match (&self.header, &log.header) {
+            (Some(held), Some(found)) if held.session_id != found.session_id => {
+                return Err(SessionError::SessionMismatch { held: held.session_id.clone(), stored: found.session_id.clone() })
+            }
+            (None, Some(found)) => self.header = Some(found.clone()),
+            _ => {}
+        }
+        let same = self.records.iter().zip(&log.records).take_while(|(a, b)| a == b).count();
+        let confirmed = self.persistence.committed_through();
+        let mut dropped = Vec::new();
+        let mut adopted = 0;
+        if same < log.records.len() {
+            // Storage has more, or something else: it wins from the first difference on.
+            dropped = self.records[same..].iter().map(Record::to_line).collect();
+            if self.records[same..].iter().any(|r| r.seq <= confirmed) {
+                diagnostics.push(Diagnostic::new(
+                    "storage.diverged",
+                    Severity::Error,
+                    format!("storage changed records it had confirmed (from seq {}); it is taken as the truth", self.records[same].seq),
+                ));
+            }
+            self.records.truncate(same);
+            for record in &log.records[same..] {
+                self.push_record(record.clone());
+                adopted += 1;
+            }
+            self.replayer = None;
+            self.cache = view::ViewCache::default();
+            self.prepared = None;
+        }
+        let stored_last = log.records.last().map_or(0, |r| r.seq);
+        if confirmed > stored_last {
+            diagnostics.push(Diagnostic::new(
+                "storage.lost_records",
+                Severity::Error,
+                format!("storage confirmed records up to seq {confirmed} but holds them only up to {stored_last}; they are sent again"),
+            ));
+        }
+        let unstored: Vec<u64> = self.records[same.min(self.records.len())..].iter().map(|r| r.seq).filter(|&s| s > stored_last).collect();
+        let resent = unstored.len();
+        self.persistence.reconciled(stored_last, log.header.is_some(), unstored);
+        self.queue_persist();
+        let effects = std::mem::take(&mut self.outbox);
+        Ok(Reconciled { adopted, dropped, resent, persistence: self.persistence.status(), diagnostics, effects })
+    }
+
+    /// The whole state as a value (see [`SessionSnapshot`]).
+    pub fn snapshot(&self) -> SessionSnapshot {
+        let mut log = String::new();
+        if let Some(h) = &self.header {
+            log.push_str(&h.to_line());
+            log.push('\n');
+        }
+        for r in &self.records {
+            log.push_str(&r.to_line());
+            log.push('\n');
+        }
+        SessionSnapshot {
+            format: SNAPSHOT_FORMAT.to_owned(),
+            version: SNAPSHOT_VERSION,
+            log,
+            persistence: self.persistence.clone(),
+            reminders: self.reminders.queued().to_vec(),
+            prompt_context: self.prompt.clone(),
+            sampling: self.sampling.clone(),
+            prepared: self.prepared,
+            strip_images_once: self.strip_images_once,
+            last_boundary: self.last_boundary,
+            next_command: self.next_command,
+        }
+    }
+
+    /// A session from a snapshot: the same state, the same next request.
+    pub fn restore(snapshot: &SessionSnapshot) -> Result<Session, SessionError> {
+        if snapshot.format != SNAPSHOT_FORMAT || snapshot.version > SNAPSHOT_VERSION {
+            return Err(SessionError::InvalidSnapshot(format!("format `{}` version {}", snapshot.format, snapshot.version)));
+        }
+        let mut session = Session::from_log(&snapshot.log);
+        if let Some(d) = session.diagnostics.iter().find(|d| d.severity == Severity::Error) {
+            return Err(SessionError::InvalidSnapshot(format!("its log: {}", d.message)));
+        }
+        session.persistence = snapshot.persistence.clone();
+        for reminder in &snapshot.reminders {
+            session.reminders.enqueue(reminder.clone());
+        }
+        session.prompt = snapshot.prompt_context.clone();
+        session.sampling = snapshot.sampling.clone();
+        session.prepared = snapshot.prepared;
+        session.strip_images_once = snapshot.strip_images_once;
+        session.last_boundary = snapshot.last_boundary;
+        session.next_command = snapshot.next_command;
+        Ok(session)
+    }
+
+    /// What the session holds, for inspection.
+    pub fn state(&mut self) -> SessionState {
+        let prompts = crate::update::replay::prompt_texts(&self.records);
+        let sampling = self.sampling.clone();
+        let queued_reminders = self.reminders.pending();
+        let replay_state = self.replayer().state().clone();
+        let items = self.replayer().items().len();
+        SessionState {
+            session_id: self.header.as_ref().map(|h| h.session_id.clone()),
+            provider: sampling.as_ref().map(|s| s.provider.as_str().to_owned()).or_else(|| replay_state.model.as_ref().map(|m| m.provider.clone())),
+            model: sampling.as_ref().and_then(|s| s.model.clone()).or_else(|| replay_state.model.as_ref().map(|m| m.model.clone())),
+            context_window: sampling.as_ref().and_then(|s| s.context_window).or_else(|| replay_state.model.as_ref().and_then(|m| m.context_window)),
+            prompts,
+            edited_paths: replay_state.edited_paths,
+            records: self.records.len(),
+            items,
+            started_at: self.records.first().map(|r| r.ts.clone()),
+            last_activity_at: self.records.last().map(|r| r.ts.clone()),
+            last_compaction_seq: replay_state.last_compaction_seq,
+            queued_commands: self.queue.len(),
+            queued_reminders,
+            compaction_prepared: self.prepared.is_some(),
+            prompt_context: self.prompt.clone(),
+            persistence: self.persistence.status(),
+        }
+    }
+
+    /// Prepares the summarising request (writes nothing); `applyCompaction` uses its cut.
+    pub fn prepare_compaction(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
+        let family = self.family();
+        let tokens_before = self.current_usage().map_or(0, |u| u.used);
+        let window = self.current_usage().map(|u| u.size).filter(|s| *s > 0);
+        let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
+        let based_on_seq = self.records.last().map_or(0, |r| r.seq);
+        let previous = self.replayer().state().last_compaction_seq.and_then(|seq| {
+            self.records.iter().find(|r| r.seq == seq).and_then(|r| match &r.body {
+                RecordBody::Event(Event::CompactionCheckpoint(cp)) => Some(cp.summary.clone()),
+                _ => None,
+            })
+        });
+        let (replayer, cache, _) = self.synced();
+        let items = replayer.items();
+        let sizes = cache.sizes(items, family);
+        let cut = compaction::cut(items, options.keep_recent_tokens, |i| sizes[i].tokens);
+        let before = &items[..cut];
+        if !before.iter().any(|i| !compaction::is_regenerated(i)) {
+            return Err(SessionError::NothingToCompact);
+        }
+        let first_kept_seq = if cut < items.len() { replayer.item_seq(cut) } else { based_on_seq + 1 };
+        let budget = options.input_tokens.or_else(|| window.map(|w| w.saturating_sub(options.summary_tokens).saturating_sub(w / 20)));
+        let input = compaction::summary_input(before, previous.as_deref(), &templates, budget, options.trim_results_over, family)
+            .map_err(SessionError::InvalidTemplate)?;
+        let summarised = before.iter().filter(|i| !compaction::is_regenerated(i)).count();
+        let kept = items.len() - cut;
+        let mut build = self.build_input(options.build.clone())?;
+        build.system = Some(compaction::SUMMARY_SYSTEM.to_owned());
+        build.tools = Vec::new();
+        build.max_tokens = Some(options.summary_tokens.min(u32::MAX as u64) as u32);
+        build.items = Some(vec![crate::conversation::Item::User(crate::conversation::UserMessage {
+            id: "compaction-request".into(),
+            content: vec![crate::conversation::Part::text(input.prompt.clone())],
+            synthetic: None,
+        })]);
+        let built = crate::request::build_request(&build).map_err(SessionError::Request)?;
+        self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before });
+        Ok(PreparedCompaction {
+            first_kept_seq,
+            based_on_seq,
+            ladder: input.ladder,
+            summarised,
+            kept,
+            trimmed: input.trimmed,
+            omitted: input.omitted,
+            tokens_before,
+            input_tokens: input.tokens,
+            system: compaction::SUMMARY_SYSTEM.to_owned(),
+            prompt: input.prompt,
+            body: built.built.body,
+        })
+    }
+
+    fn apply_compaction(&mut self, apply: ApplyCompaction, ts: &str) -> Result<Reply, SessionError> {
+        let prepared = self.prepared.ok_or(SessionError::NoCompactionPrepared)?;
+        let moved = self.records.iter().rev().take_while(|r| r.seq > prepared.based_on_seq).any(|r| {
+            matches!(&r.body, RecordBody::Event(Event::Rewind(_) | Event::CompactionCheckpoint(_)))
+        });
+        if moved {
+            self.prepared = None;
+            return Err(SessionError::CompactionStale);
+        }
+        let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
+        if let Some(reason) = compaction::check_summary(&apply.summary, &templates) {
+            return Err(SessionError::DegenerateSummary(reason));
+        }
+        let heads = match &self.prompt {
+            Some(context) => Some(prompt::render_heads(context).map_err(SessionError::InvalidTemplate)?),
+            None => None,
+        };
+        // The latest real request, restated when the cut leaves it out.
+        let latest = {
+            let replayer = self.replayer();
+            let items = replayer.items();
+            items.iter().rposition(crate::view::prune::is_real_prompt).filter(|&i| replayer.item_seq(i) < prepared.first_kept_seq).map(|i| {
+                match &items[i] {
+                    item @ crate::conversation::Item::User(_) => crate::tokens::item_texts(item).join("\n").trim().to_owned(),
+                    _ => String::new(),
+                }
+            })
+        };
+        let edited = self.replayer().state().edited_paths.clone();
+        let mut seqs = vec![self.write(
+            RecordBody::Event(Event::CompactionCheckpoint(CompactionCheckpoint {
+                summary: apply.summary.trim().to_owned(),
+                first_kept_seq: prepared.first_kept_seq,
+                tokens_before: Some(prepared.tokens_before),
+                summary_tokens: apply.usage.as_ref().map(|u| u.output_tokens),
+            })),
+            ts,
+        )];
+        if let Some(heads) = heads {
+            let recorded = self.replayer().state().heads.clone();
+            let snapshot = PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix };
+            if recorded.as_ref() != Some(&snapshot) {
+                seqs.push(self.write(RecordBody::Event(Event::PromptHeadSnapshot(snapshot)), ts));
+            }
+        }
+        let skills: Vec<String> =
+            self.prompt.as_ref().and_then(|c| c.skills.as_ref()).map(|l| l.entries.iter().map(|e| e.name.clone()).collect()).unwrap_or_default();
+        let text = state_reminder(latest.as_deref(), &edited, &skills, &apply.background_tasks);
+        let reminder = Reminder { kind: ReminderKind::CompactionState, text, day: None };
+        let injected = ReminderInjected { reminder: ReminderKind::CompactionState.as_str().to_owned(), text: view::reminders::render(&reminder) };
+        seqs.push(self.write(RecordBody::Event(Event::ReminderInjected(injected)), ts));
+        self.prepared = None;
+        self.compaction_asked = false;
+        Ok(Reply::Accepted { seqs })
+    }
+}
+
+/// Is the context past the point where the summarising request would still fit?
+fn compaction_due(usage: &ContextUsage) -> bool {
+    usage.threshold == Threshold::Compact || (usage.size > 0 && usage.used.saturating_add(SUMMARY_HEADROOM) > usage.size)
+}
+
+/// What the model must not lose across a compaction, besides the summary.
+fn state_reminder(latest: Option<&str>, edited: &[String], skills: &[String], background: &[String]) -> String {
+    let mut text = String::from("The conversation before this point was compacted: the summary above stands for it.");
+    if let Some(latest) = latest.filter(|l| !l.is_empty()) {
+        text.push_str(&format!("\n\nThe user's latest request, verbatim:\n{latest}"));
+    }
+    if !edited.is_empty() {
+        text.push_str(&format!("\n\nFiles edited in this session: {}", edited.join(", ")));
+    }
+    if !skills.is_empty() {
+        text.push_str(&format!("\n\nSkills available (load one to read it): {}", skills.join(", ")));
+    }
+    if !background.is_empty() {
+        text.push_str(&format!("\n\nBackground tasks still running: {}", background.join("; ")));
+    }
+    text
+}
+
+impl Header {
+    /// The header line as stored.
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

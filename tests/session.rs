@@ -1,0 +1,646 @@
+//! The session state machine: every command and its outcome, persistence acknowledgements and
+//! reconcile under faults, snapshots, rewinds and compaction with refreshed heads.
+
+mod common;
+
+use contextview::discovery::Rule;
+use contextview::prompt::PromptContext;
+use contextview::session::{Command, Effect, PersistOutcome, Processed, RecordState, Reply, Session, SessionSnapshot, SUMMARY_HEADROOM};
+use contextview::update::{parse_log, Header};
+use pretty_assertions::assert_eq;
+use serde_json::{json, Value};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+const NOW: &str = "2026-12-02T10:00:00Z";
+
+fn cmd(value: Value) -> Command {
+    serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{value}: {e}"))
+}
+
+fn run(session: &mut Session, value: Value) -> Processed {
+    session.dispatch(cmd(value), Some(NOW.into())).unwrap()
+}
+
+fn ok(session: &mut Session, value: Value) -> Processed {
+    let p = run(session, value);
+    assert!(p.error.is_none(), "{:?}", p.error);
+    p
+}
+
+fn persisted(p: &Processed) -> Vec<(u64, Vec<String>)> {
+    p.effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Persist { ticket, lines } => Some((*ticket, lines.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn body(p: &Processed) -> String {
+    match &p.reply {
+        Some(Reply::Built { body, .. }) => body.clone(),
+        other => panic!("not built: {other:?}"),
+    }
+}
+
+fn rule(path: &str, text: &str) -> Rule {
+    serde_json::from_value(json!({
+        "path": path, "canonical": path, "source": "agents_md", "dir": "/repo", "home": false,
+        "activation": {"kind": "always"}, "text": text, "bytes": text.len(), "truncated": false
+    }))
+    .unwrap()
+}
+
+fn context(cwd: &str, rules: &[(&str, &str)]) -> PromptContext {
+    let mut ctx = PromptContext::default();
+    ctx.label = Some("Forge".into());
+    ctx.cwd = Some(cwd.into());
+    ctx.rules = rules.iter().map(|(p, t)| rule(p, t)).collect();
+    ctx.tools = vec!["read".into(), "edit".into()];
+    ctx
+}
+
+/// A session with a model, a prompt context and one finished agent step.
+fn working_session() -> Session {
+    let mut s = Session::create(Header::new("sess-1"));
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
+    ok(&mut s, json!({"type": "setPromptContext", "context": context("/repo", &[("/repo/AGENTS.md", "Use tabs.")])}));
+    ok(&mut s, json!({"type": "userMessage", "text": "Fix the failing test in parser.rs"}));
+    ok(&mut s, json!({"type": "assistantResponse", "text": "Looking.", "toolCalls": [{"id": "c1", "name": "read", "input": {"path": "parser.rs"}}],
+        "usage": {"inputTokens": 1200, "outputTokens": 40}}));
+    ok(&mut s, json!({"type": "toolResult", "toolCallId": "c1", "output": "fn parse() {}"}));
+    s
+}
+
+#[test]
+fn commands_write_acp_records_and_build_with_the_heads() {
+    let mut s = Session::create(Header::new("sess-1"));
+    let p = ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
+    // The first batch carries the header.
+    let batches = persisted(&p);
+    assert_eq!(batches.len(), 1);
+    assert!(batches[0].1[0].contains("\"sessionId\":\"sess-1\""));
+    ok(&mut s, json!({"type": "setPromptContext", "context": context("/repo", &[("/repo/AGENTS.md", "Use tabs.")])}));
+    ok(&mut s, json!({"type": "userMessage", "text": "Fix the failing test in parser.rs"}));
+    let p = ok(&mut s, json!({"type": "assistantResponse", "text": "Looking.", "toolCalls": [{"id": "c1", "name": "read", "input": {"path": "parser.rs"}}],
+        "usage": {"inputTokens": 1200, "outputTokens": 40}}));
+    assert_eq!(p.reply, Some(Reply::Accepted { seqs: vec![4, 5, 6] }));
+    // The client hears the new count.
+    let notified: Vec<&Value> = p.effects.iter().filter_map(|e| match e { Effect::Notify { notification } => Some(notification), _ => None }).collect();
+    assert_eq!(notified.len(), 1);
+    assert_eq!(notified[0]["update"]["sessionUpdate"], "usage_update");
+    assert_eq!(notified[0]["update"]["size"], 200000);
+    assert!(notified[0]["update"]["used"].as_u64().unwrap() >= 1240);
+    ok(&mut s, json!({"type": "toolResult", "toolCallId": "c1", "output": "fn parse() {}"}));
+    let kinds: Vec<&str> = s.records().iter().map(|r| r.body.kind()).collect();
+    assert_eq!(
+        kinds,
+        ["model_switch", "prompt_head_snapshot", "user_message_chunk", "agent_message_chunk", "tool_call", "usage_anchor", "tool_call_update"]
+    );
+    let built = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    let payload: Value = serde_json::from_str(&built).unwrap();
+    assert_eq!(payload["model"], "claude-sonnet-4-5", "the session's model is the default");
+    assert!(payload["system"].to_string().contains("You are Forge, a coding agent."));
+    let first = payload["messages"][0]["content"].to_string();
+    assert!(first.contains("<user_info>\\nWorkspace: /repo\\n</user_info>") && first.contains("Use tabs."), "{first}");
+    assert!(first.contains("Fix the failing test"), "the prefix opens the first user message");
+    // A build of the log alone (a fresh process) is the same request.
+    let log = s.snapshot().log;
+    let fresh = contextview::request::build_request(&contextview::request::BuildInput {
+        log: Some(log),
+        model: Some("claude-sonnet-4-5".into()),
+        context_window: Some(200000),
+        ..contextview::request::BuildInput::new(contextview::Provider::Anthropic)
+    })
+    .unwrap();
+    assert_eq!(fresh.built.body, built);
+}
+
+#[test]
+fn refused_commands_change_nothing() {
+    let mut s = working_session();
+    let before = s.records().len();
+    let cases = [
+        (json!({"type": "toolResult", "toolCallId": "nope", "output": "x"}), "unknown_tool_call"),
+        (json!({"type": "rewind", "promptIndex": 1}), "invalid_prompt_index"),
+        (json!({"type": "applyCompaction", "summary": "x"}), "no_compaction_prepared"),
+        (json!({"type": "setPromptContext", "context": {"templates": {"primary": "{{nope}}"}}}), "invalid_template"),
+        (json!({"type": "buildRequest", "options": {"provider": "nobody"}}), "invalid_options"),
+        (json!({"type": "buildRequest", "options": 3}), "invalid_options"),
+    ];
+    for (command, code) in cases {
+        let p = run(&mut s, command.clone());
+        assert_eq!(p.error.as_ref().map(|e| e.code.as_str()), Some(code), "{command}");
+        assert!(p.reply.is_none());
+        assert_eq!(s.records().len(), before, "{command} wrote nothing");
+    }
+    let mut fresh = Session::create(Header::new("x"));
+    assert_eq!(run(&mut fresh, json!({"type": "buildRequest"})).error.unwrap().code, "invalid_options", "no model yet");
+    assert_eq!(run(&mut fresh, json!({"type": "prepareCompaction"})).error.unwrap().code, "nothing_to_compact");
+}
+
+#[test]
+fn the_queue_runs_in_order_and_dispatch_waits_for_it() {
+    let mut s = working_session();
+    let a = s.submit(cmd(json!({"type": "recordEditedPath", "path": "/repo/a.rs"})), None);
+    let b = s.submit(cmd(json!({"type": "recordEditedPath", "path": "/repo/a.rs"})), None);
+    let c = s.submit(cmd(json!({"type": "enqueueReminder", "reminder": {"kind": "diagnostics", "text": "a.rs:1 unused"}})), None);
+    assert_eq!(s.dispatch(cmd(json!({"type": "flush"})), None).unwrap_err().code(), "queue_not_empty");
+    let done = s.process();
+    assert_eq!(done.iter().map(|p| p.id).collect::<Vec<_>>(), vec![a, b, c]);
+    assert!(matches!(done[0].reply, Some(Reply::Accepted { .. })));
+    assert_eq!(done[1].reply, Some(Reply::Unchanged), "a path already known");
+    assert_eq!(done[2].reply, Some(Reply::Queued { queued: true }));
+    assert_eq!(s.state().edited_paths, vec!["/repo/a.rs"]);
+    assert_eq!(s.state().queued_reminders, 1);
+    let built = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    assert!(built.contains("a.rs:1 unused"), "the reminder is drained into the build");
+    assert_eq!(s.state().queued_reminders, 0);
+}
+
+#[test]
+fn acknowledgements_move_records_from_accepted_to_committed() {
+    let mut s = Session::create(Header::new("acks"));
+    let p = ok(&mut s, json!({"type": "switchModel", "provider": "openai-responses", "model": "gpt-5"}));
+    let (t1, lines) = persisted(&p).remove(0);
+    assert_eq!(lines.len(), 2, "header and record");
+    assert_eq!(s.persistence().pending[0].state, RecordState::InFlight);
+    // The write failed: the record goes out again with the next batch.
+    assert!(s.ack(t1, PersistOutcome::NotCommitted).unwrap().applied);
+    assert_eq!(s.persistence().pending[0].state, RecordState::NotCommitted);
+    let p = ok(&mut s, json!({"type": "userMessage", "text": "hi"}));
+    let (t2, lines) = persisted(&p).remove(0);
+    assert_eq!(lines.len(), 3, "header, the failed record and the new one");
+    // The answer was lost: the records are resent, storage skips what it holds.
+    s.ack(t2, PersistOutcome::Indeterminate).unwrap();
+    assert_eq!(s.persistence().committed_through, 0);
+    assert!(s.persistence().pending.iter().all(|p| p.state == RecordState::Indeterminate));
+    let p = ok(&mut s, json!({"type": "flush"}));
+    let (t3, lines) = persisted(&p).remove(0);
+    assert_eq!(lines.len(), 3);
+    assert!(s.ack(t3, PersistOutcome::Committed).unwrap().applied);
+    let status = s.persistence();
+    assert_eq!((status.committed_through, status.header_committed, status.pending.len()), (2, true, 0));
+    assert!(!s.ack(t3, PersistOutcome::Committed).unwrap().applied, "a repeated answer changes nothing");
+    assert!(!s.ack(t2, PersistOutcome::NotCommitted).unwrap().applied, "a late answer for a settled ticket is ignored");
+    assert_eq!(s.ack(99, PersistOutcome::Committed).unwrap_err().code(), "unknown_ticket");
+    assert_eq!(s.ack(0, PersistOutcome::Committed).unwrap_err().code(), "unknown_ticket");
+    assert!(persisted(&ok(&mut s, json!({"type": "flush"}))).is_empty(), "nothing left to store");
+}
+
+#[test]
+fn reconcile_converges_memory_to_storage() {
+    // Storage is behind: what it lacks is sent again.
+    let mut s = working_session();
+    let log = s.snapshot().log;
+    let lines: Vec<&str> = log.lines().collect();
+    let stored = lines[..4].join("\n") + "\n";
+    let r = s.reconcile(&stored).unwrap();
+    assert_eq!((r.adopted, r.resent, r.dropped.len()), (0, 4, 0));
+    assert_eq!(r.persistence.committed_through, 3);
+    match &r.effects[..] {
+        [Effect::Persist { lines: sent, .. }] => assert_eq!(sent.len(), 4),
+        other => panic!("{other:?}"),
+    }
+
+    // Storage is ahead (another process wrote): memory takes it over.
+    let mut behind = Session::from_log(&(lines[..4].join("\n") + "\n"));
+    let r = behind.reconcile(&log).unwrap();
+    assert_eq!((r.adopted, r.resent), (4, 0));
+    assert_eq!(behind.snapshot().log, log);
+
+    // Storage holds something else under the same seq: storage wins, memory's line comes back.
+    let mut other = Session::from_log(&(lines[..4].join("\n") + "\n"));
+    ok(&mut other, json!({"type": "recordEditedPath", "path": "/x"}));
+    let r = other.reconcile(&log).unwrap();
+    assert_eq!(r.dropped.len(), 1);
+    assert!(r.dropped[0].contains("edited_paths"));
+    assert_eq!(other.snapshot().log, log);
+
+    // Storage lost records it had confirmed: they are sent again, and it is reported.
+    let mut s = working_session();
+    for ticket in s.persistence().in_flight {
+        s.ack(ticket, PersistOutcome::Committed).unwrap();
+    }
+    assert_eq!(s.persistence().committed_through, 7);
+    let r = s.reconcile(&stored).unwrap();
+    assert_eq!(r.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), vec!["storage.lost_records"]);
+    assert_eq!(r.resent, 4);
+
+    let mut s = working_session();
+    let foreign = log.replace("sess-1", "sess-2");
+    assert_eq!(s.reconcile(&foreign).unwrap_err().code(), "session_mismatch");
+}
+
+#[test]
+fn snapshot_restore_builds_the_identical_next_request() {
+    let mut s = working_session();
+    ok(&mut s, json!({"type": "enqueueReminder", "reminder": {"kind": "diagnostics", "text": "parser.rs:3 error"}}));
+    let p = ok(&mut s, json!({"type": "snapshot"}));
+    let Some(Reply::Snapshot(snapshot)) = p.reply else { panic!() };
+    // Through JSON, as a host would keep it.
+    let text = serde_json::to_string(&snapshot).unwrap();
+    let back: SessionSnapshot = serde_json::from_str(&text).unwrap();
+    let mut restored = Session::restore(&back).unwrap();
+    assert_eq!(restored.persistence(), s.persistence());
+    let a = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    let b = body(&ok(&mut restored, json!({"type": "buildRequest"})));
+    assert_eq!(a, b);
+    assert!(a.contains("parser.rs:3 error"));
+    // The restore command replaces the state in place.
+    let mut third = Session::default();
+    ok(&mut third, json!({"type": "restore", "snapshot": serde_json::from_str::<Value>(&text).unwrap()}));
+    assert_eq!(body(&ok(&mut third, json!({"type": "buildRequest"}))), a);
+    let mut bad: Value = serde_json::from_str(&text).unwrap();
+    bad["format"] = json!("something-else");
+    assert_eq!(Session::restore(&serde_json::from_value(bad).unwrap()).unwrap_err().code(), "invalid_snapshot");
+}
+
+#[test]
+fn rewind_truncates_and_reaches_across_a_compaction() {
+    let mut s = working_session();
+    ok(&mut s, json!({"type": "assistantResponse", "text": "Fixed it."}));
+    ok(&mut s, json!({"type": "userMessage", "text": "Now add a test"}));
+    ok(&mut s, json!({"type": "assistantResponse", "text": "Added."}));
+    assert_eq!(s.state().prompts, vec!["Fix the failing test in parser.rs", "Now add a test"]);
+    compact(&mut s, 10);
+    ok(&mut s, json!({"type": "userMessage", "text": "Continue"}));
+    let compacted = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    assert!(compacted.contains("compaction_summary") && !compacted.contains("Fixed it."));
+    assert!(s.state().last_compaction_seq.is_some());
+    // Rewinding to the second prompt goes back before the compaction: the original records return.
+    ok(&mut s, json!({"type": "rewind", "promptIndex": 1}));
+    assert_eq!(s.state().prompts, vec!["Fix the failing test in parser.rs"]);
+    ok(&mut s, json!({"type": "userMessage", "text": "Add a test instead"}));
+    let after = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    assert!(!after.contains("<compaction_summary>\\n") && !after.contains("Now add a test"));
+    assert!(after.contains("Fixed it.") && after.contains("Add a test instead"));
+}
+
+const SUMMARY: &str = "## Goal\nFix the failing parser test and add a regression test.\n## Constraints\nUse tabs.\n## Progress\n### Done\nRead parser.rs.\n### In progress\nNone\n### Blocked\nNone\n## Decisions\nNone\n## Next steps\nRun the tests.\n## Files\nparser.rs (read)\n## Pending actions\nNone";
+
+fn compact(s: &mut Session, keep: u64) -> contextview::session::compaction::PreparedCompaction {
+    let p = ok(s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": keep}}));
+    let Some(Reply::Compaction(prepared)) = p.reply else { panic!("{p:?}") };
+    ok(s, json!({"type": "applyCompaction", "summary": SUMMARY, "usage": {"inputTokens": 900, "outputTokens": 120}}));
+    *prepared
+}
+
+#[test]
+fn compaction_refreshes_the_heads_and_keeps_the_state() {
+    let mut s = working_session();
+    ok(&mut s, json!({"type": "assistantResponse", "text": "Patched.", "toolCalls": [{"id": "c2", "name": "edit", "kind": "edit", "paths": ["/repo/parser.rs"], "input": {}}]}));
+    ok(&mut s, json!({"type": "toolResult", "toolCallId": "c2", "output": "ok"}));
+    // The environment changes mid-session: the heads stay as sent (the prefix is cached)...
+    let moved = context("/repo/sub", &[("/repo/AGENTS.md", "Use tabs."), ("/repo/sub/AGENTS.md", "Sub rules apply.")]);
+    assert_eq!(ok(&mut s, json!({"type": "setPromptContext", "context": moved})).reply, Some(Reply::Unchanged));
+    let before = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    assert!(before.contains("Workspace: /repo\\n") && !before.contains("Sub rules apply."));
+
+    // ...until a compaction refreshes them.
+    let prepared = compact(&mut s, 10);
+    assert!(prepared.prompt.contains("## Pending actions"), "the structured template");
+    assert!(prepared.prompt.contains("[user]\nFix the failing test in parser.rs"));
+    let request: Value = serde_json::from_str(&prepared.body).unwrap();
+    assert_eq!(request["model"], "claude-sonnet-4-5");
+    assert!(request["system"].to_string().contains("working summary"));
+    let after = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    assert!(after.contains("Workspace: /repo/sub") && after.contains("Sub rules apply."), "fresh heads");
+    assert!(!after.contains("Workspace: /repo\\n"), "no stale environment");
+    assert!(after.contains("<compaction_summary>\\n## Goal"));
+    // The state reminder: the latest request (cut out by the small budget) and the edited files.
+    assert!(after.contains("The user's latest request, verbatim:\\nFix the failing test in parser.rs"), "{after}");
+    assert!(after.contains("Files edited in this session: /repo/parser.rs"));
+    // The original records are all still in the log, behind a typed checkpoint.
+    let kinds: Vec<&str> = s.records().iter().map(|r| r.body.kind()).collect();
+    assert!(kinds.contains(&"compaction_checkpoint") && kinds.iter().filter(|k| **k == "tool_call").count() == 2);
+    // A fresh replay of the log builds the same request.
+    let mut fresh = Session::from_log(&s.snapshot().log);
+    let fresh_body = body(&ok(&mut fresh, json!({"type": "buildRequest", "options": {"provider": "anthropic", "model": "claude-sonnet-4-5"}})));
+    assert_eq!(fresh_body, after);
+}
+
+#[test]
+fn degenerate_summaries_are_refused() {
+    let mut s = working_session();
+    ok(&mut s, json!({"type": "assistantResponse", "text": "Done."}));
+    ok(&mut s, json!({"type": "userMessage", "text": "next"}));
+    ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10}}));
+    for (summary, needle) in [("", "too little"), ("## Goal\nok", "too little"), (&SUMMARY.replace("## Decisions", "## Choices")[..], "Decisions")] {
+        let p = run(&mut s, json!({"type": "applyCompaction", "summary": summary}));
+        let e = p.error.expect(summary);
+        assert_eq!(e.code, "degenerate_summary");
+        assert!(e.message.contains(needle), "{}", e.message);
+    }
+    // A rewind after preparing makes the prepared cut stale.
+    ok(&mut s, json!({"type": "rewind", "promptIndex": 1}));
+    assert_eq!(run(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY})).error.unwrap().code, "no_compaction_prepared");
+    ok(&mut s, json!({"type": "userMessage", "text": "again"}));
+    ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10}}));
+    s.submit(cmd(json!({"type": "rewind", "promptIndex": 1})), None);
+    s.process();
+    assert_eq!(run(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY})).error.unwrap().code, "no_compaction_prepared");
+    // Nothing before the cut: nothing to compact.
+    let mut tiny = working_session();
+    assert_eq!(run(&mut tiny, json!({"type": "prepareCompaction"})).error.unwrap().code, "nothing_to_compact");
+}
+
+#[test]
+fn the_summary_input_goes_down_the_ladder() {
+    let mut s = working_session();
+    for i in 0..6 {
+        ok(&mut s, json!({"type": "assistantResponse", "toolCalls": [{"id": format!("big{i}"), "name": "read", "input": {"n": i}}]}));
+        ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("big{i}"), "output": format!("line {i}\n").repeat(600)}));
+    }
+    ok(&mut s, json!({"type": "userMessage", "text": "and now?"}));
+    let prepare = |s: &mut Session, input: u64| {
+        let p = ok(s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10, "inputTokens": input}}));
+        let Some(Reply::Compaction(prepared)) = p.reply else { panic!() };
+        prepared
+    };
+    let verbatim = prepare(&mut s, 1_000_000);
+    assert_eq!((format!("{:?}", verbatim.ladder), verbatim.trimmed, verbatim.omitted), ("Verbatim".into(), 0, 0));
+    let fitted = prepare(&mut s, verbatim.input_tokens * 2 / 3);
+    assert_eq!(format!("{:?}", fitted.ladder), "Fitted");
+    assert!(fitted.trimmed > 0 && fitted.input_tokens <= verbatim.input_tokens * 2 / 3);
+    assert!(fitted.prompt.contains("characters trimmed"));
+    let lossy = prepare(&mut s, 1_500);
+    assert_eq!(format!("{:?}", lossy.ladder), "Lossy");
+    assert!(lossy.omitted > 0 && lossy.prompt.contains("earlier messages are left out"));
+    assert!(lossy.prompt.contains("[user]\nFix the failing test"), "the first request is kept");
+}
+
+#[test]
+fn a_model_switch_updates_the_system_head_and_asks_for_compaction_when_too_small() {
+    let mut s = working_session();
+    for i in 0..4 {
+        ok(&mut s, json!({"type": "assistantResponse", "toolCalls": [{"id": format!("r{i}"), "name": "read", "input": {}}]}));
+        ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("r{i}"), "output": "word ".repeat(3000)}));
+    }
+    let p = ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "small-model", "contextWindow": 16000}));
+    let due: Vec<_> = p.effects.iter().filter_map(|e| match e { Effect::CompactionDue { reason, usage } => Some((*reason, usage.size)), _ => None }).collect();
+    assert_eq!(due, vec![(contextview::session::CompactionReason::ModelSwitch, 16000)]);
+    let kinds: Vec<&str> = s.records().iter().rev().take(2).map(|r| r.body.kind()).collect();
+    assert_eq!(kinds, ["prompt_head_snapshot", "model_switch"], "the system head is rendered for the new model");
+    let built = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    assert!(built.contains("You run as the model small-model."));
+    // Asked once; the next change does not ask again.
+    let p = ok(&mut s, json!({"type": "userMessage", "text": "go on"}));
+    assert!(!p.effects.iter().any(|e| matches!(e, Effect::CompactionDue { .. })));
+}
+
+#[test]
+fn the_threshold_is_announced_once_with_room_for_the_summary_request() {
+    let mut s = Session::create(Header::new("t"));
+    ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "m", "contextWindow": 40000}));
+    ok(&mut s, json!({"type": "userMessage", "text": "go"}));
+    let mut asked = Vec::new();
+    let mut counts = Vec::new();
+    for i in 0..12 {
+        for p in [
+            ok(&mut s, json!({"type": "assistantResponse", "toolCalls": [{"id": format!("c{i}"), "name": "read", "input": {}}]})),
+            ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("c{i}"), "output": "alpha beta ".repeat(1500)})),
+        ] {
+            for e in &p.effects {
+                match e {
+                    Effect::CompactionDue { usage, .. } => asked.push((counts.len(), usage.used, usage.compact_at.unwrap())),
+                    Effect::Notify { notification } => counts.push(notification["update"]["used"].as_u64().unwrap()),
+                    Effect::Persist { .. } => {}
+                }
+            }
+        }
+    }
+    assert_eq!(asked.len(), 1, "asked once: {asked:?}");
+    let (at, used, compact_at) = asked[0];
+    // Asked at the threshold (85%, or earlier to leave the reserve), or as soon as the summarising
+    // request would no longer fit beside the context — not before.
+    assert_eq!(compact_at, 20_000, "a 40k window keeps a 20k reserve");
+    assert!(used >= compact_at || used + SUMMARY_HEADROOM > 40000, "{used}");
+    let before = counts[at - 2];
+    assert!(before < compact_at && before + SUMMARY_HEADROOM <= 40000, "not asked too early: {counts:?}");
+}
+
+#[test]
+fn parse_of_a_session_log_keeps_every_record_kind() {
+    let s = working_session();
+    let log = parse_log(&s.snapshot().log);
+    assert!(log.diagnostics.is_empty(), "{:?}", log.diagnostics);
+    assert_eq!(log.records.len(), s.records().len());
+}
+
+// --- fault injection ---------------------------------------------------------------------------
+
+/// Storage as the adapters behave: the header once, a record already held is skipped, a
+/// different one under its seq or a gap refuses the whole batch.
+#[derive(Default)]
+struct Storage {
+    lines: Vec<String>,
+}
+
+impl Storage {
+    fn seq(line: &str) -> Option<u64> {
+        serde_json::from_str::<Value>(line).ok()?.get("seq")?.as_u64()
+    }
+
+    fn last(&self) -> u64 {
+        self.lines.last().and_then(|l| Self::seq(l)).unwrap_or(0)
+    }
+
+    fn append(&mut self, batch: &[String]) -> bool {
+        let mut last = self.last();
+        let mut has_header = !self.lines.is_empty();
+        let mut new = Vec::new();
+        for line in batch {
+            match Self::seq(line) {
+                None if !has_header => {
+                    new.push(line.clone());
+                    has_header = true;
+                }
+                None => {
+                    if self.lines.first() != Some(line) && new.first() != Some(line) {
+                        return false;
+                    }
+                }
+                Some(_) if !has_header => return false,
+                Some(seq) if seq <= last => {
+                    let held = self.lines.iter().chain(&new).find(|l| Self::seq(l) == Some(seq));
+                    if held != Some(line) {
+                        return false;
+                    }
+                }
+                Some(seq) if seq == last + 1 => {
+                    new.push(line.clone());
+                    last = seq;
+                }
+                Some(_) => return false,
+            }
+        }
+        self.lines.extend(new);
+        true
+    }
+
+    fn text(&self) -> String {
+        self.lines.iter().map(|l| format!("{l}\n")).collect()
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Fault {
+    Ok,
+    WriteFails,
+    LostAck,
+    Duplicate,
+    CrashBeforeAck,
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Command(u8),
+    Deliver(usize, Fault),
+    Reconcile,
+    Restart,
+}
+
+fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+    use proptest::prelude::*;
+    let fault = prop_oneof![Just(Fault::Ok), Just(Fault::WriteFails), Just(Fault::LostAck), Just(Fault::Duplicate), Just(Fault::CrashBeforeAck)];
+    prop_oneof![
+        4 => (0u8..5).prop_map(Op::Command),
+        4 => (0usize..4, fault).prop_map(|(i, f)| Op::Deliver(i, f)),
+        1 => Just(Op::Reconcile),
+        1 => Just(Op::Restart),
+    ]
+}
+
+/// Every record memory says is stored is in storage, exactly.
+fn check_claims(s: &Session, storage: &Storage) -> Result<(), String> {
+    let claimed = s.persistence().committed_through;
+    if claimed > storage.last() {
+        return Err(format!("memory claims {claimed} but storage holds up to {}", storage.last()));
+    }
+    for record in s.records().iter().filter(|r| r.seq <= claimed) {
+        let line = record.to_line();
+        if !storage.lines.contains(&line) {
+            return Err(format!("claimed record {} is not stored as held", record.seq));
+        }
+    }
+    Ok(())
+}
+
+fn run_faults(ops: &[Op]) -> Result<(), String> {
+    let mut storage = Storage::default();
+    let mut s = Session::create(Header::new("faults"));
+    let mut inbox: Vec<(u64, Vec<String>)> = Vec::new();
+    let mut acknowledged: Vec<String> = Vec::new();
+    let mut calls = 0;
+    let take = |effects: Vec<Effect>, inbox: &mut Vec<(u64, Vec<String>)>| {
+        for e in effects {
+            if let Effect::Persist { ticket, lines } = e {
+                inbox.push((ticket, lines));
+            }
+        }
+    };
+    take(s.take_effects(), &mut inbox);
+    for op in ops {
+        match *op {
+            Op::Command(k) => {
+                let command = match k {
+                    0 => json!({"type": "userMessage", "text": format!("prompt {calls}")}),
+                    1 => json!({"type": "assistantResponse", "text": format!("answer {calls}"), "toolCalls": [{"id": format!("c{calls}"), "name": "ls", "input": {}}]}),
+                    2 => json!({"type": "recordEditedPath", "path": format!("/f{calls}")}),
+                    3 => json!({"type": "recordUsage", "usage": {"inputTokens": 100 + calls, "outputTokens": 1}}),
+                    _ => json!({"type": "flush"}),
+                };
+                calls += 1;
+                take(s.dispatch(cmd(command), Some(NOW.into())).map_err(|e| e.to_string())?.effects, &mut inbox);
+            }
+            Op::Deliver(i, fault) => {
+                if inbox.is_empty() {
+                    continue;
+                }
+                let (ticket, lines) = inbox.remove(i % inbox.len());
+                let outcome = match fault {
+                    Fault::Ok => Some(if storage.append(&lines) { PersistOutcome::Committed } else { PersistOutcome::NotCommitted }),
+                    Fault::WriteFails => Some(PersistOutcome::NotCommitted),
+                    Fault::LostAck => {
+                        storage.append(&lines);
+                        Some(PersistOutcome::Indeterminate)
+                    }
+                    Fault::Duplicate => {
+                        let first = storage.append(&lines);
+                        let second = storage.append(&lines);
+                        if first && !second {
+                            return Err("a duplicate delivery was refused".into());
+                        }
+                        Some(if first { PersistOutcome::Committed } else { PersistOutcome::NotCommitted })
+                    }
+                    Fault::CrashBeforeAck => {
+                        storage.append(&lines);
+                        None
+                    }
+                };
+                if let Some(outcome) = outcome {
+                    // A ticket from before a restart is unknown to the new process.
+                    if let Ok(r) = s.ack(ticket, outcome) {
+                        if r.applied && outcome == PersistOutcome::Committed {
+                            acknowledged.extend(lines.iter().filter(|l| Storage::seq(l).is_some()).cloned());
+                        }
+                    }
+                }
+            }
+            Op::Reconcile => {
+                let r = s.reconcile(&storage.text()).map_err(|e| e.to_string())?;
+                if !r.dropped.is_empty() {
+                    return Err(format!("one writer, yet reconcile dropped {:?}", r.dropped));
+                }
+                inbox.clear();
+                take(r.effects, &mut inbox);
+            }
+            Op::Restart => {
+                // The process dies: memory and its unanswered tickets are gone; storage remains.
+                s = if storage.lines.is_empty() { Session::create(Header::new("faults")) } else { Session::from_log(&storage.text()) };
+                inbox.clear();
+                take(s.take_effects(), &mut inbox);
+            }
+        }
+        check_claims(&s, &storage)?;
+        for line in &acknowledged {
+            if !storage.lines.contains(line) {
+                return Err(format!("acknowledged record lost: {line}"));
+            }
+        }
+    }
+    // Settle: reconcile with storage, then deliver everything to a storage that works.
+    let r = s.reconcile(&storage.text()).map_err(|e| e.to_string())?;
+    inbox = Vec::new();
+    take(r.effects, &mut inbox);
+    while let Some((ticket, lines)) = inbox.pop() {
+        let outcome = if storage.append(&lines) { PersistOutcome::Committed } else { PersistOutcome::NotCommitted };
+        s.ack(ticket, outcome).map_err(|e| e.to_string())?;
+        take(s.take_effects(), &mut inbox);
+    }
+    if s.snapshot().log != storage.text() {
+        return Err(format!("memory and storage differ after reconcile:\n{}\n---\n{}", s.snapshot().log, storage.text()));
+    }
+    let status = s.persistence();
+    if !status.pending.is_empty() || status.committed_through != storage.last() {
+        return Err(format!("settled, yet {status:?}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn faults_never_lose_an_acknowledged_record_and_reconcile_converges() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let cases = if cfg!(target_arch = "wasm32") { 100 } else { 1_000 };
+    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+    runner
+        .run(&proptest::collection::vec(op(), 1..60), |ops| {
+            run_faults(&ops).map_err(|e| TestCaseError::fail(format!("{e}\nops: {ops:?}")))?;
+            Ok(())
+        })
+        .unwrap();
+}

@@ -96,8 +96,16 @@ fn ts<T: tsify::Tsify + Serialize>(value: &T) -> Result<Ts<T>, JsValue> {
     to_js(value).map(Ts::new_unchecked)
 }
 
+/// Reads a JS value as a JSON value first, then the type from that: the session's large types
+/// (snapshots, prompt contexts, commands) then have one deserializer in the `.wasm`, not two.
+fn via_value<T: serde::de::DeserializeOwned>(value: &JsValue, code: &str, what: &str) -> Result<T, JsValue> {
+    let value: serde_json::Value =
+        serde_wasm_bindgen::from_value(value.clone()).map_err(|e| error(code, &format!("{what} is invalid: {e}")))?;
+    serde_json::from_value(value).map_err(|e| error(code, &format!("{what} is invalid: {e}")))
+}
+
 fn options(input: Ts<BuildInput>) -> Result<BuildInput, JsValue> {
-    input.to_rust().map_err(|e| error("invalid_options", &format!("build options are invalid: {e}")))
+    via_value(&input.js_value(), "invalid_options", "build options")
 }
 
 fn request_error(e: RequestError) -> JsValue {
@@ -314,7 +322,7 @@ impl Session {
     }
 
     pub fn restore(snapshot: Ts<SessionSnapshot>) -> Result<Session, JsValue> {
-        let snapshot = snapshot.to_rust().map_err(|e| error("invalid_snapshot", &format!("snapshot is invalid: {e}")))?;
+        let snapshot: SessionSnapshot = via_value(&snapshot.js_value(), "invalid_snapshot", "snapshot")?;
         Ok(Session { inner: NativeSession::restore(&snapshot).map_err(session_error)? })
     }
 
@@ -361,7 +369,7 @@ fn session_error(e: SessionError) -> JsValue {
 /// Renders the two prompt heads (system prompt, first-user prefix) from a prompt context.
 #[wasm_bindgen(js_name = renderHeads)]
 pub fn render_heads(context: Ts<PromptContext>) -> Result<Ts<Heads>, JsValue> {
-    let context = context.to_rust().map_err(|e| error("invalid_argument", &format!("prompt context is invalid: {e}")))?;
+    let context: PromptContext = via_value(&context.js_value(), "invalid_argument", "prompt context")?;
     ts(&crate::prompt::render_heads(&context).map_err(|e| error("invalid_template", &e.to_string()))?)
 }
 

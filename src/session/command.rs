@@ -89,87 +89,202 @@ pub struct AssistantResponse {
     pub stop_reason: Option<String>,
 }
 
-/// What a host asks of a session. Commands are queued and processed in order.
+/// A person's prompt.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UserMessage {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageInput>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+}
+
+/// The result of a tool call.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolResultInput {
+    pub tool_call_id: String,
+    pub output: String,
+    #[serde(default)]
+    pub is_error: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageInput>,
+}
+
+/// The provider's usage, when it comes apart from a response.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RecordUsage {
+    pub usage: UsageAnchor,
+}
+
+/// Samples with another model from now on.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SwitchModel {
+    pub provider: Provider,
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
+}
+
+/// Truncates the conversation to before real prompt `promptIndex` (0-based).
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RewindTo {
+    pub prompt_index: u64,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetPromptContext {
+    pub context: PromptContext,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PrepareCompaction {
+    #[serde(default)]
+    pub options: CompactionOptions,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EnqueueReminder {
+    pub reminder: Reminder,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RecordEditedPath {
+    pub path: String,
+}
+
+/// Build options (`provider` and `model` default to the session's model).
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BuildRequest {
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Partial<BuildInput>"))]
+    pub options: Value,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Restore {
+    pub snapshot: Box<SessionSnapshot>,
+}
+
+/// What a host asks of a session. Commands are queued and processed in order.
+///
+/// Read through a JSON value (see the `Deserialize` impl): a derived internally tagged enum
+/// would instantiate every variant's deserializer a second time for serde's buffered content,
+/// about 100 KB of `.wasm` for nothing.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
 pub enum Command {
-    /// A person's prompt.
-    UserMessage {
-        text: String,
-        #[serde(default)]
-        images: Vec<ImageInput>,
-        #[serde(default)]
-        message_id: Option<String>,
-    },
+    UserMessage(UserMessage),
+    /// One model response: reasoning, text, tool calls and the provider's usage.
     AssistantResponse(AssistantResponse),
-    /// The result of a tool call.
-    ToolResult {
-        tool_call_id: String,
-        output: String,
-        #[serde(default)]
-        is_error: bool,
-        #[serde(default)]
-        images: Vec<ImageInput>,
-    },
-    /// The provider's usage, when it comes apart from a response.
-    RecordUsage { usage: UsageAnchor },
-    /// Samples with another model from now on: the window changes, the system head is rendered
-    /// for it, and a compaction is asked for when the context no longer fits.
-    SwitchModel {
-        provider: Provider,
-        model: String,
-        #[serde(default)]
-        context_window: Option<u64>,
-    },
-    /// Truncates the conversation to before real prompt `promptIndex` (0-based), across
-    /// compactions; the log keeps everything.
-    Rewind { prompt_index: u64 },
-    /// Sets what the prompt heads are rendered from. Before the conversation starts the heads
-    /// are recorded at once; later, the heads stay as sent until the next compaction refreshes them.
-    SetPromptContext { context: PromptContext },
+    ToolResult(ToolResultInput),
+    RecordUsage(RecordUsage),
+    /// The window changes, the system head is rendered for the model, and a compaction is asked
+    /// for when the context no longer fits.
+    SwitchModel(SwitchModel),
+    /// Across compactions; the log keeps everything.
+    Rewind(RewindTo),
+    /// Before the conversation starts the heads are recorded at once; later they stay as sent
+    /// until the next compaction refreshes them.
+    SetPromptContext(SetPromptContext),
     /// Builds the request that asks a model for a summary (nothing is written).
-    PrepareCompaction {
-        #[serde(default)]
-        options: CompactionOptions,
-    },
-    /// Replaces the history before the prepared cut with `summary` (see [`ApplyCompaction`]).
+    PrepareCompaction(PrepareCompaction),
+    /// Replaces the history before the prepared cut with a summary (see [`ApplyCompaction`]).
     ApplyCompaction(ApplyCompaction),
-    EnqueueReminder { reminder: Reminder },
-    RecordEditedPath { path: String },
-    /// Builds the next request. `options` are the build options (`provider` and `model`
-    /// default to the session's model); reminders are drained into the log first.
-    BuildRequest {
-        #[serde(default)]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "Partial<BuildInput>"))]
-        options: Value,
-    },
+    EnqueueReminder(EnqueueReminder),
+    RecordEditedPath(RecordEditedPath),
+    /// Builds the next request; reminders are drained into the log first.
+    BuildRequest(BuildRequest),
     /// Sends again every record storage has not confirmed.
     Flush,
     Snapshot,
     /// Replaces the whole state with a snapshot's.
-    Restore { snapshot: Box<SessionSnapshot> },
+    Restore(Restore),
 }
 
 impl Command {
+    /// The command's `type`.
     pub fn name(&self) -> &'static str {
         match self {
-            Command::UserMessage { .. } => "userMessage",
+            Command::UserMessage(_) => "userMessage",
             Command::AssistantResponse(_) => "assistantResponse",
-            Command::ToolResult { .. } => "toolResult",
-            Command::RecordUsage { .. } => "recordUsage",
-            Command::SwitchModel { .. } => "switchModel",
-            Command::Rewind { .. } => "rewind",
-            Command::SetPromptContext { .. } => "setPromptContext",
-            Command::PrepareCompaction { .. } => "prepareCompaction",
+            Command::ToolResult(_) => "toolResult",
+            Command::RecordUsage(_) => "recordUsage",
+            Command::SwitchModel(_) => "switchModel",
+            Command::Rewind(_) => "rewind",
+            Command::SetPromptContext(_) => "setPromptContext",
+            Command::PrepareCompaction(_) => "prepareCompaction",
             Command::ApplyCompaction(_) => "applyCompaction",
-            Command::EnqueueReminder { .. } => "enqueueReminder",
-            Command::RecordEditedPath { .. } => "recordEditedPath",
-            Command::BuildRequest { .. } => "buildRequest",
+            Command::EnqueueReminder(_) => "enqueueReminder",
+            Command::RecordEditedPath(_) => "recordEditedPath",
+            Command::BuildRequest(_) => "buildRequest",
             Command::Flush => "flush",
             Command::Snapshot => "snapshot",
-            Command::Restore { .. } => "restore",
+            Command::Restore(_) => "restore",
         }
+    }
+
+    /// Reads a command from its JSON value: `type` picks the variant, the rest are its fields.
+    pub fn from_value(value: Value) -> Result<Command, String> {
+        let Value::Object(mut fields) = value else { return Err("a command is an object with a `type`".into()) };
+        let kind = match fields.remove("type") {
+            Some(Value::String(kind)) => kind,
+            _ => return Err("a command needs a string `type`".into()),
+        };
+        let rest = Value::Object(fields);
+        fn args<T: serde::de::DeserializeOwned>(kind: &str, rest: Value) -> Result<T, String> {
+            serde_json::from_value(rest).map_err(|e| format!("`{kind}`: {e}"))
+        }
+        let unit = |command: Command, rest: &Value| match rest.as_object().is_some_and(|m| m.is_empty()) {
+            true => Ok(command),
+            false => Err(format!("`{kind}` takes no fields")),
+        };
+        match kind.as_str() {
+            "userMessage" => args(&kind, rest).map(Command::UserMessage),
+            "assistantResponse" => args(&kind, rest).map(Command::AssistantResponse),
+            "toolResult" => args(&kind, rest).map(Command::ToolResult),
+            "recordUsage" => args(&kind, rest).map(Command::RecordUsage),
+            "switchModel" => args(&kind, rest).map(Command::SwitchModel),
+            "rewind" => args(&kind, rest).map(Command::Rewind),
+            "setPromptContext" => args(&kind, rest).map(Command::SetPromptContext),
+            "prepareCompaction" => args(&kind, rest).map(Command::PrepareCompaction),
+            "applyCompaction" => args(&kind, rest).map(Command::ApplyCompaction),
+            "enqueueReminder" => args(&kind, rest).map(Command::EnqueueReminder),
+            "recordEditedPath" => args(&kind, rest).map(Command::RecordEditedPath),
+            "buildRequest" => args(&kind, rest).map(Command::BuildRequest),
+            "flush" => unit(Command::Flush, &rest),
+            "snapshot" => unit(Command::Snapshot, &rest),
+            "restore" => args(&kind, rest).map(Command::Restore),
+            other => Err(format!("unknown command type `{other}`")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Command {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Command, D::Error> {
+        Command::from_value(Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 

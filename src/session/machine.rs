@@ -208,7 +208,7 @@ impl Session {
     fn handle(&mut self, command: Command, now: Option<&str>) -> Result<Reply, SessionError> {
         let ts = self.stamp(now);
         match command {
-            Command::UserMessage { text, images, message_id } => {
+            Command::UserMessage(command::UserMessage { text, images, message_id }) => {
                 let id = message_id.unwrap_or_else(|| format!("user-{}", self.next_seq()));
                 Ok(Reply::Accepted { seqs: self.write_updates(command::user_updates(&text, &images, &id), &ts) })
             }
@@ -222,15 +222,15 @@ impl Session {
                 }
                 Ok(Reply::Accepted { seqs })
             }
-            Command::ToolResult { tool_call_id, output, is_error, images } => {
+            Command::ToolResult(command::ToolResultInput { tool_call_id, output, is_error, images }) => {
                 if !self.has_tool_call(&tool_call_id) {
                     return Err(SessionError::UnknownToolCall(tool_call_id));
                 }
                 Ok(Reply::Accepted { seqs: self.write_updates(vec![command::tool_result_update(&tool_call_id, &output, is_error, &images)], &ts) })
             }
-            Command::RecordUsage { usage } => Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts)] }),
-            Command::SwitchModel { provider, model, context_window } => self.switch_model(provider, model, context_window, &ts),
-            Command::Rewind { prompt_index } => {
+            Command::RecordUsage(command::RecordUsage { usage }) => Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts)] }),
+            Command::SwitchModel(command::SwitchModel { provider, model, context_window }) => self.switch_model(provider, model, context_window, &ts),
+            Command::Rewind(command::RewindTo { prompt_index }) => {
                 let prompts = self.replayer().state().prompt_count;
                 if prompt_index >= prompts {
                     return Err(SessionError::InvalidPromptIndex { index: prompt_index, prompts });
@@ -239,17 +239,17 @@ impl Session {
                 self.compaction_asked = false;
                 Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::Rewind(Rewind { prompt_index })), &ts)] })
             }
-            Command::SetPromptContext { context } => self.set_prompt_context(context, &ts),
-            Command::PrepareCompaction { options } => self.prepare_compaction(&options).map(|p| Reply::Compaction(Box::new(p))),
+            Command::SetPromptContext(command::SetPromptContext { context }) => self.set_prompt_context(context, &ts),
+            Command::PrepareCompaction(command::PrepareCompaction { options }) => self.prepare_compaction(&options).map(|p| Reply::Compaction(Box::new(p))),
             Command::ApplyCompaction(apply) => self.apply_compaction(apply, &ts),
-            Command::EnqueueReminder { reminder } => Ok(Reply::Queued { queued: self.enqueue_reminder(reminder) }),
-            Command::RecordEditedPath { path } => {
+            Command::EnqueueReminder(command::EnqueueReminder { reminder }) => Ok(Reply::Queued { queued: self.enqueue_reminder(reminder) }),
+            Command::RecordEditedPath(command::RecordEditedPath { path }) => {
                 if self.replayer().state().edited_paths.contains(&path) {
                     return Ok(Reply::Unchanged);
                 }
                 Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::EditedPaths(EditedPaths { paths: vec![path] })), &ts)] })
             }
-            Command::BuildRequest { options } => {
+            Command::BuildRequest(command::BuildRequest { options }) => {
                 let mut input = self.build_input(options)?;
                 if input.now.is_none() {
                     input.now = now.map(str::to_owned);
@@ -260,7 +260,7 @@ impl Session {
             }
             Command::Flush => Ok(Reply::Unchanged),
             Command::Snapshot => Ok(Reply::Snapshot(Box::new(self.snapshot()))),
-            Command::Restore { snapshot } => {
+            Command::Restore(command::Restore { snapshot }) => {
                 let restored = Session::restore(&snapshot)?;
                 let next = self.next_command;
                 *self = restored;

@@ -4,6 +4,14 @@ import { bindDiscover } from './discover.mjs';
 
 export * from './web/contextview.js';
 export { Workspace, memoryFs, browserFs } from './discover.mjs';
+// Session-log storage (see storage.mjs): IndexedDB, the shared error class, fault injection.
+export { indexedDbStorage } from './storage-indexeddb.mjs';
+export { StorageError, faultyStorage } from './storage.mjs';
+export { DurableSession } from './durable.mjs';
+import { DurableSession } from './durable.mjs';
+
+/** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */
+export const openSession = (storage, options) => DurableSession.open(wasm.Session, storage, options);
 
 let ready;
 

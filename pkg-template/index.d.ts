@@ -79,3 +79,135 @@ export function memoryFs(files?: Record<string, MemoryFsValue> | Map<string, Mem
 
 /** A File System Access API directory (e.g. OPFS) mounted at an absolute path (default "/"). */
 export function browserFs(root: FileSystemDirectoryHandle, options?: { mount?: string }): DiscoverFs;
+
+// ---------------------------------------------------------------------------------------------
+// Session-log storage (storage.mjs, storage-node.mjs, storage-indexeddb.mjs,
+// storage-durable-object.mjs): where a host keeps the JSON Lines session log, with the same rules
+// in every runtime. Each entry exports its own adapter (node: nodeFileStorage, browser:
+// indexedDbStorage, workerd: durableObjectStorage) plus StorageError and faultyStorage.
+
+/** Why an append was refused (nothing written) or why the underlying store failed. */
+export type StorageErrorCode =
+  | 'invalid_line' | 'missing_header' | 'header_conflict' | 'seq_conflict' | 'seq_gap'
+  | 'write_failed' | 'read_failed';
+
+/** A refused append or a failed store; `cause` holds the store's own error for `*_failed`. */
+export declare class StorageError extends Error {
+  constructor(code: StorageErrorCode, message: string, options?: { cause?: unknown });
+  readonly code: StorageErrorCode;
+}
+
+/**
+ * Something load() left out: `torn_tail` (the last entry was incomplete, an interrupted write;
+ * the next append removes it) or `invalid_entry` (an entry that cannot be part of the log).
+ */
+export interface StorageDiagnostic {
+  code: 'torn_tail' | 'invalid_entry';
+  message: string;
+}
+
+/** What load() returns: the log as JSON Lines ('' when empty) and what was left out. */
+export interface LoadedLog {
+  text: string;
+  diagnostics: StorageDiagnostic[];
+}
+
+/** What append() did: lines written, and lines skipped because they were already stored. */
+export interface AppendResult {
+  written: number;
+  duplicates: number;
+}
+
+/**
+ * A session log's storage. Lines are single JSON Lines lines without their '\n': the header
+ * (written only into empty storage), then records with seq 1, 2, 3… An append is idempotent by
+ * seq (a byte-identical stored line is a duplicate) and all or nothing: it rejects with a
+ * StorageError and writes nothing when any line is refused.
+ */
+export interface SessionStorage {
+  load(): Promise<LoadedLog>;
+  append(lines: readonly string[]): Promise<AppendResult>;
+  /**
+   * Test hook (used by faultyStorage's `torn_write`): appends like append() but stores the last
+   * written line cut to its first `keepFraction` (default 0.5).
+   */
+  _writeTorn?(lines: readonly string[], keepFraction?: number): Promise<AppendResult>;
+}
+
+/** A JSON Lines file: one write + fsync per append (Node only: exported by the node entry). */
+export function nodeFileStorage(path: string): SessionStorage & { readonly path: string };
+
+/** An IndexedDB database per log, keyed by seq (browser entry). */
+export function indexedDbStorage(name: string, options?: { indexedDB?: IDBFactory }):
+  SessionStorage & { readonly name: string; close(): void };
+
+/** The part of a SQLite-backed Durable Object's `ctx.storage` that durableObjectStorage uses. */
+export interface DurableObjectSqlStorage {
+  sql: { exec(query: string, ...bindings: any[]): { toArray(): any[] } };
+  transactionSync<T>(fn: () => T): T;
+}
+
+/** Table `cv_log` in a SQLite-backed Durable Object; several logs per object (workerd entry). */
+export function durableObjectStorage(storage: DurableObjectSqlStorage, options?: { log?: string }):
+  SessionStorage & { readonly log: string };
+
+/** The faults faultyStorage can inject into append() calls. */
+export type StorageFault = 'write_failure' | 'lost_ack' | 'duplicate_delivery' | 'crash_after_write' | 'torn_write';
+
+/** One append's entry in a fault plan: a fault, a torn write's kept fraction, or a normal call. */
+export type FaultPlanEntry = StorageFault | { fault: StorageFault; keepFraction?: number } | 'none' | null | undefined;
+
+/** A storage with injected faults; rejections it adds have `code` `ack_lost` or `crashed`. */
+export interface FaultyStorage<S extends SessionStorage = SessionStorage> extends SessionStorage {
+  readonly inner: S;
+  /** The plan passed in: each append() shifts one entry. */
+  readonly plan: FaultPlanEntry[];
+  /** The faults injected so far, with the outcome of each delivery to the inner storage. */
+  readonly injected: {
+    fault: StorageFault;
+    results: ({ ok: true; value: AppendResult } | { ok: false; error: unknown })[];
+  }[];
+  /** True after `crash_after_write` or `torn_write`: every later call rejects with `crashed`. */
+  readonly crashed: boolean;
+}
+
+/** Wraps a storage to fail its next append() calls as `plan` says (tests). */
+export function faultyStorage<S extends SessionStorage>(inner: S, plan?: FaultPlanEntry[]): FaultyStorage<S>;
+
+// ---------------------------------------------------------------------------------------------
+// The durable session (durable.mjs): a Session driven over a SessionStorage. It performs each
+// command's effects — persist (append, then ack with what happened), notify, compactionDue —
+// and reconciles with storage after a lost answer or a refused batch.
+
+import type { Command, Processed, Reconciled, Session } from './web/contextview.js';
+
+export interface DurableSessionOptions {
+  /** The new session's id when storage is empty. */
+  sessionId?: string;
+  /** ACP notifications to send to the client (`session/update` params, e.g. `usage_update`). */
+  onNotify?(notification: unknown): void;
+  /** The context should be compacted before the next request. */
+  onCompactionDue?(effect: Extract<Processed['effects'][number], { type: 'compactionDue' }>): void;
+}
+
+export declare class DurableSession {
+  constructor(session: Session, storage: SessionStorage, options?: DurableSessionOptions);
+  static open(SessionClass: typeof Session, storage: SessionStorage, options?: DurableSessionOptions): Promise<DurableSession>;
+  readonly session: Session;
+  readonly storage: SessionStorage;
+  /** What load() left out when the session was opened (e.g. `torn_tail`). */
+  loadDiagnostics: StorageDiagnostic[];
+  /** The last storage failure, or null. */
+  lastStorageError: unknown;
+  /** Processes a command and performs its effects; a command's failure is in `error`. */
+  dispatch(command: Command, now?: string): Promise<Processed>;
+  /** Sends again what storage has not confirmed. */
+  flush(now?: string): Promise<Processed>;
+  /** Reads storage and converges memory to it. */
+  reconcile(): Promise<Reconciled>;
+  /** Performs effects produced outside dispatch (e.g. by `session.buildString()`). */
+  settle(): Promise<void>;
+}
+
+/** Opens the session `storage` holds, or a new one (`options.sessionId`) when it is empty. */
+export function openSession(storage: SessionStorage, options?: DurableSessionOptions): Promise<DurableSession>;

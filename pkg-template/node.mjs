@@ -16,12 +16,22 @@ export const {
   importSession,
   Session,
   WorkspaceEngine,
+  renderHeads,
 } = cv;
 
 // Discovery of rules and skills (JavaScript driver over WorkspaceEngine; see discover.mjs).
 export const { discover } = bindDiscover(WorkspaceEngine);
 export { Workspace, memoryFs, browserFs } from './discover.mjs';
 export { nodeFs } from './node-fs.mjs';
+
+// Session-log storage (see storage.mjs): a JSON Lines file, the shared error class, fault injection.
+export { nodeFileStorage } from './storage-node.mjs';
+export { StorageError, faultyStorage } from './storage.mjs';
+export { DurableSession } from './durable.mjs';
+import { DurableSession } from './durable.mjs';
+
+/** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */
+export const openSession = (storage, options) => DurableSession.open(Session, storage, options);
 
 /** The wasm is already instantiated in Node; kept for symmetry with the browser entry. */
 export function init() {

@@ -8,6 +8,14 @@ wasm.initSync({ module: wasmModule });
 
 export * from './web/contextview.js';
 export { Workspace, memoryFs, browserFs } from './discover.mjs';
+// Session-log storage (see storage.mjs): Durable Object SQL, the shared error class, fault injection.
+export { durableObjectStorage } from './storage-durable-object.mjs';
+export { StorageError, faultyStorage } from './storage.mjs';
+export { DurableSession } from './durable.mjs';
+import { DurableSession } from './durable.mjs';
+
+/** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */
+export const openSession = (storage, options) => DurableSession.open(wasm.Session, storage, options);
 export const { discover } = bindDiscover(wasm.WorkspaceEngine);
 
 /** The wasm is already instantiated; kept for symmetry with the browser entry. */

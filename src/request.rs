@@ -103,8 +103,13 @@ impl BuildInput {
     pub fn options_for(&self, state: &ReplayState, session_id: Option<&str>) -> BuildOptions {
         let mut options = self.options();
         options.ledger = LedgerState::from_replay(state);
+        // The log's last model switch names the model (for its provider, unless the input names
+        // one) and gives that model's window.
+        if let Some(switch) = state.model.as_ref().filter(|m| self.model.is_none() && m.provider == self.provider.as_str()) {
+            options.render.model = switch.model.clone();
+        }
         if options.context_window.is_none() {
-            options.context_window = state.model.as_ref().and_then(|m| m.context_window);
+            options.context_window = state.model.as_ref().filter(|m| m.model == options.render.model).and_then(|m| m.context_window);
         }
         // The system head recorded in the log, unless the input gives its own.
         if options.render.system.is_none() {

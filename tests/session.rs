@@ -318,7 +318,8 @@ fn compaction_refreshes_the_heads_and_keeps_the_state() {
     assert!(kinds.contains(&"compaction_checkpoint") && kinds.iter().filter(|k| **k == "tool_call").count() == 2);
     // A fresh replay of the log builds the same request.
     let mut fresh = Session::from_log(&s.snapshot().log);
-    let fresh_body = body(&ok(&mut fresh, json!({"type": "buildRequest", "options": {"provider": "anthropic", "model": "claude-sonnet-4-5"}})));
+    // It samples with the log's model: no options needed.
+    let fresh_body = body(&ok(&mut fresh, json!({"type": "buildRequest"})));
     assert_eq!(fresh_body, after);
 }
 
@@ -643,4 +644,22 @@ fn faults_never_lose_an_acknowledged_record_and_reconcile_converges() {
             Ok(())
         })
         .unwrap();
+}
+
+#[test]
+fn a_log_names_its_model_and_window_for_builds_that_do_not() {
+    let mut s = working_session();
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-opus-4-1", "contextWindow": 500000}));
+    let log = s.snapshot().log;
+    let build = |input: contextview::request::BuildInput| {
+        let out = contextview::request::build_request(&contextview::request::BuildInput { log: Some(log.clone()), ..input }).unwrap();
+        let model = serde_json::from_str::<Value>(&out.built.body).unwrap()["model"].as_str().unwrap_or_default().to_owned();
+        (model, out.built.report.tokens.context.size)
+    };
+    use contextview::request::BuildInput;
+    use contextview::Provider;
+    assert_eq!(build(BuildInput::new(Provider::Anthropic)), ("claude-opus-4-1".to_owned(), 500000));
+    let named = BuildInput { model: Some("claude-sonnet-4-5".into()), ..BuildInput::new(Provider::Anthropic) };
+    assert_eq!(build(named), ("claude-sonnet-4-5".to_owned(), 200000), "another model: its own window, not the switch's");
+    assert_eq!(build(BuildInput::new(Provider::OpenAiChat)).1, contextview::view::ledger::model_window("gpt-4.1").unwrap());
 }

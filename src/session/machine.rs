@@ -194,10 +194,11 @@ impl Session {
         let name = command.name().to_owned();
         let before = self.records.len();
         let outcome = self.handle(command, now.as_deref());
+        // Store first, then tell the client.
+        self.queue_persist();
         if self.records.len() != before {
             self.after_change();
         }
-        self.queue_persist();
         let effects = std::mem::take(&mut self.outbox);
         match outcome {
             Ok(reply) => Processed { id, command: name, reply: Some(reply), error: None, effects },
@@ -296,18 +297,31 @@ impl Session {
         self.sampling.as_ref().map(|s| s.provider.as_str().to_owned())
     }
 
+    /// The session's model: what the host last built with or switched to, else the log's last
+    /// `model_switch` (a session reopened from its log samples with the same model).
+    fn sampling(&mut self) -> Option<BuildInput> {
+        if let Some(sampling) = &self.sampling {
+            return Some(sampling.clone());
+        }
+        let switch = self.replayer().state().model.clone()?;
+        let provider: crate::provider::Provider = serde_json::from_value(json!(switch.provider)).ok()?;
+        Some(BuildInput { model: Some(switch.model), context_window: switch.context_window, ..BuildInput::new(provider) })
+    }
+
     /// Build options from a command's: `provider` and `model` default to the session's.
-    fn build_input(&self, options: Value) -> Result<BuildInput, SessionError> {
+    fn build_input(&mut self, options: Value) -> Result<BuildInput, SessionError> {
         let mut options = match options {
             Value::Null => json!({}),
             Value::Object(map) => Value::Object(map),
             other => return Err(SessionError::InvalidOptions(format!("build options must be an object, not {other}"))),
         };
-        if let Some(sampling) = &self.sampling {
-            let defaults = [("provider", json!(sampling.provider)), ("model", json!(sampling.model)), ("contextWindow", json!(sampling.context_window))];
-            for (key, value) in defaults {
-                if options.get(key).is_none() && !value.is_null() {
-                    options[key] = value;
+        // The session's model, unless the options name another (whose window is its own).
+        if let Some(sampling) = &self.sampling() {
+            if options.get("provider").is_none() && options.get("model").is_none() {
+                for (key, value) in [("provider", json!(sampling.provider)), ("model", json!(sampling.model)), ("contextWindow", json!(sampling.context_window))] {
+                    if options.get(key).is_none() && !value.is_null() {
+                        options[key] = value;
+                    }
                 }
             }
         }
@@ -367,15 +381,15 @@ impl Session {
         Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::PromptHeadSnapshot(snapshot)), ts)] })
     }
 
-    fn family(&self) -> Family {
-        self.sampling.as_ref().map_or(Family::OpenAi, |s| {
+    fn family(&mut self) -> Family {
+        self.sampling().as_ref().map_or(Family::OpenAi, |s| {
             Family::of_names(Some(s.provider.as_str()), Some(s.model.as_deref().unwrap_or(crate::request::default_model(s.provider))))
         })
     }
 
     /// The context as the ledger counts it, for the session's model (none before a model is known).
     fn current_usage(&mut self) -> Option<ContextUsage> {
-        let sampling = self.sampling.clone()?;
+        let sampling = self.sampling()?;
         Some(self.usage(&sampling))
     }
 
@@ -533,7 +547,9 @@ impl Session {
     /// What the session holds, for inspection.
     pub fn state(&mut self) -> SessionState {
         let prompts = crate::update::replay::prompt_texts(&self.records);
-        let sampling = self.sampling.clone();
+        let sampling = self.sampling();
+        // The window the ledger uses: the model's own when the host gave none.
+        let context_window = self.current_usage().map(|u| u.size).filter(|&s| s > 0);
         let queued_reminders = self.reminders.pending();
         let replay_state = self.replayer().state().clone();
         let items = self.replayer().items().len();
@@ -541,7 +557,7 @@ impl Session {
             session_id: self.header.as_ref().map(|h| h.session_id.clone()),
             provider: sampling.as_ref().map(|s| s.provider.as_str().to_owned()).or_else(|| replay_state.model.as_ref().map(|m| m.provider.clone())),
             model: sampling.as_ref().and_then(|s| s.model.clone()).or_else(|| replay_state.model.as_ref().map(|m| m.model.clone())),
-            context_window: sampling.as_ref().and_then(|s| s.context_window).or_else(|| replay_state.model.as_ref().and_then(|m| m.context_window)),
+            context_window,
             prompts,
             edited_paths: replay_state.edited_paths,
             records: self.records.len(),

@@ -1,5 +1,5 @@
 // The Session API from JavaScript: reminders drained into the log, records to persist, the
-// image-stripping recovery build, pruning and prefix reports.
+// image-stripping recovery build, pruning and prefix reports, the command queue and its effects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -17,8 +17,11 @@ test('reminders are drained into the log before a build and handed back to persi
   assert.equal(session.enqueueReminder({ kind: 'diagnostics', text: 'src/lib.rs:2: unused import' }), false, 'deduplicated');
   const { body } = session.buildString({ provider: 'openai-chat', now: '2026-11-30T09:30:00Z' });
   assert.match(body, /<system-reminder>\\nsrc\/lib.rs:2: unused import\\n<\/system-reminder>/);
-  const unsaved = session.takeUnsaved();
-  assert.equal(unsaved.length, 1);
+  const effects = session.takeEffects();
+  assert.equal(effects.length, 1);
+  assert.equal(effects[0].type, 'persist');
+  const unsaved = effects[0].lines;
+  assert.equal(unsaved.length, 1, 'the header is stored already: only the drained record');
   const record = JSON.parse(unsaved[0]);
   assert.deepEqual(record, {
     seq: lastSeq() + 1,
@@ -26,7 +29,8 @@ test('reminders are drained into the log before a build and handed back to persi
     event: { kind: 'reminder_injected', reminder: 'diagnostics', text: '<system-reminder>\nsrc/lib.rs:2: unused import\n</system-reminder>' },
   });
   assert.equal(session.recordCount(), records + 1);
-  assert.deepEqual(session.takeUnsaved(), [], 'taken once');
+  assert.deepEqual(session.takeEffects(), [], 'handed out once');
+  assert.equal(session.ack(effects[0].ticket, 'committed').persistence.committedThrough, lastSeq() + 1);
   // A session restored with that record does not tell it again.
   const restored = cv.Session.fromLog(log + unsaved[0] + '\n');
   assert.equal(restored.enqueueReminder({ kind: 'diagnostics', text: 'src/lib.rs:2: unused import' }), false);
@@ -104,6 +108,40 @@ test('rules that attach on read reach the next request once, as one reminder', a
   assert.equal(session.enqueueRules('/r/src/b.ts', []), false, 'no rules, no reminder');
   const { body } = session.buildString({ provider: 'openai-chat' });
   assert.match(body, /Rules that apply to \/r\/src\/a\.ts:\\n\\nFrom \/r\/\.cursor\/rules\/ts\.mdc:\\nUse strict TypeScript\./);
-  assert.equal(session.takeUnsaved().length, 1);
+  assert.equal(session.takeEffects()[0].lines.length, 1);
   assert.throws(() => session.enqueueRules('/r/x.ts', [{ path: 1 }]), (e) => e.code === 'invalid_argument');
+});
+
+test('commands go through the queue; replies, effects and errors come back as data', () => {
+  const session = cv.Session.create('js-1');
+  const ids = [
+    session.submit({ type: 'switchModel', provider: 'openai-responses', model: 'gpt-5', contextWindow: 400000 }, '2026-12-02T10:00:00Z'),
+    session.submit({ type: 'setPromptContext', context: { label: 'Forge', cwd: '/w', tools: ['read', 'Task'], audience: 'subagent', task: 'Count the files.' } }),
+    session.submit({ type: 'userMessage', text: 'go' }),
+    session.submit({ type: 'toolResult', toolCallId: 'nope', output: 'x' }),
+    session.submit({ type: 'buildRequest' }),
+  ];
+  assert.deepEqual(ids, [1, 2, 3, 4, 5]);
+  const done = session.process();
+  assert.deepEqual(done.map((p) => p.command), ['switchModel', 'setPromptContext', 'userMessage', 'toolResult', 'buildRequest']);
+  assert.equal(done[0].effects[0].type, 'persist');
+  assert.match(done[0].effects[0].lines[0], /"sessionId":"js-1"/, 'the header goes with the first batch');
+  assert.equal(done[3].error.code, 'unknown_tool_call');
+  const payload = JSON.parse(done[4].reply.body);
+  assert.equal(payload.model, 'gpt-5');
+  assert.match(payload.instructions, /You are a subagent of Forge/);
+  assert.match(payload.instructions, /You can call: read\./, 'a subagent cannot delegate');
+  const claude = JSON.parse(session.dispatch({ type: 'buildRequest', options: { provider: 'anthropic', model: 'claude-sonnet-4-5' } }).reply.body);
+  assert.equal(claude.max_tokens, 8192, "the subagent's output budget");
+  assert.throws(() => session.dispatch({ type: 'nope' }), (e) => e.code === 'invalid_command');
+  assert.throws(() => session.ack(99, 'committed'), (e) => e.code === 'unknown_ticket');
+  const state = session.state();
+  assert.deepEqual([state.model, state.contextWindow, state.prompts, state.queuedCommands], ['claude-sonnet-4-5', 200000, ['go'], 0],
+    'the model of the last build, with its own window');
+  const restored = cv.Session.restore(session.snapshot());
+  assert.equal(restored.dispatch({ type: 'buildRequest' }).reply.body, session.dispatch({ type: 'buildRequest' }).reply.body);
+  assert.throws(() => cv.Session.restore({ format: 'x' }), (e) => e.code === 'invalid_snapshot');
+  const heads = cv.renderHeads({ cwd: '/w', gitStatus: '' });
+  assert.equal(heads.firstUserPrefix, '<user_info>\nWorkspace: /w\n</user_info>\n\n<git_status>\n(clean)\n</git_status>');
+  assert.throws(() => cv.renderHeads({ templates: { primary: '{{x}}' } }), (e) => e.code === 'invalid_template');
 });

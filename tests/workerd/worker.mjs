@@ -5,9 +5,18 @@
 //   GET  /info                                         -> {version, lines, items}
 //   POST /discover        body: {files, cwd, home, rulesFor} -> {environment, attached, stats}
 //                         (discovery over memoryFs, in the Worker itself; no Durable Object)
+//   GET  /storage-conformance  -> {results: [{name, ok, error?}], logs, exports}
+//                         (the session-log storage conformance suite against durableObjectStorage
+//                         in this object's SQLite storage, one log per key; logs = distinct logs
+//                         in its cv_log table; exports = typeof the entry's storage exports)
 // Library errors come back as 400 {error: {code, message}}.
 import { DurableObject } from 'cloudflare:workers';
-import { Session, buildRequest, version, init, discover, memoryFs } from '../../pkg/workerd.mjs';
+import {
+  Session, buildRequest, version, init, discover, memoryFs, durableObjectStorage, StorageError, faultyStorage,
+} from '../../pkg/workerd.mjs';
+import { storageCases, runCases } from '../js/storage-conformance.mjs';
+import { sessionCases } from '../js/session-conformance.mjs';
+import * as cv from '../../pkg/workerd.mjs';
 
 const LINE_PREFIX = 'line:';
 const key = (n) => LINE_PREFIX + String(n).padStart(10, '0');
@@ -33,6 +42,7 @@ export class SessionObject extends DurableObject {
   async fetch(request) {
     const url = new URL(request.url);
     try {
+      if (request.method === 'GET' && url.pathname === '/storage-conformance') return await this.#storageConformance();
       await this.#load();
       if (request.method === 'POST' && url.pathname === '/append') return await this.#append(request);
       if (request.method === 'GET' && url.pathname === '/build') return this.#build(url);
@@ -59,6 +69,17 @@ export class SessionObject extends DurableObject {
       this.#lines.push(line);
     }
     return this.#info(added);
+  }
+
+  async #storageConformance() {
+    const storage = this.ctx.storage;
+    const results = await runCases(storageCases, (key) => durableObjectStorage(storage, { log: key }));
+    const logs = storage.sql.exec('SELECT COUNT(DISTINCT log) AS n FROM cv_log').one().n;
+    // The durable session (openSession over this storage) with faults injected.
+    const sessionResults = await runCases(sessionCases, (key) => durableObjectStorage(storage, { log: `session-${key}` }), { context: cv });
+    const exports = Object.fromEntries(Object.entries({ durableObjectStorage, StorageError, faultyStorage })
+      .map(([name, value]) => [name, typeof value]));
+    return Response.json({ results, sessionResults, logs, exports });
   }
 
   #build(url) {

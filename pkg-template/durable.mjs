@@ -1,0 +1,114 @@
+// A session kept in storage: drives a contextview Session over any SessionStorage (storage.mjs).
+//
+// The Session is a state machine that never does I/O: each command returns effects as data.
+// This driver performs them — `persist` becomes storage.append() followed by session.ack() with
+// what happened (committed, not_committed when the write surely failed, indeterminate when the
+// answer was lost) — and hands `notify` and `compactionDue` to the host's callbacks. After a
+// crash or a lost answer, `reconcile()` converges memory to what storage really holds. The same
+// code runs in Node, browsers and workerd; each entry point binds its own Session class.
+
+/** Errors after which storage surely holds nothing of the batch. */
+const REFUSED = new Set(['write_failed', 'seq_gap', 'seq_conflict', 'header_conflict', 'missing_header', 'invalid_line']);
+
+export class DurableSession {
+  /** @type {any} the wasm Session */
+  session;
+  /** @type {import('./index').SessionStorage} */
+  storage;
+  /** What load() left out when the session was opened (e.g. a torn tail). */
+  loadDiagnostics = [];
+  /** The last storage failure, or null. */
+  lastStorageError = null;
+  #onNotify;
+  #onCompactionDue;
+  #reconcileNeeded = false;
+
+  constructor(session, storage, { onNotify, onCompactionDue } = {}) {
+    this.session = session;
+    this.storage = storage;
+    this.#onNotify = onNotify;
+    this.#onCompactionDue = onCompactionDue;
+  }
+
+  /**
+   * Opens the session `storage` holds, or a new one named `sessionId` when it holds nothing.
+   * @param {any} Session the wasm Session class
+   */
+  static async open(Session, storage, options = {}) {
+    const { text, diagnostics } = await storage.load();
+    let session;
+    if (text === '') {
+      if (typeof options.sessionId !== 'string' || options.sessionId === '') {
+        throw Object.assign(new TypeError('storage is empty: give options.sessionId for a new session'), { code: 'invalid_argument' });
+      }
+      session = Session.create(options.sessionId);
+    } else {
+      session = Session.fromLog(text);
+    }
+    const durable = new DurableSession(session, storage, options);
+    durable.loadDiagnostics = diagnostics;
+    return durable;
+  }
+
+  /**
+   * Processes one command and performs its effects; resolves to the processed command
+   * (`{id, command, reply?, error?, effects}`). A command's own failure is data, not a throw.
+   */
+  async dispatch(command, now) {
+    const processed = this.session.dispatch(command, now);
+    await this.#perform(processed.effects);
+    if (this.#reconcileNeeded) await this.reconcile();
+    return processed;
+  }
+
+  /** Sends again whatever storage has not confirmed. */
+  flush(now) {
+    return this.dispatch({ type: 'flush' }, now);
+  }
+
+  /** Reads storage and converges memory to it; what memory held beyond it is stored again. */
+  async reconcile() {
+    this.#reconcileNeeded = false;
+    const { text } = await this.storage.load();
+    const result = this.session.reconcile(text);
+    await this.#perform(result.effects);
+    return result;
+  }
+
+  /** Performs effects produced outside dispatch (e.g. by session.buildString()). */
+  async settle() {
+    await this.#perform(this.session.takeEffects());
+  }
+
+  async #perform(effects) {
+    for (const effect of effects) {
+      switch (effect.type) {
+        case 'persist':
+          await this.#persist(effect);
+          break;
+        case 'notify':
+          this.#onNotify?.(effect.notification);
+          break;
+        case 'compactionDue':
+          this.#onCompactionDue?.(effect);
+          break;
+        default:
+          throw Object.assign(new Error(`unknown effect ${effect.type}`), { code: 'internal' });
+      }
+    }
+  }
+
+  async #persist({ ticket, lines }) {
+    let outcome = 'committed';
+    try {
+      await this.storage.append(lines);
+      this.lastStorageError = null;
+    } catch (e) {
+      this.lastStorageError = e;
+      outcome = REFUSED.has(e?.code) ? 'not_committed' : 'indeterminate';
+      // Storage holds something else than memory thinks: read it before going on.
+      if (e?.code === 'seq_gap' || e?.code === 'seq_conflict' || e?.code === 'header_conflict') this.#reconcileNeeded = true;
+    }
+    this.session.ack(ticket, outcome);
+  }
+}

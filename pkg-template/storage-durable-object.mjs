@@ -1,0 +1,93 @@
+// Session-log storage in a SQLite-backed Cloudflare Durable Object (`ctx.storage`). Lines live in
+// one table shared by every log of the object:
+//   cv_log(log TEXT, seq INTEGER, line TEXT, PRIMARY KEY (log, seq))   -- the header at seq 0
+// An append looks up what it needs, runs the shared check and inserts, all inside one
+// `storage.transactionSync()`, so a batch is stored whole or not at all; the Durable Object's
+// output gate holds the response until the write is durable. Nothing is cached: SQL reads are
+// local and synchronous.
+import {
+  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tearLine,
+} from './storage.mjs';
+
+const CREATE = `CREATE TABLE IF NOT EXISTS cv_log (
+  log TEXT NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (log, seq))`;
+
+/**
+ * Session-log storage for the log named `log` in a SQLite-backed Durable Object's storage
+ * (`this.ctx.storage`). Several logs can share one object. `load()` rejects with StorageError
+ * `read_failed`, `append()` with the refusals of the shared check (see storage.mjs) or
+ * `write_failed` (the SQL failed; `cause` holds its error).
+ * @param {{sql: {exec(query: string, ...bindings: unknown[]): {toArray(): any[]}}, transactionSync<T>(fn: () => T): T}} storage
+ * @param {{log?: string}} [options]
+ * @returns {import('./index.d.ts').SessionStorage & {log: string}}
+ */
+export function durableObjectStorage(storage, { log = 'log' } = {}) {
+  if (!storage?.sql || typeof storage.transactionSync !== 'function') {
+    throw new TypeError('durableObjectStorage: pass ctx.storage of a SQLite-backed Durable Object');
+  }
+  const sql = (query, ...bindings) => storage.sql.exec(query, ...bindings).toArray();
+  let created = false;
+  const ensureTable = () => {
+    if (!created) sql(CREATE);
+    created = true;
+  };
+
+  async function load() {
+    let rows;
+    try {
+      ensureTable();
+      rows = sql('SELECT seq, line FROM cv_log WHERE log = ? ORDER BY seq', log);
+    } catch (e) {
+      throw new StorageError('read_failed', `cannot read log "${log}": ${e?.message}`, { cause: e });
+    }
+    return loadKeyed(rows.map((r) => ({ key: r.seq, line: r.line })));
+  }
+
+  async function write(lines, keepFraction) {
+    const parsed = parseBatch(lines);
+    let refusal = null;
+    try {
+      ensureTable(); // outside the transaction: a refused batch rolls back, the table stays
+      return storage.transactionSync(() => {
+        const found = {
+          header: sql('SELECT line FROM cv_log WHERE log = ? AND seq = 0', log)[0]?.line,
+          top: sql('SELECT seq, line FROM cv_log WHERE log = ? ORDER BY seq DESC LIMIT 2', log).map((r) => [r.seq, r.line]),
+          stored: new Map(),
+        };
+        for (const seq of batchSeqs(parsed)) {
+          const row = sql('SELECT line FROM cv_log WHERE log = ? AND seq = ?', log, seq)[0];
+          if (row) found.stored.set(seq, row.line);
+        }
+        const { view, tornKey } = keyedView(found);
+        let plan;
+        try {
+          plan = planAppend(view, parsed);
+        } catch (e) {
+          refusal = e;
+          throw e;
+        }
+        const rows = planRows(plan);
+        if (rows.length > 0 && tornKey !== null) sql('DELETE FROM cv_log WHERE log = ? AND seq = ?', log, tornKey);
+        rows.forEach(({ seq, line }, i) => {
+          const torn = keepFraction !== undefined && i === rows.length - 1;
+          sql('INSERT INTO cv_log (log, seq, line) VALUES (?, ?, ?)', log, seq, torn ? tearLine(line, keepFraction) : line);
+        });
+        return { written: rows.length, duplicates: plan.duplicates };
+      });
+    } catch (e) {
+      if (e === refusal) throw e;
+      throw new StorageError('write_failed', `cannot append to log "${log}": ${e?.message}`, { cause: e });
+    }
+  }
+
+  return {
+    log,
+    load,
+    append: (lines) => write(lines, undefined),
+    /**
+     * Test hook for faultyStorage's `torn_write`: appends like append() but stores the last
+     * written line cut to its first `keepFraction`.
+     */
+    _writeTorn: (lines, keepFraction = 0.5) => write(lines, keepFraction),
+  };
+}

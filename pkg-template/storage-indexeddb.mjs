@@ -1,0 +1,165 @@
+// Session-log storage in IndexedDB (browsers). One database per log, named as the caller says,
+// with one object store `lines` whose keys are seqs (the header under key 0) and whose values
+// are the lines, verbatim.
+//
+// An append looks up what it needs (the header, the two highest entries, the stored lines of the
+// batch's seqs), runs the shared check and writes, all inside one readwrite transaction; it
+// resolves on the transaction's `complete`. Nothing is cached between calls, so several tabs
+// may append to the same log: IndexedDB serialises their transactions. Transactions ask for
+// `durability: 'strict'` (flushed to disk before `complete`) where the browser supports it.
+import {
+  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tearLine,
+} from './storage.mjs';
+
+const STORE = 'lines';
+const DB_VERSION = 1;
+
+/** Opens (creating on first use) the database `name`. */
+function openDatabase(indexedDB, name) {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open(name, DB_VERSION);
+    req.onupgradeneeded = () => {
+      if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
+    };
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+/**
+ * Session-log storage in the IndexedDB database `name` (one database per log).
+ * `load()` rejects with StorageError `read_failed`, `append()` with the refusals of the shared
+ * check (see storage.mjs) or `write_failed` (the transaction failed or aborted; `cause` holds
+ * its error).
+ * @param {string} name
+ * @param {{indexedDB?: IDBFactory}} [options] the factory to use (default: the global one)
+ * @returns {import('./index.d.ts').SessionStorage & {name: string, close(): void}}
+ */
+export function indexedDbStorage(name, { indexedDB = globalThis.indexedDB } = {}) {
+  if (!indexedDB) throw new TypeError('indexedDbStorage: no IndexedDB in this runtime (pass { indexedDB })');
+  /** @type {Promise<IDBDatabase> | null} */
+  let db = null;
+
+  function database(failCode) {
+    if (!db) {
+      db = openDatabase(indexedDB, name).then((d) => {
+        // Let another tab upgrade or delete the database; reopen on the next call.
+        d.onversionchange = () => { d.close(); db = null; };
+        d.onclose = () => { db = null; };
+        return d;
+      });
+      db.catch(() => { db = null; });
+    }
+    return db.catch((e) => {
+      throw new StorageError(failCode, `cannot open IndexedDB database "${name}": ${e?.message ?? e}`, { cause: e });
+    });
+  }
+
+  /** Runs `body(store, finish)` in one transaction; resolves with what `finish` was given. */
+  async function transaction(mode, failCode, body) {
+    const d = await database(failCode);
+    return new Promise((resolve, reject) => {
+      let tx;
+      try {
+        tx = d.transaction(STORE, mode, { durability: mode === 'readwrite' ? 'strict' : 'default' });
+      } catch (e) {
+        reject(new StorageError(failCode, `IndexedDB transaction on "${name}" failed to start: ${e?.message}`, { cause: e }));
+        return;
+      }
+      let result;
+      let refusal = null;
+      const finish = (value) => { result = value; };
+      const refuse = (error) => {
+        refusal = error;
+        tx.abort();
+      };
+      tx.oncomplete = () => resolve(result);
+      tx.onabort = () => reject(refusal ?? new StorageError(failCode,
+        `IndexedDB transaction on "${name}" aborted: ${tx.error?.message ?? 'unknown reason'}`, { cause: tx.error }));
+      try {
+        body(tx.objectStore(STORE), finish, refuse);
+      } catch (e) {
+        refuse(e);
+      }
+    });
+  }
+
+  function load() {
+    return transaction('readonly', 'read_failed', (store, finish) => {
+      const keys = store.getAllKeys();
+      const values = store.getAll();
+      values.onsuccess = () => {
+        finish(loadKeyed(keys.result.map((key, i) => ({ key, line: values.result[i] }))));
+      };
+    });
+  }
+
+  function write(lines, keepFraction) {
+    let parsed;
+    try {
+      parsed = parseBatch(lines);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const seqs = batchSeqs(parsed);
+    return transaction('readwrite', 'write_failed', (store, finish, refuse) => {
+      const found = { header: undefined, top: [], stored: new Map() };
+      let pending = 2 + seqs.length;
+      const done = () => {
+        if (--pending > 0) return;
+        try {
+          finish(decide(store, found, parsed, keepFraction));
+        } catch (e) {
+          refuse(e);
+        }
+      };
+      const header = store.get(0);
+      header.onsuccess = () => { found.header = header.result; done(); };
+      const top = store.openCursor(null, 'prev');
+      top.onsuccess = () => {
+        const c = top.result;
+        if (c) {
+          found.top.push([c.key, c.value]);
+          if (found.top.length < 2) return c.continue();
+        }
+        done();
+      };
+      for (const seq of seqs) {
+        const req = store.get(seq);
+        req.onsuccess = () => {
+          if (req.result !== undefined) found.stored.set(seq, req.result);
+          done();
+        };
+      }
+    });
+  }
+
+  /** Plans the batch against what the transaction found and issues its writes. */
+  function decide(store, found, parsed, keepFraction) {
+    const { view, tornKey } = keyedView(found);
+    const plan = planAppend(view, parsed);
+    const rows = planRows(plan);
+    if (rows.length > 0 && tornKey !== null) store.delete(tornKey);
+    rows.forEach(({ seq, line }, i) => {
+      const torn = keepFraction !== undefined && i === rows.length - 1;
+      store.put(torn ? tearLine(line, keepFraction) : line, seq);
+    });
+    return { written: rows.length, duplicates: plan.duplicates };
+  }
+
+  return {
+    name,
+    load,
+    append: (lines) => write(lines, undefined),
+    /**
+     * Test hook for faultyStorage's `torn_write`: appends like append() but stores the last
+     * written line's value cut to its first `keepFraction`.
+     */
+    _writeTorn: (lines, keepFraction = 0.5) => write(lines, keepFraction),
+    /** Closes the connection (a later call reopens it). */
+    close() {
+      db?.then((d) => d.close(), () => {});
+      db = null;
+    },
+  };
+}

@@ -1,0 +1,169 @@
+// Session-log storage in a local JSON Lines file (Node). The file is the log verbatim: the
+// header line, then one record per line, each ending in '\n'. An append writes its batch with one
+// write() and then fsync()s, so a batch is durable when the promise resolves; a crash can only
+// leave a torn tail (a last line without '\n', or not valid JSON), which load() drops and the
+// next append truncates away before it writes. Lines ending in "\r\n" are read too (load()
+// returns them with "\n"); appends always write "\n".
+//
+// The parsed log is kept in memory after the first read (lazily, on the first load() or
+// append()), so appends do not re-read the file: each one stat()s it, and re-reads only when its
+// size or mtime is not what this instance last saw (another instance or process wrote it).
+// Calls on an instance run one at a time, in call order; there is no lock between processes, so
+// give a file one writer at a time. Only node.mjs imports this module.
+import { open, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+import {
+  StorageError, isTorn, parseBatch, planAppend, planRows, scanEntries, tornLength, tornTailDiagnostic,
+} from './storage.mjs';
+
+const NL = 0x0a;
+const CR = 0x0d;
+const isBlank = (s) => s.trim() === '';
+
+/**
+ * Parses the file's bytes. Returns the log, the diagnostics, `goodBytes` (the length up to the
+ * end of the last line that stays) and `fileBytes`.
+ * @param {Buffer} buf
+ */
+function scanFile(buf) {
+  const diagnostics = [];
+  let end = buf.lastIndexOf(NL) + 1; // everything after the last '\n' is a torn tail
+  if (end < buf.length) diagnostics.push(tornTailDiagnostic(`the last ${buf.length - end} bytes (no final newline)`));
+  const lines = [];
+  for (let start = 0; start < end;) {
+    const nl = buf.indexOf(NL, start);
+    const line = buf.toString('utf8', start, nl > start && buf[nl - 1] === CR ? nl - 1 : nl); // CRLF files too
+    if (!isBlank(line)) lines.push({ line, start });
+    start = nl + 1;
+  }
+  const last = lines.at(-1);
+  if (end === buf.length && last && isTorn(last.line)) {
+    diagnostics.push(tornTailDiagnostic(`the last line (${end - last.start} bytes, not valid JSON)`));
+    lines.pop();
+    end = last.start;
+  }
+  const state = scanEntries(lines, diagnostics);
+  return { state, diagnostics, goodBytes: end, fileBytes: buf.length };
+}
+
+/** fsync()s the directory holding a file just created, so that its name is durable too. */
+async function syncDir(path) {
+  let dir;
+  try {
+    dir = await open(dirname(path), 'r');
+    await dir.sync();
+  } catch {
+    // Not every platform can fsync a directory (Windows); the file's own fsync still happened.
+  } finally {
+    await dir?.close().catch(() => {});
+  }
+}
+
+/**
+ * Session-log storage in the JSON Lines file at `path` (created by the first append).
+ * `load()` rejects with StorageError `read_failed` when the file cannot be read; `append()` with
+ * the refusals of the shared check (see storage.mjs), `read_failed`, or `write_failed` when
+ * the write, truncate or fsync fails (the cached state is then dropped and re-read).
+ * @param {string} path
+ * @returns {import('./index.d.ts').SessionStorage & {path: string}}
+ */
+export function nodeFileStorage(path) {
+  /** @type {(ReturnType<typeof scanFile> & {mtimeMs: number|null}) | null} */
+  let cache = null;
+  let queue = Promise.resolve();
+
+  /** Runs `fn` after every earlier call on this instance has settled. */
+  function serial(fn) {
+    const run = queue.then(fn);
+    queue = run.then(() => {}, () => {});
+    return run;
+  }
+
+  /** Reads and parses the file; the cache remembers its mtime (null: no file). */
+  async function read() {
+    const failed = (e) => new StorageError('read_failed', `cannot read ${path}: ${e?.message}`, { cause: e });
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (e) {
+      if (e?.code !== 'ENOENT') throw failed(e);
+      cache = { ...scanFile(Buffer.alloc(0)), mtimeMs: null };
+      return cache;
+    }
+    try {
+      const { mtimeMs } = await handle.stat();
+      cache = { ...scanFile(await handle.readFile()), mtimeMs };
+      return cache;
+    } catch (e) {
+      throw failed(e);
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
+
+  /** True when the file is still what `c` describes (same size and mtime, or still absent). */
+  async function unchanged(c) {
+    try {
+      const st = await stat(path);
+      return st.size === c.fileBytes && st.mtimeMs === c.mtimeMs;
+    } catch (e) {
+      return e?.code === 'ENOENT' && c.mtimeMs === null;
+    }
+  }
+
+  async function write(lines, keepFraction) {
+    const parsed = parseBatch(lines);
+    const current = cache && (await unchanged(cache)) ? cache : await read();
+    const plan = planAppend(current.state, parsed);
+    const rows = planRows(plan);
+    const result = { written: rows.length, duplicates: plan.duplicates };
+    if (rows.length === 0) return result;
+
+    const text = rows.map((r) => r.line).join('\n') + '\n';
+    let bytes = Buffer.from(text, 'utf8');
+    if (keepFraction !== undefined) {
+      // Test hook: everything but the last line, then the first part of the last line's bytes.
+      const lastLine = Buffer.from(rows.at(-1).line, 'utf8');
+      bytes = bytes.subarray(0, bytes.length - lastLine.length - 1 + tornLength(lastLine.length, keepFraction));
+    }
+    cache = null; // until the write is known to have completed
+    let handle;
+    try {
+      handle = await open(path, 'a');
+      if (current.fileBytes !== current.goodBytes) await handle.truncate(current.goodBytes);
+      for (let off = 0; off < bytes.length;) {
+        const { bytesWritten } = await handle.write(bytes, off, bytes.length - off);
+        off += bytesWritten;
+      }
+      await handle.sync();
+      current.mtimeMs = (await handle.stat()).mtimeMs;
+    } catch (e) {
+      throw new StorageError('write_failed', `cannot append to ${path}: ${e?.message}`, { cause: e });
+    } finally {
+      await handle?.close().catch(() => {});
+    }
+    if (current.fileBytes === 0) await syncDir(path);
+    if (keepFraction === undefined) {
+      current.state.apply(plan);
+      current.goodBytes = current.fileBytes = current.goodBytes + bytes.length;
+      cache = current;
+    }
+    return result;
+  }
+
+  return {
+    path,
+    /** Reads the whole file (always, refreshing the cached state). */
+    load: () => serial(async () => {
+      const { state, diagnostics } = await read();
+      return { text: state.text(), diagnostics };
+    }),
+    append: (lines) => serial(() => write(lines, undefined)),
+    /**
+     * Test hook for faultyStorage's `torn_write`: appends like append() but stores only the
+     * first `keepFraction` of the last written line's bytes, without its newline.
+     */
+    _writeTorn: (lines, keepFraction = 0.5) => serial(() => write(lines, keepFraction)),
+  };
+}

@@ -1,0 +1,159 @@
+// The durable session over each runtime's storage: the same cases in Node (file), Chromium
+// (IndexedDB) and workerd (Durable Object), with faults injected between the session and storage.
+// A case is `{name, run: async (makeStorage, check, cv)}` where `cv` is the package entry of the
+// runtime (`openSession`, `Session`, `buildRequestString`). No runtime built-ins are imported.
+import { faultyStorage } from '../../pkg-template/storage.mjs';
+
+const NOW = '2026-12-02T10:00:00Z';
+const MODEL = { provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 };
+
+const SUMMARY = [
+  '## Goal', 'Make the parser accept trailing commas.', '## Constraints', 'Keep the public API.',
+  '## Progress', '### Done', 'Read parser.rs and found the loop.', '### In progress', 'None', '### Blocked', 'None',
+  '## Decisions', 'Fix it in the tokenizer.', '## Next steps', 'Add a regression test.', '## Files', 'src/parser.rs',
+  '## Pending actions', 'None',
+].join('\n');
+
+/** The commands of a short agent session: model, heads, two prompts with a tool loop. */
+function script() {
+  return [
+    { type: 'switchModel', ...MODEL },
+    { type: 'setPromptContext', context: { label: 'Forge', cwd: '/repo', tools: ['read'], os: 'linux' } },
+    { type: 'userMessage', text: 'Make the parser accept trailing commas.' },
+    { type: 'assistantResponse', text: 'Reading the parser.', toolCalls: [{ id: 'c1', name: 'read', input: { path: 'src/parser.rs' } }], usage: { inputTokens: 900, outputTokens: 30 } },
+    { type: 'toolResult', toolCallId: 'c1', output: 'fn parse(tokens: &[Token]) { /* … */ }' },
+    { type: 'assistantResponse', text: 'The loop stops at the comma; fixing it.', toolCalls: [{ id: 'c2', name: 'read', kind: 'edit', paths: ['/repo/src/parser.rs'], input: {} }] },
+    { type: 'toolResult', toolCallId: 'c2', output: 'edited' },
+    { type: 'enqueueReminder', reminder: { kind: 'diagnostics', text: 'src/parser.rs:12: unused variable `t`' } },
+    { type: 'buildRequest' },
+    { type: 'assistantResponse', text: 'Done.', usage: { inputTokens: 1400, outputTokens: 12 } },
+    { type: 'userMessage', text: 'Now add a test.' },
+  ];
+}
+
+async function drive(d, commands, check) {
+  for (const command of commands) {
+    const p = await d.dispatch(command, NOW);
+    check.equal(p.error, undefined, `${command.type} failed: ${p.error?.message}`);
+  }
+}
+
+/** The next request a session would send, without writing anything. */
+function nextBody(cv, d) {
+  return cv.buildRequestString({ log: d.session.snapshot().log, ...MODEL }).body;
+}
+
+async function storedText(storage) {
+  const { text, diagnostics } = await storage.load();
+  return { text, diagnostics };
+}
+
+/** Memory and storage hold the same log, and memory claims exactly what storage holds. */
+async function converged(d, storage, check, label = '') {
+  const { text, diagnostics } = await storedText(storage);
+  check.deepEqual(diagnostics, [], `${label} storage loads clean`);
+  check.equal(d.session.snapshot().log, text, `${label} memory equals storage`);
+  const p = d.session.persistence();
+  const last = d.session.snapshot().log.trim().split('\n').length - 1;
+  check.equal(p.committedThrough, last, `${label} everything committed`);
+  check.deepEqual(p.pending, [], `${label} nothing pending`);
+}
+
+export const sessionCases = [
+  {
+    name: 'a session persists through storage and reopens to the same next request',
+    async run(make, check, cv) {
+      const d = await cv.openSession(make('k'), { sessionId: 'conf-1' });
+      await drive(d, script(), check);
+      await converged(d, make('k'), check);
+      const reopened = await cv.openSession(make('k'));
+      check.equal(nextBody(cv, reopened), nextBody(cv, d), 'same next request');
+      check.equal(reopened.session.state().prompts.length, 2);
+      check.deepEqual(reopened.session.state().editedPaths, ['/repo/src/parser.rs']);
+    },
+  },
+  {
+    name: 'failed writes are sent again with the next command',
+    async run(make, check, cv) {
+      const storage = faultyStorage(make('k'), [null, 'write_failure', 'write_failure', null, 'write_failure']);
+      const d = await cv.openSession(storage, { sessionId: 'conf-2' });
+      await drive(d, script().slice(0, 3), check);
+      check.ok(d.session.persistence().pending.some((p) => p.state === 'not_committed'), 'a failed write is not committed');
+      await drive(d, script().slice(3), check);
+      await d.flush(NOW);
+      await converged(d, make('k'), check);
+    },
+  },
+  {
+    name: 'a lost acknowledgement is settled by reconcile',
+    async run(make, check, cv) {
+      const storage = faultyStorage(make('k'), [null, null, 'lost_ack']);
+      const d = await cv.openSession(storage, { sessionId: 'conf-3' });
+      await drive(d, script().slice(0, 3), check);
+      check.ok(d.session.persistence().pending.some((p) => p.state === 'indeterminate'), 'the lost answer is indeterminate');
+      const r = await d.reconcile();
+      check.equal(r.dropped.length, 0);
+      check.equal(r.resent, 0, 'storage had it');
+      await converged(d, make('k'), check);
+    },
+  },
+  {
+    name: 'a duplicate delivery is stored once',
+    async run(make, check, cv) {
+      const storage = faultyStorage(make('k'), ['duplicate_delivery', 'duplicate_delivery', 'duplicate_delivery']);
+      const d = await cv.openSession(storage, { sessionId: 'conf-4' });
+      await drive(d, script(), check);
+      await converged(d, make('k'), check);
+    },
+  },
+  {
+    name: 'a crash between write and acknowledgement: the reopened session has the records',
+    async run(make, check, cv) {
+      const storage = faultyStorage(make('k'), [null, null, null, 'crash_after_write']);
+      const d = await cv.openSession(storage, { sessionId: 'conf-5' });
+      await drive(d, script().slice(0, 4), check);
+      check.equal(d.lastStorageError?.code, 'crashed');
+      // The process is gone; a new one opens what storage holds.
+      const reopened = await cv.openSession(make('k'));
+      check.equal(reopened.session.snapshot().log, d.session.snapshot().log, 'the written batch survived');
+      await drive(reopened, script().slice(4), check);
+      await converged(reopened, make('k'), check, 'after going on:');
+    },
+  },
+  {
+    name: 'a torn last write: the reopened session keeps everything before it and goes on',
+    async run(make, check, cv) {
+      const storage = faultyStorage(make('k'), [null, null, null, { fault: 'torn_write', keepFraction: 0.4 }]);
+      const d = await cv.openSession(storage, { sessionId: 'conf-6' });
+      await drive(d, script().slice(0, 4), check);
+      const reopened = await cv.openSession(make('k'));
+      check.deepEqual(reopened.loadDiagnostics.map((x) => x.code), ['torn_tail']);
+      const held = reopened.session.snapshot().log;
+      check.ok(d.session.snapshot().log.startsWith(held) && held.length < d.session.snapshot().log.length, 'a prefix of what was written');
+      // The lost records are the reopened session's to write again: it redoes the step.
+      const lost = d.session.snapshot().log.slice(held.length).trim().split('\n').length;
+      check.ok(lost >= 1);
+      await drive(reopened, script().slice(3), check);
+      await converged(reopened, make('k'), check);
+    },
+  },
+  {
+    name: 'the log replays to the same next request across compaction and rewind',
+    async run(make, check, cv) {
+      const d = await cv.openSession(make('k'), { sessionId: 'conf-7' });
+      await drive(d, script(), check);
+      const prepared = await d.dispatch({ type: 'prepareCompaction', options: { keepRecentTokens: 20 } }, NOW);
+      check.equal(prepared.reply?.type, 'compaction');
+      check.ok(prepared.reply.prompt.includes('## Pending actions'));
+      await drive(d, [{ type: 'applyCompaction', summary: SUMMARY }], check);
+      const compacted = nextBody(cv, d);
+      check.ok(compacted.includes('<compaction_summary>\\n## Goal'), 'the summary is in the view');
+      check.equal(nextBody(cv, await cv.openSession(make('k'))), compacted, 'after compaction');
+      await drive(d, [{ type: 'rewind', promptIndex: 1 }, { type: 'userMessage', text: 'Add a benchmark instead.' }], check);
+      const rewound = nextBody(cv, d);
+      check.ok(!rewound.includes('<compaction_summary>\\n') && rewound.includes('Add a benchmark instead.'), 'the rewind undid the compaction');
+      check.equal(nextBody(cv, await cv.openSession(make('k'))), rewound, 'after rewind');
+      await converged(d, make('k'), check);
+    },
+  },
+];

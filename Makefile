@@ -56,6 +56,7 @@ bench: build
 	cargo bench --bench import
 	cargo bench --bench prune
 	cargo bench --bench tokens
+	cargo bench --bench session
 	node benches/import.bench.mjs
 	node benches/discover.bench.mjs
 

@@ -112,3 +112,26 @@ fn openai_requests_of_a_session_share_its_cache_key() {
         assert_eq!(body["prompt_cache_key"], "team-a", "{provider}");
     }
 }
+
+#[test]
+fn the_first_user_prefix_has_the_fourth_anthropic_breakpoint() {
+    let heads = r#"{"seq":1,"ts":"2026-12-01T10:00:00Z","event":{"kind":"prompt_head_snapshot","system":"You are careful.","firstUserPrefix":"<user_info>\nWorkspace: /w\n</user_info>"}}"#;
+    let log = LOG.replacen("\"seq\":1,", "\"seq\":2,", 1).replacen('\n', &format!("\n{heads}\n"), 1);
+    let mut i = input(Provider::Anthropic);
+    i.log = Some(log);
+    i.system = None;
+    i.cache = Some(CacheConfig { stable_ttl: Some("1h".into()), ..CacheConfig::default() });
+    let body: Value = serde_json::from_str(&build_request(&i).unwrap().built.body).unwrap();
+    assert_eq!(body["system"][0]["text"], "You are careful.", "the system head comes from the log");
+    let first = &body["messages"][0]["content"];
+    assert_eq!(first[0]["text"], "<user_info>\nWorkspace: /w\n</user_info>");
+    assert_eq!(first[0]["cache_control"], json!({"type": "ephemeral", "ttl": "1h"}), "session-stable: its own breakpoint");
+    assert_eq!(first[1]["text"], "List the src directory.");
+    assert!(first[1].get("cache_control").is_none());
+    // Tools, system, prefix and the automatic marker: the four the API allows.
+    let marked = body["tools"].as_array().unwrap().iter().filter(|t| t.get("cache_control").is_some()).count()
+        + body["system"].as_array().unwrap().iter().filter(|t| t.get("cache_control").is_some()).count()
+        + 1
+        + usize::from(body.get("cache_control").is_some());
+    assert_eq!(marked, 4);
+}

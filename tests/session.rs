@@ -663,3 +663,24 @@ fn a_log_names_its_model_and_window_for_builds_that_do_not() {
     assert_eq!(build(named), ("claude-sonnet-4-5".to_owned(), 200000), "another model: its own window, not the switch's");
     assert_eq!(build(BuildInput::new(Provider::OpenAiChat)).1, contextview::view::ledger::model_window("gpt-4.1").unwrap());
 }
+
+#[test]
+fn a_second_compaction_merges_the_first_summary() {
+    let mut s = working_session();
+    ok(&mut s, json!({"type": "assistantResponse", "text": "First fix done."}));
+    ok(&mut s, json!({"type": "userMessage", "text": "Second task"}));
+    compact(&mut s, 10);
+    ok(&mut s, json!({"type": "assistantResponse", "text": "Second task done."}));
+    ok(&mut s, json!({"type": "userMessage", "text": "Third task"}));
+    let p = ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10}}));
+    let Some(Reply::Compaction(prepared)) = p.reply else { panic!() };
+    assert!(prepared.prompt.contains("Merge it into yours"));
+    assert!(prepared.prompt.contains("<compaction_summary>\n## Goal\nFix the failing parser test"), "the previous summary, raw");
+    assert!(prepared.prompt.contains("[assistant]\nSecond task done."));
+    assert!(!prepared.prompt.contains("[user]\nFix the failing test"), "what the first summary covers is not repeated");
+    // A usage recorded apart from a response anchors the ledger.
+    let p = ok(&mut s, json!({"type": "recordUsage", "usage": {"inputTokens": 4321, "outputTokens": 9}}));
+    assert!(matches!(p.reply, Some(Reply::Accepted { .. })));
+    let build = contextview::request::BuildInput::new(contextview::Provider::Anthropic);
+    assert!(s.usage(&build).anchored);
+}

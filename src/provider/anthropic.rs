@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::ids::{self, IdMapper};
 use super::{input_object, At, reasoning_as_text, reasoning_fate, Limits, ReasoningFate, RenderNotes, RenderOptions, ToolDef, Violation};
-use crate::conversation::{Image, Item, Part};
+use crate::conversation::{Image, Item, Part, SyntheticReason};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -253,6 +253,13 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
 
     let cache = &options.cache;
     let stable = || cache.enabled.then(|| CacheControl::with_ttl(cache.stable_ttl.as_ref()));
+    // The first-user prefix is stable for the session (it changes only at a compaction): its
+    // own breakpoint, the last of the stable ones.
+    if matches!(items.first(), Some(Item::User(m)) if m.synthetic == Some(SyntheticReason::Prefix)) {
+        if let Some(Block::Text { cache_control, .. }) = messages.first_mut().and_then(|m| m.content.first_mut()) {
+            *cache_control = stable();
+        }
+    }
     let system = options.system.as_ref().filter(|s| !s.is_empty()).map(|text| {
         vec![TextBlock { kind: TextType::Text, text: text.clone(), cache_control: stable() }]
     });

@@ -184,3 +184,34 @@ fn edited_paths_come_from_diffs_edit_calls_and_records() {
     let r = replay(&parse_log(&log_of(&lines)).records);
     assert_eq!(r.state.edited_paths, vec!["/r/a.rs", "/r/b.rs", "/r/d.rs"]);
 }
+
+#[test]
+fn what_changed_in_the_environment_becomes_reminders() {
+    use contextview::prompt::changes::reminders;
+    use contextview::view::ReminderKind;
+    let old = full_context(Audience::Primary);
+    assert_eq!(reminders(&old, &old), vec![], "nothing changed, nothing told");
+    let mut new = old.clone();
+    new.cwd = Some("/repo/pkg".into());
+    new.date = Some("2026-12-03".into());
+    new.git_status = Some("## main\n".into());
+    new.rules[0].text = "Run `make check` before you commit.\n".into();
+    new.skills.as_mut().unwrap().entries.clear();
+    new.mcp[0].status = Some("failed".into());
+    let told = reminders(&old, &new);
+    let kinds: Vec<ReminderKind> = told.iter().map(|r| r.kind).collect();
+    assert_eq!(
+        kinds,
+        [ReminderKind::CwdSwitch, ReminderKind::Date, ReminderKind::GitStatus, ReminderKind::RulesAttached, ReminderKind::SkillsChanged, ReminderKind::McpState]
+    );
+    assert_eq!(told[0].text, "The working directory is now /repo/pkg.");
+    assert_eq!(told[1].day.as_deref(), Some("2026-12-03"));
+    assert_eq!(told[2].text, "git status now:\n## main");
+    assert!(told[3].text.contains("Now in effect, from /repo/AGENTS.md:\nRun `make check` before you commit."));
+    assert_eq!(told[4].text, "The available skills changed.\nNo longer available: release");
+    assert_eq!(told[5].text, "MCP servers now:\ngithub (failed): create_issue");
+    // Rules that go away are named.
+    let mut fewer = old.clone();
+    fewer.rules.clear();
+    assert!(reminders(&old, &fewer)[0].text.ends_with("No longer in effect: /repo/AGENTS.md"));
+}

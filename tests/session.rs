@@ -295,9 +295,16 @@ fn compaction_refreshes_the_heads_and_keeps_the_state() {
     ok(&mut s, json!({"type": "toolResult", "toolCallId": "c2", "output": "ok"}));
     // The environment changes mid-session: the heads stay as sent (the prefix is cached)...
     let moved = context("/repo/sub", &[("/repo/AGENTS.md", "Use tabs."), ("/repo/sub/AGENTS.md", "Sub rules apply.")]);
-    assert_eq!(ok(&mut s, json!({"type": "setPromptContext", "context": moved})).reply, Some(Reply::Unchanged));
-    let before = body(&ok(&mut s, json!({"type": "buildRequest"})));
-    assert!(before.contains("Workspace: /repo\\n") && !before.contains("Sub rules apply."));
+    assert_eq!(ok(&mut s, json!({"type": "setPromptContext", "context": moved.clone()})).reply, Some(Reply::Queued { queued: true }));
+    assert_eq!(ok(&mut s, json!({"type": "setPromptContext", "context": moved})).reply, Some(Reply::Unchanged), "nothing new");
+    let before: Value = serde_json::from_str(&body(&ok(&mut s, json!({"type": "buildRequest"})))).unwrap();
+    let messages = before["messages"].as_array().unwrap();
+    let first = messages[0].to_string();
+    assert!(first.contains("Workspace: /repo\\n") && !first.contains("Sub rules apply."), "the heads stay as sent");
+    // ...and the model hears what changed, as reminders.
+    let last = messages.last().unwrap().to_string();
+    assert!(last.contains("The working directory is now /repo/sub."), "{last}");
+    assert!(last.contains("Now in effect, from /repo/sub/AGENTS.md:\\nSub rules apply."), "{last}");
 
     // ...until a compaction refreshes them.
     let prepared = compact(&mut s, 10);

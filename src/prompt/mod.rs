@@ -12,6 +12,7 @@
 //! Built-in templates are embedded text files (`templates/`) with a tiny slot language
 //! ([`template`]); a host may replace any of them through [`Templates`].
 
+pub mod changes;
 mod context;
 pub mod template;
 

@@ -369,13 +369,21 @@ impl Session {
             context.model = self.sampling.as_ref().and_then(|s| s.model.clone());
         }
         let heads = prompt::render_heads(&context).map_err(SessionError::InvalidTemplate)?;
-        self.prompt = Some(context);
+        let previous = self.prompt.replace(context.clone());
         // The heads are recorded when none are, or while nothing has been said; later they stay
-        // byte-stable until a compaction refreshes them (changes reach the model as reminders).
+        // byte-stable until a compaction refreshes them, and what changed reaches the model as
+        // reminders before its next decision.
         let recorded = self.replayer().state().heads.clone();
         let started = self.replayer().items().iter().any(|i| !compaction::is_regenerated(i));
         let snapshot = PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix };
-        if (recorded.is_some() && started) || recorded.as_ref() == Some(&snapshot) {
+        if recorded.is_some() && started {
+            let told = match previous {
+                Some(previous) => prompt::changes::reminders(&previous, &context).into_iter().map(|r| self.reminders.enqueue(r)).filter(|q| *q).count(),
+                None => 0,
+            };
+            return Ok(if told > 0 { Reply::Queued { queued: true } } else { Reply::Unchanged });
+        }
+        if recorded.as_ref() == Some(&snapshot) {
             return Ok(Reply::Unchanged);
         }
         Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::PromptHeadSnapshot(snapshot)), ts)] })

@@ -33,6 +33,8 @@ pub enum ReminderKind {
     GoalNextStep,
     PlanSwitch,
     CwdSwitch,
+    /// The repository's state changed since the first message said it.
+    GitStatus,
     SkillsChanged,
     McpState,
     Date,
@@ -54,6 +56,7 @@ impl ReminderKind {
             ReminderKind::GoalNextStep => "goal_next_step",
             ReminderKind::PlanSwitch => "plan_switch",
             ReminderKind::CwdSwitch => "cwd_switch",
+            ReminderKind::GitStatus => "git_status",
             ReminderKind::SkillsChanged => "skills_changed",
             ReminderKind::McpState => "mcp_state",
             ReminderKind::Date => "date",
@@ -75,6 +78,7 @@ impl ReminderKind {
             | ReminderKind::GoalNextStep
             | ReminderKind::PlanSwitch
             | ReminderKind::CwdSwitch
+            | ReminderKind::GitStatus
             | ReminderKind::SkillsChanged
             | ReminderKind::McpState
             | ReminderKind::Date

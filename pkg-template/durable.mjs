@@ -57,7 +57,17 @@ export class DurableSession {
   async dispatch(command, now) {
     const processed = this.session.dispatch(command, now);
     await this.#perform(processed.effects);
-    if (this.#reconcileNeeded) await this.reconcile();
+    if (this.#reconcileNeeded) {
+      // The command itself is done: a failure to read storage now is reported, not thrown (a
+      // caller retrying the command would write it twice). What storage made memory give up
+      // comes back in `reconciled.dropped`.
+      try {
+        processed.reconciled = await this.reconcile();
+      } catch (e) {
+        this.lastStorageError = e;
+        this.#reconcileNeeded = true;
+      }
+    }
     return processed;
   }
 
@@ -66,7 +76,10 @@ export class DurableSession {
     return this.dispatch({ type: 'flush' }, now);
   }
 
-  /** Reads storage and converges memory to it; what memory held beyond it is stored again. */
+  /**
+   * Reads storage and converges memory to it; what memory held beyond it is stored again, and
+   * memory's records that storage holds otherwise come back in `dropped`.
+   */
   async reconcile() {
     this.#reconcileNeeded = false;
     const { text } = await this.storage.load();
@@ -107,7 +120,7 @@ export class DurableSession {
       this.lastStorageError = e;
       outcome = REFUSED.has(e?.code) ? 'not_committed' : 'indeterminate';
       // Storage holds something else than memory thinks: read it before going on.
-      if (e?.code === 'seq_gap' || e?.code === 'seq_conflict' || e?.code === 'header_conflict') this.#reconcileNeeded = true;
+      if (['seq_gap', 'seq_conflict', 'header_conflict', 'missing_header'].includes(e?.code)) this.#reconcileNeeded = true;
     }
     this.session.ack(ticket, outcome);
   }

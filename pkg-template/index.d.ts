@@ -199,8 +199,11 @@ export declare class DurableSession {
   loadDiagnostics: StorageDiagnostic[];
   /** The last storage failure, or null. */
   lastStorageError: unknown;
-  /** Processes a command and performs its effects; a command's failure is in `error`. */
-  dispatch(command: Command, now?: string): Promise<Processed>;
+  /**
+   * Processes a command and performs its effects; a command's failure is in `error`. When
+   * storage refused a batch as out of step, the session reconciled with it: `reconciled`.
+   */
+  dispatch(command: Command, now?: string): Promise<Processed & { reconciled?: Reconciled }>;
   /** Sends again what storage has not confirmed. */
   flush(now?: string): Promise<Processed>;
   /** Reads storage and converges memory to it. */

@@ -246,7 +246,8 @@ fn usage_model_and_heads_land_in_state() {
     ]);
     let r = replay(&parse_log(&text).records);
     assert_eq!(r.state.usage.as_ref().map(|u| u.input_tokens), Some(100));
-    assert_eq!(r.state.items_at_usage, 1);
+    // The prefix opened the conversation before "hi": the anchor still ends after "hi".
+    assert_eq!(r.state.items_at_usage, 2);
     assert_eq!(r.state.model.as_ref().map(|m| m.model.as_str()), Some("gpt-5"));
     assert_eq!(r.state.heads.as_ref().map(|h| h.system.as_str()), Some("S"));
 }

@@ -244,7 +244,12 @@ fn snapshot_restore_builds_the_identical_next_request() {
     let text = serde_json::to_string(&snapshot).unwrap();
     let back: SessionSnapshot = serde_json::from_str(&text).unwrap();
     let mut restored = Session::restore(&back).unwrap();
-    assert_eq!(restored.persistence(), s.persistence());
+    // Tickets in flight will never be answered in the new process: their records go out again.
+    let (before, after) = (s.persistence(), restored.persistence());
+    assert_eq!(after.committed_through, before.committed_through);
+    assert!(before.pending.iter().all(|p| p.state == RecordState::InFlight) && !before.in_flight.is_empty());
+    assert!(after.pending.iter().all(|p| p.state == RecordState::Indeterminate) && after.in_flight.is_empty());
+    assert_eq!(after.pending.len(), before.pending.len());
     let a = body(&ok(&mut s, json!({"type": "buildRequest"})));
     let b = body(&ok(&mut restored, json!({"type": "buildRequest"})));
     assert_eq!(a, b);
@@ -690,4 +695,66 @@ fn a_second_compaction_merges_the_first_summary() {
     assert!(matches!(p.reply, Some(Reply::Accepted { .. })));
     let build = contextview::request::BuildInput::new(contextview::Provider::Anthropic);
     assert!(s.usage(&build).anchored);
+}
+
+#[test]
+fn review_cases_bad_kinds_restores_in_the_queue_and_late_answers() {
+    // A tool kind ACP does not know is refused before anything is written.
+    let e = Command::from_value(json!({"type": "assistantResponse", "toolCalls": [{"id": "c", "name": "bash", "kind": "bash"}]})).unwrap_err();
+    assert!(e.contains("bash"), "{e}");
+
+    // A restore in the queue keeps what is queued behind it.
+    let mut s = working_session();
+    let snapshot = serde_json::to_value(s.snapshot()).unwrap();
+    let old_ticket = s.persistence().in_flight[0];
+    s.submit(cmd(json!({"type": "restore", "snapshot": snapshot})), None);
+    s.submit(cmd(json!({"type": "userMessage", "text": "after the restore"})), None);
+    let done = s.process();
+    assert_eq!(done.len(), 2);
+    assert!(done[1].error.is_none());
+    let (ticket, _) = persisted(&done[1]).remove(0);
+    assert!(ticket > old_ticket, "tickets are never reused after a restore");
+    // A late answer for a ticket of the old process settles nothing new.
+    assert!(!s.ack(old_ticket, PersistOutcome::Committed).unwrap().applied);
+    assert_eq!(s.persistence().committed_through, 0);
+
+    // A snapshot that claims more than its log holds is refused.
+    let mut bad = serde_json::to_value(s.snapshot()).unwrap();
+    bad["persistence"]["committedThrough"] = json!(999);
+    assert_eq!(Session::restore(&serde_json::from_value(bad).unwrap()).unwrap_err().code(), "invalid_snapshot");
+}
+
+#[test]
+fn a_build_with_a_given_count_does_not_freeze_the_ledger() {
+    let mut s = working_session();
+    ok(&mut s, json!({"type": "buildRequest", "options": {"contextTokens": 50000, "model": null}}));
+    let p = ok(&mut s, json!({"type": "assistantResponse", "text": "more", "usage": {"inputTokens": 3000, "outputTokens": 10}}));
+    let used: Vec<u64> = p.effects.iter().filter_map(|e| match e { Effect::Notify { notification } => notification["update"]["used"].as_u64(), _ => None }).collect();
+    assert_eq!(used.len(), 1);
+    assert!(used[0] < 50000 && used[0] >= 3010, "the ledger counts again: {used:?}");
+}
+
+#[test]
+fn the_cut_never_parts_a_pending_call_from_its_result() {
+    let mut s = working_session();
+    ok(&mut s, json!({"type": "assistantResponse", "reasoning": {"text": "think ".repeat(4000), "signature": "sig"},
+        "toolCalls": [{"id": "pending", "name": "read", "input": {}}]}));
+    let p = ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 100}}));
+    let Some(Reply::Compaction(prepared)) = p.reply else { panic!() };
+    assert!(prepared.kept >= 2, "the last step is kept whole, over the budget");
+    ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
+    ok(&mut s, json!({"type": "toolResult", "toolCallId": "pending", "output": "done"}));
+    let built: Value = serde_json::from_str(&body(&ok(&mut s, json!({"type": "buildRequest"})))).unwrap();
+    let text = built.to_string();
+    assert!(text.contains("\"tool_use\"") && text.contains("\"tool_result\""), "call and result stay together");
+    assert!(!text.contains("Tool execution was"), "no synthetic result was needed");
+}
+
+#[test]
+fn a_small_window_is_not_always_due() {
+    let mut s = Session::create(Header::new("small"));
+    let p = ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "tiny", "contextWindow": 8000}));
+    assert!(!p.effects.iter().any(|e| matches!(e, Effect::CompactionDue { .. })));
+    let p = ok(&mut s, json!({"type": "userMessage", "text": "hello"}));
+    assert!(!p.effects.iter().any(|e| matches!(e, Effect::CompactionDue { .. })), "a short conversation fits an 8k window");
 }

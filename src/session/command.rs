@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::prompt::PromptContext;
 use crate::provider::Provider;
-use crate::update::acp::ProviderMeta;
+use crate::update::acp::{ProviderMeta, ToolKind};
 use crate::update::record::UsageAnchor;
 use crate::view::{ContextUsage, Reminder, Report};
 
@@ -56,7 +56,7 @@ pub struct ToolCallInput {
     /// ACP tool kind (`read`, `edit`, `execute`, …): an `edit`, `delete` or `move` with `paths`
     /// marks those files edited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
+    pub kind: Option<ToolKind>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
 }

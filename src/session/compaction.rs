@@ -134,29 +134,39 @@ pub fn check_summary(summary: &str, templates: &Templates) -> Option<String> {
     None
 }
 
-/// Where to cut: the index of the first item kept verbatim (`items.len()` keeps none).
-/// Candidates are turn boundaries — a real prompt, or the first assistant item after a user-side
-/// item — so a call and its result are never parted. The earliest candidate whose tail fits the
-/// budget wins; the prefix and earlier summaries are never kept (they are re-made).
+/// Where to cut: the index of the first item kept verbatim. Candidates are turn boundaries — a
+/// real prompt, or the first assistant item after a user-side item — so a call and its result
+/// are never parted. The earliest candidate whose tail fits the budget wins, else the latest
+/// one; the prefix and earlier summaries are never kept (they are re-made).
 pub fn cut(items: &[Item], keep_tokens: u64, size: impl Fn(usize) -> u64) -> usize {
     let first = items.iter().position(|i| !is_regenerated(i)).unwrap_or(items.len());
     let mut tail = 0u64;
     let mut best = items.len();
+    // The latest boundary is kept even over the budget: cutting after it could part a call
+    // that has no result yet from the result still to come.
+    let mut latest = None;
     for i in (first..items.len()).rev() {
-        tail += size(i);
-        if tail > keep_tokens {
-            break;
-        }
+        tail = tail.saturating_add(size(i));
         let boundary = match &items[i] {
             item @ Item::User(_) => is_real_prompt(item),
             Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) => i == 0 || !items[i - 1].is_assistant_side(),
             Item::ToolResult(_) => false,
         };
         if boundary {
-            best = i;
+            latest = latest.or(Some(i));
+            if tail <= keep_tokens {
+                best = i;
+            }
+        }
+        if tail > keep_tokens && latest.is_some() {
+            break;
         }
     }
-    best
+    if best == items.len() {
+        latest.unwrap_or(items.len())
+    } else {
+        best
+    }
 }
 
 /// Items a compaction re-makes rather than summarises: the first-user prefix and summaries.

@@ -208,14 +208,17 @@ impl Session {
 
     fn handle(&mut self, command: Command, now: Option<&str>) -> Result<Reply, SessionError> {
         let ts = self.stamp(now);
+        if self.records.last().is_some_and(|r| r.seq > u64::MAX / 2) {
+            return Err(SessionError::InvalidRecord("the log's sequence numbers are exhausted".into()));
+        }
         match command {
             Command::UserMessage(command::UserMessage { text, images, message_id }) => {
                 let id = message_id.unwrap_or_else(|| format!("user-{}", self.next_seq()));
-                Ok(Reply::Accepted { seqs: self.write_updates(command::user_updates(&text, &images, &id), &ts) })
+                Ok(Reply::Accepted { seqs: self.write_updates(command::user_updates(&text, &images, &id), &ts)? })
             }
             Command::AssistantResponse(response) => {
                 let id = response.message_id.clone().unwrap_or_else(|| format!("assistant-{}", self.next_seq()));
-                let mut seqs = self.write_updates(command::response_updates(&response, &id), &ts);
+                let mut seqs = self.write_updates(command::response_updates(&response, &id), &ts)?;
                 if let Some(mut usage) = response.usage.clone() {
                     usage.provider = usage.provider.or(response.provider.clone()).or_else(|| self.sampling_provider());
                     usage.model = usage.model.or(response.model.clone()).or_else(|| self.sampling.as_ref().and_then(|s| s.model.clone()));
@@ -227,12 +230,12 @@ impl Session {
                 if !self.has_tool_call(&tool_call_id) {
                     return Err(SessionError::UnknownToolCall(tool_call_id));
                 }
-                Ok(Reply::Accepted { seqs: self.write_updates(vec![command::tool_result_update(&tool_call_id, &output, is_error, &images)], &ts) })
+                Ok(Reply::Accepted { seqs: self.write_updates(vec![command::tool_result_update(&tool_call_id, &output, is_error, &images)], &ts)? })
             }
             Command::RecordUsage(command::RecordUsage { usage }) => Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts)] }),
             Command::SwitchModel(command::SwitchModel { provider, model, context_window }) => self.switch_model(provider, model, context_window, &ts),
             Command::Rewind(command::RewindTo { prompt_index }) => {
-                let prompts = self.replayer().state().prompt_count;
+                let prompts = crate::update::replay::prompt_texts(&self.records).len() as u64;
                 if prompt_index >= prompts {
                     return Err(SessionError::InvalidPromptIndex { index: prompt_index, prompts });
                 }
@@ -256,41 +259,48 @@ impl Session {
                     input.now = now.map(str::to_owned);
                 }
                 let (body, report) = self.build_body(&input).map_err(SessionError::Request)?;
-                self.sampling = Some(BuildInput { now: None, ..input });
+                // The session's sampling settings: not this call's clock, count or content.
+                self.sampling = Some(BuildInput { now: None, context_tokens: None, log: None, items: None, ..input });
                 Ok(Reply::Built { body, report: Box::new(report) })
             }
             Command::Flush => Ok(Reply::Unchanged),
             Command::Snapshot => Ok(Reply::Snapshot(Box::new(self.snapshot()))),
             Command::Restore(command::Restore { snapshot }) => {
-                let restored = Session::restore(&snapshot)?;
-                let next = self.next_command;
+                let mut restored = Session::restore(&snapshot)?;
+                // What is queued behind this command, and effects not yet handed out, stay.
+                restored.queue = std::mem::take(&mut self.queue);
+                restored.outbox = std::mem::take(&mut self.outbox);
+                restored.next_command = restored.next_command.max(self.next_command);
+                restored.persistence = restored
+                    .persistence
+                    .restored(restored.records.last().map_or(0, |r| r.seq), self.persistence.next_ticket())
+                    .ok_or_else(|| SessionError::InvalidSnapshot("it claims records its log lacks".into()))?;
                 *self = restored;
-                self.next_command = self.next_command.max(next);
                 Ok(Reply::Unchanged)
             }
         }
     }
 
     fn next_seq(&self) -> u64 {
-        self.records.last().map_or(1, |r| r.seq + 1)
+        self.records.last().map_or(1, |r| r.seq.saturating_add(1))
     }
 
-    fn write_updates(&mut self, updates: Vec<Value>, ts: &str) -> Vec<u64> {
-        let mut seqs = Vec::with_capacity(updates.len());
-        for update in updates {
-            // Our own updates always parse; one that would not is kept verbatim rather than lost.
-            let body = match Record::from_value(json!({"seq": 0, "ts": "", "update": update})) {
-                Ok(record) => record.body,
-                Err(_) => RecordBody::Unknown(json!({"update": update})),
-            };
-            seqs.push(self.write(body, ts));
-        }
-        seqs
+    /// Writes a command's updates; all are checked before the first is written, so a command
+    /// that fails writes nothing.
+    fn write_updates(&mut self, updates: Vec<Value>, ts: &str) -> Result<Vec<u64>, SessionError> {
+        let bodies = updates
+            .into_iter()
+            .map(|update| match Record::from_value(json!({"seq": 0, "ts": "", "update": update})) {
+                Ok(record) => Ok(record.body),
+                Err(e) => Err(SessionError::InvalidRecord(format!("{e:?}"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(bodies.into_iter().map(|body| self.write(body, ts)).collect())
     }
 
-    fn has_tool_call(&self, id: &str) -> bool {
-        use crate::update::acp::{AcpUpdate, SessionUpdate};
-        self.records.iter().rev().any(|r| matches!(&r.body, RecordBody::Update(AcpUpdate::Known(SessionUpdate::ToolCall(c))) if c.tool_call_id == id))
+    /// The call is in the effective history (not rewound away, not compacted away).
+    fn has_tool_call(&mut self, id: &str) -> bool {
+        self.replayer().has_call(id)
     }
 
     fn sampling_provider(&self) -> Option<String> {
@@ -315,10 +325,17 @@ impl Session {
             Value::Object(map) => Value::Object(map),
             other => return Err(SessionError::InvalidOptions(format!("build options must be an object, not {other}"))),
         };
+        // A null is an absent option (a JS `undefined`).
+        if let Value::Object(map) = &mut options {
+            map.retain(|_, v| !v.is_null());
+        }
         // The session's model, unless the options name another (whose window is its own).
         if let Some(sampling) = &self.sampling() {
-            if options.get("provider").is_none() && options.get("model").is_none() {
-                for (key, value) in [("provider", json!(sampling.provider)), ("model", json!(sampling.model)), ("contextWindow", json!(sampling.context_window))] {
+            if options.get("provider").is_none() {
+                options["provider"] = json!(sampling.provider);
+            }
+            if options.get("model").is_none() && options["provider"] == json!(sampling.provider) {
+                for (key, value) in [("model", json!(sampling.model)), ("contextWindow", json!(sampling.context_window))] {
                     if options.get(key).is_none() && !value.is_null() {
                         options[key] = value;
                     }
@@ -332,6 +349,15 @@ impl Session {
     }
 
     fn switch_model(&mut self, provider: crate::provider::Provider, model: String, context_window: Option<u64>, ts: &str) -> Result<Reply, SessionError> {
+        // Render the new system head first: a command that fails writes nothing.
+        let rendered = match self.prompt.clone() {
+            Some(mut context) => {
+                context.model = Some(model.clone());
+                let system = prompt::render_system(&context).map_err(SessionError::InvalidTemplate)?;
+                Some((context, system))
+            }
+            None => None,
+        };
         let mut seqs = vec![self.write(
             RecordBody::Event(Event::ModelSwitch(ModelSwitch { provider: provider.as_str().to_owned(), model: model.clone(), context_window })),
             ts,
@@ -342,9 +368,7 @@ impl Session {
         sampling.context_window = context_window;
         self.sampling = Some(sampling);
         // The system head is rendered for the new model; the prefix stays as sent.
-        if let Some(mut context) = self.prompt.clone() {
-            context.model = Some(model);
-            let system = prompt::render_system(&context).map_err(SessionError::InvalidTemplate)?;
+        if let Some((context, system)) = rendered {
             let recorded = self.replayer().state().heads.clone();
             if recorded.as_ref().map(|h| h.system.as_str()) != Some(system.as_str()) {
                 let first_user_prefix = recorded.map_or_else(|| prompt::render_prefix(&context), |h| h.first_user_prefix);
@@ -366,7 +390,7 @@ impl Session {
     fn set_prompt_context(&mut self, mut context: PromptContext, ts: &str) -> Result<Reply, SessionError> {
         prompt::check_templates(&context.templates).map_err(SessionError::InvalidTemplate)?;
         if context.model.is_none() {
-            context.model = self.sampling.as_ref().and_then(|s| s.model.clone());
+            context.model = self.sampling().and_then(|s| s.model);
         }
         let heads = prompt::render_heads(&context).map_err(SessionError::InvalidTemplate)?;
         let previous = self.prompt.replace(context.clone());
@@ -412,10 +436,12 @@ impl Session {
                 notification: json!({"sessionId": session_id, "update": {"sessionUpdate": "usage_update", "used": usage.used, "size": usage.size}}),
             });
         }
-        if !self.compaction_asked && compaction_due(&usage) {
-            self.compaction_asked = true;
+        // Asked once per crossing: again only after the context fell below the point.
+        let due = compaction_due(&usage);
+        if due && !self.compaction_asked {
             self.outbox.push(Effect::CompactionDue { reason: CompactionReason::Threshold, usage: Box::new(usage) });
         }
+        self.compaction_asked = due;
     }
 
     /// Hands what storage has not confirmed to a new ticket.
@@ -428,7 +454,8 @@ impl Session {
             }
         }
         // Records are in seq order; the batch's seqs are too.
-        let mut i = 0;
+        let first = seqs.first().copied().unwrap_or(0);
+        let mut i = self.records.partition_point(|r| r.seq < first);
         for seq in seqs {
             while i < self.records.len() && self.records[i].seq < seq {
                 i += 1;
@@ -539,7 +566,14 @@ impl Session {
         if let Some(d) = session.diagnostics.iter().find(|d| d.severity == Severity::Error) {
             return Err(SessionError::InvalidSnapshot(format!("its log: {}", d.message)));
         }
-        session.persistence = snapshot.persistence.clone();
+        let last = session.records.last().map_or(0, |r| r.seq);
+        session.persistence = snapshot
+            .persistence
+            .restored(last, 1)
+            .ok_or_else(|| SessionError::InvalidSnapshot(format!("it claims records its log lacks (last seq {last})")))?;
+        if let Some(context) = &snapshot.prompt_context {
+            prompt::check_templates(&context.templates).map_err(SessionError::InvalidTemplate)?;
+        }
         for reminder in &snapshot.reminders {
             session.reminders.enqueue(reminder.clone());
         }
@@ -687,14 +721,15 @@ impl Session {
         let injected = ReminderInjected { reminder: ReminderKind::CompactionState.as_str().to_owned(), text: view::reminders::render(&reminder) };
         seqs.push(self.write(RecordBody::Event(Event::ReminderInjected(injected)), ts));
         self.prepared = None;
-        self.compaction_asked = false;
         Ok(Reply::Accepted { seqs })
     }
 }
 
 /// Is the context past the point where the summarising request would still fit?
+/// The headroom is at most a quarter of the window, so a small model is not always "due".
 fn compaction_due(usage: &ContextUsage) -> bool {
-    usage.threshold == Threshold::Compact || (usage.size > 0 && usage.used.saturating_add(SUMMARY_HEADROOM) > usage.size)
+    let headroom = SUMMARY_HEADROOM.min(usage.size / 4);
+    usage.threshold == Threshold::Compact || (usage.size > 0 && usage.used.saturating_add(headroom) > usage.size)
 }
 
 /// What the model must not lose across a compaction, besides the summary.

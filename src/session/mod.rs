@@ -183,7 +183,7 @@ impl Session {
 
     /// Writes a record of the session's own: accepted in memory, to be stored.
     fn write(&mut self, body: RecordBody, ts: &str) -> u64 {
-        let seq = self.records.last().map_or(1, |r| r.seq + 1);
+        let seq = self.records.last().map_or(1, |r| r.seq.saturating_add(1));
         self.persistence.accept(seq);
         self.push_record(Record { seq, ts: ts.to_owned(), body });
         seq

@@ -200,7 +200,7 @@ impl Persistence {
     fn commit_through(&mut self, seq: u64) {
         if seq > self.committed_through {
             self.committed_through = seq;
-            self.pending = self.pending.split_off(&(seq + 1));
+            self.pending = self.pending.split_off(&seq.saturating_add(1));
         }
         self.header_committed = true;
     }
@@ -213,6 +213,32 @@ impl Persistence {
         self.header_committed = header;
         self.pending = unstored.into_iter().map(|seq| (seq, RecordState::NotCommitted)).collect();
         self.tickets.clear();
+    }
+
+    /// This bookkeeping, taken from a snapshot into a new process: its tickets will never be
+    /// answered, so what was in flight is indeterminate (sent again; storage skips what it
+    /// holds), and tickets are numbered after both the snapshot's and the session's so a late
+    /// answer can never settle another batch. `None` when it claims records the log lacks.
+    pub fn restored(&self, last_seq: u64, next_ticket: u64) -> Option<Persistence> {
+        if self.committed_through > last_seq || self.pending.keys().any(|&s| s > last_seq) {
+            return None;
+        }
+        let pending = self
+            .pending
+            .iter()
+            .map(|(&seq, &state)| (seq, if state == RecordState::InFlight { RecordState::Indeterminate } else { state }))
+            .collect();
+        Some(Persistence {
+            committed_through: self.committed_through,
+            header_committed: self.header_committed,
+            pending,
+            tickets: BTreeMap::new(),
+            next_ticket: self.next_ticket.max(next_ticket).max(1),
+        })
+    }
+
+    pub fn next_ticket(&self) -> u64 {
+        self.next_ticket
     }
 
     pub fn status(&self) -> PersistenceStatus {

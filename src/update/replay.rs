@@ -187,6 +187,11 @@ impl Replayer {
         &self.diagnostics
     }
 
+    /// Whether the effective history holds the tool call with this ACP `toolCallId`.
+    pub fn has_call(&self, acp_call_id: &str) -> bool {
+        self.folder.calls.contains_key(acp_call_id)
+    }
+
     /// The `seq` of the record that made item `index` (0 when out of range).
     pub fn item_seq(&self, index: usize) -> u64 {
         self.folder.item_seqs.get(index).copied().unwrap_or(0)
@@ -454,14 +459,22 @@ impl Folder {
         if same {
             return;
         }
+        // The usage anchor counts items: it moves with the one added or removed before it.
+        let anchored = self.state.usage.is_some() && self.state.items_at_usage > 0;
         if has_prefix {
             self.items.remove(0);
             self.item_seqs.remove(0);
+            if anchored {
+                self.state.items_at_usage -= 1;
+            }
         }
         if !prefix.is_empty() {
             let item = Item::User(UserMessage { id: format!("prefix-{seq}"), content: vec![Part::text(prefix)], synthetic: Some(SyntheticReason::Prefix) });
             self.items.insert(0, item);
             self.item_seqs.insert(0, seq);
+            if anchored {
+                self.state.items_at_usage += 1;
+            }
         }
         self.changed(0);
         self.reindex_calls();

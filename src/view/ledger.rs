@@ -28,7 +28,8 @@ use crate::update::replay::{usage_total, OverheadCarry, ReplayState};
 pub struct LedgerConfig {
     /// Compaction is due above this share of the window.
     pub compact_ratio: f64,
-    /// Tokens kept free for the summary request's answer; compaction is due once fewer remain.
+    /// Tokens kept free for the summary request's answer; compaction is due once fewer remain
+    /// (at most half the window).
     pub compact_reserve: u64,
 }
 
@@ -181,7 +182,8 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
         .unwrap_or_else(|| (anchor_tokens as i64).saturating_add(estimated_tokens as i64).saturating_add(inherited_overhead).max(0) as u64);
     let window = input.window.or_else(|| model_window(input.model)).filter(|w| *w > 0);
     let prune_at = window.map(|w| (input.prune_ratio * w as f64) as u64);
-    let compact_at = window.map(|w| ((input.config.compact_ratio * w as f64) as u64).min(w.saturating_sub(input.config.compact_reserve)));
+    // The reserve never takes more than half the window: a small model compacts at half, not at 0.
+    let compact_at = window.map(|w| ((input.config.compact_ratio * w as f64) as u64).min(w.saturating_sub(input.config.compact_reserve.min(w / 2))));
     let threshold = match (prune_at, compact_at) {
         (_, Some(c)) if used > c => Threshold::Compact,
         (Some(p), _) if used > p => Threshold::Prune,

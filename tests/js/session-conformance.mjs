@@ -138,6 +138,23 @@ export const sessionCases = [
     },
   },
   {
+    name: 'a second writer: the stale session reconciles and hands back what storage refused',
+    async run(make, check, cv) {
+      const a = await cv.openSession(make('k'), { sessionId: 'conf-8' });
+      await drive(a, script().slice(0, 3), check);
+      const b = await cv.openSession(make('k'));
+      await drive(a, [{ type: 'userMessage', text: 'written by A' }], check);
+      const p = await b.dispatch({ type: 'userMessage', text: 'written by B' }, NOW);
+      check.equal(p.error, undefined);
+      check.equal(b.lastStorageError?.code, 'seq_conflict');
+      check.ok(p.reconciled, 'the driver reconciled');
+      check.equal(p.reconciled.dropped.length, 1);
+      check.ok(p.reconciled.dropped[0].includes('written by B'), 'B gets its line back');
+      check.ok(b.session.snapshot().log.includes('written by A'), 'B now holds what A wrote');
+      await converged(b, make('k'), check, 'B:');
+    },
+  },
+  {
     name: 'the log replays to the same next request across compaction and rewind',
     async run(make, check, cv) {
       const d = await cv.openSession(make('k'), { sessionId: 'conf-7' });

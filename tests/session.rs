@@ -758,3 +758,18 @@ fn a_small_window_is_not_always_due() {
     let p = ok(&mut s, json!({"type": "userMessage", "text": "hello"}));
     assert!(!p.effects.iter().any(|e| matches!(e, Effect::CompactionDue { .. })), "a short conversation fits an 8k window");
 }
+
+#[test]
+fn a_rewind_past_a_model_switch_goes_back_to_the_earlier_model() {
+    let mut s = working_session();
+    ok(&mut s, json!({"type": "assistantResponse", "text": "ok"}));
+    ok(&mut s, json!({"type": "userMessage", "text": "second"}));
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-opus-4-1", "contextWindow": 500000}));
+    assert_eq!(s.state().model.as_deref(), Some("claude-opus-4-1"));
+    ok(&mut s, json!({"type": "rewind", "promptIndex": 1}));
+    assert_eq!(s.state().model.as_deref(), Some("claude-sonnet-4-5"), "as a replay of the log has it");
+    ok(&mut s, json!({"type": "userMessage", "text": "again"}));
+    let live = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    let mut fresh = Session::from_log(&s.snapshot().log);
+    assert_eq!(body(&ok(&mut fresh, json!({"type": "buildRequest"}))), live);
+}

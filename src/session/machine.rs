@@ -241,7 +241,13 @@ impl Session {
                 }
                 self.prepared = None;
                 self.compaction_asked = false;
-                Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::Rewind(Rewind { prompt_index })), &ts)] })
+                let model_before = self.replayer().state().model.clone();
+                let seqs = vec![self.write(RecordBody::Event(Event::Rewind(Rewind { prompt_index })), &ts)];
+                // A rewind past a model switch goes back to the model before it, as a replay would.
+                if self.replayer().state().model != model_before {
+                    self.sampling = None;
+                }
+                Ok(Reply::Accepted { seqs })
             }
             Command::SetPromptContext(command::SetPromptContext { context }) => self.set_prompt_context(context, &ts),
             Command::PrepareCompaction(command::PrepareCompaction { options }) => self.prepare_compaction(&options).map(|p| Reply::Compaction(Box::new(p))),

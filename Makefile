@@ -40,8 +40,14 @@ test-native:
 test-wasm-node:
 	$(WASM_RUNNER) WASM_BINDGEN_TEST_ONLY_NODE=1 cargo test --locked --target wasm32-unknown-unknown
 
+# In Chromium, the suites that cover the most code per binary (each binary costs the runner a
+# browser start): random conversations through every renderer, the session state machine with
+# faults, the prompt heads, discovery, the example session. Every suite runs in Node above, and
+# the npm package itself runs in Chromium in test-js.
+BROWSER_SUITES := --lib --test properties --test session --test prompt --test discovery --test example_session
+
 test-wasm-browser:
-	$(WASM_RUNNER) $(BROWSER_ENV) cargo test --locked --target wasm32-unknown-unknown
+	$(WASM_RUNNER) $(BROWSER_ENV) cargo test --locked --target wasm32-unknown-unknown $(BROWSER_SUITES)
 
 test-js:
 	node_modules/.bin/tsc -p tests/types

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
+import { startWorker } from './worker-host.mjs';
 
 import * as cv from '../../pkg/node.mjs';
 import { PROVIDERS, checkBuild } from '../js/payload-checks.mjs';
@@ -21,18 +21,7 @@ const lines = log.split('\n').filter((l) => l.trim() !== '');
 let mf;
 
 before(async () => {
-  mf = new Miniflare({
-    scriptPath: join(here, 'worker.mjs'),
-    modulesRoot: root,
-    modules: true,
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2026-04-01',
-    durableObjects: { SESSIONS: { className: 'SessionObject', useSQLite: true } },
-  });
-  await mf.ready;
+  mf = await startWorker();
 });
 
 after(async () => {

@@ -4,30 +4,15 @@
 // (pkg/workerd.mjs), as miniflare.test.mjs does.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
+import { startWorker } from './worker-host.mjs';
 
 import { storageCases } from '../js/storage-conformance.mjs';
 import { sessionCases } from '../js/session-conformance.mjs';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const root = fileURLToPath(new URL('../../', import.meta.url));
 let mf;
 
 before(async () => {
-  mf = new Miniflare({
-    scriptPath: join(here, 'worker.mjs'),
-    modulesRoot: root,
-    modules: true,
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2026-04-01',
-    durableObjects: { SESSIONS: { className: 'SessionObject', useSQLite: true } },
-  });
-  await mf.ready;
+  mf = await startWorker();
 });
 
 after(async () => {

@@ -773,3 +773,12 @@ fn a_rewind_past_a_model_switch_goes_back_to_the_earlier_model() {
     let mut fresh = Session::from_log(&s.snapshot().log);
     assert_eq!(body(&ok(&mut fresh, json!({"type": "buildRequest"}))), live);
 }
+
+#[test]
+fn a_snapshot_with_a_bad_template_is_refused() {
+    let s = working_session();
+    let mut snapshot = serde_json::to_value(s.snapshot()).unwrap();
+    snapshot["promptContext"]["templates"] = json!({"primary": "{{nope}}"});
+    let e = Session::restore(&serde_json::from_value(snapshot).unwrap()).unwrap_err();
+    assert_eq!(e.code(), "invalid_template");
+}

@@ -21,7 +21,7 @@ pub use template::TemplateError;
 
 use serde::{Deserialize, Serialize};
 
-use crate::framing::neutralize;
+use crate::framing::{neutralize, wrap};
 
 /// The built-in base prompt of the primary audience.
 pub const PRIMARY_TEMPLATE: &str = include_str!("templates/system-primary.md");
@@ -116,15 +116,15 @@ pub fn render_prefix(ctx: &PromptContext) -> String {
     let mut blocks: Vec<String> = Vec::new();
     let info: Vec<String> = [("OS", &ctx.os), ("Shell", &ctx.shell), ("Workspace", &ctx.cwd), ("Date", &ctx.date)]
         .into_iter()
-        .filter_map(|(k, v)| v.as_deref().map(|v| format!("{k}: {}", neutralize(v.trim()))))
+        .filter_map(|(k, v)| v.as_deref().map(|v| format!("{k}: {}", v.trim())))
         .collect();
     if !info.is_empty() {
-        blocks.push(format!("<user_info>\n{}\n</user_info>", info.join("\n")));
+        blocks.push(wrap("user_info", &info.join("\n")));
     }
     if let Some(status) = ctx.git_status.as_deref() {
         let status = status.trim();
         let status = if status.is_empty() { "(clean)" } else { status };
-        blocks.push(format!("<git_status>\n{}\n</git_status>", neutralize(status)));
+        blocks.push(wrap("git_status", status));
     }
     if !ctx.rules.is_empty() {
         let mut text = String::from("<rules>");
@@ -171,7 +171,7 @@ pub fn render_prefix(ctx: &PromptContext) -> String {
     }
     // Memory is the user's own, across sessions: a subagent works on one task without it.
     if let (Audience::Primary, Some(memory)) = (ctx.audience, ctx.memory.as_deref().filter(|m| !m.trim().is_empty())) {
-        blocks.push(format!("<memory>\n{}\n</memory>", neutralize(memory.trim())));
+        blocks.push(wrap("memory", memory.trim()));
     }
     blocks.join("\n\n")
 }

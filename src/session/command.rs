@@ -364,13 +364,8 @@ pub struct AckResult {
 
 // --- inputs → record bodies --------------------------------------------------------------------
 
-/// `_meta` carrying our provider facts, or nothing.
-fn meta(facts: ProviderMeta) -> Option<Value> {
-    facts.to_meta()
-}
-
 fn with_meta(mut update: Value, facts: ProviderMeta) -> Value {
-    if let (Some(meta), Some(object)) = (meta(facts), update.as_object_mut()) {
+    if let (Some(meta), Some(object)) = (facts.to_meta(), update.as_object_mut()) {
         object.insert("_meta".into(), meta);
     }
     update

@@ -16,7 +16,7 @@ use crate::conversation::{Item, Part, SyntheticReason};
 use crate::prompt::{self, Templates};
 use crate::tokens::{text_tokens, Family};
 use crate::update::record::UsageAnchor;
-use crate::view::prune::is_real_prompt;
+use crate::view::prune::{is_real_prompt, soft_trim};
 
 /// The system prompt of the summarisation request.
 pub const SUMMARY_SYSTEM: &str = "You write the working summary a coding agent continues from after its earlier messages are removed. \
@@ -243,17 +243,6 @@ fn transcript(entries: &[Entry]) -> String {
     out
 }
 
-/// Head and tail of a long text, with the count of what was cut.
-fn trim_middle(text: &str, keep: usize) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    if chars.len() <= keep * 2 {
-        return text.to_owned();
-    }
-    let head: String = chars[..keep].iter().collect();
-    let tail: String = chars[chars.len() - keep..].iter().collect();
-    format!("{head}\n[… {} characters trimmed …]\n{tail}", chars.len() - 2 * keep)
-}
-
 /// The summarisation prompt for `items` (those before the cut), fitted to `budget` tokens.
 pub struct SummaryInput {
     pub prompt: String,
@@ -296,7 +285,8 @@ pub fn summary_input(
         }
         if e.text.chars().count() > trim_over {
             let before = text_tokens(&e.text, family);
-            e.text = trim_middle(&e.text, trim_over / 2 - trim_over / 5);
+            let keep = trim_over / 2 - trim_over / 5;
+            e.text = soft_trim(&e.text, keep, keep);
             over -= before - text_tokens(&e.text, family);
             trimmed += 1;
         }

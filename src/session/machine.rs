@@ -220,8 +220,9 @@ impl Session {
                 let id = response.message_id.clone().unwrap_or_else(|| format!("assistant-{}", self.next_seq()));
                 let mut seqs = self.write_updates(command::response_updates(&response, &id), &ts)?;
                 if let Some(mut usage) = response.usage.clone() {
-                    usage.provider = usage.provider.or(response.provider.clone()).or_else(|| self.sampling_provider());
-                    usage.model = usage.model.or(response.model.clone()).or_else(|| self.sampling.as_ref().and_then(|s| s.model.clone()));
+                    let sampling = self.sampling();
+                    usage.provider = usage.provider.or(response.provider.clone()).or_else(|| sampling.as_ref().map(|s| s.provider.as_str().to_owned()));
+                    usage.model = usage.model.or(response.model.clone()).or_else(|| sampling.and_then(|s| s.model));
                     seqs.push(self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts));
                 }
                 Ok(Reply::Accepted { seqs })
@@ -272,15 +273,12 @@ impl Session {
             Command::Flush => Ok(Reply::Unchanged),
             Command::Snapshot => Ok(Reply::Snapshot(Box::new(self.snapshot()))),
             Command::Restore(command::Restore { snapshot }) => {
-                let mut restored = Session::restore(&snapshot)?;
+                // Tickets continue after this process's own: a late answer settles nothing new.
+                let mut restored = Session::restore_after(&snapshot, self.persistence.next_ticket())?;
                 // What is queued behind this command, and effects not yet handed out, stay.
                 restored.queue = std::mem::take(&mut self.queue);
                 restored.outbox = std::mem::take(&mut self.outbox);
                 restored.next_command = restored.next_command.max(self.next_command);
-                restored.persistence = restored
-                    .persistence
-                    .restored(restored.records.last().map_or(0, |r| r.seq), self.persistence.next_ticket())
-                    .ok_or_else(|| SessionError::InvalidSnapshot("it claims records its log lacks".into()))?;
                 *self = restored;
                 Ok(Reply::Unchanged)
             }
@@ -309,10 +307,6 @@ impl Session {
         self.replayer().has_call(id)
     }
 
-    fn sampling_provider(&self) -> Option<String> {
-        self.sampling.as_ref().map(|s| s.provider.as_str().to_owned())
-    }
-
     /// The session's model: what the host last built with or switched to, else the log's last
     /// `model_switch` (a session reopened from its log samples with the same model).
     fn sampling(&mut self) -> Option<BuildInput> {
@@ -320,7 +314,7 @@ impl Session {
             return Some(sampling.clone());
         }
         let switch = self.replayer().state().model.clone()?;
-        let provider: crate::provider::Provider = serde_json::from_value(json!(switch.provider)).ok()?;
+        let provider: crate::provider::Provider = switch.provider.parse().ok()?;
         Some(BuildInput { model: Some(switch.model), context_window: switch.context_window, ..BuildInput::new(provider) })
     }
 
@@ -376,10 +370,8 @@ impl Session {
         // The system head is rendered for the new model; the prefix stays as sent.
         if let Some((context, system)) = rendered {
             let recorded = self.replayer().state().heads.clone();
-            if recorded.as_ref().map(|h| h.system.as_str()) != Some(system.as_str()) {
-                let first_user_prefix = recorded.map_or_else(|| prompt::render_prefix(&context), |h| h.first_user_prefix);
-                seqs.push(self.write(RecordBody::Event(Event::PromptHeadSnapshot(PromptHeadSnapshot { system, first_user_prefix })), ts));
-            }
+            let first_user_prefix = recorded.map_or_else(|| prompt::render_prefix(&context), |h| h.first_user_prefix);
+            seqs.extend(self.record_heads(PromptHeadSnapshot { system, first_user_prefix }, ts));
             self.prompt = Some(context);
         }
         // A smaller window may not hold the context: ask again even if asked before.
@@ -403,20 +395,26 @@ impl Session {
         // The heads are recorded when none are, or while nothing has been said; later they stay
         // byte-stable until a compaction refreshes them, and what changed reaches the model as
         // reminders before its next decision.
-        let recorded = self.replayer().state().heads.clone();
+        let recorded = self.replayer().state().heads.is_some();
         let started = self.replayer().items().iter().any(|i| !compaction::is_regenerated(i));
         let snapshot = PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix };
-        if recorded.is_some() && started {
+        if recorded && started {
             let told = match previous {
                 Some(previous) => prompt::changes::reminders(&previous, &context).into_iter().map(|r| self.reminders.enqueue(r)).filter(|q| *q).count(),
                 None => 0,
             };
             return Ok(if told > 0 { Reply::Queued { queued: true } } else { Reply::Unchanged });
         }
-        if recorded.as_ref() == Some(&snapshot) {
-            return Ok(Reply::Unchanged);
-        }
-        Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::PromptHeadSnapshot(snapshot)), ts)] })
+        Ok(match self.record_heads(snapshot, ts) {
+            Some(seq) => Reply::Accepted { seqs: vec![seq] },
+            None => Reply::Unchanged,
+        })
+    }
+
+    /// Records the heads unless they are the ones recorded (an unchanged head writes nothing).
+    fn record_heads(&mut self, heads: PromptHeadSnapshot, ts: &str) -> Option<u64> {
+        let recorded = self.replayer().state().heads.as_ref() == Some(&heads);
+        (!recorded).then(|| self.write(RecordBody::Event(Event::PromptHeadSnapshot(heads)), ts))
     }
 
     fn family(&mut self) -> Family {
@@ -427,8 +425,14 @@ impl Session {
 
     /// The context as the ledger counts it, for the session's model (none before a model is known).
     fn current_usage(&mut self) -> Option<ContextUsage> {
-        let sampling = self.sampling()?;
-        Some(self.usage(&sampling))
+        // Borrowed out and put back: after every command, without copying tools and system.
+        let held = self.sampling.take();
+        let usage = match &held {
+            Some(sampling) => Some(self.usage(sampling)),
+            None => self.sampling().map(|derived| self.usage(&derived)),
+        };
+        self.sampling = held;
+        usage
     }
 
     /// After a command wrote records: tell the client the new count, and ask for a compaction
@@ -565,6 +569,11 @@ impl Session {
 
     /// A session from a snapshot: the same state, the same next request.
     pub fn restore(snapshot: &SessionSnapshot) -> Result<Session, SessionError> {
+        Session::restore_after(snapshot, 1)
+    }
+
+    /// [`Session::restore`], numbering new persist tickets from `ticket_floor` on.
+    fn restore_after(snapshot: &SessionSnapshot, ticket_floor: u64) -> Result<Session, SessionError> {
         if snapshot.format != SNAPSHOT_FORMAT || snapshot.version > SNAPSHOT_VERSION {
             return Err(SessionError::InvalidSnapshot(format!("format `{}` version {}", snapshot.format, snapshot.version)));
         }
@@ -575,7 +584,7 @@ impl Session {
         let last = session.records.last().map_or(0, |r| r.seq);
         session.persistence = snapshot
             .persistence
-            .restored(last, 1)
+            .restored(last, ticket_floor)
             .ok_or_else(|| SessionError::InvalidSnapshot(format!("it claims records its log lacks (last seq {last})")))?;
         if let Some(context) = &snapshot.prompt_context {
             prompt::check_templates(&context.templates).map_err(SessionError::InvalidTemplate)?;
@@ -624,8 +633,9 @@ impl Session {
     /// Prepares the summarising request (writes nothing); `applyCompaction` uses its cut.
     pub fn prepare_compaction(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
         let family = self.family();
-        let tokens_before = self.current_usage().map_or(0, |u| u.used);
-        let window = self.current_usage().map(|u| u.size).filter(|s| *s > 0);
+        let usage = self.current_usage();
+        let tokens_before = usage.as_ref().map_or(0, |u| u.used);
+        let window = usage.map(|u| u.size).filter(|s| *s > 0);
         let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
         let based_on_seq = self.records.last().map_or(0, |r| r.seq);
         let previous = self.replayer().state().last_compaction_seq.and_then(|seq| {
@@ -696,12 +706,11 @@ impl Session {
         let latest = {
             let replayer = self.replayer();
             let items = replayer.items();
-            items.iter().rposition(crate::view::prune::is_real_prompt).filter(|&i| replayer.item_seq(i) < prepared.first_kept_seq).map(|i| {
-                match &items[i] {
-                    item @ crate::conversation::Item::User(_) => crate::tokens::item_texts(item).join("\n").trim().to_owned(),
-                    _ => String::new(),
-                }
-            })
+            items
+                .iter()
+                .rposition(crate::view::prune::is_real_prompt)
+                .filter(|&i| replayer.item_seq(i) < prepared.first_kept_seq)
+                .map(|i| crate::tokens::item_texts(&items[i]).join("\n").trim().to_owned())
         };
         let edited = self.replayer().state().edited_paths.clone();
         let mut seqs = vec![self.write(
@@ -714,11 +723,7 @@ impl Session {
             ts,
         )];
         if let Some(heads) = heads {
-            let recorded = self.replayer().state().heads.clone();
-            let snapshot = PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix };
-            if recorded.as_ref() != Some(&snapshot) {
-                seqs.push(self.write(RecordBody::Event(Event::PromptHeadSnapshot(snapshot)), ts));
-            }
+            seqs.extend(self.record_heads(PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix }, ts));
         }
         let skills: Vec<String> =
             self.prompt.as_ref().and_then(|c| c.skills.as_ref()).map(|l| l.entries.iter().map(|e| e.name.clone()).collect()).unwrap_or_default();

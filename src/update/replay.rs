@@ -25,7 +25,7 @@ use crate::tokens::{item_tokens, Family};
 /// The model's view of a compaction summary: framed, so it never reads as something a person
 /// typed, and neutralised, so the summary cannot close the frame.
 pub fn summary_text(summary: &str) -> String {
-    format!("<compaction_summary>\n{}\n</compaction_summary>", crate::framing::neutralize(summary.trim()))
+    crate::framing::wrap("compaction_summary", summary.trim())
 }
 
 /// Everything a replay yields.

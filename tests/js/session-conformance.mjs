@@ -63,13 +63,25 @@ export const sessionCases = [
   {
     name: 'a session persists through storage and reopens to the same next request',
     async run(make, check, cv) {
-      const d = await cv.openSession(make('k'), { sessionId: 'conf-1' });
+      const notified = [];
+      const due = [];
+      const d = await cv.openSession(make('k'), { sessionId: 'conf-1', onNotify: (n) => notified.push(n), onCompactionDue: (e) => due.push(e) });
       await drive(d, script(), check);
       await converged(d, make('k'), check);
+      check.ok(notified.length > 0 && notified.every((n) => n.sessionId === 'conf-1' && n.update.sessionUpdate === 'usage_update'), 'the client hears usage_update');
+      check.equal(due.length, 0, 'nothing to compact in a 200k window');
       const reopened = await cv.openSession(make('k'));
       check.equal(nextBody(cv, reopened), nextBody(cv, d), 'same next request');
       check.equal(reopened.session.state().prompts.length, 2);
       check.deepEqual(reopened.session.state().editedPaths, ['/repo/src/parser.rs']);
+      // Records written outside dispatch (a build draining a reminder) are stored by settle().
+      check.equal(d.session.enqueueReminder({ kind: 'diagnostics', text: 'src/parser.rs:3: unused import' }), true);
+      d.session.buildString({ provider: 'anthropic', model: 'claude-sonnet-4-5', now: NOW });
+      await d.settle();
+      await converged(d, make('k'), check, 'after settle:');
+      // A switch to a window too small for the context asks for a compaction.
+      await drive(d, [{ type: 'switchModel', provider: 'anthropic', model: 'claude-haiku-small', contextWindow: 1200 }], check);
+      check.deepEqual(due.map((e) => e.reason), ['model_switch']);
     },
   },
   {

@@ -134,6 +134,9 @@ test('commands go through the queue; replies, effects and errors come back as da
   const claude = JSON.parse(session.dispatch({ type: 'buildRequest', options: { provider: 'anthropic', model: 'claude-sonnet-4-5' } }).reply.body);
   assert.equal(claude.max_tokens, 8192, "the subagent's output budget");
   assert.throws(() => session.dispatch({ type: 'nope' }), (e) => e.code === 'invalid_command');
+  session.submit({ type: 'flush' });
+  assert.throws(() => session.dispatch({ type: 'flush' }), (e) => e.code === 'queue_not_empty');
+  assert.equal(session.process().length, 1);
   assert.throws(() => session.ack(99, 'committed'), (e) => e.code === 'unknown_ticket');
   const state = session.state();
   assert.deepEqual([state.model, state.contextWindow, state.prompts, state.queuedCommands], ['claude-sonnet-4-5', 200000, ['go'], 0],

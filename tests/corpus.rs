@@ -55,6 +55,11 @@ fn corpus_sessions_import_replay_and_build_valid_payloads_for_every_provider() {
         let report = &imported.report;
         let errors: Vec<_> = report.diagnostics.iter().filter(|d| d.severity == contextview::Severity::Error).collect();
         assert!(errors.is_empty(), "{name}: {errors:?}");
+        // Nothing the source agent's model saw is missing from the view.
+        let fidelity = &report.fidelity;
+        eprintln!("{name:.60}: fidelity source {:?} view {:?}", fidelity.source, fidelity.view);
+        assert!(fidelity.missing.is_empty(), "{name}: {} missing, e.g. {:?}", fidelity.missing.len(), &fidelity.missing[..fidelity.missing.len().min(5)]);
+        assert!(fidelity.source.prompts + fidelity.source.tool_calls + fidelity.source.assistant_texts > 0, "{name}: the source view is empty");
 
         // The imported log is a valid log of ours: it round-trips through the text form.
         let text_form = write_log(&imported.header, &imported.records);

@@ -285,7 +285,7 @@ fn pi_version_one_is_linear() {
         json!({"type": "message", "timestamp": "t", "message": {"role": "assistant", "content": [{"type": "text", "text": "r"}], "stopReason": "stop", "provider": "anthropic", "model": "m"}}),
     ]);
     let imported = import(Some(Format::Pi), &text).unwrap();
-    assert_eq!(imported.report.unmapped.get("assistant:empty_aborted"), Some(&1));
+    assert_eq!(imported.report.unmapped.get("assistant:aborted"), Some(&1));
     assert_eq!(summary(&replay(&imported.records).items), vec!["user: q", "assistant: r"]);
 }
 
@@ -314,8 +314,12 @@ fn bad_input_is_reported_by_line_and_the_rest_imports() {
             ("import.bad_image", Some(6)),
             ("import.malformed_line", Some(7)),
             ("import.malformed_line", Some(9)),
+            ("import.content_missing", None),
         ]
     );
+    // The image the source held could not be kept: fidelity names it.
+    let missing: Vec<_> = imported.report.fidelity.missing.iter().map(|m| (m.kind, m.line)).collect();
+    assert_eq!(missing, vec![(contextview::import::fidelity::ElementKind::Image, 6)]);
     assert!(imported.report.diagnostics[3].message.contains("over the"));
     assert_eq!(imported.report.unmapped.get("hologram"), Some(&1));
     // The rest imports, replays (the orphan result is reported), and builds a valid request.
@@ -338,4 +342,308 @@ fn unknown_formats_are_refused_with_a_code() {
     let err = import(None, "{\"hello\":1}\n").unwrap_err();
     assert_eq!(err.code(), "unknown_format");
     assert!(import(None, "").is_err());
+}
+
+// --- Shapes real files take (each written here from the format's documented behaviour) -------
+
+/// Message roles and block types of an Anthropic body, one string per message.
+fn anthropic_shape(body: &str) -> Vec<String> {
+    let body: Value = serde_json::from_str(body).unwrap();
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let blocks: Vec<&str> = m["content"].as_array().map(|b| b.iter().map(|b| b["type"].as_str().unwrap()).collect()).unwrap_or_default();
+            format!("{}[{}]", m["role"].as_str().unwrap(), blocks.join(","))
+        })
+        .collect()
+}
+
+fn cc_block(uuid: &str, parent: &str, message: &str, block: Value) -> Value {
+    cc_assistant(uuid, parent, message, json!([block]))
+}
+
+fn cc_result(uuid: &str, parent: &str, call: &str, text: &str) -> Value {
+    let mut entry = cc_user(uuid, Some(parent), json!([{"type": "tool_result", "tool_use_id": call, "content": text}]));
+    entry["sourceToolAssistantUUID"] = json!(parent);
+    entry
+}
+
+fn tool_use(id: &str) -> Value {
+    json!({"type": "tool_use", "id": id, "name": "Read", "input": {"file_path": format!("{id}.rs")}})
+}
+
+/// Imports, checks nothing the source saw is missing, and returns the import and its items.
+fn import_whole(format: Format, text: &str) -> (contextview::import::Imported, Vec<Item>) {
+    let imported = import(Some(format), text).unwrap();
+    let fidelity = &imported.report.fidelity;
+    assert!(fidelity.missing.is_empty(), "missing: {:?}", fidelity.missing);
+    let items = replay(&imported.records).items;
+    (imported, items)
+}
+
+fn with_next_prompt(mut items: Vec<Item>) -> Vec<Item> {
+    items.push(Item::User(contextview::conversation::UserMessage { id: "next".into(), content: vec![contextview::conversation::Part::text("go on")], synthetic: None }));
+    items
+}
+
+#[test]
+fn claude_code_parallel_calls_with_each_result_parented_to_its_own_call() {
+    // One API message written as four entries; each result hangs off the entry holding its call,
+    // so the first result is a sibling of the second call.
+    let text = lines(&[
+        cc_user("u1", None, json!("read both")),
+        cc_block("a1", "u1", "msg_1", json!({"type": "thinking", "thinking": "Both files.", "signature": "sig-1"})),
+        cc_block("a2", "a1", "msg_1", json!({"type": "text", "text": "Reading them."})),
+        cc_block("a3", "a2", "msg_1", tool_use("toolu_a")),
+        cc_block("a4", "a3", "msg_1", tool_use("toolu_b")),
+        cc_result("r1", "a3", "toolu_a", "fn a() {}"),
+        cc_result("r2", "a4", "toolu_b", "fn b() {}"),
+        cc_block("a5", "r2", "msg_2", json!({"type": "text", "text": "Both read."})),
+    ]);
+    let (imported, items) = import_whole(Format::ClaudeCode, &text);
+    assert_eq!(imported.report.written.get("rewind"), None, "no branch");
+    assert!(codes(&imported).is_empty(), "{:?}", imported.report.diagnostics);
+    assert_eq!(
+        summary(&items),
+        vec![
+            "user: read both",
+            "reasoning: Both files. sig=true",
+            "assistant: Reading them.",
+            r#"call toolu_a Read({"file_path":"toolu_a.rs"})"#,
+            r#"call toolu_b Read({"file_path":"toolu_b.rs"})"#,
+            "result toolu_a: fn a() {}",
+            "result toolu_b: fn b() {}",
+            "assistant: Both read.",
+        ]
+    );
+    let fidelity = &imported.report.fidelity;
+    assert_eq!((fidelity.source.tool_calls, fidelity.view.tool_calls), (2, 2));
+    // The model that wrote it gets its turn back as it was: one message, its signed thinking first.
+    let built = build(&with_next_prompt(items), &BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5")).unwrap();
+    assert_eq!(
+        anthropic_shape(&built.body),
+        vec!["user[text]", "assistant[thinking,text,tool_use,tool_use]", "user[tool_result,tool_result]", "assistant[text]", "user[text]"]
+    );
+    assert!(built.report.repairs.is_empty(), "{:?}", built.report.repairs);
+}
+
+#[test]
+fn claude_code_results_written_while_the_message_still_streams() {
+    // Claude Code runs a call as soon as its block arrives: its result is written before the
+    // message's next block, and the later calls' entries hang off the earlier results.
+    let text = lines(&[
+        cc_user("u1", None, json!("look around")),
+        cc_block("a1", "u1", "msg_1", tool_use("toolu_a")),
+        cc_result("r1", "a1", "toolu_a", "A"),
+        json!({"type": "progress", "uuid": "p1", "parentUuid": "r1", "data": {"type": "hook_progress"}}),
+        cc_block("a2", "p1", "msg_1", tool_use("toolu_b")),
+        cc_result("r2", "a2", "toolu_b", "B"),
+        cc_block("a3", "r2", "msg_1", tool_use("toolu_c")),
+        cc_result("r3", "a3", "toolu_c", "C"),
+        cc_block("a4", "r3", "msg_2", json!({"type": "text", "text": "Seen all three."})),
+    ]);
+    let (imported, items) = import_whole(Format::ClaudeCode, &text);
+    assert!(codes(&imported).is_empty(), "{:?}", imported.report.diagnostics);
+    let kinds: Vec<String> = summary(&items).iter().map(|s| s.split(':').next().unwrap().to_owned()).collect();
+    assert_eq!(kinds, vec!["user", "call toolu_a Read({\"file_path\"", "call toolu_b Read({\"file_path\"", "call toolu_c Read({\"file_path\"", "result toolu_a", "result toolu_b", "result toolu_c", "assistant"]);
+    let built = build(&with_next_prompt(items), &BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5")).unwrap();
+    assert_eq!(
+        anthropic_shape(&built.body),
+        vec!["user[text]", "assistant[tool_use,tool_use,tool_use]", "user[tool_result,tool_result,tool_result]", "assistant[text]", "user[text]"]
+    );
+    // One usage anchor for the message, after its last block.
+    assert_eq!(imported.report.written.get("usage_anchor"), Some(&2));
+}
+
+#[test]
+fn claude_code_parallel_calls_in_the_older_chain_shape() {
+    // Older versions chain the results one after another, each parented to the line before.
+    let text = lines(&[
+        cc_user("u1", None, json!("go")),
+        cc_block("a1", "u1", "msg_1", tool_use("toolu_a")),
+        cc_block("a2", "a1", "msg_1", tool_use("toolu_b")),
+        cc_user("r1", Some("a2"), json!([{"type": "tool_result", "tool_use_id": "toolu_b", "content": "B"}])),
+        cc_user("r2", Some("r1"), json!([{"type": "tool_result", "tool_use_id": "toolu_a", "content": "A", "is_error": true}])),
+        cc_block("a3", "r2", "msg_2", json!({"type": "text", "text": "done"})),
+    ]);
+    let (imported, items) = import_whole(Format::ClaudeCode, &text);
+    assert!(codes(&imported).is_empty(), "{:?}", imported.report.diagnostics);
+    let built = build(&with_next_prompt(items), &BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5")).unwrap();
+    assert_eq!(anthropic_shape(&built.body)[1..3], ["assistant[tool_use,tool_use]".to_owned(), "user[tool_result,tool_result]".to_owned()]);
+    assert!(built.body.contains(r#""is_error":true"#));
+}
+
+#[test]
+fn claude_code_skill_bodies_between_parallel_results_stay_after_them() {
+    // A skill call injects its body as a harness line right after its result, between the
+    // results of the other calls of the same message.
+    let mut skill_body = cc_user("m1", Some("r2"), json!([{"type": "text", "text": "Base directory for this skill: /s/a"}]));
+    skill_body["isMeta"] = json!(true);
+    skill_body["sourceToolUseID"] = json!("toolu_b");
+    let text = lines(&[
+        cc_user("u1", None, json!("go")),
+        cc_block("a1", "u1", "msg_1", tool_use("toolu_a")),
+        cc_block("a2", "a1", "msg_1", json!({"type": "tool_use", "id": "toolu_b", "name": "Skill", "input": {"skill": "a"}})),
+        cc_block("a3", "a2", "msg_1", tool_use("toolu_c")),
+        cc_result("r1", "a1", "toolu_a", "A"),
+        cc_result("r2", "a2", "toolu_b", "Launching skill: a"),
+        skill_body,
+        cc_result("r3", "a3", "toolu_c", "C"),
+        cc_block("a4", "r3", "msg_2", json!({"type": "text", "text": "ok"})),
+    ]);
+    let (imported, items) = import_whole(Format::ClaudeCode, &text);
+    assert!(codes(&imported).is_empty(), "{:?}", imported.report.diagnostics);
+    let s = summary(&items);
+    assert_eq!(&s[4..8], &["result toolu_a: A", "result toolu_b: Launching skill: a", "result toolu_c: C", "user(SystemReminder): Base directory for this skill: /s/a"]);
+    let built = build(&with_next_prompt(items), &BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5")).unwrap();
+    assert!(built.report.repairs.is_empty(), "{:?}", built.report.repairs);
+}
+
+#[test]
+fn claude_code_subagent_transcript_is_a_session_of_its_own() {
+    let side = |mut v: Value| {
+        v["isSidechain"] = json!(true);
+        v["agentId"] = json!("a0b1");
+        v
+    };
+    let text = lines(&[
+        side(cc_user("s1", None, json!("Evaluate the plan"))),
+        side(cc_block("s2", "s1", "msg_s", tool_use("toolu_s"))),
+        side(cc_result("s3", "s2", "toolu_s", "plan.md")),
+        side(cc_block("s4", "s3", "msg_t", json!({"type": "text", "text": "The plan is sound."}))),
+    ]);
+    let (imported, items) = import_whole(Format::ClaudeCode, &text);
+    assert_eq!(imported.report.audience.as_deref(), Some("subagent"));
+    assert_eq!(imported.header.session_id, "cc-1/agent-a0b1");
+    assert_eq!(imported.header.parent_session_id.as_deref(), Some("cc-1"));
+    assert_eq!(imported.report.unmapped.get("sidechain"), None);
+    assert_eq!(summary(&items)[0], "user: Evaluate the plan");
+    assert_eq!(summary(&items).last().unwrap(), "assistant: The plan is sound.");
+    assert_eq!(imported.report.fidelity.view.tool_calls, 1);
+}
+
+#[test]
+fn claude_code_helper_transcript_starting_under_a_parent_in_the_main_file() {
+    // Claude Code's own helpers (compaction, prompt suggestions) write transcripts whose first
+    // lines hang off entries of the main session's file.
+    let side = |mut v: Value| {
+        v["isSidechain"] = json!(true);
+        v["agentId"] = json!("acompact-1");
+        v
+    };
+    let text = lines(&[
+        side(cc_user("h1", Some("main-entry-77"), json!("Summarise the conversation so far"))),
+        side(cc_block("h2", "h1", "msg_h", json!({"type": "text", "text": "## Summary\nWork in progress."}))),
+    ]);
+    let (imported, items) = import_whole(Format::ClaudeCode, &text);
+    assert!(codes(&imported).is_empty(), "{:?}", imported.report.diagnostics);
+    assert_eq!(summary(&items), vec!["user: Summarise the conversation so far", "assistant: ## Summary\nWork in progress."]);
+    assert_eq!(imported.report.audience.as_deref(), Some("subagent"));
+}
+
+#[test]
+fn claude_code_main_session_says_where_inline_sidechains_went() {
+    let side = |mut v: Value| {
+        v["isSidechain"] = json!(true);
+        v
+    };
+    let text = lines(&[
+        cc_user("u1", None, json!("delegate")),
+        cc_block("a1", "u1", "msg_1", json!({"type": "tool_use", "id": "toolu_t", "name": "Task", "input": {"prompt": "look"}})),
+        side(cc_user("s1", None, json!("look"))),
+        side(cc_block("s2", "s1", "msg_s", json!({"type": "text", "text": "found it"}))),
+        cc_result("r1", "a1", "toolu_t", "found it"),
+    ]);
+    let (imported, items) = import_whole(Format::ClaudeCode, &text);
+    assert_eq!(imported.report.unmapped.get("sidechain"), Some(&2));
+    assert_eq!(codes(&imported), vec!["import.sidechains_left_out"]);
+    assert_eq!(summary(&items).len(), 3);
+    assert_eq!(imported.report.audience.as_deref(), Some("primary"));
+}
+
+#[test]
+fn claude_code_records_the_model_and_its_thinking_replays_to_the_alias() {
+    let mut first = cc_block("a1", "u1", "msg_1", json!({"type": "thinking", "thinking": "Plan.", "signature": "sig-x"}));
+    first["message"]["model"] = json!("claude-sonnet-4-5-20250929");
+    let mut second = cc_block("a2", "a1", "msg_1", json!({"type": "text", "text": "Done."}));
+    second["message"]["model"] = json!("claude-sonnet-4-5-20250929");
+    let text = lines(&[cc_user("u1", None, json!("go")), first, second]);
+    let (imported, items) = import_whole(Format::ClaudeCode, &text);
+    assert_eq!(imported.report.written.get("model_switch"), Some(&1));
+    let state = replay(&imported.records).state;
+    assert_eq!(state.model.map(|m| m.model), Some("claude-sonnet-4-5-20250929".to_owned()));
+    // A build for the alias is a build for the same model: the signed thinking goes back as is.
+    let built = build(&with_next_prompt(items.clone()), &BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5")).unwrap();
+    assert_eq!((built.report.reasoning.kept, built.report.reasoning.downgraded), (1, 0));
+    // Another model gets it as text.
+    let built = build(&with_next_prompt(items), &BuildOptions::new(Provider::Anthropic, "claude-opus-4-5")).unwrap();
+    assert_eq!((built.report.reasoning.kept, built.report.reasoning.downgraded), (0, 1));
+}
+
+#[test]
+fn claude_code_two_thinking_blocks_of_one_message_keep_their_signatures() {
+    let text = lines(&[
+        cc_user("u1", None, json!("go")),
+        cc_block("a1", "u1", "msg_1", json!({"type": "thinking", "thinking": "First.", "signature": "sig-1"})),
+        cc_block("a2", "a1", "msg_1", tool_use("toolu_a")),
+        cc_result("r1", "a2", "toolu_a", "A"),
+        cc_block("a3", "r1", "msg_1", json!({"type": "thinking", "thinking": "Second.", "signature": "sig-2"})),
+        cc_block("a4", "a3", "msg_1", json!({"type": "text", "text": "Done."})),
+    ]);
+    let (_, items) = import_whole(Format::ClaudeCode, &text);
+    let signatures: Vec<_> = items.iter().filter_map(|i| match i {
+        Item::Reasoning(r) => Some(r.signature.clone().unwrap()),
+        _ => None,
+    }).collect();
+    assert_eq!(signatures, vec!["sig-1", "sig-2"]);
+}
+
+#[test]
+fn claude_code_usage_is_anchored_once_per_message_with_the_final_output_count() {
+    let mut a1 = cc_block("a1", "u1", "msg_1", json!({"type": "text", "text": "Start."}));
+    a1["message"]["usage"] = json!({"input_tokens": 10, "output_tokens": 3, "cache_read_input_tokens": 1000, "cache_creation_input_tokens": 200});
+    let mut a2 = cc_block("a2", "a1", "msg_1", tool_use("toolu_a"));
+    a2["message"]["usage"] = json!({"input_tokens": 10, "output_tokens": 57, "cache_read_input_tokens": 1000, "cache_creation_input_tokens": 200});
+    let text = lines(&[cc_user("u1", None, json!("go")), a1, a2, cc_result("r1", "a2", "toolu_a", "A")]);
+    let (imported, _) = import_whole(Format::ClaudeCode, &text);
+    let anchors: Vec<_> = imported.records.iter().filter_map(|r| match &r.body {
+        contextview::update::RecordBody::Event(contextview::update::Event::UsageAnchor(u)) => Some((u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens)),
+        _ => None,
+    }).collect();
+    assert_eq!(anchors, vec![(10, 57, 1000, 200)]);
+}
+
+#[test]
+fn claude_code_compaction_keeps_the_segment_it_names() {
+    let text = lines(&[
+        cc_user("u1", None, json!("old")),
+        cc_block("a1", "u1", "m1", json!({"type": "text", "text": "old answer"})),
+        cc_user("u2", Some("a1"), json!("recent")),
+        cc_block("a2", "u2", "m2", json!({"type": "text", "text": "recent answer"})),
+        json!({"type": "system", "subtype": "compact_boundary", "uuid": "cb", "parentUuid": null, "logicalParentUuid": "a2",
+               "compactMetadata": {"trigger": "auto", "preTokens": 90000, "preservedSegment": {"headUuid": "u2", "anchorUuid": "cs", "tailUuid": "a2"}}}),
+        json!({"type": "user", "uuid": "cs", "parentUuid": "cb", "isCompactSummary": true, "message": {"role": "user", "content": "Summary: old work."}}),
+        cc_user("u3", Some("cs"), json!("new")),
+    ]);
+    let (_, items) = import_whole(Format::ClaudeCode, &text);
+    assert_eq!(
+        summary(&items),
+        vec!["user(Compaction): <compaction_summary>\nSummary: old work.\n</compaction_summary>", "user: recent", "assistant: recent answer", "user: new"]
+    );
+}
+
+#[test]
+fn claude_code_a_resumed_session_replaying_lines_imports_them_once() {
+    let text = lines(&[
+        cc_user("u1", None, json!("one")),
+        cc_block("a1", "u1", "m1", json!({"type": "text", "text": "first"})),
+        cc_user("u1", None, json!("one")),
+        cc_block("a1", "u1", "m1", json!({"type": "text", "text": "first"})),
+        cc_user("u2", Some("a1"), json!("two")),
+    ]);
+    let (imported, items) = import_whole(Format::ClaudeCode, &text);
+    assert_eq!(imported.report.unmapped.get("duplicate_entry"), Some(&2));
+    assert_eq!(summary(&items), vec!["user: one", "assistant: first", "user: two"]);
 }

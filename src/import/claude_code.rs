@@ -2,10 +2,28 @@
 //!
 //! Lines are tree entries linked by `parentUuid`; the newest entry's branch is the live one, and
 //! earlier branches (rewinds, edits of an earlier prompt) become `rewind` records (see
-//! [`super::tree`]). One API message may span several lines (one per content block) sharing
-//! `message.id`, which becomes the ACP `messageId`. A `compact_boundary` system line followed
-//! by an `isCompactSummary` user line becomes a compaction checkpoint. Sidechain lines (a
-//! subagent's own transcript) and UI-only lines are counted as unmapped.
+//! [`super::tree`]). Three passes:
+//!
+//! 1. **Read** every line: the entries, which file this is (a main session, or a subagent's
+//!    own transcript made only of sidechain entries), which API message holds each tool call,
+//!    and each message's final usage.
+//! 2. **Order.** One API message is written as several entries, one content block each, and
+//!    Claude Code runs tool calls while the message still streams: a call's result can be
+//!    written before the message's next block. Results (and the skill bodies a call injects)
+//!    that answer calls of the message being written are held until its last block, so the
+//!    log holds the turn the model produced and then its results, as the next request sent them.
+//! 3. **Emit** through the tree. A result that answers a call on the live branch belongs to it,
+//!    whatever entry it names as parent: newer versions parent each result to the entry holding
+//!    its own call, which makes parallel results look like siblings of the later calls.
+//!
+//! A `compact_boundary` system line followed by an `isCompactSummary` user line becomes a
+//! compaction checkpoint (keeping the preserved segment newer versions name). Each message's
+//! model is recorded (`model_switch` when it changes) and its usage anchored once, after its
+//! last block, with the final output count. In a main session, inline sidechain entries (a
+//! subagent's own conversation) are counted and left out; a file made only of them is imported
+//! as the subagent's session.
+
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -14,90 +32,355 @@ use super::{image_block, json_lines, Imported, LogBuilder, Stream};
 use crate::conversation::SyntheticReason;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
-use crate::update::record::{CompactionCheckpoint, Event, Header, UsageAnchor};
+use crate::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, UsageAnchor};
+
+/// The model name Claude Code gives messages it wrote itself (API errors, notices).
+const SYNTHETIC_MODEL: &str = "<synthetic>";
+
+/// One line that parsed as a JSON object.
+struct Entry {
+    line: usize,
+    value: Value,
+}
+
+impl Entry {
+    fn kind(&self) -> &str {
+        self.value.get("type").and_then(Value::as_str).unwrap_or("")
+    }
+
+    fn uuid(&self) -> Option<&str> {
+        self.value.get("uuid").and_then(Value::as_str)
+    }
+
+    fn sidechain(&self) -> bool {
+        self.value.get("isSidechain").and_then(Value::as_bool) == Some(true)
+    }
+
+    /// A user or assistant line: what the conversation is made of.
+    fn is_message(&self) -> bool {
+        matches!(self.kind(), "user" | "assistant") && self.uuid().is_some()
+    }
+
+    fn message_id(&self) -> Option<&str> {
+        (self.kind() == "assistant").then(|| self.value.pointer("/message/id").and_then(Value::as_str)).flatten()
+    }
+
+    fn api_error(&self) -> bool {
+        self.value.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true)
+    }
+
+    /// The tool_use ids a user line answers, when it holds nothing but tool results.
+    fn results_only(&self) -> Option<Vec<&str>> {
+        if self.kind() != "user" {
+            return None;
+        }
+        let blocks = self.value.pointer("/message/content")?.as_array()?;
+        let ids: Vec<&str> = blocks
+            .iter()
+            .map(|b| (b.get("type").and_then(Value::as_str) == Some("tool_result")).then(|| b.get("tool_use_id").and_then(Value::as_str)).flatten())
+            .collect::<Option<_>>()?;
+        (!ids.is_empty()).then_some(ids)
+    }
+
+    /// The call a harness line was injected for (a skill's body, written after the call).
+    fn source_tool_use(&self) -> Option<&str> {
+        (self.kind() == "user" && self.value.get("isMeta").and_then(Value::as_bool) == Some(true))
+            .then(|| self.value.get("sourceToolUseID").and_then(Value::as_str))
+            .flatten()
+    }
+}
 
 pub fn import(text: &str) -> Imported {
     let mut out = LogBuilder::new();
-    let mut tree = TreePath::default();
-    let mut header = Header::new("");
-    let mut pending_compaction: Option<Option<u64>> = None;
-    let mut last_usage_message: Option<(String, u64)> = None;
+    let entries: Vec<Entry> = json_lines(text).filter_map(|(line, parsed)| out.object(line, parsed).map(|value| Entry { line, value })).collect();
+    // A file made only of sidechain entries is a subagent's transcript: its own conversation.
+    let subagent = entries.iter().any(Entry::is_message) && entries.iter().filter(|e| e.is_message()).all(Entry::sidechain);
+    let header = header_of(&entries, subagent);
+    let facts = Facts::read(&entries, subagent);
+    let order = order(&entries, &facts, subagent);
+    let mut writer =
+        Writer { tree: TreePath::default(), pending_compaction: None, model: None, emitted: HashMap::new(), latest: HashMap::new(), thinking: HashMap::new(), results: HashSet::new() };
+    for (position, &index) in order.iter().enumerate() {
+        let closes = closes_message(&entries, &order, position);
+        writer.entry(&mut out, &entries, index, &facts, subagent, closes);
+    }
+    if let Some(tokens) = writer.pending_compaction.take() {
+        out.diagnostic(Diagnostic::new(
+            "import.compaction_without_summary",
+            Severity::Warning,
+            format!("a compact boundary ({} tokens before) has no summary line after it", tokens.pre_tokens.unwrap_or(0)),
+        ));
+    }
+    if !subagent {
+        let inline = entries.iter().filter(|e| e.sidechain()).count();
+        if inline > 0 {
+            out.diagnostic(Diagnostic::new(
+                "import.sidechains_left_out",
+                Severity::Info,
+                format!(
+                    "{inline} sidechain entries (subagents' own conversations) are not part of the main agent's view and were left out; the main view keeps each subagent call and its result. Import a subagent's agent-*.jsonl file on its own to see its view."
+                ),
+            ));
+        }
+    }
+    let mut imported = out.finish(header);
+    imported.report.audience = Some(if subagent { "subagent" } else { "primary" }.to_owned());
+    imported
+}
 
-    for (line, parsed) in json_lines(text) {
-        let Some(value) = out.object(line, parsed) else { continue };
-        let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
-        if header.session_id.is_empty() {
-            if let Some(id) = value.get("sessionId").and_then(Value::as_str) {
-                header.session_id = id.to_owned();
+fn header_of(entries: &[Entry], subagent: bool) -> Header {
+    let mut header = Header::new("");
+    let field = |key: &str| entries.iter().find_map(|e| e.value.get(key).and_then(Value::as_str)).map(str::to_owned);
+    let session = field("sessionId").unwrap_or_default();
+    header.cwd = field("cwd");
+    header.created_at = field("timestamp");
+    match (subagent, field("agentId")) {
+        // Every line of an agent file names the main session; the agent is a session of its own.
+        (true, agent) => {
+            header.session_id = format!("{session}/agent-{}", agent.unwrap_or_else(|| "unknown".to_owned()));
+            header.parent_session_id = Some(session);
+        }
+        (false, _) => header.session_id = session,
+    }
+    header
+}
+
+/// What the whole file says before anything is written.
+struct Facts {
+    /// tool_use id → the API message holding the call.
+    call_message: HashMap<String, String>,
+    /// tool_use id → the entry holding the call.
+    call_entry: HashMap<String, String>,
+    /// Each API message's usage: the copy with the largest output count (every block repeats
+    /// the message's usage, and the output count grows as the message streams).
+    usage: HashMap<String, UsageAnchor>,
+    /// Every uuid in the file (a parent not written yet was held back by the ordering).
+    uuids: HashSet<String>,
+}
+
+impl Facts {
+    fn read(entries: &[Entry], subagent: bool) -> Facts {
+        let mut facts = Facts { call_message: HashMap::new(), call_entry: HashMap::new(), usage: HashMap::new(), uuids: HashSet::new() };
+        for entry in entries {
+            if let Some(uuid) = entry.uuid() {
+                facts.uuids.insert(uuid.to_owned());
+            }
+            let (Some(message_id), Some(uuid)) = (entry.message_id(), entry.uuid()) else { continue };
+            if entry.sidechain() != subagent || entry.api_error() {
+                continue;
+            }
+            for block in entry.value.pointer("/message/content").and_then(Value::as_array).into_iter().flatten() {
+                if let (Some("tool_use"), Some(id)) = (block.get("type").and_then(Value::as_str), block.get("id").and_then(Value::as_str)) {
+                    facts.call_message.insert(id.to_owned(), message_id.to_owned());
+                    facts.call_entry.insert(id.to_owned(), uuid.to_owned());
+                }
+            }
+            if let Some(usage) = entry.value.pointer("/message/usage") {
+                let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
+                let anchor = UsageAnchor {
+                    provider: Some("anthropic".to_owned()),
+                    model: entry.value.pointer("/message/model").and_then(Value::as_str).map(str::to_owned),
+                    input_tokens: n("input_tokens"),
+                    output_tokens: n("output_tokens"),
+                    cache_read_tokens: n("cache_read_input_tokens"),
+                    cache_write_tokens: n("cache_creation_input_tokens"),
+                };
+                let best = facts.usage.entry(message_id.to_owned()).or_insert_with(|| anchor.clone());
+                if anchor.output_tokens > best.output_tokens {
+                    *best = anchor;
+                }
             }
         }
-        if header.cwd.is_none() {
-            header.cwd = value.get("cwd").and_then(Value::as_str).map(str::to_owned);
-        }
-        if header.created_at.is_none() {
-            header.created_at = value.get("timestamp").and_then(Value::as_str).map(str::to_owned);
-        }
+        facts
+    }
+}
 
+/// The order entries are written in: file order, except that results (and skill bodies) for
+/// calls of the API message still being written wait until its last block.
+fn order(entries: &[Entry], facts: &Facts, subagent: bool) -> Vec<usize> {
+    let mut order = Vec::with_capacity(entries.len());
+    let mut open: Option<&str> = None;
+    let (mut held_results, mut held_other) = (Vec::new(), Vec::new());
+    let in_open = |open: Option<&str>, call: &str| open.is_some() && facts.call_message.get(call).map(String::as_str) == open;
+    for (index, entry) in entries.iter().enumerate() {
+        // Lines of the other side (sidechains in a main file) and metadata never end a message.
+        if !entry.is_message() || entry.sidechain() != subagent {
+            order.push(index);
+            continue;
+        }
+        if let Some(message) = entry.message_id().filter(|_| !entry.api_error()) {
+            if open != Some(message) {
+                order.append(&mut held_results);
+                order.append(&mut held_other);
+                open = Some(message);
+            }
+            order.push(index);
+            continue;
+        }
+        if entry.results_only().is_some_and(|calls| calls.iter().all(|c| in_open(open, c))) {
+            held_results.push(index);
+            continue;
+        }
+        if entry.source_tool_use().is_some_and(|c| in_open(open, c)) {
+            held_other.push(index);
+            continue;
+        }
+        order.append(&mut held_results);
+        order.append(&mut held_other);
+        open = None;
+        order.push(index);
+    }
+    order.append(&mut held_results);
+    order.append(&mut held_other);
+    order
+}
+
+/// Whether the assistant entry at `order[position]` is its message's last block: the next
+/// message line written is not another block of the same message.
+fn closes_message(entries: &[Entry], order: &[usize], position: usize) -> bool {
+    let Some(message) = entries[order[position]].message_id() else { return false };
+    let sidechain = entries[order[position]].sidechain();
+    !order[position + 1..]
+        .iter()
+        .map(|&i| &entries[i])
+        .find(|e| e.is_message() && e.sidechain() == sidechain)
+        .is_some_and(|next| next.message_id() == Some(message) && !next.api_error())
+}
+
+struct PendingCompaction {
+    pre_tokens: Option<u64>,
+    /// The first entry kept verbatim (newer versions keep recent messages).
+    first_kept: Option<String>,
+}
+
+struct Writer {
+    tree: TreePath,
+    pending_compaction: Option<PendingCompaction>,
+    /// The model of the last message written.
+    model: Option<String>,
+    /// Entries written so far: uuid → the index of the first line with it.
+    emitted: HashMap<String, usize>,
+    /// uuid → the tree id of the newest line with it (a reused uuid gets an id of its own).
+    latest: HashMap<String, String>,
+    /// Thinking blocks written per API message.
+    thinking: HashMap<String, usize>,
+    /// Tree ids of result lines and of lines a call injected.
+    results: HashSet<String>,
+}
+
+impl Writer {
+    fn entry(&mut self, out: &mut LogBuilder, entries: &[Entry], index: usize, facts: &Facts, subagent: bool, closes: bool) {
+        let entry = &entries[index];
+        let value = &entry.value;
+        let line = entry.line;
+        let kind = entry.kind();
+        out.at(value.get("timestamp").and_then(Value::as_str));
         if kind == "summary" {
             if let Some(title) = value.get("summary").and_then(Value::as_str) {
                 out.other_update(serde_json::json!({"sessionUpdate": "session_info_update", "title": title}));
             }
-            continue;
+            return;
         }
-        if value.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+        if entry.sidechain() != subagent {
             out.unmapped("sidechain");
-            continue;
+            return;
         }
-        let Some(uuid) = value.get("uuid").and_then(Value::as_str) else {
-            out.unmapped(if kind.is_empty() { "untyped" } else { &kind });
-            continue;
+        let Some(uuid) = entry.uuid() else {
+            out.unmapped(if kind.is_empty() { "untyped" } else { kind });
+            return;
         };
+        // A line written again with the same uuid and message (a resumed session replays it) is
+        // the same entry; another line reusing a uuid is an entry of its own.
+        let id = match self.emitted.get(uuid) {
+            Some(first) if entries[*first].value.get("message") == value.get("message") => {
+                out.unmapped("duplicate_entry");
+                return;
+            }
+            Some(_) => format!("{uuid}#line{line}"),
+            None => uuid.to_owned(),
+        };
+        let parent = self.parent_of(entry, facts).map(|p| self.latest.get(&p).cloned().unwrap_or(p));
+        if entry.results_only().is_some() || entry.source_tool_use().is_some() {
+            self.results.insert(id.clone());
+        }
+        self.emitted.entry(uuid.to_owned()).or_insert(index);
+        self.latest.insert(uuid.to_owned(), id.clone());
+        let uuid = id.as_str();
         let subtype = value.get("subtype").and_then(Value::as_str).unwrap_or("");
-        // A compact boundary cuts the parent chain; its logical parent continues the branch.
-        let parent = value
-            .get("parentUuid")
-            .and_then(Value::as_str)
-            .or_else(|| value.get("logicalParentUuid").and_then(Value::as_str));
-
-        match kind.as_str() {
-            "user" => tree.entry(&mut out, line, uuid, parent, |out| user_line(out, line, uuid, &value, &mut pending_compaction)),
-            "assistant" if value.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true) => {
+        match kind {
+            "user" => {
+                let compaction = if value.get("isCompactSummary").and_then(Value::as_bool) == Some(true) {
+                    let pending = self.pending_compaction.take();
+                    let kept = pending.as_ref().and_then(|c| c.first_kept.as_deref()).and_then(|k| self.tree.first_seq(k));
+                    Some((pending.and_then(|c| c.pre_tokens), kept))
+                } else {
+                    None
+                };
+                self.tree.entry(out, line, uuid, parent.as_deref(), |out| user_line(out, line, uuid, value, compaction))
+            }
+            "assistant" if entry.api_error() => {
                 // An API error shown as an assistant message: the model never said it.
                 out.unmapped("api_error_message");
-                tree.alias(uuid, parent);
+                self.tree.alias(uuid, parent.as_deref());
             }
-            "assistant" => tree.entry(&mut out, line, uuid, parent, |out| assistant_line(out, line, &value, &mut last_usage_message)),
+            "assistant" => {
+                let (model, thinking) = (&mut self.model, &mut self.thinking);
+                self.tree.entry(out, line, uuid, parent.as_deref(), |out| assistant_line(out, line, value, facts, closes, model, thinking))
+            }
             "system" if subtype == "compact_boundary" => {
-                pending_compaction = Some(value.pointer("/compactMetadata/preTokens").and_then(Value::as_u64));
-                tree.alias(uuid, parent);
+                let kept = value
+                    .pointer("/compactMetadata/preservedSegment/headUuid")
+                    .or_else(|| value.pointer("/compactMetadata/preservedMessages/uuids/0"))
+                    .and_then(Value::as_str);
+                self.pending_compaction = Some(PendingCompaction {
+                    pre_tokens: value.pointer("/compactMetadata/preTokens").and_then(Value::as_u64),
+                    first_kept: kept.map(str::to_owned),
+                });
+                self.tree.alias(uuid, parent.as_deref());
             }
             "system" => {
                 out.unmapped(&format!("system:{}", if subtype.is_empty() { "other" } else { subtype }));
-                tree.alias(uuid, parent);
+                self.tree.alias(uuid, parent.as_deref());
             }
             other => {
                 out.unmapped(if other.is_empty() { "untyped" } else { other });
-                tree.alias(uuid, parent);
+                self.tree.alias(uuid, parent.as_deref());
             }
         }
     }
-    if let Some(tokens) = pending_compaction {
-        out.diagnostic(Diagnostic::new(
-            "import.compaction_without_summary",
-            Severity::Warning,
-            format!("a compact boundary ({} tokens before) has no summary line after it", tokens.unwrap_or(0)),
-        ));
+
+    /// The parent an entry hangs off in our tree. A result for a call on the live branch (and
+    /// what a call injected, such as a skill's body), and an entry whose parent was held back by
+    /// the ordering, continue the branch's end; a compact boundary's logical parent continues
+    /// the branch it cut.
+    fn parent_of(&self, entry: &Entry, facts: &Facts) -> Option<String> {
+        let value = &entry.value;
+        let stated = value
+            .get("parentUuid")
+            .and_then(Value::as_str)
+            .or_else(|| value.get("logicalParentUuid").and_then(Value::as_str));
+        let live = |call: &str| facts.call_entry.get(call).is_some_and(|holder| self.tree.first_seq(holder).is_some());
+        let answers_live_call =
+            entry.results_only().is_some_and(|calls| calls.iter().any(|c| live(c))) || entry.source_tool_use().is_some_and(live);
+        let parent_held_back = stated.is_some_and(|p| facts.uuids.contains(p) && !self.emitted.contains_key(p));
+        // Only results and what calls injected follow the parent on the branch: they are its
+        // continuation however the ordering placed them, not a branch.
+        let only_results_after =
+            stated.and_then(|p| self.tree.after(p)).is_some_and(|mut after| after.all(|id| self.results.contains(id)));
+        if answers_live_call || parent_held_back || only_results_after {
+            return self.tree.end().map(str::to_owned).or_else(|| stated.map(str::to_owned));
+        }
+        stated.map(str::to_owned)
     }
-    out.finish(header)
 }
 
-fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, pending_compaction: &mut Option<Option<u64>>) {
+/// Writes a user line. `compaction` is set for a compaction's summary line: the tokens before
+/// it and the `seq` of the first record it keeps (nothing kept when absent).
+fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compaction: Option<(Option<u64>, Option<u64>)>) {
     let content = value.pointer("/message/content");
-    if value.get("isCompactSummary").and_then(Value::as_bool) == Some(true) {
-        let summary = text_of(content);
-        let tokens_before = pending_compaction.take().flatten();
-        let seq = out.next_seq();
-        out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq: seq + 1, tokens_before, summary_tokens: None }));
+    if let Some((tokens_before, kept)) = compaction {
+        let first_kept_seq = kept.unwrap_or(out.next_seq() + 1);
+        out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary: text_of(content), first_kept_seq, tokens_before, summary_tokens: None }));
         return;
     }
     let synthetic = (value.get("isMeta").and_then(Value::as_bool) == Some(true)).then_some(SyntheticReason::SystemReminder);
@@ -165,7 +448,15 @@ fn tool_result(out: &mut LogBuilder, line: usize, block: &Value, raw_output: Opt
     out.tool_result(id, content, failed, raw_output);
 }
 
-fn assistant_line(out: &mut LogBuilder, line: usize, value: &Value, last_usage_message: &mut Option<(String, u64)>) {
+fn assistant_line(
+    out: &mut LogBuilder,
+    line: usize,
+    value: &Value,
+    facts: &Facts,
+    closes: bool,
+    current_model: &mut Option<String>,
+    thinking: &mut HashMap<String, usize>,
+) {
     let Some(message) = value.get("message") else {
         out.bad_line(line, "import.bad_message", "assistant line has no message");
         return;
@@ -176,7 +467,11 @@ fn assistant_line(out: &mut LogBuilder, line: usize, value: &Value, last_usage_m
         .or_else(|| value.get("uuid").and_then(Value::as_str))
         .unwrap_or("")
         .to_owned();
-    let model = message.get("model").and_then(Value::as_str).map(str::to_owned);
+    let model = message.get("model").and_then(Value::as_str).filter(|m| *m != SYNTHETIC_MODEL).map(str::to_owned);
+    if let Some(model) = model.as_ref().filter(|m| current_model.as_ref() != Some(*m)) {
+        *current_model = Some(model.clone());
+        out.event(Event::ModelSwitch(ModelSwitch { provider: "anthropic".to_owned(), model: model.clone(), context_window: None }));
+    }
     let base = ProviderMeta { provider: Some("anthropic".to_owned()), model: model.clone(), ..ProviderMeta::default() };
     let stop_reason = message.get("stop_reason").and_then(Value::as_str).map(str::to_owned);
     let blocks = match message.get("content") {
@@ -194,11 +489,11 @@ fn assistant_line(out: &mut LogBuilder, line: usize, value: &Value, last_usage_m
             "thinking" => {
                 let text = block.get("thinking").and_then(Value::as_str).unwrap_or("");
                 let signature = block.get("signature").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
-                out.chunk(Stream::Thought, &message_id, ContentBlock::text(text), &ProviderMeta { signature, ..base.clone() });
+                out.chunk(Stream::Thought, &thinking_id(thinking, &message_id), ContentBlock::text(text), &ProviderMeta { signature, ..base.clone() });
             }
             "redacted_thinking" => {
                 let data = block.get("data").and_then(Value::as_str).map(str::to_owned);
-                out.chunk(Stream::Thought, &message_id, ContentBlock::text(""), &ProviderMeta { encrypted: data, ..base.clone() });
+                out.chunk(Stream::Thought, &thinking_id(thinking, &message_id), ContentBlock::text(""), &ProviderMeta { encrypted: data, ..base.clone() });
             }
             "tool_use" => {
                 let id = block.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
@@ -212,24 +507,23 @@ fn assistant_line(out: &mut LogBuilder, line: usize, value: &Value, last_usage_m
             other => out.unmapped(&format!("assistant_block:{other}")),
         }
     }
-    // Claude Code writes one line per content block, each with the message's usage so far: the
-    // prompt counts repeat and the output count grows. Usage is recorded again whenever it
-    // changes, so the last record of a message sits after its last block with the final count.
-    if let Some(usage) = message.get("usage") {
-        let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
-        let anchor = UsageAnchor {
-            provider: Some("anthropic".to_owned()),
-            model,
-            input_tokens: n("input_tokens"),
-            output_tokens: n("output_tokens"),
-            cache_read_tokens: n("cache_read_input_tokens"),
-            cache_write_tokens: n("cache_creation_input_tokens"),
-        };
-        let seen = (message_id.clone(), anchor.output_tokens);
-        if last_usage_message.as_ref() != Some(&seen) {
-            *last_usage_message = Some(seen);
-            out.event(Event::UsageAnchor(anchor));
+    // The message's usage, once, after its last block (so it anchors the whole response).
+    if closes {
+        if let Some(usage) = facts.usage.get(&message_id) {
+            out.event(Event::UsageAnchor(usage.clone()));
         }
+    }
+}
+
+/// The message id a thinking block's chunk carries: the message's own for its first thinking
+/// block; each later one gets its own, so two signed blocks never merge into one.
+fn thinking_id(thinking: &mut HashMap<String, usize>, message_id: &str) -> String {
+    let count = thinking.entry(message_id.to_owned()).or_insert(0);
+    *count += 1;
+    if *count == 1 {
+        message_id.to_owned()
+    } else {
+        format!("{message_id}#thinking-{count}")
     }
 }
 

@@ -12,6 +12,7 @@
 
 pub mod claude_code;
 pub mod codex;
+pub mod fidelity;
 pub mod pi;
 mod tree;
 
@@ -90,6 +91,13 @@ pub struct ImportReport {
     pub written: BTreeMap<String, usize>,
     /// Input entries our layers cannot hold, per kind; kept out of the log, never silently.
     pub unmapped: BTreeMap<String, usize>,
+    /// Whose view the session is: `primary`, or `subagent` for a subagent's own transcript.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audience: Option<String>,
+    /// What the source agent's model saw at the end of the file against what our view holds,
+    /// and every element of it our view lacks (see [`fidelity`]).
+    #[serde(default)]
+    pub fidelity: fidelity::Fidelity,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -126,13 +134,29 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
             )
         })?,
     };
-    let mut imported = match format {
-        Format::ClaudeCode => claude_code::import(text),
-        Format::Codex => codex::import(text),
-        Format::Pi => pi::import(text),
+    let (mut imported, source) = match format {
+        Format::ClaudeCode => (claude_code::import(text), fidelity::claude_code::source_view(text)),
+        Format::Codex => (codex::import(text), fidelity::codex::source_view(text)),
+        Format::Pi => (pi::import(text), fidelity::pi::source_view(text)),
     };
     imported.report.format = Some(format);
     imported.header.imported_from = Some(format.as_str().to_owned());
+    let items = crate::update::replay(&imported.records).items;
+    let (view, _) = crate::view::repair::repair(&items, &Default::default());
+    imported.report.fidelity = fidelity::compare(&source, &view);
+    if !imported.report.fidelity.missing.is_empty() {
+        let missing = &imported.report.fidelity.missing;
+        imported.report.diagnostics.push(Diagnostic::new(
+            "import.content_missing",
+            Severity::Warning,
+            format!(
+                "{} element(s) the source agent's model saw are not in the imported view (first: {:?} from line {}); see report.fidelity.missing",
+                missing.len(),
+                missing[0].kind,
+                missing[0].line
+            ),
+        ));
+    }
     Ok(imported)
 }
 
@@ -142,6 +166,13 @@ pub fn detect(text: &str) -> Option<Format> {
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
         match kind {
             "session_meta" | "response_item" | "turn_context" | "event_msg" | "compacted" => return Some(Format::Codex),
+            // Early Codex rollouts: bare response items.
+            "message" if value.get("role").is_some() && value.get("content").is_some() && value.get("message").is_none() => {
+                return Some(Format::Codex)
+            }
+            "function_call" | "function_call_output" | "reasoning" | "local_shell_call" | "custom_tool_call" if value.get("payload").is_none() => {
+                return Some(Format::Codex)
+            }
             "session" if value.get("cwd").is_some() || value.get("version").is_some() => return Some(Format::Pi),
             "message" if value.get("message").is_some_and(|m| m.get("role").is_some()) => return Some(Format::Pi),
             "user" | "assistant" if value.get("uuid").is_some() || value.get("parentUuid").is_some() => {
@@ -319,6 +350,8 @@ impl LogBuilder {
 
     pub fn finish(mut self, header: Header) -> Imported {
         self.report.records = self.records.len();
+        // In line order (an importer may read the file before it writes), then what has no line.
+        self.report.diagnostics.sort_by_key(|d| d.line.unwrap_or(usize::MAX));
         Imported { header, records: self.records, report: self.report }
     }
 }

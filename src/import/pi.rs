@@ -5,7 +5,9 @@
 //! the live one (see [`super::tree`]). Messages carry their provider, model, usage and stop
 //! reason; tool results, shell runs the user made (`bashExecution`), extension messages and
 //! branch / compaction summaries all reach the model as pi sends them. A `compaction` entry
-//! keeps everything from `firstKeptEntryId` on.
+//! keeps everything from `firstKeptEntryId` on (version 1: from `firstKeptEntryIndex`, an index
+//! into the file's parsed lines with the header at 0). A response that ended in an error or was
+//! aborted is left out, as pi never sends it again (counted as unmapped).
 
 use serde_json::Value;
 
@@ -21,8 +23,14 @@ pub fn import(text: &str) -> Imported {
     let mut tree = TreePath::default();
     let mut header = Header::new("");
     let mut previous: Option<String> = None;
+    // Line numbers of the lines pi counts as entries (every line that parses, the header at
+    // index 0): a version 1 compaction names the first entry it keeps by this index.
+    let mut parsed_lines: Vec<usize> = Vec::new();
 
     for (line, parsed) in json_lines(text) {
+        if parsed.is_ok() {
+            parsed_lines.push(line);
+        }
         let Some(value) = out.object(line, parsed) else { continue };
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
         if kind == "session" {
@@ -44,7 +52,14 @@ pub fn import(text: &str) -> Imported {
             _ => previous.clone(),
         };
         previous = Some(id.clone());
-        let first_kept = value.get("firstKeptEntryId").and_then(Value::as_str).and_then(|k| tree.first_seq(k));
+        let first_kept_id = match (value.get("firstKeptEntryId").and_then(Value::as_str), value.get("firstKeptEntryIndex").and_then(Value::as_u64)) {
+            (Some(id), _) => Some(id.to_owned()),
+            // Version 1: an index into the parsed lines; index 0 (the header) keeps nothing.
+            (None, Some(index)) => usize::try_from(index).ok().filter(|&i| i > 0).and_then(|i| parsed_lines.get(i)).map(|l| format!("line-{l}")),
+            (None, None) => None,
+        };
+        let names_kept = value.get("firstKeptEntryId").is_some() || value.get("firstKeptEntryIndex").is_some();
+        let first_kept = first_kept_id.as_deref().and_then(|k| tree.first_seq(k));
         if matches!(kind.as_str(), "thinking_level_change" | "custom" | "label") {
             // State for pi's own UI and extensions: nothing the model sees.
             out.unmapped(&kind);
@@ -66,7 +81,7 @@ pub fn import(text: &str) -> Imported {
                 let summary = value.get("summary").and_then(Value::as_str).unwrap_or("").to_owned();
                 let seq = out.next_seq();
                 let first_kept_seq = first_kept.unwrap_or_else(|| {
-                    if value.get("firstKeptEntryId").is_some() {
+                    if names_kept {
                         out.diagnostic(
                             Diagnostic::new(
                                 "import.compaction_keeps_unknown_entry",
@@ -174,8 +189,12 @@ fn assistant(out: &mut LogBuilder, line: usize, id: &str, message: &Value) {
     let stop_reason = message.get("stopReason").and_then(Value::as_str).map(str::to_owned);
     let base = ProviderMeta { provider: provider.clone(), model: model.clone(), ..ProviderMeta::default() };
     let blocks = message.get("content").and_then(Value::as_array).cloned().unwrap_or_default();
+    // pi never sends a response that failed or was aborted to a model again.
+    if let Some(reason @ ("error" | "aborted")) = stop_reason.as_deref() {
+        out.unmapped(&format!("assistant:{reason}"));
+        return;
+    }
     if blocks.is_empty() {
-        // An aborted or failed request leaves an empty assistant message behind.
         out.unmapped(&format!("assistant:empty_{}", stop_reason.as_deref().unwrap_or("unknown")));
     }
     for block in &blocks {
@@ -218,12 +237,18 @@ fn assistant(out: &mut LogBuilder, line: usize, id: &str, message: &Value) {
     if let Some(usage) = message.get("usage") {
         let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
         if n("input") + n("output") + n("cacheRead") + n("cacheWrite") > 0 {
+            let cached = n("cacheRead");
+            let input = if input_includes_cache_reads(usage, api, message.get("timestamp").and_then(Value::as_u64)) {
+                n("input").saturating_sub(cached)
+            } else {
+                n("input")
+            };
             out.event(Event::UsageAnchor(UsageAnchor {
                 provider,
                 model,
-                input_tokens: n("input"),
+                input_tokens: input,
                 output_tokens: n("output"),
-                cache_read_tokens: n("cacheRead"),
+                cache_read_tokens: cached,
                 cache_write_tokens: n("cacheWrite"),
             }));
         }
@@ -252,4 +277,23 @@ fn tool_result(out: &mut LogBuilder, line: usize, message: &Value) {
     }
     let failed = message.get("isError").and_then(Value::as_bool) == Some(true);
     out.tool_result(call_id, content, failed, message.get("details").cloned());
+}
+
+/// When pi's `input` counts the cache reads too. pi means it as the fresh input, and says so
+/// from 2025-12-03 on for the OpenAI APIs; before that they stored the API's prompt count, which
+/// includes cached tokens, and its Google providers did so for longer. Where `totalTokens` is
+/// recorded, the parts adding up to more than the total shows it; older OpenAI messages (no
+/// `totalTokens`, written before the change) include them.
+fn input_includes_cache_reads(usage: &Value, api: &str, timestamp_ms: Option<u64>) -> bool {
+    /// 2025-12-03T00:00:00Z, when pi began to subtract cached tokens for the OpenAI APIs.
+    const OPENAI_FRESH_INPUT_SINCE_MS: u64 = 1_764_720_000_000;
+    let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let cached = n("cacheRead");
+    if cached == 0 || n("input") < cached {
+        return false;
+    }
+    match usage.get("totalTokens").and_then(Value::as_u64).filter(|t| *t > 0) {
+        Some(total) => n("input") + n("output") + cached + n("cacheWrite") > total,
+        None => api.starts_with("openai") && timestamp_ms.is_some_and(|t| t < OPENAI_FRESH_INPUT_SINCE_MS),
+    }
 }

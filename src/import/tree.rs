@@ -85,6 +85,17 @@ impl TreePath {
         Some(current)
     }
 
+    /// The entry the current path ends at.
+    pub fn end(&self) -> Option<&str> {
+        self.path.last().map(|n| n.id.as_str())
+    }
+
+    /// The entries after `id` on the current path (`None` when `id` is not on it).
+    pub fn after(&self, id: &str) -> Option<impl Iterator<Item = &str>> {
+        let index = *self.position.get(&self.resolve(id)?)?;
+        Some(self.path[index + 1..].iter().map(|n| n.id.as_str()))
+    }
+
     /// `seq` of the first record of entry `id`, when it is on the current path.
     pub fn first_seq(&self, id: &str) -> Option<u64> {
         self.position.get(id).map(|&i| self.path[i].first_seq)

@@ -310,9 +310,38 @@ pub fn reasoning_fate(reasoning: &Reasoning, target: Provider, options: &RenderO
 /// True when `origin` is the target's own family and the same model.
 pub fn same_origin(origin: Option<&Origin>, target: Provider, model: &str) -> bool {
     match origin {
-        Some(origin) => target.native_origins().contains(&origin.provider.as_str()) && origin.model.as_deref() == Some(model),
+        Some(origin) => {
+            target.native_origins().contains(&origin.provider.as_str()) && origin.model.as_deref().is_some_and(|m| same_model(m, model))
+        }
         None => false,
     }
+}
+
+/// True when two model ids name one model: equal once a release date is taken off either
+/// (`claude-sonnet-4-5-20250929` is `claude-sonnet-4-5`; `gpt-4o-2024-08-06` is `gpt-4o`).
+pub fn same_model(a: &str, b: &str) -> bool {
+    a == b || model_alias(a) == model_alias(b)
+}
+
+/// A model id without its release date suffix (`-YYYYMMDD` or `-YYYY-MM-DD`) or `-latest`.
+pub fn model_alias(model: &str) -> &str {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if let Some(base) = model.strip_suffix("-latest") {
+        return base;
+    }
+    if let Some((base, date)) = model.rsplit_once('-') {
+        if date.len() == 8 && digits(date) && date.starts_with("20") {
+            return base;
+        }
+    }
+    // `-YYYY-MM-DD`: three dash-separated numeric groups at the end.
+    let parts: Vec<&str> = model.rsplitn(4, '-').collect();
+    if let [day, month, year, base] = parts.as_slice() {
+        if day.len() == 2 && month.len() == 2 && year.len() == 4 && digits(day) && digits(month) && digits(year) && year.starts_with("20") {
+            return base;
+        }
+    }
+    model
 }
 
 fn replay_material(reasoning: &Reasoning, target: Provider) -> bool {

@@ -30,6 +30,9 @@ pub struct Header {
     /// Where the log came from when it was imported (`claude-code`, `codex`, `pi`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported_from: Option<String>,
+    /// Set for a subagent's own session: the session that started it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_session_id: Option<String>,
 }
 
 impl Header {
@@ -41,6 +44,7 @@ impl Header {
             created_at: None,
             cwd: None,
             imported_from: None,
+            parent_session_id: None,
         }
     }
 }

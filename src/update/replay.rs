@@ -395,14 +395,18 @@ impl Folder {
                     if let Some((seq, item)) = prefix {
                         self.push(seq, item);
                     }
-                    self.push(
-                        record.seq,
-                        Item::User(UserMessage {
-                            id: format!("compaction-{}", record.seq),
-                            content: vec![Part::text(summary_text(&cp.summary))],
-                            synthetic: Some(SyntheticReason::Compaction),
-                        }),
-                    );
+                    // An empty summary only cuts: the kept records carry the summary themselves
+                    // (an importer whose agent placed it among them).
+                    if !cp.summary.trim().is_empty() {
+                        self.push(
+                            record.seq,
+                            Item::User(UserMessage {
+                                id: format!("compaction-{}", record.seq),
+                                content: vec![Part::text(summary_text(&cp.summary))],
+                                synthetic: Some(SyntheticReason::Compaction),
+                            }),
+                        );
+                    }
                     self.items.extend(kept_items);
                     self.item_seqs.extend(kept_seqs);
                     self.reindex_calls();

@@ -32,9 +32,10 @@ const COMMANDS = {
   },
   import: {
     summary: "convert another agent's session file to contextview's log (JSON Lines on stdout)",
-    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] FILE',
+    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] [--strict] FILE   (--strict: exit 1 when the view lacks anything the source agent\'s model saw)',
     options: {
       from: { type: 'string' },
+      strict: { type: 'boolean' },
     },
     positionals: 1,
     run: runImport,
@@ -150,6 +151,7 @@ function runImport(values, [file]) {
   const { log, report } = cv.importSession(readText(file, 'session'), from);
   process.stdout.write(log);
   process.stderr.write(formatImportReport(report) + '\n');
+  if (values.strict && report.fidelity?.missing?.length) process.exitCode = 1;
 }
 
 function directory(values, name) {
@@ -192,6 +194,18 @@ function formatDiscoverSummary(env, stats) {
 /** The import's counts, what it could not map (per kind), and its first problems. */
 function formatImportReport(r) {
   const lines = [`contextview: import ${r.format}: ${r.lines} lines -> ${r.records} records`];
+  const f = r.fidelity;
+  if (f) {
+    const counts = (c) => `${c.prompts} prompts, ${c.assistantTexts} texts, ${c.reasoning} reasoning, ${c.toolCalls} tool calls, ${c.images} images`;
+    lines.push(`  the source's model saw ${counts(f.source)}; the view holds ${counts(f.view)}`);
+    if (f.missing.length) {
+      lines.push(`  WARNING: ${f.missing.length} element(s) the source agent's model saw are missing from the view:`);
+      for (const m of f.missing.slice(0, 5)) {
+        lines.push(`    ${m.kind} from line ${m.line}${m.id ? ` (${m.id})` : ''}${m.excerpt ? `: ${JSON.stringify(m.excerpt)}` : ''}`);
+      }
+      if (f.missing.length > 5) lines.push(`    … and ${f.missing.length - 5} more (all in report.fidelity.missing)`);
+    }
+  }
   const unmapped = Object.entries(r.unmapped ?? {});
   if (unmapped.length) lines.push('  not mapped: ' + unmapped.map(([k, n]) => `${k} ${n}`).join(', '));
   const diags = r.diagnostics ?? [];

@@ -105,6 +105,19 @@ fn corpus_sessions_import_replay_and_build_valid_payloads_for_every_provider() {
                 }
             }
         }
+        // Built for the model that wrote it, the session's own signed thinking goes back as it was
+        // (and the request passes every rule, blank text blocks included).
+        if let Some(own) = replayed.state.model.as_ref().filter(|m| m.provider == "anthropic") {
+            let mut next = items.clone();
+            next.push(Item::User(contextview::conversation::UserMessage { id: "next".into(), content: vec![contextview::conversation::Part::text("go on")], synthetic: None }));
+            let built = build(&next, &BuildOptions::new(Provider::Anthropic, &own.model)).unwrap_or_else(|e| panic!("{name}: for {}: {e:?}", own.model));
+            let signed_by_it = items
+                .iter()
+                .filter(|i| matches!(i, Item::Reasoning(r) if (r.signature.is_some() || r.encrypted.is_some())
+                    && r.origin.as_ref().and_then(|o| o.model.as_deref()).is_some_and(|m| contextview::provider::same_model(m, &own.model))))
+                .count();
+            assert_eq!(built.report.reasoning.kept, signed_by_it, "{name}: for {}", own.model);
+        }
         eprintln!(
             "{name:.60}: {format}, {} lines -> {} records, {} items, {} user turns, {} builds, repairs {:?} ({} dangling calls), reasoning kept/downgraded per provider {:?}/{:?}, unmapped {:?}",
             report.lines,

@@ -647,3 +647,263 @@ fn claude_code_a_resumed_session_replaying_lines_imports_them_once() {
     assert_eq!(imported.report.unmapped.get("duplicate_entry"), Some(&2));
     assert_eq!(summary(&items), vec!["user: one", "assistant: first", "user: two"]);
 }
+
+fn codex_event(payload: Value) -> Value {
+    json!({"timestamp": "2026-01-01T00:00:00Z", "type": "event_msg", "payload": payload})
+}
+
+fn codex_user(text: &str) -> Value {
+    codex_item(json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}))
+}
+
+fn codex_assistant(text: &str) -> Value {
+    codex_item(json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}))
+}
+
+#[test]
+fn codex_prompts_recorded_only_as_events_are_kept() {
+    // Newer rollouts can carry the user's prompts only as `user_message` events.
+    let text = lines(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "cx-e", "cwd": "/w", "cli_version": "0.128.0"}}),
+        codex_item(json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"}]})),
+        codex_event(json!({"type": "user_message", "message": "fix the build", "images": [], "local_images": []})),
+        codex_item(json!({"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"make\"]}", "call_id": "call_1"})),
+        codex_item(json!({"type": "function_call_output", "call_id": "call_1", "output": "ok"})),
+        codex_assistant("Fixed."),
+        codex_event(json!({"type": "user_message", "message": "now the tests", "images": ["data:image/png;base64,iVBORw0KGgo="], "local_images": []})),
+        codex_assistant("They pass."),
+    ]);
+    let (imported, items) = import_whole(Format::Codex, &text);
+    assert_eq!(
+        summary(&items),
+        vec![
+            "user(SystemReminder): <environment_context>\n  <cwd>/w</cwd>\n</environment_context>",
+            "user: fix the build",
+            r#"call call_1 shell({"command":["make"]})"#,
+            "result call_1: ok",
+            "assistant: Fixed.",
+            "user: now the tests",
+            "assistant: They pass.",
+        ]
+    );
+    let fidelity = &imported.report.fidelity;
+    assert_eq!((fidelity.source.prompts, fidelity.view.prompts, fidelity.view.images), (2, 2, 1));
+    // The view opens with the environment, not with a note that the start is missing.
+    let built = build(&items, &BuildOptions::new(Provider::OpenAiResponses, "gpt-5")).unwrap();
+    assert!(!built.body.contains("The earlier part of this conversation is not included"));
+}
+
+#[test]
+fn codex_a_prompt_and_its_event_are_one_prompt_in_either_order() {
+    for event_first in [true, false] {
+        let event = codex_event(json!({"type": "user_message", "message": "list files", "images": []}));
+        let item = codex_user("list files");
+        let (a, b) = if event_first { (event, item) } else { (item, event) };
+        let text = lines(&[json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "cx-o"}}), a, b, codex_assistant("a.txt")]);
+        let (imported, items) = import_whole(Format::Codex, &text);
+        assert_eq!(summary(&items), vec!["user: list files", "assistant: a.txt"], "event first: {event_first}");
+        assert_eq!(imported.report.fidelity.source.prompts, 1);
+    }
+}
+
+#[test]
+fn codex_usage_counts_cached_input_once() {
+    // Codex's input count includes the cached tokens: the context is input + output.
+    let text = lines(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "cx-u"}}),
+        json!({"timestamp": "t0", "type": "turn_context", "payload": {"model": "gpt-5"}}),
+        codex_user("go"),
+        codex_assistant("done"),
+        codex_event(json!({"type": "token_count", "info": {
+            "total_token_usage": {"input_tokens": 131573, "cached_input_tokens": 130432, "output_tokens": 433, "total_tokens": 132006},
+            "last_token_usage": {"input_tokens": 131573, "cached_input_tokens": 130432, "output_tokens": 433, "total_tokens": 132006}}})),
+        // A repeat (rate limits updated): not another response.
+        codex_event(json!({"type": "token_count", "info": {
+            "total_token_usage": {"input_tokens": 131573, "cached_input_tokens": 130432, "output_tokens": 433, "total_tokens": 132006},
+            "last_token_usage": {"input_tokens": 131573, "cached_input_tokens": 130432, "output_tokens": 433, "total_tokens": 132006}}})),
+    ]);
+    let (imported, _) = import_whole(Format::Codex, &text);
+    assert_eq!(imported.report.written.get("usage_anchor"), Some(&1));
+    let usage = replay(&imported.records).state.usage.unwrap();
+    assert_eq!((usage.input_tokens, usage.cache_read_tokens, usage.output_tokens), (1141, 130432, 433));
+    let mut session = contextview::session::Session::default();
+    for record in &imported.records {
+        session.append(record.clone()).unwrap();
+    }
+    let input = contextview::request::BuildInput { model: Some("gpt-5".into()), ..contextview::request::BuildInput::new(Provider::OpenAiResponses) };
+    assert_eq!(session.usage(&input).used, 132006, "the context the provider reported, not twice its cached part");
+}
+
+#[test]
+fn codex_compactions_keep_what_codex_kept() {
+    // Before replacement histories Codex kept the prompts so far and the summary.
+    let text = lines(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "cx-c"}}),
+        codex_user("first task"),
+        codex_assistant("first answer"),
+        json!({"timestamp": "t1", "type": "compacted", "payload": {"message": "Did the first task."}}),
+        codex_user("second task"),
+    ]);
+    let (_, items) = import_whole(Format::Codex, &text);
+    assert_eq!(
+        summary(&items),
+        vec!["user(Compaction): <compaction_summary>\nDid the first task.\n</compaction_summary>", "user: first task", "user: second task"]
+    );
+    // With a replacement history, that history is the view, its summary message included once.
+    let summary_message = "Another language model started to solve this problem and produced a summary of its thinking process.\nDid the first task.";
+    let text = lines(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "cx-r"}}),
+        codex_user("first task"),
+        codex_assistant("first answer"),
+        json!({"timestamp": "t1", "type": "compacted", "payload": {"message": summary_message, "replacement_history": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "first task"}]},
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary_message}]}]}}),
+        codex_user("second task"),
+    ]);
+    let (_, items) = import_whole(Format::Codex, &text);
+    assert_eq!(summary(&items), vec!["user: first task".to_owned(), format!("user(Compaction): {summary_message}"), "user: second task".to_owned()]);
+}
+
+#[test]
+fn codex_rollback_drops_the_last_turns() {
+    let text = lines(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "cx-b"}}),
+        codex_user("one"),
+        codex_assistant("1"),
+        codex_user("two"),
+        codex_assistant("2"),
+        codex_event(json!({"type": "thread_rolled_back", "num_turns": 1})),
+        codex_user("two again"),
+    ]);
+    let (imported, items) = import_whole(Format::Codex, &text);
+    assert_eq!(imported.report.written.get("rewind"), Some(&1));
+    assert_eq!(summary(&items), vec!["user: one", "assistant: 1", "user: two again"]);
+}
+
+#[test]
+fn codex_early_rollouts_of_bare_items() {
+    // Before September 2025 a rollout was a bare session line, then bare response items.
+    let text = lines(&[
+        json!({"id": "cx-0", "timestamp": "2025-06-01T10:00:00Z", "instructions": "You are Codex."}),
+        json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hello"}]}),
+        json!({"record_type": "state"}),
+        json!({"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"ls\"]}", "call_id": "c1"}),
+        json!({"type": "function_call_output", "call_id": "c1", "output": "x"}),
+        json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "one file"}]}),
+    ]);
+    assert_eq!(detect(&text), Some(Format::Codex));
+    let (imported, items) = import_whole(Format::Codex, &text);
+    assert_eq!(imported.header.session_id, "cx-0");
+    assert_eq!(summary(&items), vec!["user: hello", r#"call c1 shell({"command":["ls"]})"#, "result c1: x", "assistant: one file"]);
+    assert_eq!(imported.report.unmapped.get("record_type:state"), Some(&1));
+}
+
+#[test]
+fn codex_paginated_prompts_and_single_item_outputs() {
+    let text = lines(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "cx-p", "history_mode": "paginated"}}),
+        codex_event(json!({"type": "item_completed", "item": {"type": "UserMessage", "id": "i1", "content": [{"type": "text", "text": "count lines"}]}})),
+        codex_item(json!({"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c1"})),
+        codex_item(json!({"type": "function_call_output", "call_id": "c1", "output": {"type": "input_text", "text": "42"}})),
+    ]);
+    let (_, items) = import_whole(Format::Codex, &text);
+    assert_eq!(summary(&items), vec!["user: count lines", "call c1 shell({})", "result c1: 42"]);
+}
+
+#[test]
+fn pi_version_one_compaction_keeps_the_entries_it_names_by_index() {
+    // Version 1 entries have no ids: a compaction names the first entry it keeps by its index
+    // among the file's parsed lines, the header being index 0.
+    let m = |role: &str, text: &str| json!({"type": "message", "timestamp": "t", "message": {"role": role, "content": [{"type": "text", "text": text}], "stopReason": "stop", "provider": "anthropic", "model": "m"}});
+    let call = json!({"type": "message", "timestamp": "t", "message": {"role": "assistant", "stopReason": "toolUse", "provider": "anthropic", "model": "m",
+        "content": [{"type": "toolCall", "id": "toolu_1", "name": "bash", "arguments": {"command": "ls"}}]}});
+    let result = json!({"type": "message", "timestamp": "t", "message": {"role": "toolResult", "toolCallId": "toolu_1", "toolName": "bash", "content": [{"type": "text", "text": "a b"}], "isError": false}});
+    let text = lines(&[
+        json!({"type": "session", "id": "v1", "timestamp": "t", "cwd": "/w", "provider": "anthropic", "modelId": "m"}),
+        m("user", "old question"),        // 1
+        m("assistant", "old answer"),     // 2
+        m("user", "recent question"),     // 3
+        call,                             // 4
+        result,                           // 5
+        json!({"type": "compaction", "timestamp": "t", "summary": "Asked an old question.", "firstKeptEntryIndex": 3, "tokensBefore": 50000}),
+        m("user", "next"),
+    ]);
+    let (imported, items) = import_whole(Format::Pi, &text);
+    assert!(codes(&imported).is_empty(), "{:?}", imported.report.diagnostics);
+    assert_eq!(
+        summary(&items),
+        vec![
+            "user(Compaction): <compaction_summary>\nAsked an old question.\n</compaction_summary>",
+            "user: recent question",
+            r#"call toolu_1 bash({"command":"ls"})"#,
+            "result toolu_1: a b",
+            "user: next",
+        ]
+    );
+    assert_eq!(imported.report.fidelity.source.tool_calls, 1);
+}
+
+#[test]
+fn pi_failed_responses_are_never_sent_again() {
+    let text = lines(&[
+        json!({"type": "session", "version": 3, "id": "pi-f", "timestamp": "t", "cwd": "/w"}),
+        pi_entry("e1", None, json!({"role": "user", "content": "go"})),
+        pi_entry("e2", Some("e1"), json!({"role": "assistant", "provider": "anthropic", "model": "m", "api": "anthropic-messages", "stopReason": "error", "errorMessage": "terminated",
+            "content": [{"type": "text", "text": "Starting"}, {"type": "toolCall", "id": "t1", "name": "bash", "arguments": {}, "partialJson": "{"}]})),
+        pi_entry("e3", Some("e2"), json!({"role": "assistant", "provider": "anthropic", "model": "m", "api": "anthropic-messages", "stopReason": "stop", "content": [{"type": "text", "text": "Done"}]})),
+    ]);
+    let (imported, items) = import_whole(Format::Pi, &text);
+    assert_eq!(imported.report.unmapped.get("assistant:error"), Some(&1));
+    assert_eq!(summary(&items), vec!["user: go", "assistant: Done"]);
+}
+
+#[test]
+fn pi_usage_counts_cache_reads_once_for_every_provider() {
+    let usage = |api: &str, provider: &str, timestamp: u64, u: Value| {
+        json!({"type": "message", "timestamp": "t", "message": {"role": "assistant", "api": api, "provider": provider, "model": "m", "stopReason": "stop",
+            "timestamp": timestamp, "content": [{"type": "text", "text": "x"}], "usage": u}})
+    };
+    let cases = [
+        // Anthropic's input excludes cache reads; the parts add up to the total.
+        ("anthropic-messages", "anthropic", 1_770_000_000_000u64, json!({"input": 10, "output": 5, "cacheRead": 900, "cacheWrite": 100, "totalTokens": 1015}), 10),
+        // OpenAI after 2025-12-03: pi subtracts the cached part itself.
+        ("openai-responses", "openai", 1_770_000_000_000, json!({"input": 100, "output": 5, "cacheRead": 900, "cacheWrite": 0, "totalTokens": 1005}), 100),
+        // OpenAI before: the API's prompt count, cached tokens included (no totalTokens yet).
+        ("openai-responses", "openai", 1_760_000_000_000, json!({"input": 1000, "output": 5, "cacheRead": 900, "cacheWrite": 0}), 100),
+        // Google before pi's fix: promptTokenCount includes the cached part; the total shows it.
+        ("google-generative-ai", "google", 1_770_000_000_000, json!({"input": 1000, "output": 5, "cacheRead": 900, "cacheWrite": 0, "totalTokens": 1005}), 100),
+    ];
+    for (api, provider, ts, u, fresh) in cases {
+        let text = lines(&[
+            json!({"type": "session", "id": "pu", "timestamp": "t", "cwd": "/w"}),
+            json!({"type": "message", "timestamp": "t", "message": {"role": "user", "content": "q"}}),
+            usage(api, provider, ts, u),
+        ]);
+        let (imported, _) = import_whole(Format::Pi, &text);
+        let anchor = replay(&imported.records).state.usage.unwrap();
+        assert_eq!(anchor.input_tokens, fresh, "{api} at {ts}");
+        assert_eq!(anchor.cache_read_tokens, 900);
+    }
+}
+
+#[test]
+fn claude_code_blank_text_blocks_stay_in_the_log_but_not_in_the_request() {
+    let text = lines(&[
+        cc_user("u1", None, json!("go")),
+        cc_block("a1", "u1", "msg_1", json!({"type": "thinking", "thinking": "Plan.", "signature": "sig-1"})),
+        cc_block("a2", "a1", "msg_1", json!({"type": "text", "text": "\n\n"})),
+        cc_block("a3", "a2", "msg_1", tool_use("toolu_a")),
+        cc_result("r1", "a3", "toolu_a", "A"),
+    ]);
+    let (imported, items) = import_whole(Format::ClaudeCode, &text);
+    // The log keeps the block as it came.
+    assert!(summary(&items).contains(&"assistant: \n\n".to_owned()));
+    assert_eq!(imported.report.written.get("agent_message_chunk"), Some(&1));
+    for provider in Provider::ALL {
+        let built = build(&with_next_prompt(items.clone()), &BuildOptions::new(provider, "claude-sonnet-4-5")).unwrap();
+        assert!(built.report.repairs.iter().any(|r| r.kind == contextview::view::RepairKind::BlankTextDropped), "{provider}");
+        assert!(!built.body.contains(r#""\n\n""#), "{provider}: {}", built.body);
+    }
+    let built = build(&with_next_prompt(items), &BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5")).unwrap();
+    assert_eq!(anthropic_shape(&built.body)[1], "assistant[thinking,tool_use]");
+}

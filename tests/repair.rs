@@ -147,3 +147,32 @@ fn a_derived_id_never_collides_with_a_real_one() {
     let ids: Vec<&str> = view.iter().filter_map(|i| match i { Item::ToolCall(c) => Some(c.call_id.as_str()), _ => None }).collect();
     assert_eq!(ids, vec!["a", "a-3", "a-2"]);
 }
+
+#[test]
+fn whitespace_only_text_is_left_out_of_the_view() {
+    // Real assistant turns hold a lone "\n\n" beside a tool call; providers refuse such text.
+    let items = [
+        user("u", "go"),
+        say("blank", "\n\n"),
+        call("c", "t1"),
+        result("r", "t1", " \n"),
+        Item::User(UserMessage { id: "u2".into(), content: vec![Part::text("\t"), Part::text("and now?")], synthetic: None }),
+        user("u3", "  "),
+        say("a", "\n\nDone."),
+    ];
+    let (view, repairs) = run(&items);
+    assert_eq!(ids(&view), vec!["u", "c", "r", "u2", "a"]);
+    assert_eq!(
+        repairs,
+        vec![
+            (RepairKind::BlankTextDropped, "blank".to_owned()),
+            (RepairKind::BlankTextDropped, "r".to_owned()),
+            (RepairKind::BlankTextDropped, "u2".to_owned()),
+            (RepairKind::BlankTextDropped, "u3".to_owned()),
+        ]
+    );
+    assert_eq!(view[2], result("r", "t1", "(no output)"));
+    assert_eq!(view[3], user("u2", "and now?"));
+    // Text around real words keeps its whitespace.
+    assert_eq!(view[4], say("a", "\n\nDone."));
+}

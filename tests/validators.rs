@@ -76,6 +76,23 @@ fn anthropic_empty_content_text_and_roles() {
 }
 
 #[test]
+fn anthropic_whitespace_only_text_quotes_the_api_error() {
+    // A lone "\n\n" beside thinking and a tool call, as real turns hold: refused.
+    let payload = anthropic(json!([
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "t", "signature": "s"}, {"type": "text", "text": "\n\n"}, {"type": "tool_use", "id": "toolu_1", "name": "x", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": " \n"}]}]}
+    ]));
+    assert_eq!(rules(Provider::Anthropic, payload.clone()), vec!["anthropic.text_non_whitespace"]);
+    assert_eq!(messages(Provider::Anthropic, payload), vec!["messages: text content blocks must contain non-whitespace text"; 2]);
+    // Beside real text a whitespace block is accepted.
+    let payload = anthropic(json!([
+        {"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "text", "text": "\n"}]}
+    ]));
+    assert_eq!(rules(Provider::Anthropic, payload), Vec::<String>::new());
+}
+
+#[test]
 fn anthropic_prefill_is_allowed_when_configured() {
     let payload = anthropic(json!([
         {"role": "user", "content": [{"type": "text", "text": "hi"}]},

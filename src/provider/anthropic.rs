@@ -325,6 +325,14 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
                 format!("{path}: consecutive `{:?}` messages (the API would combine them; we never send them)", message.role),
             ));
         }
+        // A message whose text blocks are all whitespace is refused (one beside real text is not).
+        let texts: Vec<&str> = message.content.iter().filter_map(|b| match b {
+            Block::Text { text, .. } => Some(text.as_str()),
+            Block::Image { .. } | Block::ToolUse { .. } | Block::ToolResult { .. } | Block::Thinking { .. } | Block::RedactedThinking { .. } => None,
+        }).collect();
+        if texts.iter().any(|t| !t.is_empty()) && texts.iter().all(|t| t.trim().is_empty()) {
+            v.push(Violation::new("anthropic.text_non_whitespace", &path, "messages: text content blocks must contain non-whitespace text"));
+        }
         let mut seen_non_result = false;
         for (m, block) in message.content.iter().enumerate() {
             let bpath = path.child(".content.", m, "");
@@ -391,6 +399,13 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
                                 "{bpath}: unexpected `tool_use_id` found in `tool_result` blocks: {tool_use_id}. Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
                             ),
                         ));
+                    }
+                    let inner_texts: Vec<&str> = content.iter().filter_map(|b| match b {
+                        ResultBlock::Text { text } => Some(text.as_str()),
+                        ResultBlock::Image { .. } => None,
+                    }).collect();
+                    if inner_texts.iter().any(|t| !t.is_empty()) && inner_texts.iter().all(|t| t.trim().is_empty()) {
+                        v.push(Violation::new("anthropic.text_non_whitespace", &bpath, "messages: text content blocks must contain non-whitespace text"));
                     }
                     for (k, inner) in content.iter().enumerate() {
                         let ipath = bpath.child(".content.", k, "");

@@ -44,6 +44,9 @@ pub enum RepairKind {
     DuplicateCallId,
     /// A message with no content left: left out of the view.
     EmptyDropped,
+    /// Text that is only whitespace (a lone `"\n\n"` beside a tool call): left out of the view,
+    /// since providers reject it ("text content blocks must contain non-whitespace text").
+    BlankTextDropped,
     /// An image whose data is not valid base64 (or has no media type): replaced by a note.
     InvalidImageReplaced,
     /// The history began with an assistant turn: a synthetic user message opens it.
@@ -80,6 +83,8 @@ pub fn repair<'a>(items: &'a [Item], config: &RepairConfig) -> (Vec<Cow<'a, Item
     for item in items {
         match clean(item, &mut repairs) {
             Some(item) => cleaned.push(item),
+            // Gone because its only text was blank: that repair already says so.
+            None if repairs.last().is_some_and(|r| r.kind == RepairKind::BlankTextDropped && r.item_id == item.id()) => {}
             None => repairs.push(Repair { kind: RepairKind::EmptyDropped, item_id: item.id().to_owned(), call_id: None }),
         }
     }
@@ -223,17 +228,30 @@ fn emit_results<'a>(
     }
 }
 
+/// Text with nothing but whitespace: never sent (empty text is simply nothing).
+fn blank(text: &str) -> bool {
+    text.trim().is_empty()
+}
+
 /// Cleans one item; `None` when nothing model-visible is left. Unchanged items stay borrowed.
 fn clean<'a>(item: &'a Item, repairs: &mut Vec<Repair>) -> Option<Cow<'a, Item>> {
+    let blank_dropped = |repairs: &mut Vec<Repair>| {
+        repairs.push(Repair { kind: RepairKind::BlankTextDropped, item_id: item.id().to_owned(), call_id: None });
+    };
     match item {
         Item::User(message) => match clean_parts(&message.content, item.id(), repairs) {
             Cow::Borrowed(_) => Some(Cow::Borrowed(item)),
             Cow::Owned(content) if content.is_empty() => None,
             Cow::Owned(content) => Some(Cow::Owned(Item::User(UserMessage { content, ..message.clone() }))),
         },
-        Item::Assistant(text) => (!text.text.is_empty()).then_some(Cow::Borrowed(item)),
+        Item::Assistant(text) if text.text.is_empty() => None,
+        Item::Assistant(text) if blank(&text.text) => {
+            blank_dropped(repairs);
+            None
+        }
+        Item::Assistant(_) => Some(Cow::Borrowed(item)),
         Item::Reasoning(r) => {
-            (!r.text.is_empty() || r.signature.is_some() || r.encrypted.is_some()).then_some(Cow::Borrowed(item))
+            (!blank(&r.text) || r.signature.is_some() || r.encrypted.is_some()).then_some(Cow::Borrowed(item))
         }
         Item::ToolCall(_) => Some(Cow::Borrowed(item)),
         Item::ToolResult(result) => match clean_parts(&result.content, item.id(), repairs) {
@@ -248,21 +266,24 @@ fn clean<'a>(item: &'a Item, repairs: &mut Vec<Repair>) -> Option<Cow<'a, Item>>
     }
 }
 
-/// Parts without empty text and with broken images replaced; borrowed when nothing changed
-/// (an empty list counts as changed, so callers see it).
+/// Parts without empty or blank text and with broken images replaced; borrowed when nothing
+/// changed (an empty list counts as changed, so callers see it).
 fn clean_parts<'a>(parts: &'a [Part], item_id: &str, repairs: &mut Vec<Repair>) -> Cow<'a, [Part]> {
     let needs_work = parts.is_empty()
         || parts.iter().any(|part| match part {
-            Part::Text { text } => text.is_empty(),
+            Part::Text { text } => blank(text),
             Part::Image(image) => image_problem(image).is_some(),
         });
     if !needs_work {
         return Cow::Borrowed(parts);
     }
     let mut out = Vec::with_capacity(parts.len());
+    if parts.iter().any(|p| matches!(p, Part::Text { text } if !text.is_empty() && blank(text))) {
+        repairs.push(Repair { kind: RepairKind::BlankTextDropped, item_id: item_id.to_owned(), call_id: None });
+    }
     for part in parts {
         match part {
-            Part::Text { text } if text.is_empty() => {}
+            Part::Text { text } if blank(text) => {}
             Part::Text { .. } => out.push(part.clone()),
             Part::Image(image) => match image_problem(image) {
                 None => out.push(part.clone()),

@@ -81,3 +81,27 @@ test('bad lines are diagnostics with line numbers, not failures', () => {
   assert.deepEqual(report.diagnostics.map((d) => [d.code, d.line]), [['import.malformed_line', 11]]);
   assert.ok(report.records > 5);
 });
+
+test('the import report says what the source saw and warns when the view lacks any of it', () => {
+  // A complete import: counts on both sides, no warning.
+  const whole = run(['import', fixture('claude-code.jsonl')]);
+  assert.equal(whole.code, 0, whole.stderr);
+  assert.match(whole.stderr, /\n  the source's model saw \d+ prompts, \d+ texts, \d+ reasoning, \d+ tool calls, \d+ images; the view holds /);
+  assert.doesNotMatch(whole.stderr, /WARNING/);
+  assert.equal(run(['import', '--strict', fixture('claude-code.jsonl')]).code, 0);
+
+  // An image whose data is not base64 cannot reach the view: named, with its line.
+  const lossy = join(tmp, 'lossy.jsonl');
+  writeFileSync(lossy, [
+    { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'not*base64' } }] } },
+    { type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'I see.' }] } },
+  ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const r = run(['import', lossy]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /WARNING: 1 element\(s\) the source agent's model saw are missing from the view:\n    image from line 1\n/);
+  const { report } = cv.importSession(readFileSync(lossy, 'utf8'));
+  assert.deepEqual(report.fidelity.missing, [{ kind: 'image', line: 1 }]);
+  assert.equal(report.fidelity.source.images, 1);
+  assert.equal(report.fidelity.view.images, 0);
+  assert.equal(run(['import', '--strict', lossy]).code, 1);
+});

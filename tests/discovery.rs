@@ -130,6 +130,35 @@ fn a_git_symlink_stand_in_file_is_read_as_the_link() {
 }
 
 #[test]
+fn agents_md_reached_as_claude_md_follows_its_imports() {
+    // Claude Code reads CLAUDE.md; when that is a link to AGENTS.md (a symlink, or git's one-line
+    // stand-in for one), the `@path` imports in AGENTS.md are followed, as Claude Code does.
+    for link_as_file in [false, true] {
+        let mut host = MemoryHost::new(&[
+            ("/r/.git/HEAD", ""),
+            ("/r/AGENTS.md", "Rules. See @docs/style.md."),
+            ("/r/docs/style.md", "Style: tabs."),
+        ]);
+        if link_as_file {
+            host.file("/r/CLAUDE.md", "AGENTS.md\n");
+        } else {
+            host.link("/r/CLAUDE.md", "AGENTS.md");
+        }
+        let (_, env) = discover(&mut host, DiscoveryOptions::new("/r"));
+        let loaded: Vec<(&str, RuleSource, Option<&str>)> = env.rules.iter().map(|r| (r.path.as_str(), r.source, r.imported_from.as_deref())).collect();
+        assert_eq!(
+            loaded,
+            vec![("/r/AGENTS.md", RuleSource::AgentsMd, None), ("/r/docs/style.md", RuleSource::Import, Some("/r/CLAUDE.md"))],
+            "stand-in file: {link_as_file}"
+        );
+    }
+    // Without a Claude name, AGENTS.md has no imports: the text stays as written.
+    let mut host = MemoryHost::new(&[("/r/.git/HEAD", ""), ("/r/AGENTS.md", "Rules. See @docs/style.md."), ("/r/docs/style.md", "Style: tabs.")]);
+    let (_, env) = discover(&mut host, DiscoveryOptions::new("/r"));
+    assert_eq!(env.rules.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), vec!["/r/AGENTS.md"]);
+}
+
+#[test]
 fn rule_text_cannot_open_or_close_our_framing() {
     let (_, env) = discover(&mut fixture(), options());
     let app = env.rules.iter().find(|r| r.path == "/repo/pkg/app/AGENTS.md").unwrap();

@@ -290,7 +290,7 @@ impl Workspace {
             let mut diags = Vec::new();
             let mut seen: HashSet<String> = self.attached.clone();
             seen.extend(env.rules.iter().map(|r| r.canonical.clone()));
-            let mut ctx = RuleCtx { opts: &self.options, fs, ignores: &ignores, diags: &mut diags, seen };
+            let mut ctx = RuleCtx { opts: &self.options, fs, ignores: &ignores, diags: &mut diags, seen, imports_not_followed: HashMap::new() };
             let mut collected = Collected::default();
             rules::subdirectory_rules(&mut ctx, cwd, dir, &mut collected);
             out.extend(collected.rules);
@@ -345,7 +345,7 @@ pub fn compute_environment(opts: &DiscoveryOptions, fs: &FsView) -> Environment 
     }
     let mut collected = Collected::default();
     {
-        let mut ctx = RuleCtx { opts, fs, ignores: &ignores, diags: &mut diagnostics, seen: HashSet::new() };
+        let mut ctx = RuleCtx { opts, fs, ignores: &ignores, diags: &mut diagnostics, seen: HashSet::new(), imports_not_followed: HashMap::new() };
         rules::home_rules(&mut ctx, &mut collected);
         for dir in &chain {
             rules::dir_rules(&mut ctx, dir, &mut collected);

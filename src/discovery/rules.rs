@@ -10,7 +10,7 @@
 //! Rule text is data: frontmatter is stripped and anything that could open or close our framing
 //! tags is neutralised. Over a budget, text is cut with a visible marker and a diagnostic.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -95,6 +95,10 @@ pub struct RuleCtx<'a> {
     pub diags: &'a mut Vec<Diagnostic>,
     /// Canonical paths already loaded in this run (and, for rulesForPath, in this session).
     pub seen: HashSet<String>,
+    /// Files loaded under a name whose convention has no `@path` imports (`AGENTS.md`) that hold
+    /// some: canonical path → (the imports, the rule's activation). Reached again under a Claude
+    /// name (a `CLAUDE.md` linking to it), their imports are followed then, as Claude Code would.
+    pub imports_not_followed: HashMap<String, (Vec<String>, Activation)>,
 }
 
 /// Instruction files read in every directory, in order, with their convention.
@@ -331,6 +335,7 @@ fn load_file(ctx: &mut RuleCtx, parent: &str, entry: &DirEntry, source: RuleSour
         ctx.diags.push(
             Diagnostic::new("rules.duplicate", Severity::Info, format!("same file as {canonical}, which is already loaded")).at_path(&path),
         );
+        imports_under_claude_name(ctx, &path, &canonical, source, project, home, out);
         return;
     }
     let Some((text, data)) = read_text(ctx, &canonical, &path) else { return };
@@ -341,6 +346,7 @@ fn load_file(ctx: &mut RuleCtx, parent: &str, entry: &DirEntry, source: RuleSour
         );
         canonical = target;
         if ctx.seen.contains(&canonical) {
+            imports_under_claude_name(ctx, &path, &canonical, source, project, home, out);
             return;
         }
         let Some((text, data)) = read_text(ctx, &canonical, &path) else { return };
@@ -410,9 +416,14 @@ fn finish(
             .at_path(&path),
         );
     }
-    let imports = if claude_family(source) { import_targets(&body) } else { Vec::new() };
+    let imports = import_targets(&body);
+    let follows_imports = claude_family(source);
     // A file that only imports files already loaded (oxc's CLAUDE.md is `@AGENTS.md`) adds nothing.
-    if !imports.is_empty() && is_only_imports(&body) && imports.iter().all(|t| ctx.seen.contains(&resolve_import(t, &canonical, ctx.opts))) {
+    if follows_imports
+        && !imports.is_empty()
+        && is_only_imports(&body)
+        && imports.iter().all(|t| ctx.seen.contains(&resolve_import(t, &canonical, ctx.opts)))
+    {
         ctx.diags.push(
             Diagnostic::new("rules.only_imports", Severity::Info, "only imports files that are already loaded; adds nothing").at_path(&path),
         );
@@ -438,35 +449,68 @@ fn finish(
         Activation::AgentRequested | Activation::Manual => &mut out.requestable,
     };
     bucket.push(rule);
-    // Imports follow the file that imports them.
+    if follows_imports {
+        follow_imports(ctx, &path, &canonical, imports, importer_activation, source, project, home, hops, out);
+    } else if !imports.is_empty() {
+        ctx.imports_not_followed.insert(canonical, (imports, importer_activation));
+    }
+}
+
+/// A file already loaded under a name without imports, reached again under a Claude name (a
+/// `CLAUDE.md` that links to `AGENTS.md`): Claude Code reads it as `CLAUDE.md`, so its `@path`
+/// imports are followed now.
+fn imports_under_claude_name(ctx: &mut RuleCtx, path: &str, canonical: &str, source: RuleSource, project: &str, home: bool, out: &mut Collected) {
+    if !claude_family(source) {
+        return;
+    }
+    if let Some((imports, activation)) = ctx.imports_not_followed.remove(canonical) {
+        follow_imports(ctx, path, canonical, imports, activation, source, project, home, 0, out);
+    }
+}
+
+/// Loads the files `imports` names, relative to `canonical` (the importing file, shown as
+/// `path`); each applies when its importer does.
+#[allow(clippy::too_many_arguments)]
+fn follow_imports(
+    ctx: &mut RuleCtx,
+    path: &str,
+    canonical: &str,
+    imports: Vec<String>,
+    importer_activation: Activation,
+    source: RuleSource,
+    project: &str,
+    home: bool,
+    hops: u32,
+    out: &mut Collected,
+) {
     for target in imports {
         if target.starts_with("~/") && ctx.opts.home.is_none() {
             continue;
         }
-        let resolved = resolve_import(&target, &canonical, ctx.opts);
+        let resolved = resolve_import(&target, canonical, ctx.opts);
         if hops + 1 > ctx.opts.limits.import_hops {
             ctx.diags.push(
                 Diagnostic::new("rules.import_too_deep", Severity::Warning, format!("`@{target}` not followed: more than {} hops", ctx.opts.limits.import_hops))
-                    .at_path(&path),
+                    .at_path(path),
             );
             continue;
         }
         if ctx.seen.contains(&resolved) {
             ctx.diags.push(
-                Diagnostic::new("rules.import_cycle", Severity::Info, format!("`@{target}` is already loaded (a cycle or a repeat)")).at_path(&path),
+                Diagnostic::new("rules.import_cycle", Severity::Info, format!("`@{target}` is already loaded (a cycle or a repeat)")).at_path(path),
             );
             continue;
         }
         match ctx.fs.read(&resolved, ctx.opts.limits.rule_file_bytes) {
             Lookup::Pending => {}
             Lookup::Ready(Err(ReadError::NotFound)) => ctx.diags.push(
-                Diagnostic::new("rules.import_missing", Severity::Warning, format!("`@{target}` does not exist")).at_path(&path),
+                Diagnostic::new("rules.import_missing", Severity::Warning, format!("`@{target}` does not exist")).at_path(path),
             ),
             Lookup::Ready(Err(e)) => ctx.diags.push(unreadable(&resolved, &e)),
             Lookup::Ready(Ok(data)) => {
                 let text = decode(&data, &resolved, ctx.diags);
                 let inherited = Some(importer_activation.clone());
-                finish(ctx, resolved.clone(), resolved, text, &data, source, project, home, Some(path.clone()), inherited, hops + 1, out);
+                finish(ctx, resolved.clone(), resolved, text, &data, source, project, home, Some(path.to_owned()), inherited, hops + 1, out);
             }
         }
     }

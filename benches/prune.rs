@@ -1,64 +1,109 @@
-//! Cache-friendliness of pruning on the long pi session of the corpus.
-//! `cargo bench --bench prune` (run by `make bench`); skipped without `../shared/corpus`.
+//! Cache-friendliness of pruning, on a multi-prompt session and on a one-prompt run.
+//! `cargo bench --bench prune` (run by `make bench`).
 //!
-//! The session is replayed and a request built at every point an agent would send one (before
-//! each assistant turn), with the window set so pruning must act (0.6 × the largest unpruned
-//! request). For each pair of consecutive requests: the share of the earlier body that is a
-//! byte-identical prefix of the later one, and the bytes after that prefix — what the provider
-//! must process again instead of reading from its cache. Our stepped policy against the naive
-//! one that moves the boundary every turn (stepTurns = 1), and no pruning at all.
+//! Two sessions: the long pi session of the corpus (many prompts; skipped without
+//! `../shared/corpus`), and a generated run of one prompt followed by 300 tool rounds (the
+//! normal shape of an autonomous agent). Each is replayed and a request built at every point an
+//! agent would send one (before each assistant turn), with the window set so pruning must act
+//! (0.6 × the largest unpruned request). For each pair of consecutive requests: the share of the
+//! earlier body that is a byte-identical prefix of the later one, and the bytes after that
+//! prefix — what the provider must process again instead of reading from its cache. Besides: the
+//! share of the window pruning frees (the unpruned request's tokens less the pruned one's, over
+//! the window; mean over the requests where pruning acts, and at the last request), and how many
+//! requests still exceed the window. Our stepped policy (turns and steps) against the turn clock
+//! alone, the naive one that moves both boundaries every turn and step, and no pruning at all.
 
 use std::path::PathBuf;
 
+use contextview::conversation::{AssistantText, Item, Part, ToolCall, ToolResult, UserMessage};
 use contextview::import::import;
 use contextview::update::replay;
 use contextview::view::{build, BuildOptions, PruningConfig};
 use contextview::Provider;
+
+/// One prompt, then `steps` tool rounds with results of varied sizes (a fixed sequence).
+fn one_prompt_run(steps: usize) -> Vec<Item> {
+    let mut items = vec![Item::User(UserMessage { id: "u".into(), content: vec![Part::text("Migrate the storage layer to the new API and keep every test green.")], synthetic: None })];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let words = ["fn", "let", "storage", "append", "commit", "error:", "test", "ok", "result", "=>", "{", "}", "pub", "async", "await", "line", "42", "src/lib.rs"];
+    for s in 1..=steps {
+        items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: format!("Step {s}: checking the next part of the storage layer."), origin: None }));
+        items.push(Item::ToolCall(ToolCall {
+            id: format!("c{s}"),
+            call_id: format!("call_{s}"),
+            name: if s % 3 == 0 { "edit".into() } else { "bash".into() },
+            input: serde_json::json!({"command": format!("cargo test storage::case_{s}")}),
+            origin: None,
+            signature: None,
+        }));
+        // Mostly small outputs, some large ones (a build log, a file read).
+        let size = match next() % 10 {
+            0..=5 => 200 + (next() % 1500) as usize,
+            6..=8 => 2000 + (next() % 6000) as usize,
+            _ => 10_000 + (next() % 20_000) as usize,
+        };
+        let mut body = String::with_capacity(size + 16);
+        while body.len() < size {
+            body.push_str(words[(next() % words.len() as u64) as usize]);
+            body.push(if next() % 9 == 0 { '\n' } else { ' ' });
+        }
+        items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("call_{s}"), content: vec![Part::text(body)], is_error: false }));
+    }
+    items
+}
 
 fn main() {
     let path = std::env::var_os("CONTEXTVIEW_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
         .join("sessions/badlogic__pi-mono__packages__coding-agent__test__fixtures__large-session.jsonl");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!("prune bench SKIPPED: no corpus session at {}", path.display());
-        return;
-    };
-    let items = replay(&import(None, &text).unwrap().records).items;
+    let mut sessions = Vec::new();
+    match std::fs::read_to_string(&path) {
+        Ok(text) => sessions.push(("pi large session (corpus, many prompts)", replay(&import(None, &text).unwrap().records).items)),
+        Err(_) => println!("pi session SKIPPED: no corpus session at {}", path.display()),
+    }
+    sessions.push(("generated run (1 prompt, 300 tool rounds)", one_prompt_run(300)));
+    for (name, items) in sessions {
+        measure(name, &items);
+    }
+}
+
+fn measure(name: &str, items: &[Item]) {
     // Requests go out when the model is about to answer: after a prompt or a batch of results.
     let points: Vec<usize> = (1..items.len()).filter(|&i| items[i].is_assistant_side() && !items[i - 1].is_assistant_side()).collect();
-
     let mut options = BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5");
     options.render.limits.allow_prefill = true;
     let mut unpruned = options.clone();
     unpruned.pruning.enabled = false;
-    let (largest, largest_tokens) = points
-        .iter()
-        .map(|&p| build(&items[..p], &unpruned).unwrap())
-        .map(|b| (b.body.len(), b.report.tokens.context.used))
-        .max()
-        .unwrap_or((0, 0));
-    let window = (largest_tokens as f64 * 0.6) as u64;
+    let unpruned_tokens: Vec<u64> = points.iter().map(|&p| build(&items[..p], &unpruned).unwrap().report.tokens.request).collect();
+    let largest = unpruned_tokens.iter().copied().max().unwrap_or(0);
+    let window = (largest as f64 * 0.6) as u64;
+    println!("\n{name}: {} items, {} requests, largest unpruned request {largest} tokens, window set to {window} tokens (0.6 x that)", items.len(), points.len());
     println!(
-        "pi large session: {} items, {} requests, largest unpruned body {} bytes ({} tokens by the ledger), window set to {} tokens (0.6 x that)",
-        items.len(),
-        points.len(),
-        largest,
-        largest_tokens,
-        window
+        "{:<34} {:>11} {:>13} {:>14} {:>13} {:>12} {:>12} {:>10}",
+        "policy", "prefix kept", "pairs broken", "re-processed", "sent", "freed (mean)", "freed (last)", "over"
     );
-    println!("{:<28} {:>14} {:>14} {:>16} {:>14} {:>10}", "policy", "prefix kept", "pairs broken", "re-processed", "sent", "cleared");
-    // PRUNE_STEPS=8,12 compares other steps against the default.
-    let steps: Vec<u32> = std::env::var("PRUNE_STEPS").ok().map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect()).unwrap_or_default();
+    let default = PruningConfig::default();
     let mut policies: Vec<(String, Option<PruningConfig>)> = vec![
         ("no pruning".to_owned(), None),
-        ("naive (step 1)".to_owned(), Some(PruningConfig { step_turns: 1, ..PruningConfig::default() })),
-        (format!("stepped (step {}, default)", PruningConfig::default().step_turns), Some(PruningConfig::default())),
+        ("naive (every turn and step)".to_owned(), Some(PruningConfig { step_turns: 1, batch_steps: 1, ..default.clone() })),
+        (format!("turns only (step {})", default.step_turns), Some(PruningConfig { keep_steps: u32::MAX, ..default.clone() })),
+        (format!("turns + steps (default: {}, {}/{}/{})", default.step_turns, default.keep_steps, default.batch_steps, default.hard_clear_steps), Some(default.clone())),
     ];
-    for step in steps {
-        policies.push((format!("stepped (step {step})"), Some(PruningConfig { step_turns: step, ..PruningConfig::default() })));
+    // PRUNE_STEPS=keep/batch/hard,… compares other step settings against the default.
+    for spec in std::env::var("PRUNE_STEPS").unwrap_or_default().split(',').filter(|s| !s.is_empty()) {
+        let n: Vec<u32> = spec.split('/').filter_map(|x| x.trim().parse().ok()).collect();
+        if let [keep, batch, hard] = n[..] {
+            policies.push((format!("turns + steps {keep}/{batch}/{hard}"), Some(PruningConfig { keep_steps: keep, batch_steps: batch, hard_clear_steps: hard, ..default.clone() })));
+        }
     }
-    for (name, pruning) in policies {
+    for (policy, pruning) in policies {
         let mut o = options.clone();
         match pruning {
             Some(p) => {
@@ -67,15 +112,15 @@ fn main() {
             }
             None => o.pruning.enabled = false,
         }
-        let bodies: Vec<(String, usize)> = points
+        let built: Vec<(String, u64, bool)> = points
             .iter()
             .map(|&p| {
                 let built = build(&items[..p], &o).unwrap();
-                (built.body, built.report.pruning.cleared.len())
+                (built.body, built.report.tokens.request, built.report.pruning.active)
             })
             .collect();
         let (mut shares, mut broken, mut reprocessed, mut sent) = (Vec::new(), 0, 0usize, 0usize);
-        for pair in bodies.windows(2) {
+        for pair in built.windows(2) {
             let (prev, next) = (&pair[0].0, &pair[1].0);
             // Everything of the earlier body but its closing `]}` can be a prefix of the next.
             let stem = prev.len().saturating_sub(2);
@@ -88,15 +133,30 @@ fn main() {
             sent += next.len();
         }
         let mean = shares.iter().sum::<f64>() / shares.len().max(1) as f64;
+        let freed: Vec<f64> = built
+            .iter()
+            .zip(&unpruned_tokens)
+            .filter(|((_, _, active), _)| *active)
+            .map(|((_, tokens, _), full)| full.saturating_sub(*tokens) as f64 / window.max(1) as f64)
+            .collect();
+        let freed_mean = freed.iter().sum::<f64>() / freed.len().max(1) as f64;
+        let freed_last = match (built.last(), unpruned_tokens.last()) {
+            (Some((_, tokens, _)), Some(full)) => full.saturating_sub(*tokens) as f64 / window.max(1) as f64,
+            _ => 0.0,
+        };
+        let over = built.iter().filter(|(_, tokens, _)| *tokens > window).count();
         println!(
-            "{:<28} {:>13.1}% {:>8}/{:<5} {:>16} {:>14} {:>10}",
-            name,
+            "{:<34} {:>10.1}% {:>7}/{:<5} {:>14} {:>13} {:>11.1}% {:>11.1}% {:>6}/{:<4}",
+            policy,
             mean * 100.0,
             broken,
             shares.len(),
             reprocessed,
             sent,
-            bodies.last().map_or(0, |b| b.1)
+            freed_mean * 100.0,
+            freed_last * 100.0,
+            over,
+            built.len()
         );
     }
 }

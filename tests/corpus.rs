@@ -168,8 +168,9 @@ fn corpus_request_pipeline_keeps_its_rules() {
                 let prefix = PrefixReport::between(&pair[0], &pair[1]);
                 assert!(prefix.extends_previous, "{name}: {provider} request {} rewrites {} bytes of request {n}", n + 1, prefix.rewritten_bytes);
             }
-            // Pruning with a window small enough that it must act: the last three turns are never
-            // touched, and a session's build equals a fresh one.
+            // Pruning with a window small enough that it must act: the last three turns' results
+            // within the last twelve tool rounds are never touched, and a session's build equals
+            // a fresh one.
             let largest = bodies.iter().map(String::len).max().unwrap_or(0) as u64;
             let mut options = BuildOptions::new(provider, model_for(provider));
             options.context_window = Some(largest * 6 / 40);
@@ -187,10 +188,15 @@ fn corpus_request_pipeline_keeps_its_rules() {
                 acted += 1;
                 let turn_starts: Vec<usize> =
                     (0..p).filter(|&i| matches!(&items[i], Item::User(m) if m.synthetic.is_none())).collect();
-                let protected_from = turn_starts.len().checked_sub(3).map_or(0, |k| turn_starts[k]);
-                let recent: std::collections::HashSet<&str> = items[protected_from..p].iter().map(Item::id).collect();
+                // Tool rounds start at an assistant turn's first call.
+                let step_starts: Vec<usize> = (0..p)
+                    .filter(|&i| matches!(items[i], Item::ToolCall(_)) && !items[..i].iter().rev().take_while(|x| x.is_assistant_side()).any(|x| matches!(x, Item::ToolCall(_))))
+                    .collect();
+                let from_turns = turn_starts.len().checked_sub(3).map_or(0, |k| turn_starts[k]);
+                let from_steps = step_starts.len().checked_sub(12).map_or(0, |k| step_starts[k]);
+                let recent: std::collections::HashSet<&str> = items[from_turns.max(from_steps)..p].iter().map(Item::id).collect();
                 for id in pruning.trimmed.iter().chain(&pruning.cleared) {
-                    assert!(!recent.contains(id.as_str()), "{name}: {provider} pruned {id} from the last three turns");
+                    assert!(!recent.contains(id.as_str()), "{name}: {provider} pruned {id} from the last three turns and twelve steps");
                 }
             }
             if provider == Provider::Anthropic {

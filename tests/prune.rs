@@ -129,7 +129,7 @@ proptest! {
 
     /// Whatever the config, results of the last `keepTurns` turns reach the provider intact.
     #[test]
-    fn the_last_turns_are_never_touched(turns in 1usize..40, size in 0usize..9000, keep in 0u32..6, step in 1u32..12, hard in 0u32..15) {
+    fn the_last_turns_are_never_touched(turns in 1usize..40, size in 1usize..9000, keep in 0u32..6, step in 1u32..12, hard in 0u32..15) {
         let items = session(turns, size, "bash");
         let mut o = options(100);
         o.pruning = PruningConfig { keep_turns: keep, step_turns: step, hard_clear_turns: hard, ..PruningConfig::default() };
@@ -162,4 +162,74 @@ fn a_result_just_over_the_threshold_is_left_whole_when_trimming_would_not_shorte
     let built = build(&items, &o).unwrap();
     assert!(built.report.pruning.trimmed.is_empty());
     assert!(result_texts(&items, &o).iter().rev().take(10).all(|t| t.chars().count() == 3001));
+}
+
+/// One prompt, then `steps` tool rounds: a call and a result of `size` characters each.
+fn run_of(steps: usize, size: usize) -> Vec<Item> {
+    let mut items = vec![Item::User(UserMessage { id: "u".into(), content: vec![Part::text("fix everything")], synthetic: None })];
+    for s in 1..=steps {
+        items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: format!("step {s}"), origin: None }));
+        items.push(Item::ToolCall(ToolCall { id: format!("c{s}"), call_id: format!("call_{s}"), name: "bash".into(), input: json!({"n": s}), origin: None, signature: None }));
+        let body: String = (0..size).map(|i| char::from(b'a' + ((i + s) % 26) as u8)).collect();
+        items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("call_{s}"), content: vec![Part::text(body)], is_error: false }));
+    }
+    items
+}
+
+#[test]
+fn a_one_prompt_run_ages_by_steps() {
+    // A single prompt followed by 100 tool rounds: the turn clock never moves, the step clock does.
+    let items = run_of(100, 5000);
+    let mut o = options(10_000);
+    o.pruning = PruningConfig::default();
+    let built = build(&items, &o).unwrap();
+    let report = &built.report.pruning;
+    assert_eq!((report.turns, report.steps, report.boundary_turn), (1, 100, 0));
+    // keepSteps 12, batches of 24: the boundary is 72 (100 − 12 = 88, down to a multiple of 24);
+    // results at least 48 steps old there (before step 72 − 36 = 36) are cleared.
+    assert_eq!(report.boundary_step, 72);
+    assert_eq!(report.cleared, (1..36).map(|s| format!("r{s}")).collect::<Vec<_>>());
+    assert_eq!(report.trimmed, (36..72).map(|s| format!("r{s}")).collect::<Vec<_>>());
+    let texts = result_texts(&items, &o);
+    assert!(texts[0].starts_with("[Tool result cleared to save context: `bash` returned 5000 characters in step 1."), "{}", texts[0]);
+    assert!(texts[71..].iter().all(|t| t.len() == 5000), "the last steps are intact");
+    assert!(report.chars_saved > 35 * 5000);
+}
+
+#[test]
+fn in_a_run_each_request_extends_the_previous_one_until_the_step_boundary_moves() {
+    let mut o = options(10_000);
+    o.pruning = PruningConfig::default();
+    o.context_tokens = Some(9_000);
+    let full = run_of(90, 5000);
+    let (mut previous, mut breaks): (Option<String>, Vec<usize>) = (None, Vec::new());
+    for steps in 1..=90 {
+        let body = build(&full[..1 + steps * 3], &o).unwrap().body;
+        if let Some(prev) = &previous {
+            if !body.starts_with(&prev[..prev.len() - 2]) {
+                breaks.push(steps);
+            }
+        }
+        previous = Some(body);
+    }
+    // The boundary moves when 12 steps are left after a multiple of 24: at steps 36, 60 and 84.
+    assert_eq!(breaks, vec![36, 60, 84]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(target_arch = "wasm32") { 32 } else { 256 }, ..ProptestConfig::default() })]
+
+    /// Whatever the config, the results of the last `keepSteps` steps reach the provider intact.
+    #[test]
+    fn the_last_steps_are_never_touched(steps in 1usize..120, size in 1usize..9000, keep in 0u32..20, batch in 1u32..30, hard in 0u32..60) {
+        let items = run_of(steps, size);
+        let mut o = options(100);
+        o.pruning = PruningConfig { keep_steps: keep, batch_steps: batch, hard_clear_steps: hard, ..PruningConfig::default() };
+        let texts = result_texts(&items, &o);
+        // The current step is always kept, whatever `keep` says.
+        let protected = (keep.max(1) as usize).min(steps);
+        for t in &texts[steps - protected..] {
+            prop_assert_eq!(t.chars().count(), size);
+        }
+    }
 }

@@ -562,7 +562,8 @@ impl Session {
             sampling: self.sampling.clone(),
             prepared: self.prepared,
             strip_images_once: self.strip_images_once,
-            last_boundary: self.last_boundary,
+            last_boundary: self.last_boundary.map(|(turn, _)| turn),
+            last_step_boundary: self.last_boundary.map(|(_, step)| step),
             next_command: self.next_command,
         }
     }
@@ -596,7 +597,7 @@ impl Session {
         session.sampling = snapshot.sampling.clone();
         session.prepared = snapshot.prepared;
         session.strip_images_once = snapshot.strip_images_once;
-        session.last_boundary = snapshot.last_boundary;
+        session.last_boundary = snapshot.last_boundary.map(|turn| (turn, snapshot.last_step_boundary.unwrap_or(0)));
         session.next_command = snapshot.next_command;
         Ok(session)
     }

@@ -63,7 +63,8 @@ pub struct Session {
     /// Work kept between builds (token estimates, the last payload's JSON).
     cache: view::ViewCache,
     /// The pruning boundary of the last build, to tell what moving it cost.
-    last_boundary: Option<u32>,
+    /// Where the pruning boundaries (turn, step) stood at the last build.
+    last_boundary: Option<(u32, u32)>,
 }
 
 /// Why a record line was refused.
@@ -286,12 +287,13 @@ impl Session {
         let known = |previous: &str| if report.reuse.is_some_and(|r| r.appended_only) { previous.len().saturating_sub(2) } else { 0 };
         report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between_from(previous, &body, known(previous)));
         // What pruning cost the provider's cache: the bytes rewritten when its boundary moved.
+        let boundary = (report.pruning.boundary_turn, report.pruning.boundary_step);
         if let (Some(prefix), Some(last)) = (report.prefix, self.last_boundary) {
-            if last != report.pruning.boundary_turn {
+            if last != boundary {
                 report.pruning.invalidated_bytes = prefix.rewritten_bytes;
             }
         }
-        self.last_boundary = Some(report.pruning.boundary_turn);
+        self.last_boundary = Some(boundary);
         self.last_body = Some(body.clone());
         Ok((body, report))
     }

@@ -36,8 +36,11 @@ pub struct SessionSnapshot {
     pub prepared: Option<PreparedCut>,
     #[serde(default)]
     pub strip_images_once: bool,
+    /// Where the pruning boundaries stood at the last build (turn, and step).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_boundary: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_step_boundary: Option<u32>,
     #[serde(default)]
     pub next_command: u64,
 }

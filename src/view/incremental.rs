@@ -9,8 +9,8 @@
 //!   build ended on the user side, the new items start with the assistant);
 //! - repair has nothing to do on the new items (their calls are answered among them, their
 //!   ids are new) — the leading user message it would insert before them alone is dropped;
-//! - pruning is as active as before, with the same boundary (so it touches old items exactly as
-//!   before, and new items belong to the last turns);
+//! - pruning is as active as before, with the same boundaries (so it touches old items exactly
+//!   as before, and new items belong to the last turns and steps);
 //! - the new items carry no images (the image budget is then what it was);
 //! - the new items' tool-call ids need no normalisation and collide with none already sent.
 //!
@@ -117,9 +117,11 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     let context = options.usage_estimated(items, Some(cache.sizes(items, family)));
     let last = cache.last_build.as_ref()?;
     let active = prune::is_active(&options.pruning, context.as_use());
-    let new_turns = view.iter().filter(|i| prune::is_real_prompt(i)).count() as u32;
-    let turns = last.report.pruning.turns + new_turns;
-    if active != last.report.pruning.active || (active && prune::boundary(turns, &options.pruning) != last.report.pruning.boundary_turn) {
+    // The new part opens a new entry on the assistant side: its steps add to the last count.
+    let (new_turns, new_steps) = prune::clocks(view.iter().map(|i| i.as_ref()));
+    let (turns, steps) = (last.report.pruning.turns + new_turns, last.report.pruning.steps + new_steps);
+    let was = prune::Boundary { turn: last.report.pruning.boundary_turn, step: last.report.pruning.boundary_step };
+    if active != last.report.pruning.active || (active && prune::boundaries(turns, steps, &options.pruning) != was) {
         return None;
     }
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
@@ -164,6 +166,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     report.view_items += view.len();
     report.bytes = body.len();
     report.pruning.turns = turns;
+    report.pruning.steps = steps;
     report.pruning.invalidated_bytes = 0;
     report.reasoning.add(notes.reasoning);
     report.wrapped_inputs += notes.wrapped_inputs;

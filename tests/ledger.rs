@@ -266,13 +266,15 @@ fn a_session_report_says_what_each_pruning_step_cost_the_cache() {
         let (before, after) = (&pair[0].pruning, &pair[1].pruning);
         let prefix = pair[1].prefix.unwrap();
         assert!(after.active);
-        if before.boundary_turn == after.boundary_turn {
+        if (before.boundary_turn, before.boundary_step) == (after.boundary_turn, after.boundary_step) {
             assert_eq!(after.invalidated_bytes, 0);
             assert!(prefix.extends_previous, "between moves the request only grows");
+            assert_eq!(prefix.cause, None);
         } else {
             moves += 1;
             assert!(after.invalidated_bytes > 0);
             assert_eq!(after.invalidated_bytes, prefix.rewritten_bytes);
+            assert_eq!(prefix.cause, Some(contextview::view::RewriteCause::Pruning));
         }
     }
     assert_eq!(moves, 1, "twelve more turns move a boundary that steps by twelve once");

@@ -302,7 +302,8 @@ fn compaction_refreshes_the_heads_and_keeps_the_state() {
     let moved = context("/repo/sub", &[("/repo/AGENTS.md", "Use tabs."), ("/repo/sub/AGENTS.md", "Sub rules apply.")]);
     assert_eq!(ok(&mut s, json!({"type": "setPromptContext", "context": moved.clone()})).reply, Some(Reply::Queued { queued: true }));
     assert_eq!(ok(&mut s, json!({"type": "setPromptContext", "context": moved})).reply, Some(Reply::Unchanged), "nothing new");
-    let before: Value = serde_json::from_str(&body(&ok(&mut s, json!({"type": "buildRequest"})))).unwrap();
+    let last_sent = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    let before: Value = serde_json::from_str(&last_sent).unwrap();
     let messages = before["messages"].as_array().unwrap();
     let first = messages[0].to_string();
     assert!(first.contains("Workspace: /repo\\n") && !first.contains("Sub rules apply."), "the heads stay as sent");
@@ -311,13 +312,25 @@ fn compaction_refreshes_the_heads_and_keeps_the_state() {
     assert!(last.contains("The working directory is now /repo/sub."), "{last}");
     assert!(last.contains("Now in effect, from /repo/sub/AGENTS.md:\\nSub rules apply."), "{last}");
 
-    // ...until a compaction refreshes them.
+    // ...until a compaction refreshes them. The summary is asked for after the very request the
+    // provider has cached: the last request, byte for byte, then the instructions.
     let prepared = compact(&mut s, 10);
+    assert_eq!(format!("{:?}", prepared.ladder), "Cached");
     assert!(prepared.prompt.contains("## Pending actions"), "the structured template");
-    assert!(prepared.prompt.contains("[user]\nFix the failing test in parser.rs"));
+    assert!(prepared.prompt.contains("do not call any tool"));
+    // (The instructions join the last user message as one more block: everything of the last
+    // request but its closing brackets is repeated.)
+    let stem = last_sent.trim_end_matches(['}', ']']);
+    assert!(prepared.body.starts_with(stem), "extends the last request");
+    assert!(contextview::view::PrefixReport::between(&last_sent, &prepared.body).extends_previous);
+    assert_eq!(prepared.cached_bytes, stem.len());
+    assert!(prepared.cached_share > 0.5 && prepared.cached_share < 1.0, "{}", prepared.cached_share);
     let request: Value = serde_json::from_str(&prepared.body).unwrap();
     assert_eq!(request["model"], "claude-sonnet-4-5");
-    assert!(request["system"].to_string().contains("working summary"));
+    assert_eq!(request["system"], before["system"], "the session's own system prompt");
+    assert_eq!(request["tools"], before["tools"]);
+    let asked = request["messages"].as_array().unwrap().last().unwrap().to_string();
+    assert!(asked.contains("## Goal") && asked.contains("stay verbatim after it"), "{asked}");
     let after = body(&ok(&mut s, json!({"type": "buildRequest"})));
     assert!(after.contains("Workspace: /repo/sub") && after.contains("Sub rules apply."), "fresh heads");
     assert!(!after.contains("Workspace: /repo\\n"), "no stale environment");
@@ -368,12 +381,23 @@ fn the_summary_input_goes_down_the_ladder() {
         ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("big{i}"), "output": format!("line {i}\n").repeat(600)}));
     }
     ok(&mut s, json!({"type": "userMessage", "text": "and now?"}));
+    // With room for it, the summary is asked for after the conversation itself.
+    let p = ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10, "inputTokens": 1_000_000}}));
+    let Some(Reply::Compaction(cached)) = p.reply else { panic!() };
+    assert_eq!(format!("{:?}", cached.ladder), "Cached");
+    // Without, or when another model summarises, as a transcript, down the ladder.
+    let p = ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10, "inputTokens": cached.input_tokens - 1}}));
+    let Some(Reply::Compaction(transcript)) = p.reply else { panic!() };
+    assert_ne!(format!("{:?}", transcript.ladder), "Cached");
+    assert!(transcript.prompt.contains("The conversation to summarise:"));
     let prepare = |s: &mut Session, input: u64| {
-        let p = ok(s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10, "inputTokens": input}}));
+        let p = ok(s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10, "inputTokens": input, "build": {"model": "claude-haiku-4-5"}}}));
         let Some(Reply::Compaction(prepared)) = p.reply else { panic!() };
         prepared
     };
     let verbatim = prepare(&mut s, 1_000_000);
+    assert_eq!(serde_json::from_str::<Value>(&verbatim.body).unwrap()["model"], "claude-haiku-4-5");
+    assert!(verbatim.system.contains("working summary"));
     assert_eq!((format!("{:?}", verbatim.ladder), verbatim.trimmed, verbatim.omitted), ("Verbatim".into(), 0, 0));
     let fitted = prepare(&mut s, verbatim.input_tokens * 2 / 3);
     assert_eq!(format!("{:?}", fitted.ladder), "Fitted");
@@ -684,7 +708,13 @@ fn a_second_compaction_merges_the_first_summary() {
     compact(&mut s, 10);
     ok(&mut s, json!({"type": "assistantResponse", "text": "Second task done."}));
     ok(&mut s, json!({"type": "userMessage", "text": "Third task"}));
+    // In place, the earlier summary is in the conversation the request repeats.
     let p = ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10}}));
+    let Some(Reply::Compaction(prepared)) = p.reply else { panic!() };
+    assert!(prepared.prompt.contains("merge it into yours"));
+    assert!(prepared.body.contains(r"<compaction_summary>\n## Goal\nFix the failing parser test"));
+    // As a transcript, it is quoted for the merge.
+    let p = ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10, "build": {"model": "claude-haiku-4-5"}}}));
     let Some(Reply::Compaction(prepared)) = p.reply else { panic!() };
     assert!(prepared.prompt.contains("Merge it into yours"));
     assert!(prepared.prompt.contains("<compaction_summary>\n## Goal\nFix the failing parser test"), "the previous summary, raw");
@@ -781,4 +811,45 @@ fn a_snapshot_with_a_bad_template_is_refused() {
     snapshot["promptContext"]["templates"] = json!({"primary": "{{nope}}"});
     let e = Session::restore(&serde_json::from_value(snapshot).unwrap()).unwrap_err();
     assert_eq!(e.code(), "invalid_template");
+}
+
+#[test]
+fn compaction_inside_a_long_run_keeps_its_latest_steps_and_summarises_its_beginning() {
+    // One prompt, then 40 tool rounds: the cut falls inside the run, at a step boundary.
+    let mut s = working_session();
+    for i in 0..40 {
+        ok(&mut s, json!({"type": "assistantResponse", "text": format!("Step {i}."), "toolCalls": [{"id": format!("s{i}"), "name": "bash", "input": {"n": i}}]}));
+        ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("s{i}"), "output": format!("output of step {i}\n").repeat(40)}));
+    }
+    let last_sent = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    // The current step is under way: its call has no result yet.
+    ok(&mut s, json!({"type": "assistantResponse", "text": "Last step.", "toolCalls": [{"id": "now", "name": "bash", "input": {"n": 40}}]}));
+    let p = ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 2_000}}));
+    let Some(Reply::Compaction(prepared)) = p.reply else { panic!() };
+    assert!(prepared.split_turn, "the cut is inside the run");
+    assert!(prepared.kept >= 4 && prepared.summarised > 40, "kept {} summarised {}", prepared.kept, prepared.summarised);
+    assert!(prepared.prompt.contains("The latest request is still in progress"), "{}", prepared.prompt);
+    // It repeats the last request sent, whole, and adds the model's last turn and the instructions.
+    assert_eq!(prepared.cached_bytes, last_sent.trim_end_matches(['}', ']']).len());
+    ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
+    ok(&mut s, json!({"type": "toolResult", "toolCallId": "now", "output": "done"}));
+    let built = ok(&mut s, json!({"type": "buildRequest"}));
+    let Some(Reply::Built { report, .. }) = &built.reply else { panic!() };
+    // The rewrite is the compaction's, not pruning's.
+    let prefix = report.prefix.unwrap();
+    assert!(prefix.rewritten_bytes > 0);
+    assert_eq!(prefix.cause, Some(contextview::view::RewriteCause::Compaction));
+    assert_eq!(report.pruning.invalidated_bytes, 0);
+    let after = body(&built);
+    let request: Value = serde_json::from_str(&after).unwrap();
+    let messages = request["messages"].as_array().unwrap();
+    // The kept steps open with the model's own turn: a step boundary, never a lone result.
+    let first_kept = messages.iter().position(|m| m["role"] == "assistant").unwrap();
+    assert!(messages[first_kept]["content"].as_array().unwrap().iter().any(|b| b["type"] == "tool_use"));
+    // The run's latest work, and the current step with its result, are all still there.
+    assert!(after.contains("\"id\":\"s39\"") && after.contains("output of step 39"));
+    assert!(after.contains("\"id\":\"now\"") && after.contains("\"content\":[{\"type\":\"text\",\"text\":\"done\"}]"));
+    assert!(!after.contains("\"id\":\"s0\""), "the run's beginning is summarised");
+    assert!(after.contains("The user's latest request, verbatim:\\nFix the failing test in parser.rs"));
+    assert!(after.contains("<compaction_summary>\\n## Goal"));
 }

@@ -34,7 +34,7 @@ pub const COMPACTION_TEMPLATE: &str = include_str!("templates/compaction.md");
 pub const TEMPLATE_SLOTS: [(&str, &[&str]); 3] = [
     ("primary", &["label", "role", "tools", "goal", "model"]),
     ("subagent", &["label", "role", "tools", "task", "budget", "model"]),
-    ("compaction", &["previous", "omitted", "transcript"]),
+    ("compaction", &["previous", "omitted", "transcript", "kept", "split", "in_place"]),
 ];
 
 fn slots(name: &str) -> &'static [&'static str] {
@@ -100,14 +100,44 @@ pub fn check_templates(templates: &Templates) -> Result<(), TemplateError> {
 }
 
 /// Renders the summarisation instructions around a transcript.
-pub fn render_compaction(templates: &Templates, previous: &str, omitted: &str, transcript: &str) -> Result<String, TemplateError> {
+pub fn render_compaction(templates: &Templates, slots_in: &CompactionSlots) -> Result<String, TemplateError> {
     let source = templates.compaction.as_deref().unwrap_or(COMPACTION_TEMPLATE);
     template::render(
         "compaction",
         source,
         slots("compaction"),
-        &[("previous", &neutralize(previous)), ("omitted", omitted), ("transcript", transcript)],
+        &[
+            ("previous", &neutralize(slots_in.previous)),
+            ("omitted", slots_in.omitted),
+            ("transcript", slots_in.transcript),
+            ("kept", slots_in.kept),
+            ("split", slots_in.split),
+            ("in_place", slots_in.in_place),
+        ],
     )
+}
+
+/// Whether a compaction template can ask for a summary of the conversation above it (the
+/// summarising request that extends the last request): it has the `in_place` section.
+pub fn compaction_in_place(templates: &Templates) -> bool {
+    templates.compaction.as_deref().unwrap_or(COMPACTION_TEMPLATE).contains("{{#in_place}}")
+}
+
+/// The values of the compaction template's slots (absent ones are empty: their sections hide).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CompactionSlots<'a> {
+    /// The previous summary, to merge (transcript requests; in place, it is in the conversation).
+    pub previous: &'a str,
+    /// Why some messages are not in the transcript.
+    pub omitted: &'a str,
+    /// The history to summarise, as text (empty when the conversation above is the history).
+    pub transcript: &'a str,
+    /// What stays verbatim after the summary.
+    pub kept: &'a str,
+    /// The cut falls inside the latest request's work: what to say of its beginning.
+    pub split: &'a str,
+    /// The summary is asked for after the conversation itself: how to answer.
+    pub in_place: &'a str,
 }
 
 /// The first-user prefix: one framed block per kind of environment fact, in a fixed order,

@@ -14,15 +14,15 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::{self, PromptContext, TemplateError};
 use crate::request::{BuildInput, RequestError};
 use crate::tokens::Family;
-use crate::update::record::{CompactionCheckpoint, EditedPaths, ModelSwitch, PromptHeadSnapshot, ReminderInjected, Rewind};
+use crate::update::record::{EditedPaths, ModelSwitch, PromptHeadSnapshot, Rewind};
 use crate::update::{parse_log, Header, Record, RecordBody};
 use crate::update::record::Event;
-use crate::view::{self, BuildOptions, ContextUsage, Reminder, ReminderKind, Threshold};
+use crate::view::{self, BuildOptions, ContextUsage};
 
 use super::command::{self, AckResult, Command, CommandFailure, CompactionReason, Effect, Processed, Reply};
-use super::compaction::{self, ApplyCompaction, CompactionOptions, PreparedCompaction};
+use super::compaction::{self, compaction_due};
 use super::persist::{AckError, PersistOutcome, PersistenceStatus};
-use super::snapshot::{PreparedCut, SessionSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION};
+use super::snapshot::{SessionSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION};
 use super::Session;
 
 /// Why a command (or an acknowledgement, a reconcile, a restore) was refused.
@@ -146,9 +146,6 @@ pub struct SessionState {
     pub prompt_context: Option<PromptContext>,
     pub persistence: PersistenceStatus,
 }
-
-/// Room the summarising request needs besides the history: the summary itself and the template.
-pub const SUMMARY_HEADROOM: u64 = 8_000 + 1_000;
 
 /// Applies what the prompt context decides about a build: the audience's tools and output budget.
 pub(super) fn apply_context(options: &mut BuildOptions, input: &BuildInput, context: &PromptContext) {
@@ -309,7 +306,7 @@ impl Session {
 
     /// The session's model: what the host last built with or switched to, else the log's last
     /// `model_switch` (a session reopened from its log samples with the same model).
-    fn sampling(&mut self) -> Option<BuildInput> {
+    pub(super) fn sampling(&mut self) -> Option<BuildInput> {
         if let Some(sampling) = &self.sampling {
             return Some(sampling.clone());
         }
@@ -319,7 +316,7 @@ impl Session {
     }
 
     /// Build options from a command's: `provider` and `model` default to the session's.
-    fn build_input(&mut self, options: Value) -> Result<BuildInput, SessionError> {
+    pub(super) fn build_input(&mut self, options: Value) -> Result<BuildInput, SessionError> {
         let mut options = match options {
             Value::Null => json!({}),
             Value::Object(map) => Value::Object(map),
@@ -412,19 +409,19 @@ impl Session {
     }
 
     /// Records the heads unless they are the ones recorded (an unchanged head writes nothing).
-    fn record_heads(&mut self, heads: PromptHeadSnapshot, ts: &str) -> Option<u64> {
+    pub(super) fn record_heads(&mut self, heads: PromptHeadSnapshot, ts: &str) -> Option<u64> {
         let recorded = self.replayer().state().heads.as_ref() == Some(&heads);
         (!recorded).then(|| self.write(RecordBody::Event(Event::PromptHeadSnapshot(heads)), ts))
     }
 
-    fn family(&mut self) -> Family {
+    pub(super) fn family(&mut self) -> Family {
         self.sampling().as_ref().map_or(Family::OpenAi, |s| {
             Family::of_names(Some(s.provider.as_str()), Some(s.model.as_deref().unwrap_or(crate::request::default_model(s.provider))))
         })
     }
 
     /// The context as the ledger counts it, for the session's model (none before a model is known).
-    fn current_usage(&mut self) -> Option<ContextUsage> {
+    pub(super) fn current_usage(&mut self) -> Option<ContextUsage> {
         // Borrowed out and put back: after every command, without copying tools and system.
         let held = self.sampling.take();
         let usage = match &held {
@@ -630,136 +627,6 @@ impl Session {
             persistence: self.persistence.status(),
         }
     }
-
-    /// Prepares the summarising request (writes nothing); `applyCompaction` uses its cut.
-    pub fn prepare_compaction(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
-        let family = self.family();
-        let usage = self.current_usage();
-        let tokens_before = usage.as_ref().map_or(0, |u| u.used);
-        let window = usage.map(|u| u.size).filter(|s| *s > 0);
-        let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
-        let based_on_seq = self.records.last().map_or(0, |r| r.seq);
-        let previous = self.replayer().state().last_compaction_seq.and_then(|seq| {
-            self.records.iter().find(|r| r.seq == seq).and_then(|r| match &r.body {
-                RecordBody::Event(Event::CompactionCheckpoint(cp)) => Some(cp.summary.clone()),
-                _ => None,
-            })
-        });
-        let (replayer, cache, _) = self.synced();
-        let items = replayer.items();
-        let sizes = cache.sizes(items, family);
-        let cut = compaction::cut(items, options.keep_recent_tokens, |i| sizes[i].tokens);
-        let before = &items[..cut];
-        if !before.iter().any(|i| !compaction::is_regenerated(i)) {
-            return Err(SessionError::NothingToCompact);
-        }
-        let first_kept_seq = if cut < items.len() { replayer.item_seq(cut) } else { based_on_seq + 1 };
-        let budget = options.input_tokens.or_else(|| window.map(|w| w.saturating_sub(options.summary_tokens).saturating_sub(w / 20)));
-        let input = compaction::summary_input(before, previous.as_deref(), &templates, budget, options.trim_results_over, family)
-            .map_err(SessionError::InvalidTemplate)?;
-        let summarised = before.iter().filter(|i| !compaction::is_regenerated(i)).count();
-        let kept = items.len() - cut;
-        let mut build = self.build_input(options.build.clone())?;
-        build.system = Some(compaction::SUMMARY_SYSTEM.to_owned());
-        build.tools = Vec::new();
-        build.max_tokens = Some(options.summary_tokens.min(u32::MAX as u64) as u32);
-        build.items = Some(vec![crate::conversation::Item::User(crate::conversation::UserMessage {
-            id: "compaction-request".into(),
-            content: vec![crate::conversation::Part::text(input.prompt.clone())],
-            synthetic: None,
-        })]);
-        let built = crate::request::build_request(&build).map_err(SessionError::Request)?;
-        self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before });
-        Ok(PreparedCompaction {
-            first_kept_seq,
-            based_on_seq,
-            ladder: input.ladder,
-            summarised,
-            kept,
-            trimmed: input.trimmed,
-            omitted: input.omitted,
-            tokens_before,
-            input_tokens: input.tokens,
-            system: compaction::SUMMARY_SYSTEM.to_owned(),
-            prompt: input.prompt,
-            body: built.built.body,
-        })
-    }
-
-    fn apply_compaction(&mut self, apply: ApplyCompaction, ts: &str) -> Result<Reply, SessionError> {
-        let prepared = self.prepared.ok_or(SessionError::NoCompactionPrepared)?;
-        let moved = self.records.iter().rev().take_while(|r| r.seq > prepared.based_on_seq).any(|r| {
-            matches!(&r.body, RecordBody::Event(Event::Rewind(_) | Event::CompactionCheckpoint(_)))
-        });
-        if moved {
-            self.prepared = None;
-            return Err(SessionError::CompactionStale);
-        }
-        let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
-        if let Some(reason) = compaction::check_summary(&apply.summary, &templates) {
-            return Err(SessionError::DegenerateSummary(reason));
-        }
-        let heads = match &self.prompt {
-            Some(context) => Some(prompt::render_heads(context).map_err(SessionError::InvalidTemplate)?),
-            None => None,
-        };
-        // The latest real request, restated when the cut leaves it out.
-        let latest = {
-            let replayer = self.replayer();
-            let items = replayer.items();
-            items
-                .iter()
-                .rposition(crate::view::prune::is_real_prompt)
-                .filter(|&i| replayer.item_seq(i) < prepared.first_kept_seq)
-                .map(|i| crate::tokens::item_texts(&items[i]).join("\n").trim().to_owned())
-        };
-        let edited = self.replayer().state().edited_paths.clone();
-        let mut seqs = vec![self.write(
-            RecordBody::Event(Event::CompactionCheckpoint(CompactionCheckpoint {
-                summary: apply.summary.trim().to_owned(),
-                first_kept_seq: prepared.first_kept_seq,
-                tokens_before: Some(prepared.tokens_before),
-                summary_tokens: apply.usage.as_ref().map(|u| u.output_tokens),
-            })),
-            ts,
-        )];
-        if let Some(heads) = heads {
-            seqs.extend(self.record_heads(PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix }, ts));
-        }
-        let skills: Vec<String> =
-            self.prompt.as_ref().and_then(|c| c.skills.as_ref()).map(|l| l.entries.iter().map(|e| e.name.clone()).collect()).unwrap_or_default();
-        let text = state_reminder(latest.as_deref(), &edited, &skills, &apply.background_tasks);
-        let reminder = Reminder { kind: ReminderKind::CompactionState, text, day: None };
-        let injected = ReminderInjected { reminder: ReminderKind::CompactionState.as_str().to_owned(), text: view::reminders::render(&reminder) };
-        seqs.push(self.write(RecordBody::Event(Event::ReminderInjected(injected)), ts));
-        self.prepared = None;
-        Ok(Reply::Accepted { seqs })
-    }
-}
-
-/// Is the context past the point where the summarising request would still fit?
-/// The headroom is at most a quarter of the window, so a small model is not always "due".
-fn compaction_due(usage: &ContextUsage) -> bool {
-    let headroom = SUMMARY_HEADROOM.min(usage.size / 4);
-    usage.threshold == Threshold::Compact || (usage.size > 0 && usage.used.saturating_add(headroom) > usage.size)
-}
-
-/// What the model must not lose across a compaction, besides the summary.
-fn state_reminder(latest: Option<&str>, edited: &[String], skills: &[String], background: &[String]) -> String {
-    let mut text = String::from("The conversation before this point was compacted: the summary above stands for it.");
-    if let Some(latest) = latest.filter(|l| !l.is_empty()) {
-        text.push_str(&format!("\n\nThe user's latest request, verbatim:\n{latest}"));
-    }
-    if !edited.is_empty() {
-        text.push_str(&format!("\n\nFiles edited in this session: {}", edited.join(", ")));
-    }
-    if !skills.is_empty() {
-        text.push_str(&format!("\n\nSkills available (load one to read it): {}", skills.join(", ")));
-    }
-    if !background.is_empty() {
-        text.push_str(&format!("\n\nBackground tasks still running: {}", background.join("; ")));
-    }
-    text
 }
 
 impl Header {

@@ -16,7 +16,8 @@ pub mod persist;
 pub mod snapshot;
 
 pub use command::{AckResult, AssistantResponse, Command, CommandFailure, CompactionReason, Effect, ImageInput, Processed, Reply};
-pub use machine::{Reconciled, SessionError, SessionState, SUMMARY_HEADROOM};
+pub use compaction::SUMMARY_HEADROOM;
+pub use machine::{Reconciled, SessionError, SessionState};
 pub use persist::{PersistOutcome, PersistenceStatus, RecordState};
 pub use snapshot::SessionSnapshot;
 
@@ -62,9 +63,11 @@ pub struct Session {
     last_body: Option<String>,
     /// Work kept between builds (token estimates, the last payload's JSON).
     cache: view::ViewCache,
-    /// The pruning boundary of the last build, to tell what moving it cost.
-    /// Where the pruning boundaries (turn, step) stood at the last build.
+    /// Where the pruning boundaries (turn, step) stood at the last build, to tell what moving
+    /// them cost.
     last_boundary: Option<(u32, u32)>,
+    /// The last record's `seq` at the last build: what came after it explains a rewrite.
+    last_build_seq: u64,
 }
 
 /// Why a record line was refused.
@@ -287,13 +290,31 @@ impl Session {
         let known = |previous: &str| if report.reuse.is_some_and(|r| r.appended_only) { previous.len().saturating_sub(2) } else { 0 };
         report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between_from(previous, &body, known(previous)));
         // What pruning cost the provider's cache: the bytes rewritten when its boundary moved.
+        // What rewrote the previous request, if anything did: what pruning cost the provider's
+        // cache is reported apart from what a compaction or a rewind cost.
         let boundary = (report.pruning.boundary_turn, report.pruning.boundary_step);
-        if let (Some(prefix), Some(last)) = (report.prefix, self.last_boundary) {
-            if last != boundary {
+        if let Some(prefix) = report.prefix.as_mut().filter(|p| p.rewritten_bytes > 0) {
+            let last_build_seq = self.last_build_seq;
+            let since = || self.records.iter().rev().take_while(move |r| r.seq > last_build_seq);
+            let compaction = since().any(|r| matches!(&r.body, RecordBody::Event(Event::CompactionCheckpoint(_))));
+            let rewind = since().any(|r| matches!(&r.body, RecordBody::Event(Event::Rewind(_))));
+            let heads = since().any(|r| matches!(&r.body, RecordBody::Event(Event::PromptHeadSnapshot(_))));
+            let cause = if compaction {
+                view::RewriteCause::Compaction
+            } else if rewind {
+                view::RewriteCause::Rewind
+            } else if heads {
+                view::RewriteCause::Heads
+            } else if self.last_boundary.is_some_and(|last| last != boundary) {
                 report.pruning.invalidated_bytes = prefix.rewritten_bytes;
-            }
+                view::RewriteCause::Pruning
+            } else {
+                view::RewriteCause::Other
+            };
+            prefix.cause = Some(cause);
         }
         self.last_boundary = Some(boundary);
+        self.last_build_seq = self.records.last().map_or(0, |r| r.seq);
         self.last_body = Some(body.clone());
         Ok((body, report))
     }

@@ -30,7 +30,7 @@ pub use ledger::{ContextUsage, LedgerConfig, LedgerState, Threshold};
 pub use prune::{ContextUse, PruneReport, PruningConfig};
 pub use reminders::{Reminder, ReminderKind, ReminderQueue};
 pub use repair::{Repair, RepairConfig, RepairKind};
-pub use report::{BySource, PrefixReport, Report, ReuseReport, TokenReport};
+pub use report::{BySource, PrefixReport, Report, ReuseReport, RewriteCause, TokenReport};
 
 /// Everything a build needs besides the items.
 #[derive(Debug, Clone, PartialEq)]

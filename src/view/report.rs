@@ -139,6 +139,26 @@ pub struct PrefixReport {
     /// Bytes of the previous body (less its closing brackets) after the shared prefix: what
     /// this request rewrote (0 when it extends the previous one).
     pub rewritten_bytes: usize,
+    /// What rewrote them, when a session knows (absent when nothing was rewritten).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<RewriteCause>,
+}
+
+/// Why a request rewrote part of the one before it.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RewriteCause {
+    /// A compaction replaced the history with its summary (and fresh heads).
+    Compaction,
+    /// The conversation was rewound to an earlier prompt.
+    Rewind,
+    /// The prompt heads changed (a model switch re-rendered the system prompt).
+    Heads,
+    /// A pruning boundary moved: a batch of old tool results was trimmed or cleared.
+    Pruning,
+    /// Anything else: images evicted or stripped, other build options.
+    Other,
 }
 
 impl PrefixReport {
@@ -158,6 +178,7 @@ impl PrefixReport {
             shared_bytes: shared,
             extends_previous: shared >= stem,
             rewritten_bytes: stem.saturating_sub(shared),
+            cause: None,
         }
     }
 }

@@ -1,0 +1,404 @@
+//! Compaction (chapter 8.14): the history before a cut is replaced, for the model, by a summary.
+//!
+//! `prepareCompaction` picks the cut ([`cut`]) — recent messages within a budget stay verbatim,
+//! starting at a step boundary so no tool call is parted from its result, and the current step
+//! always stays — and writes the request that asks a model for the summary: a structured
+//! template (goal, constraints, progress, decisions, next steps, files, pending side effects),
+//! merging the previous summary when there is one.
+//!
+//! The request reuses what the provider has cached: it is the request the session would send
+//! now — the same tools, system and conversation, byte for byte — followed by one user message
+//! with the summary instructions ([`Ladder::Cached`]). Only when that does not fit the window
+//! does it fall back to a transcript of the history in one message, down a ladder ([`transcript`]):
+//! verbatim, fitted (old tool results trimmed), lossy (oldest messages left out). When the cut
+//! falls inside the latest request's work (a long run of tool rounds), the summary is asked to
+//! say what was done for it so far, as pi does for a split turn.
+//!
+//! `applyCompaction` refuses a degenerate summary ([`check_summary`]), then writes a typed
+//! `compaction_checkpoint` record (the original records stay), fresh heads and a state reminder.
+
+pub mod cut;
+pub mod transcript;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use cut::{cut, is_regenerated, splits_turn};
+pub use transcript::{summary_input, SummaryInput};
+
+use super::command::Reply;
+use super::machine::SessionError;
+use super::snapshot::PreparedCut;
+use super::Session;
+use crate::conversation::{Item, Part, SyntheticReason, UserMessage};
+use crate::prompt::{self, CompactionSlots, Templates};
+use crate::update::record::{CompactionCheckpoint, Event, PromptHeadSnapshot, ReminderInjected, UsageAnchor};
+use crate::update::RecordBody;
+use crate::view::{self, ContextUsage, PrefixReport, Reminder, ReminderKind, Threshold};
+
+/// The system prompt of the summarisation request.
+pub const SUMMARY_SYSTEM: &str = "You write the working summary a coding agent continues from after its earlier messages are removed. \
+Follow the requested structure exactly. Be specific and complete; never invent facts.";
+
+/// Compaction settings (camelCase in JSON).
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct CompactionOptions {
+    /// Recent messages kept verbatim after the summary, in tokens.
+    pub keep_recent_tokens: u64,
+    /// The summary's own budget: the output room the summarising request leaves.
+    pub summary_tokens: u64,
+    /// The budget for the summarising request's input; from the window when absent (the window
+    /// less the summary's room and a margin), unlimited when the window is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    /// A tool result longer than this (chars) is trimmed on the ladder's "fitted" step.
+    pub trim_results_over: usize,
+    /// Build options for the summarising request (`provider` and `model` default to the session's).
+    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Partial<BuildInput>"))]
+    pub build: serde_json::Value,
+}
+
+impl Default for CompactionOptions {
+    fn default() -> Self {
+        CompactionOptions {
+            keep_recent_tokens: 12_000,
+            summary_tokens: 8_000,
+            input_tokens: None,
+            trim_results_over: 2_000,
+            build: serde_json::Value::Null,
+        }
+    }
+}
+
+/// How much of the history reached the summarising model.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ladder {
+    /// The last request itself, extended with the summary instructions: the provider's cache
+    /// holds all of it but the instructions.
+    Cached,
+    /// Every message as it was, as a transcript in one message.
+    Verbatim,
+    /// Old tool results trimmed to their head and tail.
+    Fitted,
+    /// Old messages left out as well (the first request is always kept).
+    Lossy,
+}
+
+/// The summarisation request and the cut it was prepared for.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreparedCompaction {
+    /// The first record that stays verbatim.
+    pub first_kept_seq: u64,
+    /// The session's last record when this was prepared.
+    pub based_on_seq: u64,
+    pub ladder: Ladder,
+    /// Messages summarised, kept verbatim, trimmed on the ladder, and left out on it.
+    pub summarised: usize,
+    pub kept: usize,
+    pub trimmed: usize,
+    pub omitted: usize,
+    /// The context's size before compaction (the ledger's count).
+    pub tokens_before: u64,
+    /// The request's estimated input size.
+    pub input_tokens: u64,
+    /// The cut falls inside the latest request's work: its first steps are summarised, its
+    /// latest stay verbatim (the summary says what was done for it so far).
+    pub split_turn: bool,
+    /// Bytes at the start of the request that repeat the last request the session built — what
+    /// the provider's prompt cache can serve — and their share of the request.
+    pub cached_bytes: usize,
+    pub cached_share: f64,
+    pub system: String,
+    /// The user message asking for the summary.
+    pub prompt: String,
+    /// The provider request to send (JSON text).
+    pub body: String,
+}
+
+/// `applyCompaction`'s input.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ApplyCompaction {
+    pub summary: String,
+    /// The summarising response's usage (its output count is the summary's size).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<UsageAnchor>,
+    /// Background work still running, for the state reminder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub background_tasks: Vec<String>,
+}
+
+/// Section headings the built-in template asks for, in order.
+pub const SECTIONS: [&str; 7] = ["Goal", "Constraints", "Progress", "Decisions", "Next steps", "Files", "Pending actions"];
+/// The least a summary must say besides its headings (chars, whitespace excluded).
+pub const MIN_SUMMARY_CHARS: usize = 40;
+
+/// Why a summary is refused; `None` when it is acceptable. With the host's own template only
+/// the length is checked (its sections are not known).
+pub fn check_summary(summary: &str, templates: &Templates) -> Option<String> {
+    let headings: Vec<String> = summary
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix('#').map(|h| h.trim_start_matches('#').trim().to_ascii_lowercase()))
+        .collect();
+    let body_chars = summary.lines().filter(|l| !l.trim_start().starts_with('#')).flat_map(str::chars).filter(|c| !c.is_whitespace()).count();
+    if body_chars < MIN_SUMMARY_CHARS {
+        return Some(format!("the summary says too little ({body_chars} characters besides headings; at least {MIN_SUMMARY_CHARS})"));
+    }
+    if templates.compaction.is_some() {
+        return None;
+    }
+    let missing: Vec<&str> = SECTIONS.iter().copied().filter(|s| !headings.iter().any(|h| h.starts_with(&s.to_ascii_lowercase()))).collect();
+    if !missing.is_empty() {
+        return Some(format!("the summary lacks the sections {}", missing.join(", ")));
+    }
+    None
+}
+
+
+/// How the in-place request asks for the summary (the template's `in_place` section).
+const IN_PLACE: &str = "Answer with the summary alone, as text; do not call any tool. If the conversation above begins with an earlier summary (in <compaction_summary>), merge it into yours: keep what still holds, update what changed, drop nothing that still matters.";
+
+/// What the summary must say of a turn the cut splits.
+const SPLIT: &str = "The latest request is still in progress: its first steps are among the messages your summary replaces, and its latest steps stay verbatim after it. Under Progress, In progress, say what has been done for it so far, so the work can go on from the kept steps.";
+
+/// Room left besides the request for the reply, as a share of the window.
+const MARGIN_SHARE: u64 = 20;
+
+/// Room the summarising request needs besides the history: the summary itself and the template
+/// (the compaction check keeps it free, see [`compaction_due`]).
+pub const SUMMARY_HEADROOM: u64 = 8_000 + 1_000;
+
+impl Session {
+    /// Prepares the summarising request (writes nothing); `applyCompaction` uses its cut.
+    pub fn prepare_compaction(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
+        let family = self.family();
+        let usage = self.current_usage();
+        let tokens_before = usage.as_ref().map_or(0, |u| u.used);
+        let window = usage.map(|u| u.size).filter(|s| *s > 0);
+        let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
+        let based_on_seq = self.records.last().map_or(0, |r| r.seq);
+        let previous = self.replayer().state().last_compaction_seq.and_then(|seq| {
+            self.records.iter().find(|r| r.seq == seq).and_then(|r| match &r.body {
+                RecordBody::Event(Event::CompactionCheckpoint(cp)) => Some(cp.summary.clone()),
+                _ => None,
+            })
+        });
+        let (replayer, cache, _) = self.synced();
+        let items = replayer.items();
+        let sizes = cache.sizes(items, family);
+        let at = cut(items, options.keep_recent_tokens, |i| sizes[i].tokens);
+        let before = &items[..at];
+        if !before.iter().any(|i| !is_regenerated(i)) {
+            return Err(SessionError::NothingToCompact);
+        }
+        let first_kept_seq = if at < items.len() { replayer.item_seq(at) } else { based_on_seq + 1 };
+        let summarised = before.iter().filter(|i| !is_regenerated(i)).count();
+        let kept = items.len() - at;
+        let split_turn = splits_turn(items, at);
+        let kept_note = match items.get(at) {
+            Some(first) if kept > 0 => {
+                let excerpt: String = crate::tokens::item_texts(first).join(" ").split_whitespace().collect::<Vec<_>>().join(" ").chars().take(60).collect();
+                format!("the last {kept} messages (from the one that begins “{excerpt}”) stay verbatim after it")
+            }
+            _ => String::new(),
+        };
+        let split_note = if split_turn { SPLIT } else { "" };
+        let budget = options.input_tokens.or_else(|| window.map(|w| w.saturating_sub(options.summary_tokens).saturating_sub(w / MARGIN_SHARE)));
+
+        // The request the session would send now, with the instructions after it.
+        let session_input = self.build_input(Value::Null)?;
+        let input = self.build_input(options.build.clone())?;
+        let same_model = input.provider == session_input.provider && input.model == session_input.model;
+        if same_model && prompt::compaction_in_place(&templates) {
+            let slots = CompactionSlots { kept: &kept_note, split: split_note, in_place: IN_PLACE, ..CompactionSlots::default() };
+            let instructions = prompt::render_compaction(&templates, &slots).map_err(SessionError::InvalidTemplate)?;
+            let extended = self.build_extended(&input, &instructions)?;
+            let fits = budget.is_none_or(|b| extended.1.tokens.request <= b);
+            if fits {
+                let (body, report) = extended;
+                let last = match self.last_body.clone() {
+                    Some(last) => Some(last),
+                    // Nothing sent from here yet: the last request the conversation implies (up
+                    // to what the model last answered).
+                    None => self.build_extended_from(&input, None).ok().map(|(body, _)| body),
+                };
+                let cached_bytes = last.map_or(0, |last| cached_prefix(&last, &body));
+                self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before });
+                return Ok(PreparedCompaction {
+                    first_kept_seq,
+                    based_on_seq,
+                    ladder: Ladder::Cached,
+                    summarised,
+                    kept,
+                    trimmed: 0,
+                    omitted: 0,
+                    tokens_before,
+                    input_tokens: report.tokens.request,
+                    split_turn,
+                    cached_bytes,
+                    cached_share: cached_bytes as f64 / body.len().max(1) as f64,
+                    system: input.system.clone().or_else(|| self.replayer().state().heads.as_ref().map(|h| h.system.clone())).unwrap_or_default(),
+                    prompt: instructions,
+                    body,
+                });
+            }
+        }
+
+        // It does not fit (or another model summarises): the history as a transcript.
+        let (replayer, _, _) = self.synced();
+        let before = &replayer.items()[..at];
+        let notes = transcript::Notes { kept: &kept_note, split: split_note };
+        let summary = summary_input(before, previous.as_deref(), &templates, budget, options.trim_results_over, family, notes)
+            .map_err(SessionError::InvalidTemplate)?;
+        let mut build = input;
+        build.system = Some(SUMMARY_SYSTEM.to_owned());
+        build.tools = Vec::new();
+        build.max_tokens = Some(options.summary_tokens.min(u32::MAX as u64) as u32);
+        build.items = Some(vec![Item::User(UserMessage { id: "compaction-request".into(), content: vec![Part::text(summary.prompt.clone())], synthetic: None })]);
+        let built = crate::request::build_request(&build).map_err(SessionError::Request)?;
+        let cached_bytes = self.last_body.as_deref().map_or(0, |last| cached_prefix(last, &built.built.body));
+        self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before });
+        Ok(PreparedCompaction {
+            first_kept_seq,
+            based_on_seq,
+            ladder: summary.ladder,
+            summarised,
+            kept,
+            trimmed: summary.trimmed,
+            omitted: summary.omitted,
+            tokens_before,
+            input_tokens: summary.tokens,
+            split_turn,
+            cached_bytes,
+            cached_share: cached_bytes as f64 / built.built.body.len().max(1) as f64,
+            system: SUMMARY_SYSTEM.to_owned(),
+            prompt: summary.prompt,
+            body: built.built.body,
+        })
+    }
+
+    /// The request the session would build now for `input` (reminders not drained, nothing
+    /// written), with the summary instructions as one more user message after it.
+    fn build_extended(&mut self, input: &crate::request::BuildInput, instructions: &str) -> Result<(String, view::Report), SessionError> {
+        self.build_extended_from(input, Some(instructions))
+    }
+
+    fn build_extended_from(&mut self, input: &crate::request::BuildInput, instructions: Option<&str>) -> Result<(String, view::Report), SessionError> {
+        let context = self.prompt.clone();
+        let (replayer, cache, session_id) = self.synced();
+        let mut options = input.options_for(replayer.state(), session_id);
+        if let Some(context) = &context {
+            super::machine::apply_context(&mut options, input, context);
+        }
+        // Pruning decides as it would for the request itself: on the conversation's own count.
+        let usage = options.usage_cached(replayer.items(), cache);
+        options.context_tokens = Some(usage.used);
+        let mut items = replayer.items().to_vec();
+        if instructions.is_none() {
+            // The request that asked for the model's last answer.
+            let end = items.iter().rposition(|i| !i.is_assistant_side()).map_or(0, |i| i + 1);
+            items.truncate(end);
+        }
+        if let Some(text) = instructions {
+            items.push(Item::User(UserMessage {
+                id: "compaction-request".into(),
+                content: vec![Part::text(text)],
+                synthetic: Some(SyntheticReason::SystemReminder),
+            }));
+        }
+        let built = view::build(&items, &options).map_err(|e| SessionError::Request(crate::request::RequestError::Build(e)))?;
+        Ok((built.body, built.report))
+    }
+
+    pub(super) fn apply_compaction(&mut self, apply: ApplyCompaction, ts: &str) -> Result<Reply, SessionError> {
+        let prepared = self.prepared.ok_or(SessionError::NoCompactionPrepared)?;
+        let moved = self.records.iter().rev().take_while(|r| r.seq > prepared.based_on_seq).any(|r| {
+            matches!(&r.body, RecordBody::Event(Event::Rewind(_) | Event::CompactionCheckpoint(_)))
+        });
+        if moved {
+            self.prepared = None;
+            return Err(SessionError::CompactionStale);
+        }
+        let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
+        if let Some(reason) = check_summary(&apply.summary, &templates) {
+            return Err(SessionError::DegenerateSummary(reason));
+        }
+        let heads = match &self.prompt {
+            Some(context) => Some(prompt::render_heads(context).map_err(SessionError::InvalidTemplate)?),
+            None => None,
+        };
+        // The latest real request, restated when the cut leaves it out.
+        let latest = {
+            let replayer = self.replayer();
+            let items = replayer.items();
+            items
+                .iter()
+                .rposition(crate::view::prune::is_real_prompt)
+                .filter(|&i| replayer.item_seq(i) < prepared.first_kept_seq)
+                .map(|i| crate::tokens::item_texts(&items[i]).join("\n").trim().to_owned())
+        };
+        let edited = self.replayer().state().edited_paths.clone();
+        let mut seqs = vec![self.write(
+            RecordBody::Event(Event::CompactionCheckpoint(CompactionCheckpoint {
+                summary: apply.summary.trim().to_owned(),
+                first_kept_seq: prepared.first_kept_seq,
+                tokens_before: Some(prepared.tokens_before),
+                summary_tokens: apply.usage.as_ref().map(|u| u.output_tokens),
+            })),
+            ts,
+        )];
+        if let Some(heads) = heads {
+            seqs.extend(self.record_heads(PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix }, ts));
+        }
+        let skills: Vec<String> =
+            self.prompt.as_ref().and_then(|c| c.skills.as_ref()).map(|l| l.entries.iter().map(|e| e.name.clone()).collect()).unwrap_or_default();
+        let text = state_reminder(latest.as_deref(), &edited, &skills, &apply.background_tasks);
+        let reminder = Reminder { kind: ReminderKind::CompactionState, text, day: None };
+        let injected = ReminderInjected { reminder: ReminderKind::CompactionState.as_str().to_owned(), text: view::reminders::render(&reminder) };
+        seqs.push(self.write(RecordBody::Event(Event::ReminderInjected(injected)), ts));
+        self.prepared = None;
+        Ok(Reply::Accepted { seqs })
+    }
+}
+
+
+/// Bytes at the start of `body` that repeat `last` (less its closing brackets): what a provider's
+/// prompt cache, holding `last`, can serve of it.
+fn cached_prefix(last: &str, body: &str) -> usize {
+    let stem = last.trim_end_matches(['}', ']']).len();
+    PrefixReport::between(last, body).shared_bytes.min(stem)
+}
+
+/// Is the context past the point where the summarising request would still fit?
+/// The headroom is at most a quarter of the window, so a small model is not always "due".
+pub(super) fn compaction_due(usage: &ContextUsage) -> bool {
+    let headroom = SUMMARY_HEADROOM.min(usage.size / 4);
+    usage.threshold == Threshold::Compact || (usage.size > 0 && usage.used.saturating_add(headroom) > usage.size)
+}
+
+/// What the model must not lose across a compaction, besides the summary.
+fn state_reminder(latest: Option<&str>, edited: &[String], skills: &[String], background: &[String]) -> String {
+    let mut text = String::from("The conversation before this point was compacted: the summary above stands for it.");
+    if let Some(latest) = latest.filter(|l| !l.is_empty()) {
+        text.push_str(&format!("\n\nThe user's latest request, verbatim:\n{latest}"));
+    }
+    if !edited.is_empty() {
+        text.push_str(&format!("\n\nFiles edited in this session: {}", edited.join(", ")));
+    }
+    if !skills.is_empty() {
+        text.push_str(&format!("\n\nSkills available (load one to read it): {}", skills.join(", ")));
+    }
+    if !background.is_empty() {
+        text.push_str(&format!("\n\nBackground tasks still running: {}", background.join("; ")));
+    }
+    text
+}
+

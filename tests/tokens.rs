@@ -76,6 +76,31 @@ fn each_kind_of_text_is_within_a_tenth_of_the_tokenizer() {
     assert!(error(&run_on) <= 0.15, "run-on letters: off by {:.1}%", error(&run_on) * 100.0);
 }
 
+/// What tool outputs are full of: a long listing in columns padded with spaces, numbered lines
+/// (as file reads show them), and a box drawn with runs of one symbol.
+fn columns_and_boxes() -> (String, String, String) {
+    let mut listing = String::from("total 96\n");
+    for (i, name) in ["src", "tests", "docs", "README.md", "Cargo.toml", "build.rs", "benches", "examples"].iter().enumerate() {
+        listing.push_str(&format!("drwxr-xr-x@ {:>2} dev  staff  {:>5} Mar {:>2} 10:{:02} {name}\n", i + 2, 64 * (i + 1) * 7, i + 3, i * 7));
+    }
+    let numbered: String = CODE.lines().enumerate().map(|(i, l)| format!("{:>6}\u{2192}{l}\n", i + 1)).collect();
+    let rule = "\u{2500}".repeat(48);
+    let boxed = format!("\u{250c}{rule}\u{2510}\n\u{2502} Phase 1: resolve the threads        \u{2502}\n\u{2514}{rule}\u{2518}\n").repeat(6);
+    (listing, numbered, boxed)
+}
+
+#[test]
+fn padded_columns_numbered_lines_and_symbol_runs_are_counted_as_the_tokenizer_splits_them() {
+    let (listing, numbered, boxed) = columns_and_boxes();
+    // The space before a number is a piece of its own; a run of one symbol merges.
+    assert_eq!(Features::of(" 3 apples").spaced_digits, 1.0);
+    assert_eq!(Features::of("a\u{2500}\u{2500}\u{2500}").symbol_repeats, 2.0);
+    for (kind, text) in [("ls -l listing", &listing), ("numbered lines", &numbered), ("box drawing", &boxed)] {
+        let e = error(text);
+        assert!(e <= 0.10, "{kind}: estimate off by {:.1}% ({} vs {})", e * 100.0, text_tokens(text, Family::OpenAi), exact(text));
+    }
+}
+
 #[test]
 fn the_estimator_beats_bytes_over_four_where_it_fails() {
     // bytes/4 prices dense base64 at a quarter token per character and misses how JSON's

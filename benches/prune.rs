@@ -78,7 +78,7 @@ fn measure(name: &str, items: &[Item]) {
     // Requests go out when the model is about to answer: after a prompt or a batch of results.
     let points: Vec<usize> = (1..items.len()).filter(|&i| items[i].is_assistant_side() && !items[i - 1].is_assistant_side()).collect();
     let mut options = BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5");
-    options.render.limits.allow_prefill = true;
+    options.render.limits.allow_prefill = Some(true);
     let mut unpruned = options.clone();
     unpruned.pruning.enabled = false;
     let unpruned_tokens: Vec<u64> = points.iter().map(|&p| build(&items[..p], &unpruned).unwrap().report.tokens.request).collect();

@@ -87,7 +87,7 @@ proptest! {
         for (n, record) in records.iter().enumerate() {
           for (p, provider) in Provider::ALL.into_iter().enumerate() {
             let mut input = BuildInput { system: Some("You are careful.".into()), tools: tools(), ..BuildInput::new(provider) };
-            input.limits = Some(contextview::provider::Limits { allow_prefill: true, ..Default::default() });
+            input.limits = Some(contextview::provider::Limits { allow_prefill: Some(true), ..Default::default() });
             live[p].append(record.clone()).unwrap();
             let mut fresh = Session::from_log(&contextview::update::write_log(&contextview::update::Header::new("s"), &records[..=n]));
             let (a, b) = (live[p].build(&input), fresh.build(&input));

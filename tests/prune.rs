@@ -26,7 +26,7 @@ fn session(turns: usize, size: usize, tool: &str) -> Vec<Item> {
 fn options(window: u64) -> BuildOptions {
     let mut o = BuildOptions::new(Provider::Anthropic, "m");
     o.context_window = Some(window);
-    o.render.limits.allow_prefill = true;
+    o.render.limits.allow_prefill = Some(true);
     // These tests speak of a boundary moving every 8 turns (the default is 12).
     o.pruning.step_turns = 8;
     o

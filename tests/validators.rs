@@ -93,13 +93,50 @@ fn anthropic_whitespace_only_text_quotes_the_api_error() {
 }
 
 #[test]
+fn anthropic_prefill_is_decided_by_the_model_and_by_thinking() {
+    use contextview::provider::anthropic::claude_version;
+    assert_eq!(claude_version("claude-opus-4-6"), Some((4, 6)));
+    assert_eq!(claude_version("claude-sonnet-4-20250514"), Some((4, 0)));
+    assert_eq!(claude_version("claude-sonnet-4-5-20250929"), Some((4, 5)));
+    assert_eq!(claude_version("claude-3-5-sonnet-latest"), Some((3, 5)));
+    assert_eq!(claude_version("gpt-5"), None);
+    let ending = |model: &str, assistant: Value| {
+        json!({"model": model, "max_tokens": 10, "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}, {"role": "assistant", "content": assistant}]})
+    };
+    let text = json!([{"type": "text", "text": "Sure"}]);
+    // Before 4.6 Claude accepts a prefill; from 4.6 on it does not.
+    for model in ["claude-sonnet-4-5", "claude-opus-4-5-20251101", "claude-3-7-sonnet-latest"] {
+        assert_eq!(rules(Provider::Anthropic, ending(model, text.clone())), Vec::<String>::new(), "{model}");
+    }
+    for model in ["claude-opus-4-6", "claude-sonnet-4-6", "claude-sonnet-5", "some-proxy-model"] {
+        assert_eq!(rules(Provider::Anthropic, ending(model, text.clone())), vec!["anthropic.ends_with_user"], "{model}");
+    }
+    // A request that replays extended thinking takes no prefill, whatever the model.
+    let thinking = json!([{"type": "thinking", "thinking": "t", "signature": "s"}, {"type": "text", "text": "Sure"}]);
+    assert_eq!(rules(Provider::Anthropic, ending("claude-sonnet-4-5", thinking)), vec!["anthropic.ends_with_user"]);
+    // The builder says which reason applies.
+    use contextview::conversation::{AssistantText, Item, Part, UserMessage};
+    let items = [
+        Item::User(UserMessage { id: "u".into(), content: vec![Part::text("hi")], synthetic: None }),
+        Item::Assistant(AssistantText { id: "a".into(), text: "Sure".into(), origin: None }),
+    ];
+    let built = |model: &str| contextview::build(&items, &contextview::BuildOptions::new(Provider::Anthropic, model));
+    assert!(built("claude-sonnet-4-5").is_ok());
+    let err = built("claude-opus-4-6").unwrap_err();
+    assert_eq!(err.code(), "ends_with_assistant");
+    assert!(err.message().contains("`claude-opus-4-6` does not accept prefill (Claude 4.6 and later do not)"), "{}", err.message());
+}
+
+#[test]
 fn anthropic_prefill_is_allowed_when_configured() {
     let payload = anthropic(json!([
         {"role": "user", "content": [{"type": "text", "text": "hi"}]},
         {"role": "assistant", "content": [{"type": "text", "text": "Sure"}]}
     ]));
-    let limits = Limits { allow_prefill: true, ..Limits::default() };
-    assert_eq!(rules_with(Provider::Anthropic, payload, &limits), Vec::<String>::new());
+    let limits = Limits { allow_prefill: Some(true), ..Limits::default() };
+    assert_eq!(rules_with(Provider::Anthropic, payload.clone(), &limits), Vec::<String>::new());
+    let limits = Limits { allow_prefill: Some(false), ..Limits::default() };
+    assert_eq!(rules_with(Provider::Anthropic, payload, &limits), vec!["anthropic.ends_with_user"]);
 }
 
 #[test]

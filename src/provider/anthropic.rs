@@ -475,14 +475,12 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
             }
         }
     }
-    if let Some(last_message) = request.messages.last() {
-        if last_message.role == Role::Assistant && !limits.allow_prefill {
-            v.push(Violation::new(
-                "anthropic.ends_with_user",
-                format!("messages.{last}"),
-                "This model does not support assistant message prefill. The conversation must end with a user message.",
-            ));
-        }
+    if prefill_refusal(request, limits).is_some() {
+        v.push(Violation::new(
+            "anthropic.ends_with_user",
+            format!("messages.{last}"),
+            "This model does not support assistant message prefill. The conversation must end with a user message.",
+        ));
     }
 
     // Automatic caching places its breakpoint on the last block: it counts, and comes last.
@@ -562,5 +560,51 @@ fn check_image(source: &ImageSource, path: &At<'_>, limits: &Limits, v: &mut Vec
                 v.push(Violation::new("anthropic.image_url", path, format!("{path}.source.url: must be an http(s) URL")));
             }
         }
+    }
+}
+
+/// Why `request` may not end with an assistant message (prefill): a model from Claude 4.6 on
+/// refuses it, and so does any request that replays extended thinking (thinking blocks in its
+/// assistant turns). `None` when it does not end with one, or may. `limits.allow_prefill`
+/// overrides the decision either way.
+pub fn prefill_refusal(request: &Request, limits: &Limits) -> Option<String> {
+    if request.messages.last().is_none_or(|m| m.role != Role::Assistant) {
+        return None;
+    }
+    match limits.allow_prefill {
+        Some(true) => return None,
+        Some(false) => return Some("prefill is switched off for this build (`limits.allowPrefill: false`)".to_owned()),
+        None => {}
+    }
+    let thinking = request
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .flat_map(|m| &m.content)
+        .any(|b| matches!(b, Block::Thinking { .. } | Block::RedactedThinking { .. }));
+    if thinking {
+        return Some("a request that replays extended thinking does not accept prefill".to_owned());
+    }
+    match claude_version(&request.model) {
+        Some(version) if version < (4, 6) => None,
+        Some(_) => Some(format!("`{}` does not accept prefill (Claude 4.6 and later do not)", request.model)),
+        None => Some(format!("`{}` is not a Claude model this library knows to accept prefill", request.model)),
+    }
+}
+
+/// The (major, minor) version in a Claude model id: `claude-opus-4-6` → (4, 6),
+/// `claude-sonnet-4-20250514` → (4, 0), `claude-3-5-sonnet-latest` → (3, 5).
+pub fn claude_version(model: &str) -> Option<(u32, u32)> {
+    let rest = model.to_ascii_lowercase();
+    let rest = rest.strip_prefix("claude-")?;
+    let numbers: Vec<u32> = rest
+        .split(['-', '.', '@'])
+        .filter(|part| !part.is_empty() && part.len() < 8 && part.bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|part| part.parse().ok())
+        .collect();
+    match numbers.as_slice() {
+        [major, minor, ..] => Some((*major, *minor)),
+        [major] => Some((*major, 0)),
+        [] => None,
     }
 }

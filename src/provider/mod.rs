@@ -179,9 +179,11 @@ pub struct Limits {
     pub anthropic_max_images: usize,
     /// OpenAI Chat tool-call id length (observed, not documented).
     pub openai_chat_max_call_id: usize,
-    /// Anthropic: accept a conversation that ends with an assistant message (prefill). Newer
-    /// models reject it, so it is off by default.
-    pub allow_prefill: bool,
+    /// Anthropic: accept a conversation that ends with an assistant message (prefill). Unset,
+    /// the model decides: Claude models before 4.6 accept it, 4.6 and later do not, and no
+    /// request that replays extended thinking does (see [`anthropic::prefill_refusal`]).
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub allow_prefill: Option<bool>,
 }
 
 impl Default for Limits {
@@ -191,7 +193,7 @@ impl Default for Limits {
             anthropic_max_image_bytes: 10_000_000,
             anthropic_max_images: 100,
             openai_chat_max_call_id: 40,
-            allow_prefill: false,
+            allow_prefill: None,
         }
     }
 }
@@ -457,10 +459,13 @@ impl Payload {
     }
 
     /// An Anthropic conversation that ends with the assistant (prefill).
-    pub fn ends_with_assistant(&self) -> bool {
+
+    /// Why the target refuses this payload's ending with an assistant turn (prefill), when it
+    /// ends with one and the target does; `None` when the payload may be sent as it is.
+    pub fn prefill_refusal(&self, limits: &Limits) -> Option<String> {
         match self {
-            Payload::Anthropic(r) => r.messages.last().is_some_and(|m| m.role == anthropic::Role::Assistant),
-            Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => false,
+            Payload::Anthropic(r) => anthropic::prefill_refusal(r, limits),
+            Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
         }
     }
 

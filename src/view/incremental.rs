@@ -144,7 +144,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
         payload.truncate_entries(known);
         None
     };
-    if payload.ends_with_assistant() && !options.render.limits.allow_prefill {
+    if payload.prefill_refusal(&options.render.limits).is_some() {
         return give_up(payload);
     }
     let (body, entries, reused) = payload.to_json_appended(json, known);

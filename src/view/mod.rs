@@ -222,12 +222,9 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
     let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
     let (mut payload, notes) = provider::render(options.provider, &refs, &options.render);
-    if payload.ends_with_assistant() && !options.render.limits.allow_prefill {
+    if let Some(reason) = payload.prefill_refusal(&options.render.limits) {
         return Err(BuildError::EndsWithAssistant {
-            message: format!(
-                "the conversation ends with an assistant turn and `{}` does not accept prefill; append a user message first",
-                options.render.model
-            ),
+            message: format!("the conversation ends with an assistant turn and {reason}; append a user message first"),
         });
     }
     let previous = cache.last.as_ref().map(|(p, j)| (p, &j[..]));

@@ -11,7 +11,7 @@ PROVIDERS := anthropic openai-chat openai-responses gemini
 WASM_RUNNER := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 BROWSER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/webdriver.json WASM_BINDGEN_USE_BROWSER=1
 
-.PHONY: setup build demo test test-native test-wasm-node test-wasm-browser test-js bench clean
+.PHONY: setup build demo test test-native test-wasm-node test-wasm-browser test-js bench fuzz clean
 
 setup:
 	scripts/install-tools.sh
@@ -65,6 +65,11 @@ bench: build
 	cargo bench --bench session
 	node benches/import.bench.mjs
 	node benches/discover.bench.mjs
+
+# Not in `make test`: every reader of foreign bytes under libFuzzer for FUZZ_SECONDS each
+# (scripts/fuzz.sh; figures in BENCHMARKS.md).
+fuzz:
+	scripts/fuzz.sh
 
 clean:
 	cargo clean

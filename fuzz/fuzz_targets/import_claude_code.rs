@@ -1,0 +1,15 @@
+//! The claude code importer: any text imports (bad lines become diagnostics), with a fidelity
+//! report, into a log that replays, builds valid payloads and round-trips as text.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let imported = contextview::import::import(Some(contextview::import::Format::ClaudeCode), &text).expect("an explicit format always imports");
+    common::replays_and_builds(&imported.records);
+    common::round_trips(&imported.header, &imported.records);
+});

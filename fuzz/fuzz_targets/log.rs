@@ -1,0 +1,17 @@
+//! The log reader and replay: any text is read (bad lines become diagnostics), replayed, and
+//! built; what it reads writes back as the same records.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let log = contextview::update::parse_log(&text);
+    common::replays_and_builds(&log.records);
+    if let Some(header) = &log.header {
+        common::round_trips(header, &log.records);
+    }
+});

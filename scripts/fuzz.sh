@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Fuzzes every reader of foreign bytes with cargo-fuzz (libFuzzer, nightly toolchain): the log
+# reader and replay, each importer, frontmatter, `@path` imports and the tool-call id
+# normaliser. Each target runs for FUZZ_SECONDS (default 120), seeded from our fixtures and, when
+# it is there, ../shared/corpus. Its corpus, crashes and a log with the final figures land in
+# target/fuzz/. Not part of `make test`: `make fuzz` (FUZZ_SECONDS=1200 make fuzz for a long run,
+# FUZZ_TARGETS="log import_pi" for some).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+SECONDS_EACH=${FUZZ_SECONDS:-120}
+TARGETS=${FUZZ_TARGETS:-"log import_claude_code import_codex import_pi frontmatter rule_imports tool_call_ids"}
+CORPUS=${CONTEXTVIEW_CORPUS:-../shared/corpus}
+OUT=target/fuzz
+
+rustup toolchain install nightly --profile minimal >/dev/null 2>&1 || true
+if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked
+fi
+
+seed() { # target, files...
+  local dir=$OUT/seeds/$1; shift
+  mkdir -p "$dir"
+  for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/$(basename "$f")"; done
+  return 0
+}
+mkdir -p "$OUT"
+seed log examples/session.jsonl
+seed import_claude_code tests/fixtures/claude-code.jsonl $(ls "$CORPUS"/sessions/*.jsonl 2>/dev/null | grep -v -e codex -e pi-mono || true)
+seed import_codex tests/fixtures/codex.jsonl $(ls "$CORPUS"/sessions/*codex*.jsonl 2>/dev/null || true)
+seed import_pi tests/fixtures/pi.jsonl $(ls "$CORPUS"/sessions/*pi-mono*.jsonl 2>/dev/null || true)
+seed frontmatter $(ls "$CORPUS"/rules/* "$CORPUS"/skills/*.md "$CORPUS"/odd/*.md 2>/dev/null || true)
+seed rule_imports $(ls "$CORPUS"/rules/*.md 2>/dev/null || true)
+mkdir -p "$OUT/seeds/rule_imports" "$OUT/seeds/tool_call_ids"
+printf 'Root rules. See @a.md and @docs/b.md.\001Sub: @../a.md @~/d.md\001A: @docs/b.md\001B: @deep/c.md @../CLAUDE.md\001C: `@not/this.md` @../../a.md\001Home.' > "$OUT/seeds/rule_imports/cycle"
+printf 'toolu_01A\001call_abc|fc_123\001call abc\001\001toolu_01A\001%s' "$(printf 'x%.0s' $(seq 1 80))" > "$OUT/seeds/tool_call_ids/mixed"
+
+status=0
+for t in $TARGETS; do
+  mkdir -p "$OUT/corpus/$t" "$OUT/artifacts/$t"
+  echo "== fuzz $t for ${SECONDS_EACH}s"
+  if (cd fuzz && cargo +nightly fuzz run "$t" "../$OUT/corpus/$t" "../$OUT/seeds/$t" -- \
+        -max_total_time="$SECONDS_EACH" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
+        -artifact_prefix="../$OUT/artifacts/$t/" -print_final_stats=1) > "$OUT/$t.log" 2>&1; then
+    echo "   ok: $(grep -E '^#[0-9]+.*(DONE|pulse)' "$OUT/$t.log" | tail -1)"
+  else
+    echo "   FAILED (see $OUT/$t.log and $OUT/artifacts/$t/):"; tail -30 "$OUT/$t.log"; status=1
+  fi
+  grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' "$OUT/$t.log" | sed 's/^/   /' || true
+done
+exit $status

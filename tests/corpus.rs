@@ -272,3 +272,50 @@ fn corpus_token_ledger_is_close_to_the_tokenizer_and_to_reported_usage() {
         assert!(p95 <= 0.01, "anchored p95 {:.2}%", p95 * 100.0);
     }
 }
+
+/// The context a session's source file says its last response had, read straight from the file:
+/// Claude Code's last message usage (input excludes cache reads and writes), Codex's last token
+/// count (input includes the cached part), pi's last assistant usage.
+fn reported_last_context(format: Format, text: &str) -> Option<u64> {
+    let lines: Vec<serde_json::Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let n = |v: &serde_json::Value, k: &str| v.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+    match format {
+        Format::ClaudeCode => {
+            // Each block of a message repeats its usage: the copy with the most output is final.
+            let last_id = lines.iter().rev().filter(|l| l["type"] == "assistant" && l["isSidechain"] != true && l["isApiErrorMessage"] != true).find_map(|l| l.pointer("/message/usage").map(|_| l["message"]["id"].clone()))?;
+            let usage = lines.iter().filter(|l| l["message"]["id"] == last_id).filter_map(|l| l.pointer("/message/usage")).max_by_key(|u| n(u, "output_tokens"))?;
+            Some(n(usage, "input_tokens") + n(usage, "cache_creation_input_tokens") + n(usage, "cache_read_input_tokens") + n(usage, "output_tokens"))
+        }
+        Format::Codex => {
+            let usage = lines.iter().rev().find_map(|l| l.pointer("/payload/info/last_token_usage"))?;
+            Some(n(usage, "input_tokens") + n(usage, "output_tokens") + n(usage, "cache_write_input_tokens"))
+        }
+        Format::Pi => {
+            let usage = lines.iter().rev().filter(|l| l.pointer("/message/role").and_then(|r| r.as_str()) == Some("assistant")).find_map(|l| l.pointer("/message/usage"))?;
+            Some(n(usage, "input") + n(usage, "output") + n(usage, "cacheRead") + n(usage, "cacheWrite"))
+        }
+    }
+}
+
+#[test]
+fn corpus_usage_maps_to_the_context_each_provider_reported() {
+    use contextview::update::{Event, RecordBody};
+    let Some(sessions) = sessions() else { return };
+    let mut checked = 0;
+    for (name, text) in &sessions {
+        let format = expected_format(name);
+        let Some(reported) = reported_last_context(format, text) else { continue };
+        if reported == 0 {
+            continue;
+        }
+        let imported = import(Some(format), text).unwrap();
+        let last = imported.records.iter().rev().find_map(|r| match &r.body {
+            RecordBody::Event(Event::UsageAnchor(u)) => Some(contextview::update::replay::usage_total(u)),
+            _ => None,
+        });
+        assert_eq!(last, Some(reported), "{name}: the last usage anchor against the file's own count");
+        checked += 1;
+    }
+    eprintln!("usage checked against the source's reported context in {checked} sessions");
+    assert!(checked >= 5, "the corpus's sessions with usage: {checked}");
+}

@@ -161,6 +161,30 @@ fn main() {
         let w = fit(&rows);
         println!("fitted weights ({} texts): {:?}", rows.len(), w.map(|x| (x * 100.0).round() / 100.0));
         println!("shipped weights:          {:?}", OPENAI_WEIGHTS);
+        // How it does on a session it never saw: fit without each session, measure that one.
+        let per_item = Family::OpenAi.per_item() as f64;
+        print!("held out (fit without the session), per-session error:");
+        for (k, s) in sessions.iter().enumerate() {
+            let texts: Vec<String> = s.items.iter().filter(|i| item_images(i).next().is_none()).flat_map(|i| item_texts(i).into_iter().map(|t| t.into_owned())).collect();
+            let exact_total: f64 = texts.iter().map(|t| exact(t)).sum::<f64>() + per_item * s.items.len() as f64;
+            if exact_total < 1_000.0 {
+                continue;
+            }
+            let mut held: Vec<([f64; Features::LEN], f64)> = Vec::new();
+            for (j, other) in sessions.iter().enumerate().filter(|(j, _)| *j != k) {
+                let _ = j;
+                for item in &other.items {
+                    for t in item_texts(item).iter().filter(|t| !t.is_empty()) {
+                        held.push((Features::of(t).as_array(), exact(t)));
+                    }
+                }
+            }
+            held.extend(rows.iter().skip(rows.len() - documents().iter().filter(|(n, _)| n.starts_with("rules/") || n.starts_with("skills/") || n.starts_with("odd/")).count()).cloned());
+            let w = fit(&held);
+            let estimate: f64 = texts.iter().map(|t| Features::of(t).as_array().iter().zip(&w).map(|(x, w)| x * w).sum::<f64>()).sum::<f64>() + per_item * s.items.len() as f64;
+            print!(" {} {:+.2}%", s.name.chars().take(16).collect::<String>(), (estimate - exact_total) / exact_total * 100.0);
+        }
+        println!();
     }
 
     println!("\n== estimator vs o200k_base (exact), and bytes/4 side by side");

@@ -907,3 +907,91 @@ fn claude_code_blank_text_blocks_stay_in_the_log_but_not_in_the_request() {
     let built = build(&with_next_prompt(items), &BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5")).unwrap();
     assert_eq!(anthropic_shape(&built.body)[1], "assistant[thinking,tool_use]");
 }
+
+mod any_lines {
+    //! Whatever lines an importer is given — its format's lines in any order, repeated, cut off,
+    //! with ids pointing anywhere — it imports without panicking into a log that round-trips as
+    //! text and builds, for every provider, a payload that passes the provider's validator.
+    use super::*;
+    use contextview::update::{parse_log, write_log};
+    use contextview::view::BuildError;
+    use proptest::prelude::*;
+
+    fn pool(format: Format) -> Vec<String> {
+        let fixture = match format {
+            Format::ClaudeCode => include_str!("fixtures/claude-code.jsonl"),
+            Format::Codex => include_str!("fixtures/codex.jsonl"),
+            Format::Pi => include_str!("fixtures/pi.jsonl"),
+        };
+        let mut lines: Vec<String> = fixture.lines().map(str::to_owned).collect();
+        // Shapes the fixture files lack: parallel calls, streamed results, compaction, events.
+        let extra: Vec<Value> = match format {
+            Format::ClaudeCode => vec![
+                cc_block("p1", "u1", "msg_p", tool_use("toolu_p1")),
+                cc_block("p2", "p1", "msg_p", tool_use("toolu_p2")),
+                cc_result("q1", "p1", "toolu_p1", "one"),
+                cc_result("q2", "p2", "toolu_p2", "two"),
+                json!({"type": "system", "subtype": "compact_boundary", "uuid": "cb", "parentUuid": null, "logicalParentUuid": "q2", "compactMetadata": {"preTokens": 1000}}),
+                json!({"type": "user", "uuid": "cs", "parentUuid": "cb", "isCompactSummary": true, "message": {"role": "user", "content": "Summary."}}),
+                cc_block("w1", "cs", "msg_w", json!({"type": "text", "text": "\n\n"})),
+            ],
+            Format::Codex => vec![
+                codex_event(json!({"type": "user_message", "message": "only an event"})),
+                json!({"timestamp": "t", "type": "compacted", "payload": {"message": "Summary.", "replacement_history": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "kept"}]}]}}),
+                codex_event(json!({"type": "thread_rolled_back", "num_turns": 2})),
+                codex_item(json!({"type": "function_call_output", "call_id": "nobody", "output": {"type": "input_text", "text": "orphan"}})),
+            ],
+            Format::Pi => vec![
+                json!({"type": "compaction", "timestamp": "t", "summary": "S.", "firstKeptEntryIndex": 2, "tokensBefore": 10}),
+                pi_entry("z1", Some("missing"), json!({"role": "assistant", "stopReason": "aborted", "content": [{"type": "text", "text": "half"}]})),
+                pi_entry("z2", None, json!({"role": "toolResult", "toolCallId": "t-none", "content": [{"type": "text", "text": "orphan"}]})),
+            ],
+        };
+        lines.extend(extra.iter().map(Value::to_string));
+        lines
+    }
+
+    fn check(format: Format, picks: &[(usize, Option<usize>)]) -> Result<(), TestCaseError> {
+        let pool = pool(format);
+        let text: String = picks
+            .iter()
+            .map(|&(i, cut)| {
+                let line = &pool[i % pool.len()];
+                // A line cut short, as a crash leaves the last one.
+                let line = match cut {
+                    Some(at) => &line[..line.char_indices().nth(at % line.len().max(1)).map_or(line.len(), |(b, _)| b)],
+                    None => line.as_str(),
+                };
+                format!("{line}\n")
+            })
+            .collect();
+        let imported = import(Some(format), &text).unwrap();
+        let again = parse_log(&write_log(&imported.header, &imported.records));
+        prop_assert_eq!(&again.records, &imported.records);
+        let items = replay(&imported.records).items;
+        for provider in Provider::ALL {
+            match build(&items, &BuildOptions::new(provider, contextview::request::default_model(provider))) {
+                Ok(_) | Err(BuildError::EmptyConversation { .. } | BuildError::EndsWithAssistant { .. }) => {}
+                Err(e) => return Err(TestCaseError::fail(format!("{provider}: {e:?}\n{text}"))),
+            }
+        }
+        Ok(())
+    }
+
+    fn picks() -> impl Strategy<Value = Vec<(usize, Option<usize>)>> {
+        proptest::collection::vec((0usize..64, proptest::option::weighted(0.1, 0usize..400)), 0..24)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: if cfg!(target_arch = "wasm32") { 24 } else { 160 }, ..ProptestConfig::default() })]
+
+        #[test]
+        fn claude_code(picks in picks()) { check(Format::ClaudeCode, &picks)?; }
+
+        #[test]
+        fn codex(picks in picks()) { check(Format::Codex, &picks)?; }
+
+        #[test]
+        fn pi(picks in picks()) { check(Format::Pi, &picks)?; }
+    }
+}

@@ -78,7 +78,7 @@ fn anthropic_limits_evict_instead_of_failing() {
     let items = turns(&[400, 1200, 400]);
     let built = build(&items, &o).unwrap();
     assert_eq!(built.report.images.evicted, vec!["u1"]);
-    assert!(built.body.contains("larger than the provider accepts"));
+    assert!(built.body.contains("because the provider does not accept it (too large, or not a type it takes)"));
 
     let mut o = options(Provider::Anthropic, u64::MAX, u64::MAX);
     o.render.limits.anthropic_max_images = 2;
@@ -121,4 +121,42 @@ fn a_provider_413_makes_the_next_build_strip_images_once() {
     assert!(!stripped.body.contains("AAAA"));
     // Once: the build after it sends images again.
     assert!(!session.build(&input).unwrap().report.images.stripped);
+}
+
+/// A 1×1 PNG, and the first bytes of a BMP, as base64.
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC";
+const BMP: &str = "Qk06AAAAAAAAADYAAAAoAAAAAQAAAAEAAAABABgAAAAAAAQAAAAAAAAAAAAAAAAAAAAAAAAAAAD/AA==";
+
+fn one_image(media_type: &str, data: &str) -> Vec<Item> {
+    vec![Item::User(UserMessage {
+        id: "u".into(),
+        content: vec![Part::text("see"), Part::Image(Image::Base64 { media_type: media_type.into(), data: data.into() })],
+        synthetic: None,
+    })]
+}
+
+#[test]
+fn a_mislabelled_image_is_sent_with_the_type_its_bytes_show() {
+    // A PNG recorded as `image/jpg`, or with a type garbled on the way: every provider checks it.
+    for recorded in ["image/jpg", "image/p\u{fffd}zng", "image/jpeg"] {
+        for provider in Provider::ALL {
+            let built = build(&one_image(recorded, PNG), &BuildOptions::new(provider, "m")).unwrap();
+            assert!(built.report.repairs.iter().any(|r| r.kind == contextview::view::RepairKind::ImageTypeCorrected), "{provider} {recorded}");
+            assert!(built.body.contains("image/png"), "{provider} {recorded}: {}", built.body);
+            assert!(!built.body.contains(recorded), "{provider}");
+        }
+    }
+    // A correct type is left alone.
+    let built = build(&one_image("image/png", PNG), &BuildOptions::new(Provider::Anthropic, "m")).unwrap();
+    assert!(built.report.repairs.is_empty());
+}
+
+#[test]
+fn an_image_of_a_type_the_provider_does_not_take_is_replaced_by_a_note() {
+    for provider in Provider::ALL {
+        let built = build(&one_image("image/bmp", BMP), &BuildOptions::new(provider, "m")).unwrap();
+        assert_eq!(built.report.images.evicted, vec!["u"], "{provider}");
+        assert!(built.body.contains("not a type it takes"), "{provider}");
+        assert!(built.payload.validate(&Default::default()).is_empty());
+    }
 }

@@ -289,3 +289,20 @@ fn a_second_compaction_keeps_from_its_own_first_kept_record() {
     let ids: Vec<&str> = items.iter().map(Item::id).collect();
     assert_eq!(ids, vec!["compaction-8", "a2", "u3", "a3"]);
 }
+
+#[test]
+fn a_log_image_with_a_garbled_media_type_builds_for_every_provider() {
+    // The recorded type is bytes of nonsense; the data is a PNG. The view sends what the bytes are.
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC";
+    let log = [
+        json!({"format": "contextview.session-log", "version": 1, "sessionId": "s"}).to_string(),
+        json!({"seq": 1, "ts": "t", "update": {"sessionUpdate": "user_message_chunk", "messageId": "u1", "content": {"type": "text", "text": "look"}}}).to_string(),
+        json!({"seq": 2, "ts": "t", "update": {"sessionUpdate": "user_message_chunk", "messageId": "u1", "content": {"type": "image", "mimeType": "image/p\u{fffd}zng", "data": png}}}).to_string(),
+    ]
+    .join("\n");
+    let items = replay(&parse_log(&log).records).items;
+    for provider in contextview::Provider::ALL {
+        let built = contextview::build(&items, &contextview::BuildOptions::new(provider, "m")).unwrap();
+        assert!(built.body.contains("image/png"), "{provider}");
+    }
+}

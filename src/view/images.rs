@@ -59,6 +59,36 @@ pub fn image_bytes(image: &Image) -> u64 {
     }
 }
 
+/// The media type an image's own bytes say it is, read from their first bytes: recorded media
+/// types are sometimes wrong (`image/jpg`, a PNG labelled JPEG), and providers check them.
+pub fn sniffed_media_type(data: &str) -> Option<&'static str> {
+    use base64::Engine as _;
+    let head = &data.as_bytes()[..data.len().min(64) / 4 * 4];
+    let bytes = base64::engine::general_purpose::STANDARD.decode(head).ok()?;
+    match imagesize::image_type(&bytes).ok()? {
+        imagesize::ImageType::Png => Some("image/png"),
+        imagesize::ImageType::Jpeg => Some("image/jpeg"),
+        imagesize::ImageType::Gif => Some("image/gif"),
+        imagesize::ImageType::Webp => Some("image/webp"),
+        imagesize::ImageType::Heif(_) => Some("image/heif"),
+        imagesize::ImageType::Bmp => Some("image/bmp"),
+        imagesize::ImageType::Tiff => Some("image/tiff"),
+        // Formats no provider takes as a chat image.
+        _ => None,
+    }
+}
+
+/// Whether `provider` takes inline images of `media_type` (Anthropic and OpenAI: PNG, JPEG,
+/// GIF, WebP; Gemini: PNG, JPEG, WebP, HEIC/HEIF).
+pub fn accepts_media_type(provider: Provider, media_type: &str) -> bool {
+    match provider {
+        Provider::Anthropic | Provider::OpenAiChat | Provider::OpenAiResponses => {
+            matches!(media_type, "image/png" | "image/jpeg" | "image/gif" | "image/webp")
+        }
+        Provider::Gemini => matches!(media_type, "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "image/heif"),
+    }
+}
+
 fn decoded_len(image: &Image) -> u64 {
     match image {
         // Length arithmetic of padded base64, no decoding needed.
@@ -93,7 +123,8 @@ pub fn budget<'a>(items: Vec<Cow<'a, Item>>, config: &ImageConfig, provider: Pro
         for (k, part) in parts.iter().enumerate() {
             if let Part::Image(image) = part {
                 let too_big = provider == Provider::Anthropic && decoded_len(image) > limits.anthropic_max_image_bytes as u64;
-                images.push((i, k, image_bytes(image), too_big));
+                let refused = matches!(image, Image::Base64 { media_type, .. } if !accepts_media_type(provider, media_type));
+                images.push((i, k, image_bytes(image), too_big || refused));
             }
         }
     }
@@ -104,7 +135,7 @@ pub fn budget<'a>(items: Vec<Cow<'a, Item>>, config: &ImageConfig, provider: Pro
         report.stripped = !images.is_empty();
         evict.extend(images.iter().map(|&(i, k, _, _)| (i, k, "after the provider refused a request with images")));
     } else {
-        evict.extend(images.iter().filter(|x| x.3).map(|&(i, k, _, _)| (i, k, "because it is larger than the provider accepts")));
+        evict.extend(images.iter().filter(|x| x.3).map(|&(i, k, _, _)| (i, k, "because the provider does not accept it (too large, or not a type it takes)")));
         // Replay the budget over the images in order, as if every earlier build had applied it:
         // each build evicts what the builds before it did, plus a new batch only when the kept
         // images cross the trigger again. So the request prefix holds between batches.

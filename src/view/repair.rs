@@ -49,6 +49,8 @@ pub enum RepairKind {
     BlankTextDropped,
     /// An image whose data is not valid base64 (or has no media type): replaced by a note.
     InvalidImageReplaced,
+    /// An image whose recorded media type is not what its bytes are: sent with the true one.
+    ImageTypeCorrected,
     /// The history began with an assistant turn: a synthetic user message opens it.
     LeadingUserInserted,
 }
@@ -272,7 +274,7 @@ fn clean_parts<'a>(parts: &'a [Part], item_id: &str, repairs: &mut Vec<Repair>) 
     let needs_work = parts.is_empty()
         || parts.iter().any(|part| match part {
             Part::Text { text } => blank(text),
-            Part::Image(image) => image_problem(image).is_some(),
+            Part::Image(image) => image_problem(image).is_some() || true_media_type(image).is_some(),
         });
     if !needs_work {
         return Cow::Borrowed(parts);
@@ -286,7 +288,13 @@ fn clean_parts<'a>(parts: &'a [Part], item_id: &str, repairs: &mut Vec<Repair>) 
             Part::Text { text } if blank(text) => {}
             Part::Text { .. } => out.push(part.clone()),
             Part::Image(image) => match image_problem(image) {
-                None => out.push(part.clone()),
+                None => match (true_media_type(image), image) {
+                    (Some(sniffed), crate::conversation::Image::Base64 { data, .. }) => {
+                        repairs.push(Repair { kind: RepairKind::ImageTypeCorrected, item_id: item_id.to_owned(), call_id: None });
+                        out.push(Part::Image(crate::conversation::Image::Base64 { media_type: sniffed.to_owned(), data: data.clone() }));
+                    }
+                    _ => out.push(part.clone()),
+                },
                 Some(problem) => {
                     repairs.push(Repair { kind: RepairKind::InvalidImageReplaced, item_id: item_id.to_owned(), call_id: None });
                     out.push(Part::text(format!("[An image was here but could not be sent ({problem}). Do not assume anything about its contents.]")));
@@ -295,6 +303,16 @@ fn clean_parts<'a>(parts: &'a [Part], item_id: &str, repairs: &mut Vec<Repair>) 
         }
     }
     Cow::Owned(out)
+}
+
+/// The media type an image's bytes show, when it differs from the recorded one.
+fn true_media_type(image: &crate::conversation::Image) -> Option<&'static str> {
+    match image {
+        crate::conversation::Image::Base64 { media_type, data } => {
+            super::images::sniffed_media_type(data).filter(|sniffed| sniffed != media_type)
+        }
+        crate::conversation::Image::Url { .. } => None,
+    }
 }
 
 fn image_problem(image: &crate::conversation::Image) -> Option<&'static str> {

@@ -127,7 +127,7 @@ impl BuildInput {
         options.render.system = self.system.clone();
         options.render.tools = self.tools.clone();
         if let Some(max) = self.max_tokens {
-            options.render.max_tokens = max;
+            options.render.max_tokens = Some(max);
         }
         if let Some(fr) = self.foreign_reasoning {
             options.render.foreign_reasoning = fr;

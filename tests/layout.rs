@@ -135,3 +135,26 @@ fn the_first_user_prefix_has_the_fourth_anthropic_breakpoint() {
         + usize::from(body.get("cache_control").is_some());
     assert_eq!(marked, 4);
 }
+
+#[test]
+fn the_output_budget_reaches_every_provider_in_its_own_field() {
+    let field = |provider: Provider, max: Option<u32>| -> Value {
+        let mut input = input(provider);
+        input.max_tokens = max;
+        let body: Value = serde_json::from_str(&build_request(&input).unwrap().built.body).unwrap();
+        match provider {
+            Provider::Anthropic => body["max_tokens"].clone(),
+            Provider::OpenAiChat => body["max_completion_tokens"].clone(),
+            Provider::OpenAiResponses => body["max_output_tokens"].clone(),
+            Provider::Gemini => body["generationConfig"]["maxOutputTokens"].clone(),
+        }
+    };
+    for provider in Provider::ALL {
+        assert_eq!(field(provider, Some(321)), json!(321), "{provider}");
+    }
+    // Unset: Anthropic requires one (8192); the others use the model's own limit.
+    assert_eq!(field(Provider::Anthropic, None), json!(8192));
+    for provider in [Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Gemini] {
+        assert_eq!(field(provider, None), Value::Null, "{provider}");
+    }
+}

@@ -272,7 +272,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     });
     notes.id_map = ids.into_changed();
     let cache_control = cache.enabled.then(CacheControl::ephemeral);
-    (Request { model: options.model.clone(), max_tokens: options.max_tokens, cache_control, tools, system, messages }, notes)
+    (Request { model: options.model.clone(), max_tokens: options.max_tokens.unwrap_or(super::DEFAULT_MAX_TOKENS), cache_control, tools, system, messages }, notes)
 }
 
 fn tool(def: &ToolDef) -> Tool {

@@ -18,12 +18,25 @@ use crate::conversation::{Image, Item, Part as ItemPart};
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase")]
 pub struct Request {
+    /// `maxOutputTokens`, when a budget is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation_config: Option<GenerationConfig>,
     // Least changing first; the conversation is the last field, so each body extends the last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<Tool>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_instruction: Option<Content>,
     pub contents: Vec<Content>,
+}
+
+/// `generationConfig`: what the reply may be.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
+#[serde(rename_all = "camelCase")]
+pub struct GenerationConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_output_tokens: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -292,7 +305,8 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
         }]
     });
     notes.id_map = ids.into_changed();
-    (Request { system_instruction, contents, tools }, notes)
+    let generation_config = options.max_tokens.map(|max| GenerationConfig { max_output_tokens: Some(max) });
+    (Request { generation_config, system_instruction, contents, tools }, notes)
 }
 
 /// Checks every rule of `generateContent` we know of; returns each one broken.

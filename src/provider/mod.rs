@@ -107,13 +107,20 @@ pub enum ForeignReasoning {
     Drop,
 }
 
+/// Anthropic's `max_tokens` when the caller sets no budget.
+pub const DEFAULT_MAX_TOKENS: u32 = 8192;
+
 /// Everything a renderer needs besides the items.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RenderOptions {
     pub model: String,
     pub system: Option<String>,
     pub tools: Vec<ToolDef>,
-    pub max_tokens: u32,
+    /// The reply's token budget: Anthropic's required `max_tokens` ([`DEFAULT_MAX_TOKENS`] when
+    /// unset), OpenAI's `max_completion_tokens` / `max_output_tokens` and Gemini's
+    /// `generationConfig.maxOutputTokens` when set (unset, those APIs use the model's own limit,
+    /// which for reasoning models also covers their reasoning).
+    pub max_tokens: Option<u32>,
     pub foreign_reasoning: ForeignReasoning,
     /// Prompt caching: breakpoints and keys (see [`CacheConfig`]).
     pub cache: CacheConfig,
@@ -158,7 +165,7 @@ impl RenderOptions {
             model: model.into(),
             system: None,
             tools: Vec::new(),
-            max_tokens: 8192,
+            max_tokens: None,
             foreign_reasoning: ForeignReasoning::AsText,
             cache: CacheConfig::default(),
             limits: Limits::default(),

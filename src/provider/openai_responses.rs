@@ -22,6 +22,9 @@ pub struct Request {
     /// Routes the requests of one session to the same prompt cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt_cache_key: Option<String>,
+    /// The reply's budget, reasoning included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_output_tokens: Option<u32>,
     // Least changing first; the conversation is the last field, so each body extends the last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<Tool>>,
@@ -260,7 +263,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     notes.id_map = ids.into_changed();
     let instructions = options.system.clone().filter(|s| !s.is_empty());
     let prompt_cache_key = options.cache.enabled.then(|| options.cache.key.clone()).flatten();
-    (Request { model: options.model.clone(), prompt_cache_key, tools, instructions, input }, notes)
+    (Request { model: options.model.clone(), prompt_cache_key, max_output_tokens: options.max_tokens, tools, instructions, input }, notes)
 }
 
 fn follows_reasoning(next: Option<&InputItem>) -> bool {

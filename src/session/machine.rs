@@ -155,7 +155,7 @@ pub(super) fn apply_context(options: &mut BuildOptions, input: &BuildInput, cont
     }
     if input.max_tokens.is_none() {
         if let Some(max) = context.max_tokens() {
-            options.render.max_tokens = max;
+            options.render.max_tokens = Some(max);
         }
     }
 }

@@ -164,14 +164,25 @@ test('system, tools, model and maxTokens reach each payload', () => {
   assert.match(JSON.stringify(c.messages[0].content), /You are a test\./);
   assert.deepEqual(c.tools.map((t) => t.function.name), ['read_file', 'noop']);
 
+  assert.equal(c.max_completion_tokens, 123);
+
   const r = cv.buildRequest({ ...opts, provider: 'openai-responses' }).payload;
   assert.equal(r.model, 'm-1');
+  assert.equal(r.max_output_tokens, 123);
   assert.equal(r.instructions, 'You are a test.');
   assert.deepEqual(r.tools.map((t) => t.name), ['read_file', 'noop']);
 
   const g = cv.buildRequest({ ...opts, provider: 'gemini' }).payload;
   assert.match(JSON.stringify(g.systemInstruction), /You are a test\./);
   assert.deepEqual(g.tools.flatMap((t) => t.functionDeclarations ?? []).map((f) => f.name), ['read_file', 'noop']);
+  assert.deepEqual(g.generationConfig, { maxOutputTokens: 123 });
+
+  // Without a budget the OpenAI and Gemini APIs use the model's own; Anthropic requires one.
+  const unset = { log, model: 'm-1' };
+  assert.equal(cv.buildRequest({ ...unset, provider: 'anthropic' }).payload.max_tokens, 8192);
+  assert.equal(cv.buildRequest({ ...unset, provider: 'openai-chat' }).payload.max_completion_tokens, undefined);
+  assert.equal(cv.buildRequest({ ...unset, provider: 'openai-responses' }).payload.max_output_tokens, undefined);
+  assert.equal(cv.buildRequest({ ...unset, provider: 'gemini' }).payload.generationConfig, undefined);
 });
 
 test('Session: appending line by line equals building the whole log', () => {

@@ -129,6 +129,7 @@ test('commands go through the queue; replies, effects and errors come back as da
   assert.equal(done[3].error.code, 'unknown_tool_call');
   const payload = JSON.parse(done[4].reply.body);
   assert.equal(payload.model, 'gpt-5');
+  assert.equal(payload.max_output_tokens, 8192, "the subagent's output budget reaches OpenAI too");
   assert.match(payload.instructions, /You are a subagent of Forge/);
   assert.match(payload.instructions, /You can call: read\./, 'a subagent cannot delegate');
   const claude = JSON.parse(session.dispatch({ type: 'buildRequest', options: { provider: 'anthropic', model: 'claude-sonnet-4-5' } }).reply.body);

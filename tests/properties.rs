@@ -158,3 +158,164 @@ proptest! {
         }
     }
 }
+
+mod content {
+    //! Content survives: every text, every call with its input, every result with its error
+    //! flag, every image and every reasoning block of a conversation is in the payload, or the
+    //! report names what happened to it (repaired, pruned, evicted, downgraded or dropped). A
+    //! renderer that loses a turn while staying well-formed fails this.
+    use super::*;
+    use contextview::view::{Built, RepairKind};
+    use serde_json::Value;
+
+    /// Every string in the payload, and every object or array in it.
+    fn leaves(value: &Value, strings: &mut Vec<String>, values: &mut Vec<Value>) {
+        match value {
+            Value::String(s) => strings.push(s.clone()),
+            Value::Array(a) => {
+                values.push(value.clone());
+                a.iter().for_each(|v| leaves(v, strings, values));
+            }
+            Value::Object(o) => {
+                values.push(value.clone());
+                o.values().for_each(|v| leaves(v, strings, values));
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => values.push(value.clone()),
+        }
+    }
+
+    /// The stretches of `text` between `<`s (a downgraded reasoning's text is neutralised).
+    fn segments(text: &str) -> Vec<&str> {
+        text.split('<').filter(|s| !s.trim().is_empty()).collect()
+    }
+
+    fn survives(provider: Provider, items: &[Item], built: &Built) -> Result<(), TestCaseError> {
+        let body: Value = serde_json::from_str(&built.body).unwrap();
+        let (mut strings, mut values) = (Vec::new(), Vec::new());
+        leaves(&body, &mut strings, &mut values);
+        let has_text = |t: &str| strings.iter().any(|s| s.contains(t));
+        let report = &built.report;
+        let repaired = |id: &str, kinds: &[RepairKind]| report.repairs.iter().any(|r| r.item_id == id && kinds.contains(&r.kind));
+        let pruned = |id: &str| report.pruning.trimmed.iter().chain(&report.pruning.cleared).any(|p| p == id);
+        let evicted = |id: &str| report.images.evicted.iter().any(|e| e == id);
+        let (mut reasoning_seen, mut reasoning_missing) = (0usize, 0usize);
+        for item in items {
+            let id = item.id();
+            let parts_survive = |parts: &[Part]| -> Result<(), TestCaseError> {
+                for part in parts {
+                    match part {
+                        Part::Text { text } if !text.trim().is_empty() => {
+                            prop_assert!(has_text(text) || pruned(id), "{provider}: text {text:?} of {id} is lost");
+                        }
+                        Part::Text { .. } => {}
+                        Part::Image(Image::Base64 { data, .. }) => {
+                            let named = evicted(id) || repaired(id, &[RepairKind::InvalidImageReplaced]) || pruned(id);
+                            prop_assert!(has_text(data) || named, "{provider}: an image of {id} is lost");
+                        }
+                        Part::Image(Image::Url { url }) => prop_assert!(has_text(url) || evicted(id), "{provider}: the image {url} of {id} is lost"),
+                    }
+                }
+                Ok(())
+            };
+            match item {
+                Item::User(m) => {
+                    if !repaired(id, &[RepairKind::EmptyDropped, RepairKind::BlankTextDropped]) {
+                        parts_survive(&m.content)?;
+                    }
+                }
+                Item::Assistant(a) => {
+                    if !a.text.trim().is_empty() {
+                        prop_assert!(has_text(&a.text), "{provider}: assistant text of {id} is lost");
+                    }
+                }
+                Item::Reasoning(r) => {
+                    let ids = [r.signature.as_deref(), r.encrypted.as_deref(), r.provider_id.as_deref()];
+                    let native = ids.iter().flatten().any(|x| has_text(x));
+                    let as_text = !r.text.trim().is_empty() && segments(&r.text).iter().all(|s| has_text(s));
+                    if !repaired(id, &[RepairKind::EmptyDropped]) && (r.signature.is_some() || r.encrypted.is_some() || !r.text.trim().is_empty()) {
+                        reasoning_seen += 1;
+                        if !native && !as_text {
+                            reasoning_missing += 1;
+                        }
+                    }
+                }
+                Item::ToolCall(c) => {
+                    // Repair never deletes a call.
+                    prop_assert!(has_text(&c.name), "{provider}: the call {id} ({}) is lost", c.name);
+                    let input_there = values.contains(&c.input)
+                        || has_text(&c.input.to_string())
+                        || c.input.as_str().is_some_and(|s| has_text(s))
+                        || (c.input.is_null() && report.wrapped_inputs > 0);
+                    prop_assert!(input_there, "{provider}: the input of {id} is lost: {}", c.input);
+                }
+                Item::ToolResult(r) => {
+                    if repaired(id, &[RepairKind::OrphanResultDropped, RepairKind::DuplicateResultDropped]) {
+                        continue;
+                    }
+                    parts_survive(&r.content)?;
+                    if r.is_error && !pruned(id) {
+                        // The flag travels in each API's own way.
+                        let flagged = match provider {
+                            Provider::Anthropic => values.iter().any(|v| v.get("type") == Some(&json!("tool_result")) && v.get("is_error") == Some(&json!(true))),
+                            Provider::OpenAiChat | Provider::OpenAiResponses => strings.iter().any(|s| s.starts_with("Error")),
+                            Provider::Gemini => values.iter().any(|v| v.get("functionResponse").and_then(|f| f.get("response")).is_some_and(|r| r.get("error").is_some())),
+                        };
+                        prop_assert!(flagged, "{provider}: the error flag of {id} is lost");
+                    }
+                }
+            }
+        }
+        // Reasoning the payload does not hold, natively or as text, is what the report says it dropped.
+        let counted = report.reasoning.kept + report.reasoning.downgraded + report.reasoning.dropped;
+        prop_assert_eq!(counted, reasoning_seen, "{}: every reasoning block is counted", provider);
+        prop_assert!(reasoning_missing <= report.reasoning.dropped, "{provider}: {reasoning_missing} reasoning blocks lost, {} reported dropped", report.reasoning.dropped);
+        Ok(())
+    }
+
+    fn check_content(provider: Provider, items: &[Item], squeezed: bool) -> Result<(), TestCaseError> {
+        let mut options = BuildOptions::new(provider, MODEL);
+        options.render.limits.allow_prefill = Some(true);
+        if squeezed {
+            // Pruning and the image budget act.
+            options.context_window = Some(1_000);
+            options.context_tokens = Some(900);
+            options.pruning.keep_turns = 0;
+            options.pruning.keep_steps = 1;
+            options.images.trigger_bytes = 200;
+            options.images.low_water_bytes = 100;
+        }
+        match build(items, &options) {
+            Ok(built) => survives(provider, items, &built),
+            Err(BuildError::EmptyConversation { .. }) => Ok(()),
+            Err(e) => Err(TestCaseError::fail(format!("{provider}: {e:?}"))),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: cases() / 4, ..ProptestConfig::default() })]
+
+        #[test]
+        fn every_renderer_keeps_or_accounts_for_all_content(items in conversation(), squeezed in any::<bool>()) {
+            for provider in Provider::ALL {
+                check_content(provider, &items, squeezed)?;
+            }
+        }
+
+        /// Repair adds synthetic results and drops orphans; it never deletes a call, and every
+        /// result it leaves out is named.
+        #[test]
+        fn repair_keeps_every_call_and_names_every_result_it_drops(items in conversation()) {
+            let (view, repairs) = repair::repair(&items, &RepairConfig::default());
+            let kept: std::collections::HashSet<&str> = view.iter().map(|i| i.id()).collect();
+            for item in &items {
+                match item {
+                    Item::ToolCall(c) => prop_assert!(kept.contains(c.id.as_str()), "call {} deleted", c.id),
+                    Item::ToolResult(r) if !kept.contains(r.id.as_str()) => {
+                        prop_assert!(repairs.iter().any(|x| x.item_id == r.id), "result {} dropped unnamed", r.id);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}

@@ -58,7 +58,7 @@ pub enum InputItem {
     },
     CustomToolCallOutput {
         call_id: String,
-        output: String,
+        output: Output,
     },
     Reasoning {
         /// The provider's `rs_…` id (required by the API's reasoning input item).
@@ -210,11 +210,6 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::ToolResult(result) => {
                 let call_id = ids.get(&result.call_id);
-                if custom_calls.contains(&call_id) {
-                    let text = super::result_text(crate::conversation::text_of(&result.content), result.is_error);
-                    input.push(InputItem::CustomToolCallOutput { call_id, output: text });
-                    continue;
-                }
                 let has_image = result.content.iter().any(|p| matches!(p, Part::Image(_)));
                 let output = if has_image {
                     let marker = result.is_error.then(|| ContentPart::InputText { text: "Error:".to_owned() });
@@ -232,7 +227,12 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 } else {
                     Output::Text(super::result_text(crate::conversation::text_of(&result.content), result.is_error))
                 };
-                input.push(InputItem::FunctionCallOutput { call_id, output });
+                // A free-form tool's output takes the same string or parts as a function's.
+                if custom_calls.contains(&call_id) {
+                    input.push(InputItem::CustomToolCallOutput { call_id, output });
+                } else {
+                    input.push(InputItem::FunctionCallOutput { call_id, output });
+                }
             }
         }
     }

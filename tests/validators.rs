@@ -310,3 +310,112 @@ fn payloads_of_the_wrong_shape_are_refused() {
     assert!(Payload::from_json(Provider::Anthropic, json!({"messages": "nope"})).is_err());
     assert!(Payload::from_json(Provider::Gemini, json!({"contents": [{"role": "user", "parts": [{"text": 3}]}]})).is_err());
 }
+
+/// One payload that breaks each rule, per provider. (Several rules have fuller tests above; every
+/// rule has one here, and the test below checks the list against the validators' sources.)
+fn breaking_cases() -> Vec<(&'static str, Provider, Value)> {
+    let user = json!({"role": "user", "content": [{"type": "text", "text": "hi"}]});
+    let tool_use = json!({"type": "tool_use", "id": "toolu_1", "name": "x", "input": {}});
+    let result = json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": "r"}]});
+    let png = json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}});
+    let chat_call = json!({"id": "call_1", "type": "function", "function": {"name": "a", "arguments": "{}"}});
+    let call = json!({"functionCall": {"name": "a", "args": {}}});
+    let response = json!({"functionResponse": {"name": "a", "response": {"output": "r"}}});
+    let a = Provider::Anthropic;
+    let c = Provider::OpenAiChat;
+    let r = Provider::OpenAiResponses;
+    let g = Provider::Gemini;
+    vec![
+        ("anthropic.messages_non_empty", a, anthropic(json!([]))),
+        ("anthropic.content_non_empty", a, anthropic(json!([{"role": "user", "content": []}, {"role": "assistant", "content": [{"type": "text", "text": "x"}]}, user]))),
+        ("anthropic.roles_alternate", a, anthropic(json!([user, user]))),
+        ("anthropic.text_non_empty", a, anthropic(json!([{"role": "user", "content": [{"type": "text", "text": ""}, {"type": "text", "text": "x"}]}]))),
+        ("anthropic.text_non_whitespace", a, anthropic(json!([{"role": "user", "content": [{"type": "text", "text": " \n"}]}]))),
+        ("anthropic.image_in_user", a, anthropic(json!([user, {"role": "assistant", "content": [png]}, user]))),
+        ("anthropic.image_media_type", a, anthropic(json!([{"role": "user", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/bmp", "data": PNG}}]}]))),
+        ("anthropic.image_base64", a, anthropic(json!([{"role": "user", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "%%"}}]}]))),
+        ("anthropic.image_url", a, anthropic(json!([{"role": "user", "content": [{"type": "image", "source": {"type": "url", "url": "ftp://x"}}]}]))),
+        ("anthropic.image_size", a, anthropic(json!([{"role": "user", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "A".repeat(16_000_000)}}]}]))),
+        ("anthropic.max_images", a, anthropic(json!([{"role": "user", "content": vec![png.clone(); 101]}]))),
+        ("anthropic.request_too_large", a, anthropic(json!([{"role": "user", "content": [{"type": "text", "text": "x".repeat(33_000_000)}]}]))),
+        ("anthropic.tool_use_in_assistant", a, anthropic(json!([{"role": "user", "content": [tool_use]}]))),
+        ("anthropic.tool_use_id_format", a, anthropic(json!([user, {"role": "assistant", "content": [{"type": "tool_use", "id": "a b", "name": "x", "input": {}}]}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a b", "content": []}]}]))),
+        ("anthropic.tool_use_id_unique", a, anthropic(json!([user, {"role": "assistant", "content": [tool_use, tool_use]}, {"role": "user", "content": [result]}]))),
+        ("anthropic.tool_use_has_tool_result", a, anthropic(json!([user, {"role": "assistant", "content": [tool_use]}, user]))),
+        ("anthropic.tool_result_in_user", a, anthropic(json!([user, {"role": "assistant", "content": [tool_use, result]}, user]))),
+        ("anthropic.tool_result_first", a, anthropic(json!([user, {"role": "assistant", "content": [tool_use]}, {"role": "user", "content": [{"type": "text", "text": "x"}, result]}]))),
+        ("anthropic.tool_result_matches_tool_use", a, anthropic(json!([{"role": "user", "content": [result]}]))),
+        ("anthropic.thinking_in_assistant", a, anthropic(json!([{"role": "user", "content": [{"type": "thinking", "thinking": "t", "signature": "s"}, {"type": "text", "text": "x"}]}]))),
+        ("anthropic.thinking_signature", a, anthropic(json!([user, {"role": "assistant", "content": [{"type": "thinking", "thinking": "t", "signature": ""}, {"type": "text", "text": "x"}]}, user]))),
+        ("anthropic.ends_with_user", a, anthropic(json!([user, {"role": "assistant", "content": [{"type": "text", "text": "x"}]}]))),
+        ("anthropic.cache_breakpoints_max", a, anthropic(json!([{"role": "user", "content": (0..5).map(|i| json!({"type": "text", "text": format!("b{i}"), "cache_control": {"type": "ephemeral"}})).collect::<Vec<_>>()}]))),
+        ("anthropic.cache_ttl_order", a, anthropic(json!([{"role": "user", "content": [{"type": "text", "text": "a", "cache_control": {"type": "ephemeral", "ttl": "5m"}}, {"type": "text", "text": "b", "cache_control": {"type": "ephemeral", "ttl": "1h"}}]}]))),
+        ("anthropic.cache_ttl_value", a, anthropic(json!([{"role": "user", "content": [{"type": "text", "text": "a", "cache_control": {"type": "ephemeral", "ttl": "2h"}}]}]))),
+        ("openai_chat.messages_non_empty", c, json!({"model": "m", "messages": []})),
+        ("openai_chat.system_content", c, json!({"model": "m", "messages": [{"role": "system", "content": ""}, {"role": "user", "content": "x"}]})),
+        ("openai_chat.user_content", c, json!({"model": "m", "messages": [{"role": "user", "content": ""}]})),
+        ("openai_chat.assistant_content", c, json!({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": null}, {"role": "user", "content": "y"}]})),
+        ("openai_chat.image_url", c, json!({"model": "m", "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "file:///x"}}]}]})),
+        ("openai_chat.tool_calls_non_empty", c, json!({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y", "tool_calls": []}, {"role": "user", "content": "z"}]})),
+        ("openai_chat.tool_call_type", c, json!({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "custom", "function": {"name": "a", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "r"}]})),
+        ("openai_chat.tool_call_id_length", c, json!({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c".repeat(41), "type": "function", "function": {"name": "a", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c".repeat(41), "content": "r"}]})),
+        ("openai_chat.tool_call_id_unique", c, json!({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": null, "tool_calls": [chat_call, chat_call]}, {"role": "tool", "tool_call_id": "call_1", "content": "r"}]})),
+        ("openai_chat.arguments_json", c, json!({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "a", "arguments": "{no"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "r"}]})),
+        ("openai_chat.tool_calls_answered", c, json!({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": null, "tool_calls": [chat_call]}, {"role": "user", "content": "y"}]})),
+        ("openai_chat.tool_follows_tool_calls", c, json!({"model": "m", "messages": [{"role": "tool", "tool_call_id": "call_1", "content": "r"}, {"role": "user", "content": "y"}]})),
+        ("openai_chat.tool_content_text", c, json!({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": null, "tool_calls": [chat_call]}, {"role": "tool", "tool_call_id": "call_1", "content": [{"type": "image_url", "image_url": {"url": "https://x"}}]}]})),
+        ("openai_responses.message_content", r, json!({"model": "m", "input": [{"type": "message", "role": "user", "content": ""}]})),
+        ("openai_responses.text_non_empty", r, json!({"model": "m", "input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": ""}]}]})),
+        ("openai_responses.part_role", r, json!({"model": "m", "input": [{"type": "message", "role": "user", "content": [{"type": "output_text", "text": "x"}]}]})),
+        ("openai_responses.image_source", r, json!({"model": "m", "input": [{"type": "message", "role": "user", "content": [{"type": "input_image", "detail": "auto"}]}]})),
+        ("openai_responses.call_id_non_empty", r, json!({"model": "m", "input": [{"type": "function_call", "call_id": "", "name": "a", "arguments": "{}"}, {"type": "function_call_output", "call_id": "", "output": "r"}]})),
+        ("openai_responses.call_id_unique", r, json!({"model": "m", "input": [{"type": "function_call", "call_id": "c", "name": "a", "arguments": "{}"}, {"type": "function_call", "call_id": "c", "name": "a", "arguments": "{}"}, {"type": "function_call_output", "call_id": "c", "output": "r"}]})),
+        ("openai_responses.arguments_json", r, json!({"model": "m", "input": [{"type": "function_call", "call_id": "c", "name": "a", "arguments": "{no"}, {"type": "function_call_output", "call_id": "c", "output": "r"}]})),
+        ("openai_responses.call_has_output", r, json!({"model": "m", "input": [{"type": "function_call", "call_id": "c", "name": "a", "arguments": "{}"}]})),
+        ("openai_responses.output_has_call", r, json!({"model": "m", "input": [{"type": "function_call_output", "call_id": "c", "output": "r"}]})),
+        ("openai_responses.reasoning_followed", r, json!({"model": "m", "input": [{"type": "reasoning", "id": "rs_1", "summary": []}]})),
+        ("openai_responses.reasoning_id", r, json!({"model": "m", "input": [{"type": "reasoning", "id": "", "summary": []}, {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]}]})),
+        ("gemini.contents_non_empty", g, json!({"contents": []})),
+        ("gemini.role", g, json!({"contents": [{"role": "assistant", "parts": [{"text": "x"}]}]})),
+        ("gemini.parts_non_empty", g, json!({"contents": [{"role": "user", "parts": []}]})),
+        ("gemini.part_one_field", g, json!({"contents": [{"role": "user", "parts": [{"text": "a", "inlineData": {"mimeType": "image/png", "data": PNG}}]}]})),
+        ("gemini.function_call_role", g, json!({"contents": [{"role": "user", "parts": [call]}]})),
+        ("gemini.function_call_turn_order", g, json!({"contents": [{"role": "model", "parts": [call]}, {"role": "user", "parts": [response]}]})),
+        ("gemini.function_call_answered", g, json!({"contents": [{"role": "user", "parts": [{"text": "x"}]}, {"role": "model", "parts": [call]}]})),
+        ("gemini.function_response_count", g, json!({"contents": [{"role": "user", "parts": [{"text": "x"}]}, {"role": "model", "parts": [call]}, {"role": "user", "parts": [response, response]}]})),
+        ("gemini.function_response_turn_order", g, json!({"contents": [{"role": "user", "parts": [response]}]})),
+    ]
+}
+
+#[test]
+fn every_rule_has_a_payload_that_breaks_it() {
+    for (rule, provider, payload) in breaking_cases() {
+        let broken = rules(provider, payload);
+        assert!(broken.iter().any(|r| r == rule), "{rule}: broken were {broken:?}");
+    }
+}
+
+/// Every rule the validators can name (read from their sources) has a case above.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn the_breaking_cases_cover_every_rule() {
+    let covered: std::collections::HashSet<&str> = breaking_cases().iter().map(|c| c.0).collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/provider");
+    let mut named = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for prefix in ["\"anthropic.", "\"openai_chat.", "\"openai_responses.", "\"gemini."] {
+            for (at, _) in text.match_indices(prefix) {
+                let rest = &text[at + 1..];
+                let end = rest.find('"').unwrap();
+                let rule = &rest[..end];
+                if rule.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == '.') {
+                    named.insert(rule.to_owned());
+                }
+            }
+        }
+    }
+    let missing: Vec<&String> = named.iter().filter(|r| !covered.contains(r.as_str())).collect();
+    assert!(missing.is_empty(), "rules without a breaking case: {missing:?}");
+    assert!(named.len() >= 57, "{} rules read", named.len());
+}

@@ -1,6 +1,7 @@
 //! Incremental replay and builds give exactly what replaying and building from scratch gives.
 //! Random logs: chunks that continue or start messages, tool calls and updates, usage,
-//! compactions and rewinds.
+//! compactions, rewinds, images, model switches and prompt heads — with windows small enough that
+//! pruning acts and image budgets that evict, the paths that leave the append fast path.
 
 use contextview::request::BuildInput;
 use contextview::session::Session;
@@ -11,9 +12,26 @@ use serde_json::json;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC";
+
+/// The number of record kinds [`record`] makes.
+const KINDS: u8 = 14;
+
 fn record(seq: u64, kind: u8, a: u8, b: u8) -> Record {
     let chunk = |stream: &str, text: String| json!({"sessionUpdate": stream, "messageId": format!("m{}", a % 3), "content": {"type": "text", "text": text}});
-    let body = match kind % 10 {
+    let body = match kind % KINDS {
+        // Images: a prompt's, and a tool's (they leave the fast path and meet the image budget).
+        10 => json!({"update": {"sessionUpdate": "user_message_chunk", "messageId": format!("m{}", a % 3), "content": {"type": "image", "mimeType": "image/png", "data": PNG}}}),
+        11 => {
+            json!({"update": {"sessionUpdate": "tool_call_update", "toolCallId": format!("t{}", a % 4), "status": "completed", "content": [{"type": "content", "content": {"type": "image", "mimeType": "image/png", "data": PNG}}]}})
+        }
+        // A model switch, to a model whose window may be small enough that pruning acts.
+        12 => {
+            let provider = ["anthropic", "openai", "gemini"][a as usize % 3];
+            let window = if b % 3 == 0 { 600 } else { 200_000 };
+            json!({"event": {"kind": "model_switch", "provider": provider, "model": format!("model-{}", b % 2), "contextWindow": window}})
+        }
+        13 => json!({"event": {"kind": "prompt_head_snapshot", "system": format!("System {}", a % 2), "firstUserPrefix": if b % 2 == 0 { String::new() } else { format!("<user_info>cwd {}</user_info>", a % 3) }}}),
         0 => json!({"update": chunk("user_message_chunk", format!("question {a}"))}),
         1 => json!({"update": chunk("agent_message_chunk", format!("answer {b} "))}),
         2 => json!({"update": chunk("agent_thought_chunk", format!("thinking {b} "))}),
@@ -59,7 +77,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(if cfg!(target_arch = "wasm32") { 64 } else { 512 }))]
 
     #[test]
-    fn folding_record_by_record_equals_replaying_from_the_start(ops in prop::collection::vec((0u8..10, any::<u8>(), any::<u8>()), 1..40)) {
+    fn folding_record_by_record_equals_replaying_from_the_start(ops in prop::collection::vec((0u8..KINDS, any::<u8>(), any::<u8>()), 1..40)) {
         let records = records(&ops);
         let mut replayer = Replayer::new(&[]);
         let mut seen = replayer.items().to_vec();
@@ -80,7 +98,7 @@ proptest! {
     }
 
     #[test]
-    fn a_session_built_step_by_step_builds_what_a_fresh_one_builds(ops in prop::collection::vec((0u8..10, any::<u8>(), any::<u8>()), 1..30)) {
+    fn a_session_built_step_by_step_builds_what_a_fresh_one_builds(ops in prop::collection::vec((0u8..KINDS, any::<u8>(), any::<u8>()), 1..30), squeeze in any::<bool>()) {
         let records = records(&ops);
         let header = r#"{"format":"contextview.session-log","version":1,"sessionId":"s"}"#;
         let mut live: Vec<Session> = Provider::ALL.iter().map(|_| Session::from_log(header)).collect();
@@ -88,6 +106,12 @@ proptest! {
           for (p, provider) in Provider::ALL.into_iter().enumerate() {
             let mut input = BuildInput { system: Some("You are careful.".into()), tools: tools(), ..BuildInput::new(provider) };
             input.limits = Some(contextview::provider::Limits { allow_prefill: Some(true), ..Default::default() });
+            if squeeze {
+                // A window small enough that pruning acts in batches, and an image budget that evicts.
+                input.context_window = Some(400);
+                input.pruning = Some(contextview::view::PruningConfig { keep_turns: 1, step_turns: 2, keep_steps: 1, batch_steps: 2, hard_clear_steps: 3, hard_clear_turns: 2, ..Default::default() });
+                input.images = Some(contextview::view::ImageConfig { trigger_bytes: 250, low_water_bytes: 100, strip_all: false });
+            }
             live[p].append(record.clone()).unwrap();
             let mut fresh = Session::from_log(&contextview::update::write_log(&contextview::update::Header::new("s"), &records[..=n]));
             let (a, b) = (live[p].build(&input), fresh.build(&input));

@@ -523,6 +523,9 @@ impl Storage {
     }
 }
 
+/// How many kinds of command the fault property sends: every one that writes records.
+const COMMAND_KINDS: u8 = 11;
+
 #[derive(Debug, Clone, Copy)]
 enum Fault {
     Ok,
@@ -544,7 +547,7 @@ fn op() -> impl proptest::strategy::Strategy<Value = Op> {
     use proptest::prelude::*;
     let fault = prop_oneof![Just(Fault::Ok), Just(Fault::WriteFails), Just(Fault::LostAck), Just(Fault::Duplicate), Just(Fault::CrashBeforeAck)];
     prop_oneof![
-        4 => (0u8..5).prop_map(Op::Command),
+        4 => (0u8..COMMAND_KINDS).prop_map(Op::Command),
         4 => (0usize..4, fault).prop_map(|(i, f)| Op::Deliver(i, f)),
         1 => Just(Op::Reconcile),
         1 => Just(Op::Restart),
@@ -583,15 +586,51 @@ fn run_faults(ops: &[Op]) -> Result<(), String> {
     for op in ops {
         match *op {
             Op::Command(k) => {
-                let command = match k {
-                    0 => json!({"type": "userMessage", "text": format!("prompt {calls}")}),
-                    1 => json!({"type": "assistantResponse", "text": format!("answer {calls}"), "toolCalls": [{"id": format!("c{calls}"), "name": "ls", "input": {}}]}),
-                    2 => json!({"type": "recordEditedPath", "path": format!("/f{calls}")}),
-                    3 => json!({"type": "recordUsage", "usage": {"inputTokens": 100 + calls, "outputTokens": 1}}),
-                    _ => json!({"type": "flush"}),
+                let build = json!({"provider": "openai-responses", "model": "gpt-5"});
+                let commands = match k {
+                    0 => vec![json!({"type": "userMessage", "text": format!("prompt {calls}")})],
+                    1 => vec![json!({"type": "assistantResponse", "text": format!("answer {calls}"), "toolCalls": [{"id": format!("c{calls}"), "name": "ls", "input": {}}]})],
+                    2 => vec![json!({"type": "recordEditedPath", "path": format!("/f{calls}")})],
+                    3 => vec![json!({"type": "recordUsage", "usage": {"inputTokens": 100 + calls, "outputTokens": 1}})],
+                    4 => vec![json!({"type": "flush"})],
+                    // A build drains the queued reminder into the log.
+                    5 => vec![
+                        json!({"type": "enqueueReminder", "reminder": {"kind": "diagnostics", "text": format!("warning {calls}")}}),
+                        json!({"type": "buildRequest", "options": build}),
+                    ],
+                    6 => vec![json!({"type": "switchModel", "provider": "openai-responses", "model": format!("gpt-5-{}", calls % 2), "contextWindow": 200000})],
+                    7 => vec![json!({"type": "setPromptContext", "context": context(&format!("/repo{}", calls % 3), &[("/repo/AGENTS.md", "Use tabs.")])})],
+                    8 => match s.state().prompts.len() {
+                        0 => vec![json!({"type": "flush"})],
+                        n => vec![json!({"type": "rewind", "promptIndex": (calls as usize) % n})],
+                    },
+                    9 => {
+                        // Answer the latest call, if there is one still open.
+                        let open = s.items().iter().rev().find_map(|i| match i {
+                            contextview::conversation::Item::ToolCall(c) => Some(c.call_id.clone()),
+                            _ => None,
+                        });
+                        match open {
+                            Some(id) => vec![json!({"type": "toolResult", "toolCallId": id, "output": format!("out {calls}")})],
+                            None => vec![json!({"type": "flush"})],
+                        }
+                    }
+                    _ => vec![
+                        json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 5, "build": build}}),
+                        json!({"type": "applyCompaction", "summary": SUMMARY}),
+                    ],
                 };
                 calls += 1;
-                take(s.dispatch(cmd(command), Some(NOW.into())).map_err(|e| e.to_string())?.effects, &mut inbox);
+                for command in commands {
+                    let processed = s.dispatch(cmd(command), Some(NOW.into())).map_err(|e| e.to_string())?;
+                    // Refusals that write nothing: nothing before the cut, nothing to build yet.
+                    if let Some(error) = &processed.error {
+                        if !["nothing_to_compact", "empty_conversation", "no_compaction_prepared"].contains(&error.code.as_str()) {
+                            return Err(format!("command refused: {error:?}"));
+                        }
+                    }
+                    take(processed.effects, &mut inbox);
+                }
             }
             Op::Deliver(i, fault) => {
                 if inbox.is_empty() {
@@ -619,11 +658,11 @@ fn run_faults(ops: &[Op]) -> Result<(), String> {
                     }
                 };
                 if let Some(outcome) = outcome {
-                    // A ticket from before a restart is unknown to the new process.
-                    if let Ok(r) = s.ack(ticket, outcome) {
-                        if r.applied && outcome == PersistOutcome::Committed {
-                            acknowledged.extend(lines.iter().filter(|l| Storage::seq(l).is_some()).cloned());
-                        }
+                    // Tickets reach only the process that issued them (a restart empties the
+                    // inbox), so every answer is one the session knows.
+                    let r = s.ack(ticket, outcome).map_err(|e| format!("ack of ticket {ticket}: {e}"))?;
+                    if r.applied && outcome == PersistOutcome::Committed {
+                        acknowledged.extend(lines.iter().filter(|l| Storage::seq(l).is_some()).cloned());
                     }
                 }
             }
@@ -852,4 +891,18 @@ fn compaction_inside_a_long_run_keeps_its_latest_steps_and_summarises_its_beginn
     assert!(!after.contains("\"id\":\"s0\""), "the run's beginning is summarised");
     assert!(after.contains("The user's latest request, verbatim:\\nFix the failing test in parser.rs"));
     assert!(after.contains("<compaction_summary>\\n## Goal"));
+}
+
+#[test]
+fn a_compaction_can_be_prepared_before_the_session_has_a_model() {
+    // The options name the model that summarises; the session has not sampled yet.
+    let mut s = Session::create(Header::new("no-model"));
+    for i in 0..3 {
+        ok(&mut s, json!({"type": "userMessage", "text": format!("step {i}")}));
+        ok(&mut s, json!({"type": "assistantResponse", "text": format!("done {i}")}));
+    }
+    let p = ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 5, "build": {"provider": "openai-responses", "model": "gpt-5"}}}));
+    let Some(Reply::Compaction(prepared)) = p.reply else { panic!() };
+    assert_eq!(serde_json::from_str::<Value>(&prepared.body).unwrap()["model"], "gpt-5");
+    ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
 }

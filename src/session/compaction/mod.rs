@@ -214,8 +214,10 @@ impl Session {
         let budget = options.input_tokens.or_else(|| window.map(|w| w.saturating_sub(options.summary_tokens).saturating_sub(w / MARGIN_SHARE)));
 
         // The request the session would send now, with the instructions after it.
-        let session_input = self.build_input(Value::Null)?;
         let input = self.build_input(options.build.clone())?;
+        // The session's own build (its model, system, tools), or, before it has a model, the
+        // one these options name.
+        let session_input = self.build_input(Value::Null).unwrap_or_else(|_| input.clone());
         let same_model = input.provider == session_input.provider && input.model == session_input.model;
         if same_model && prompt::compaction_in_place(&templates) {
             let slots = CompactionSlots { kept: &kept_note, split: split_note, in_place: IN_PLACE, ..CompactionSlots::default() };

@@ -81,3 +81,65 @@ fn every_update_shape_we_type_is_official_acp() {
         assert_official(&written);
     }
 }
+
+fn updates_of(records: &[contextview::update::Record]) -> Vec<Value> {
+    records
+        .iter()
+        .filter_map(|r| match &r.body {
+            RecordBody::Update(u) => Some(serde_json::to_value(u).unwrap()),
+            RecordBody::Event(_) | RecordBody::Unknown(_) => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_update_a_session_writes_from_commands_is_official_acp() {
+    use contextview::session::{Command, Session};
+    use contextview::update::Header;
+    let mut s = Session::create(Header::new("acp"));
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC";
+    let commands = [
+        json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}),
+        json!({"type": "userMessage", "text": "Fix it", "images": [{"data": png, "mimeType": "image/png"}]}),
+        json!({"type": "assistantResponse", "reasoning": {"text": "Plan.", "signature": "sig"}, "text": "Looking.",
+               "toolCalls": [{"id": "c1", "name": "read", "kind": "read", "input": {"path": "a.rs"}, "paths": ["/a.rs"]},
+                             {"id": "c2", "name": "edit", "kind": "edit", "input": {}, "paths": ["/b.rs"]}],
+               "usage": {"inputTokens": 10, "outputTokens": 5}}),
+        json!({"type": "toolResult", "toolCallId": "c1", "output": "fn a() {}"}),
+        json!({"type": "toolResult", "toolCallId": "c2", "output": "failed", "isError": true, "images": [{"data": png, "mimeType": "image/png"}]}),
+        json!({"type": "enqueueReminder", "reminder": {"kind": "diagnostics", "text": "1 error"}}),
+        json!({"type": "buildRequest"}),
+    ];
+    for command in commands {
+        let command: Command = serde_json::from_value(command.clone()).unwrap_or_else(|e| panic!("{command}: {e}"));
+        let processed = s.dispatch(command, Some("2026-12-03T00:00:00Z".into())).unwrap();
+        assert!(processed.error.is_none(), "{:?}", processed.error);
+    }
+    let updates = updates_of(s.records());
+    assert!(updates.len() >= 7, "{updates:?}");
+    for update in &updates {
+        assert_official(update);
+    }
+}
+
+#[test]
+fn every_update_the_importers_write_is_official_acp() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut texts: Vec<String> = ["claude-code", "codex", "pi"]
+        .iter()
+        .map(|f| std::fs::read_to_string(root.join(format!("tests/fixtures/{f}.jsonl"))).unwrap())
+        .collect();
+    // And the real sessions, when the corpus is beside the repository.
+    if let Ok(dir) = std::fs::read_dir(root.join("../shared/corpus/sessions")) {
+        texts.extend(dir.flatten().filter_map(|e| std::fs::read_to_string(e.path()).ok()));
+    }
+    let mut checked = 0;
+    for text in &texts {
+        let imported = contextview::import::import(None, text).unwrap();
+        for update in updates_of(&imported.records) {
+            assert_official(&update);
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "{checked} updates");
+}

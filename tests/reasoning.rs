@@ -1,0 +1,146 @@
+//! Reasoning goes back natively only to the API family and the model that wrote it; for any
+//! other model — of the same provider too — its visible text is downgraded to framed assistant
+//! text, or dropped when the caller asks for that or there is no visible text. The report counts
+//! each outcome, and the payload shows it.
+
+use contextview::conversation::*;
+use contextview::provider::{ForeignReasoning, Provider, ReasoningCounts};
+use contextview::view::{build, BuildOptions, Built};
+use pretty_assertions::assert_eq;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+const THOUGHT: &str = "The failing test points at the parser";
+
+/// The origin each API family writes for its own reasoning, with the fields it needs back.
+fn own_reasoning(provider: Provider, model: &str, text: &str) -> Reasoning {
+    let origin = |p: &str| Some(Origin { provider: p.into(), model: Some(model.into()) });
+    match provider {
+        Provider::Anthropic => Reasoning { id: "r1".into(), text: text.into(), origin: origin("anthropic"), signature: Some("sig-anthropic".into()), encrypted: None, provider_id: None },
+        Provider::OpenAiResponses | Provider::OpenAiChat => Reasoning {
+            id: "r1".into(),
+            text: text.into(),
+            origin: origin("openai"),
+            signature: None,
+            encrypted: Some("enc-openai".into()),
+            provider_id: Some("rs_1".into()),
+        },
+        Provider::Gemini => Reasoning { id: "r1".into(), text: text.into(), origin: origin("gemini"), signature: Some("sig-gemini".into()), encrypted: None, provider_id: None },
+    }
+}
+
+fn conversation(reasoning: Reasoning) -> Vec<Item> {
+    vec![
+        Item::User(UserMessage { id: "u1".into(), content: vec![Part::text("Why does it fail?")], synthetic: None }),
+        Item::Reasoning(reasoning),
+        Item::Assistant(AssistantText { id: "a1".into(), text: "Looking at the parser.".into(), origin: None }),
+        Item::User(UserMessage { id: "u2".into(), content: vec![Part::text("Go on.")], synthetic: None }),
+    ]
+}
+
+fn build_for(provider: Provider, model: &str, items: &[Item], foreign: ForeignReasoning) -> Built {
+    let mut options = BuildOptions::new(provider, model);
+    options.render.foreign_reasoning = foreign;
+    let built = build(items, &options).unwrap();
+    assert!(built.payload.validate(&options.render.limits).is_empty(), "{provider}: {}", built.body);
+    built
+}
+
+fn counts(kept: usize, downgraded: usize, dropped: usize) -> ReasoningCounts {
+    ReasoningCounts { kept, downgraded, dropped }
+}
+
+/// The strings that mark the reasoning as sent natively, per API.
+fn native_markers(provider: Provider) -> &'static [&'static str] {
+    match provider {
+        Provider::Anthropic => &["\"type\":\"thinking\"", "sig-anthropic"],
+        Provider::OpenAiResponses => &["\"type\":\"reasoning\"", "enc-openai", "rs_1"],
+        Provider::Gemini => &["\"thought\":true", "sig-gemini"],
+        Provider::OpenAiChat => &["enc-openai", "rs_1"],
+    }
+}
+
+#[test]
+fn the_same_model_gets_its_reasoning_back_natively() {
+    for provider in [Provider::Anthropic, Provider::OpenAiResponses, Provider::Gemini] {
+        let built = build_for(provider, "model-a", &conversation(own_reasoning(provider, "model-a", THOUGHT)), ForeignReasoning::AsText);
+        assert_eq!(built.report.reasoning, counts(1, 0, 0), "{provider}");
+        for marker in native_markers(provider) {
+            assert!(built.body.contains(marker), "{provider}: {marker} missing from {}", built.body);
+        }
+    }
+}
+
+#[test]
+fn another_model_of_the_same_provider_gets_the_text_downgraded() {
+    for provider in [Provider::Anthropic, Provider::OpenAiResponses, Provider::Gemini] {
+        let built = build_for(provider, "model-b", &conversation(own_reasoning(provider, "model-a", THOUGHT)), ForeignReasoning::AsText);
+        assert_eq!(built.report.reasoning, counts(0, 1, 0), "{provider}");
+        assert!(built.body.contains(THOUGHT), "{provider}: the visible text goes as text: {}", built.body);
+        for marker in native_markers(provider) {
+            assert!(!built.body.contains(marker), "{provider}: {marker} must not reach another model: {}", built.body);
+        }
+    }
+}
+
+#[test]
+fn chat_completions_has_no_native_reasoning_so_even_its_own_is_downgraded() {
+    let items = conversation(own_reasoning(Provider::OpenAiChat, "model-a", THOUGHT));
+    let built = build_for(Provider::OpenAiChat, "model-a", &items, ForeignReasoning::AsText);
+    assert_eq!(built.report.reasoning, counts(0, 1, 0));
+    assert!(built.body.contains(THOUGHT));
+}
+
+#[test]
+fn the_drop_policy_leaves_foreign_reasoning_out_and_counts_it() {
+    for provider in Provider::ALL {
+        let built = build_for(provider, "model-b", &conversation(own_reasoning(provider, "model-a", THOUGHT)), ForeignReasoning::Drop);
+        assert_eq!(built.report.reasoning, counts(0, 0, 1), "{provider}");
+        assert!(!built.body.contains(THOUGHT), "{provider}: dropped reasoning is not in the payload: {}", built.body);
+        // The rest of the turn is still there.
+        assert!(built.body.contains("Looking at the parser."), "{provider}");
+    }
+}
+
+#[test]
+fn foreign_reasoning_without_visible_text_is_dropped_even_when_downgrading() {
+    for provider in Provider::ALL {
+        // Redacted or summary-less reasoning: only material another model cannot read.
+        let built = build_for(provider, "model-b", &conversation(own_reasoning(provider, "model-a", "  ")), ForeignReasoning::AsText);
+        assert_eq!(built.report.reasoning, counts(0, 0, 1), "{provider}");
+        for marker in native_markers(provider) {
+            assert!(!built.body.contains(marker), "{provider}: {marker}");
+        }
+    }
+}
+
+#[test]
+fn reasoning_without_replay_material_is_downgraded_for_its_own_model() {
+    // The same model, but no signature (Anthropic, Gemini) or no `rs_` id (Responses, whose
+    // reasoning input item requires it): the API could not take it back, so the text goes as text.
+    for provider in [Provider::Anthropic, Provider::OpenAiResponses, Provider::Gemini] {
+        let mut reasoning = own_reasoning(provider, "model-a", THOUGHT);
+        reasoning.signature = None;
+        reasoning.encrypted = None;
+        reasoning.provider_id = None;
+        let built = build_for(provider, "model-a", &conversation(reasoning), ForeignReasoning::AsText);
+        assert_eq!(built.report.reasoning, counts(0, 1, 0), "{provider}");
+        assert!(built.body.contains(THOUGHT), "{provider}");
+    }
+}
+
+#[test]
+fn another_provider_never_gets_native_reasoning() {
+    for from in [Provider::Anthropic, Provider::OpenAiResponses, Provider::Gemini] {
+        for to in [Provider::Anthropic, Provider::OpenAiResponses, Provider::Gemini] {
+            if from == to {
+                continue;
+            }
+            let built = build_for(to, "model-a", &conversation(own_reasoning(from, "model-a", THOUGHT)), ForeignReasoning::AsText);
+            assert_eq!(built.report.reasoning, counts(0, 1, 0), "{from} -> {to}");
+            for marker in native_markers(from) {
+                assert!(!built.body.contains(marker), "{from} -> {to}: {marker}");
+            }
+        }
+    }
+}

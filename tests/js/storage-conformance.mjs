@@ -285,7 +285,8 @@ export const storageCases = [
       const f = faultyStorage(await make('k'), plan);
       await f.append([header(), record(1)]);
       plan.push('write_failure');
-      await check.rejects(f.append(records(2, 3)), 'write_failed');
+      const failed = await check.rejects(f.append(records(2, 3)), 'write_failed');
+      check.equal(failed.cause?.code, 'injected', 'the cause says the failure was injected');
       check.equal(plan.length, 0, 'the fault was used');
       await expectLog(f, [header(), record(1)]);
       await expectLog(await make('k'), [header(), record(1)], 'reopened');

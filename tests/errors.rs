@@ -1,0 +1,234 @@
+//! Every refusal has a stable code: each one the README documents is reached here (or in the JS
+//! suites, for the codes only the JS wrapper raises) and its exact code asserted; and every code
+//! the sources can raise is documented and asserted somewhere.
+
+mod common;
+
+use common::log::*;
+use contextview::conversation::*;
+use contextview::discovery::{DiscoveryOptions, Outcome, Step, Workspace};
+use contextview::import::import;
+use contextview::provider::Provider;
+use contextview::request::{build_request, BuildInput};
+use contextview::session::{Command, Processed, Session};
+use contextview::view::{build, BuildError, BuildOptions};
+use pretty_assertions::assert_eq;
+use serde_json::{json, Value};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+fn user_item(id: &str, text: &str) -> Item {
+    Item::User(UserMessage { id: id.into(), content: vec![Part::text(text)], synthetic: None })
+}
+
+fn call(id: &str, call_id: &str) -> Item {
+    Item::ToolCall(ToolCall { id: id.into(), call_id: call_id.into(), name: "read".into(), input: json!({"path": "a.rs"}), origin: None, signature: None })
+}
+
+fn result(id: &str, call_id: &str) -> Item {
+    Item::ToolResult(ToolResult { id: id.into(), call_id: call_id.into(), content: vec![Part::text("fn a() {}")], is_error: false })
+}
+
+fn run(session: &mut Session, command: Value) -> Processed {
+    let command: Command = serde_json::from_value(command.clone()).unwrap_or_else(|e| panic!("{command}: {e}"));
+    session.dispatch(command, Some("2026-12-03T00:00:00Z".into())).unwrap()
+}
+
+fn refused(session: &mut Session, command: Value) -> String {
+    let before = session.records().len();
+    let processed = run(session, command.clone());
+    assert_eq!(session.records().len(), before, "{command}: a refusal writes nothing");
+    processed.error.unwrap_or_else(|| panic!("{command} was accepted")).code
+}
+
+#[test]
+fn builds_refuse_with_their_codes() {
+    let options = BuildOptions::new(Provider::OpenAiChat, "gpt-5");
+    assert_eq!(build(&[], &options).unwrap_err().code(), "empty_conversation");
+    // Only blank text: nothing model-visible.
+    assert_eq!(build(&[user_item("u1", "  ")], &options).unwrap_err().code(), "empty_conversation");
+
+    // A model that takes no prefill, and the conversation ends with its own turn.
+    let ends = [user_item("u1", "hi"), Item::Assistant(AssistantText { id: "a1".into(), text: "Hello.".into(), origin: None })];
+    let e = build(&ends, &BuildOptions::new(Provider::Anthropic, "claude-opus-4-6")).unwrap_err();
+    assert_eq!(e.code(), "ends_with_assistant");
+
+    let input = BuildInput { log: None, items: None, ..BuildInput::new(Provider::Anthropic) };
+    assert_eq!(build_request(&input).unwrap_err().code(), "invalid_options");
+}
+
+#[test]
+fn a_payload_that_would_break_the_callers_limits_is_refused_with_the_rules_it_breaks() {
+    // Chat Completions ids limited to 8 characters: the renderer rewrites the 30-character id to
+    // a hashed one of 21, which the caller's limit still refuses. The body never goes out.
+    let items = [user_item("u1", "Read a.rs"), call("c1", "call_0123456789abcdefghijklmnop"), result("r1", "call_0123456789abcdefghijklmnop")];
+    let mut options = BuildOptions::new(Provider::OpenAiChat, "gpt-5");
+    options.render.limits.openai_chat_max_call_id = 8;
+    let e = build(&items, &options).unwrap_err();
+    assert_eq!(e.code(), "invalid_payload");
+    let BuildError::InvalidPayload { violations, message } = &e else { panic!("{e:?}") };
+    assert!(!violations.is_empty(), "{message}");
+    for v in violations {
+        assert!(v.rule.starts_with("openai_chat."), "{v:?}");
+        assert!(v.message.contains("1 to 8 characters"), "{v:?}");
+    }
+    assert!(violations.iter().any(|v| v.path.contains("tool_calls")), "{violations:?}");
+    // Within the default limit the same conversation builds.
+    options.render.limits.openai_chat_max_call_id = 40;
+    assert!(build(&items, &options).is_ok());
+}
+
+#[test]
+fn session_commands_refuse_with_their_codes_and_write_nothing() {
+    let mut s = Session::create(contextview::update::Header::new("errors"));
+    assert_eq!(refused(&mut s, json!({"type": "buildRequest"})), "invalid_options", "no model yet");
+    assert_eq!(refused(&mut s, json!({"type": "buildRequest", "options": {"provider": "nobody"}})), "invalid_options");
+    assert_eq!(refused(&mut s, json!({"type": "toolResult", "toolCallId": "nope", "output": "x"})), "unknown_tool_call");
+    assert_eq!(refused(&mut s, json!({"type": "rewind", "promptIndex": 0})), "invalid_prompt_index");
+    assert_eq!(refused(&mut s, json!({"type": "setPromptContext", "context": {"templates": {"primary": "{{nope}}"}}})), "invalid_template");
+    assert_eq!(refused(&mut s, json!({"type": "prepareCompaction"})), "nothing_to_compact");
+    assert_eq!(refused(&mut s, json!({"type": "applyCompaction", "summary": "## Goal\nx"})), "no_compaction_prepared");
+
+    // A conversation long enough to compact.
+    run(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
+    for turn in 0..4 {
+        run(&mut s, json!({"type": "userMessage", "text": format!("Step {turn}: look at part {turn} of the parser.")}));
+        run(&mut s, json!({"type": "assistantResponse", "text": "Reading.", "toolCalls": [{"id": format!("c{turn}"), "name": "read", "input": {"path": "p.rs"}}]}));
+        run(&mut s, json!({"type": "toolResult", "toolCallId": format!("c{turn}"), "output": "fn parse() {}\n".repeat(40)}));
+        run(&mut s, json!({"type": "assistantResponse", "text": "Done with this part."}));
+    }
+    run(&mut s, json!({"type": "userMessage", "text": "Now summarise."}));
+    assert!(run(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 10}})).error.is_none());
+    assert_eq!(refused(&mut s, json!({"type": "applyCompaction", "summary": ""})), "degenerate_summary");
+    // Another writer rewinds the log (an appended record): what was prepared no longer holds.
+    let next = s.records().last().unwrap().seq + 1;
+    s.append_line(&event(next, json!({"kind": "rewind", "promptIndex": 2}))).unwrap();
+    let summary = "## Goal\nFix the parser.\n## Decisions\nKeep the stack.\n## Progress\nParts 0-3 read.\n## Next steps\nWrite the fix.\n## Files\np.rs\n";
+    assert_eq!(refused(&mut s, json!({"type": "applyCompaction", "summary": summary})), "compaction_stale");
+    // …and it is cleared: the next try is told to prepare again.
+    assert_eq!(refused(&mut s, json!({"type": "applyCompaction", "summary": summary})), "no_compaction_prepared");
+}
+
+#[test]
+fn session_calls_refuse_with_their_codes() {
+    let mut s = Session::create(contextview::update::Header::new("errors"));
+    // Lines appended from elsewhere.
+    assert_eq!(s.append_line("not json").unwrap_err().code(), "invalid_record");
+    s.append_line(&user(1, "u1", "hi")).unwrap();
+    assert_eq!(s.append_line(&user(1, "u2", "again")).unwrap_err().code(), "seq_conflict");
+    // Tickets, storage and snapshots.
+    assert_eq!(s.ack(77, contextview::session::PersistOutcome::Committed).unwrap_err().code(), "unknown_ticket");
+    let foreign = format!("{}\n", r#"{"format":"contextview.session-log","version":1,"sessionId":"someone-else"}"#);
+    assert_eq!(s.reconcile(&foreign).unwrap_err().code(), "session_mismatch");
+    let mut snapshot = serde_json::to_value(s.snapshot()).unwrap();
+    snapshot["format"] = json!("something.else");
+    assert_eq!(Session::restore(&serde_json::from_value(snapshot).unwrap()).unwrap_err().code(), "invalid_snapshot");
+    // A dispatch while commands wait in the queue.
+    s.submit(serde_json::from_value(json!({"type": "flush"})).unwrap(), None);
+    let e = s.dispatch(serde_json::from_value(json!({"type": "flush"})).unwrap(), None).unwrap_err();
+    assert_eq!(e.code(), "queue_not_empty");
+}
+
+#[test]
+fn imports_and_discovery_refuse_with_their_codes() {
+    assert_eq!(import(None, "just some text\n").unwrap_err().code(), "unknown_format");
+
+    let mut ws = Workspace::new(DiscoveryOptions::new("/repo")).unwrap();
+    let error = |step: Step| match step {
+        Step::Done(Outcome::Error { code, .. }) => code,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(error(ws.step()), "no_job");
+    ws.start_load_skill("deploy");
+    assert_eq!(error(ws.step()), "not_discovered");
+    ws.start_rules_for_path("/repo/a.rs");
+    assert_eq!(error(ws.step()), "not_discovered");
+    // Discovery asks the host for files; a host that answers nothing stalls it.
+    ws.start_discover();
+    assert!(matches!(ws.step(), Step::Need(_)));
+    assert_eq!(error(ws.step()), "discovery_stalled");
+}
+
+/// The codes a source raises, by the patterns each kind of source uses.
+#[cfg(not(target_arch = "wasm32"))]
+fn raised_codes() -> std::collections::BTreeSet<String> {
+    use std::path::Path;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut codes = std::collections::BTreeSet::new();
+    let mut scan = |text: &str, prefixes: &[&str], quote: char| {
+        for prefix in prefixes {
+            for (at, _) in text.match_indices(prefix) {
+                let rest = &text[at + prefix.len()..];
+                let code: String = rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+                if !code.is_empty() && rest[code.len()..].starts_with(quote) {
+                    codes.insert(code);
+                }
+            }
+        }
+    };
+    let mut rust_files = Vec::new();
+    let mut dirs = vec![root.join("src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                rust_files.push(path);
+            }
+        }
+    }
+    for path in rust_files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        // `fn code(&self)` arms: `Variant => "code",`.
+        for (at, _) in text.match_indices("pub fn code(&self) -> &'static str {") {
+            let body = &text[at..at + text[at..].find("\n    }\n").unwrap()];
+            scan(body, &["=> \""], '"');
+        }
+        scan(&text, &["Outcome::Error { code: \"", "error(\"", "error_with(\""], '"');
+    }
+    for entry in std::fs::read_dir(root.join("pkg")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "mjs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            scan(&text, &["codedError('", "StorageError('", "faultError('", "{ code: '"], '\'');
+        }
+    }
+    // The engine's answer while a file read is outstanding: it becomes host requests, never an error.
+    codes.remove("pending");
+    codes
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn every_code_the_sources_raise_is_documented_and_asserted_by_a_test() {
+    use std::path::Path;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let codes = raised_codes();
+    assert!(codes.len() >= 30, "{codes:?}");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let table = &readme[readme.find("## Errors").expect("README has an Errors section")..];
+    let table = &table[..table[3..].find("\n## ").map_or(table.len(), |i| i + 3)];
+    let mut tests = String::new();
+    for dir in ["tests", "tests/js", "tests/workerd", "tests/sdk-types"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs" || e == "mjs" || e == "ts") && !path.ends_with("errors.rs") {
+                tests.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    tests.push_str(&std::fs::read_to_string(root.join("tests/errors.rs")).unwrap().split("/// The codes a source raises").next().unwrap().to_owned());
+    let mut undocumented = Vec::new();
+    let mut unasserted = Vec::new();
+    for code in &codes {
+        if !table.contains(&format!("`{code}`")) {
+            undocumented.push(code.clone());
+        }
+        if !tests.contains(&format!("\"{code}\"")) && !tests.contains(&format!("'{code}'")) {
+            unasserted.push(code.clone());
+        }
+    }
+    assert_eq!(undocumented, Vec::<String>::new(), "codes missing from README's Errors table");
+    assert_eq!(unasserted, Vec::<String>::new(), "codes no test asserts");
+}

@@ -392,7 +392,13 @@ fn claude_usage(sessions: &[Session]) {
             let delta = &items[at..start];
             let est: f64 = delta.iter().map(|i| item_tokens(i, Family::Anthropic) as f64).sum();
             let b4: f64 = delta.iter().map(|i| bytes_over_four(i) as f64).sum();
-            let base = prompt + output;
+            // As the ledger counts it: the output never below the response's visible items
+            // (Claude Code logs a count taken mid-stream).
+            let response: f64 = items[contextview::view::ledger::response_start(&items[..at.min(items.len())])..at.min(items.len())]
+                .iter()
+                .map(|i| item_tokens(i, Family::Anthropic) as f64)
+                .sum();
+            let base = prompt + output.max(response);
             errs_est.push((base + est - next_prompt).abs() / next_prompt);
             errs_b4.push((base + b4 - next_prompt).abs() / next_prompt);
             if !delta.is_empty() {

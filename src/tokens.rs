@@ -287,7 +287,7 @@ pub const OPENAI_WEIGHTS: [f64; Features::LEN] = [0.98, 0.05, 0.18, 1.0, 1.08, 0
 
 /// Claude's tokens per `o200k`-estimated token, measured against the usage real Claude sessions
 /// report (`cargo bench --bench tokens`).
-pub const ANTHROPIC_SCALE: f64 = 1.32;
+pub const ANTHROPIC_SCALE: f64 = 1.25;
 
 /// Estimated tokens of a text for a family (no per-message framing).
 pub fn text_tokens(text: &str, family: Family) -> f64 {

@@ -58,6 +58,29 @@ fn anchored_count_is_the_reported_usage_plus_the_estimated_delta() {
 }
 
 #[test]
+fn an_output_count_taken_mid_stream_counts_the_response_as_estimated() {
+    // Some agents log a response's usage from its first block: 3 output tokens for a reply that
+    // wrote a whole file in its tool call. The context holds the call, not 3 tokens of it.
+    let content = "fn parse(input: &str) -> Result<Ast, Error> { todo!() }\n".repeat(60);
+    let input_value = json!({"path": "src/parse.rs", "content": content});
+    let [call, _] = tool(3, "t1", "write", input_value.clone(), "written");
+    // The result comes after the usage record (seq 5).
+    let [_, result] = tool(4, "t1", "write", input_value.clone(), "written");
+    let log = log_of(&[user(1, "u1", "Write the parser."), agent(2, "a1", "Writing it."), call.clone(), usage(4, 10, 3, 2_000), result.clone()]);
+    assert!(parse_log(&log).diagnostics.is_empty());
+    let items = items_of(&log);
+    assert_eq!(items.len(), 4);
+    let context = build_request(&input(&log)).unwrap().built.report.tokens.context;
+    let response = estimate(&items[1..3]);
+    assert!(response > 500, "{response}");
+    assert_eq!(context.anchor_tokens, 2_010 + response);
+    assert_eq!(context.used, 2_010 + response + estimate(&items[3..]));
+    // A complete count (more than the visible response: hidden reasoning, say) is taken as is.
+    let log = log_of(&[user(1, "u1", "Write the parser."), agent(2, "a1", "Writing it."), call, usage(4, 10, 5_000, 2_000), result]);
+    assert_eq!(build_request(&input(&log)).unwrap().built.report.tokens.context.anchor_tokens, 7_010);
+}
+
+#[test]
 fn without_an_anchor_everything_is_estimated_heads_included() {
     let log = log_of(&[user(1, "u1", "What does add do?"), agent(2, "a1", "It adds two numbers."), user(3, "u2", "Thanks.")]);
     let items = items_of(&log);

@@ -368,9 +368,11 @@ impl Folder {
                     let before: u64 = self.items.iter().map(|i| item_tokens(i, family)).sum();
                     let carry = match &self.state.usage {
                         Some(usage) => {
-                            let anchored: u64 =
-                                self.items[..self.state.items_at_usage.min(self.items.len())].iter().map(|i| item_tokens(i, family)).sum();
-                            Some(OverheadCarry { excess: (usage_total(usage) as i64).saturating_sub(anchored as i64), kept: 1.0, family })
+                            let covered = &self.items[..self.state.items_at_usage.min(self.items.len())];
+                            let anchored: u64 = covered.iter().map(|i| item_tokens(i, family)).sum();
+                            let response: u64 = covered[crate::view::ledger::response_start(covered)..].iter().map(|i| item_tokens(i, family)).sum();
+                            let total = crate::view::ledger::anchor_total(usage, response);
+                            Some(OverheadCarry { excess: (total as i64).saturating_sub(anchored as i64), kept: 1.0, family })
                         }
                         None => self.state.overhead_carry,
                     };

@@ -2,7 +2,9 @@
 //!
 //! The count is *anchored*: the provider's last reported usage (prompt, cached, newly cached and
 //! output tokens) is exact for everything up to the response it describes, so only what came
-//! after it is estimated ([`crate::tokens`]). With no anchor, everything is estimated — the
+//! after it is estimated ([`crate::tokens`]). The output figure counts at least the response's
+//! visible items as estimated: some agents log a count taken mid-stream (a handful of tokens
+//! for a long tool call). With no anchor, everything is estimated — the
 //! system prompt, the tools and every item — plus, after a compaction, the provider's overhead
 //! over our estimate carried over a compaction: the system prompt and tools whole (they are
 //! estimated again), the rest in proportion to what the compaction kept (replay records the
@@ -155,6 +157,17 @@ pub fn head_tokens(system: Option<&str>, tools: &[ToolDef], family: Family) -> u
     (system + tools).round() as u64
 }
 
+/// Where the response a usage anchor describes starts: the assistant's items right before it.
+pub fn response_start(items_before_anchor: &[Item]) -> usize {
+    items_before_anchor.iter().rposition(|i| !i.is_assistant_side()).map_or(0, |p| p + 1)
+}
+
+/// The context a usage anchor stands for: the prompt it reports, plus its output — never less
+/// than `response_tokens`, the estimate of the response's visible items.
+pub fn anchor_total(usage: &UsageAnchor, response_tokens: u64) -> u64 {
+    usage_total(usage).saturating_sub(usage.output_tokens).saturating_add(usage.output_tokens.max(response_tokens))
+}
+
 /// Counts the context: anchor + estimated delta, or an estimate of everything.
 pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
     let family = Family::of(input.provider, input.model);
@@ -168,7 +181,13 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
     let anchor = input.state.anchor.as_ref().filter(|(_, at)| *at <= input.items.len());
     let (anchor_tokens, estimated_tokens, inherited_overhead) = match anchor {
         _ if input.given.is_some() => (0, 0, 0),
-        Some((usage, at)) => (usage_total(usage), estimate(*at), 0),
+        Some((usage, at)) => {
+            // The response the usage describes: the assistant's items right before the anchor.
+            // Its reported output is never less than its visible part: a smaller figure is a
+            // count taken mid-stream (Claude Code logs the usage of a message's first block).
+            let response = estimate(response_start(&input.items[..*at])).saturating_sub(estimate(*at));
+            (anchor_total(usage, response), estimate(*at), 0)
+        }
         None => {
             let heads = head_tokens(input.system, input.tools, family);
             // The carried excess holds the heads the provider counted; we count them ourselves,

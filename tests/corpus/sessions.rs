@@ -264,7 +264,10 @@ pub fn corpus_token_ledger_is_close_to_the_tokenizer_and_to_reported_usage(dir: 
     claude_errors.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let p95 = claude_errors[(claude_errors.len() - 1) * 95 / 100];
     eprintln!("anchored ledger vs Anthropic's reported prompts: {} requests, p95 error {:.3}%", claude_errors.len(), p95 * 100.0);
-    assert!(p95 <= 0.01, "anchored p95 {:.2}%", p95 * 100.0);
+    // The aim is 0.3%; the ledger holds 0.39% here (BENCHMARKS.md, "Token estimator"). The rest
+    // is Claude's tokenizer on single large results (a file read 10-20% off), which no public
+    // vocabulary lets the estimator learn.
+    assert!(p95 <= 0.0045, "anchored p95 {:.3}%", p95 * 100.0);
 }
 
 /// The context a session's source file says its last response had, read straight from the file:

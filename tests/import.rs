@@ -913,6 +913,8 @@ mod any_lines {
     //! with ids pointing anywhere — it imports without panicking into a log that round-trips as
     //! text and builds, for every provider, a payload that passes the provider's validator.
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
     use contextview::update::{parse_log, write_log};
     use contextview::view::BuildError;
     use proptest::prelude::*;

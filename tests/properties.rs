@@ -165,6 +165,8 @@ mod content {
     //! report names what happened to it (repaired, pruned, evicted, downgraded or dropped). A
     //! renderer that loses a turn while staying well-formed fails this.
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
     use contextview::view::{Built, RepairKind};
     use serde_json::Value;
 

@@ -11,7 +11,7 @@ PROVIDERS := anthropic openai-chat openai-responses gemini
 WASM_RUNNER := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 BROWSER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/webdriver.json WASM_BINDGEN_USE_BROWSER=1
 
-.PHONY: setup build demo test test-native test-wasm-node test-wasm-browser test-js bench fuzz clean
+.PHONY: setup build demo test test-long test-native test-wasm-node test-wasm-browser test-js bench fuzz clean
 
 setup:
 	scripts/install-tools.sh
@@ -27,20 +27,25 @@ demo: build
 	  echo "payload: target/demo-$$p.json ($$(wc -c < target/demo-$$p.json) bytes)"; \
 	done
 
-test: setup test-native test-wasm-node test-wasm-browser build test-js
+# Each stage timed; the times are printed at the end, also when one fails.
+test:
+	@MAKE="$(MAKE)" scripts/stages.sh setup test-native test-wasm-node test-wasm-browser build test-js
 
 test-native:
 	@# The corpus suite (tests/corpus) prints what it covered, or SKIPPED with every test ignored.
 	cargo test --locked
 
+# The properties with ten times the cases (natively): before a release, or after touching the
+# renderers, repair, pruning or an importer.
+test-long:
+	CONTEXTVIEW_LONG=1 cargo test --locked --test it
+
 test-wasm-node:
 	$(WASM_RUNNER) WASM_BINDGEN_TEST_ONLY_NODE=1 cargo test --locked --target wasm32-unknown-unknown
 
-# In Chromium, the suites that cover the most code per binary (each binary costs the runner a
-# browser start): random conversations through every renderer, the session state machine with
-# faults, the prompt heads, discovery, the example session. Every suite runs in Node above, and
-# the npm package itself runs in Chromium in test-js.
-BROWSER_SUITES := --lib --test properties --test session --test prompt --test discovery --test example_session
+# In Chromium: the integration tests (one binary, so one browser start). The library's unit
+# tests are native only. The npm package itself runs in Chromium in test-js.
+BROWSER_SUITES := --test it
 
 test-wasm-browser:
 	$(WASM_RUNNER) $(BROWSER_ENV) cargo test --locked --target wasm32-unknown-unknown $(BROWSER_SUITES)

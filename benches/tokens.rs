@@ -76,7 +76,7 @@ fn fit(rows: &[([f64; Features::LEN], f64)]) -> [f64; Features::LEN] {
     const N: usize = Features::LEN;
     // Ridge toward priors. Features the sessions barely have (run-on letters, CJK, other
     // scripts, base64) are held at their priors, measured on text made for the purpose
-    // (tests/tokens.rs: a Chinese paragraph is ~0.75 tokens a character, random base64 ~0.69,
+    // (tests/it/tokens.rs: a Chinese paragraph is ~0.75 tokens a character, random base64 ~0.69,
     // run-together words ~0.18 a letter), as are the pieces whose cost the tokenizer's pre-split
     // fixes (a space before a number is one piece: 1.0; a vowel-less letter adds about 0.2);
     // the common ones are fitted with a light pull, three-byte symbols (`→` is one token) with a

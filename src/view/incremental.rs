@@ -2,7 +2,7 @@
 //! items alone and adds them to the last payload, instead of running every stage over the whole
 //! conversation again.
 //!
-//! Why it is exact: the prefix invariant (tests/prefix.rs) says that between pruning steps a
+//! Why it is exact: the prefix invariant (tests/it/prefix.rs) says that between pruning steps a
 //! request is the previous one plus new entries. The fast path takes it only when every stage
 //! provably leaves the old part alone, and falls back to the full build otherwise:
 //! - no item the last build saw has changed, and the new items start a new entry (the last
@@ -17,7 +17,7 @@
 //! The combined payload is validated whole, like every payload; any violation, or a prefill
 //! the model refuses, sends the build down the full path, which reports it. Property tests
 //! compare a session built this way, record by record, with a fresh build of the same log
-//! (tests/incremental.rs).
+//! (tests/it/incremental.rs).
 
 use std::sync::Arc;
 

@@ -4,7 +4,7 @@
 //! as passed. Each test prints what it covered (`cargo test --test corpus`).
 
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "../common/mod.rs"]
+#[path = "../it/common/mod.rs"]
 mod common;
 #[cfg(not(target_arch = "wasm32"))]
 mod discovery;

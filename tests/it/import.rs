@@ -921,9 +921,9 @@ mod any_lines {
 
     fn pool(format: Format) -> Vec<String> {
         let fixture = match format {
-            Format::ClaudeCode => include_str!("fixtures/claude-code.jsonl"),
-            Format::Codex => include_str!("fixtures/codex.jsonl"),
-            Format::Pi => include_str!("fixtures/pi.jsonl"),
+            Format::ClaudeCode => include_str!("../fixtures/claude-code.jsonl"),
+            Format::Codex => include_str!("../fixtures/codex.jsonl"),
+            Format::Pi => include_str!("../fixtures/pi.jsonl"),
         };
         let mut lines: Vec<String> = fixture.lines().map(str::to_owned).collect();
         // Shapes the fixture files lack: parallel calls, streamed results, compaction, events.
@@ -985,7 +985,7 @@ mod any_lines {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: if cfg!(target_arch = "wasm32") { 24 } else { 160 }, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: crate::common::cases(160), ..ProptestConfig::default() })]
 
         #[test]
         fn claude_code(picks in picks()) { check(Format::ClaudeCode, &picks)?; }

@@ -1,9 +1,7 @@
 //! Discovery through an in-memory host: every convention, the order rules load in, imports,
 //! budgets, conditional rules, skills and their shadowing, refresh cost, and bad input.
 
-mod common;
-
-use common::{discover, MemoryHost};
+use crate::common::{discover, MemoryHost};
 use contextview::discovery::{
     Activation, BundledSkill, DiscoveryOptions, Environment, Outcome, OutsideRepo, Plugin, RuleSource, SkillSource, Workspace,
 };
@@ -530,6 +528,6 @@ fn rules_attached_on_read_reach_the_model_as_one_reminder_told_once() {
     assert!(text.contains("Rules that apply to /repo/pkg/app/web/index.ts:"), "{text}");
     assert!(text.contains("From /repo/.cursor/rules/ts.mdc:\\n"), "{text}");
     assert!(text.contains(&rules[0].text.replace('\n', "\\n")), "{text}");
-    let saved = common::log::store(&mut session);
+    let saved = crate::common::log::store(&mut session);
     assert_eq!(saved.len(), 1, "the reminder is in the log for the host to store");
 }

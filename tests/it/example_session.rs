@@ -16,9 +16,9 @@ macro_rules! snapshot {
     };
 }
 
-const LOG: &str = include_str!("../examples/session.jsonl");
-const SYSTEM: &str = include_str!("../examples/system.md");
-const TOOLS: &str = include_str!("../examples/tools.json");
+const LOG: &str = include_str!("../../examples/session.jsonl");
+const SYSTEM: &str = include_str!("../../examples/system.md");
+const TOOLS: &str = include_str!("../../examples/tools.json");
 
 fn input(provider: Provider) -> BuildInput {
     BuildInput {

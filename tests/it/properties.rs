@@ -11,13 +11,9 @@ use serde_json::json;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-/// 10,000 cases per provider natively; fewer in wasm, where the same code runs far slower.
+/// 1,000 cases per provider natively (10,000 under `make test-long`).
 fn cases() -> u32 {
-    if cfg!(target_arch = "wasm32") {
-        1_000
-    } else {
-        10_000
-    }
+    crate::common::cases(1_000)
 }
 
 const MODEL: &str = "model-a";

@@ -2,8 +2,7 @@
 //! closing brackets) is a byte-identical prefix of the next one's — across appends, drained
 //! reminders, usage records and a resume from the log.
 
-mod common;
-use common::log::store;
+use crate::common::log::store;
 use contextview::request::BuildInput;
 use contextview::session::Session;
 use contextview::view::{Reminder, ReminderKind};

@@ -1,9 +1,7 @@
 //! The token ledger: anchor + estimated delta, overhead carried over a compaction, thresholds
 //! per model window, and pruning driven by the count.
 
-mod common;
-
-use common::log::*;
+use crate::common::log::*;
 use contextview::conversation::Item;
 use contextview::provider::{Provider, ToolDef};
 use contextview::request::{build_request, BuildInput};

@@ -1,9 +1,7 @@
 //! Layer 1: reading logs tolerantly, round-tripping every record kind, and replaying records
 //! into conversation items and the client view.
 
-mod common;
-
-use common::log::{agent, event, log_of, update, user};
+use crate::common::log::{agent, event, log_of, update, user};
 use contextview::conversation::{Item, Part, SyntheticReason};
 use contextview::update::acp::{AcpUpdate, ContentBlock, ContentChunk, SessionUpdate};
 use contextview::update::record::*;

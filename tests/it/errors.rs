@@ -2,9 +2,7 @@
 //! suites, for the codes only the JS wrapper raises) and its exact code asserted; and every code
 //! the sources can raise is documented and asserted somewhere.
 
-mod common;
-
-use common::log::*;
+use crate::common::log::*;
 use contextview::conversation::*;
 use contextview::discovery::{DiscoveryOptions, Outcome, Step, Workspace};
 use contextview::import::import;
@@ -210,7 +208,7 @@ fn every_code_the_sources_raise_is_documented_and_asserted_by_a_test() {
     let table = &readme[readme.find("## Errors").expect("README has an Errors section")..];
     let table = &table[..table[3..].find("\n## ").map_or(table.len(), |i| i + 3)];
     let mut tests = String::new();
-    for dir in ["tests", "tests/js", "tests/workerd", "tests/sdk-types"] {
+    for dir in ["tests/it", "tests/corpus", "tests/js", "tests/workerd", "tests/sdk-types"] {
         for entry in std::fs::read_dir(root.join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "rs" || e == "mjs" || e == "ts") && !path.ends_with("errors.rs") {
@@ -218,7 +216,7 @@ fn every_code_the_sources_raise_is_documented_and_asserted_by_a_test() {
             }
         }
     }
-    tests.push_str(&std::fs::read_to_string(root.join("tests/errors.rs")).unwrap().split("/// The codes a source raises").next().unwrap().to_owned());
+    tests.push_str(&std::fs::read_to_string(root.join("tests/it/errors.rs")).unwrap().split("/// The codes a source raises").next().unwrap().to_owned());
     let mut undocumented = Vec::new();
     let mut unasserted = Vec::new();
     for code in &codes {

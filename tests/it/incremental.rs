@@ -74,7 +74,7 @@ fn comparable(mut report: contextview::Report) -> contextview::Report {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(if cfg!(target_arch = "wasm32") { 64 } else { 512 }))]
+    #![proptest_config(ProptestConfig::with_cases(crate::common::cases(512)))]
 
     #[test]
     fn folding_record_by_record_equals_replaying_from_the_start(ops in prop::collection::vec((0u8..KINDS, any::<u8>(), any::<u8>()), 1..40)) {

@@ -49,7 +49,7 @@ fn acp_updates(log: &str) -> Vec<Value> {
 
 #[test]
 fn example_session_updates_are_official_acp() {
-    let updates = acp_updates(include_str!("../examples/session.jsonl"));
+    let updates = acp_updates(include_str!("../../examples/session.jsonl"));
     assert!(updates.len() > 20);
     for update in &updates {
         assert_official(update);

@@ -1,8 +1,6 @@
 //! The session state machine: every command and its outcome, persistence acknowledgements and
 //! reconcile under faults, snapshots, rewinds and compaction with refreshed heads.
 
-mod common;
-
 use contextview::discovery::Rule;
 use contextview::prompt::PromptContext;
 use contextview::session::{Command, Effect, PersistOutcome, Processed, RecordState, Reply, Session, SessionSnapshot, SUMMARY_HEADROOM};

@@ -4,6 +4,18 @@
 
 pub mod log;
 
+/// Proptest cases for a property: `base` natively, a tenth of it in wasm (the same code runs far
+/// slower there), ten times it under `make test-long` (`CONTEXTVIEW_LONG=1`).
+pub fn cases(base: u32) -> u32 {
+    if cfg!(target_arch = "wasm32") {
+        (base / 10).max(16)
+    } else if std::env::var_os("CONTEXTVIEW_LONG").is_some() {
+        base * 10
+    } else {
+        base
+    }
+}
+
 use std::collections::BTreeMap;
 
 use contextview::discovery::host::{DirEntry, EntryKind, FileContent, HostAnswer, HostRequest, Op};

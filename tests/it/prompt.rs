@@ -1,9 +1,7 @@
 //! Prompt heads: the system prompt per audience, the first-user prefix, templates a host
 //! overrides, and how the heads enter the replayed conversation.
 
-mod common;
-
-use common::log::*;
+use crate::common::log::*;
 use contextview::conversation::{Item, Part, SyntheticReason};
 use contextview::discovery::{DiscoveryOptions, SkillListing};
 use contextview::prompt::{self, Audience, McpServer, PromptContext, TemplateError};
@@ -14,12 +12,12 @@ use serde_json::json;
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn full_context(audience: Audience) -> PromptContext {
-    let mut host = common::MemoryHost::new(&[
+    let mut host = crate::common::MemoryHost::new(&[
         ("/repo/.git/HEAD", "ref: refs/heads/main"),
         ("/repo/AGENTS.md", "Run `make test` before you commit.\n"),
         ("/repo/.agents/skills/release/SKILL.md", "---\nname: release\ndescription: Cut a release of the package.\n---\nSteps.\n"),
     ]);
-    let (_, env) = common::discover(&mut host, DiscoveryOptions::new("/repo"));
+    let (_, env) = crate::common::discover(&mut host, DiscoveryOptions::new("/repo"));
     let mut ctx = PromptContext::new(audience).with_environment(&env);
     ctx.label = Some("Forge".into());
     ctx.os = Some("linux".into());

@@ -1,0 +1,25 @@
+//! The integration tests, one binary per target (each test file is a module): native, and wasm
+//! in Node and Chromium. The corpus suite (`tests/corpus`) has its own harness.
+
+mod common;
+
+mod acp_conformance;
+mod discovery;
+mod errors;
+mod example_session;
+mod images;
+mod import;
+mod incremental;
+mod layout;
+mod ledger;
+mod log_replay;
+mod prefix;
+mod prompt;
+mod properties;
+mod prune;
+mod reasoning;
+mod repair;
+mod session;
+mod tokens;
+mod tool_call_ids;
+mod validators;

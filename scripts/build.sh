@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/:
 #   cargo (release, wasm32) -> wasm-bindgen --target web (pkg/web) and --target nodejs (pkg/node)
-#   -> wasm-opt once (npm binaryen 132; never Debian's wasm-opt 108) -> copy over both outputs
-#   -> pkg-template/* into pkg/.
+#   -> wasm-opt once (npm binaryen 132; never Debian's wasm-opt 108) -> one copy, in pkg/web,
+#   which the nodejs glue is pointed at -> pkg-template/* into pkg/.
 # Needs: rust target wasm32-unknown-unknown, wasm-bindgen CLI equal to the crate's wasm-bindgen,
 # node_modules (npm ci). scripts/install-tools.sh installs all three.
 set -euo pipefail
@@ -47,7 +47,13 @@ echo "[build] wasm-opt -Oz ($("$WASM_OPT" --version))"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$WASM_OPT" -Oz "${WASM_OPT_FEATURES[@]}" "$OUT/web/${NAME}_bg.wasm" -o "$tmp/opt.wasm"
 cp "$tmp/opt.wasm" "$OUT/web/${NAME}_bg.wasm"
-cp "$tmp/opt.wasm" "$OUT/node/${NAME}_bg.wasm"
+# One .wasm in the package: the CommonJS glue (Node's `require`, and `import` through node.mjs)
+# reads the web build's copy, the same bytes every other entry point loads.
+rm "$OUT/node/${NAME}_bg.wasm"
+node_glue="$OUT/node/${NAME}.js"
+grep -q "^const wasmPath = \`\${__dirname}/${NAME}_bg.wasm\`;$" "$node_glue" \
+  || die "wasm-bindgen's nodejs glue no longer reads the wasm from wasmPath; update build.sh"
+sed -i "s|^const wasmPath = \`\${__dirname}/${NAME}_bg.wasm\`;$|const wasmPath = \`\${__dirname}/../web/${NAME}_bg.wasm\`;|" "$node_glue"
 
 # wasm-bindgen writes a package.json / .gitignore per output dir; the package root owns those.
 rm -f "$OUT"/web/package.json "$OUT"/node/package.json "$OUT"/web/.gitignore "$OUT"/node/.gitignore

@@ -1,6 +1,6 @@
 //! Frontmatter: the `---` YAML block at the top of rule and skill files.
 //!
-//! Parsed with serde-saphyr under tight budgets (a frontmatter is a handful of keys; an alias
+//! Parsed by [`super::yaml`] under tight budgets (a frontmatter is a handful of keys; an alias
 //! bomb is refused, not expanded). Real files carry YAML that is invalid but whose meaning is
 //! plain — Cursor writes `globs: **/*`, which YAML reads as an alias. When parsing fails, values
 //! that start with a YAML indicator character are quoted and the block is parsed again; if that
@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use super::yaml::YamlError;
 use crate::diagnostic::{Diagnostic, Severity};
 
 /// A file split into its frontmatter fields and its body.
@@ -51,13 +52,13 @@ pub fn parse(text: &str, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Parse
     let fields = match parse_yaml(yaml) {
         Ok(map) => Ok(map),
         // Over budget (an alias bomb, or absurd nesting): refuse; never try to read it another way.
-        Err(first) if first.contains("budget breached") => {
+        Err(YamlError::OverBudget(first)) => {
             diagnostics.push(
                 Diagnostic::new("frontmatter.too_complex", Severity::Warning, format!("frontmatter refused: {first}")).at_path(path),
             );
             Err(first)
         }
-        Err(first) => {
+        Err(YamlError::Invalid(first)) => {
             let (repaired, changed) = quote_indicator_values(yaml);
             match (changed.is_empty(), parse_yaml(&repaired)) {
                 (false, Ok(map)) => {
@@ -84,23 +85,11 @@ pub fn parse(text: &str, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Parse
     Parsed { fields: Some(fields), body: body.to_owned() }
 }
 
-fn parse_yaml(yaml: &str) -> Result<Map<String, Value>, String> {
-    let options = serde_saphyr::options! {
-        // `name: off` is a name, not `false` (YAML 1.1's yes/no/on/off booleans are not read).
-        strict_booleans: true,
-        budget: serde_saphyr::budget! {
-            max_events: 20_000,
-            max_aliases: 64,
-            max_anchors: 64,
-            max_depth: 32,
-            max_recorded_anchor_events: 20_000,
-        },
-    };
-    match serde_saphyr::from_str_with_options::<Value>(yaml, options) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(Value::Null) => Ok(Map::new()),
-        Ok(other) => Err(format!("expected key: value pairs, found {}", kind_of(&other))),
-        Err(e) => Err(e.to_string().lines().next().unwrap_or("invalid YAML").to_owned()),
+fn parse_yaml(yaml: &str) -> Result<Map<String, Value>, YamlError> {
+    match super::yaml::parse(yaml)? {
+        Value::Object(map) => Ok(map),
+        Value::Null => Ok(Map::new()),
+        other => Err(YamlError::Invalid(format!("expected key: value pairs, found {}", kind_of(&other)))),
     }
 }
 

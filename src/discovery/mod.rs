@@ -16,6 +16,7 @@ pub mod ignore;
 pub mod paths;
 pub mod rules;
 pub mod skills;
+pub mod yaml;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,10 @@
 //! The JavaScript facade: every JS-facing function and type, and nothing else.
 //!
-//! Objects cross the boundary with serde-wasm-bindgen in JSON-compatible form (plain objects,
-//! never `Map`s). TypeScript types come from the Rust types (tsify). Errors are thrown as JS
+//! Objects cross the boundary as JSON text: `JSON.stringify` on the way in, `JSON.parse` on the
+//! way out (plain objects, never `Map`s), so each type has one serializer and one deserializer in
+//! the `.wasm` — the ones the log and the payloads already need. Only the discovery host's
+//! answers, which carry file bytes as `Uint8Array`s, are read with serde-wasm-bindgen.
+//! TypeScript types come from the Rust types (tsify). Errors are thrown as JS
 //! `Error`s with a stable `code` (and `details` where there is more to say); problems with the
 //! input data itself come back as diagnostics in the result, not as exceptions.
 
@@ -87,20 +90,32 @@ fn error_with<T: Serialize>(code: &str, message: &str, details: &T) -> JsValue {
 }
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| error("internal", &format!("could not convert the result to JS: {e}")))
+    let text = serde_json::to_string(value).map_err(|e| error("internal", &format!("could not convert the result to JS: {e}")))?;
+    js_sys::JSON::parse(&text).map_err(|_| error("internal", "a result did not parse as JSON"))
 }
 
 fn ts<T: tsify::Tsify + Serialize>(value: &T) -> Result<Ts<T>, JsValue> {
     to_js(value).map(Ts::new_unchecked)
 }
 
-/// Reads a JS value as a JSON value first, then the type from that: the session's large types
-/// (snapshots, prompt contexts, commands) then have one deserializer in the `.wasm`, not two.
+/// A JS value as JSON text (`undefined` is `null`). A value `JSON.stringify` refuses (a
+/// `BigInt`, a cycle) or cannot write (a function) is refused with `code`.
+fn json_text(value: &JsValue, code: &str, what: &str) -> Result<String, JsValue> {
+    if value.is_undefined() {
+        return Ok("null".to_owned());
+    }
+    let text = js_sys::JSON::stringify(value).map_err(|e| {
+        let reason = e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default();
+        error(code, &format!("{what} is not JSON data: {reason}"))
+    })?;
+    text.as_string().ok_or_else(|| error(code, &format!("{what} is not JSON data")))
+}
+
+/// Reads a JS value as a JSON value first, then the type from that: every type then has one
+/// deserializer in the `.wasm` (the JSON value's), not one per source.
 fn via_value<T: serde::de::DeserializeOwned>(value: &JsValue, code: &str, what: &str) -> Result<T, JsValue> {
     let value: serde_json::Value =
-        serde_wasm_bindgen::from_value(value.clone()).map_err(|e| error(code, &format!("{what} is invalid: {e}")))?;
+        serde_json::from_str(&json_text(value, code, what)?).map_err(|e| error(code, &format!("{what} is invalid: {e}")))?;
     serde_json::from_value(value).map_err(|e| error(code, &format!("{what} is invalid: {e}")))
 }
 
@@ -166,11 +181,10 @@ pub fn build_request_string(input: Ts<BuildInput>) -> Result<Ts<BuildStringResul
 pub fn validate_payload(provider: &str, payload: JsValue, limits: Option<Ts<Limits>>) -> Result<Vec<Ts<Violation>>, JsValue> {
     let provider: Provider = provider.parse().map_err(|m: String| error("invalid_argument", &m))?;
     let limits = match limits {
-        Some(l) => l.to_rust().map_err(|e| error("invalid_argument", &format!("limits are invalid: {e}")))?,
+        Some(l) => via_value(&l.js_value(), "invalid_argument", "limits")?,
         None => Limits::default(),
     };
-    let value: serde_json::Value = serde_wasm_bindgen::from_value(payload)
-        .map_err(|e| error("invalid_argument", &format!("payload is not JSON data: {e}")))?;
+    let value: serde_json::Value = via_value(&payload, "invalid_argument", "payload")?;
     let violations = match Payload::from_json(provider, value) {
         Ok(payload) => payload.validate(&limits),
         Err(reason) => vec![Violation::new(
@@ -249,7 +263,7 @@ impl Session {
     /// repeat something already told.
     #[wasm_bindgen(js_name = enqueueReminder)]
     pub fn enqueue_reminder(&mut self, reminder: Ts<crate::view::Reminder>) -> Result<bool, JsValue> {
-        let reminder = reminder.to_rust().map_err(|e| error("invalid_argument", &format!("reminder is invalid: {e}")))?;
+        let reminder = via_value(&reminder.js_value(), "invalid_argument", "reminder")?;
         Ok(self.inner.enqueue_reminder(reminder))
     }
 
@@ -259,7 +273,7 @@ impl Session {
     pub fn enqueue_rules(&mut self, path: &str, rules: Vec<Ts<crate::discovery::Rule>>) -> Result<bool, JsValue> {
         let rules = rules
             .into_iter()
-            .map(|r| r.to_rust().map_err(|e| error("invalid_argument", &format!("rule is invalid: {e}"))))
+            .map(|r| via_value(&r.js_value(), "invalid_argument", "rule"))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(self.inner.enqueue_rules(path, &rules))
     }
@@ -272,7 +286,7 @@ impl Session {
     /// Queues a command; `now` (RFC 3339, the host's clock) stamps the records it writes.
     /// Returns the command's id.
     pub fn submit(&mut self, command: Ts<Command>, now: Option<String>) -> Result<f64, JsValue> {
-        let command = command.to_rust().map_err(|e| error("invalid_command", &format!("command is invalid: {e}")))?;
+        let command = via_value(&command.js_value(), "invalid_command", "command")?;
         Ok(self.inner.submit(command, now) as f64)
     }
 
@@ -283,7 +297,7 @@ impl Session {
 
     /// Processes one command now (throws `queue_not_empty` while commands are queued).
     pub fn dispatch(&mut self, command: Ts<Command>, now: Option<String>) -> Result<Ts<Processed>, JsValue> {
-        let command = command.to_rust().map_err(|e| error("invalid_command", &format!("command is invalid: {e}")))?;
+        let command = via_value(&command.js_value(), "invalid_command", "command")?;
         ts(&self.inner.dispatch(command, now).map_err(session_error)?)
     }
 
@@ -295,7 +309,7 @@ impl Session {
 
     /// Reports what became of a persist ticket: `committed`, `not_committed` or `indeterminate`.
     pub fn ack(&mut self, ticket: f64, outcome: Ts<PersistOutcome>) -> Result<Ts<AckResult>, JsValue> {
-        let outcome = outcome.to_rust().map_err(|e| error("invalid_argument", &format!("outcome is invalid: {e}")))?;
+        let outcome = via_value(&outcome.js_value(), "invalid_argument", "outcome")?;
         if !(ticket.is_finite() && ticket >= 0.0 && ticket.fract() == 0.0) {
             return Err(error("unknown_ticket", &format!("{ticket} is not a ticket")));
         }
@@ -384,7 +398,7 @@ pub struct WorkspaceEngine {
 impl WorkspaceEngine {
     #[wasm_bindgen(constructor)]
     pub fn new(options: Ts<DiscoveryOptions>) -> Result<WorkspaceEngine, JsValue> {
-        let options = options.to_rust().map_err(|e| error("invalid_options", &format!("discovery options are invalid: {e}")))?;
+        let options = via_value(&options.js_value(), "invalid_options", "discovery options")?;
         let inner = Workspace::new(options).map_err(|m| error("invalid_options", &m))?;
         Ok(WorkspaceEngine { inner })
     }

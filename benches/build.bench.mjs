@@ -88,7 +88,7 @@ function main() {
       }
     }
   }
-  const wasmPath = fileURLToPath(new URL('../pkg/node/contextview_bg.wasm', import.meta.url));
+  const wasmPath = fileURLToPath(new URL('../pkg/web/contextview_bg.wasm', import.meta.url));
   const wasm = readFileSync(wasmPath);
   const floor = median(times.stringify);
   const result = {

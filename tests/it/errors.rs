@@ -185,7 +185,7 @@ fn raised_codes() -> std::collections::BTreeSet<String> {
         }
         scan(&text, &["Outcome::Error { code: \"", "error(\"", "error_with(\""], '"');
     }
-    for entry in std::fs::read_dir(root.join("pkg")).unwrap() {
+    for entry in std::fs::read_dir(root.join("pkg-template")).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "mjs") {
             let text = std::fs::read_to_string(&path).unwrap();

@@ -75,6 +75,26 @@ pub struct BuildStringResult {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A built request as the body's UTF-8 bytes, which `fetch` and the Workers runtime take as a
+/// body without decoding them into a string first.
+#[derive(Serialize, tsify::Tsify)]
+pub struct BuildBytesResult {
+    #[tsify(type = "Uint8Array")]
+    pub body: Vec<u8>,
+    pub report: Report,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// `{body, report, diagnostics}` with the body handed over as it is (a string or bytes), not
+/// written into JSON text and parsed back.
+fn body_result(body: JsValue, report: &Report, diagnostics: &[Diagnostic]) -> Result<JsValue, JsValue> {
+    let result = js_sys::Object::new();
+    js_sys::Reflect::set(&result, &"body".into(), &body)?;
+    js_sys::Reflect::set(&result, &"report".into(), &to_js(report)?)?;
+    js_sys::Reflect::set(&result, &"diagnostics".into(), &to_js(diagnostics)?)?;
+    Ok(result.into())
+}
+
 fn error(code: &str, message: &str) -> JsValue {
     let err = js_sys::Error::new(message);
     let _ = js_sys::Reflect::set(&err, &"code".into(), &code.into());
@@ -173,7 +193,7 @@ pub fn build_request(input: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> 
 #[wasm_bindgen(js_name = buildRequestString)]
 pub fn build_request_string(input: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
     let out = build_native(&options(input)?).map_err(request_error)?;
-    ts(&BuildStringResult { body: out.built.body, report: out.built.report, diagnostics: out.diagnostics })
+    body_result(JsValue::from_str(&out.built.body), &out.built.report, &out.diagnostics).map(Ts::new_unchecked)
 }
 
 /// Checks a payload (ours or anyone's) against a provider's rules; `[]` means valid.
@@ -363,7 +383,15 @@ impl Session {
     #[wasm_bindgen(js_name = buildString)]
     pub fn build_string(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
         let (body, report) = self.inner.build_body(&self::options(options)?).map_err(request_error)?;
-        ts(&BuildStringResult { body, report, diagnostics: Vec::new() })
+        body_result(JsValue::from_str(&body), &report, &[]).map(Ts::new_unchecked)
+    }
+
+    /// Builds a request; returns the body as UTF-8 bytes (a `Uint8Array` to pass to `fetch`),
+    /// byte for byte the string `buildString` returns.
+    #[wasm_bindgen(js_name = buildBytes)]
+    pub fn build_bytes(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildBytesResult>, JsValue> {
+        let (body, report) = self.inner.build_body(&self::options(options)?).map_err(request_error)?;
+        body_result(js_sys::Uint8Array::from(body.as_bytes()).into(), &report, &[]).map(Ts::new_unchecked)
     }
 }
 

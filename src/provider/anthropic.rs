@@ -286,40 +286,85 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
 
 /// As [`validate`], with the serialized body's length already known.
 pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Violation> {
-    let mut v = Vec::new();
-    let mut cache_breakpoints: Vec<(String, Option<String>)> = Vec::new();
-    let mut images = 0usize;
-    let mut seen_ids = HashSet::default();
+    Check::full(request, limits, body).0
+}
 
-    if request.messages.is_empty() {
-        v.push(Violation::new("anthropic.messages_non_empty", "messages", "messages: at least one message is required"));
-    }
-    for tool in request.tools.iter().flatten() {
-        if let Some(cc) = &tool.cache_control {
-            cache_breakpoints.push((format!("tools.{}", tool.name), cc.ttl.clone()));
+/// The rules of [`validate_sized`], walked message by message. What it holds after a payload's
+/// messages lets a payload that only grew by messages appended after a user message be checked
+/// on the new messages alone ([`Check::resume`]): every rule that looks at a neighbour looks at
+/// the one before, except the two about an assistant message's successor, and the message
+/// before the new ones is not an assistant message.
+#[derive(Debug, Clone, Default)]
+pub struct Check {
+    v: Vec<Violation>,
+    cache_breakpoints: Vec<(String, Option<String>)>,
+    images: usize,
+    seen_ids: HashSet<String>,
+    /// Messages checked so far.
+    checked: usize,
+}
+
+impl Check {
+    /// Checks a whole request; returns what it breaks and the state after its messages.
+    pub fn full(request: &Request, limits: &Limits, body: usize) -> (Vec<Violation>, Check) {
+        let mut check = Check::default();
+        check.head(request);
+        for n in 0..request.messages.len() {
+            check.message(request, n, limits);
         }
+        (check.finish(request, limits, body), check)
     }
-    for (i, block) in request.system.iter().flatten().enumerate() {
-        if block.text.is_empty() {
-            v.push(Violation::new("anthropic.text_non_empty", format!("system.{i}"), "system: text content blocks must be non-empty"));
+
+    /// Checks what was appended to the request this state was made from; `None` when it cannot
+    /// (the request is not that one grown, an earlier check found a violation, or the last
+    /// message checked was the model's), and the request must be checked whole.
+    pub fn resume(&mut self, request: &Request, limits: &Limits, body: usize) -> Option<Vec<Violation>> {
+        let resumable = self.v.is_empty()
+            && self.checked > 0
+            && request.messages.len() >= self.checked
+            && request.messages[self.checked - 1].role == Role::User;
+        if !resumable {
+            return None;
         }
-        if let Some(cc) = &block.cache_control {
-            cache_breakpoints.push((format!("system.{i}"), cc.ttl.clone()));
+        for n in self.checked..request.messages.len() {
+            self.message(request, n, limits);
+        }
+        Some(self.finish(request, limits, body))
+    }
+
+    fn head(&mut self, request: &Request) {
+        if request.messages.is_empty() {
+            self.v.push(Violation::new("anthropic.messages_non_empty", "messages", "messages: at least one message is required"));
+        }
+        for tool in request.tools.iter().flatten() {
+            if let Some(cc) = &tool.cache_control {
+                self.cache_breakpoints.push((format!("tools.{}", tool.name), cc.ttl.clone()));
+            }
+        }
+        for (i, block) in request.system.iter().flatten().enumerate() {
+            if block.text.is_empty() {
+                self.v.push(Violation::new("anthropic.text_non_empty", format!("system.{i}"), "system: text content blocks must be non-empty"));
+            }
+            if let Some(cc) = &block.cache_control {
+                self.cache_breakpoints.push((format!("system.{i}"), cc.ttl.clone()));
+            }
         }
     }
 
-    let last = request.messages.len().saturating_sub(1);
-    for (n, message) in request.messages.iter().enumerate() {
+    fn message(&mut self, request: &Request, n: usize, limits: &Limits) {
+        self.checked = n + 1;
+        let last = request.messages.len().saturating_sub(1);
+        let message = &request.messages[n];
         let path = At::root("messages.", n, "");
         if message.content.is_empty() && !(n == last && message.role == Role::Assistant) {
-            v.push(Violation::new(
+            self.v.push(Violation::new(
                 "anthropic.content_non_empty",
                 &path,
                 format!("{path}: all messages must have non-empty content except for the optional final assistant message"),
             ));
         }
         if n > 0 && request.messages[n - 1].role == message.role {
-            v.push(Violation::new(
+            self.v.push(Violation::new(
                 "anthropic.roles_alternate",
                 &path,
                 format!("{path}: consecutive `{:?}` messages (the API would combine them; we never send them)", message.role),
@@ -331,7 +376,7 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
             Block::Image { .. } | Block::ToolUse { .. } | Block::ToolResult { .. } | Block::Thinking { .. } | Block::RedactedThinking { .. } => None,
         }).collect();
         if texts.iter().any(|t| !t.is_empty()) && texts.iter().all(|t| t.trim().is_empty()) {
-            v.push(Violation::new("anthropic.text_non_whitespace", &path, "messages: text content blocks must contain non-whitespace text"));
+            self.v.push(Violation::new("anthropic.text_non_whitespace", &path, "messages: text content blocks must contain non-whitespace text"));
         }
         let mut seen_non_result = false;
         for (m, block) in message.content.iter().enumerate() {
@@ -339,49 +384,49 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
             match block {
                 Block::Text { text, cache_control } => {
                     if text.is_empty() {
-                        v.push(Violation::new("anthropic.text_non_empty", &bpath, format!("{bpath}: text content blocks must be non-empty")));
+                        self.v.push(Violation::new("anthropic.text_non_empty", &bpath, format!("{bpath}: text content blocks must be non-empty")));
                     }
                     if let Some(cc) = cache_control {
-                        cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
+                        self.cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
                     }
                     seen_non_result = true;
                 }
                 Block::Image { source, cache_control } => {
                     if message.role != Role::User {
-                        v.push(Violation::new("anthropic.image_in_user", &bpath, format!("{bpath}: image blocks are only accepted in user messages")));
+                        self.v.push(Violation::new("anthropic.image_in_user", &bpath, format!("{bpath}: image blocks are only accepted in user messages")));
                     }
-                    images += 1;
-                    check_image(source, &bpath, limits, &mut v);
+                    self.images += 1;
+                    check_image(source, &bpath, limits, &mut self.v);
                     if let Some(cc) = cache_control {
-                        cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
+                        self.cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
                     }
                     seen_non_result = true;
                 }
                 Block::ToolUse { id, cache_control, .. } => {
                     if message.role != Role::Assistant {
-                        v.push(Violation::new("anthropic.tool_use_in_assistant", &bpath, format!("{bpath}: tool_use blocks belong in assistant messages")));
+                        self.v.push(Violation::new("anthropic.tool_use_in_assistant", &bpath, format!("{bpath}: tool_use blocks belong in assistant messages")));
                     }
                     if !ids::ANTHROPIC.accepts(id) {
-                        v.push(Violation::new(
+                        self.v.push(Violation::new(
                             "anthropic.tool_use_id_format",
                             &bpath,
                             format!("{bpath}.id: String should match pattern '^[a-zA-Z0-9_-]+$' and have at most 64 characters: `{id}`"),
                         ));
                     }
-                    if !seen_ids.insert(id.clone()) {
-                        v.push(Violation::new("anthropic.tool_use_id_unique", &bpath, format!("{bpath}: `tool_use` ids must be unique: {id}")));
+                    if !self.seen_ids.insert(id.clone()) {
+                        self.v.push(Violation::new("anthropic.tool_use_id_unique", &bpath, format!("{bpath}: `tool_use` ids must be unique: {id}")));
                     }
                     if let Some(cc) = cache_control {
-                        cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
+                        self.cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
                     }
                     seen_non_result = true;
                 }
                 Block::ToolResult { tool_use_id, content, cache_control, .. } => {
                     if message.role != Role::User {
-                        v.push(Violation::new("anthropic.tool_result_in_user", &bpath, format!("{bpath}: tool_result blocks belong in user messages")));
+                        self.v.push(Violation::new("anthropic.tool_result_in_user", &bpath, format!("{bpath}: tool_result blocks belong in user messages")));
                     }
                     if seen_non_result {
-                        v.push(Violation::new(
+                        self.v.push(Violation::new(
                             "anthropic.tool_result_first",
                             &bpath,
                             format!("{bpath}: tool_result blocks must come first in the user message, before any other content"),
@@ -392,7 +437,7 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
                         .map(|p| tool_use_ids(&request.messages[p]))
                         .unwrap_or_default();
                     if !previous_uses.contains(tool_use_id.as_str()) {
-                        v.push(Violation::new(
+                        self.v.push(Violation::new(
                             "anthropic.tool_result_matches_tool_use",
                             &bpath,
                             format!(
@@ -405,39 +450,39 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
                         ResultBlock::Image { .. } => None,
                     }).collect();
                     if inner_texts.iter().any(|t| !t.is_empty()) && inner_texts.iter().all(|t| t.trim().is_empty()) {
-                        v.push(Violation::new("anthropic.text_non_whitespace", &bpath, "messages: text content blocks must contain non-whitespace text"));
+                        self.v.push(Violation::new("anthropic.text_non_whitespace", &bpath, "messages: text content blocks must contain non-whitespace text"));
                     }
                     for (k, inner) in content.iter().enumerate() {
                         let ipath = bpath.child(".content.", k, "");
                         match inner {
-                            ResultBlock::Text { text } if text.is_empty() => v.push(Violation::new(
+                            ResultBlock::Text { text } if text.is_empty() => self.v.push(Violation::new(
                                 "anthropic.text_non_empty",
                                 &ipath,
                                 format!("{ipath}: text content blocks must be non-empty"),
                             )),
                             ResultBlock::Text { .. } => {}
                             ResultBlock::Image { source } => {
-                                images += 1;
-                                check_image(source, &ipath, limits, &mut v);
+                                self.images += 1;
+                                check_image(source, &ipath, limits, &mut self.v);
                             }
                         }
                     }
                     if let Some(cc) = cache_control {
-                        cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
+                        self.cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
                     }
                 }
                 Block::Thinking { signature, .. } => {
                     if message.role != Role::Assistant {
-                        v.push(Violation::new("anthropic.thinking_in_assistant", &bpath, format!("{bpath}: thinking blocks belong in assistant messages")));
+                        self.v.push(Violation::new("anthropic.thinking_in_assistant", &bpath, format!("{bpath}: thinking blocks belong in assistant messages")));
                     }
                     if signature.is_empty() {
-                        v.push(Violation::new("anthropic.thinking_signature", &bpath, format!("{bpath}.signature: thinking blocks need their signature")));
+                        self.v.push(Violation::new("anthropic.thinking_signature", &bpath, format!("{bpath}.signature: thinking blocks need their signature")));
                     }
                     seen_non_result = true;
                 }
                 Block::RedactedThinking { .. } => {
                     if message.role != Role::Assistant {
-                        v.push(Violation::new("anthropic.thinking_in_assistant", &bpath, format!("{bpath}: redacted_thinking blocks belong in assistant messages")));
+                        self.v.push(Violation::new("anthropic.thinking_in_assistant", &bpath, format!("{bpath}: redacted_thinking blocks belong in assistant messages")));
                     }
                     seen_non_result = true;
                 }
@@ -463,7 +508,7 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
                 let mut missing: Vec<&str> = uses.iter().copied().filter(|id| !answered.contains(id)).collect();
                 missing.sort_unstable();
                 if !missing.is_empty() {
-                    v.push(Violation::new(
+                    self.v.push(Violation::new(
                         "anthropic.tool_use_has_tool_result",
                         &path,
                         format!(
@@ -475,53 +520,61 @@ pub fn validate_sized(request: &Request, limits: &Limits, body: usize) -> Vec<Vi
             }
         }
     }
-    if prefill_refusal(request, limits).is_some() {
-        v.push(Violation::new(
-            "anthropic.ends_with_user",
-            format!("messages.{last}"),
-            "This model does not support assistant message prefill. The conversation must end with a user message.",
-        ));
-    }
 
-    // Automatic caching places its breakpoint on the last block: it counts, and comes last.
-    if let Some(cc) = &request.cache_control {
-        cache_breakpoints.push(("cache_control".to_owned(), cc.ttl.clone()));
-    }
-    if cache_breakpoints.len() > 4 {
-        v.push(Violation::new(
-            "anthropic.cache_breakpoints_max",
-            cache_breakpoints[4].0.clone(),
-            format!("A maximum of 4 blocks with cache_control may be provided. Found {}.", cache_breakpoints.len()),
-        ));
-    }
-    let mut seen_short = false;
-    for (path, ttl) in &cache_breakpoints {
-        match ttl.as_deref() {
-            Some("1h") if seen_short => v.push(Violation::new(
-                "anthropic.cache_ttl_order",
-                path.clone(),
-                format!("{path}: a ttl='1h' cache_control block must not come after a ttl='5m' block"),
-            )),
-            Some("1h") => {}
-            Some("5m") | None => seen_short = true,
-            Some(other) => v.push(Violation::new("anthropic.cache_ttl_value", path.clone(), format!("{path}: cache_control.ttl must be '5m' or '1h', got '{other}'"))),
+    /// The rules over the whole request, after its messages.
+    fn finish(&self, request: &Request, limits: &Limits, body: usize) -> Vec<Violation> {
+        let mut v = self.v.clone();
+        let last = request.messages.len().saturating_sub(1);
+        let images = self.images;
+        let mut breakpoints = self.cache_breakpoints.clone();
+        if prefill_refusal(request, limits).is_some() {
+            v.push(Violation::new(
+                "anthropic.ends_with_user",
+                format!("messages.{last}"),
+                "This model does not support assistant message prefill. The conversation must end with a user message.",
+            ));
         }
+
+        // Automatic caching places its breakpoint on the last block: it counts, and comes last.
+        if let Some(cc) = &request.cache_control {
+            breakpoints.push(("cache_control".to_owned(), cc.ttl.clone()));
+        }
+        if breakpoints.len() > 4 {
+            v.push(Violation::new(
+                "anthropic.cache_breakpoints_max",
+                breakpoints[4].0.clone(),
+                format!("A maximum of 4 blocks with cache_control may be provided. Found {}.", breakpoints.len()),
+            ));
+        }
+        let mut seen_short = false;
+        for (path, ttl) in &breakpoints {
+            match ttl.as_deref() {
+                Some("1h") if seen_short => v.push(Violation::new(
+                    "anthropic.cache_ttl_order",
+                    path.clone(),
+                    format!("{path}: a ttl='1h' cache_control block must not come after a ttl='5m' block"),
+                )),
+                Some("1h") => {}
+                Some("5m") | None => seen_short = true,
+                Some(other) => v.push(Violation::new("anthropic.cache_ttl_value", path.clone(), format!("{path}: cache_control.ttl must be '5m' or '1h', got '{other}'"))),
+            }
+        }
+        if images > limits.anthropic_max_images {
+            v.push(Violation::new(
+                "anthropic.max_images",
+                "messages",
+                format!("Too many images: {images} in one request (at most {})", limits.anthropic_max_images),
+            ));
+        }
+        if body > limits.anthropic_max_body_bytes {
+            v.push(Violation::new(
+                "anthropic.request_too_large",
+                "",
+                format!("request_too_large: request body is {body} bytes; the limit is {}", limits.anthropic_max_body_bytes),
+            ));
+        }
+        v
     }
-    if images > limits.anthropic_max_images {
-        v.push(Violation::new(
-            "anthropic.max_images",
-            "messages",
-            format!("Too many images: {images} in one request (at most {})", limits.anthropic_max_images),
-        ));
-    }
-    if body > limits.anthropic_max_body_bytes {
-        v.push(Violation::new(
-            "anthropic.request_too_large",
-            "",
-            format!("request_too_large: request body is {body} bytes; the limit is {}", limits.anthropic_max_body_bytes),
-        ));
-    }
-    v
 }
 
 fn tool_use_ids(message: &Message) -> HashSet<&str> {

@@ -397,6 +397,14 @@ pub enum Payload {
     Gemini(#[cfg_attr(target_arch = "wasm32", tsify(type = "GeminiRequest"))] gemini::Request),
 }
 
+/// What validating a payload leaves for checking its growth ([`Payload::validate_appended`]).
+#[derive(Debug, Clone)]
+pub enum Checked {
+    Anthropic(anthropic::Check),
+    /// The other APIs' payloads are checked whole on every build.
+    Whole,
+}
+
 impl Payload {
     pub fn provider(&self) -> Provider {
         match self {
@@ -464,8 +472,6 @@ impl Payload {
             Payload::Gemini(r) => r.contents.truncate(len),
         }
     }
-
-    /// An Anthropic conversation that ends with the assistant (prefill).
 
     /// Why the target refuses this payload's ending with an assistant turn (prefill), when it
     /// ends with one and the target does; `None` when the payload may be sent as it is.
@@ -540,6 +546,32 @@ impl Payload {
             Payload::OpenAiResponses(p) => openai_responses::validate(p),
             Payload::Gemini(p) => gemini::validate(p),
         }
+    }
+
+    /// As [`Payload::validate_sized`], keeping what a later [`Payload::validate_appended`] needs
+    /// to check only what is appended to this payload.
+    pub fn validate_keeping(&self, limits: &Limits, body_len: usize) -> (Vec<Violation>, Checked) {
+        match self {
+            Payload::Anthropic(p) => {
+                let (violations, check) = anthropic::Check::full(p, limits, body_len);
+                (violations, Checked::Anthropic(check))
+            }
+            Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => (self.validate_sized(limits, body_len), Checked::Whole),
+        }
+    }
+
+    /// Validates this payload, which is the one `checked` was made from with entries appended:
+    /// the Messages API's rules are checked on the new messages and across the request, the
+    /// old messages are not walked again. Where that cannot be done, the payload is checked whole.
+    pub fn validate_appended(&self, limits: &Limits, body_len: usize, checked: &mut Checked) -> Vec<Violation> {
+        if let (Payload::Anthropic(p), Checked::Anthropic(check)) = (self, &mut *checked) {
+            if let Some(violations) = check.resume(p, limits, body_len) {
+                return violations;
+            }
+        }
+        let (violations, fresh) = self.validate_keeping(limits, body_len);
+        *checked = fresh;
+        violations
     }
 
     /// Reads a payload of `provider`'s shape from JSON, for validation of payloads made elsewhere.

@@ -59,9 +59,8 @@ pub struct Session {
     notified: Option<(u64, u64)>,
     /// A compaction was asked for and has not happened yet (it is asked for once).
     compaction_asked: bool,
-    /// The last request body built, to report how much of it the next one repeats.
-    last_body: Option<String>,
-    /// Work kept between builds (token estimates, the last payload's JSON).
+    /// Work kept between builds (token estimates, the last payload and its entries' JSON, from
+    /// which the last body is known without keeping a copy of it).
     cache: view::ViewCache,
     /// Where the pruning boundaries (turn, step) stood at the last build, to tell what moving
     /// them cost.
@@ -286,9 +285,6 @@ impl Session {
         options.images.strip_all |= strip_images;
         let (body, mut report) = view::build_cached(replayer.items(), &options, cache).map_err(RequestError::Build)?;
         self.strip_images_once = false;
-        // A body made by appending entries repeats the previous one up to its closing `]}`.
-        let known = |previous: &str| if report.reuse.is_some_and(|r| r.appended_only) { previous.len().saturating_sub(2) } else { 0 };
-        report.prefix = self.last_body.as_deref().map(|previous| view::PrefixReport::between_from(previous, &body, known(previous)));
         // What pruning cost the provider's cache: the bytes rewritten when its boundary moved.
         // What rewrote the previous request, if anything did: what pruning cost the provider's
         // cache is reported apart from what a compaction or a rewind cost.
@@ -315,7 +311,6 @@ impl Session {
         }
         self.last_boundary = Some(boundary);
         self.last_build_seq = self.records.last().map_or(0, |r| r.seq);
-        self.last_body = Some(body.clone());
         Ok((body, report))
     }
 }

@@ -14,12 +14,11 @@
 //! - the new items carry no images (the image budget is then what it was);
 //! - the new items' tool-call ids need no normalisation and collide with none already sent.
 //!
-//! The combined payload is validated whole, like every payload; any violation, or a prefill
-//! the model refuses, sends the build down the full path, which reports it. Property tests
+//! The combined payload is validated like every payload, resuming the last validation where
+//! the provider's validator can (the old entries are not walked again); any violation, or a
+//! prefill the model refuses, sends the build down the full path, which reports it. Property tests
 //! compare a session built this way, record by record, with a fresh build of the same log
 //! (tests/it/incremental.rs).
-
-use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
@@ -75,7 +74,7 @@ fn same_shape(a: &BuildOptions, b: &BuildOptions) -> bool {
 }
 
 /// The build after an append, when it can be made from the last one; `None` to take the full path.
-pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Option<(Payload, String, Vec<Arc<str>>, Report)> {
+pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Option<(super::Kept, String, Report)> {
     let last = cache.last_build.as_ref()?;
     if !same_shape(&last.options, options) || !last.ends_on_last_item || cache.dirty_from < last.items || items.len() <= last.items {
         return None;
@@ -134,7 +133,8 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     if !notes.id_map.is_empty() || !tail.starts_on_assistant_side() {
         return None;
     }
-    let (payload, json) = cache.last.as_mut()?;
+    let kept = cache.last.as_mut()?;
+    let (payload, json) = (&mut kept.payload, &kept.entries);
     let known = payload.entries_len();
     if !payload.append_entries(tail) {
         return None;
@@ -148,10 +148,12 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
         return give_up(payload);
     }
     let (body, entries, reused) = payload.to_json_appended(json, known);
-    if !payload.validate_sized(&options.render.limits, body.len()).is_empty() {
+    // A failed check leaves the validator's state past the old entries: the full path that
+    // follows starts a new one.
+    if !payload.validate_appended(&options.render.limits, body.len(), &mut kept.checked).is_empty() {
         return give_up(payload);
     }
-    let (payload, _) = cache.last.take()?;
+    let super::Kept { payload, checked, .. } = cache.last.take()?;
 
     let last = cache.last_build.as_mut()?;
     let sizes = &cache.sizes;
@@ -181,5 +183,5 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     last.ends_on_last_item = ends_on(items, view.last().map(|item| item.as_ref()));
     last.report = report.clone();
     last.call_ids.extend(new_calls);
-    Some((payload, body, entries, report))
+    Some((super::Kept::new(payload, entries, checked, &body), body, report))
 }

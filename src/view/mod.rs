@@ -146,12 +146,13 @@ impl std::fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 /// What a session keeps between builds so that a build after an append redoes little: each
-/// item's measured size, and the last payload with its conversation entries' JSON.
+/// item's measured size, and the last payload with its conversation entries' JSON and what its
+/// validation left.
 #[derive(Debug, Clone, Default)]
 pub struct ViewCache {
     family: Option<Family>,
     sizes: Vec<ItemSize>,
-    last: Option<(Payload, Vec<std::sync::Arc<str>>)>,
+    last: Option<Kept>,
     /// The last build, for the append fast path ([`incremental`]).
     last_build: Option<incremental::LastBuild>,
     /// Lowest item index changed since the last build.
@@ -177,9 +178,53 @@ impl ViewCache {
         &self.sizes
     }
 
+    /// The body of the last payload built, if any (rebuilt from its pieces).
+    pub fn last_body(&self) -> Option<String> {
+        self.last.as_ref().map(|kept| String::from_utf8(kept.pieces().concat()).unwrap_or_default())
+    }
+
     /// The last payload built, if any.
     pub fn last_payload(&self) -> Option<&Payload> {
-        self.last.as_ref().map(|(p, _)| p)
+        self.last.as_ref().map(|kept| &kept.payload)
+    }
+}
+
+/// The last payload built, with its conversation entries' JSON (reused by the next build's
+/// serialization) and its validator's state (resumed when the next payload only adds entries).
+#[derive(Debug, Clone)]
+struct Kept {
+    payload: Payload,
+    entries: Vec<std::sync::Arc<str>>,
+    checked: crate::provider::Checked,
+    /// The body before its conversation's `[`: with the entries, the body is rebuilt on demand
+    /// (a session does not keep the body it sent besides them).
+    stem: Box<str>,
+}
+
+impl Kept {
+    fn new(payload: Payload, entries: Vec<std::sync::Arc<str>>, checked: crate::provider::Checked, body: &str) -> Kept {
+        let list: usize = entries.iter().map(|e| e.len()).sum::<usize>() + entries.len().saturating_sub(1) + "[]}".len();
+        let stem = body.get(..body.len().saturating_sub(list)).unwrap_or_default().into();
+        Kept { payload, entries, checked, stem }
+    }
+
+    /// The body, as the pieces it is joined from.
+    fn pieces(&self) -> Vec<&[u8]> {
+        let mut pieces = Vec::with_capacity(self.entries.len() * 2 + 3);
+        pieces.push(self.stem.as_bytes());
+        pieces.push(b"[");
+        for (i, entry) in self.entries.iter().enumerate() {
+            if i > 0 {
+                pieces.push(b",");
+            }
+            pieces.push(entry.as_bytes());
+        }
+        pieces.push(b"]}");
+        pieces
+    }
+
+    fn body_len(&self) -> usize {
+        self.pieces().iter().map(|p| p.len()).sum()
     }
 }
 
@@ -193,23 +238,33 @@ fn index_in(items: &[Item], item: &Item) -> Option<usize> {
 
 /// Builds the provider request for `items`.
 pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError> {
-    let (payload, body, _, report) = build_with(items, options, &mut ViewCache::default())?;
-    Ok(Built { payload, body, report })
+    let (kept, body, report) = build_with(items, options, &mut ViewCache::default())?;
+    Ok(Built { payload: kept.payload, body, report })
 }
 
 /// [`build`] with a cache kept between builds of the same session: the result is the same, the
-/// work is less. The payload stays in the cache ([`ViewCache::last_payload`]).
+/// work is less. The payload stays in the cache ([`ViewCache::last_payload`]), and the report
+/// says what this body shares with the last one ([`Report::prefix`]).
 pub fn build_cached(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(String, Report), BuildError> {
-    let (payload, body, entries, report) = match incremental::try_append(items, options, cache) {
-        Some(built) => built,
+    let previous_bytes = cache.last.as_ref().map(Kept::body_len);
+    let (kept, body, mut report) = match incremental::try_append(items, options, cache) {
+        // The body repeats the last one up to its closing `]}`, then goes on with `,`.
+        Some(built) => {
+            let (kept, body, mut report) = built;
+            report.prefix = previous_bytes.map(PrefixReport::appended);
+            (kept, body, report)
+        }
         None => build_with(items, options, cache)?,
     };
-    cache.last = Some((payload, entries));
+    if !report.reuse.is_some_and(|r| r.appended_only) {
+        report.prefix = cache.last.as_ref().map(|last| PrefixReport::between_pieces(&last.pieces(), &body, 0));
+    }
+    cache.last = Some(kept);
     cache.dirty_from = usize::MAX;
     Ok((body, report))
 }
 
-fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(Payload, String, Vec<std::sync::Arc<str>>, Report), BuildError> {
+fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(Kept, String, Report), BuildError> {
     let (view, repairs) = repair::repair(items, &options.repair);
     if view.is_empty() {
         return Err(BuildError::EmptyConversation {
@@ -227,10 +282,10 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
             message: format!("the conversation ends with an assistant turn and {reason}; append a user message first"),
         });
     }
-    let previous = cache.last.as_ref().map(|(p, j)| (p, &j[..]));
+    let previous = cache.last.as_ref().map(|kept| (&kept.payload, &kept.entries[..]));
     let had_previous = previous.is_some();
     let (body, entries, reused) = payload.to_json_reusing(previous);
-    let violations = payload.validate_sized(&options.render.limits, body.len());
+    let (violations, checked) = payload.validate_keeping(&options.render.limits, body.len());
     if !violations.is_empty() {
         let rules: Vec<&str> = violations.iter().map(|v| v.rule.as_str()).collect();
         return Err(BuildError::InvalidPayload {
@@ -263,5 +318,5 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         prefix: None,
     };
     cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report));
-    Ok((payload, body, entries, report))
+    Ok((Kept::new(payload, entries, checked, &body), body, report))
 }

@@ -163,18 +163,46 @@ pub enum RewriteCause {
 
 impl PrefixReport {
     pub fn between(previous: &str, body: &str) -> PrefixReport {
-        PrefixReport::between_from(previous, body, 0)
+        PrefixReport::between_pieces(&[previous.as_bytes()], body, 0)
     }
 
-    /// As [`PrefixReport::between`], when the first `known` bytes are known to be shared (a body
-    /// made by appending entries to the previous one repeats all of it but its closing `]}`).
-    pub fn between_from(previous: &str, body: &str, known: usize) -> PrefixReport {
-        let known = known.min(previous.len()).min(body.len());
-        debug_assert_eq!(previous.as_bytes()[..known], body.as_bytes()[..known]);
-        let shared = known + common_prefix(&previous.as_bytes()[known..], &body.as_bytes()[known..]);
-        let stem = previous.trim_end_matches(['}', ']']).len();
+    /// A body that is the previous one (of `previous_bytes`) with entries appended: it repeats
+    /// all of it but the closing `]}`.
+    pub fn appended(previous_bytes: usize) -> PrefixReport {
+        PrefixReport { previous_bytes, shared_bytes: previous_bytes.saturating_sub(2), extends_previous: true, rewritten_bytes: 0, cause: None }
+    }
+
+    /// As [`PrefixReport::between`], with the previous body given as the pieces it was joined
+    /// from (a session keeps those, not the body), and the first `known` bytes known to be shared
+    /// (a body made by appending entries to the previous one repeats all of it but its closing
+    /// `]}`).
+    pub fn between_pieces(previous: &[&[u8]], body: &str, known: usize) -> PrefixReport {
+        let body = body.as_bytes();
+        let previous_bytes: usize = previous.iter().map(|p| p.len()).sum();
+        let mut shared = 0;
+        for piece in previous {
+            // Pieces wholly inside the known part are skipped, then compared block by block.
+            let skip = known.saturating_sub(shared).min(piece.len());
+            let rest = &body[(shared + skip).min(body.len())..];
+            let same = skip + common_prefix(&piece[skip..], rest);
+            shared += same;
+            if same < piece.len() {
+                break;
+            }
+        }
+        // The previous body without its closing brackets: what a request must repeat to extend it.
+        let mut closing = 0;
+        'pieces: for piece in previous.iter().rev() {
+            for byte in piece.iter().rev() {
+                if *byte != b'}' && *byte != b']' {
+                    break 'pieces;
+                }
+                closing += 1;
+            }
+        }
+        let stem = previous_bytes - closing;
         PrefixReport {
-            previous_bytes: previous.len(),
+            previous_bytes,
             shared_bytes: shared,
             extends_previous: shared >= stem,
             rewritten_bytes: stem.saturating_sub(shared),

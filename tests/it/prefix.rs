@@ -109,3 +109,46 @@ fn a_told_reminder_is_not_told_again_after_resume() {
     let mut resumed = Session::from_log(&text);
     assert!(!resumed.enqueue_reminder(Reminder { kind: ReminderKind::Date, text: "Today is 2026-12-01.".into(), day: Some("2026-12-01".into()) }));
 }
+
+mod pieces {
+    use contextview::view::PrefixReport;
+    use proptest::prelude::*;
+
+    /// The report computed the slow way, from the whole previous body.
+    fn expected(previous: &[u8], body: &[u8]) -> (usize, bool, usize) {
+        let shared = previous.iter().zip(body).take_while(|(a, b)| a == b).count();
+        let stem = previous.len() - previous.iter().rev().take_while(|b| **b == b'}' || **b == b']').count();
+        (shared, shared >= stem, stem.saturating_sub(shared))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::common::cases(256)))]
+
+        /// A session keeps the last body as pieces (envelope, entries): comparing the next body
+        /// against them gives what comparing against the whole body gives, wherever it splits.
+        #[test]
+        fn the_prefix_over_pieces_is_the_prefix_over_the_body(
+            previous in "[ab\\]}]{0,40}",
+            edit in 0usize..45,
+            tail in "[ab\\]},]{0,10}",
+            cuts in proptest::collection::vec(0usize..45, 0..6),
+        ) {
+            let at = edit.min(previous.len());
+            let body = format!("{}{}", &previous[..at], tail);
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(previous.len())).collect();
+            cuts.sort_unstable();
+            let mut pieces = Vec::new();
+            let mut from = 0;
+            for cut in cuts.into_iter().chain([previous.len()]) {
+                pieces.push(&previous.as_bytes()[from..cut]);
+                from = cut;
+            }
+            let report = PrefixReport::between_pieces(&pieces, &body, 0);
+            let (shared, extends, rewritten) = expected(previous.as_bytes(), body.as_bytes());
+            prop_assert_eq!((report.previous_bytes, report.shared_bytes, report.extends_previous, report.rewritten_bytes), (previous.len(), shared, extends, rewritten));
+            // Bytes said to be shared are taken as shared.
+            let known = PrefixReport::between_pieces(&pieces, &body, shared);
+            prop_assert_eq!(known.shared_bytes, shared);
+        }
+    }
+}

@@ -419,3 +419,88 @@ fn the_breaking_cases_cover_every_rule() {
     assert!(missing.is_empty(), "rules without a breaking case: {missing:?}");
     assert!(named.len() >= 57, "{} rules read", named.len());
 }
+
+/// A payload that grew by messages after a user message is checked on the new messages alone
+/// (the session's fast path); what that finds must be exactly what checking it whole finds.
+fn appended_equals_whole(prefix: &Value, grown: &Value) {
+    let limits = Limits::default();
+    let before = Payload::from_json(Provider::Anthropic, prefix.clone()).unwrap();
+    let (violations, mut checked) = before.validate_keeping(&limits, serde_json::to_vec(&before).unwrap().len());
+    assert_eq!(violations, Vec::new(), "the prefix itself is valid: {prefix}");
+    let after = Payload::from_json(Provider::Anthropic, grown.clone()).unwrap();
+    let whole = after.validate(&limits);
+    let appended = after.validate_appended(&limits, serde_json::to_vec(&after).unwrap().len(), &mut checked);
+    assert_eq!(appended, whole, "{grown}");
+}
+
+#[test]
+fn anthropic_appended_messages_are_checked_as_the_whole_payload_is() {
+    // Every breaking case, grown from each of its valid prefixes that end on a user message.
+    let mut splits = 0;
+    for (_, provider, payload) in breaking_cases() {
+        if provider != Provider::Anthropic {
+            continue;
+        }
+        let messages = payload["messages"].as_array().unwrap().clone();
+        for k in 1..messages.len() {
+            let mut prefix = payload.clone();
+            prefix["messages"] = Value::Array(messages[..k].to_vec());
+            let valid = Payload::from_json(Provider::Anthropic, prefix.clone()).unwrap().validate(&Limits::default()).is_empty();
+            if valid && messages[k - 1]["role"] == "user" {
+                appended_equals_whole(&prefix, &payload);
+                splits += 1;
+            }
+        }
+    }
+    assert!(splits >= 8, "{splits} splits");
+
+    // Rules that span the old and the new messages.
+    let user = |text: &str| json!({"role": "user", "content": [{"type": "text", "text": text}]});
+    let call = |id: &str| json!({"role": "assistant", "content": [{"type": "tool_use", "id": id, "name": "x", "input": {}}]});
+    let answer = |id: &str| json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": [{"type": "text", "text": "r"}]}]});
+    let cached = |text: &str, ttl: &str| json!({"role": "user", "content": [{"type": "text", "text": text, "cache_control": {"type": "ephemeral", "ttl": ttl}}]});
+    let reply = json!({"role": "assistant", "content": [{"type": "text", "text": "ok"}]});
+    let png = json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}});
+    let old = vec![user("a"), call("toolu_1"), answer("toolu_1")];
+    let cases: Vec<(Vec<Value>, Vec<Value>)> = vec![
+        // Valid growth.
+        (old.clone(), vec![call("toolu_2"), answer("toolu_2")]),
+        // An id already used before the new messages.
+        (old.clone(), vec![call("toolu_1"), answer("toolu_1")]),
+        // Two user messages in a row across the boundary.
+        (old.clone(), vec![user("b")]),
+        // A new result that answers an old call.
+        (old.clone(), vec![reply.clone(), answer("toolu_1")]),
+        // Cache breakpoints: three before, two after (five in all), and a 1h after a 5m.
+        (vec![cached("a", "5m"), reply.clone(), cached("b", "5m"), reply.clone(), cached("c", "5m")], vec![reply.clone(), cached("d", "5m"), reply.clone(), cached("e", "5m")]),
+        (vec![cached("a", "5m")], vec![reply.clone(), cached("b", "1h")]),
+        // Images: 60 before, 60 after.
+        (vec![json!({"role": "user", "content": vec![png.clone(); 60]})], vec![reply.clone(), json!({"role": "user", "content": vec![png.clone(); 60]})]),
+        // A growth that ends on the model's turn (prefill refused for this model).
+        (old.clone(), vec![reply.clone()]),
+    ];
+    for (before, added) in cases {
+        let grown: Vec<Value> = before.iter().chain(&added).cloned().collect();
+        appended_equals_whole(&anthropic(Value::Array(before)), &anthropic(Value::Array(grown)));
+    }
+}
+
+#[test]
+fn a_payload_that_is_not_a_growth_of_the_checked_one_is_checked_whole() {
+    let limits = Limits::default();
+    // The last message checked was the model's: what follows it decides its rules.
+    let before = Payload::from_json(Provider::Anthropic, anthropic(json!([
+        {"role": "user", "content": [{"type": "text", "text": "a"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "x", "input": {}}]}
+    ])))
+    .unwrap();
+    let (_, mut checked) = before.validate_keeping(&limits, 0);
+    let after = Payload::from_json(Provider::Anthropic, anthropic(json!([
+        {"role": "user", "content": [{"type": "text", "text": "a"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "x", "input": {}}]},
+        {"role": "user", "content": [{"type": "text", "text": "no result"}]}
+    ])))
+    .unwrap();
+    let rules: Vec<String> = after.validate_appended(&limits, 0, &mut checked).into_iter().map(|v| v.rule).collect();
+    assert_eq!(rules, vec!["anthropic.tool_use_has_tool_result"]);
+}

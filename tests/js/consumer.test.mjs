@@ -196,6 +196,26 @@ test('Session: appending line by line equals building the whole log', () => {
   s.free();
 });
 
+test('Session: buildBytes is the body as UTF-8 bytes, and fetch sends them as they are', async () => {
+  const s = cv.Session.fromLog(log);
+  // A prompt outside ASCII: the bytes are UTF-8, not UTF-16 code units.
+  s.append(JSON.stringify({ seq: s.recordCount() + 1, ts: '2026-12-01T10:00:00Z', update: { sessionUpdate: 'user_message_chunk', messageId: 'u-utf8', content: { type: 'text', text: 'Grüße — 你好 🎉' } } }));
+  for (const provider of PROVIDERS) {
+    const { body: text } = s.buildString({ provider });
+    const built = s.buildBytes({ provider });
+    assert.ok(built.body instanceof Uint8Array, provider);
+    assert.deepEqual(Buffer.from(built.body), Buffer.from(text, 'utf8'), provider);
+    assert.match(new TextDecoder().decode(built.body), /Grüße — 你好 🎉/);
+    assert.equal(built.report.provider, provider);
+    assert.deepEqual(built.diagnostics, []);
+  }
+  // A Request built from the bytes carries the same body the string would.
+  const { body } = s.buildBytes({ provider: 'anthropic' });
+  const request = new Request('https://api.example.invalid/v1/messages', { method: 'POST', body });
+  assert.equal(await request.text(), s.buildString({ provider: 'anthropic' }).body);
+  s.free();
+});
+
 function assertCodedError(fn, what) {
   let caught;
   try { fn(); } catch (e) { caught = e; }

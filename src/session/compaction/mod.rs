@@ -226,7 +226,7 @@ impl Session {
             let fits = budget.is_none_or(|b| extended.1.tokens.request <= b);
             if fits {
                 let (body, report) = extended;
-                let last = match self.last_body.clone() {
+                let last = match self.cache.last_body() {
                     Some(last) => Some(last),
                     // Nothing sent from here yet: the last request the conversation implies (up
                     // to what the model last answered).
@@ -266,7 +266,7 @@ impl Session {
         build.max_tokens = Some(options.summary_tokens.min(u32::MAX as u64) as u32);
         build.items = Some(vec![Item::User(UserMessage { id: "compaction-request".into(), content: vec![Part::text(summary.prompt.clone())], synthetic: None })]);
         let built = crate::request::build_request(&build).map_err(SessionError::Request)?;
-        let cached_bytes = self.last_body.as_deref().map_or(0, |last| cached_prefix(last, &built.built.body));
+        let cached_bytes = self.cache.last_body().map_or(0, |last| cached_prefix(&last, &built.built.body));
         self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before });
         Ok(PreparedCompaction {
             first_kept_seq,

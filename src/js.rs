@@ -143,6 +143,29 @@ fn options(input: Ts<BuildInput>) -> Result<BuildInput, JsValue> {
     via_value(&input.js_value(), "invalid_options", "build options")
 }
 
+/// The last build options a session was given, as JSON text and as read: an agent loop passes
+/// the same options (system prompt, tool definitions) on every step, and reading them again
+/// costs more than the build that follows a step. Options whose text differs are read anew.
+#[derive(Default)]
+struct OptionsMemo {
+    text: String,
+    read: Option<BuildInput>,
+}
+
+impl OptionsMemo {
+    fn get(&mut self, input: &Ts<BuildInput>) -> Result<&BuildInput, JsValue> {
+        let text = json_text(&input.js_value(), "invalid_options", "build options")?;
+        if self.read.is_none() || text != self.text {
+            self.read = None;
+            let value: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| error("invalid_options", &format!("build options is invalid: {e}")))?;
+            self.read = Some(serde_json::from_value(value).map_err(|e| error("invalid_options", &format!("build options is invalid: {e}")))?);
+            self.text = text;
+        }
+        self.read.as_ref().ok_or_else(|| error("internal", "build options were not kept"))
+    }
+}
+
 fn request_error(e: RequestError) -> JsValue {
     match e {
         RequestError::InvalidOptions(m) => error("invalid_options", &m),
@@ -240,6 +263,7 @@ pub fn import_session(text: &str, format: Option<String>) -> Result<Ts<ImportRes
 #[wasm_bindgen]
 pub struct Session {
     inner: NativeSession,
+    options: OptionsMemo,
 }
 
 #[wasm_bindgen]
@@ -247,13 +271,13 @@ impl Session {
     /// An empty session.
     #[wasm_bindgen(constructor)]
     pub fn new() -> Session {
-        Session { inner: NativeSession::default() }
+        Session { inner: NativeSession::default(), options: OptionsMemo::default() }
     }
 
     /// Loads a log's text; unreadable lines become diagnostics (see `diagnostics()`).
     #[wasm_bindgen(js_name = fromLog)]
     pub fn from_log(text: &str) -> Session {
-        Session { inner: NativeSession::from_log(text) }
+        Session { inner: NativeSession::from_log(text), options: OptionsMemo::default() }
     }
 
     /// Appends one record line. Returns `false` when the record was already held.
@@ -300,7 +324,7 @@ impl Session {
 
     /// A new, empty session; its header line is stored with the first records.
     pub fn create(session_id: &str) -> Session {
-        Session { inner: NativeSession::create(Header::new(session_id)) }
+        Session { inner: NativeSession::create(Header::new(session_id)), options: OptionsMemo::default() }
     }
 
     /// Queues a command; `now` (RFC 3339, the host's clock) stamps the records it writes.
@@ -357,7 +381,7 @@ impl Session {
 
     pub fn restore(snapshot: Ts<SessionSnapshot>) -> Result<Session, JsValue> {
         let snapshot: SessionSnapshot = via_value(&snapshot.js_value(), "invalid_snapshot", "snapshot")?;
-        Ok(Session { inner: NativeSession::restore(&snapshot).map_err(session_error)? })
+        Ok(Session { inner: NativeSession::restore(&snapshot).map_err(session_error)?, options: OptionsMemo::default() })
     }
 
     /// Tells the session the provider refused its last request (`{status, body}`). A 413 or an
@@ -370,19 +394,19 @@ impl Session {
     /// How full the context is for the model the options name — `{used, size}` as in ACP's
     /// `usage_update`, how it was counted, and which threshold it has crossed. Builds nothing.
     pub fn usage(&mut self, options: Ts<BuildInput>) -> Result<Ts<crate::view::ContextUsage>, JsValue> {
-        ts(&self.inner.usage(&self::options(options)?))
+        ts(&self.inner.usage(self.options.get(&options)?))
     }
 
     /// Builds a request; returns the payload as an object.
     pub fn build(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> {
-        let (body, report) = self.inner.build_body(&self::options(options)?).map_err(request_error)?;
+        let (body, report) = self.inner.build_body(self.options.get(&options)?).map_err(request_error)?;
         build_result(&body, &report, &[])
     }
 
     /// Builds a request; returns the body string exactly as it would be sent.
     #[wasm_bindgen(js_name = buildString)]
     pub fn build_string(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
-        let (body, report) = self.inner.build_body(&self::options(options)?).map_err(request_error)?;
+        let (body, report) = self.inner.build_body(self.options.get(&options)?).map_err(request_error)?;
         body_result(JsValue::from_str(&body), &report, &[]).map(Ts::new_unchecked)
     }
 
@@ -390,7 +414,7 @@ impl Session {
     /// byte for byte the string `buildString` returns.
     #[wasm_bindgen(js_name = buildBytes)]
     pub fn build_bytes(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildBytesResult>, JsValue> {
-        let (body, report) = self.inner.build_body(&self::options(options)?).map_err(request_error)?;
+        let (body, report) = self.inner.build_body(self.options.get(&options)?).map_err(request_error)?;
         body_result(js_sys::Uint8Array::from(body.as_bytes()).into(), &report, &[]).map(Ts::new_unchecked)
     }
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
-use crate::provider::{CacheConfig, ForeignReasoning, Limits, Provider, ToolDef};
+use crate::provider::{CacheConfig, ForeignReasoning, Limits, Provider, Tools};
 use crate::update::{parse_log, replay};
 use crate::update::ReplayState;
 use crate::view::{self, BuildError, BuildOptions, Built, ImageConfig, LedgerConfig, LedgerState, PruningConfig, RepairConfig};
@@ -24,7 +24,8 @@ pub struct BuildInput {
     #[serde(default)]
     pub system: Option<String>,
     #[serde(default)]
-    pub tools: Vec<ToolDef>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
+    pub tools: Tools,
     #[serde(default)]
     pub max_tokens: Option<u32>,
     #[serde(default)]
@@ -79,7 +80,7 @@ impl BuildInput {
             provider,
             model: None,
             system: None,
-            tools: Vec::new(),
+            tools: Tools::default(),
             max_tokens: None,
             foreign_reasoning: None,
             cache: None,
@@ -125,7 +126,7 @@ impl BuildInput {
         let mut options =
             BuildOptions::new(self.provider, self.model.clone().unwrap_or_else(|| default_model(self.provider).to_owned()));
         options.render.system = self.system.clone();
-        options.render.tools = self.tools.clone();
+        options.render.tools = Tools::clone(&self.tools);
         if let Some(max) = self.max_tokens {
             options.render.max_tokens = Some(max);
         }

@@ -77,8 +77,12 @@ impl FromStr for Provider {
     }
 }
 
+/// The tool definitions of a build, shared: a session is built with the same ones request after
+/// request, so options are cloned and compared by pointer first, not tool by tool.
+pub type Tools = Arc<Vec<ToolDef>>;
+
 /// A tool the model may call.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolDef {
@@ -115,7 +119,7 @@ pub const DEFAULT_MAX_TOKENS: u32 = 8192;
 pub struct RenderOptions {
     pub model: String,
     pub system: Option<String>,
-    pub tools: Vec<ToolDef>,
+    pub tools: Tools,
     /// The reply's token budget: Anthropic's required `max_tokens` ([`DEFAULT_MAX_TOKENS`] when
     /// unset), OpenAI's `max_completion_tokens` / `max_output_tokens` and Gemini's
     /// `generationConfig.maxOutputTokens` when set (unset, those APIs use the model's own limit,
@@ -164,7 +168,7 @@ impl RenderOptions {
         RenderOptions {
             model: model.into(),
             system: None,
-            tools: Vec::new(),
+            tools: Tools::default(),
             max_tokens: None,
             foreign_reasoning: ForeignReasoning::AsText,
             cache: CacheConfig::default(),
@@ -483,14 +487,16 @@ impl Payload {
     }
 
     /// Serializes the payload whose first `known` entries are those `json` was serialized
-    /// from (the rest were appended since): their JSON is reused without comparing them.
-    pub fn to_json_appended(&mut self, json: &[Arc<str>], known: usize) -> (String, Vec<Arc<str>>, usize) {
+    /// from (the rest were appended since): their JSON is reused without comparing them, and
+    /// `stem`, the body before its conversation, stands for every other field (unchanged).
+    pub fn to_json_appended(&mut self, json: &[Arc<str>], known: usize, stem: &str) -> (String, Vec<Arc<str>>, usize) {
         let known = known.min(json.len());
+        let stem = Some(stem);
         match self {
-            Payload::Anthropic(r) => splice(r, |r| &mut r.messages, None, &json[..known]),
-            Payload::OpenAiChat(r) => splice(r, |r| &mut r.messages, None, &json[..known]),
-            Payload::OpenAiResponses(r) => splice(r, |r| &mut r.input, None, &json[..known]),
-            Payload::Gemini(r) => splice(r, |r| &mut r.contents, None, &json[..known]),
+            Payload::Anthropic(r) => splice(r, |r| &mut r.messages, None, &json[..known], stem),
+            Payload::OpenAiChat(r) => splice(r, |r| &mut r.messages, None, &json[..known], stem),
+            Payload::OpenAiResponses(r) => splice(r, |r| &mut r.input, None, &json[..known], stem),
+            Payload::Gemini(r) => splice(r, |r| &mut r.contents, None, &json[..known], stem),
         }
     }
 
@@ -508,28 +514,28 @@ impl Payload {
                     Payload::Anthropic(p) => Some((&p.messages[..], s)),
                     Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
                 });
-                splice(r, |r| &mut r.messages, prev, &[])
+                splice(r, |r| &mut r.messages, prev, &[], None)
             }
             Payload::OpenAiChat(r) => {
                 let prev = previous.and_then(|(p, s)| match p {
                     Payload::OpenAiChat(p) => Some((&p.messages[..], s)),
                     Payload::Anthropic(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
                 });
-                splice(r, |r| &mut r.messages, prev, &[])
+                splice(r, |r| &mut r.messages, prev, &[], None)
             }
             Payload::OpenAiResponses(r) => {
                 let prev = previous.and_then(|(p, s)| match p {
                     Payload::OpenAiResponses(p) => Some((&p.input[..], s)),
                     Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::Gemini(_) => None,
                 });
-                splice(r, |r| &mut r.input, prev, &[])
+                splice(r, |r| &mut r.input, prev, &[], None)
             }
             Payload::Gemini(r) => {
                 let prev = previous.and_then(|(p, s)| match p {
                     Payload::Gemini(p) => Some((&p.contents[..], s)),
                     Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) => None,
                 });
-                splice(r, |r| &mut r.contents, prev, &[])
+                splice(r, |r| &mut r.contents, prev, &[], None)
             }
         }
     }
@@ -616,10 +622,18 @@ fn splice<R: Serialize, M: Serialize + PartialEq>(
     entries: impl Fn(&mut R) -> &mut Vec<M>,
     previous: Option<(&[M], &[Arc<str>])>,
     known: &[Arc<str>],
+    stem: Option<&str>,
 ) -> (String, Vec<Arc<str>>, usize) {
-    let list = std::mem::take(entries(request));
-    let envelope = serde_json::to_string(request).unwrap_or_default();
-    *entries(request) = list;
+    // The envelope (every field but the conversation) is serialized unless given.
+    let envelope = match stem {
+        Some(_) => String::new(),
+        None => {
+            let list = std::mem::take(entries(request));
+            let envelope = serde_json::to_string(request).unwrap_or_default();
+            *entries(request) = list;
+            envelope
+        }
+    };
     let list = entries(request);
     let (prev_entries, prev_json) = previous.filter(|(e, j)| e.len() == j.len()).unwrap_or((&[], &[]));
     let mut reused = 0;
@@ -639,7 +653,7 @@ fn splice<R: Serialize, M: Serialize + PartialEq>(
         })
         .collect();
     // The envelope ends with the empty conversation: `[]}`.
-    let stem = envelope.strip_suffix("[]}").unwrap_or(&envelope);
+    let stem = stem.unwrap_or_else(|| envelope.strip_suffix("[]}").unwrap_or(&envelope));
     let mut body = String::with_capacity(stem.len() + json.iter().map(|j| j.len() + 1).sum::<usize>() + 2);
     body.push_str(stem);
     body.push('[');

@@ -151,7 +151,7 @@ pub struct SessionState {
 pub(super) fn apply_context(options: &mut BuildOptions, input: &BuildInput, context: &PromptContext) {
     if !context.tools.is_empty() {
         let allowed = context.allowed_tools();
-        options.render.tools.retain(|t| allowed.contains(&t.name.as_str()));
+        std::sync::Arc::make_mut(&mut options.render.tools).retain(|t| allowed.contains(&t.name.as_str()));
     }
     if input.max_tokens.is_none() {
         if let Some(max) = context.max_tokens() {

@@ -113,7 +113,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     }
     // Pruning: as active as before, with the same boundary.
     let family = options.family();
-    let context = options.usage_estimated(items, Some(cache.sizes(items, family)));
+    let context = options.usage_cached(items, cache);
     let last = cache.last_build.as_ref()?;
     let active = prune::is_active(&options.pruning, context.as_use());
     // The new part opens a new entry on the assistant side: its steps add to the last count.
@@ -134,7 +134,8 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
         return None;
     }
     let kept = cache.last.as_mut()?;
-    let (payload, json) = (&mut kept.payload, &kept.entries);
+    // Same options, same envelope: the last body's part before its conversation is this one's.
+    let (payload, json, stem) = (&mut kept.payload, &kept.entries, &kept.stem);
     let known = payload.entries_len();
     if !payload.append_entries(tail) {
         return None;
@@ -147,7 +148,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     if payload.prefill_refusal(&options.render.limits).is_some() {
         return give_up(payload);
     }
-    let (body, entries, reused) = payload.to_json_appended(json, known);
+    let (body, entries, reused) = payload.to_json_appended(json, known, stem);
     // A failed check leaves the validator's state past the old entries: the full path that
     // follows starts a new one.
     if !payload.validate_appended(&options.render.limits, body.len(), &mut kept.checked).is_empty() {

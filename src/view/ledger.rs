@@ -140,6 +140,8 @@ pub struct LedgerInput<'a> {
     pub given: Option<u64>,
     /// Item sizes already measured for this family (parallel to `items`).
     pub sizes: Option<&'a [ItemSize]>,
+    /// [`head_tokens`] of `system` and `tools`, when already measured.
+    pub heads: Option<u64>,
 }
 
 /// Estimated tokens of the request heads: system prompt and tool definitions.
@@ -189,7 +191,7 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
             (anchor_total(usage, response), estimate(*at), 0)
         }
         None => {
-            let heads = head_tokens(input.system, input.tools, family);
+            let heads = input.heads.unwrap_or_else(|| head_tokens(input.system, input.tools, family));
             // The carried excess holds the heads the provider counted; we count them ourselves,
             // so only the rest (framing) is inherited, in proportion to what was kept.
             let inherited = input.state.overhead_carry.map_or(0, |c| (c.excess.saturating_sub(heads as i64) as f64 * c.kept).round() as i64);

@@ -66,22 +66,25 @@ impl BuildOptions {
 
     /// How full the context of `items` is, as the ledger counts it.
     pub fn usage(&self, items: &[Item]) -> ContextUsage {
-        self.usage_estimated(items, None)
+        self.usage_estimated(items, None, None)
     }
 
-    /// [`BuildOptions::usage`] with the item estimates a session's cache keeps.
+    /// [`BuildOptions::usage`] with the estimates a session's cache keeps (items, heads).
     pub fn usage_cached(&self, items: &[Item], cache: &mut ViewCache) -> ContextUsage {
-        let sizes = cache.sizes(items, self.family());
-        self.usage_estimated(items, Some(sizes))
+        let family = self.family();
+        let heads = cache.head_tokens(self.render.system.as_deref(), &self.render.tools, family);
+        let sizes = cache.sizes(items, family);
+        self.usage_estimated(items, Some(sizes), Some(heads))
     }
 
     fn family(&self) -> Family {
         Family::of(self.provider, &self.render.model)
     }
 
-    fn usage_estimated(&self, items: &[Item], sizes: Option<&[ItemSize]>) -> ContextUsage {
+    fn usage_estimated(&self, items: &[Item], sizes: Option<&[ItemSize]>, heads: Option<u64>) -> ContextUsage {
         ledger::measure(&ledger::LedgerInput {
             sizes,
+            heads,
             items,
             state: &self.ledger,
             provider: self.provider,
@@ -157,6 +160,18 @@ pub struct ViewCache {
     last_build: Option<incremental::LastBuild>,
     /// Lowest item index changed since the last build.
     dirty_from: usize,
+    /// The last heads measured (system prompt, tool definitions) and their tokens: a session is
+    /// built with the same ones request after request, and comparing them costs less than
+    /// estimating them again.
+    heads: Option<Heads>,
+}
+
+#[derive(Debug, Clone)]
+struct Heads {
+    family: Family,
+    system: Option<String>,
+    tools: crate::provider::Tools,
+    tokens: u64,
 }
 
 impl ViewCache {
@@ -164,6 +179,18 @@ impl ViewCache {
     pub fn invalidate_from(&mut self, index: usize) {
         self.sizes.truncate(index);
         self.dirty_from = self.dirty_from.min(index);
+    }
+
+    /// [`ledger::head_tokens`], measured again only when the heads changed.
+    pub fn head_tokens(&mut self, system: Option<&str>, tools: &crate::provider::Tools, family: Family) -> u64 {
+        match &self.heads {
+            Some(h) if h.family == family && h.system.as_deref() == system && h.tools == *tools => h.tokens,
+            _ => {
+                let tokens = ledger::head_tokens(system, tools, family);
+                self.heads = Some(Heads { family, system: system.map(str::to_owned), tools: crate::provider::Tools::clone(tools), tokens });
+                tokens
+            }
+        }
     }
 
     /// Sizes of `items` (tokens and bytes), measuring only those not held.
@@ -272,7 +299,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         });
     }
     let family = options.family();
-    let context = options.usage_estimated(items, Some(cache.sizes(items, family)));
+    let context = options.usage_cached(items, cache);
     let (view, pruning) = prune::prune(view, &options.pruning, context.as_use());
     let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();

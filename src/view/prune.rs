@@ -19,6 +19,7 @@
 //! one moves, it prunes a batch at once. Pure: the same items and config always give the same view.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -99,10 +100,13 @@ pub struct PruneReport {
     /// Results before this step are pruned (0 = none).
     #[serde(default)]
     pub boundary_step: u32,
-    /// Item ids of soft-trimmed results.
-    pub trimmed: Vec<String>,
+    /// Item ids of soft-trimmed results. (Shared: a session's build after a step repeats the
+    /// lists of the build before it, which grow with the session.)
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "string[]"))]
+    pub trimmed: Arc<Vec<String>>,
     /// Item ids of cleared results.
-    pub cleared: Vec<String>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "string[]"))]
+    pub cleared: Arc<Vec<String>>,
     /// Characters of tool output left out of the view.
     pub chars_saved: usize,
     /// Bytes of the previous request this one rewrote because the boundary moved — what the
@@ -216,7 +220,7 @@ pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, usage: Optio
         let text = text_of(&result.content);
         let chars = text.chars().count();
         if turn < clear_before.turn || step < clear_before.step {
-            report.cleared.push(result.id.clone());
+            Arc::make_mut(&mut report.cleared).push(result.id.clone());
             report.chars_saved += chars;
             let when = if turn < clear_before.turn { format!("in turn {turn}") } else { format!("in step {step}") };
             let placeholder = format!(
@@ -228,7 +232,7 @@ pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, usage: Optio
             // Head, tail and marker can outweigh a result just over the threshold: then keep it.
             .filter(|trimmed| trimmed.chars().count() < chars)
         {
-            report.trimmed.push(result.id.clone());
+            Arc::make_mut(&mut report.trimmed).push(result.id.clone());
             report.chars_saved += chars - trimmed.chars().count();
             out.push(Cow::Owned(Item::ToolResult(ToolResult { content: vec![Part::text(trimmed)], ..result.clone() })));
         } else {

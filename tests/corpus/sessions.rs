@@ -180,7 +180,7 @@ pub fn corpus_request_pipeline_keeps_its_rules(dir: &Path) {
                 let from_turns = turn_starts.len().checked_sub(3).map_or(0, |k| turn_starts[k]);
                 let from_steps = step_starts.len().checked_sub(12).map_or(0, |k| step_starts[k]);
                 let recent: std::collections::HashSet<&str> = items[from_turns.max(from_steps)..p].iter().map(Item::id).collect();
-                for id in pruning.trimmed.iter().chain(&pruning.cleared) {
+                for id in pruning.trimmed.iter().chain(pruning.cleared.iter()) {
                     assert!(!recent.contains(id.as_str()), "{name}: {provider} pruned {id} from the last three turns and twelve steps");
                 }
             }

@@ -23,7 +23,7 @@ const TOOLS: &str = include_str!("../../examples/tools.json");
 fn input(provider: Provider) -> BuildInput {
     BuildInput {
         system: Some(SYSTEM.to_owned()),
-        tools: serde_json::from_str::<Vec<ToolDef>>(TOOLS).unwrap(),
+        tools: serde_json::from_str::<Vec<ToolDef>>(TOOLS).unwrap().into(),
         log: Some(LOG.to_owned()),
         ..BuildInput::new(provider)
     }

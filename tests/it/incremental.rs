@@ -104,7 +104,7 @@ proptest! {
         let mut live: Vec<Session> = Provider::ALL.iter().map(|_| Session::from_log(header)).collect();
         for (n, record) in records.iter().enumerate() {
           for (p, provider) in Provider::ALL.into_iter().enumerate() {
-            let mut input = BuildInput { system: Some("You are careful.".into()), tools: tools(), ..BuildInput::new(provider) };
+            let mut input = BuildInput { system: Some("You are careful.".into()), tools: tools().into(), ..BuildInput::new(provider) };
             input.limits = Some(contextview::provider::Limits { allow_prefill: Some(true), ..Default::default() });
             if squeeze {
                 // A window small enough that pruning acts in batches, and an image budget that evicts.
@@ -143,7 +143,7 @@ fn an_agent_loop_renders_only_what_it_appends_and_builds_what_a_fresh_build_does
             live.append_line(&line).unwrap();
             lines.push(line);
         };
-        let input = BuildInput { system: Some("You are careful.".into()), tools: tools(), ..BuildInput::new(provider) };
+        let input = BuildInput { system: Some("You are careful.".into()), tools: tools().into(), ..BuildInput::new(provider) };
         push(&mut live, &mut lines, json!({"update": {"sessionUpdate": "user_message_chunk", "messageId": "u0", "content": {"type": "text", "text": "Count the files."}}}));
         live.build(&input).unwrap();
         let mut appended = 0;

@@ -23,7 +23,7 @@ fn tools() -> Vec<ToolDef> {
 }
 
 fn input(log: &str) -> BuildInput {
-    BuildInput { system: Some(SYSTEM.to_owned()), tools: tools(), log: Some(log.to_owned()), ..BuildInput::new(Provider::Anthropic) }
+    BuildInput { system: Some(SYSTEM.to_owned()), tools: tools().into(), log: Some(log.to_owned()), ..BuildInput::new(Provider::Anthropic) }
 }
 
 fn estimate(items: &[Item]) -> u64 {
@@ -88,6 +88,22 @@ fn without_an_anchor_everything_is_estimated_heads_included() {
     let heads = head_tokens(Some(SYSTEM), &tools(), Family::Anthropic);
     assert!(heads > 0);
     assert_eq!(context.used, heads + estimate(&items));
+}
+
+#[test]
+fn a_session_counts_the_heads_it_is_given_each_time() {
+    let log = log_of(&[user(1, "u1", "What does add do?"), agent(2, "a1", "It adds two numbers."), user(3, "u2", "Thanks.")]);
+    let items = items_of(&log);
+    let mut session = Session::from_log(&log);
+    let more: Vec<ToolDef> = tools().into_iter().chain(serde_json::from_value::<Vec<ToolDef>>(json!([{"name": "write", "description": "Write a file with the given content, replacing it", "inputSchema": {"type": "object"}}])).unwrap()).collect();
+    let heads: [(Option<&str>, Vec<ToolDef>); 5] =
+        [(Some(SYSTEM), tools()), (Some(SYSTEM), tools()), (Some(SYSTEM), more.clone()), (Some("Another system prompt, longer than the first one was."), more.clone()), (None, Vec::new())];
+    for (system, tools) in heads {
+        let expected = head_tokens(system, &tools, Family::Anthropic) + estimate(&items);
+        let input = BuildInput { system: system.map(str::to_owned), tools: tools.into(), ..BuildInput::new(Provider::Anthropic) };
+        assert_eq!(session.usage(&input).used, expected, "{system:?}");
+        assert_eq!(session.build_body(&input).unwrap().1.tokens.context.used, expected, "{system:?}");
+    }
 }
 
 #[test]

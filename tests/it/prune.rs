@@ -63,8 +63,8 @@ fn old_results_are_trimmed_very_old_cleared_recent_kept() {
     assert_eq!(report.turns, 20);
     // Boundary: the largest multiple of 8 leaving 3 turns: 16. Cleared: turns before 16 - 7 = 9.
     assert_eq!(report.boundary_turn, 16);
-    assert_eq!(report.cleared, (1..9).map(|t| format!("r{t}")).collect::<Vec<_>>());
-    assert_eq!(report.trimmed, (9..16).map(|t| format!("r{t}")).collect::<Vec<_>>());
+    assert_eq!(*report.cleared, (1..9).map(|t| format!("r{t}")).collect::<Vec<_>>());
+    assert_eq!(*report.trimmed, (9..16).map(|t| format!("r{t}")).collect::<Vec<_>>());
     let texts = result_texts(&items, &o);
     assert!(texts[0].starts_with("[Tool result cleared to save context: `bash` returned 5000 characters in turn 1."));
     assert!(texts[0].contains("run the tool again"));
@@ -188,8 +188,8 @@ fn a_one_prompt_run_ages_by_steps() {
     // keepSteps 12, batches of 24: the boundary is 72 (100 − 12 = 88, down to a multiple of 24);
     // results at least 48 steps old there (before step 72 − 36 = 36) are cleared.
     assert_eq!(report.boundary_step, 72);
-    assert_eq!(report.cleared, (1..36).map(|s| format!("r{s}")).collect::<Vec<_>>());
-    assert_eq!(report.trimmed, (36..72).map(|s| format!("r{s}")).collect::<Vec<_>>());
+    assert_eq!(*report.cleared, (1..36).map(|s| format!("r{s}")).collect::<Vec<_>>());
+    assert_eq!(*report.trimmed, (36..72).map(|s| format!("r{s}")).collect::<Vec<_>>());
     let texts = result_texts(&items, &o);
     assert!(texts[0].starts_with("[Tool result cleared to save context: `bash` returned 5000 characters in step 1."), "{}", texts[0]);
     assert!(texts[71..].iter().all(|t| t.len() == 5000), "the last steps are intact");

@@ -216,6 +216,27 @@ test('Session: buildBytes is the body as UTF-8 bytes, and fetch sends them as th
   s.free();
 });
 
+test('Session: each build reads the options it is given, same or changed', () => {
+  const s = cv.Session.fromLog(log);
+  const tool = (name) => ({ name, description: `The ${name} tool`, inputSchema: { type: 'object' } });
+  const cases = [
+    { provider: 'anthropic', system: 'First system prompt.', tools: [tool('read')] },
+    { provider: 'anthropic', system: 'First system prompt.', tools: [tool('read')] },
+    { provider: 'anthropic', system: 'Second system prompt.', tools: [tool('read'), tool('write')] },
+    { provider: 'openai-chat', system: 'Second system prompt.', tools: [tool('write')] },
+    { provider: 'anthropic', system: 'First system prompt.', tools: [tool('read')] },
+  ];
+  for (const options of cases) {
+    const { body } = s.buildString(options);
+    assert.equal(body, cv.buildRequestString({ ...options, log }).body, JSON.stringify(options));
+    assert.equal(s.usage(options).used, cv.Session.fromLog(log).usage(options).used);
+  }
+  assert.throws(() => s.buildString({ provider: 'anthropic', tools: 'not a list' }), (e) => e.code === 'invalid_options');
+  // A refused option leaves the next build reading its own options.
+  assert.equal(s.buildString(cases[2]).body, cv.buildRequestString({ ...cases[2], log }).body);
+  s.free();
+});
+
 function assertCodedError(fn, what) {
   let caught;
   try { fn(); } catch (e) { caught = e; }

@@ -262,7 +262,7 @@ impl Session {
             .map_err(SessionError::InvalidTemplate)?;
         let mut build = input;
         build.system = Some(SUMMARY_SYSTEM.to_owned());
-        build.tools = Vec::new();
+        build.tools = Default::default();
         build.max_tokens = Some(options.summary_tokens.min(u32::MAX as u64) as u32);
         build.items = Some(vec![Item::User(UserMessage { id: "compaction-request".into(), content: vec![Part::text(summary.prompt.clone())], synthetic: None })]);
         let built = crate::request::build_request(&build).map_err(SessionError::Request)?;

@@ -1,0 +1,71 @@
+// TypeScript consumers of the built package (pkg/), as a project that installed it would see it:
+// a temporary project whose node_modules/contextview is the package, type-checked by tsc with
+// `moduleResolution: "bundler"` and with `"node16"` (ESM). A consumer that misuses the API must
+// fail to type-check, so the check cannot pass by typing everything as `any`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsc = join(root, 'node_modules/.bin/tsc');
+
+const CONSUMER = `import { Session, buildRequestString, type BuildInput } from 'contextview';
+
+const options: BuildInput = { provider: 'anthropic', model: 'claude-sonnet-4-5', system: 'Be brief.', tools: [] };
+const log = '{"format":"contextview.session-log","version":1,"sessionId":"s"}\\n';
+const session: Session = Session.fromLog(log);
+const bytes: Uint8Array = session.buildBytes(options).body;
+const text: string = session.buildString(options).body;
+const reused: boolean | undefined = session.buildString(options).report.reuse?.appendedOnly;
+const fromText: string = buildRequestString({ ...options, log }).body;
+const cleared: string[] = session.buildString(options).report.pruning.cleared;
+export { bytes, text, reused, fromText, cleared };
+`;
+
+// Each line breaks the API's types.
+const MISUSE = `import { Session } from 'contextview';
+const session = Session.fromLog('');
+const a: string = session.buildBytes({ provider: 'anthropic' }).body;
+const b = session.buildString({ provider: 'not-a-provider' });
+const c: number = session.buildString({ provider: 'anthropic' }).report.pruning.cleared;
+export { a, b, c };
+`;
+
+function project(resolution) {
+  const dir = mkdtempSync(join(tmpdir(), `cv-ts-${resolution}-`));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(join(root, 'pkg'), join(dir, 'node_modules/contextview'), 'dir');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const module = resolution === 'bundler' ? 'esnext' : 'node16';
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module, moduleResolution: resolution, lib: ['es2022', 'dom'], skipLibCheck: false, types: [] }, files: ['consumer.ts'] }),
+  );
+  return dir;
+}
+
+function check(dir, source) {
+  writeFileSync(join(dir, 'consumer.ts'), source);
+  const r = spawnSync(tsc, ['-p', dir], { encoding: 'utf8' });
+  if (r.error) throw r.error;
+  return { code: r.status, out: (r.stdout + r.stderr).trim() };
+}
+
+for (const resolution of ['bundler', 'node16']) {
+  test(`TypeScript (${resolution} resolution) type-checks a consumer and refuses misuse`, () => {
+    const dir = project(resolution);
+    try {
+      const ok = check(dir, CONSUMER);
+      assert.equal(ok.code, 0, ok.out);
+      const bad = check(dir, MISUSE);
+      assert.notEqual(bad.code, 0, 'misuse type-checked');
+      for (const line of [3, 4, 5]) assert.match(bad.out, new RegExp(`consumer\\.ts\\(${line},`), bad.out);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}

@@ -1,0 +1,68 @@
+// What the bundler tests share: a consumer project whose node_modules/contextview is the built
+// package, the page script every bundle is made from, and the check that the bundled page, served
+// over loopback in headless Chromium, builds the request Node builds.
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import * as cv from '../../pkg/node.mjs';
+import { serveStatic, CHROMIUM, CHROMIUM_ARGS } from '../js/static-server.mjs';
+
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+const log = readFileSync(join(root, 'examples/session.jsonl'), 'utf8');
+
+/** A fresh consumer project under target/packaging/<name>, with the package installed. */
+export function consumerProject(name) {
+  const dir = join(root, 'target/packaging', name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(join(root, 'pkg'), join(dir, 'node_modules/contextview'), 'dir');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `${name}-consumer`, private: true, type: 'module' }));
+  return dir;
+}
+
+/** The page's script: `prelude` imports, then `init(<initArg>)` and a build of the example session. */
+export function pageScript(prelude, initArg = '') {
+  return `import { init, Session } from 'contextview';
+${prelude}
+const log = ${JSON.stringify(log)};
+try {
+  await init(${initArg});
+  const session = Session.fromLog(log);
+  const bytes = session.buildBytes({ provider: 'anthropic' }).body;
+  window.__result = { body: new TextDecoder().decode(bytes), isBytes: bytes instanceof Uint8Array };
+  document.body.dataset.status = 'ok';
+} catch (e) {
+  document.body.dataset.status = 'error: ' + (e && e.message);
+}
+`;
+}
+
+/** An index.html loading `script` as a module. */
+export const indexHtml = (script) =>
+  `<!doctype html><meta charset="utf-8"><body data-status="loading"><script type="module" src="${script}"></script></body>`;
+
+/** Serves `dist`, opens index.html in Chromium, and checks the page built Node's body. */
+export async function checkPage(dist) {
+  const server = await serveStatic(dist);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/index.html`);
+    await page.waitForFunction(() => document.body.dataset.status !== 'loading', null, { timeout: 30_000 });
+    const status = await page.evaluate(() => document.body.dataset.status);
+    assert.equal(status, 'ok', errors.join('\n'));
+    const got = await page.evaluate(() => window.__result);
+    assert.equal(got.isBytes, true);
+    assert.equal(got.body, cv.buildRequestString({ log, provider: 'anthropic' }).body);
+    assert.ok(server.requests.some((p) => p.endsWith('.wasm')), `the page fetched no .wasm: ${server.requests}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

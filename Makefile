@@ -40,8 +40,9 @@ test-native:
 test-long:
 	CONTEXTVIEW_LONG=1 cargo test --locked --test it
 
+# The library's unit tests and the integration tests (the corpus suite reads files: native only).
 test-wasm-node:
-	$(WASM_RUNNER) WASM_BINDGEN_TEST_ONLY_NODE=1 cargo test --locked --target wasm32-unknown-unknown
+	$(WASM_RUNNER) WASM_BINDGEN_TEST_ONLY_NODE=1 cargo test --locked --target wasm32-unknown-unknown --lib --test it
 
 # In Chromium: the integration tests (one binary, so one browser start). The library's unit
 # tests are native only. The npm package itself runs in Chromium in test-js.

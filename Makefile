@@ -61,6 +61,7 @@ test-js:
 
 bench: build
 	node benches/build.bench.mjs
+	node benches/peers.bench.mjs
 	cargo bench --bench import
 	cargo bench --bench prune
 	cargo bench --bench tokens

@@ -11,7 +11,10 @@ export CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
 export PATH="$CARGO_HOME/bin:$PATH"
 
 NAME=contextview
-CRATE_WASM=target/wasm32-unknown-unknown/release/${NAME}.wasm
+# A target directory of its own: `make test` builds the package while the native tests compile
+# (cargo would otherwise make one wait for the other's lock on the shared directory).
+TARGET_DIR=target/package
+CRATE_WASM=$TARGET_DIR/wasm32-unknown-unknown/release/${NAME}.wasm
 OUT=pkg
 WASM_OPT=node_modules/.bin/wasm-opt
 # rustc (1.95) marks its output with a target_features section (mutable-globals,
@@ -32,8 +35,8 @@ have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}') || true
 [ -z "$want" ] || [ "$want" = "$have" ] || die "wasm-bindgen CLI $have != crate $want (run scripts/install-tools.sh)"
 [ -x "$WASM_OPT" ] || die "$WASM_OPT missing (run npm ci)"
 
-echo "[build] cargo build --release --target wasm32-unknown-unknown --lib"
-cargo build --release --target wasm32-unknown-unknown --lib
+echo "[build] cargo build --release --target wasm32-unknown-unknown --lib --target-dir $TARGET_DIR"
+cargo build --release --target wasm32-unknown-unknown --lib --target-dir "$TARGET_DIR"
 
 rm -rf "$OUT"
 mkdir -p "$OUT"

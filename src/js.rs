@@ -156,10 +156,17 @@ impl OptionsMemo {
     fn get(&mut self, input: &Ts<BuildInput>) -> Result<&BuildInput, JsValue> {
         let text = json_text(&input.js_value(), "invalid_options", "build options")?;
         if self.read.is_none() || text != self.text {
-            self.read = None;
+            let previous = self.read.take();
             let value: serde_json::Value =
                 serde_json::from_str(&text).map_err(|e| error("invalid_options", &format!("build options is invalid: {e}")))?;
-            self.read = Some(serde_json::from_value(value).map_err(|e| error("invalid_options", &format!("build options is invalid: {e}")))?);
+            let mut read: BuildInput =
+                serde_json::from_value(value).map_err(|e| error("invalid_options", &format!("build options is invalid: {e}")))?;
+            // Options that differ elsewhere (a new `now` each step) keep sharing equal tools, so
+            // the build still compares them by pointer.
+            if let Some(previous) = previous.filter(|p| p.tools == read.tools) {
+                read.tools = previous.tools;
+            }
+            self.read = Some(read);
             self.text = text;
         }
         self.read.as_ref().ok_or_else(|| error("internal", "build options were not kept"))

@@ -225,6 +225,10 @@ test('Session: each build reads the options it is given, same or changed', () =>
     { provider: 'anthropic', system: 'Second system prompt.', tools: [tool('read'), tool('write')] },
     { provider: 'openai-chat', system: 'Second system prompt.', tools: [tool('write')] },
     { provider: 'anthropic', system: 'First system prompt.', tools: [tool('read')] },
+    // A new `now` on every step, the same tools.
+    { provider: 'anthropic', system: 'First system prompt.', tools: [tool('read')], now: '2026-12-01T10:00:00Z' },
+    { provider: 'anthropic', system: 'First system prompt.', tools: [tool('read')], now: '2026-12-01T10:00:05Z' },
+    { provider: 'anthropic', system: 'First system prompt.', tools: [tool('read'), tool('write')], now: '2026-12-01T10:00:09Z' },
   ];
   for (const options of cases) {
     const { body } = s.buildString(options);

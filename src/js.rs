@@ -134,8 +134,12 @@ fn json_text(value: &JsValue, code: &str, what: &str) -> Result<String, JsValue>
 /// Reads a JS value as a JSON value first, then the type from that: every type then has one
 /// deserializer in the `.wasm` (the JSON value's), not one per source.
 fn via_value<T: serde::de::DeserializeOwned>(value: &JsValue, code: &str, what: &str) -> Result<T, JsValue> {
-    let value: serde_json::Value =
-        serde_json::from_str(&json_text(value, code, what)?).map_err(|e| error(code, &format!("{what} is invalid: {e}")))?;
+    from_json_text(&json_text(value, code, what)?, code, what)
+}
+
+/// The type from JSON text, through a JSON value (see [`via_value`]).
+fn from_json_text<T: serde::de::DeserializeOwned>(text: &str, code: &str, what: &str) -> Result<T, JsValue> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| error(code, &format!("{what} is invalid: {e}")))?;
     serde_json::from_value(value).map_err(|e| error(code, &format!("{what} is invalid: {e}")))
 }
 
@@ -157,10 +161,7 @@ impl OptionsMemo {
         let text = json_text(&input.js_value(), "invalid_options", "build options")?;
         if self.read.is_none() || text != self.text {
             let previous = self.read.take();
-            let value: serde_json::Value =
-                serde_json::from_str(&text).map_err(|e| error("invalid_options", &format!("build options is invalid: {e}")))?;
-            let mut read: BuildInput =
-                serde_json::from_value(value).map_err(|e| error("invalid_options", &format!("build options is invalid: {e}")))?;
+            let mut read: BuildInput = from_json_text(&text, "invalid_options", "build options")?;
             // Options that differ elsewhere (a new `now` each step) keep sharing equal tools, so
             // the build still compares them by pointer.
             if let Some(previous) = previous.filter(|p| p.tools == read.tools) {

@@ -230,8 +230,7 @@ struct Kept {
 
 impl Kept {
     fn new(payload: Payload, entries: Vec<std::sync::Arc<str>>, checked: crate::provider::Checked, body: &str) -> Kept {
-        let list: usize = entries.iter().map(|e| e.len()).sum::<usize>() + entries.len().saturating_sub(1) + "[]}".len();
-        let stem = body.get(..body.len().saturating_sub(list)).unwrap_or_default().into();
+        let stem = body.get(..body.len().saturating_sub(list_len(&entries))).unwrap_or_default().into();
         Kept { payload, entries, checked, stem }
     }
 
@@ -251,8 +250,13 @@ impl Kept {
     }
 
     fn body_len(&self) -> usize {
-        self.pieces().iter().map(|p| p.len()).sum()
+        self.stem.len() + list_len(&self.entries)
     }
+}
+
+/// Bytes of the conversation list the entries make, with the body's closing `}`: `[a,b]}`.
+fn list_len(entries: &[std::sync::Arc<str>]) -> usize {
+    entries.iter().map(|e| e.len()).sum::<usize>() + entries.len().saturating_sub(1) + "[]}".len()
 }
 
 /// Index of `item` in `items` when it is one of them (not a copy).
@@ -274,18 +278,18 @@ pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError
 /// says what this body shares with the last one ([`Report::prefix`]).
 pub fn build_cached(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(String, Report), BuildError> {
     let previous_bytes = cache.last.as_ref().map(Kept::body_len);
-    let (kept, body, mut report) = match incremental::try_append(items, options, cache) {
+    let (kept, body, report) = match incremental::try_append(items, options, cache) {
         // The body repeats the last one up to its closing `]}`, then goes on with `,`.
-        Some(built) => {
-            let (kept, body, mut report) = built;
+        Some((kept, body, mut report)) => {
             report.prefix = previous_bytes.map(PrefixReport::appended);
             (kept, body, report)
         }
-        None => build_with(items, options, cache)?,
+        None => {
+            let (kept, body, mut report) = build_with(items, options, cache)?;
+            report.prefix = cache.last.as_ref().map(|last| PrefixReport::between_pieces(&last.pieces(), &body, 0));
+            (kept, body, report)
+        }
     };
-    if !report.reuse.is_some_and(|r| r.appended_only) {
-        report.prefix = cache.last.as_ref().map(|last| PrefixReport::between_pieces(&last.pieces(), &body, 0));
-    }
     cache.last = Some(kept);
     cache.dirty_from = usize::MAX;
     Ok((body, report))

@@ -38,13 +38,7 @@ fn is_schema_default(key: &str, value: &Value) -> bool {
 fn acp_updates(log: &str) -> Vec<Value> {
     let log = parse_log(log);
     assert!(log.diagnostics.is_empty(), "{:?}", log.diagnostics);
-    log.records
-        .iter()
-        .filter_map(|r| match &r.body {
-            RecordBody::Update(u) => Some(serde_json::to_value(u).unwrap()),
-            RecordBody::Event(_) | RecordBody::Unknown(_) => None,
-        })
-        .collect()
+    updates_of(&log.records)
 }
 
 #[test]

@@ -1,9 +1,10 @@
 // Browser entry: the `--target web` build. Call `await init()` once before using the API.
 import wbgInit, * as wasm from './web/contextview.js';
 import { bindDiscover } from './discover.mjs';
+import { bindTimeline } from './timeline.mjs';
 
 export * from './web/contextview.js';
-export { Workspace, memoryFs, browserFs } from './discover.mjs';
+export { Workspace, memoryFs, browserFs, fileListFs } from './discover.mjs';
 // Session-log storage (see storage.mjs): IndexedDB, the shared error class, fault injection.
 export { indexedDbStorage } from './storage-indexeddb.mjs';
 export { StorageError, faultyStorage } from './storage.mjs';
@@ -29,3 +30,6 @@ export function init(input) {
 
 /** Discovers rules and skills (see discover.mjs); calls init() first if nobody has yet. */
 export const { discover } = bindDiscover(wasm.WorkspaceEngine, () => init());
+
+/** A log's request timeline (see timeline.mjs); call init() first. */
+export const { Timeline } = bindTimeline(wasm);

@@ -30,6 +30,23 @@ const COMMANDS = {
     },
     run: runBuild,
   },
+  timeline: {
+    summary: 'list every request a session log sent (JSON Lines), or print request N',
+    usage: 'contextview timeline --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '>\n' +
+      '                   [build options as above] [--at N [--report FILE]]   (N counts from 0)',
+    options: {
+      session: { type: 'string' },
+      provider: { type: 'string' },
+      system: { type: 'string' },
+      tools: { type: 'string' },
+      model: { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'context-window': { type: 'string' },
+      at: { type: 'string' },
+      report: { type: 'string' },
+    },
+    run: runTimeline,
+  },
   import: {
     summary: "convert another agent's session file to contextview's log (JSON Lines on stdout)",
     usage: 'contextview import [--from <' + FORMATS.join('|') + '>] [--strict] FILE   (--strict: exit 1 when the view lacks anything the source agent\'s model saw)',
@@ -121,11 +138,9 @@ function parsePositiveInt(values, name) {
   return Number(v);
 }
 
-function runBuild(values) {
-  const input = {
-    provider: parseProvider(values),
-    log: readText(required(values, 'session'), 'session'),
-  };
+/** Build options from the command line (the log itself is the caller's). */
+function buildOptions(values) {
+  const input = { provider: parseProvider(values) };
   if (values.system !== undefined) input.system = readText(values.system, 'system');
   if (values.tools !== undefined) {
     input.tools = readJson(values.tools, 'tools');
@@ -136,11 +151,51 @@ function runBuild(values) {
   if (maxTokens !== undefined) input.maxTokens = maxTokens;
   const window = parsePositiveInt(values, 'context-window');
   if (window !== undefined) input.contextWindow = window;
+  return input;
+}
 
+function runBuild(values) {
+  const input = buildOptions(values);
+  input.log = readText(required(values, 'session'), 'session');
   const { body, report, diagnostics } = cv.buildRequestString(input);
   if (values.report !== undefined) writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(body + '\n');
   process.stderr.write(formatReport(report, diagnostics) + '\n');
+}
+
+/**
+ * Every request the log sent, built in order by one session: a JSON line each (where it was,
+ * its size, tokens by source, what it shares with the one before). With --at N: request N's
+ * body, as `build` prints one.
+ */
+function runTimeline(values) {
+  const options = buildOptions(values);
+  const timeline = new cv.Timeline(readText(required(values, 'session'), 'session'));
+  if (values.at !== undefined) {
+    if (!/^(0|[1-9][0-9]*)$/.test(values.at)) throw new UsageError(`--at must be a request index (0, 1, …), got '${values.at}'`);
+    const at = Number(values.at);
+    if (at >= timeline.length) throw new UsageError(`--at ${at}: the session sent ${timeline.length} request${timeline.length === 1 ? '' : 's'}`);
+    const { body, report, diagnostics } = timeline.buildAt(at, options);
+    if (values.report !== undefined) writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');
+    process.stdout.write(body + '\n');
+    process.stderr.write(formatReport(report, [...timeline.diagnostics, ...diagnostics]) + '\n');
+    return;
+  }
+  if (values.report !== undefined) throw new UsageError('--report needs --at N');
+  for (const { index, point, report } of timeline.walk(options)) {
+    process.stdout.write(JSON.stringify({
+      index,
+      ...point,
+      bytes: report.bytes,
+      tokens: report.tokens.request,
+      bySource: report.tokens.bySource,
+      sharedBytes: report.prefix?.sharedBytes ?? 0,
+      extendsPrevious: report.prefix?.extendsPrevious ?? false,
+    }) + '\n');
+  }
+  const diags = timeline.diagnostics.length;
+  process.stderr.write(`contextview: timeline: ${timeline.length} request${timeline.length === 1 ? '' : 's'}` +
+    (diags ? `; ${diags} line${diags === 1 ? '' : 's'} not read (first: line ${timeline.diagnostics[0].line}: ${timeline.diagnostics[0].message})` : '') + '\n');
 }
 
 function runImport(values, [file]) {
@@ -268,5 +323,11 @@ async function main(argv) {
     }
   }
 }
+
+// A reader that stops early (`| head`) is not an error: stop writing, exit quietly.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 
 await main(process.argv.slice(2));

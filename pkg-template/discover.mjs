@@ -150,6 +150,15 @@ export class Workspace {
     return this.#enqueue(() => this.#engine.startRulesForPath(path));
   }
 
+  /**
+   * Every rule that applies to `path`, attached before or not, attaching none (what an
+   * inspector shows; `rulesForPath` stays the agent's call).
+   */
+  async rulesMatching(path) {
+    if (typeof path !== 'string') throw codedError('invalid_argument', 'rulesMatching(path): path must be a string');
+    return this.#enqueue(() => this.#engine.startRulesMatching(path));
+  }
+
   /** A skill's full text: `{name, path, body, frontmatter}`; rejects with code `unknown_skill`. */
   async loadSkill(name) {
     if (typeof name !== 'string') throw codedError('invalid_argument', 'loadSkill(name): name must be a string');
@@ -484,6 +493,60 @@ export function browserFs(rootHandle, { mount = '/' } = {}) {
       throw e;
     }
     const file = await fileHandle.getFile();
+    const blob = maxBytes != null && file.size > maxBytes + 1 ? file.slice(0, maxBytes + 1) : file;
+    return { content: new Uint8Array(await blob.arrayBuffer()), size: file.size };
+  }
+
+  return { readDir, readFile };
+}
+
+/**
+ * A read-only DiscoverFs over files a page was handed: the `FileList` of an
+ * `<input type="file" webkitdirectory>` (each File's `webkitRelativePath`, which starts with the
+ * chosen folder's name) or `{path, file}` pairs (paths relative to the mount, `/`-separated),
+ * e.g. from a folder dropped and walked with `webkitGetAsEntry`. Files sit under `mount`
+ * (`/` by default), so a chosen folder `proj` is at `/proj`. Content is read only when discovery
+ * asks for it, and only the bytes it asks for.
+ */
+export function fileListFs(files, { mount = '/' } = {}) {
+  if (!files || typeof files[Symbol.iterator] !== 'function') {
+    throw codedError('invalid_argument', 'fileListFs(files): files must be a FileList or an iterable of File or {path, file}');
+  }
+  const base = normalize(mount);
+  const byPath = new Map();
+  const dirs = new Map([['/', new Map()]]);
+  const addDir = (path) => {
+    if (dirs.has(path)) return;
+    dirs.set(path, new Map());
+    const parent = parentOf(path);
+    addDir(parent);
+    dirs.get(parent).set(baseName(path), 'dir');
+  };
+  for (const entry of files) {
+    const isFile = entry && typeof entry.slice === 'function' && typeof entry.size === 'number';
+    const file = isFile ? entry : entry?.file;
+    const rel = isFile ? entry.webkitRelativePath || entry.name : entry?.path;
+    if (!file || typeof file.slice !== 'function' || typeof rel !== 'string' || rel === '') {
+      throw codedError('invalid_argument', 'fileListFs(files): every entry must be a File (with webkitRelativePath) or {path, file}');
+    }
+    const path = joinPath(base, rel.replace(/^\/+/, ''));
+    const parent = parentOf(path);
+    addDir(parent);
+    dirs.get(parent).set(baseName(path), 'file');
+    byPath.set(path, file);
+  }
+
+  function readDir(path) {
+    const dir = dirs.get(normalize(path));
+    if (!dir) return null;
+    return [...dir].map(([name, kind]) => (kind === 'file' ? { name, kind, size: byPath.get(joinPath(normalize(path), name)).size } : { name, kind })).sort(byName);
+  }
+
+  async function readFile(path, maxBytes) {
+    const p = normalize(path);
+    if (dirs.has(p)) throw fsError('EISDIR', 'illegal operation on a directory', 'read', path);
+    const file = byPath.get(p);
+    if (!file) return null;
     const blob = maxBytes != null && file.size > maxBytes + 1 ? file.slice(0, maxBytes + 1) : file;
     return { content: new Uint8Array(await blob.arrayBuffer()), size: file.size };
   }

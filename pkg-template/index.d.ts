@@ -4,7 +4,8 @@
 /// <reference lib="esnext.disposable" />
 export * from './web/contextview.js';
 import type {
-  Changes, DirEntry, DiscoveryOptions, Environment, InitInput, LoadedSkill, Rule, WorkspaceStats,
+  BuildInput, BuildStringResult, Changes, Diagnostic, DirEntry, DiscoveryOptions, Environment, InitInput, LoadedSkill, Report, RequestPoint, Rule,
+  WorkspaceStats,
 } from './web/contextview.js';
 
 /**
@@ -50,6 +51,8 @@ export declare class Workspace {
   refresh(changedPaths: Iterable<string> | string): Promise<Changes>;
   /** Rules that apply to `path` and were not attached before in this workspace. */
   rulesForPath(path: string): Promise<Rule[]>;
+  /** Every rule that applies to `path`, attached before or not; attaches none. */
+  rulesMatching(path: string): Promise<Rule[]>;
   /** A skill's full text; rejects with code `unknown_skill` when there is no such skill. */
   loadSkill(name: string): Promise<LoadedSkill>;
   /** Host calls made so far (cumulative). */
@@ -82,6 +85,45 @@ export function memoryFs(files?: Record<string, MemoryFsValue> | Map<string, Mem
 
 /** A File System Access API directory (e.g. OPFS) mounted at an absolute path (default "/"). */
 export function browserFs(root: FileSystemDirectoryHandle, options?: { mount?: string }): DiscoverFs;
+
+/**
+ * Files a page was handed (an `<input webkitdirectory>`'s FileList, whose paths start with the
+ * chosen folder's name, or `{path, file}` pairs relative to the mount), read-only, under `mount`
+ * (default "/"). Bytes are read only when discovery asks for them.
+ */
+export function fileListFs(files: Iterable<File | { path: string; file: Blob }>, options?: { mount?: string }): DiscoverFs;
+
+// ---------------------------------------------------------------------------------------------
+// The request timeline (timeline.mjs).
+
+/** One request of a timeline, as a session built it after the one before. */
+export interface TimelineRequest {
+  index: number;
+  point: RequestPoint;
+  report: Report;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * A log's requests in order. `points[i].line` is the line the model's answer to request `i`
+ * starts on; the lines before it are the log that request was built from.
+ */
+export declare class Timeline {
+  constructor(text: string);
+  readonly points: RequestPoint[];
+  /** The log's unreadable lines (and lines a session refused to append). */
+  readonly diagnostics: Diagnostic[];
+  readonly length: number;
+  /** The log's text as it stood when request `index` was sent. */
+  logAt(index: number): string;
+  /**
+   * Request `index` built after request `index - 1` with the same options (so `report.prefix`
+   * compares the two); `previous` is that request's body, `null` for the first.
+   */
+  buildAt(index: number, options: BuildInput): BuildStringResult & { previous: string | null };
+  /** Every request in order, built by one session; bodies are not kept. */
+  walk(options: BuildInput): Generator<TimelineRequest, void, undefined>;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Session-log storage (storage.mjs, storage-node.mjs, storage-indexeddb.mjs,

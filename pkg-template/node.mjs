@@ -2,6 +2,7 @@
 // synchronously with fs), so `import` and `require` share one wasm instance.
 import { createRequire } from 'node:module';
 import { bindDiscover } from './discover.mjs';
+import { bindTimeline } from './timeline.mjs';
 
 const require = createRequire(import.meta.url);
 const cv = require('./node/contextview.js');
@@ -10,6 +11,7 @@ export const {
   version,
   parseLog,
   replay,
+  requestPoints,
   buildRequest,
   buildRequestString,
   validatePayload,
@@ -21,7 +23,10 @@ export const {
 
 // Discovery of rules and skills (JavaScript driver over WorkspaceEngine; see discover.mjs).
 export const { discover } = bindDiscover(WorkspaceEngine);
-export { Workspace, memoryFs, browserFs } from './discover.mjs';
+export { Workspace, memoryFs, browserFs, fileListFs } from './discover.mjs';
+
+/** A log's request timeline (see timeline.mjs). */
+export const { Timeline } = bindTimeline(cv);
 export { nodeFs } from './node-fs.mjs';
 
 // Session-log storage (see storage.mjs): a JSON Lines file, the shared error class, fault injection.

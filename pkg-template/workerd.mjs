@@ -3,11 +3,12 @@
 import wasmModule from './web/contextview_bg.wasm';
 import * as wasm from './web/contextview.js';
 import { bindDiscover } from './discover.mjs';
+import { bindTimeline } from './timeline.mjs';
 
 wasm.initSync({ module: wasmModule });
 
 export * from './web/contextview.js';
-export { Workspace, memoryFs, browserFs } from './discover.mjs';
+export { Workspace, memoryFs, browserFs, fileListFs } from './discover.mjs';
 // Session-log storage (see storage.mjs): Durable Object SQL, the shared error class, fault injection.
 export { durableObjectStorage } from './storage-durable-object.mjs';
 export { StorageError, faultyStorage } from './storage.mjs';
@@ -17,6 +18,7 @@ import { DurableSession } from './durable.mjs';
 /** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */
 export const openSession = (storage, options) => DurableSession.open(wasm.Session, storage, options);
 export const { discover } = bindDiscover(wasm.WorkspaceEngine);
+export const { Timeline } = bindTimeline(wasm);
 
 /** The wasm is already instantiated; kept for symmetry with the browser entry. */
 export function init() {

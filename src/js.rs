@@ -23,7 +23,7 @@ use crate::session::{
     AckResult, Appended, Command, Effect, PersistOutcome, PersistenceStatus, Processed, Reconciled, Session as NativeSession, SessionError,
     SessionSnapshot, SessionState,
 };
-use crate::update::{self, Header, Replay};
+use crate::update::{self, Header, Replay, RequestPoint};
 use crate::view::{BuildError, Report};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -211,6 +211,23 @@ pub fn replay(text: &str) -> Result<Ts<Replay>, JsValue> {
     diagnostics.append(&mut replayed.diagnostics);
     replayed.diagnostics = diagnostics;
     ts(&replayed)
+}
+
+/// The requests the agent sent in a log, in order (see `RequestPoint`).
+#[derive(Serialize, tsify::Tsify)]
+pub struct Timeline {
+    pub points: Vec<RequestPoint>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Where in a log the agent sent the model a request: for each, the line its answer starts on
+/// (the lines before it rebuild that request); when the log ends waiting for the model, last
+/// the request it would send next (`next`). Bad lines become diagnostics.
+#[wasm_bindgen(js_name = requestPoints)]
+pub fn request_points(text: &str) -> Result<Ts<Timeline>, JsValue> {
+    let log = update::parse_log(text);
+    let points = update::request_points(&log, text.split('\n').count());
+    ts(&Timeline { points, diagnostics: log.diagnostics })
 }
 
 /// Builds a provider request; returns the payload as an object.
@@ -476,6 +493,11 @@ impl WorkspaceEngine {
     #[wasm_bindgen(js_name = startRulesForPath)]
     pub fn start_rules_for_path(&mut self, path: &str) {
         self.inner.start_rules_for_path(path);
+    }
+
+    #[wasm_bindgen(js_name = startRulesMatching)]
+    pub fn start_rules_matching(&mut self, path: &str) {
+        self.inner.start_rules_matching(path);
     }
 
     #[wasm_bindgen(js_name = startLoadSkill)]

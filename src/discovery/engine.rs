@@ -22,7 +22,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub enum Job {
     Discover,
     Refresh { previous: Environment },
-    RulesForPath { path: String },
+    /// Rules that attach to `path`; `attach: false` only looks (nothing is marked attached and
+    /// rules attached before are listed too).
+    RulesForPath { path: String, attach: bool },
     LoadSkill { name: String },
     /// A job refused at its start (bad arguments): ends at the first step with this error.
     Fail { code: String, message: String },
@@ -170,7 +172,14 @@ impl Workspace {
 
     pub fn start_rules_for_path(&mut self, path: &str) {
         let path = if path.starts_with('/') { paths::normalize(path) } else { path.to_owned() };
-        self.start(Job::RulesForPath { path });
+        self.start(Job::RulesForPath { path, attach: true });
+    }
+
+    /// Every rule that applies to `path`, attached before or not, attaching none: what an
+    /// inspector shows for a path without changing what the agent will be told.
+    pub fn start_rules_matching(&mut self, path: &str) {
+        let path = if path.starts_with('/') { paths::normalize(path) } else { path.to_owned() };
+        self.start(Job::RulesForPath { path, attach: false });
     }
 
     pub fn start_load_skill(&mut self, name: &str) {
@@ -239,12 +248,12 @@ impl Workspace {
                 }
                 self.environment = changes.environment.clone();
             }
-            Outcome::Rules { rules } => {
+            Outcome::Rules { rules } if matches!(job, Job::RulesForPath { attach: true, .. }) => {
                 for rule in rules {
                     self.attached.insert(rule.canonical.clone());
                 }
             }
-            Outcome::Skill(_) | Outcome::Error { .. } => {}
+            Outcome::Rules { .. } | Outcome::Skill(_) | Outcome::Error { .. } => {}
         }
         Step::Done(outcome)
     }
@@ -258,12 +267,16 @@ impl Workspace {
                 changes.environment = Some(environment);
                 Outcome::Changes(Box::new(changes))
             }
-            Job::RulesForPath { path } if !path.starts_with('/') => Outcome::Error {
+            Job::RulesForPath { path, .. } if !path.starts_with('/') => Outcome::Error {
                 code: "invalid_argument".to_owned(),
                 message: format!("rulesForPath takes an absolute, /-separated path, got `{path}`"),
             },
-            Job::RulesForPath { path } => match &self.environment {
-                Some(env) => Outcome::Rules { rules: self.rules_for_path(env, fs, path) },
+            Job::RulesForPath { path, attach } => match &self.environment {
+                Some(env) => {
+                    let none = HashSet::new();
+                    let attached = if *attach { &self.attached } else { &none };
+                    Outcome::Rules { rules: self.rules_for_path(env, fs, path, attached) }
+                }
                 None => not_discovered(),
             },
             Job::Fail { code, message } => Outcome::Error { code: code.clone(), message: message.clone() },
@@ -280,15 +293,15 @@ impl Workspace {
         }
     }
 
-    fn rules_for_path(&self, env: &Environment, fs: &FsView, path: &str) -> Vec<Rule> {
+    fn rules_for_path(&self, env: &Environment, fs: &FsView, path: &str, attached: &HashSet<String>) -> Vec<Rule> {
         let mut out: Vec<Rule> =
-            rules::matching_globs(&env.conditional, path).into_iter().filter(|r| !self.attached.contains(&r.canonical)).cloned().collect();
+            rules::matching_globs(&env.conditional, path).into_iter().filter(|r| !attached.contains(&r.canonical)).cloned().collect();
         let dir = paths::parent(path).unwrap_or("/");
         let cwd = &self.options.cwd;
         if paths::relative_to(dir, cwd).is_some_and(|rel| !rel.is_empty()) {
             let ignores = Ignores::new(env.repo_root.as_deref().unwrap_or(cwd), &self.options.ignore.paths);
             let mut diags = Vec::new();
-            let mut seen: HashSet<String> = self.attached.clone();
+            let mut seen: HashSet<String> = attached.clone();
             seen.extend(env.rules.iter().map(|r| r.canonical.clone()));
             let mut ctx = RuleCtx { opts: &self.options, fs, ignores: &ignores, diags: &mut diags, seen, imports_not_followed: HashMap::new() };
             let mut collected = Collected::default();

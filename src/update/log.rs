@@ -14,12 +14,14 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub struct Log {
     pub header: Option<Header>,
     pub records: Vec<Record>,
+    /// The line (1-based) each record was read from, index for index with `records`.
+    pub lines: Vec<usize>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Parses JSON Lines text into records, with a diagnostic for each line it could not use.
 pub fn parse_log(text: &str) -> Log {
-    let mut log = Log { header: None, records: Vec::new(), diagnostics: Vec::new() };
+    let mut log = Log { header: None, records: Vec::new(), lines: Vec::new(), diagnostics: Vec::new() };
     let ends_with_newline = text.ends_with('\n');
     let lines: Vec<&str> = text.split('\n').collect();
     let last_index = lines.len().saturating_sub(1);
@@ -123,6 +125,7 @@ pub fn parse_log(text: &str) -> Log {
                     );
                 }
                 log.records.push(record);
+                log.lines.push(line_no);
             }
             Err(RecordError::BadEnvelope(reason)) => log.diagnostics.push(
                 Diagnostic::new("log.bad_envelope", Severity::Error, format!("line is not a record: {reason}"))

@@ -202,6 +202,34 @@ fn conditional_rules_attach_once_per_session_and_subdirectory_rules_on_demand() 
 }
 
 #[test]
+fn looking_at_a_paths_rules_attaches_none_and_lists_those_attached_before() {
+    let mut host = fixture();
+    let (mut ws, _) = discover(&mut host, options());
+    let mut run = |path: &str, attach: bool| -> Vec<String> {
+        if attach {
+            ws.start_rules_for_path(path);
+        } else {
+            ws.start_rules_matching(path);
+        }
+        match host.drive(&mut ws) {
+            Outcome::Rules { rules } => rules.into_iter().map(|r| r.path).collect(),
+            other => panic!("{other:?}"),
+        }
+    };
+    let ts = vec!["/repo/.cursor/rules/ts.mdc".to_owned()];
+    // Looking twice shows the same rules, and the agent's first attach still gets them.
+    assert_eq!(run("/repo/pkg/app/web/index.ts", false), ts);
+    assert_eq!(run("/repo/pkg/app/web/index.ts", false), ts);
+    assert_eq!(run("/repo/pkg/app/web/index.ts", true), ts);
+    // Once attached, the agent is not told again, but looking still lists them.
+    assert_eq!(run("/repo/pkg/app/web/other.ts", true), Vec::<String>::new());
+    assert_eq!(run("/repo/pkg/app/web/other.ts", false), ts);
+    assert_eq!(run("/repo/pkg/app/sub/deep/x.py", false), vec!["/repo/pkg/app/sub/AGENTS.md"]);
+    assert_eq!(run("/repo/pkg/app/sub/deep/x.py", true), vec!["/repo/pkg/app/sub/AGENTS.md"]);
+    assert_eq!(run("/repo/pkg/app/sub/y.py", false), vec!["/repo/pkg/app/sub/AGENTS.md"]);
+}
+
+#[test]
 fn skills_shadow_by_source_and_plugins_stay_reachable() {
     let (_, env) = discover(&mut fixture(), options());
     let found: Vec<(&str, SkillSource, &str)> = env.skills.iter().map(|s| (s.name.as_str(), s.source, s.description.as_str())).collect();

@@ -519,3 +519,42 @@ describe('adapters', () => {
     for (const file of ['discover.mjs', 'node-fs.mjs']) assert.ok(pkg.files.includes(file), `package.json files lists ${file}`);
   });
 });
+
+test('fileListFs: the files a page was handed give the environment memoryFs gives for the same tree', async () => {
+  const fx = workspaceFixture('/w');
+  // A folder picker hands over files only (no symlinks, no empty directories): the same tree
+  // with each symlink replaced by a copy of what it points at.
+  const plainFiles = {};
+  for (const [path, value] of Object.entries(fx.files)) {
+    if (typeof value === 'string' || value instanceof Uint8Array) plainFiles[path] = value;
+    else if (value && typeof value.symlink === 'string') {
+      const target = value.symlink.startsWith('/') ? value.symlink : path.slice(0, path.lastIndexOf('/') + 1) + value.symlink;
+      plainFiles[path] = fx.files[target];
+    }
+  }
+  const pairs = Object.entries(plainFiles).map(([path, text]) => ({ path: path.slice(1), file: new Blob([text]) }));
+  const options = { cwd: fx.paths.cwd, home: fx.paths.home };
+  const fromFiles = await cv.discover(options, cv.fileListFs(pairs));
+  const fromMemory = await cv.discover(options, cv.memoryFs(plainFiles));
+  try {
+    const strip = (env) => ({ ...env, stats: undefined });
+    assert.ok(fromMemory.environment.rules.length >= 4, 'the fixture has rules');
+    assert.deepEqual(strip(fromFiles.environment), strip(fromMemory.environment));
+  } finally {
+    fromFiles.free();
+    fromMemory.free();
+  }
+  // Under a mount, with only the bytes discovery asks for read.
+  const fs = cv.fileListFs([{ path: 'proj/AGENTS.md', file: new Blob(['x'.repeat(100)]) }], { mount: '/m' });
+  assert.deepEqual(await fs.readDir('/m'), [{ name: 'proj', kind: 'dir' }]);
+  assert.deepEqual(await fs.readDir('/'), [{ name: 'm', kind: 'dir' }]);
+  assert.deepEqual(await fs.readDir('/m/proj'), [{ name: 'AGENTS.md', kind: 'file', size: 100 }]);
+  const read = await fs.readFile('/m/proj/AGENTS.md', 10);
+  assert.equal(read.size, 100);
+  assert.equal(read.content.length, 11);
+  assert.equal(await fs.readFile('/m/proj/missing.md'), null);
+  assert.equal(await fs.readDir('/m/nope'), null);
+  await assert.rejects(fs.readFile('/m/proj'), (e) => e.code === 'EISDIR');
+  assert.throws(() => cv.fileListFs(42), (e) => e.code === 'invalid_argument');
+  assert.throws(() => cv.fileListFs([{ path: 'a.md' }]), (e) => e.code === 'invalid_argument');
+});

@@ -1,0 +1,108 @@
+// The requests a session sent, one after another: where they were (`requestPoints`), the log as
+// it stood at each, and each request rebuilt with the prefix it shares with the one before it.
+// Plain JavaScript over the wasm API (`requestPoints`, `Session`); every entry point binds it.
+
+function codedError(code, message) {
+  const e = new Error(message);
+  e.code = code;
+  return e;
+}
+
+/** Binds the Timeline class to one wasm instance's `requestPoints` and `Session`. */
+export function bindTimeline(wasm, ready = () => {}) {
+  /**
+   * A log's request timeline. `points[i].line` is the line the model's answer to request `i`
+   * starts on; the lines before it are the log that request was built from.
+   */
+  class Timeline {
+    constructor(text) {
+      ready();
+      if (typeof text !== 'string') throw codedError('invalid_argument', 'Timeline(text): text must be a string');
+      const { points, diagnostics } = wasm.requestPoints(text);
+      this.points = points;
+      this.diagnostics = diagnostics;
+      this.lines = text.split('\n');
+    }
+
+    get length() {
+      return this.points.length;
+    }
+
+    #check(index) {
+      if (!Number.isInteger(index) || index < 0 || index >= this.points.length) {
+        throw codedError('invalid_argument', `request ${index} is not in 0..${this.points.length - 1}`);
+      }
+    }
+
+    /** The log's text as it stood when request `index` was sent. */
+    logAt(index) {
+      this.#check(index);
+      return this.lines.slice(0, this.points[index].line - 1).join('\n') + '\n';
+    }
+
+    /**
+     * Builds request `index` as a session did: after request `index - 1` with the same options,
+     * so `report.prefix` says what it shares with that one. Returns `{body, report,
+     * diagnostics, previous}` (`previous`: the body of request `index - 1`, or `null`).
+     */
+    buildAt(index, options) {
+      this.#check(index);
+      if (index === 0) {
+        const session = wasm.Session.fromLog(this.logAt(0));
+        try {
+          return { ...session.buildString(options), previous: null };
+        } finally {
+          session.free();
+        }
+      }
+      const session = wasm.Session.fromLog(this.logAt(index - 1));
+      try {
+        const previous = session.buildString(options).body;
+        this.#appendUpTo(session, index);
+        return { ...session.buildString(options), previous };
+      } finally {
+        session.free();
+      }
+    }
+
+    /**
+     * Builds every request in order with one session (each after the one before, as the agent
+     * sent them) and yields `{index, point, report, diagnostics}` for each. Bodies are not
+     * kept: a long session's requests add up to far more than its log.
+     */
+    *walk(options) {
+      if (this.points.length === 0) return;
+      const session = wasm.Session.fromLog(this.logAt(0));
+      try {
+        for (let index = 0; index < this.points.length; index++) {
+          if (index > 0) this.#appendUpTo(session, index);
+          const { report, diagnostics } = session.buildBytes(options);
+          yield { index, point: this.points[index], report, diagnostics };
+        }
+      } finally {
+        session.free();
+      }
+    }
+
+    /** Appends the lines between request `index - 1` and request `index` (bad lines are in `diagnostics`). */
+    #appendUpTo(session, index) {
+      const from = this.points[index - 1].line - 1;
+      const to = this.points[index].line - 1;
+      for (let i = from; i < to; i++) {
+        const line = this.lines[i];
+        if (line.trim() === '') continue;
+        try {
+          session.append(line);
+        } catch (e) {
+          if (!e || typeof e.code !== 'string') throw e;
+          // A line the log parser refused is in `diagnostics` already; one only the session
+          // refuses is added there, once.
+          if (!this.diagnostics.some((d) => d.line === i + 1)) {
+            this.diagnostics.push({ code: e.code, severity: 'warning', message: `line not appended: ${e.message}`, line: i + 1 });
+          }
+        }
+      }
+    }
+  }
+  return { Timeline };
+}

@@ -1,0 +1,169 @@
+//! The points in a log where the agent sent the model a request.
+//!
+//! A request is sent whenever the model is about to speak: the conversation ends with what a
+//! person typed or with tool results, and the next record starts a model turn (its text, its
+//! reasoning or a tool call). Each point names the log line that turn starts on, so the log's
+//! lines before it are the session exactly as it stood when that request went out — an
+//! inspector replays them to rebuild the request, and a session fed the lines in order builds
+//! the same requests one after another (with the prefix report between them).
+//!
+//! Points are found on the records as they were written, not on the effective history: a
+//! rewind later in the log does not unsend the requests made before it. After a rewind the fold
+//! starts over on the records so far, as a session would.
+
+use serde::Serialize;
+
+use super::log::Log;
+use super::record::Record;
+use super::replay::Replayer;
+
+/// One request the agent sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct RequestPoint {
+    /// The line (1-based) the model's answer starts on: the lines before it are the log the
+    /// request was built from.
+    pub line: usize,
+    /// The `seq` of that record.
+    pub seq: u64,
+    /// Conversation items the request held.
+    pub items: usize,
+    /// Real prompts so far: the request answers prompt `prompts` (1-based).
+    pub prompts: u64,
+    /// Model turns since that prompt before this one (0 for the prompt's first request).
+    pub step: usize,
+    /// The request the agent would send next: the log ends waiting for the model (its `line`
+    /// is past the last line, so the whole log is the request's; `seq` is the next one).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub next: bool,
+}
+
+/// Every request point of a parsed log, in order; `text_lines` is the number of lines of its
+/// text (`text.split('\n')`), for the last point when the log ends waiting for the model.
+pub fn request_points(log: &Log, text_lines: usize) -> Vec<RequestPoint> {
+    points_of(&log.records, &log.lines, text_lines)
+}
+
+fn points_of(records: &[Record], lines: &[usize], text_lines: usize) -> Vec<RequestPoint> {
+    let mut points = Vec::new();
+    let mut replayer = Replayer::new(&[]);
+    let mut last_prompts = 0;
+    let mut step = 0;
+    for (index, record) in records.iter().enumerate() {
+        let before = replayer.items().len();
+        let waiting = replayer.items().last().is_some_and(|item| !item.is_assistant_side());
+        if !replayer.push(record) {
+            replayer = Replayer::new(&records[..=index]);
+            // The conversation goes on from a new prompt: its first request is step 0.
+            last_prompts = u64::MAX;
+            continue;
+        }
+        let items = replayer.items();
+        if waiting && items.len() > before && items[before].is_assistant_side() {
+            let prompts = replayer.state().prompt_count;
+            step = if prompts == last_prompts { step + 1 } else { 0 };
+            last_prompts = prompts;
+            points.push(RequestPoint {
+                line: lines.get(index).copied().unwrap_or(index + 1),
+                seq: record.seq,
+                items: before,
+                prompts,
+                step,
+                next: false,
+            });
+        }
+    }
+    if replayer.items().last().is_some_and(|item| !item.is_assistant_side()) {
+        let prompts = replayer.state().prompt_count;
+        points.push(RequestPoint {
+            line: text_lines + 1,
+            seq: records.last().map_or(1, |r| r.seq + 1),
+            items: replayer.items().len(),
+            prompts,
+            step: if prompts == last_prompts { step + 1 } else { 0 },
+            next: true,
+        });
+    }
+    points
+}
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+    use crate::update::parse_log;
+
+    const HEADER: &str = r#"{"format":"contextview.session-log","version":1,"sessionId":"s"}"#;
+
+    fn user(seq: u64, text: &str) -> String {
+        format!(r#"{{"seq":{seq},"ts":"2026-01-01T00:00:00Z","update":{{"sessionUpdate":"user_message_chunk","content":{{"type":"text","text":"{text}"}}}}}}"#)
+    }
+    fn agent(seq: u64, text: &str) -> String {
+        format!(r#"{{"seq":{seq},"ts":"2026-01-01T00:00:00Z","update":{{"sessionUpdate":"agent_message_chunk","messageId":"m{seq}","content":{{"type":"text","text":"{text}"}}}}}}"#)
+    }
+    fn call(seq: u64, id: &str) -> String {
+        format!(r#"{{"seq":{seq},"ts":"2026-01-01T00:00:00Z","update":{{"sessionUpdate":"tool_call","toolCallId":"{id}","title":"ls","kind":"read","status":"pending","rawInput":{{}}}}}}"#)
+    }
+    fn result(seq: u64, id: &str) -> String {
+        format!(r#"{{"seq":{seq},"ts":"2026-01-01T00:00:00Z","update":{{"sessionUpdate":"tool_call_update","toolCallId":"{id}","status":"completed","content":[{{"type":"content","content":{{"type":"text","text":"ok"}}}}]}}}}"#)
+    }
+
+    /// (line, seq, items, prompts, step) of each point but a final `next` one, and that one's.
+    fn points(lines: &[String]) -> Vec<(usize, u64, usize, u64, usize)> {
+        points_and_next(lines).0
+    }
+
+    fn points_and_next(lines: &[String]) -> (Vec<(usize, u64, usize, u64, usize)>, Option<(usize, u64, usize, u64, usize)>) {
+        let text = format!("{HEADER}\n{}\n", lines.join("\n"));
+        let log = parse_log(&text);
+        assert_eq!(log.diagnostics, vec![]);
+        let mut all: Vec<RequestPoint> = request_points(&log, text.split('\n').count());
+        let next = all.last().filter(|p| p.next).cloned();
+        all.retain(|p| !p.next);
+        let tuple = |p: &RequestPoint| (p.line, p.seq, p.items, p.prompts, p.step);
+        (all.iter().map(tuple).collect(), next.as_ref().map(tuple))
+    }
+
+    #[test]
+    fn a_request_before_every_model_turn_after_a_prompt_or_results() {
+        let lines = vec![
+            user(1, "list files"),   // line 2
+            call(2, "a"),            // line 3: request 1 (1 item)
+            call(3, "b"),            // parallel call, same turn
+            result(4, "a"),
+            result(5, "b"),
+            agent(6, "two files"),   // line 7: request 2 (5 items)
+            user(7, "thanks"),
+            agent(8, "welcome"),     // line 9: request 3 (7 items)
+        ];
+        assert_eq!(points(&lines), vec![(3, 2, 1, 1, 0), (7, 6, 5, 1, 1), (9, 8, 7, 2, 0)]);
+    }
+
+    #[test]
+    fn a_log_that_ends_waiting_ends_with_the_request_it_would_send_next() {
+        let lines = vec![user(1, "hi"), agent(2, "hello"), user(3, "again")];
+        // Header, three records and the empty text after the last newline: five lines.
+        assert_eq!(points_and_next(&lines), (vec![(3, 2, 1, 1, 0)], Some((6, 4, 3, 2, 0))));
+        let answered = vec![user(1, "hi"), agent(2, "hello")];
+        assert_eq!(points_and_next(&answered), (vec![(3, 2, 1, 1, 0)], None));
+        let results_in = vec![user(1, "go"), call(2, "a"), result(3, "a")];
+        assert_eq!(points_and_next(&results_in), (vec![(3, 2, 1, 1, 0)], Some((6, 4, 3, 1, 1))));
+    }
+
+    #[test]
+    fn lines_skip_blank_and_unreadable_lines() {
+        let text = format!("{HEADER}\n\n{}\nnot json\n{}\n", user(1, "hi"), agent(2, "hello"));
+        let log = parse_log(&text);
+        assert_eq!(request_points(&log, text.split('\n').count()).iter().map(|p| p.line).collect::<Vec<_>>(), vec![5]);
+    }
+
+    #[test]
+    fn a_rewind_keeps_the_requests_made_before_it() {
+        let rewind = r#"{"seq":3,"ts":"2026-01-01T00:00:00Z","event":{"kind":"rewind","promptIndex":0}}"#.to_owned();
+        let lines = vec![user(1, "first"), agent(2, "one"), rewind, user(4, "second"), agent(5, "two")];
+        // After the rewind the conversation starts again: the new prompt's request holds 1 item.
+        assert_eq!(points(&lines), vec![(3, 2, 1, 1, 0), (6, 5, 1, 1, 0)]);
+    }
+}

@@ -1,0 +1,94 @@
+// The request timeline through the package (Node): where a log's requests were, the log as it
+// stood at each, each request rebuilt after the one before, and the whole walk — checked against
+// stateless builds of the same text and a byte count done here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import * as cv from '../../pkg/node.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const example = readFileSync(root + 'examples/session.jsonl', 'utf8');
+const imported = (name) => cv.importSession(readFileSync(root + `tests/fixtures/${name}`, 'utf8')).log;
+const LOGS = { example, 'claude-code': imported('claude-code.jsonl'), codex: imported('codex.jsonl'), pi: imported('pi.jsonl') };
+const OPTIONS = { provider: 'anthropic', contextWindow: 200000 };
+
+function commonPrefix(a, b) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return i;
+}
+
+for (const [name, log] of Object.entries(LOGS)) {
+  test(`${name}: every request is rebuilt from the log as it stood, and the walk agrees with each`, () => {
+    const timeline = new cv.Timeline(log);
+    assert.ok(timeline.length >= 2, `${name} sent ${timeline.length} requests`);
+    assert.deepEqual(timeline.diagnostics, []);
+    const lines = log.split('\n');
+    const walked = [...timeline.walk(OPTIONS)];
+    assert.equal(walked.length, timeline.length);
+    let previousBody = null;
+    for (let i = 0; i < timeline.length; i++) {
+      const point = timeline.points[i];
+      const text = timeline.logAt(i);
+      // The log the request was built from ends just before the model's answer …
+      if (!point.next) {
+        const answer = JSON.parse(lines[point.line - 1]);
+        assert.equal(answer.seq, point.seq);
+        assert.match(answer.update?.sessionUpdate ?? '', /^(agent_message_chunk|agent_thought_chunk|tool_call)$/, `${name} #${i}: the answer starts a model turn`);
+      }
+      // … and holds the request's items: a stateless build of it is the same request.
+      const stateless = cv.buildRequestString({ ...OPTIONS, log: text });
+      assert.equal(stateless.report.items, point.items, `${name} #${i}: items`);
+      const built = timeline.buildAt(i, OPTIONS);
+      assert.equal(built.body, stateless.body, `${name} #${i}: the session's body is the stateless one`);
+      assert.equal(built.previous, previousBody);
+      const shared = previousBody === null ? undefined : commonPrefix(previousBody, stateless.body);
+      assert.equal(built.report.prefix?.sharedBytes, shared, `${name} #${i}: shared bytes`);
+      assert.equal(walked[i].report.prefix?.sharedBytes, shared, `${name} #${i}: the walk's shared bytes`);
+      assert.equal(walked[i].report.bytes, stateless.report.bytes);
+      assert.deepEqual(walked[i].report.tokens, stateless.report.tokens, `${name} #${i}: the walk's tokens`);
+      previousBody = stateless.body;
+    }
+  });
+}
+
+test('a log that ends waiting for the model ends with the request it would send next', () => {
+  const waiting = example.trimEnd().split('\n');
+  const timeline = new cv.Timeline(waiting.join('\n') + '\n');
+  const last = timeline.points.at(-1);
+  assert.equal(last.next, true);
+  assert.equal(timeline.logAt(timeline.length - 1).trimEnd(), waiting.join('\n'));
+  assert.equal(timeline.buildAt(timeline.length - 1, OPTIONS).body, cv.buildRequestString({ ...OPTIONS, log: example }).body);
+  // Cut after an answer, it is not waiting: no next request.
+  const answered = new cv.Timeline(timeline.logAt(timeline.length - 2) + waiting[timeline.points.at(-2).line - 1] + '\n');
+  assert.equal(answered.points.at(-1).next, undefined);
+  assert.equal(answered.length, timeline.length - 1);
+});
+
+test('unreadable lines are reported, and the requests around them still build', () => {
+  const lines = example.split('\n');
+  const broken = [...lines.slice(0, 5), '{"seq": oops', ...lines.slice(5)].join('\n');
+  const timeline = new cv.Timeline(broken);
+  assert.deepEqual(timeline.diagnostics.map((d) => [d.code, d.line]), [['log.malformed_line', 6]]);
+  assert.equal(timeline.length, new cv.Timeline(example).length);
+  assert.equal([...timeline.walk(OPTIONS)].length, timeline.length);
+  assert.throws(() => timeline.buildAt(timeline.length, OPTIONS), { code: 'invalid_argument' });
+  assert.throws(() => new cv.Timeline(42), { code: 'invalid_argument' });
+});
+
+test('the CLI lists the same requests, and --at prints one body', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const out = execFileSync(process.execPath, [root + 'pkg/cli.mjs', 'timeline', '--session', root + 'examples/session.jsonl', '--provider', 'anthropic', '--context-window', '200000'], { encoding: 'utf8' });
+  const rows = out.trim().split('\n').map((l) => JSON.parse(l));
+  const timeline = new cv.Timeline(example);
+  assert.deepEqual(rows.map((r) => r.line), timeline.points.map((p) => p.line));
+  const walked = [...timeline.walk(OPTIONS)];
+  assert.deepEqual(rows.map((r) => r.bytes), walked.map((w) => w.report.bytes));
+  const body = execFileSync(process.execPath, [root + 'pkg/cli.mjs', 'timeline', '--session', root + 'examples/session.jsonl', '--provider', 'anthropic', '--at', '2'], { encoding: 'utf8' });
+  assert.equal(body.trimEnd(), timeline.buildAt(2, { provider: 'anthropic' }).body);
+  assert.throws(() => execFileSync(process.execPath, [root + 'pkg/cli.mjs', 'timeline', '--session', root + 'examples/session.jsonl', '--provider', 'anthropic', '--at', '999'], { stdio: 'pipe' }), (e) => e.status === 2);
+});

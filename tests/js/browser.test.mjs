@@ -1,4 +1,4 @@
-// The playground page (www/) in headless Chromium via playwright-core, served from 127.0.0.1.
+// The playground page (www/playground.html) in headless Chromium via playwright-core, served from 127.0.0.1.
 // Checks the browser entry end to end and that its payloads equal the Node build's.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ const consoleMessages = [];
 const wasmResponses = [];
 
 before(async () => {
-  ({ server, browser, page } = await openPage(chromium, root, '/www/index.html', consoleMessages, (p) => {
+  ({ server, browser, page } = await openPage(chromium, root, '/www/playground.html', consoleMessages, (p) => {
     p.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmResponses.push(r); });
   }));
 });

@@ -17,8 +17,8 @@ export const MIME = {
   '.svg': 'image/svg+xml',
 };
 
-/** Starts the server on a random port; resolves to {url, close, requests}. */
-export async function serveStatic(root) {
+/** Starts the server (on a random port unless `port` is given); resolves to {url, close, requests}. */
+export async function serveStatic(root, { port: wanted = 0, host = '127.0.0.1' } = {}) {
   const requests = [];
   const server = createServer(async (req, res) => {
     const { pathname } = new URL(req.url, 'http://x');
@@ -42,11 +42,11 @@ export async function serveStatic(root) {
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(wanted, host, resolve);
   });
   const { port } = server.address();
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`,
     requests,
     close: () => new Promise((resolve) => server.close(resolve)),
   };

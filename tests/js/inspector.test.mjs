@@ -1,0 +1,294 @@
+// The inspector page (www/index.html) in headless Chromium: a workspace folder and session files
+// go in through the page's own inputs, and what the page shows must equal what the CLI reports
+// for the same inputs; the timeline and the what-if controls must change it; it must load again
+// with the network gone.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import * as cv from '../../pkg/node.mjs';
+import { openPage } from './static-server.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cli = join(root, 'pkg/cli.mjs');
+const exampleLog = join(root, 'examples/session.jsonl');
+const claudeFixture = join(root, 'tests/fixtures/claude-code.jsonl');
+let server, browser, page;
+const consoleMessages = [];
+let work, project, emptyHome;
+
+/** Our workspace: a repository with rules of every activation and two skills of one name. */
+function writeProject(dir) {
+  const files = {
+    '.git/HEAD': 'ref: refs/heads/main\n',
+    'AGENTS.md': '# Shop\nRun `make check` before you say a change is done.\n',
+    'CLAUDE.md': 'Read the style guide: @docs/style.md\n',
+    'docs/style.md': 'Two spaces, no tabs. Prices are integers in cents.\n',
+    '.cursor/rules/typescript.mdc': '---\ndescription: TypeScript conventions\nglobs: "**/*.ts"\nalwaysApply: false\n---\nPrefer `unknown` to `any`.\n',
+    '.cursor/rules/migrations.mdc': '---\ndescription: How to write a database migration\nalwaysApply: false\n---\nOne migration per change.\n',
+    'web/AGENTS.md': 'The web app uses plain modules, no framework.\n',
+    'web/app.ts': 'export const total = (cents: number[]) => cents.reduce((a, b) => a + b, 0);\n',
+    '.claude/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: Deploy the shop to staging.\n---\nRun the deploy script.\n',
+    '.agents/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: An older deploy.\n---\nOld steps.\n',
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+}
+
+function runCli(args) {
+  return execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The CLI's report for request `at` of a log, with build options as flags. */
+function cliRequest(log, at, flags) {
+  const reportPath = join(work, `report-${Math.random().toString(36).slice(2)}.json`);
+  const body = runCli(['timeline', '--session', log, '--at', String(at), '--report', reportPath, ...flags]).trimEnd();
+  return { body, report: JSON.parse(readFileSync(reportPath, 'utf8')) };
+}
+
+function cliTimeline(log, flags) {
+  return runCli(['timeline', '--session', log, ...flags]).trim().split('\n').map((l) => JSON.parse(l));
+}
+
+async function settle() {
+  await page.waitForFunction(() => document.body.dataset.state !== 'busy', null, { timeout: 30_000 });
+  const s = await page.evaluate(() => document.body.dataset.state);
+  assert.equal(s, 'ready', `page state: ${s}`);
+}
+
+async function walkDone() {
+  await page.waitForFunction(() => document.body.dataset.walk === 'done', null, { timeout: 60_000 });
+}
+
+/** What the page shows for the selected request. */
+function shown() {
+  return page.evaluate(() => {
+    const fig = (id) => Number(document.querySelector(`#figures [data-figure="${id}"]`)?.dataset.value);
+    const sources = {};
+    const bytes = {};
+    for (const tr of document.querySelectorAll('#sources tbody tr')) {
+      sources[tr.dataset.source] = Number(tr.dataset.tokens);
+      bytes[tr.dataset.source] = Number(tr.dataset.bytes);
+    }
+    const bar = [...document.querySelectorAll('#by-source > div')].map((d) => d.dataset.source);
+    return {
+      bytes: fig('bytes'), tokens: fig('tokens'), items: fig('items'), context: fig('context'),
+      sources, sourceBytes: bytes, bar,
+      shared: Number(document.getElementById('prefix').dataset.shared),
+      slider: Number(document.getElementById('slider').value),
+      max: Number(document.getElementById('slider').max),
+      gaugeSize: Number(document.getElementById('gauge').dataset.size),
+      gaugeText: document.getElementById('gauge-text').textContent,
+      title: document.getElementById('request-title').textContent,
+      firstEntry: document.querySelector('#body details')?.textContent.slice(0, 0),
+      diff: [...document.querySelectorAll('#diff li[data-kind]')].map((li) => li.dataset.kind),
+    };
+  });
+}
+
+function assertMatches(view, report, what) {
+  assert.equal(view.bytes, report.bytes, `${what}: bytes`);
+  assert.equal(view.tokens, report.tokens.request, `${what}: tokens`);
+  assert.equal(view.items, report.items, `${what}: items`);
+  assert.equal(view.context, report.tokens.context.used, `${what}: context tokens`);
+  assert.deepEqual(view.sources, report.tokens.bySource, `${what}: tokens by source`);
+  assert.deepEqual(view.sourceBytes, report.sources, `${what}: bytes by source`);
+  // The bar draws every source that has tokens, and only those.
+  assert.deepEqual(view.bar.sort(), Object.keys(report.tokens.bySource).filter((k) => report.tokens.bySource[k] > 0).sort(), `${what}: bar`);
+}
+
+/** Leading bytes two bodies share, counted here on their UTF-8 bytes. */
+function commonPrefix(a, b) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return i;
+}
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'cv-inspector-'));
+  project = join(work, 'shop');
+  emptyHome = join(work, 'home');
+  mkdirSync(emptyHome);
+  writeProject(project);
+  ({ server, browser, page } = await openPage(chromium, root, '/www/index.html', consoleMessages));
+  await settle();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('a workspace folder: rules in load order, skills with shadowing, and the rules a path attaches, as the CLI finds them', async () => {
+  await page.setInputFiles('#folder-input', project);
+  await settle();
+  const env = JSON.parse(runCli(['discover', '--cwd', project, '--home', emptyHome]));
+  const rel = (p) => p.slice(p.indexOf('/shop/') + '/shop/'.length);
+  const rows = await page.$$eval('#rules tbody tr', (trs) => trs.map((tr) => ({ path: tr.dataset.path, group: tr.dataset.group, source: tr.dataset.source, bytes: Number(tr.dataset.bytes) })));
+  const expected = [['loaded', env.rules], ['conditional', env.conditional], ['requestable', env.requestable]]
+    .flatMap(([group, rules]) => rules.map((r) => ({ path: rel(r.path), group, source: r.source, bytes: r.bytes })));
+  assert.deepEqual(rows.map((r) => ({ ...r, path: rel(r.path) })), expected);
+  // The fixture's own facts, so the comparison cannot pass on two empty lists.
+  assert.deepEqual(expected.map((r) => `${r.group} ${r.path}`), [
+    'loaded AGENTS.md', 'loaded CLAUDE.md', 'loaded docs/style.md',
+    'conditional .cursor/rules/typescript.mdc', 'requestable .cursor/rules/migrations.mdc',
+  ]);
+  const skills = await page.$$eval('#skills tbody tr[data-name]', (trs) => trs.map((tr) => `${tr.dataset.name} ${tr.dataset.source}`));
+  assert.deepEqual(skills, env.skills.map((s) => `${s.name} ${s.source}`));
+  const shadowed = await page.$$eval('#skills tbody tr[data-shadowed]', (trs) => trs.map((tr) => tr.dataset.shadowed));
+  assert.deepEqual(shadowed.map(rel), env.diagnostics.filter((d) => d.code === 'skills.shadowed').map((d) => rel(d.path)));
+  assert.equal(shadowed.length, 1);
+
+  // Asking twice shows the same rules (looking attaches nothing).
+  for (let i = 0; i < 2; i++) {
+    await page.fill('#path-query', 'web/app.ts');
+    await page.press('#path-query', 'Enter');
+    await settle();
+    const attached = await page.$$eval('#path-rules li[data-path]', (lis) => lis.map((li) => li.dataset.path));
+    assert.deepEqual(attached.map(rel), ['.cursor/rules/typescript.mdc', 'web/AGENTS.md']);
+  }
+  const ws = await cv.discover({ cwd: project, home: emptyHome }, cv.nodeFs());
+  assert.deepEqual((await ws.rulesMatching(join(project, 'web/app.ts'))).map((r) => rel(r.path)), ['.cursor/rules/typescript.mdc', 'web/AGENTS.md']);
+  ws.free();
+});
+
+test('a session: the request at every point of the timeline equals the CLI\'s, with the prefix it shares with the one before', async () => {
+  await page.setInputFiles('#session-input', exampleLog);
+  await settle();
+  await walkDone();
+  const flags = ['--provider', 'anthropic', '--context-window', '200000'];
+  const lines = cliTimeline(exampleLog, flags);
+  let view = await shown();
+  assert.equal(view.max + 1, lines.length, 'one slider position per request');
+  assert.ok(lines.length >= 3, `the example session sent ${lines.length} requests`);
+  const last = lines.length - 1;
+  assert.equal(view.slider, last, 'the page opens on the last request');
+  assertMatches(view, cliRequest(exampleLog, last, flags).report, 'last request');
+  assert.equal(view.shared, lines[last].sharedBytes);
+
+  // The shared prefix is what the two bodies really share, counted here on the bytes.
+  const timeline = new cv.Timeline(readFileSync(exampleLog, 'utf8'));
+  const body = (i) => cv.buildRequestString({ log: timeline.logAt(i), provider: 'anthropic', contextWindow: 200000 }).body;
+  assert.equal(view.shared, commonPrefix(body(last - 1), body(last)));
+
+  // Step back with the keyboard: the page shows the request before, as the CLI builds it.
+  await page.focus('#slider');
+  await page.keyboard.press('ArrowLeft');
+  await settle();
+  view = await shown();
+  assert.equal(view.slider, last - 1);
+  assertMatches(view, cliRequest(exampleLog, last - 1, flags).report, 'request before the last');
+  assert.equal(view.shared, lines[last - 1].sharedBytes);
+  assert.equal(view.shared, commonPrefix(body(last - 2), body(last - 1)));
+  assert.ok(view.diff.length > 0 && view.diff.every((k) => k === 'added'), `an agent step only adds: ${view.diff}`);
+
+  // The timeline's figures are the CLI's, request by request.
+  const walked = await page.evaluate(() => document.body.dataset.walk);
+  assert.equal(walked, 'done');
+  await page.keyboard.press('Home');
+  await settle();
+  view = await shown();
+  assert.equal(view.slider, 0);
+  assert.equal(view.shared, 0, 'the first request shares nothing');
+  assertMatches(view, cliRequest(exampleLog, 0, flags).report, 'first request');
+});
+
+test('what if: the provider, the window and pruning change the request, its gauge and its thresholds', async () => {
+  await page.keyboard.press('End');
+  await settle();
+  const before = await shown();
+  await page.selectOption('#provider', 'openai-responses');
+  await settle();
+  let view = await shown();
+  const last = view.max;
+  assertMatches(view, cliRequest(exampleLog, last, ['--provider', 'openai-responses', '--context-window', '200000']).report, 'openai-responses');
+  assert.notEqual(view.bytes, before.bytes, 'another provider, another body');
+
+  await page.fill('#window', '8000');
+  await page.dispatchEvent('#window', 'change');
+  await settle();
+  view = await shown();
+  const { report } = cliRequest(exampleLog, last, ['--provider', 'openai-responses', '--context-window', '8000']);
+  assertMatches(view, report, 'window 8000');
+  assert.equal(view.gaugeSize, 8000);
+  assert.ok(report.tokens.context.pruneAt < 8000 && view.gaugeText.includes(report.tokens.context.pruneAt.toLocaleString('en-US')), view.gaugeText);
+  await walkDone();
+
+  // Compaction prepared at this point: the summarising request the session would send. With
+  // the default recent budget the example is too small to compact, and the page says so.
+  const prepare = async (keep) => {
+    await page.fill('#keep-recent', keep);
+    await page.click('#compact');
+    await settle();
+    return page.$eval('#compaction-summary', (p) => ({ summarised: Number(p.dataset.summarised), text: p.textContent }));
+  };
+  const none = await prepare('');
+  assert.equal(none.summarised, 0);
+  assert.match(none.text, /nothing_to_compact/);
+  const shownCompaction = await prepare('100');
+  const session = cv.Session.fromLog(new cv.Timeline(readFileSync(exampleLog, 'utf8')).logAt(last));
+  const opts = { provider: 'openai-responses', contextWindow: 8000 };
+  session.buildBytes(opts);
+  const expected = session.dispatch({ type: 'prepareCompaction', options: { build: opts, keepRecentTokens: 100 } });
+  session.free();
+  assert.equal(expected.error, undefined);
+  assert.equal(shownCompaction.summarised, expected.reply.summarised);
+  assert.ok(shownCompaction.summarised > 0);
+  assert.ok(shownCompaction.text.includes(`${expected.reply.kept} kept verbatim`), shownCompaction.text);
+  const shownBody = await page.$eval('#compaction-body > details > summary', (s) => s.textContent);
+  assert.ok(shownBody.startsWith('{'), 'the summary request is shown');
+  await page.selectOption('#provider', 'anthropic');
+  await page.fill('#window', '200000');
+  await page.dispatchEvent('#window', 'change');
+  await settle();
+});
+
+test('another agent\'s session is detected and imported, with its report', async () => {
+  await page.setInputFiles('#session-input', claudeFixture);
+  await settle();
+  const text = readFileSync(claudeFixture, 'utf8');
+  const { report, log } = cv.importSession(text);
+  const stderr = execFileSync(process.execPath, [cli, 'import', claudeFixture], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  void stderr;
+  const shownReport = await page.$$eval('#import-report dd', (dds) => Object.fromEntries(dds.map((d) => [d.dataset.key, d.textContent])));
+  assert.equal(shownReport.format, 'claude-code');
+  assert.equal(shownReport.records, `${report.lines.toLocaleString('en-US')} → ${report.records.toLocaleString('en-US')}`);
+  assert.equal(shownReport['fidelity-missing'], String(report.fidelity.missing.length));
+  assert.match(shownReport['fidelity-view'], new RegExp(`^${report.fidelity.view.prompts} prompts, `));
+  const logPath = join(work, 'imported.jsonl');
+  writeFileSync(logPath, runCli(['import', claudeFixture]));
+  assert.equal(readFileSync(logPath, 'utf8'), log);
+  await walkDone();
+  const view = await shown();
+  const lines = cliTimeline(logPath, ['--provider', 'anthropic', '--context-window', '200000']);
+  assert.equal(view.max + 1, lines.length);
+  assertMatches(view, cliRequest(logPath, view.max, ['--provider', 'anthropic', '--context-window', '200000']).report, 'imported session');
+});
+
+test('the page loads again with the network gone, and logged no errors', async () => {
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await settle();
+  await page.context().setOffline(true);
+  try {
+    await page.reload();
+    await settle();
+    await page.click('#example');
+    await settle();
+    const view = await shown();
+    assert.ok(view.bytes > 0, 'the example session builds offline');
+  } finally {
+    await page.context().setOffline(false);
+  }
+  const problems = consoleMessages.filter((m) => m.startsWith('error') || m.startsWith('pageerror') || m.startsWith('warning'));
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,499 @@
+// The context inspector: a workspace's rules and skills, a session's requests one by one, each
+// request's body and where its tokens went, and what changes when the options do. It uses the
+// package's public browser entry only. For tests and scripts: `document.body.dataset.state` is
+// `ready` when what the page shows is up to date (`busy` while it works, `error: …`), and
+// `data-walk` says when the timeline's figures are complete (`done`).
+import * as cv from '../pkg/browser.mjs';
+import {
+  SOURCES, el, figure, fmt, renderSources, renderGauge, jsonView, drawTimeline, diffConversations, describeEntry, conversationOf,
+} from './views.mjs';
+
+const $ = (id) => document.getElementById(id);
+const LOG_FORMAT = 'contextview.session-log';
+
+const state = {
+  workspace: null,
+  workspaceRoot: null,
+  session: null, // { name, log, importedFrom, report }
+  timeline: null,
+  index: 0,
+  requests: [], // the walk's figures per request: { bytes, sources, shared }
+  walkToken: 0,
+  body: null, // the selected request's body text
+};
+
+function setState(s, message = s) {
+  document.body.dataset.state = s;
+  $('status').textContent = message;
+}
+
+function fail(what, e) {
+  const msg = `${what}: ${e?.code ? e.code + ': ' : ''}${e?.message ?? e}`;
+  setState('error: ' + msg, msg);
+  console.warn(msg);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+const PRUNING = {
+  default: undefined,
+  eager: { keepSteps: 2, batchSteps: 1, hardClearSteps: 2 },
+  off: { enabled: false },
+};
+
+function options() {
+  const o = { provider: $('provider').value };
+  const model = $('model').value.trim();
+  if (model) o.model = model;
+  const window = Number($('window').value);
+  if (Number.isInteger(window) && window > 0) o.contextWindow = window;
+  const pruning = PRUNING[$('pruning').value];
+  if (pruning) o.pruning = pruning;
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workspace
+
+async function openWorkspace(fs, cwd, label) {
+  setState('busy', `discovering ${label}…`);
+  try {
+    state.workspace?.free();
+    state.workspace = null;
+    state.workspace = await cv.discover({ cwd }, fs);
+    state.workspaceRoot = cwd;
+    renderWorkspace();
+    setState('ready', `workspace ${label}: ${state.workspace.environment.rules.length} rules, ${state.workspace.environment.skills.length} skills`);
+  } catch (e) {
+    fail('discovery', e);
+  }
+}
+
+function activationOf(rule) {
+  const a = rule.activation ?? {};
+  switch (a.kind) {
+    case 'always': return 'always';
+    case 'globs': return `globs: ${a.globs.join(', ')}`;
+    case 'subdirectory': return 'when a file below its directory is read';
+    case 'agent_requested': return `on request${rule.description ? `: ${rule.description}` : ''}`;
+    case 'manual': return 'by name only';
+    default: return String(a.kind ?? 'unknown');
+  }
+}
+
+function relative(path) {
+  const root = state.workspaceRoot;
+  return root && path.startsWith(root + '/') ? path.slice(root.length + 1) : path;
+}
+
+function renderWorkspace() {
+  const env = state.workspace.environment;
+  const groups = [['loaded', env.rules], ['conditional', env.conditional], ['requestable', env.requestable]];
+  const rows = [];
+  let n = 0;
+  for (const [group, rules] of groups) {
+    for (const rule of rules) {
+      n++;
+      rows.push(el('tr', { 'data-path': rule.path, 'data-group': group, 'data-source': rule.source, 'data-bytes': String(rule.bytes) },
+        el('td', { class: 'num', text: String(n) }),
+        el('td', {}, el('a', { href: '#', text: relative(rule.path), onclick: (ev) => { ev.preventDefault(); showPathRules(rule.path); } }),
+          rule.importedFrom ? el('span', { class: 'muted', text: ` (imported by ${relative(rule.importedFrom)})` }) : null,
+          rule.truncated ? el('span', { class: 'muted', text: ' ✂ cut to its budget' }) : null),
+        el('td', { text: `${rule.source}${rule.home ? ' (home)' : ''}` }),
+        el('td', { text: activationOf(rule) }),
+        el('td', { class: 'num', text: fmt(rule.bytes) })));
+    }
+  }
+  $('rules').tBodies[0].replaceChildren(...rows);
+  const shadowed = new Set(env.diagnostics.filter((d) => d.code === 'skills.shadowed').map((d) => d.path));
+  $('skills').tBodies[0].replaceChildren(
+    ...env.skills.map((s) => el('tr', { 'data-name': s.name, 'data-source': s.source },
+      el('td', { text: s.name + (s.userOnly ? ' (user only)' : '') }), el('td', { text: s.source }), el('td', { text: s.description }))),
+    ...[...shadowed].map((path) => el('tr', { class: 'shadowed', 'data-shadowed': path },
+      el('td', { text: relative(path) }), el('td', { text: 'shadowed' }), el('td', { text: env.diagnostics.find((d) => d.path === path && d.code === 'skills.shadowed').message }))),
+  );
+  $('ws-summary').textContent = `${env.cwd}${env.repoRoot ? ` (repository root ${env.repoRoot})` : ''}: ${env.rules.length} rules loaded, ` +
+    `${env.conditional.length} conditional, ${env.requestable.length} on request, ${env.skills.length} skills`;
+  renderDiagnostics($('ws-diagnostics'), $('ws-diag-count'), env.diagnostics);
+}
+
+function renderDiagnostics(list, count, diagnostics) {
+  count.textContent = String(diagnostics.length);
+  list.replaceChildren(...diagnostics.map((d) => el('li', { 'data-code': d.code },
+    el('code', { text: d.code }), ` ${d.severity}: ${d.message}`, d.path ? el('span', { class: 'muted', text: ` (${relative(d.path)})` }) : null,
+    d.line ? el('span', { class: 'muted', text: ` (line ${d.line})` }) : null)));
+}
+
+async function showPathRules(path) {
+  if (!state.workspace) return fail('rules for a path', new Error('open a workspace folder first'));
+  const abs = path.startsWith('/') ? path : `${state.workspaceRoot}/${path}`;
+  $('path-query').value = relative(abs);
+  setState('busy', `rules for ${relative(abs)}…`);
+  try {
+    const rules = await state.workspace.rulesMatching(abs);
+    const always = state.workspace.environment.rules;
+    $('path-rules').replaceChildren(
+      el('li', { class: 'muted', text: `${relative(abs)}: the ${always.length} loaded rules, and these on top:` }),
+      ...(rules.length ? rules.map((r) => el('li', { 'data-path': r.path, text: `${relative(r.path)} — ${activationOf(r)}` })) : [el('li', { text: 'none' })]),
+    );
+    setState('ready', `${rules.length} rule${rules.length === 1 ? '' : 's'} attach to ${relative(abs)}`);
+  } catch (e) {
+    fail('rules for a path', e);
+  }
+}
+
+/** Walks a dropped directory entry (webkitGetAsEntry) into `{path, file}` pairs. */
+async function entryFiles(entry, prefix = '') {
+  const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+  if (entry.isFile) return [{ path, file: await new Promise((res, rej) => entry.file(res, rej)) }];
+  const reader = entry.createReader();
+  const out = [];
+  for (;;) {
+    const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+    if (batch.length === 0) break;
+    for (const child of batch) out.push(...(await entryFiles(child, path)));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session
+
+function isOurLog(text) {
+  const first = text.slice(0, Math.min(text.length, 4096)).split('\n').find((l) => l.trim() !== '');
+  try {
+    return JSON.parse(first)?.format === LOG_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+function loadSession(name, text) {
+  setState('busy', `reading ${name}…`);
+  const t0 = performance.now();
+  try {
+    let log = text;
+    let report = null;
+    if (!isOurLog(text)) {
+      ({ log, report } = cv.importSession(text));
+    }
+    state.session = { name, log, report };
+    state.timeline = new cv.Timeline(log);
+    renderSession();
+    if (state.timeline.length === 0) {
+      setState('ready', `${name}: no request to show (the session never waited for the model)`);
+      return;
+    }
+    const slider = $('slider');
+    slider.max = String(state.timeline.length - 1);
+    slider.disabled = false;
+    $('compact').disabled = false;
+    state.index = state.timeline.length - 1;
+    slider.value = String(state.index);
+    showRequest();
+    performance.measure('contextview:first-request', { start: t0 });
+    startWalk();
+  } catch (e) {
+    fail(`session ${name}`, e);
+  }
+}
+
+function renderSession() {
+  const { name, report } = state.session;
+  const t = state.timeline;
+  const prompts = t.points.length ? t.points[t.points.length - 1].prompts : 0;
+  $('session-summary').textContent = `${name}: ${report ? `imported from ${report.format}, ` : ''}${fmt(t.length)} requests over ${fmt(prompts)} prompts` +
+    (t.points.at(-1)?.next ? ' (the last is the one it would send next)' : '');
+  $('session-summary').dataset.requests = String(t.length);
+  const dl = $('import-report');
+  dl.replaceChildren();
+  if (report) {
+    const add = (k, v, key) => dl.append(el('dt', { text: k }), el('dd', { text: v, 'data-key': key }));
+    add('format', report.format, 'format');
+    add('lines read → records', `${fmt(report.lines)} → ${fmt(report.records)}`, 'records');
+    add('written', Object.entries(report.written).map(([k, v]) => `${k} ${v}`).join(', '), 'written');
+    add('not mapped', Object.entries(report.unmapped).map(([k, v]) => `${k} ${v}`).join(', ') || 'nothing', 'unmapped');
+    if (report.audience) add('audience', report.audience, 'audience');
+    const f = report.fidelity;
+    if (f) {
+      const c = (x) => `${x.prompts} prompts, ${x.assistantTexts} texts, ${x.reasoning} reasoning, ${x.toolCalls} tool calls, ${x.images} images`;
+      add("the source's model saw", c(f.source), 'fidelity-source');
+      add('our view holds', c(f.view), 'fidelity-view');
+      add('missing', String(f.missing?.length ?? 0), 'fidelity-missing');
+    }
+  }
+  renderDiagnostics($('session-diagnostics'), $('session-diag-count'), [...(report?.diagnostics ?? []), ...t.diagnostics]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The selected request
+
+function showRequest() {
+  const t = state.timeline;
+  if (!t || t.length === 0) return;
+  setState('busy', `building request ${state.index + 1}…`);
+  try {
+    const point = t.points[state.index];
+    const built = t.buildAt(state.index, options());
+    state.body = built.body;
+    const payload = JSON.parse(built.body);
+    renderRequest(point, built.report, payload);
+    renderPrefix(built.report);
+    renderDiff(built.previous === null ? null : JSON.parse(built.previous), payload);
+    $('slider-out').textContent = `${state.index + 1} of ${t.length}`;
+    $('compaction-summary').textContent = '';
+    $('compaction-body').replaceChildren();
+    drawTimeline($('timeline-chart'), state.requests, state.index);
+    const diags = built.diagnostics.length ? ` · ${built.diagnostics.length} diagnostics` : '';
+    setState('ready', `request ${state.index + 1} of ${t.length}: ${fmt(built.report.bytes)} bytes, ${fmt(built.report.tokens.request)} tokens${diags}`);
+  } catch (e) {
+    fail(`request ${state.index + 1}`, e);
+  }
+}
+
+function renderRequest(point, report, payload) {
+  $('request-title').textContent = `— ${state.index + 1} of ${state.timeline.length}, prompt ${point.prompts}, step ${point.step}${point.next ? ' (next)' : ''}, ${report.provider} ${report.model}`;
+  const figs = $('figures');
+  figs.replaceChildren(
+    figure('bytes', report.bytes, 'bytes'),
+    figure('tokens', report.tokens.request, 'estimated tokens'),
+    figure('items', report.items, 'items'),
+    figure('entries', conversationOf(payload).length, 'entries sent'),
+    figure('context', report.tokens.context.used, 'context tokens (ledger)'),
+  );
+  renderSources($('by-source'), $('sources').tBodies[0], report.tokens.bySource, report.sources);
+  renderGauge($('gauge'), $('gauge-text'), report.tokens.context);
+  const p = report.pruning;
+  const lines = [];
+  for (const r of report.repairs) lines.push(el('li', { 'data-kind': 'repair', text: `repair: ${r.kind}${r.callId ? ` (${r.callId})` : ''}` }));
+  lines.push(el('li', { 'data-kind': 'pruning', 'data-cleared': String(p.cleared.length), 'data-trimmed': String(p.trimmed.length),
+    text: p.active ? `pruning: ${p.cleared.length} results cleared, ${p.trimmed.length} trimmed (results before step ${p.boundaryStep ?? 0} of ${p.steps ?? 0}, turn ${p.boundaryTurn} of ${p.turns})` : 'pruning: inactive (below its trigger)' }));
+  for (const [what, ids] of [['cleared', p.cleared], ['trimmed', p.trimmed]]) {
+    if (ids.length === 0) continue;
+    const list = el('ul', { class: 'plain' });
+    const box = el('details', { 'data-kind': `pruned-${what}` }, el('summary', { text: `${fmt(ids.length)} results ${what}` }), list);
+    box.addEventListener('toggle', () => {
+      if (box.open && list.childElementCount === 0) list.append(...ids.slice(0, 500).map((id) => el('li', {}, el('code', { text: id }))), ids.length > 500 ? el('li', { text: `… and ${fmt(ids.length - 500)} more` }) : '');
+    }, { once: false });
+    lines.push(el('li', {}, box));
+  }
+  const im = report.images;
+  lines.push(el('li', { 'data-kind': 'images', 'data-evicted': String(im.evicted.length),
+    text: `images: ${im.images}, ${fmt(im.bytesAfter)} bytes${im.bytesAfter !== im.bytesBefore ? ` (of ${fmt(im.bytesBefore)})` : ''}` +
+      `${im.evicted.length ? `; ${im.evicted.length} evicted: ${im.evicted.slice(0, 5).join(', ')}${im.evicted.length > 5 ? '…' : ''}` : ''}${im.stripped ? '; all stripped' : ''}` }));
+  const rc = report.reasoning;
+  lines.push(el('li', { 'data-kind': 'reasoning', text: `reasoning: ${rc.kept} kept, ${rc.downgraded} downgraded, ${rc.dropped} dropped` }));
+  if (Object.keys(report.idMap).length) lines.push(el('li', { text: `tool-call ids rewritten: ${Object.keys(report.idMap).length}` }));
+  $('pipeline').replaceChildren(...lines);
+  $('body-size').textContent = `(${fmt(report.bytes)} bytes)`;
+  jsonView($('body'), payload);
+}
+
+function renderPrefix(report) {
+  const pr = report.prefix;
+  const box = $('prefix');
+  if (!pr) {
+    box.replaceChildren(el('p', { class: 'muted', text: 'The first request: nothing before it to share.' }));
+    box.dataset.shared = '0';
+    return;
+  }
+  box.dataset.shared = String(pr.sharedBytes);
+  box.replaceChildren(
+    figure('shared', pr.sharedBytes, 'bytes shared with the request before (cacheable)'),
+    figure('share', Math.round((1000 * pr.sharedBytes) / Math.max(report.bytes, 1)) / 10, 'per cent of this request', `${((100 * pr.sharedBytes) / Math.max(report.bytes, 1)).toFixed(1)}%`),
+    figure('previous', pr.previousBytes, 'bytes in the request before'),
+    figure('rewritten', pr.rewrittenBytes, pr.extendsPrevious ? 'bytes rewritten: it extends the one before' : `bytes rewritten${pr.cause ? ` by ${pr.cause}` : ''}`),
+  );
+}
+
+function renderDiff(before, after) {
+  const list = $('diff');
+  if (!before) {
+    list.replaceChildren(el('li', { class: 'muted', text: 'The first request.' }));
+    return;
+  }
+  const { common, changes, top } = diffConversations(before, after);
+  list.dataset.common = String(common);
+  list.replaceChildren(
+    el('li', { class: 'muted', text: `${common} conversation entries unchanged${top.length ? `; top-level fields changed: ${top.join(', ')}` : ''}` }),
+    ...changes.slice(0, 200).map((c) => el('li', { class: c.kind, 'data-kind': c.kind, text: `#${c.index} ${describeEntry(c.entry)}` })),
+    changes.length > 200 ? el('li', { class: 'muted', text: `… and ${changes.length - 200} more` }) : null,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole timeline, walked in slices so the page stays responsive
+
+function startWalk() {
+  const token = ++state.walkToken;
+  const t = state.timeline;
+  state.requests = [];
+  document.body.dataset.walk = 'running';
+  const walk = t.walk(options());
+  const slice = () => {
+    if (token !== state.walkToken) return;
+    const until = performance.now() + 30;
+    try {
+      for (;;) {
+        const { value, done } = walk.next();
+        if (done) {
+          document.body.dataset.walk = 'done';
+          drawTimeline($('timeline-chart'), state.requests, state.index);
+          return;
+        }
+        const r = value.report;
+        state.requests.push({ bytes: r.bytes, sources: r.sources, shared: r.prefix?.sharedBytes ?? 0 });
+        if (performance.now() > until) break;
+      }
+    } catch (e) {
+      document.body.dataset.walk = 'error';
+      return fail('timeline', e);
+    }
+    drawTimeline($('timeline-chart'), state.requests, state.index);
+    setTimeout(slice, 0);
+  };
+  setTimeout(slice, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compaction: what the summarising request would be at the selected point
+
+function prepareCompaction() {
+  const t = state.timeline;
+  if (!t) return;
+  setState('busy', 'preparing a compaction…');
+  const session = cv.Session.fromLog(t.logAt(state.index));
+  try {
+    session.buildBytes(options());
+    const compaction = { build: options() };
+    const keep = $('keep-recent').value.trim();
+    if (keep !== '') compaction.keepRecentTokens = Number(keep);
+    const done = session.dispatch({ type: 'prepareCompaction', options: compaction });
+    if (done.error) {
+      // Refusals are answers here ("nothing to compact"), not failures of the page.
+      $('compaction-summary').textContent = `No compaction: ${done.error.message} (${done.error.code})`;
+      $('compaction-summary').dataset.summarised = '0';
+      $('compaction-body').replaceChildren();
+      setState('ready', `no compaction: ${done.error.code}`);
+      return;
+    }
+    const c = done.reply;
+    $('compaction-summary').textContent = `${c.summarised} messages summarised, ${c.kept} kept verbatim, ${c.trimmed} trimmed, ${c.omitted} left out ` +
+      `(ladder: ${c.ladder}); ${fmt(c.tokensBefore)} tokens before; the request: ${fmt(c.inputTokens)} tokens, ${fmt(c.body.length)} characters, ` +
+      `${fmt(c.cachedBytes)} bytes (${(100 * c.cachedShare).toFixed(1)}%) served by the cache of the last request`;
+    $('compaction-summary').dataset.summarised = String(c.summarised);
+    jsonView($('compaction-body'), JSON.parse(c.body));
+    setState('ready', 'compaction prepared (nothing applied)');
+  } catch (e) {
+    fail('compaction', e);
+  } finally {
+    session.free();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+async function readFileText(file) {
+  return typeof file.text === 'function' ? file.text() : new Response(file).text();
+}
+
+function wire() {
+  $('folder-input').addEventListener('change', (ev) => {
+    const files = [...ev.target.files];
+    if (files.length === 0) return;
+    const top = files[0].webkitRelativePath.split('/')[0] || files[0].name;
+    openWorkspace(cv.fileListFs(files), `/${top}`, top);
+  });
+  if (typeof window.showDirectoryPicker === 'function') {
+    $('folder-open').hidden = false;
+    $('folder-open').addEventListener('click', async () => {
+      try {
+        const handle = await window.showDirectoryPicker();
+        openWorkspace(cv.browserFs(handle, { mount: `/${handle.name}` }), `/${handle.name}`, handle.name);
+      } catch (e) {
+        if (e?.name !== 'AbortError') fail('open folder', e);
+      }
+    });
+  }
+  $('session-input').addEventListener('change', async (ev) => {
+    const file = ev.target.files[0];
+    if (file) loadSession(file.name, await readFileText(file));
+  });
+  $('example').addEventListener('click', async () => {
+    try {
+      const res = await fetch(new URL('../examples/session.jsonl', import.meta.url));
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      loadSession('examples/session.jsonl', await res.text());
+    } catch (e) {
+      fail('example session', e);
+    }
+  });
+  $('path-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const q = $('path-query').value.trim();
+    if (q) showPathRules(q);
+  });
+  $('slider').addEventListener('input', () => {
+    state.index = Number($('slider').value);
+    showRequest();
+  });
+  for (const id of ['provider', 'model', 'window', 'pruning']) {
+    $(id).addEventListener('change', () => {
+      if (!state.timeline || state.timeline.length === 0) return;
+      showRequest();
+      startWalk();
+    });
+  }
+  $('compact').addEventListener('click', prepareCompaction);
+  $('copy-body').addEventListener('click', () => state.body && navigator.clipboard?.writeText(state.body));
+  $('expand-all').addEventListener('click', () => {
+    const list = $('body').querySelector('details');
+    for (const d of list?.querySelectorAll(':scope > details') ?? []) {
+      if (['messages', 'input', 'contents'].some((k) => d.querySelector(':scope > summary > .k')?.textContent === JSON.stringify(k))) {
+        d.open = true;
+        for (const m of d.querySelectorAll(':scope > details')) m.open = true;
+      }
+    }
+  });
+  window.addEventListener('resize', () => drawTimeline($('timeline-chart'), state.requests, state.index));
+
+  // Drops: a folder opens as the workspace, a file as the session.
+  const drop = document.body;
+  drop.addEventListener('dragover', (ev) => { ev.preventDefault(); drop.classList.add('dragging'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('dragging'));
+  drop.addEventListener('drop', async (ev) => {
+    ev.preventDefault();
+    drop.classList.remove('dragging');
+    for (const item of ev.dataTransfer.items) {
+      if (item.kind !== 'file') continue;
+      const entry = item.webkitGetAsEntry?.();
+      if (entry?.isDirectory) {
+        try {
+          openWorkspace(cv.fileListFs(await entryFiles(entry)), `/${entry.name}`, entry.name);
+        } catch (e) {
+          fail('dropped folder', e);
+        }
+      } else {
+        const file = item.getAsFile();
+        if (file) loadSession(file.name, await readFileText(file));
+      }
+    }
+  });
+}
+
+async function start() {
+  try {
+    await cv.init();
+  } catch (e) {
+    return fail('loading the library', e);
+  }
+  wire();
+  if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+    navigator.serviceWorker.register('./sw.js').catch((e) => console.warn('offline cache unavailable:', e?.message ?? e));
+  }
+  setState('ready', `contextview ${cv.version()} loaded: open a workspace folder and a session file`);
+}
+
+start();

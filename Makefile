@@ -78,6 +78,8 @@ bench: build
 	cargo bench --bench session
 	node benches/import.bench.mjs
 	node benches/discover.bench.mjs
+	node benches/inspector.bench.mjs
+	RETURNING=1 node benches/inspector.bench.mjs
 
 # Not in `make test`: every reader of foreign bytes under libFuzzer for FUZZ_SECONDS each
 # (scripts/fuzz.sh; figures in BENCHMARKS.md).

@@ -1,8 +1,9 @@
 // The context inspector: a workspace's rules and skills, a session's requests one by one, each
 // request's body and where its tokens went, and what changes when the options do. It uses the
 // package's public browser entry only. For tests and scripts: `document.body.dataset.state` is
-// `ready` when what the page shows is up to date (`busy` while it works, `error: …`), and
-// `data-walk` says when the timeline's figures are complete (`done`).
+// `ready` when what the page shows is up to date (`busy` while it works, `error: …`), each
+// action that ends counts `data-done` up by one, and `data-walk` says when the timeline's
+// figures are complete (`done`).
 import * as cv from '../pkg/browser.mjs';
 import {
   SOURCES, el, figure, fmt, renderSources, renderGauge, jsonView, drawTimeline, diffConversations, describeEntry, conversationOf,
@@ -22,8 +23,10 @@ const state = {
   body: null, // the selected request's body text
 };
 
+/** `busy` while working; `ready` or `error: …` when done, and then `data-done` counts up. */
 function setState(s, message = s) {
   document.body.dataset.state = s;
+  if (s !== 'busy') document.body.dataset.done = String(Number(document.body.dataset.done ?? 0) + 1);
   $('status').textContent = message;
 }
 
@@ -169,17 +172,19 @@ function isOurLog(text) {
   }
 }
 
-function loadSession(name, text) {
+function loadSession(name, text, t0 = performance.now()) {
   setState('busy', `reading ${name}…`);
-  const t0 = performance.now();
   try {
     let log = text;
     let report = null;
+    performance.mark('contextview:read', { startTime: performance.now() });
     if (!isOurLog(text)) {
       ({ log, report } = cv.importSession(text));
     }
+    performance.mark('contextview:imported');
     state.session = { name, log, report };
     state.timeline = new cv.Timeline(log);
+    performance.mark('contextview:timeline');
     renderSession();
     if (state.timeline.length === 0) {
       setState('ready', `${name}: no request to show (the session never waited for the model)`);
@@ -192,7 +197,8 @@ function loadSession(name, text) {
     state.index = state.timeline.length - 1;
     slider.value = String(state.index);
     showRequest();
-    performance.measure('contextview:first-request', { start: t0 });
+    // From the file's pick to the first frame that shows its last request (`make bench`).
+    requestAnimationFrame(() => performance.measure('contextview:first-request', { start: t0 }));
     startWalk();
   } catch (e) {
     fail(`session ${name}`, e);
@@ -236,6 +242,7 @@ function showRequest() {
   try {
     const point = t.points[state.index];
     const built = t.buildAt(state.index, options());
+    performance.mark('contextview:built');
     state.body = built.body;
     const payload = JSON.parse(built.body);
     renderRequest(point, built.report, payload);
@@ -274,8 +281,10 @@ function renderRequest(point, report, payload) {
     const list = el('ul', { class: 'plain' });
     const box = el('details', { 'data-kind': `pruned-${what}` }, el('summary', { text: `${fmt(ids.length)} results ${what}` }), list);
     box.addEventListener('toggle', () => {
-      if (box.open && list.childElementCount === 0) list.append(...ids.slice(0, 500).map((id) => el('li', {}, el('code', { text: id }))), ids.length > 500 ? el('li', { text: `… and ${fmt(ids.length - 500)} more` }) : '');
-    }, { once: false });
+      if (!box.open || list.childElementCount > 0) return;
+      list.append(...ids.slice(0, 500).map((id) => el('li', {}, el('code', { text: id }))));
+      if (ids.length > 500) list.append(el('li', { text: `… and ${fmt(ids.length - 500)} more` }));
+    });
     lines.push(el('li', {}, box));
   }
   const im = report.images;
@@ -315,11 +324,12 @@ function renderDiff(before, after) {
   }
   const { common, changes, top } = diffConversations(before, after);
   list.dataset.common = String(common);
-  list.replaceChildren(
+  const items = [
     el('li', { class: 'muted', text: `${common} conversation entries unchanged${top.length ? `; top-level fields changed: ${top.join(', ')}` : ''}` }),
     ...changes.slice(0, 200).map((c) => el('li', { class: c.kind, 'data-kind': c.kind, text: `#${c.index} ${describeEntry(c.entry)}` })),
-    changes.length > 200 ? el('li', { class: 'muted', text: `… and ${changes.length - 200} more` }) : null,
-  );
+  ];
+  if (changes.length > 200) items.push(el('li', { class: 'muted', text: `… and ${changes.length - 200} more` }));
+  list.replaceChildren(...items);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,8 +428,9 @@ function wire() {
     });
   }
   $('session-input').addEventListener('change', async (ev) => {
+    const t0 = performance.now();
     const file = ev.target.files[0];
-    if (file) loadSession(file.name, await readFileText(file));
+    if (file) loadSession(file.name, await readFileText(file), t0);
   });
   $('example').addEventListener('click', async () => {
     try {

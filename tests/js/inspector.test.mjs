@@ -57,8 +57,18 @@ function cliTimeline(log, flags) {
   return runCli(['timeline', '--session', log, ...flags]).trim().split('\n').map((l) => JSON.parse(l));
 }
 
-async function settle() {
-  await page.waitForFunction(() => document.body.dataset.state !== 'busy', null, { timeout: 30_000 });
+/** Does `action` and waits for the page to finish what it started (one more `data-done`). */
+async function act(action) {
+  const before = await page.evaluate(() => Number(document.body.dataset.done ?? 0));
+  await action();
+  await page.waitForFunction((n) => Number(document.body.dataset.done ?? 0) > n && document.body.dataset.state !== 'busy', before, { timeout: 30_000 });
+  const s = await page.evaluate(() => document.body.dataset.state);
+  assert.equal(s, 'ready', `page state: ${s}`);
+}
+
+/** Waits for a freshly loaded page to be ready. */
+async function loaded() {
+  await page.waitForFunction(() => Number(document.body.dataset.done ?? 0) > 0, null, { timeout: 30_000 });
   const s = await page.evaluate(() => document.body.dataset.state);
   assert.equal(s, 'ready', `page state: ${s}`);
 }
@@ -120,7 +130,7 @@ before(async () => {
   mkdirSync(emptyHome);
   writeProject(project);
   ({ server, browser, page } = await openPage(chromium, root, '/www/index.html', consoleMessages));
-  await settle();
+  await loaded();
 });
 
 after(async () => {
@@ -129,8 +139,7 @@ after(async () => {
 });
 
 test('a workspace folder: rules in load order, skills with shadowing, and the rules a path attaches, as the CLI finds them', async () => {
-  await page.setInputFiles('#folder-input', project);
-  await settle();
+  await act(() => page.setInputFiles('#folder-input', project));
   const env = JSON.parse(runCli(['discover', '--cwd', project, '--home', emptyHome]));
   const rel = (p) => p.slice(p.indexOf('/shop/') + '/shop/'.length);
   const rows = await page.$$eval('#rules tbody tr', (trs) => trs.map((tr) => ({ path: tr.dataset.path, group: tr.dataset.group, source: tr.dataset.source, bytes: Number(tr.dataset.bytes) })));
@@ -151,8 +160,7 @@ test('a workspace folder: rules in load order, skills with shadowing, and the ru
   // Asking twice shows the same rules (looking attaches nothing).
   for (let i = 0; i < 2; i++) {
     await page.fill('#path-query', 'web/app.ts');
-    await page.press('#path-query', 'Enter');
-    await settle();
+    await act(() => page.press('#path-query', 'Enter'));
     const attached = await page.$$eval('#path-rules li[data-path]', (lis) => lis.map((li) => li.dataset.path));
     assert.deepEqual(attached.map(rel), ['.cursor/rules/typescript.mdc', 'web/AGENTS.md']);
   }
@@ -162,8 +170,7 @@ test('a workspace folder: rules in load order, skills with shadowing, and the ru
 });
 
 test('a session: the request at every point of the timeline equals the CLI\'s, with the prefix it shares with the one before', async () => {
-  await page.setInputFiles('#session-input', exampleLog);
-  await settle();
+  await act(() => page.setInputFiles('#session-input', exampleLog));
   await walkDone();
   const flags = ['--provider', 'anthropic', '--context-window', '200000'];
   const lines = cliTimeline(exampleLog, flags);
@@ -182,8 +189,7 @@ test('a session: the request at every point of the timeline equals the CLI\'s, w
 
   // Step back with the keyboard: the page shows the request before, as the CLI builds it.
   await page.focus('#slider');
-  await page.keyboard.press('ArrowLeft');
-  await settle();
+  await act(() => page.keyboard.press('ArrowLeft'));
   view = await shown();
   assert.equal(view.slider, last - 1);
   assertMatches(view, cliRequest(exampleLog, last - 1, flags).report, 'request before the last');
@@ -194,8 +200,7 @@ test('a session: the request at every point of the timeline equals the CLI\'s, w
   // The timeline's figures are the CLI's, request by request.
   const walked = await page.evaluate(() => document.body.dataset.walk);
   assert.equal(walked, 'done');
-  await page.keyboard.press('Home');
-  await settle();
+  await act(() => page.keyboard.press('Home'));
   view = await shown();
   assert.equal(view.slider, 0);
   assert.equal(view.shared, 0, 'the first request shares nothing');
@@ -203,19 +208,16 @@ test('a session: the request at every point of the timeline equals the CLI\'s, w
 });
 
 test('what if: the provider, the window and pruning change the request, its gauge and its thresholds', async () => {
-  await page.keyboard.press('End');
-  await settle();
+  await act(() => page.keyboard.press('End'));
   const before = await shown();
-  await page.selectOption('#provider', 'openai-responses');
-  await settle();
+  await act(() => page.selectOption('#provider', 'openai-responses'));
   let view = await shown();
   const last = view.max;
   assertMatches(view, cliRequest(exampleLog, last, ['--provider', 'openai-responses', '--context-window', '200000']).report, 'openai-responses');
   assert.notEqual(view.bytes, before.bytes, 'another provider, another body');
 
   await page.fill('#window', '8000');
-  await page.dispatchEvent('#window', 'change');
-  await settle();
+  await act(() => page.dispatchEvent('#window', 'change'));
   view = await shown();
   const { report } = cliRequest(exampleLog, last, ['--provider', 'openai-responses', '--context-window', '8000']);
   assertMatches(view, report, 'window 8000');
@@ -223,12 +225,28 @@ test('what if: the provider, the window and pruning change the request, its gaug
   assert.ok(report.tokens.context.pruneAt < 8000 && view.gaugeText.includes(report.tokens.context.pruneAt.toLocaleString('en-US')), view.gaugeText);
   await walkDone();
 
+  // Eager pruning clears old results: a smaller body, and the cache figures say the request
+  // rewrote what the one before sent, because of pruning.
+  await act(() => page.selectOption('#pruning', 'eager'));
+  view = await shown();
+  const eager = new cv.Timeline(readFileSync(exampleLog, 'utf8'))
+    .buildAt(last, { provider: 'openai-responses', contextWindow: 8000, pruning: { keepSteps: 2, batchSteps: 1, hardClearSteps: 2 } }).report;
+  assertMatches(view, eager, 'eager pruning');
+  assert.ok(eager.pruning.cleared.length > 0 && view.bytes < report.bytes, 'pruning cleared results');
+  assert.equal(view.shared, eager.prefix.sharedBytes);
+  assert.equal(eager.prefix.cause, 'pruning');
+  const rewritten = await page.$eval('#prefix [data-figure="rewritten"]', (f) => ({ value: Number(f.dataset.value), text: f.textContent }));
+  assert.equal(rewritten.value, eager.prefix.rewrittenBytes);
+  assert.match(rewritten.text, /by pruning/);
+  const cleared = await page.$eval('#pipeline [data-kind="pruning"]', (li) => Number(li.dataset.cleared));
+  assert.equal(cleared, eager.pruning.cleared.length);
+  await act(() => page.selectOption('#pruning', 'default'));
+
   // Compaction prepared at this point: the summarising request the session would send. With
   // the default recent budget the example is too small to compact, and the page says so.
   const prepare = async (keep) => {
     await page.fill('#keep-recent', keep);
-    await page.click('#compact');
-    await settle();
+    await act(() => page.click('#compact'));
     return page.$eval('#compaction-summary', (p) => ({ summarised: Number(p.dataset.summarised), text: p.textContent }));
   };
   const none = await prepare('');
@@ -246,15 +264,13 @@ test('what if: the provider, the window and pruning change the request, its gaug
   assert.ok(shownCompaction.text.includes(`${expected.reply.kept} kept verbatim`), shownCompaction.text);
   const shownBody = await page.$eval('#compaction-body > details > summary', (s) => s.textContent);
   assert.ok(shownBody.startsWith('{'), 'the summary request is shown');
-  await page.selectOption('#provider', 'anthropic');
+  await act(() => page.selectOption('#provider', 'anthropic'));
   await page.fill('#window', '200000');
-  await page.dispatchEvent('#window', 'change');
-  await settle();
+  await act(() => page.dispatchEvent('#window', 'change'));
 });
 
 test('another agent\'s session is detected and imported, with its report', async () => {
-  await page.setInputFiles('#session-input', claudeFixture);
-  await settle();
+  await act(() => page.setInputFiles('#session-input', claudeFixture));
   const text = readFileSync(claudeFixture, 'utf8');
   const { report, log } = cv.importSession(text);
   const stderr = execFileSync(process.execPath, [cli, 'import', claudeFixture], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
@@ -277,13 +293,12 @@ test('another agent\'s session is detected and imported, with its report', async
 test('the page loads again with the network gone, and logged no errors', async () => {
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.reload();
-  await settle();
+  await loaded();
   await page.context().setOffline(true);
   try {
     await page.reload();
-    await settle();
-    await page.click('#example');
-    await settle();
+    await loaded();
+    await act(() => page.click('#example'));
     const view = await shown();
     assert.ok(view.bytes > 0, 'the example session builds offline');
   } finally {

@@ -18,7 +18,7 @@ export const MIME = {
 };
 
 /** Starts the server (on a random port unless `port` is given); resolves to {url, close, requests}. */
-export async function serveStatic(root, { port: wanted = 0, host = '127.0.0.1' } = {}) {
+export async function serveStatic(root, { port: wanted = 0, host = '127.0.0.1', cacheable = false } = {}) {
   const requests = [];
   const server = createServer(async (req, res) => {
     const { pathname } = new URL(req.url, 'http://x');
@@ -33,7 +33,9 @@ export async function serveStatic(root, { port: wanted = 0, host = '127.0.0.1' }
       const body = await readFile(path);
       res.writeHead(200, {
         'content-type': MIME[extname(path)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
+        // Tests want every load fresh; a returning visitor's browser may keep what it fetched
+        // (compiled wasm included), as a deployed page's would.
+        'cache-control': cacheable ? 'max-age=3600' : 'no-store',
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {

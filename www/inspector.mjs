@@ -8,6 +8,7 @@ import * as cv from '../pkg/browser.mjs';
 import {
   SOURCES, el, figure, fmt, renderSources, renderGauge, jsonView, drawTimeline, diffConversations, describeEntry, conversationOf,
 } from './views.mjs';
+import { warmUp } from './warmup.mjs';
 
 const $ = (id) => document.getElementById(id);
 const LOG_FORMAT = 'contextview.session-log';
@@ -198,8 +199,10 @@ function loadSession(name, text, t0 = performance.now()) {
     slider.value = String(state.index);
     showRequest();
     // From the file's pick to the first frame that shows its last request (`make bench`).
-    requestAnimationFrame(() => performance.measure('contextview:first-request', { start: t0 }));
-    startWalk();
+    requestAnimationFrame(() => {
+      performance.measure('contextview:first-request', { start: t0 });
+      startWalk();
+    });
   } catch (e) {
     fail(`session ${name}`, e);
   }
@@ -501,6 +504,11 @@ async function start() {
     return fail('loading the library', e);
   }
   wire();
+  try {
+    warmUp(cv);
+  } catch (e) {
+    console.info('warm-up skipped:', e?.code ?? '', e?.message ?? e);
+  }
   if ('serviceWorker' in navigator && location.protocol !== 'file:') {
     navigator.serviceWorker.register('./sw.js').catch((e) => console.warn('offline cache unavailable:', e?.message ?? e));
   }

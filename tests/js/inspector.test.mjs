@@ -307,3 +307,16 @@ test('the page loads again with the network gone, and logged no errors', async (
   const problems = consoleMessages.filter((m) => m.startsWith('error') || m.startsWith('pageerror') || m.startsWith('warning'));
   assert.deepEqual(problems, []);
 });
+
+test('the samples the page warms up on import cleanly, each in its own format', async () => {
+  const { SAMPLES, warmUp } = await import('../../www/warmup.mjs');
+  for (const [format, make] of Object.entries(SAMPLES)) {
+    const { report } = cv.importSession(make());
+    assert.equal(report.format, format);
+    assert.deepEqual(report.unmapped, {}, format);
+    assert.deepEqual(report.diagnostics, [], format);
+    assert.deepEqual(report.fidelity.missing, [], format);
+    assert.ok(report.written.tool_call >= 10, `${format}: ${JSON.stringify(report.written)}`);
+  }
+  assert.ok(warmUp(cv) > 100);
+});

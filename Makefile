@@ -63,7 +63,7 @@ test-wasm-browser:
 
 test-js:
 	node_modules/.bin/tsc -p tests/types
-	node --test tests/js/consumer.test.mjs tests/js/cli.test.mjs tests/js/import.test.mjs tests/js/session.test.mjs tests/js/timeline.test.mjs tests/js/browser.test.mjs tests/js/inspector.test.mjs tests/workerd/miniflare.test.mjs
+	node --test tests/js/consumer.test.mjs tests/js/cli.test.mjs tests/js/import.test.mjs tests/js/session.test.mjs tests/js/timeline.test.mjs tests/js/browser.test.mjs tests/js/inspector.test.mjs tests/workerd/miniflare.test.mjs tests/workerd/service.test.mjs
 	node --test tests/js/storage.test.mjs tests/js/storage-mutants.test.mjs tests/js/storage-browser.test.mjs tests/workerd/storage.test.mjs
 	node --test tests/js/discover.test.mjs tests/js/discover-cli.test.mjs tests/js/discover-browser.test.mjs
 	node --test tests/sdk-types/sdk-types.test.mjs tests/packaging/typescript.test.mjs tests/packaging/esbuild.test.mjs tests/packaging/vite.test.mjs tests/packaging/webpack.test.mjs

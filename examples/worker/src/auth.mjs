@@ -1,0 +1,93 @@
+// Who may touch which session. Two kinds of bearer token:
+//   - the operator's: the secret itself (AUTH_SECRET), compared in constant time; every session.
+//   - a client's: `cv1.<payload>.<signature>`, base64url, the payload `{"p": prefix, "exp": unix
+//     seconds}` signed with HMAC-SHA-256 under AUTH_SECRET; it reaches only sessions whose id
+//     starts with `p`, until `exp`. Mint one with `node token.mjs` (same code, in Node).
+// Runs on Web Crypto only, so the Worker and Node share it.
+
+const encoder = new TextEncoder();
+
+export class AuthError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function base64url(bytes) {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  const s = atob(text.replaceAll('-', '+').replaceAll('_', '/') + '='.repeat((4 - (text.length % 4)) % 4));
+  return Uint8Array.from(s, (c) => c.charCodeAt(0));
+}
+
+async function hmacKey(secret) {
+  return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+}
+
+/**
+ * Equal strings, in time that does not depend on where they differ: both are hashed first, so
+ * lengths leak nothing either, and the digests are compared with every byte visited.
+ */
+export async function constantTimeEqual(a, b) {
+  const [x, y] = await Promise.all([a, b].map(async (s) => new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(s)))));
+  if (typeof crypto.subtle.timingSafeEqual === 'function') return crypto.subtle.timingSafeEqual(x, y);
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= x[i] ^ y[i];
+  return diff === 0;
+}
+
+/** A client token for sessions whose id starts with `prefix`, valid for `ttlSeconds`. */
+export async function mintToken(secret, { prefix, ttlSeconds = 3600, now = Date.now() }) {
+  if (typeof secret !== 'string' || secret.length < 16) throw new TypeError('the secret must be a string of at least 16 characters');
+  if (typeof prefix !== 'string' || !/^[A-Za-z0-9._-]+$/.test(prefix)) throw new TypeError('prefix: letters, digits, . _ - only');
+  const payload = base64url(encoder.encode(JSON.stringify({ p: prefix, exp: Math.floor(now / 1000) + ttlSeconds })));
+  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(payload)));
+  return `cv1.${payload}.${base64url(signature)}`;
+}
+
+/**
+ * What the request's bearer token grants: `{operator: true}` or `{prefix, exp}`. Throws AuthError
+ * 401 for a missing, malformed, forged or expired token.
+ */
+export async function authenticate(request, secret, { now = Date.now(), allowQueryToken = false } = {}) {
+  if (typeof secret !== 'string' || secret.length < 16) {
+    throw new AuthError(500, 'server_misconfigured', 'AUTH_SECRET is not set (at least 16 characters)');
+  }
+  const header = request.headers.get('authorization') ?? '';
+  let token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  if (!token && allowQueryToken) token = new URL(request.url).searchParams.get('access_token') ?? '';
+  if (!token) throw new AuthError(401, 'unauthorized', 'a bearer token is required (Authorization: Bearer …)');
+  if (!token.startsWith('cv1.')) {
+    if (await constantTimeEqual(token, secret)) return { operator: true };
+    throw new AuthError(401, 'unauthorized', 'the token is not valid');
+  }
+  const [, payload, signature] = token.split('.');
+  const sig = signature === undefined ? null : fromBase64url(signature);
+  const ok = sig !== null && payload !== undefined &&
+    (await crypto.subtle.verify('HMAC', await hmacKey(secret), sig, encoder.encode(payload)));
+  if (!ok) throw new AuthError(401, 'unauthorized', 'the token is not valid');
+  let claims;
+  try {
+    claims = JSON.parse(new TextDecoder().decode(fromBase64url(payload)));
+  } catch {
+    throw new AuthError(401, 'unauthorized', 'the token is not valid');
+  }
+  if (typeof claims?.p !== 'string' || claims.p === '' || !Number.isFinite(claims?.exp)) {
+    throw new AuthError(401, 'unauthorized', 'the token is not valid');
+  }
+  if (claims.exp * 1000 <= now) throw new AuthError(401, 'token_expired', 'the token has expired');
+  return { prefix: claims.p, exp: claims.exp };
+}
+
+/** Throws AuthError 403 unless `grant` reaches session `id`. */
+export function authorize(grant, id) {
+  if (grant.operator || id.startsWith(grant.prefix)) return;
+  throw new AuthError(403, 'forbidden', `this token reaches sessions starting with "${grant.prefix}" only`);
+}

@@ -1,0 +1,108 @@
+// contextview as a service: a Worker that authenticates every request, checks its size and
+// JSON, and routes /v1/sessions/:id/... to the Durable Object that holds that session.
+//
+//   PUT  /v1/sessions/:id                 create the session, or open it            -> 201 | 200
+//   GET  /v1/sessions/:id                 what the session holds (state, persistence)
+//   POST /v1/sessions/:id/commands        one command (Idempotency-Key: optional)  -> its result
+//   POST /v1/sessions/:id/build           build options -> {report, body}
+//   GET  /v1/sessions/:id/usage           ?provider=&model=&contextWindow=          -> usage_update's figures
+//   GET  /v1/sessions/:id/log             the log, streamed as JSON Lines
+//   POST /v1/sessions/:id/import          ?format=claude-code|codex|pi; body: the file -> a new session
+//   GET  /v1/sessions/:id/events          WebSocket: usage_update notifications and compactionDue
+//
+// Every refusal is JSON `{error: {code, message}}` with a 4xx status (README.md lists the codes).
+import { AuthError, authenticate, authorize } from './auth.mjs';
+import { HttpError, errorResponse, json, readJsonObject, readText } from './http.mjs';
+import { COMMANDS } from './session-object.mjs';
+
+export { SessionObject } from './session-object.mjs';
+
+const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const KEY = /^[\x21-\x7e]{1,200}$/;
+const DEFAULT_MAX_COMMAND_BYTES = 1024 * 1024;
+const DEFAULT_MAX_IMPORT_BYTES = 16 * 1024 * 1024;
+
+const ROUTES = {
+  '': { PUT: 'open', GET: 'state' },
+  commands: { POST: 'command' },
+  build: { POST: 'build' },
+  usage: { GET: 'usage' },
+  log: { GET: 'log' },
+  import: { POST: 'import' },
+  events: { GET: 'events' },
+};
+
+function limit(env, name, fallback) {
+  const n = Number(env[name]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+export default {
+  async fetch(request, env) {
+    try {
+      return await route(request, env);
+    } catch (e) {
+      if (e instanceof AuthError) return json({ error: { code: e.code, message: e.message } }, e.status, e.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+      return errorResponse(e);
+    }
+  },
+};
+
+async function route(request, env) {
+  const url = new URL(request.url);
+  const match = /^\/v1\/sessions\/([^/]+)(?:\/([a-z]+))?\/?$/.exec(url.pathname);
+  // Authentication comes first: an unauthenticated caller learns nothing, not even which paths exist.
+  const grant = await authenticate(request, env.AUTH_SECRET, { allowQueryToken: match?.[2] === 'events' });
+  if (!match) throw new HttpError(404, 'not_found', 'no such route (see /v1/sessions/:id/…)');
+  const id = decodeURIComponent(match[1]);
+  if (!SESSION_ID.test(id)) throw new HttpError(400, 'invalid_session_id', 'a session id is 1–128 letters, digits, . _ -');
+  authorize(grant, id);
+  const methods = ROUTES[match[2] ?? ''];
+  if (!methods) throw new HttpError(404, 'not_found', `no such route: ${match[2]}`);
+  const action = methods[request.method];
+  if (!action) {
+    throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here (${Object.keys(methods).join(', ')})`);
+  }
+
+  const headers = { 'x-cv-session': id };
+  let body;
+  switch (action) {
+    case 'command': {
+      const command = await readJsonObject(request, limit(env, 'MAX_COMMAND_BYTES', DEFAULT_MAX_COMMAND_BYTES));
+      if (typeof command.type !== 'string' || !COMMANDS.has(command.type)) {
+        throw new HttpError(400, 'unknown_command', `unknown command type ${JSON.stringify(command.type ?? null)} (known: ${[...COMMANDS].join(', ')})`);
+      }
+      const key = request.headers.get('idempotency-key');
+      if (key !== null) {
+        if (!KEY.test(key)) throw new HttpError(400, 'invalid_idempotency_key', 'an Idempotency-Key is 1–200 visible ASCII characters');
+        headers['idempotency-key'] = key;
+      }
+      const fault = request.headers.get('x-test-fault');
+      if (fault && env.TEST_FAULTS === '1') headers['x-test-fault'] = fault;
+      body = JSON.stringify(command);
+      break;
+    }
+    case 'build':
+      body = JSON.stringify(await readJsonObject(request, limit(env, 'MAX_COMMAND_BYTES', DEFAULT_MAX_COMMAND_BYTES)));
+      break;
+    case 'import':
+      body = await readText(request, limit(env, 'MAX_IMPORT_BYTES', DEFAULT_MAX_IMPORT_BYTES));
+      if (body.trim() === '') throw new HttpError(400, 'empty_body', 'send the session file as the body');
+      break;
+    case 'events':
+      // The Durable Object accepts the socket; the upgrade request goes through as it is.
+      return stub(env, id).fetch(new Request(`https://session/events${url.search}`, { headers: { ...Object.fromEntries(request.headers), ...headers } }));
+    default:
+      break;
+  }
+  const forwarded = new Request(`https://session/${action}${url.search}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body,
+  });
+  return stub(env, id).fetch(forwarded);
+}
+
+function stub(env, id) {
+  return env.SESSIONS.get(env.SESSIONS.idFromName(id));
+}

@@ -1,0 +1,304 @@
+// One Durable Object per session: the session's log in the object's SQLite storage, a contextview
+// Session in memory driven over it (DurableSession performs its effects), and the service's own
+// table of idempotency keys. Requests reach it only through the Worker (index.mjs), which has
+// authenticated them, checked their size and parsed their JSON.
+//
+// - Commands run one at a time, in the order they arrived (a promise chain), each answered with
+//   its own result.
+// - An idempotency key is stored in the same transaction as the log lines its command wrote, with
+//   the reply those lines make; the full reply replaces it when the command finishes. A retry
+//   with the key gets the stored reply and writes nothing.
+// - When storage fails (or its answer is lost) the object forgets its memory: the next request
+//   loads what storage holds, so memory never claims what storage does not, and a client retrying
+//   with its key gets either the stored reply (the write happened) or one application.
+// - `notify` effects (ACP `usage_update`) and `compactionDue` go to every WebSocket connected to
+//   /events (the hibernation API: an idle socket costs the object nothing).
+import { DurableObject } from 'cloudflare:workers';
+import { Session, DurableSession, durableObjectStorage, faultyStorage, importSession } from 'contextview';
+import { HttpError, errorResponse, json, jsonText } from './http.mjs';
+
+/** The commands a client may send (the session's own set, less snapshot and restore). */
+export const COMMANDS = new Set([
+  'userMessage', 'assistantResponse', 'toolResult', 'recordUsage', 'switchModel', 'rewind', 'setPromptContext',
+  'prepareCompaction', 'applyCompaction', 'enqueueReminder', 'recordEditedPath', 'buildRequest', 'flush',
+]);
+
+const IDEM_TABLE = `CREATE TABLE IF NOT EXISTS svc_idempotency (
+  key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status INTEGER NOT NULL, reply TEXT NOT NULL, at INTEGER NOT NULL)`;
+const LOG = 'session';
+const FORMATS = new Set(['claude-code', 'codex', 'pi']);
+
+export class SessionObject extends DurableObject {
+  #durable = null;
+  #queue = Promise.resolve();
+  #pendingKey = null; // {key, fingerprint, command} while a keyed command runs
+
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.env = env;
+    ctx.storage.sql.exec(IDEM_TABLE);
+    this.log = durableObjectStorage(ctx.storage, { log: LOG });
+  }
+
+  fetch(request) {
+    const url = new URL(request.url);
+    const action = url.pathname.slice(1);
+    // A WebSocket is not a command: it attaches beside the queue.
+    if (action === 'events') return this.#events(request);
+    const run = async () => {
+      try {
+        return await this.#handle(action, request, url);
+      } catch (e) {
+        // The library refused the input (a command or options it cannot take): the client's
+        // doing, with the library's own code.
+        if (e && typeof e.code === 'string' && e.status === undefined && e.code !== 'internal') {
+          return errorResponse(new HttpError(422, e.code, String(e.message)));
+        }
+        return errorResponse(e);
+      }
+    };
+    const reply = this.#queue.then(run);
+    this.#queue = reply.then(() => {}, () => {});
+    return reply;
+  }
+
+  async #handle(action, request, url) {
+    const id = request.headers.get('x-cv-session');
+    switch (action) {
+      case 'open': return this.#openOrCreate(id);
+      case 'state': return this.#state();
+      case 'command': return this.#command(request);
+      case 'build': return this.#build(request);
+      case 'usage': return this.#usage(url);
+      case 'log': return this.#exportLog();
+      case 'import': return this.#import(id, request, url);
+      default: throw new HttpError(404, 'not_found', `no action ${action}`);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Opening
+
+  /** The session in memory, loaded from storage when needed; null when storage holds none. */
+  async #load() {
+    if (this.#durable) return this.#durable;
+    const { text } = await this.log.load();
+    if (text === '') return null;
+    this.#durable = new DurableSession(Session.fromLog(text), this.#storageFor(), {
+      onNotify: (notification) => this.#broadcast({ type: 'notification', notification }),
+      onCompactionDue: (effect) => this.#broadcast({ type: 'compactionDue', reason: effect.reason, usage: effect.usage }),
+    });
+    return this.#durable;
+  }
+
+  async #require() {
+    const durable = await this.#load();
+    if (!durable) throw new HttpError(404, 'no_session', 'no such session: create it with PUT first');
+    return durable;
+  }
+
+  /** Forgets memory: the next request reads what storage holds. */
+  #forget() {
+    this.#durable?.session.free();
+    this.#durable = null;
+  }
+
+  async #openOrCreate(id) {
+    const existing = await this.#load();
+    if (existing) return json({ id, created: false, ...this.#summary(existing) });
+    // The header is stored now, so a created session exists even before its first command.
+    const header = JSON.stringify({ format: 'contextview.session-log', version: 1, sessionId: id, createdAt: new Date().toISOString() });
+    await this.log.append([header]);
+    const durable = await this.#load();
+    return json({ id, created: true, ...this.#summary(durable) }, 201);
+  }
+
+  #summary(durable) {
+    const persistence = durable.session.persistence();
+    return { records: durable.session.recordCount(), items: durable.session.itemCount(), committedThrough: persistence.committedThrough };
+  }
+
+  #state() {
+    return this.#require().then((durable) => {
+      const state = durable.session.state();
+      return json({ ...this.#summary(durable), state, diagnostics: durable.session.diagnostics() });
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Commands
+
+  /**
+   * The log's storage as the session sees it: while a keyed command runs, each append also
+   * stores the key, in one transaction with the lines; a test may inject one storage fault.
+   */
+  #storageFor(fault) {
+    const inner = this.log;
+    const keyed = {
+      load: () => inner.load(),
+      append: (lines) => {
+        const pending = this.#pendingKey;
+        if (!pending) return inner.append(lines);
+        return this.ctx.storage.transaction(async () => {
+          const result = await inner.append(lines);
+          const seqs = lines.map((l) => JSON.parse(l).seq).filter((s) => s !== undefined);
+          const stored = this.ctx.storage.sql.exec('SELECT reply FROM svc_idempotency WHERE key = ?', pending.key).toArray()[0];
+          const before = stored ? JSON.parse(stored.reply).reply?.seqs ?? [] : [];
+          // What these lines alone answer: the command was accepted and wrote them.
+          const reply = JSON.stringify({ command: pending.command, reply: { type: 'accepted', seqs: [...before, ...seqs] }, recovered: true });
+          this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, 200, ?, ?)',
+            pending.key, pending.fingerprint, reply, Date.now());
+          return result;
+        });
+      },
+      _writeTorn: (lines, keep) => inner._writeTorn(lines, keep),
+    };
+    return fault ? faultyStorage(keyed, [fault]) : keyed;
+  }
+
+  async #command(request) {
+    const key = request.headers.get('idempotency-key');
+    const fault = this.env.TEST_FAULTS === '1' ? request.headers.get('x-test-fault') : null;
+    const text = await request.text();
+    const command = JSON.parse(text); // the Worker parsed it already
+    if (typeof command.type !== 'string' || !COMMANDS.has(command.type)) {
+      throw new HttpError(400, 'unknown_command', `unknown command type ${JSON.stringify(command.type)} (known: ${[...COMMANDS].join(', ')})`);
+    }
+    const fingerprint = await sha256(text);
+    if (key) {
+      const row = this.ctx.storage.sql.exec('SELECT fingerprint, status, reply FROM svc_idempotency WHERE key = ?', key).toArray()[0];
+      if (row) {
+        if (row.fingerprint !== fingerprint) {
+          throw new HttpError(409, 'idempotency_conflict', 'this idempotency key was used for a different command');
+        }
+        return jsonText(row.reply, row.status, { 'idempotent-replayed': 'true' });
+      }
+    }
+    const durable = await this.#require();
+    if (fault) durable.storage = this.#storageFor(fault);
+    this.#pendingKey = key ? { key, fingerprint, command: command.type } : null;
+    let processed;
+    try {
+      processed = await durable.dispatch(command, new Date().toISOString());
+    } finally {
+      this.#pendingKey = null;
+      if (fault) durable.storage = this.#storageFor();
+    }
+    const persistence = durable.session.persistence();
+    if (durable.lastStorageError || persistence.pending.length > 0 || persistence.inFlight.length > 0) {
+      const cause = durable.lastStorageError;
+      this.#forget();
+      throw new HttpError(503, 'storage_unavailable',
+        'the session could not store this command; retry it with the same Idempotency-Key (nothing is applied twice)',
+        { storage: cause?.code ?? 'unconfirmed' });
+    }
+    const status = processed.error ? 422 : 200;
+    const reply = replyText(processed);
+    if (key) {
+      this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, ?, ?, ?)',
+        key, fingerprint, status, reply, Date.now());
+    }
+    return jsonText(reply, status);
+  }
+
+  async #build(request) {
+    const options = JSON.parse(await request.text());
+    const durable = await this.#require();
+    const processed = await durable.dispatch({ type: 'buildRequest', options }, new Date().toISOString());
+    if (durable.lastStorageError) {
+      this.#forget();
+      throw new HttpError(503, 'storage_unavailable', 'the reminders this build drained could not be stored; retry');
+    }
+    if (processed.error) return json({ error: processed.error }, 422);
+    return jsonText(replyText(processed), 200);
+  }
+
+  async #usage(url) {
+    const durable = await this.#require();
+    const options = { provider: url.searchParams.get('provider') ?? 'anthropic' };
+    const model = url.searchParams.get('model');
+    if (model) options.model = model;
+    const window = Number(url.searchParams.get('contextWindow'));
+    if (Number.isInteger(window) && window > 0) options.contextWindow = window;
+    return json(durable.session.usage(options));
+  }
+
+  /** The log as stored, streamed as JSON Lines in chunks. */
+  async #exportLog() {
+    await this.#require();
+    const { text } = await this.log.load();
+    const bytes = new TextEncoder().encode(text);
+    const CHUNK = 64 * 1024;
+    let at = 0;
+    const stream = new ReadableStream({
+      pull(controller) {
+        if (at >= bytes.length) return controller.close();
+        controller.enqueue(bytes.subarray(at, at + CHUNK));
+        at += CHUNK;
+      },
+    });
+    return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8' } });
+  }
+
+  async #import(id, request, url) {
+    if (await this.#load()) throw new HttpError(409, 'session_exists', 'a session can only be imported into a new id');
+    const format = url.searchParams.get('format');
+    if (format !== null && !FORMATS.has(format)) throw new HttpError(400, 'unknown_format', `unknown format ${format} (claude-code, codex, pi)`);
+    const { log, report } = importSession(await request.text(), format ?? undefined);
+    const lines = log.split('\n').filter((l) => l !== '');
+    await this.log.append(lines);
+    const durable = await this.#load();
+    return json({ id, ...this.#summary(durable), report }, 201);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Notifications
+
+  #events(request) {
+    if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
+      return json({ error: { code: 'upgrade_required', message: 'connect with a WebSocket' } }, 426);
+    }
+    const pair = new WebSocketPair();
+    this.ctx.acceptWebSocket(pair[1]);
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  #broadcast(message) {
+    const text = JSON.stringify(message);
+    for (const socket of this.ctx.getWebSockets()) {
+      try {
+        socket.send(text);
+      } catch {
+        // A socket closing while we send: it gets no more messages.
+      }
+    }
+  }
+
+  webSocketMessage(socket, message) {
+    if (message === 'ping') socket.send('pong');
+  }
+
+  webSocketClose(socket, code) {
+    try {
+      socket.close(code, 'closed');
+    } catch {
+      // already closed
+    }
+  }
+}
+
+/** A processed command as the API answers it (the built body stays raw JSON, not a string). */
+function replyText(processed) {
+  const { effects, reply, ...rest } = processed;
+  const summary = { ...rest, effects: effects.map((e) => e.type) };
+  if (reply?.type === 'built') {
+    const { body, ...built } = reply;
+    return JSON.stringify({ ...summary, reply: built }).slice(0, -1) + `,"body":${body}}`;
+  }
+  return JSON.stringify(reply === undefined ? summary : { ...summary, reply });
+}
+
+async function sha256(text) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Mints a client token: `AUTH_SECRET=… node token.mjs --prefix acme- [--ttl 3600]`. The token
+// reaches sessions whose id starts with the prefix, until it expires.
+import { parseArgs } from 'node:util';
+import { mintToken } from './src/auth.mjs';
+
+const { values } = parseArgs({ options: { prefix: { type: 'string' }, ttl: { type: 'string', default: '3600' } } });
+const secret = process.env.AUTH_SECRET;
+if (!secret || !values.prefix) {
+  console.error('usage: AUTH_SECRET=… node token.mjs --prefix PREFIX [--ttl SECONDS]');
+  process.exit(2);
+}
+console.log(await mintToken(secret, { prefix: values.prefix, ttlSeconds: Number(values.ttl) }));

@@ -1,0 +1,53 @@
+// The session service (examples/worker) as it deploys: bundled by `wrangler deploy --dry-run`,
+// then run in workerd through Miniflare with its SQLite-backed Durable Objects, persisted to a
+// directory so a test can restart the runtime and find what was stored.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Miniflare } from 'miniflare';
+
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+export const SECRET = 'test-secret-of-the-session-service';
+
+/** Offline and anonymous: a throwaway HOME, no metrics, no account credentials. */
+export function wranglerEnv(home) {
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WRANGLER_SEND_METRICS: 'false', CI: 'true' };
+  delete env.CLOUDFLARE_API_TOKEN;
+  delete env.CLOUDFLARE_ACCOUNT_ID;
+  return env;
+}
+
+/** Bundles the example with wrangler; returns `{dir, stdout, files, cleanup}`. */
+export function bundleService() {
+  const dir = mkdtempSync(join(tmpdir(), 'cv-service-'));
+  const out = join(dir, 'dist');
+  const r = spawnSync(join(root, 'node_modules/.bin/wrangler'),
+    ['deploy', '--dry-run', '--outdir', out, '-c', join(root, 'examples/worker/wrangler.toml')],
+    { cwd: root, encoding: 'utf8', env: wranglerEnv(dir) });
+  if (r.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${r.stdout}\n${r.stderr}`);
+  return { dir: out, stdout: r.stdout, files: readdirSync(out), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Starts the bundled service. `persist`: a directory for the Durable Objects' storage (the same
+ * one again after `dispose()` is a restart); `bindings` override the defaults.
+ */
+export async function startService(bundleDir, { persist, bindings = {} } = {}) {
+  const mf = new Miniflare({
+    scriptPath: join(bundleDir, 'index.js'),
+    modulesRoot: bundleDir,
+    modules: true,
+    modulesRules: [
+      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
+      { type: 'CompiledWasm', include: ['**/*.wasm'] },
+    ],
+    compatibilityDate: '2026-04-01',
+    durableObjects: { SESSIONS: { className: 'SessionObject', useSQLite: true } },
+    durableObjectsPersist: persist ?? false,
+    bindings: { AUTH_SECRET: SECRET, TEST_FAULTS: '1', MAX_COMMAND_BYTES: '65536', MAX_IMPORT_BYTES: '2097152', ...bindings },
+  });
+  await mf.ready;
+  return mf;
+}

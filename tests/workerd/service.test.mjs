@@ -1,0 +1,323 @@
+// The session service (examples/worker) in workerd, bundled as `wrangler deploy` bundles it: the
+// API end to end (the exported log replays to the same request), restarts and storage faults
+// (nothing acknowledged lost, nothing written twice), authentication and bad input (the right
+// status and code, the session unchanged), notifications over a WebSocket, and several clients
+// on one session.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import * as cv from '../../pkg/node.mjs';
+import { mintToken } from '../../examples/worker/src/auth.mjs';
+import { SECRET, bundleService, root, startService } from './service-host.mjs';
+
+const MODEL = { provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 };
+const BUILD = { provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 };
+let bundle;
+let persistDir;
+let mf;
+let acme; // a client token for sessions starting with "acme-"
+
+async function call(method, path, { token = acme, body, headers = {} } = {}) {
+  const init = { method, headers: { ...headers } };
+  if (token !== null) init.headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  const res = await mf.dispatchFetch(`http://service${path}`, init);
+  const text = await res.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, text, headers: res.headers };
+}
+
+const command = (id, body, headers) => call('POST', `/v1/sessions/${id}/commands`, { body, headers });
+const exported = async (id) => (await call('GET', `/v1/sessions/${id}/log`)).text;
+
+/** A short agent session: model, heads, a prompt with a tool loop, usage, a reminder. */
+function script() {
+  return [
+    { type: 'switchModel', ...MODEL },
+    { type: 'setPromptContext', context: { label: 'Forge', cwd: '/repo', tools: ['read'], os: 'linux' } },
+    { type: 'userMessage', text: 'Make the parser accept trailing commas.' },
+    { type: 'assistantResponse', text: 'Reading the parser.', toolCalls: [{ id: 'c1', name: 'read', input: { path: 'src/parser.rs' } }], usage: { inputTokens: 900, outputTokens: 30 } },
+    { type: 'toolResult', toolCallId: 'c1', output: 'fn parse(tokens: &[Token]) { /* … */ }' },
+    { type: 'recordEditedPath', path: '/repo/src/parser.rs' },
+    { type: 'enqueueReminder', reminder: { kind: 'diagnostics', text: 'src/parser.rs:12: unused variable `t`' } },
+  ];
+}
+
+before(async () => {
+  bundle = bundleService();
+  persistDir = mkdtempSync(join(tmpdir(), 'cv-service-state-'));
+  mf = await startService(bundle.dir, { persist: persistDir });
+  acme = await mintToken(SECRET, { prefix: 'acme-' });
+});
+
+after(async () => {
+  await mf?.dispose();
+  bundle?.cleanup();
+  if (persistDir) rmSync(persistDir, { recursive: true, force: true });
+});
+
+test('wrangler deploy --dry-run bundles the service with its Durable Object and the wasm', () => {
+  assert.match(bundle.stdout, /env\.SESSIONS \(SessionObject\)/);
+  assert.equal(bundle.files.filter((f) => f.endsWith('.wasm')).length, 1, `${bundle.files}`);
+  const wasm = bundle.files.find((f) => f.endsWith('.wasm'));
+  assert.ok(readFileSync(join(bundle.dir, wasm)).equals(readFileSync(root + 'pkg/web/contextview_bg.wasm')));
+});
+
+test('create, command, build, usage, export: the exported log replays to the same request', async () => {
+  const created = await call('PUT', '/v1/sessions/acme-e2e');
+  assert.equal(created.status, 201, created.text);
+  assert.equal(created.json.created, true);
+  const again = await call('PUT', '/v1/sessions/acme-e2e');
+  assert.equal(again.status, 200);
+  assert.equal(again.json.created, false);
+
+  for (const c of script()) {
+    const r = await command('acme-e2e', c);
+    assert.equal(r.status, 200, `${c.type}: ${r.text}`);
+    assert.equal(r.json.command, c.type);
+    assert.equal(r.json.error, undefined);
+  }
+  const built = await call('POST', '/v1/sessions/acme-e2e/build', { body: BUILD });
+  assert.equal(built.status, 200, built.text);
+  assert.equal(built.json.reply.type, 'built');
+  assert.ok(built.json.body.messages.length >= 3);
+  assert.ok(built.text.includes('unused variable'), 'the reminder drained into the request');
+
+  const log = await exported('acme-e2e');
+  const replayed = cv.buildRequestString({ log, ...BUILD });
+  assert.deepEqual(JSON.parse(replayed.body), built.json.body, 'a fresh replay of the export builds the same request');
+  // The reminder the build drained was stored: a second build rewrites nothing.
+  const second = await call('POST', '/v1/sessions/acme-e2e/build', { body: BUILD });
+  assert.equal(JSON.stringify(second.json.body), JSON.stringify(built.json.body));
+  assert.equal(second.json.reply.report.prefix.extendsPrevious, true);
+
+  const usage = await call('GET', '/v1/sessions/acme-e2e/usage?provider=anthropic&model=claude-sonnet-4-5&contextWindow=200000');
+  assert.equal(usage.status, 200);
+  const local = cv.Session.fromLog(log);
+  assert.deepEqual(usage.json, local.usage(BUILD));
+  local.free();
+
+  const state = await call('GET', '/v1/sessions/acme-e2e');
+  assert.equal(state.status, 200);
+  assert.equal(state.json.records, log.trim().split('\n').length - 1);
+  assert.deepEqual(state.json.state.editedPaths, ['/repo/src/parser.rs']);
+});
+
+test('compaction: prepare, then apply; the log keeps everything', async () => {
+  await call('PUT', '/v1/sessions/acme-compact');
+  for (const c of script()) assert.equal((await command('acme-compact', c)).status, 200);
+  await command('acme-compact', { type: 'assistantResponse', text: 'Fixed.', usage: { inputTokens: 1200, outputTokens: 10 } });
+  await command('acme-compact', { type: 'userMessage', text: 'Now add a test.' });
+  const prepared = await command('acme-compact', { type: 'prepareCompaction', options: { keepRecentTokens: 10, build: BUILD } });
+  assert.equal(prepared.status, 200, prepared.text);
+  assert.equal(prepared.json.reply.type, 'compaction');
+  assert.ok(prepared.json.reply.summarised > 0);
+  const summary = ['## Goal', 'Trailing commas.', '## Constraints', 'None', '## Progress', '### Done', 'Fixed the parser.',
+    '### In progress', 'None', '### Blocked', 'None', '## Decisions', 'None', '## Next steps', 'Add a test.', '## Files',
+    'src/parser.rs', '## Pending actions', 'None'].join('\n');
+  const applied = await command('acme-compact', { type: 'applyCompaction', summary });
+  assert.equal(applied.status, 200, applied.text);
+  const log = await exported('acme-compact');
+  assert.match(log, /compaction_checkpoint/);
+  assert.match(log, /Make the parser accept trailing commas/, 'the log still holds what was summarised');
+  const built = await call('POST', '/v1/sessions/acme-compact/build', { body: BUILD });
+  assert.deepEqual(built.json.body, JSON.parse(cv.buildRequestString({ log: await exported('acme-compact'), ...BUILD }).body));
+});
+
+test('a retry with the same idempotency key gets the same reply and writes nothing', async () => {
+  await call('PUT', '/v1/sessions/acme-idem');
+  const c = { type: 'userMessage', text: 'Only once, please.' };
+  const first = await command('acme-idem', c, { 'idempotency-key': 'k-1' });
+  assert.equal(first.status, 200);
+  const before = await exported('acme-idem');
+  const retry = await command('acme-idem', c, { 'idempotency-key': 'k-1' });
+  assert.equal(retry.status, 200);
+  assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(retry.json, first.json);
+  assert.equal(await exported('acme-idem'), before, 'nothing written twice');
+  const conflict = await command('acme-idem', { type: 'userMessage', text: 'Something else' }, { 'idempotency-key': 'k-1' });
+  assert.equal(conflict.status, 409);
+  assert.equal(conflict.json.error.code, 'idempotency_conflict');
+  assert.equal(await exported('acme-idem'), before);
+});
+
+test('storage faults: a failed write, a lost answer, a crash after the write — each retried with its key applies once', async () => {
+  await call('PUT', '/v1/sessions/acme-faults');
+  await command('acme-faults', { type: 'switchModel', ...MODEL });
+  const texts = [];
+  for (const [i, fault] of ['write_failure', 'lost_ack', 'crash_after_write'].entries()) {
+    const text = `Prompt through ${fault}.`;
+    texts.push(text);
+    const key = `fault-${i}`;
+    const c = { type: 'userMessage', text };
+    const failed = await command('acme-faults', c, { 'idempotency-key': key, 'x-test-fault': fault });
+    assert.equal(failed.status, 503, `${fault}: ${failed.text}`);
+    assert.equal(failed.json.error.code, 'storage_unavailable');
+    const retried = await command('acme-faults', c, { 'idempotency-key': key });
+    assert.equal(retried.status, 200, `${fault}: ${retried.text}`);
+    assert.equal(retried.json.command, 'userMessage');
+    // A wrong reply is worse than none: the retry's seqs are the records holding the prompt.
+    const log = await exported('acme-faults');
+    const records = log.trim().split('\n').slice(1).map((l) => JSON.parse(l));
+    const holding = records.filter((r) => r.update?.content?.text === text).map((r) => r.seq);
+    assert.deepEqual(holding.length, 1, `${fault}: the prompt is stored once`);
+    assert.deepEqual(retried.json.reply.seqs, holding, `${fault}: the reply names the stored record`);
+  }
+  // Memory and storage agree: a session replayed from storage builds what the service builds.
+  await command('acme-faults', { type: 'assistantResponse', text: 'Noted.' });
+  await command('acme-faults', { type: 'userMessage', text: 'Go on.' });
+  const built = await call('POST', '/v1/sessions/acme-faults/build', { body: BUILD });
+  const log = await exported('acme-faults');
+  assert.deepEqual(built.json.body, JSON.parse(cv.buildRequestString({ log, ...BUILD }).body));
+  for (const t of texts) assert.equal(log.split(t).length - 1, 1, `${t} once in the log`);
+});
+
+test('a restart between commands loses nothing acknowledged, and the next request is a fresh replay\'s', async () => {
+  await call('PUT', '/v1/sessions/acme-restart');
+  for (const c of script()) assert.equal((await command('acme-restart', c, { 'idempotency-key': `r-${c.type}` })).status, 200);
+  const before = await exported('acme-restart');
+  await mf.dispose();
+  mf = await startService(bundle.dir, { persist: persistDir });
+  assert.equal(await exported('acme-restart'), before, 'the log survived the restart');
+  // A client that never saw its answer retries the last command: stored reply, nothing written.
+  const last = script().at(-1);
+  const retry = await command('acme-restart', last, { 'idempotency-key': `r-${last.type}` });
+  assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+  assert.equal(await exported('acme-restart'), before);
+  const built = await call('POST', '/v1/sessions/acme-restart/build', { body: BUILD });
+  assert.deepEqual(built.json.body, JSON.parse(cv.buildRequestString({ log: await exported('acme-restart'), ...BUILD }).body));
+});
+
+test('authentication and authorisation: each refusal has its status and code, and the session is unchanged', async () => {
+  await call('PUT', '/v1/sessions/acme-auth');
+  await command('acme-auth', { type: 'userMessage', text: 'Hello.' });
+  const before = await exported('acme-auth');
+  const other = await mintToken(SECRET, { prefix: 'globex-' });
+  const expired = await mintToken(SECRET, { prefix: 'acme-', ttlSeconds: -10 });
+  const forged = await mintToken('another-secret-of-16-chars', { prefix: 'acme-' });
+  const tampered = acme.replace(/\.([^.]*)\./, (_, p) => `.${p.slice(0, -2)}xx.`);
+  const cases = [
+    [null, 401, 'unauthorized'],
+    ['not-the-secret', 401, 'unauthorized'],
+    [forged, 401, 'unauthorized'],
+    [tampered, 401, 'unauthorized'],
+    [expired, 401, 'token_expired'],
+    [other, 403, 'forbidden'],
+  ];
+  for (const [token, status, code] of cases) {
+    for (const [method, path, body] of [['POST', '/v1/sessions/acme-auth/commands', { type: 'userMessage', text: 'Intruder.' }],
+      ['GET', '/v1/sessions/acme-auth/log'], ['PUT', '/v1/sessions/acme-auth'], ['POST', '/v1/sessions/acme-auth/build', BUILD]]) {
+      const r = await call(method, path, { token, body });
+      assert.equal(r.status, status, `${method} ${path} with ${token?.slice(0, 12)}: ${r.text}`);
+      assert.equal(r.json.error.code, code);
+      assert.ok(!r.text.includes('Hello.'), 'nothing of the session leaks into a refusal');
+    }
+  }
+  // The operator's secret reaches every session; a client token only its own prefix.
+  assert.equal((await call('GET', '/v1/sessions/acme-auth/log', { token: SECRET })).status, 200);
+  assert.equal((await call('PUT', '/v1/sessions/globex-1', { token: other })).status, 201);
+  assert.equal((await call('GET', '/v1/sessions/globex-1/log', { token: acme })).status, 403);
+  assert.equal(await exported('acme-auth'), before, 'the session is unchanged');
+});
+
+test('bad input: oversized bodies, malformed JSON and commands, unknown routes — 4xx with a code, never a 500', async () => {
+  await call('PUT', '/v1/sessions/acme-bad');
+  await command('acme-bad', { type: 'userMessage', text: 'Hello.' });
+  const before = await exported('acme-bad');
+  const big = JSON.stringify({ type: 'userMessage', text: 'x'.repeat(70_000) });
+  const cases = [
+    ['POST', '/v1/sessions/acme-bad/commands', big, 413, 'body_too_large'],
+    ['POST', '/v1/sessions/acme-bad/commands', '{"type": "userMessage", "text": ', 400, 'invalid_json'],
+    ['POST', '/v1/sessions/acme-bad/commands', '[1, 2]', 400, 'invalid_json'],
+    ['POST', '/v1/sessions/acme-bad/commands', '{"type": "restore", "snapshot": {}}', 400, 'unknown_command'],
+    ['POST', '/v1/sessions/acme-bad/commands', '{"text": "no type"}', 400, 'unknown_command'],
+    ['POST', '/v1/sessions/acme-bad/commands', '{"type": "toolResult", "toolCallId": 7}', 422, 'invalid_command'],
+    ['POST', '/v1/sessions/acme-bad/commands', '{"type": "rewind", "promptIndex": 99}', 422, null],
+    ['POST', '/v1/sessions/acme-bad/build', '{"provider": "nobody"}', 422, null],
+    ['POST', '/v1/sessions/acme-bad/import', 'x'.repeat(10), 409, 'session_exists'],
+    ['DELETE', '/v1/sessions/acme-bad', undefined, 405, 'method_not_allowed'],
+    ['GET', '/v1/sessions/acme-bad/nothing', undefined, 404, 'not_found'],
+    ['GET', '/v2/anything', undefined, 404, 'not_found'],
+    ['PUT', '/v1/sessions/acme-bad%2F..', undefined, 400, 'invalid_session_id'],
+    ['GET', '/v1/sessions/acme-missing/log', undefined, 404, 'no_session'],
+  ];
+  for (const [method, path, body, status, code] of cases) {
+    const r = await call(method, path, { body });
+    assert.equal(r.status, status, `${method} ${path} ${String(body).slice(0, 40)}: ${r.text.slice(0, 300)}`);
+    assert.equal(typeof r.json?.error?.code, 'string', r.text.slice(0, 200));
+    if (code) assert.equal(r.json.error.code, code);
+  }
+  const bigImport = await call('POST', '/v1/sessions/acme-huge/import', { body: 'x'.repeat(2_200_000) });
+  assert.equal(bigImport.status, 413);
+  assert.equal(bigImport.json.error.code, 'body_too_large');
+  const garbage = await call('POST', '/v1/sessions/acme-garbage/import', { body: 'this is not a session\n' });
+  assert.ok(garbage.status >= 400 && garbage.status < 500, garbage.text);
+  assert.equal(await exported('acme-bad'), before, 'the session is unchanged');
+});
+
+test('importing a Claude Code, Codex or pi file makes a new session whose log builds the imported view', async () => {
+  for (const [format, file] of [['claude-code', 'claude-code.jsonl'], ['codex', 'codex.jsonl'], ['pi', 'pi.jsonl']]) {
+    const text = readFileSync(root + `tests/fixtures/${file}`, 'utf8');
+    const id = `acme-import-${format}`;
+    const r = await call('POST', `/v1/sessions/${id}/import?format=${format}`, { body: text });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.report.format, format);
+    const local = cv.importSession(text, format);
+    assert.deepEqual(r.json.report, local.report);
+    assert.equal(await exported(id), local.log);
+  }
+});
+
+test('usage_update notifications and compactionDue reach a connected WebSocket', async () => {
+  await call('PUT', '/v1/sessions/acme-ws');
+  const res = await mf.dispatchFetch('http://service/v1/sessions/acme-ws/events', { headers: { upgrade: 'websocket', authorization: `Bearer ${acme}` } });
+  assert.equal(res.status, 101);
+  const ws = res.webSocket;
+  const messages = [];
+  ws.addEventListener('message', (e) => messages.push(JSON.parse(e.data)));
+  ws.accept();
+  await command('acme-ws', { type: 'switchModel', provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 2000 });
+  await command('acme-ws', { type: 'userMessage', text: 'Summarise the repository.' });
+  await command('acme-ws', { type: 'assistantResponse', text: 'Reading.', usage: { inputTokens: 1900, outputTokens: 50 } });
+  for (let i = 0; i < 50 && !messages.some((m) => m.type === 'compactionDue'); i++) await new Promise((r) => setTimeout(r, 20));
+  const updates = messages.filter((m) => m.type === 'notification');
+  assert.ok(updates.length > 0, JSON.stringify(messages));
+  assert.equal(updates.at(-1).notification.update.sessionUpdate, 'usage_update');
+  assert.equal(updates.at(-1).notification.update.size, 2000);
+  assert.ok(messages.some((m) => m.type === 'compactionDue'), JSON.stringify(messages));
+  ws.close();
+  // Without a token, no socket.
+  const refused = await mf.dispatchFetch('http://service/v1/sessions/acme-ws/events', { headers: { upgrade: 'websocket' } });
+  assert.equal(refused.status, 401);
+});
+
+test('several clients on one session: every command applied once, in one order, each reply its own', async () => {
+  await call('PUT', '/v1/sessions/acme-many');
+  await command('acme-many', { type: 'switchModel', ...MODEL });
+  const N = 24;
+  const replies = await Promise.all(Array.from({ length: N }, (_, i) =>
+    command('acme-many', { type: 'userMessage', text: `client ${i} says hello` }, { 'idempotency-key': `many-${i}` })));
+  const log = await exported('acme-many');
+  const records = log.trim().split('\n').slice(1).map((l) => JSON.parse(l));
+  const seen = new Set();
+  for (const [i, r] of replies.entries()) {
+    assert.equal(r.status, 200, r.text);
+    const stored = records.filter((rec) => rec.update?.content?.text === `client ${i} says hello`);
+    assert.equal(stored.length, 1, `client ${i} stored once`);
+    assert.deepEqual(r.json.reply.seqs, [stored[0].seq], `client ${i}'s reply names its own record`);
+    assert.ok(!seen.has(stored[0].seq));
+    seen.add(stored[0].seq);
+  }
+  // One order: seqs are dense and the log is exactly the commands in seq order.
+  const seqs = records.map((r) => r.seq);
+  assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+  assert.equal(new Set(seqs).size, seqs.length);
+});

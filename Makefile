@@ -80,6 +80,7 @@ bench: build
 	node benches/discover.bench.mjs
 	node benches/inspector.bench.mjs
 	RETURNING=1 node benches/inspector.bench.mjs
+	node benches/service.bench.mjs
 
 # Not in `make test`: every reader of foreign bytes under libFuzzer for FUZZ_SECONDS each
 # (scripts/fuzz.sh; figures in BENCHMARKS.md).

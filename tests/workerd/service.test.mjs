@@ -23,7 +23,7 @@ let acme; // a client token for sessions starting with "acme-"
 async function call(method, path, { token = acme, body, headers = {} } = {}) {
   const init = { method, headers: { ...headers } };
   if (token !== null) init.headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  if (body !== undefined) init.body = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
   const res = await mf.dispatchFetch(`http://service${path}`, init);
   const text = await res.text();
   let json;
@@ -259,7 +259,19 @@ test('bad input: oversized bodies, malformed JSON and commands, unknown routes â
   assert.equal(bigImport.status, 413);
   assert.equal(bigImport.json.error.code, 'body_too_large');
   const garbage = await call('POST', '/v1/sessions/acme-garbage/import', { body: 'this is not a session\n' });
-  assert.ok(garbage.status >= 400 && garbage.status < 500, garbage.text);
+  assert.equal(garbage.status, 422, garbage.text);
+  assert.equal(garbage.json.error.code, 'unknown_format');
+  for (const [path, body, headers, status, code] of [
+    ['/v1/sessions/acme-garbage/import?format=aider', 'x', {}, 400, 'unknown_format'],
+    ['/v1/sessions/acme-garbage/import', '  \n', {}, 400, 'empty_body'],
+    ['/v1/sessions/acme-bad/commands', '{"type":"userMessage","text":"hi"}', { 'idempotency-key': 'a key with spaces' }, 400, 'invalid_idempotency_key'],
+    ['/v1/sessions/acme-bad/commands', new Uint8Array([0x7b, 0xff, 0x7d]), {}, 400, 'invalid_utf8'],
+  ]) {
+    const r = await call('POST', path, { body, headers });
+    assert.equal(r.status, status, `${path}: ${r.text}`);
+    assert.equal(r.json.error.code, code);
+  }
+  assert.equal((await call('GET', '/v1/sessions/acme-garbage/log')).json.error.code, 'no_session', 'a refused import leaves nothing');
   assert.equal(await exported('acme-bad'), before, 'the session is unchanged');
 });
 

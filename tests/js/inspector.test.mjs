@@ -179,8 +179,13 @@ test('a session: the request at every point of the timeline equals the CLI\'s, w
   assert.ok(lines.length >= 3, `the example session sent ${lines.length} requests`);
   const last = lines.length - 1;
   assert.equal(view.slider, last, 'the page opens on the last request');
-  assertMatches(view, cliRequest(exampleLog, last, flags).report, 'last request');
+  const lastReport = cliRequest(exampleLog, last, flags).report;
+  assertMatches(view, lastReport, 'last request');
   assert.equal(view.shared, lines[last].sharedBytes);
+  // The repair the last request needed (a call left without its result) is listed.
+  const repairs = await page.$$eval('#pipeline li[data-kind="repair"]', (lis) => lis.map((li) => li.textContent));
+  assert.equal(repairs.length, lastReport.repairs.length);
+  assert.ok(repairs.length > 0 && repairs.every((t, i) => t.includes(lastReport.repairs[i].kind)), repairs.join('; '));
 
   // The shared prefix is what the two bodies really share, counted here on the bytes.
   const timeline = new cv.Timeline(readFileSync(exampleLog, 'utf8'));
@@ -215,6 +220,16 @@ test('what if: the provider, the window and pruning change the request, its gaug
   const last = view.max;
   assertMatches(view, cliRequest(exampleLog, last, ['--provider', 'openai-responses', '--context-window', '200000']).report, 'openai-responses');
   assert.notEqual(view.bytes, before.bytes, 'another provider, another body');
+
+  // Another model: the body names it, the figures are the CLI's for that model.
+  await page.fill('#model', 'gpt-5-mini');
+  await act(() => page.dispatchEvent('#model', 'change'));
+  view = await shown();
+  assertMatches(view, cliRequest(exampleLog, last, ['--provider', 'openai-responses', '--model', 'gpt-5-mini', '--context-window', '200000']).report, 'model gpt-5-mini');
+  assert.match(view.title, /gpt-5-mini/);
+  assert.equal(await page.$eval('#body', (b) => b.textContent.includes('"gpt-5-mini"')), true);
+  await page.fill('#model', '');
+  await act(() => page.dispatchEvent('#model', 'change'));
 
   await page.fill('#window', '8000');
   await act(() => page.dispatchEvent('#window', 'change'));

@@ -147,6 +147,13 @@ test('a retry with the same idempotency key gets the same reply and writes nothi
   assert.equal(conflict.status, 409);
   assert.equal(conflict.json.error.code, 'idempotency_conflict');
   assert.equal(await exported('acme-idem'), before);
+  // Keys belong to their session: the same key elsewhere is a new command there.
+  await call('PUT', '/v1/sessions/acme-idem-2');
+  const elsewhere = await command('acme-idem-2', { type: 'userMessage', text: 'Another session.' }, { 'idempotency-key': 'k-1' });
+  assert.equal(elsewhere.status, 200);
+  assert.equal(elsewhere.headers.get('idempotent-replayed'), null);
+  assert.ok((await exported('acme-idem-2')).includes('Another session.'));
+  assert.ok(!(await exported('acme-idem-2')).includes('Only once, please.'), 'nothing of one session reaches another');
 });
 
 test('storage faults: a failed write, a lost answer, a crash after the write — each retried with its key applies once', async () => {

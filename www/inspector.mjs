@@ -250,7 +250,7 @@ function showRequest() {
     const payload = JSON.parse(built.body);
     renderRequest(point, built.report, payload);
     renderPrefix(built.report);
-    renderDiff(built.previous === null ? null : JSON.parse(built.previous), payload);
+    renderDiff(compareWith(built), payload);
     $('slider-out').textContent = `${state.index + 1} of ${t.length}`;
     $('compaction-summary').textContent = '';
     $('compaction-body').replaceChildren();
@@ -317,6 +317,22 @@ function renderPrefix(report) {
     figure('previous', pr.previousBytes, 'bytes in the request before'),
     figure('rewritten', pr.rewrittenBytes, pr.extendsPrevious ? 'bytes rewritten: it extends the one before' : `bytes rewritten${pr.cause ? ` by ${pr.cause}` : ''}`),
   );
+}
+
+/**
+ * The request to compare the selected one with: the one before it, or the request numbered in
+ * #compare (1-based), built on its own from the log as it stood then.
+ */
+function compareWith(built) {
+  const n = Number($('compare').value);
+  const t = state.timeline;
+  if (!Number.isInteger(n) || n < 1 || n > t.length || n - 1 === state.index - 1 || $('compare').value === '') {
+    $('diff').dataset.against = built.previous === null ? '' : String(state.index);
+    return built.previous === null ? null : JSON.parse(built.previous);
+  }
+  $('diff').dataset.against = String(n);
+  if (n - 1 === state.index) return JSON.parse(built.body);
+  return JSON.parse(cv.buildRequestString({ ...options(), log: t.logAt(n - 1) }).body);
 }
 
 function renderDiff(before, after) {
@@ -453,6 +469,7 @@ function wire() {
     state.index = Number($('slider').value);
     showRequest();
   });
+  $('compare').addEventListener('change', () => state.timeline?.length && showRequest());
   for (const id of ['provider', 'model', 'window', 'pruning']) {
     $(id).addEventListener('change', () => {
       if (!state.timeline || state.timeline.length === 0) return;

@@ -202,9 +202,21 @@ test('a session: the request at every point of the timeline equals the CLI\'s, w
   assert.equal(view.shared, commonPrefix(body(last - 2), body(last - 1)));
   assert.ok(view.diff.length > 0 && view.diff.every((k) => k === 'added'), `an agent step only adds: ${view.diff}`);
 
+  // Against any earlier request: the first one. Everything after its entries is listed.
+  await page.fill('#compare', '1');
+  await act(() => page.dispatchEvent('#compare', 'change'));
+  const against = await page.$eval('#diff', (ul) => ({ against: ul.dataset.against, common: Number(ul.dataset.common), n: ul.querySelectorAll('li[data-kind]').length }));
+  const firstEntries = JSON.parse(body(0)).messages.length;
+  const thisEntries = JSON.parse(body(last - 1)).messages.length;
+  assert.equal(against.against, '1');
+  assert.ok(against.common <= firstEntries && against.common + against.n === thisEntries, JSON.stringify(against));
+  await page.fill('#compare', '');
+  await act(() => page.dispatchEvent('#compare', 'change'));
+
   // The timeline's figures are the CLI's, request by request.
   const walked = await page.evaluate(() => document.body.dataset.walk);
   assert.equal(walked, 'done');
+  await page.focus('#slider');
   await act(() => page.keyboard.press('Home'));
   view = await shown();
   assert.equal(view.slider, 0);
@@ -213,6 +225,7 @@ test('a session: the request at every point of the timeline equals the CLI\'s, w
 });
 
 test('what if: the provider, the window and pruning change the request, its gauge and its thresholds', async () => {
+  await page.focus('#slider');
   await act(() => page.keyboard.press('End'));
   const before = await shown();
   await act(() => page.selectOption('#provider', 'openai-responses'));

@@ -53,6 +53,12 @@ test('append the example session line by line, then build for every provider', a
     assert.deepEqual(r.body.report.repairs, expected.report.repairs);
     const stateless = await call(`/build?session=ex&provider=${provider}&mode=stateless`);
     assert.deepEqual(stateless.body.payload, expected.payload, `${provider}: stateless buildRequest`);
+    // buildBytes in workerd: a Uint8Array the runtime sends as it is, byte for byte Node's body.
+    const res = await mf.dispatchFetch(`http://localhost/build?session=ex&provider=${provider}&mode=bytes`);
+    assert.equal(res.headers.get('x-body-type'), '[object Uint8Array]');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    assert.ok(bytes.equals(Buffer.from(cv.buildRequestString({ log, provider }).body)), `${provider}: buildBytes in workerd`);
+    assert.equal(Number(res.headers.get('x-report-bytes')), bytes.length);
   }
 });
 

@@ -2,6 +2,7 @@
 // the session log as JSON Lines in storage, plus an in-memory contextview Session rebuilt from it.
 //   POST /append          body: one JSONL line       -> {lines, items, added}
 //   GET  /build?provider=X[&mode=stateless]           -> {payload, report}
+//   GET  /build?provider=X&mode=bytes                   -> the body itself, from Session.buildBytes
 //   GET  /info                                         -> {version, lines, items}
 //   POST /discover        body: {files, cwd, home, rulesFor} -> {environment, attached, stats}
 //                         (discovery over memoryFs, in the Worker itself; no Durable Object)
@@ -91,6 +92,11 @@ export class SessionObject extends DurableObject {
     }
     if (!this.#session) {
       return Response.json({ error: { code: 'invalid_log', message: 'empty session' } }, { status: 400 });
+    }
+    if (url.searchParams.get('mode') === 'bytes') {
+      // The body's bytes go out as the response body as they are (what a Worker hands fetch).
+      const { body, report } = this.#session.buildBytes(opts);
+      return new Response(body, { headers: { 'content-type': 'application/json', 'x-report-bytes': String(report.bytes), 'x-body-type': Object.prototype.toString.call(body) } });
     }
     return Response.json(this.#session.build(opts));
   }

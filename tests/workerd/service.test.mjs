@@ -340,3 +340,27 @@ test('several clients on one session: every command applied once, in one order, 
   assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
   assert.equal(new Set(seqs).size, seqs.length);
 });
+
+test('idempotency keys are kept for their retry window, then forgotten', async () => {
+  const short = await startService(bundle.dir, { bindings: { IDEMPOTENCY_TTL_SECONDS: '1' } });
+  try {
+    const send = async (body, key) => {
+      const res = await short.dispatchFetch('http://service/v1/sessions/acme-ttl/commands', {
+        method: 'POST', headers: { authorization: `Bearer ${acme}`, 'idempotency-key': key }, body: JSON.stringify(body),
+      });
+      return { status: res.status, replayed: res.headers.get('idempotent-replayed'), json: await res.json() };
+    };
+    await short.dispatchFetch('http://service/v1/sessions/acme-ttl', { method: 'PUT', headers: { authorization: `Bearer ${acme}` } });
+    const c = { type: 'userMessage', text: 'Kept a second.' };
+    const first = await send(c, 'ttl-1');
+    assert.equal((await send(c, 'ttl-1')).replayed, 'true', 'within the window: the stored reply');
+    await new Promise((r) => setTimeout(r, 2100));
+    await send({ type: 'userMessage', text: 'Another.' }, 'ttl-2'); // a keyed command sweeps old keys
+    const late = await send(c, 'ttl-1');
+    assert.equal(late.status, 200);
+    assert.equal(late.replayed, null, 'past the window the key is new again');
+    assert.notDeepEqual(late.json.reply.seqs, first.json.reply.seqs);
+  } finally {
+    await short.dispose();
+  }
+});

@@ -195,8 +195,12 @@ export class SessionObject extends DurableObject {
     const status = processed.error ? 422 : 200;
     const reply = replyText(processed);
     if (key) {
+      const now = Date.now();
       this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, ?, ?, ?)',
-        key, fingerprint, status, reply, Date.now());
+        key, fingerprint, status, reply, now);
+      // Keys are kept for a retry window (IDEMPOTENCY_TTL_SECONDS, a day by default), not forever.
+      const ttl = Number(this.env.IDEMPOTENCY_TTL_SECONDS);
+      this.ctx.storage.sql.exec('DELETE FROM svc_idempotency WHERE at < ?', now - 1000 * (Number.isFinite(ttl) && ttl > 0 ? ttl : 86400));
     }
     return jsonText(reply, status);
   }

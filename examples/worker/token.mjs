@@ -10,4 +10,8 @@ if (!secret || !values.prefix) {
   console.error('usage: AUTH_SECRET=… node token.mjs --prefix PREFIX [--ttl SECONDS]');
   process.exit(2);
 }
+if (!/^[1-9][0-9]*$/.test(values.ttl)) {
+  console.error(`--ttl must be a whole number of seconds, got '${values.ttl}'`);
+  process.exit(2);
+}
 console.log(await mintToken(secret, { prefix: values.prefix, ttlSeconds: Number(values.ttl) }));

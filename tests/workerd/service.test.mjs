@@ -147,6 +147,17 @@ test('a retry with the same idempotency key gets the same reply and writes nothi
   assert.equal(conflict.status, 409);
   assert.equal(conflict.json.error.code, 'idempotency_conflict');
   assert.equal(await exported('acme-idem'), before);
+  // The same command with its fields in another order is the same command.
+  const reordered = await call('POST', '/v1/sessions/acme-idem/commands', { body: '{"text": "Only once, please.", "type": "userMessage"}', headers: { 'idempotency-key': 'k-1' } });
+  assert.equal(reordered.headers.get('idempotent-replayed'), 'true');
+  // A keyed build retried answers the request again (not a bare acknowledgement).
+  const build = { type: 'buildRequest', options: BUILD };
+  const built = await command('acme-idem', build, { 'idempotency-key': 'b-1' });
+  const rebuilt = await command('acme-idem', build, { 'idempotency-key': 'b-1' });
+  assert.equal(built.json.reply.type, 'built');
+  assert.equal(rebuilt.json.reply.type, 'built');
+  assert.deepEqual(rebuilt.json.body, built.json.body);
+  assert.equal(await exported('acme-idem'), before);
   // Keys belong to their session: the same key elsewhere is a new command there.
   await call('PUT', '/v1/sessions/acme-idem-2');
   const elsewhere = await command('acme-idem-2', { type: 'userMessage', text: 'Another session.' }, { 'idempotency-key': 'k-1' });
@@ -218,6 +229,10 @@ test('authentication and authorisation: each refusal has its status and code, an
     [tampered, 401, 'unauthorized'],
     [expired, 401, 'token_expired'],
     [other, 403, 'forbidden'],
+    ['cv1.x.A', 401, 'unauthorized'],
+    ['cv1.a.b.c', 401, 'unauthorized'],
+    ['cv1..', 401, 'unauthorized'],
+    [`${acme}.extra`, 401, 'unauthorized'],
   ];
   for (const [token, status, code] of cases) {
     for (const [method, path, body] of [['POST', '/v1/sessions/acme-auth/commands', { type: 'userMessage', text: 'Intruder.' }],
@@ -254,6 +269,8 @@ test('bad input: oversized bodies, malformed JSON and commands, unknown routes â
     ['GET', '/v1/sessions/acme-bad/nothing', undefined, 404, 'not_found'],
     ['GET', '/v2/anything', undefined, 404, 'not_found'],
     ['PUT', '/v1/sessions/acme-bad%2F..', undefined, 400, 'invalid_session_id'],
+    ['PUT', '/v1/sessions/acme-%ZZ', undefined, 400, 'invalid_session_id'],
+    ['PUT', '/v1/sessions/acme-%C0%AF', undefined, 400, 'invalid_session_id'],
     ['GET', '/v1/sessions/acme-missing/log', undefined, 404, 'no_session'],
   ];
   for (const [method, path, body, status, code] of cases) {
@@ -313,9 +330,23 @@ test('usage_update notifications and compactionDue reach a connected WebSocket',
   assert.equal(updates.at(-1).notification.update.size, 2000);
   assert.ok(messages.some((m) => m.type === 'compactionDue'), JSON.stringify(messages));
   ws.close();
-  // Without a token, no socket.
+  // Without a token, no socket; the operator's secret is not taken from a URL.
   const refused = await mf.dispatchFetch('http://service/v1/sessions/acme-ws/events', { headers: { upgrade: 'websocket' } });
   assert.equal(refused.status, 401);
+  const inUrl = await mf.dispatchFetch(`http://service/v1/sessions/acme-ws/events?access_token=${SECRET}`, { headers: { upgrade: 'websocket' } });
+  assert.equal(inUrl.status, 401);
+  // A socket opened with a client token hears nothing once the token has expired.
+  const brief = await mintToken(SECRET, { prefix: 'acme-', ttlSeconds: 1 });
+  const short = await mf.dispatchFetch(`http://service/v1/sessions/acme-ws/events?access_token=${brief}`, { headers: { upgrade: 'websocket' } });
+  assert.equal(short.status, 101);
+  const closed = new Promise((resolve) => short.webSocket.addEventListener('close', (e) => resolve(e.code)));
+  const heard = [];
+  short.webSocket.addEventListener('message', (e) => heard.push(e.data));
+  short.webSocket.accept();
+  await new Promise((r) => setTimeout(r, 2100));
+  await command('acme-ws', { type: 'recordUsage', usage: { inputTokens: 1950, outputTokens: 10 } });
+  assert.equal(await closed, 4001);
+  assert.deepEqual(heard, []);
 });
 
 test('several clients on one session: every command applied once, in one order, each reply its own', async () => {

@@ -21,10 +21,15 @@ function base64url(bytes) {
   return btoa(s).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
+/** Bytes of base64url text, or null for anything else (never throws). */
 function fromBase64url(text) {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
-  const s = atob(text.replaceAll('-', '+').replaceAll('_', '/') + '='.repeat((4 - (text.length % 4)) % 4));
-  return Uint8Array.from(s, (c) => c.charCodeAt(0));
+  if (typeof text !== 'string' || !/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
+  try {
+    const s = atob(text.replaceAll('-', '+').replaceAll('_', '/') + '='.repeat((4 - (text.length % 4)) % 4));
+    return Uint8Array.from(s, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
 }
 
 async function hmacKey(secret) {
@@ -45,6 +50,7 @@ export async function constantTimeEqual(a, b) {
 
 /** A client token for sessions whose id starts with `prefix`, valid for `ttlSeconds`. */
 export async function mintToken(secret, { prefix, ttlSeconds = 3600, now = Date.now() }) {
+  if (!Number.isInteger(ttlSeconds)) throw new TypeError('ttlSeconds must be an integer');
   if (typeof secret !== 'string' || secret.length < 16) throw new TypeError('the secret must be a string of at least 16 characters');
   if (typeof prefix !== 'string' || !/^[A-Za-z0-9._-]+$/.test(prefix)) throw new TypeError('prefix: letters, digits, . _ - only');
   const payload = base64url(encoder.encode(JSON.stringify({ p: prefix, exp: Math.floor(now / 1000) + ttlSeconds })));
@@ -62,15 +68,21 @@ export async function authenticate(request, secret, { now = Date.now(), allowQue
   }
   const header = request.headers.get('authorization') ?? '';
   let token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-  if (!token && allowQueryToken) token = new URL(request.url).searchParams.get('access_token') ?? '';
+  let fromQuery = false;
+  if (!token && allowQueryToken) {
+    token = new URL(request.url).searchParams.get('access_token') ?? '';
+    fromQuery = token !== '';
+  }
   if (!token) throw new AuthError(401, 'unauthorized', 'a bearer token is required (Authorization: Bearer …)');
   if (!token.startsWith('cv1.')) {
-    if (await constantTimeEqual(token, secret)) return { operator: true };
+    // The operator's secret never travels in a URL (URLs end up in logs).
+    if (!fromQuery && (await constantTimeEqual(token, secret))) return { operator: true };
     throw new AuthError(401, 'unauthorized', 'the token is not valid');
   }
-  const [, payload, signature] = token.split('.');
-  const sig = signature === undefined ? null : fromBase64url(signature);
-  const ok = sig !== null && payload !== undefined &&
+  const parts = token.split('.');
+  const [, payload, signature] = parts;
+  const sig = parts.length === 3 ? fromBase64url(signature) : null;
+  const ok = sig !== null && fromBase64url(payload) !== null &&
     (await crypto.subtle.verify('HMAC', await hmacKey(secret), sig, encoder.encode(payload)));
   if (!ok) throw new AuthError(401, 'unauthorized', 'the token is not valid');
   let claims;

@@ -54,7 +54,12 @@ async function route(request, env) {
   // Authentication comes first: an unauthenticated caller learns nothing, not even which paths exist.
   const grant = await authenticate(request, env.AUTH_SECRET, { allowQueryToken: match?.[2] === 'events' });
   if (!match) throw new HttpError(404, 'not_found', 'no such route (see /v1/sessions/:id/…)');
-  const id = decodeURIComponent(match[1]);
+  let id;
+  try {
+    id = decodeURIComponent(match[1]);
+  } catch {
+    id = '';
+  }
   if (!SESSION_ID.test(id)) throw new HttpError(400, 'invalid_session_id', 'a session id is 1–128 letters, digits, . _ -');
   authorize(grant, id);
   const methods = ROUTES[match[2] ?? ''];
@@ -89,9 +94,13 @@ async function route(request, env) {
       body = await readText(request, limit(env, 'MAX_IMPORT_BYTES', DEFAULT_MAX_IMPORT_BYTES));
       if (body.trim() === '') throw new HttpError(400, 'empty_body', 'send the session file as the body');
       break;
-    case 'events':
-      // The Durable Object accepts the socket; the upgrade request goes through as it is.
-      return stub(env, id).fetch(new Request(`https://session/events${url.search}`, { headers: { ...Object.fromEntries(request.headers), ...headers } }));
+    case 'events': {
+      // The Durable Object accepts the socket and closes it when the token expires. The token
+      // itself (it may be in the query) does not travel on.
+      const upgrade = { upgrade: request.headers.get('upgrade') ?? '', ...headers };
+      if (grant.exp) upgrade['x-cv-expires'] = String(grant.exp);
+      return stub(env, id).fetch(new Request('https://session/events', { headers: upgrade }));
+    }
     default:
       break;
   }

@@ -14,8 +14,20 @@
 // - `notify` effects (ACP `usage_update`) and `compactionDue` go to every WebSocket connected to
 //   /events (the hibernation API: an idle socket costs the object nothing).
 import { DurableObject } from 'cloudflare:workers';
-import { Session, DurableSession, durableObjectStorage, faultyStorage, importSession } from 'contextview';
+import { Session, DurableSession, StorageError, durableObjectStorage, faultyStorage, importSession } from 'contextview';
 import { HttpError, errorResponse, json, jsonText } from './http.mjs';
+
+/**
+ * Commands whose only writes are records their reply names (`accepted` with the seqs): if the
+ * object stops after storing them and before answering, the lines alone make the reply.
+ * The others (`buildRequest`, `prepareCompaction`) are reads apart from the reminders a build
+ * drains into the log: a retry of one whose reply was lost runs it again, which builds the same
+ * request from what is stored.
+ */
+const WRITES = new Set([
+  'userMessage', 'assistantResponse', 'toolResult', 'recordUsage', 'switchModel', 'rewind', 'setPromptContext',
+  'applyCompaction', 'enqueueReminder', 'recordEditedPath', 'flush',
+]);
 
 /** The commands a client may send (the session's own set, less snapshot and restore). */
 export const COMMANDS = new Set([
@@ -26,6 +38,7 @@ export const COMMANDS = new Set([
 const IDEM_TABLE = `CREATE TABLE IF NOT EXISTS svc_idempotency (
   key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status INTEGER NOT NULL, reply TEXT NOT NULL, at INTEGER NOT NULL)`;
 const LOG = 'session';
+const MAX_SOCKETS = 64;
 const FORMATS = new Set(['claude-code', 'codex', 'pi']);
 
 export class SessionObject extends DurableObject {
@@ -49,11 +62,18 @@ export class SessionObject extends DurableObject {
       try {
         return await this.#handle(action, request, url);
       } catch (e) {
+        if (e instanceof HttpError) return errorResponse(e);
+        if (e instanceof StorageError || e?.name === 'StorageError') {
+          this.#forget();
+          return errorResponse(new HttpError(503, 'storage_unavailable', 'the session storage failed; retry (with the same Idempotency-Key for a command)', { storage: e.code }));
+        }
         // The library refused the input (a command or options it cannot take): the client's
-        // doing, with the library's own code.
+        // doing, with the library's own code. Memory is untouched by a refusal.
         if (e && typeof e.code === 'string' && e.status === undefined && e.code !== 'internal') {
           return errorResponse(new HttpError(422, e.code, String(e.message)));
         }
+        // Anything else may have left memory ahead of storage: start again from storage.
+        this.#forget();
         return errorResponse(e);
       }
     };
@@ -144,9 +164,10 @@ export class SessionObject extends DurableObject {
           const seqs = lines.map((l) => JSON.parse(l).seq).filter((s) => s !== undefined);
           const stored = this.ctx.storage.sql.exec('SELECT reply FROM svc_idempotency WHERE key = ?', pending.key).toArray()[0];
           const before = stored ? JSON.parse(stored.reply).reply?.seqs ?? [] : [];
-          // What these lines alone answer: the command was accepted and wrote them.
+          // What these lines alone answer, should the object stop before the full reply is
+          // stored (status 0: provisional; see WRITES).
           const reply = JSON.stringify({ command: pending.command, reply: { type: 'accepted', seqs: [...before, ...seqs] }, recovered: true });
-          this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, 200, ?, ?)',
+          this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, 0, ?, ?)',
             pending.key, pending.fingerprint, reply, Date.now());
           return result;
         });
@@ -159,19 +180,20 @@ export class SessionObject extends DurableObject {
   async #command(request) {
     const key = request.headers.get('idempotency-key');
     const fault = this.env.TEST_FAULTS === '1' ? request.headers.get('x-test-fault') : null;
-    const text = await request.text();
-    const command = JSON.parse(text); // the Worker parsed it already
+    const command = JSON.parse(await request.text()); // the Worker parsed it already
     if (typeof command.type !== 'string' || !COMMANDS.has(command.type)) {
       throw new HttpError(400, 'unknown_command', `unknown command type ${JSON.stringify(command.type)} (known: ${[...COMMANDS].join(', ')})`);
     }
-    const fingerprint = await sha256(text);
+    const fingerprint = await sha256(canonical(command));
     if (key) {
       const row = this.ctx.storage.sql.exec('SELECT fingerprint, status, reply FROM svc_idempotency WHERE key = ?', key).toArray()[0];
       if (row) {
         if (row.fingerprint !== fingerprint) {
           throw new HttpError(409, 'idempotency_conflict', 'this idempotency key was used for a different command');
         }
-        return jsonText(row.reply, row.status, { 'idempotent-replayed': 'true' });
+        if (row.status !== 0) return jsonText(row.reply, row.status, { 'idempotent-replayed': 'true' });
+        // Stored lines, lost reply: a write's lines are its reply; a read runs again.
+        if (WRITES.has(command.type)) return jsonText(row.reply, 200, { 'idempotent-replayed': 'true' });
       }
     }
     const durable = await this.#require();
@@ -196,8 +218,10 @@ export class SessionObject extends DurableObject {
     const reply = replyText(processed);
     if (key) {
       const now = Date.now();
+      // A read's reply (a whole request body) is not kept: a retry runs it again (see WRITES).
+      const kept = WRITES.has(command.type) || processed.error ? [status, reply] : [0, JSON.stringify({ command: command.type })];
       this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, ?, ?, ?)',
-        key, fingerprint, status, reply, now);
+        key, fingerprint, kept[0], kept[1], now);
       // Keys are kept for a retry window (IDEMPOTENCY_TTL_SECONDS, a day by default), not forever.
       const ttl = Number(this.env.IDEMPOTENCY_TTL_SECONDS);
       this.ctx.storage.sql.exec('DELETE FROM svc_idempotency WHERE at < ?', now - 1000 * (Number.isFinite(ttl) && ttl > 0 ? ttl : 86400));
@@ -209,7 +233,8 @@ export class SessionObject extends DurableObject {
     const options = JSON.parse(await request.text());
     const durable = await this.#require();
     const processed = await durable.dispatch({ type: 'buildRequest', options }, new Date().toISOString());
-    if (durable.lastStorageError) {
+    const persistence = durable.session.persistence();
+    if (durable.lastStorageError || persistence.pending.length > 0 || persistence.inFlight.length > 0) {
       this.#forget();
       throw new HttpError(503, 'storage_unavailable', 'the reminders this build drained could not be stored; retry');
     }
@@ -262,15 +287,29 @@ export class SessionObject extends DurableObject {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
       return json({ error: { code: 'upgrade_required', message: 'connect with a WebSocket' } }, 426);
     }
+    if (this.ctx.getWebSockets().length >= MAX_SOCKETS) {
+      return json({ error: { code: 'too_many_sockets', message: `at most ${MAX_SOCKETS} sockets per session` } }, 429);
+    }
     const pair = new WebSocketPair();
     this.ctx.acceptWebSocket(pair[1]);
+    // The token's expiry goes with the socket (it survives hibernation): past it, no more messages.
+    const expires = Number(request.headers.get('x-cv-expires'));
+    pair[1].serializeAttachment({ expires: Number.isFinite(expires) && expires > 0 ? expires : null });
+    // Keep-alive pings are answered by the runtime without waking the object.
+    this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
   #broadcast(message) {
     const text = JSON.stringify(message);
+    const now = Date.now() / 1000;
     for (const socket of this.ctx.getWebSockets()) {
       try {
+        const expires = socket.deserializeAttachment()?.expires;
+        if (expires && expires <= now) {
+          socket.close(4001, 'token expired');
+          continue;
+        }
         socket.send(text);
       } catch {
         // A socket closing while we send: it gets no more messages.
@@ -278,13 +317,22 @@ export class SessionObject extends DurableObject {
     }
   }
 
-  webSocketMessage(socket, message) {
-    if (message === 'ping') socket.send('pong');
+  webSocketMessage() {
+    // Clients only listen; pings are answered by the runtime (setWebSocketAutoResponse).
   }
 
   webSocketClose(socket, code) {
     try {
-      socket.close(code, 'closed');
+      // 1005 and 1006 say no code was given or the connection dropped; neither may be sent.
+      socket.close(code === 1005 || code === 1006 ? 1000 : code, 'closed');
+    } catch {
+      // already closed
+    }
+  }
+
+  webSocketError(socket) {
+    try {
+      socket.close(1011, 'error');
     } catch {
       // already closed
     }
@@ -300,6 +348,15 @@ function replyText(processed) {
     return JSON.stringify({ ...summary, reply: built }).slice(0, -1) + `,"body":${body}}`;
   }
   return JSON.stringify(reply === undefined ? summary : { ...summary, reply });
+}
+
+/** JSON with object keys sorted: the same command whatever order a client wrote its fields in. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 async function sha256(text) {

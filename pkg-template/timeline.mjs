@@ -22,7 +22,11 @@ export function bindTimeline(wasm, ready = () => {}) {
       this.points = points;
       this.diagnostics = diagnostics;
       this.lines = text.split('\n');
+      // Lines the log parser could not use (a bad line, a torn tail) are not appended.
+      this.#refused = new Set(diagnostics.filter((d) => d.severity === 'error' || d.code === 'log.torn_tail').map((d) => d.line));
     }
+
+    #refused;
 
     get length() {
       return this.points.length;
@@ -37,6 +41,8 @@ export function bindTimeline(wasm, ready = () => {}) {
     /** The log's text as it stood when request `index` was sent. */
     logAt(index) {
       this.#check(index);
+      // The next request is built from the whole text, as it is (a torn last line stays torn).
+      if (this.points[index].next) return this.lines.join('\n');
       return this.lines.slice(0, this.points[index].line - 1).join('\n') + '\n';
     }
 
@@ -55,10 +61,15 @@ export function bindTimeline(wasm, ready = () => {}) {
           session.free();
         }
       }
-      const session = wasm.Session.fromLog(this.logAt(index - 1));
+      let session = wasm.Session.fromLog(this.logAt(index - 1));
       try {
         const previous = session.buildString(options).body;
-        this.#appendUpTo(session, index);
+        if (!this.#appendUpTo(session, index)) {
+          // A line the session refused: request `index` is built from its log on its own (what
+          // a fresh load of that log holds), without a comparison with the one before.
+          session.free();
+          session = wasm.Session.fromLog(this.logAt(index));
+        }
         return { ...session.buildString(options), previous };
       } finally {
         session.free();
@@ -72,10 +83,13 @@ export function bindTimeline(wasm, ready = () => {}) {
      */
     *walk(options) {
       if (this.points.length === 0) return;
-      const session = wasm.Session.fromLog(this.logAt(0));
+      let session = wasm.Session.fromLog(this.logAt(0));
       try {
         for (let index = 0; index < this.points.length; index++) {
-          if (index > 0) this.#appendUpTo(session, index);
+          if (index > 0 && !this.#appendUpTo(session, index)) {
+            session.free();
+            session = wasm.Session.fromLog(this.logAt(index));
+          }
           const { report, diagnostics } = session.buildBytes(options);
           yield { index, point: this.points[index], report, diagnostics };
         }
@@ -84,24 +98,25 @@ export function bindTimeline(wasm, ready = () => {}) {
       }
     }
 
-    /** Appends the lines between request `index - 1` and request `index` (bad lines are in `diagnostics`). */
+    /**
+     * Appends the lines between request `index - 1` and request `index`; false when the session
+     * refused one the log parser kept (a record out of order), so the caller loads the log
+     * afresh instead. Lines the parser refused are in `diagnostics` already and skipped.
+     */
     #appendUpTo(session, index) {
       const from = this.points[index - 1].line - 1;
-      const to = this.points[index].line - 1;
+      const to = this.points[index].next ? this.lines.length : this.points[index].line - 1;
       for (let i = from; i < to; i++) {
         const line = this.lines[i];
-        if (line.trim() === '') continue;
+        if (line.trim() === '' || this.#refused.has(i + 1)) continue;
         try {
           session.append(line);
         } catch (e) {
           if (!e || typeof e.code !== 'string') throw e;
-          // A line the log parser refused is in `diagnostics` already; one only the session
-          // refuses is added there, once.
-          if (!this.diagnostics.some((d) => d.line === i + 1)) {
-            this.diagnostics.push({ code: e.code, severity: 'warning', message: `line not appended: ${e.message}`, line: i + 1 });
-          }
+          return false;
         }
       }
+      return true;
     }
   }
   return { Timeline };

@@ -6,7 +6,7 @@
 // figures are complete (`done`).
 import * as cv from '../pkg/browser.mjs';
 import {
-  SOURCES, el, figure, fmt, renderSources, renderGauge, jsonView, drawTimeline, diffConversations, describeEntry, conversationOf,
+  SOURCES, el, figure, fmt, renderSources, renderGauge, jsonView, expand, drawTimeline, diffConversations, describeEntry, conversationOf,
 } from './views.mjs';
 import { warmUp } from './warmup.mjs';
 
@@ -15,6 +15,7 @@ const LOG_FORMAT = 'contextview.session-log';
 
 const state = {
   workspace: null,
+  workspaceToken: 0,
   workspaceRoot: null,
   session: null, // { name, log, importedFrom, report }
   timeline: null,
@@ -61,11 +62,14 @@ function options() {
 // Workspace
 
 async function openWorkspace(fs, cwd, label) {
+  const token = ++state.workspaceToken;
   setState('busy', `discovering ${label}…`);
   try {
+    const workspace = await cv.discover({ cwd }, fs);
+    // A folder opened after this one has won: this one is dropped.
+    if (token !== state.workspaceToken) return workspace.free();
     state.workspace?.free();
-    state.workspace = null;
-    state.workspace = await cv.discover({ cwd }, fs);
+    state.workspace = workspace;
     state.workspaceRoot = cwd;
     renderWorkspace();
     setState('ready', `workspace ${label}: ${state.workspace.environment.rules.length} rules, ${state.workspace.environment.skills.length} skills`);
@@ -164,10 +168,12 @@ async function entryFiles(entry, prefix = '') {
 // ---------------------------------------------------------------------------------------------
 // Session
 
+/** Our log: its header, or (a log that lost it) a first line that is one of our records. */
 function isOurLog(text) {
-  const first = text.slice(0, Math.min(text.length, 4096)).split('\n').find((l) => l.trim() !== '');
+  const first = text.split('\n', 8).find((l) => l.trim() !== '');
   try {
-    return JSON.parse(first)?.format === LOG_FORMAT;
+    const value = JSON.parse(first);
+    return value?.format === LOG_FORMAT || (Number.isInteger(value?.seq) && (value.update !== undefined || value.event !== undefined));
   } catch {
     return false;
   }
@@ -183,6 +189,7 @@ function loadSession(name, text, t0 = performance.now()) {
       ({ log, report } = cv.importSession(text));
     }
     performance.mark('contextview:imported');
+    resetSession();
     state.session = { name, log, report };
     state.timeline = new cv.Timeline(log);
     performance.mark('contextview:timeline');
@@ -206,6 +213,29 @@ function loadSession(name, text, t0 = performance.now()) {
   } catch (e) {
     fail(`session ${name}`, e);
   }
+}
+
+/** Forgets the last session: its walk stops, its request and pictures are cleared. */
+function resetSession() {
+  stopWalk();
+  state.timeline = null;
+  state.session = null;
+  state.requests = [];
+  state.body = null;
+  state.index = 0;
+  const slider = $('slider');
+  slider.max = '0';
+  slider.value = '0';
+  slider.disabled = true;
+  $('compact').disabled = true;
+  $('slider-out').textContent = '–';
+  $('request-title').textContent = '';
+  for (const id of ['figures', 'by-source', 'pipeline', 'body', 'prefix', 'diff', 'compaction-body', 'gauge']) $(id).replaceChildren();
+  $('sources').tBodies[0].replaceChildren();
+  for (const id of ['gauge-text', 'body-size', 'compaction-summary']) $(id).textContent = '';
+  delete $('prefix').dataset.shared;
+  delete document.body.dataset.walk;
+  drawTimeline($('timeline-chart'), [], -1);
 }
 
 function renderSession() {
@@ -354,12 +384,21 @@ function renderDiff(before, after) {
 // ---------------------------------------------------------------------------------------------
 // The whole timeline, walked in slices so the page stays responsive
 
+/** Stops the walk under way (its session is freed at once). */
+function stopWalk() {
+  state.walkToken++;
+  state.walk?.return();
+  state.walk = null;
+}
+
 function startWalk() {
-  const token = ++state.walkToken;
+  stopWalk();
+  const token = state.walkToken;
   const t = state.timeline;
   state.requests = [];
   document.body.dataset.walk = 'running';
   const walk = t.walk(options());
+  state.walk = walk;
   const slice = () => {
     if (token !== state.walkToken) return;
     const until = performance.now() + 30;
@@ -367,8 +406,10 @@ function startWalk() {
       for (;;) {
         const { value, done } = walk.next();
         if (done) {
+          state.walk = null;
           document.body.dataset.walk = 'done';
           drawTimeline($('timeline-chart'), state.requests, state.index);
+          renderSession(); // lines the walk could not append are in the diagnostics now
           return;
         }
         const r = value.report;
@@ -390,10 +431,11 @@ function startWalk() {
 
 function prepareCompaction() {
   const t = state.timeline;
-  if (!t) return;
+  if (!t || t.length === 0) return;
   setState('busy', 'preparing a compaction…');
-  const session = cv.Session.fromLog(t.logAt(state.index));
+  let session = null;
   try {
+    session = cv.Session.fromLog(t.logAt(state.index));
     session.buildBytes(options());
     const compaction = { build: options() };
     const keep = $('keep-recent').value.trim();
@@ -417,7 +459,7 @@ function prepareCompaction() {
   } catch (e) {
     fail('compaction', e);
   } finally {
-    session.free();
+    session?.free();
   }
 }
 
@@ -480,11 +522,11 @@ function wire() {
   $('compact').addEventListener('click', prepareCompaction);
   $('copy-body').addEventListener('click', () => state.body && navigator.clipboard?.writeText(state.body));
   $('expand-all').addEventListener('click', () => {
-    const list = $('body').querySelector('details');
-    for (const d of list?.querySelectorAll(':scope > details') ?? []) {
+    const top = $('body').querySelector('details');
+    for (const d of top?.querySelectorAll(':scope > details') ?? []) {
       if (['messages', 'input', 'contents'].some((k) => d.querySelector(':scope > summary > .k')?.textContent === JSON.stringify(k))) {
-        d.open = true;
-        for (const m of d.querySelectorAll(':scope > details')) m.open = true;
+        expand(d);
+        for (const m of d.querySelectorAll(':scope > details')) expand(m);
       }
     }
   });
@@ -497,18 +539,20 @@ function wire() {
   drop.addEventListener('drop', async (ev) => {
     ev.preventDefault();
     drop.classList.remove('dragging');
-    for (const item of ev.dataTransfer.items) {
-      if (item.kind !== 'file') continue;
+    // The list empties once this handler returns: take everything from it before awaiting.
+    const dropped = [...ev.dataTransfer.items].filter((item) => item.kind === 'file').map((item) => {
       const entry = item.webkitGetAsEntry?.();
-      if (entry?.isDirectory) {
+      return entry?.isDirectory ? { entry } : { file: item.getAsFile() };
+    });
+    for (const { entry, file } of dropped) {
+      if (entry) {
         try {
-          openWorkspace(cv.fileListFs(await entryFiles(entry)), `/${entry.name}`, entry.name);
+          await openWorkspace(cv.fileListFs(await entryFiles(entry)), `/${entry.name}`, entry.name);
         } catch (e) {
           fail('dropped folder', e);
         }
-      } else {
-        const file = item.getAsFile();
-        if (file) loadSession(file.name, await readFileText(file));
+      } else if (file) {
+        loadSession(file.name, await readFileText(file));
       }
     }
   });

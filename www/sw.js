@@ -1,16 +1,22 @@
 // Offline copy of the inspector: every file the page loads is cached when the worker installs,
 // and each request goes to the network first (so a rebuilt package is picked up) with the cached
 // copy as the fallback when the network is gone.
-const CACHE = 'contextview-inspector-v3';
+const CACHE = 'contextview-inspector-v4';
 const FILES = [
   './', './index.html', './inspector.css', './inspector.mjs', './views.mjs', './warmup.mjs',
   '../pkg/browser.mjs', '../pkg/discover.mjs', '../pkg/timeline.mjs', '../pkg/durable.mjs',
   '../pkg/storage.mjs', '../pkg/storage-indexeddb.mjs', '../pkg/web/contextview.js', '../pkg/web/contextview_bg.wasm',
-  '../examples/session.jsonl',
 ];
+// Only where the repository's example sits beside www/; the page works without it.
+const OPTIONAL = ['../examples/session.jsonl'];
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(FILES);
+    await Promise.all(OPTIONAL.map((f) => cache.add(f).catch(() => {})));
+    await self.skipWaiting();
+  })());
 });
 
 self.addEventListener('activate', (event) => {
@@ -26,9 +32,9 @@ self.addEventListener('fetch', (event) => {
   event.respondWith((async () => {
     try {
       const response = await fetch(request);
-      if (response.ok) {
+      if (response.status === 200) {
         const copy = response.clone();
-        caches.open(CACHE).then((cache) => cache.put(request, copy));
+        event.waitUntil(caches.open(CACHE).then((cache) => cache.put(request, copy)).catch(() => {}));
       }
       return response;
     } catch (e) {

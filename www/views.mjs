@@ -96,8 +96,15 @@ function node(key, value, open) {
     }
   };
   details.addEventListener('toggle', () => { if (details.open && shown === 0) more(); });
-  if (open > 0) { details.open = true; more(); }
+  details.expandNow = () => { if (shown === 0) more(); details.open = true; };
+  if (open > 0) details.expandNow();
   return details;
+}
+
+/** Opens a node of a JSON view with its children made now (not on the toggle event). */
+export function expand(details) {
+  if (typeof details.expandNow === 'function') details.expandNow();
+  else details.open = true;
 }
 
 function scalar(v) {

@@ -54,9 +54,13 @@ fn points_of(records: &[Record], lines: &[usize], text_lines: usize) -> Vec<Requ
         let before = replayer.items().len();
         let waiting = replayer.items().last().is_some_and(|item| !item.is_assistant_side());
         if !replayer.push(record) {
+            let prompts_before = replayer.state().prompt_count;
             replayer = Replayer::new(&records[..=index]);
-            // The conversation goes on from a new prompt: its first request is step 0.
-            last_prompts = u64::MAX;
+            // A rewind that cut prompts: the conversation goes on from a new prompt, whose first
+            // request is step 0. One that cut nothing (out of range) changes nothing.
+            if replayer.state().prompt_count < prompts_before {
+                last_prompts = u64::MAX;
+            }
             continue;
         }
         let items = replayer.items();
@@ -157,6 +161,13 @@ mod tests {
         let text = format!("{HEADER}\n\n{}\nnot json\n{}\n", user(1, "hi"), agent(2, "hello"));
         let log = parse_log(&text);
         assert_eq!(request_points(&log, text.split('\n').count()).iter().map(|p| p.line).collect::<Vec<_>>(), vec![5]);
+    }
+
+    #[test]
+    fn a_rewind_that_cuts_nothing_does_not_start_a_new_prompt() {
+        let rewind = r#"{"seq":4,"ts":"2026-01-01T00:00:00Z","event":{"kind":"rewind","promptIndex":7}}"#.to_owned();
+        let lines = vec![user(1, "go"), call(2, "a"), result(3, "a"), rewind, agent(5, "done")];
+        assert_eq!(points(&lines), vec![(3, 2, 1, 1, 0), (6, 5, 3, 1, 1)]);
     }
 
     #[test]

@@ -318,6 +318,38 @@ test('another agent\'s session is detected and imported, with its report', async
   assertMatches(view, cliRequest(logPath, view.max, ['--provider', 'anthropic', '--context-window', '200000']).report, 'imported session');
 });
 
+test('a session with no request clears the last one; a log without its header is still ours; expanding opens every message', async () => {
+  await act(() => page.setInputFiles('#session-input', exampleLog));
+  await walkDone();
+  // "Expand messages" opens the conversation and each of its entries on the first click.
+  await page.click('#expand-all');
+  const opened = await page.$$eval('#body details details details', (ds) => ds.filter((d) => d.open).length);
+  const entries = JSON.parse(cliRequest(exampleLog, (await shown()).max, ['--provider', 'anthropic', '--context-window', '200000']).body).messages.length;
+  assert.equal(opened, entries);
+
+  const headerOnly = join(work, 'header-only.jsonl');
+  writeFileSync(headerOnly, readFileSync(exampleLog, 'utf8').split('\n')[0] + '\n');
+  await act(() => page.setInputFiles('#session-input', headerOnly));
+  const cleared = await page.evaluate(() => ({
+    slider: document.getElementById('slider').disabled,
+    compact: document.getElementById('compact').disabled,
+    figures: document.getElementById('figures').childElementCount,
+    body: document.getElementById('body').childElementCount,
+    title: document.getElementById('request-title').textContent,
+    requests: document.getElementById('session-summary').dataset.requests,
+  }));
+  assert.deepEqual(cleared, { slider: true, compact: true, figures: 0, body: 0, title: '', requests: '0' });
+
+  const headerless = join(work, 'headerless.jsonl');
+  writeFileSync(headerless, readFileSync(exampleLog, 'utf8').split('\n').slice(1).join('\n'));
+  await act(() => page.setInputFiles('#session-input', headerless));
+  const view = await shown();
+  const expected = cv.buildRequestString({ log: readFileSync(headerless, 'utf8'), provider: 'anthropic', contextWindow: 200000 });
+  assert.equal(view.bytes, expected.report.bytes);
+  const diags = await page.$$eval('#session-diagnostics li', (lis) => lis.map((li) => li.dataset.code));
+  assert.ok(diags.includes('log.missing_header'), diags.join(', '));
+});
+
 test('the page loads again with the network gone, and logged no errors', async () => {
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.reload();

@@ -92,3 +92,33 @@ test('the CLI lists the same requests, and --at prints one body', async () => {
   assert.equal(body.trimEnd(), timeline.buildAt(2, { provider: 'anthropic' }).body);
   assert.throws(() => execFileSync(process.execPath, [root + 'pkg/cli.mjs', 'timeline', '--session', root + 'examples/session.jsonl', '--provider', 'anthropic', '--at', '999'], { stdio: 'pipe' }), (e) => e.status === 2);
 });
+
+test('a record out of order: every request is what a fresh load of its log builds', () => {
+  const lines = example.trimEnd().split('\n');
+  // Swap two records' positions: the parser keeps both, in file order; a session refuses the
+  // one that goes back.
+  const at = lines.findIndex((l, i) => i > 3 && l.includes('tool_call_update'));
+  const swapped = [...lines];
+  [swapped[at], swapped[at + 1]] = [swapped[at + 1], swapped[at]];
+  const text = swapped.join('\n') + '\n';
+  const timeline = new cv.Timeline(text);
+  assert.ok(timeline.diagnostics.some((d) => d.code === 'log.seq_out_of_order'), JSON.stringify(timeline.diagnostics));
+  const walked = [...timeline.walk(OPTIONS)];
+  for (let i = 0; i < timeline.length; i++) {
+    const fresh = cv.buildRequestString({ ...OPTIONS, log: timeline.logAt(i) });
+    assert.equal(timeline.buildAt(i, OPTIONS).body, fresh.body, `#${i}`);
+    assert.equal(walked[i].report.bytes, fresh.report.bytes, `#${i}: the walk`);
+  }
+});
+
+test('a torn last line stays a torn tail in the request it would send next', () => {
+  const torn = example.trimEnd() + '\n{"seq": 999, "ts": "2026-';
+  const timeline = new cv.Timeline(torn);
+  assert.deepEqual(timeline.diagnostics.map((d) => d.code), ['log.torn_tail']);
+  const last = timeline.length - 1;
+  assert.equal(timeline.points[last].next, true);
+  assert.equal(timeline.logAt(last), torn);
+  const built = timeline.buildAt(last, OPTIONS);
+  assert.equal(built.body, cv.buildRequestString({ ...OPTIONS, log: example }).body);
+  assert.equal([...timeline.walk(OPTIONS)].at(-1).report.bytes, built.report.bytes);
+});

@@ -395,3 +395,46 @@ test('idempotency keys are kept for their retry window, then forgotten', async (
     await short.dispose();
   }
 });
+
+test('wrangler dev serves the API as the README shows it', async () => {
+  const { spawn } = await import('node:child_process');
+  const { createServer } = await import('node:net');
+  const { wranglerEnv, exampleConfig } = await import('./service-host.mjs');
+  const port = await new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address();
+      probe.close(() => resolve(p));
+    });
+  });
+  const home = mkdtempSync(join(tmpdir(), 'cv-wrangler-dev-'));
+  const dev = spawn(join(root, 'node_modules/.bin/wrangler'),
+    ['dev', '-c', exampleConfig(home), '--local', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', join(home, 'state'), '--var', `AUTH_SECRET:${SECRET}`],
+    { cwd: home, env: wranglerEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  dev.stdout.on('data', (d) => { output += d; });
+  dev.stderr.on('data', (d) => { output += d; });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    let ready = false;
+    for (let i = 0; i < 300 && !ready && dev.exitCode === null; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ready = /Ready on/.test(output);
+    }
+    assert.ok(ready, `wrangler dev did not start:\n${output}`);
+    const H = { authorization: `Bearer ${acme}` };
+    const created = await fetch(`${base}/v1/sessions/acme-dev`, { method: 'PUT', headers: H });
+    assert.equal(created.status, 201, await created.text());
+    const sent = await fetch(`${base}/v1/sessions/acme-dev/commands`, { method: 'POST', headers: { ...H, 'idempotency-key': 'p1' }, body: '{"type":"userMessage","text":"List the files."}' });
+    assert.equal(sent.status, 200, await sent.text());
+    const built = await fetch(`${base}/v1/sessions/acme-dev/build`, { method: 'POST', headers: H, body: '{"provider":"anthropic","model":"claude-sonnet-4-5"}' });
+    const reply = await built.json();
+    assert.equal(reply.body.messages[0].content[0].text, 'List the files.');
+    const log = await (await fetch(`${base}/v1/sessions/acme-dev/log`, { headers: H })).text();
+    assert.equal(cv.buildRequestString({ log, provider: 'anthropic', model: 'claude-sonnet-4-5' }).body, JSON.stringify(reply.body));
+    assert.equal((await fetch(`${base}/v1/sessions/acme-dev/log`)).status, 401);
+  } finally {
+    dev.kill('SIGTERM');
+    await new Promise((r) => (dev.exitCode !== null ? r() : dev.once('exit', r)));
+    rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -316,6 +316,31 @@ test('another agent\'s session is detected and imported, with its report', async
   const lines = cliTimeline(logPath, ['--provider', 'anthropic', '--context-window', '200000']);
   assert.equal(view.max + 1, lines.length);
   assertMatches(view, cliRequest(logPath, view.max, ['--provider', 'anthropic', '--context-window', '200000']).report, 'imported session');
+});
+
+// Real sessions from ../shared/corpus when it is there: the page imports each one and shows its
+// last request as the CLI builds it from the CLI's own import.
+const corpus = join(root, '../shared/corpus/sessions');
+const REAL = [
+  'badlogic__pi-mono__packages__coding-agent__test__fixtures__large-session.jsonl',
+  'codemie-ai__codemie-code__src__agents__plugins__codex____tests____fixtures__rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+  'd-kimuson__claude-code-viewer__mock-global-claude-dir__projects__sample-project__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
+];
+const haveCorpus = existsSync(corpus);
+if (!haveCorpus) console.log('# inspector on real sessions: SKIPPED (../shared/corpus not found)');
+
+test('real pi, Codex and Claude Code sessions: the last request as the CLI builds it', { skip: haveCorpus ? false : 'SKIPPED: ../shared/corpus not found' }, async () => {
+  for (const name of REAL) {
+    const file = join(corpus, name);
+    await act(() => page.setInputFiles('#session-input', file));
+    const logPath = join(work, `real-${REAL.indexOf(name)}.jsonl`);
+    writeFileSync(logPath, runCli(['import', file]));
+    const view = await shown();
+    const flags = ['--provider', 'anthropic', '--context-window', '200000'];
+    assertMatches(view, cliRequest(logPath, view.max, flags).report, name.slice(0, 40));
+    assert.ok(view.max > 0, `${name}: more than one request`);
+    await walkDone();
+  }
 });
 
 test('a session with no request clears the last one; a log without its header is still ours; expanding opens every message', async () => {

@@ -61,7 +61,19 @@ function options() {
 // ---------------------------------------------------------------------------------------------
 // Workspace
 
-async function openWorkspace(fs, cwd, label) {
+/** Offers the folder's files (those a picker handed over) as completions of the path box. */
+function offerFiles(paths) {
+  const skip = /(^|\/)(\.git|node_modules|target|dist|build)\//;
+  const options = [];
+  for (const path of paths) {
+    if (skip.test(path)) continue;
+    options.push(el('option', { value: path }));
+    if (options.length === 5000) break;
+  }
+  $('workspace-files').replaceChildren(...options);
+}
+
+async function openWorkspace(fs, cwd, label, files = []) {
   const token = ++state.workspaceToken;
   setState('busy', `discovering ${label}…`);
   try {
@@ -71,6 +83,7 @@ async function openWorkspace(fs, cwd, label) {
     state.workspace?.free();
     state.workspace = workspace;
     state.workspaceRoot = cwd;
+    offerFiles(files);
     renderWorkspace();
     setState('ready', `workspace ${label}: ${state.workspace.environment.rules.length} rules, ${state.workspace.environment.skills.length} skills`);
   } catch (e) {
@@ -475,7 +488,8 @@ function wire() {
     const files = [...ev.target.files];
     if (files.length === 0) return;
     const top = files[0].webkitRelativePath.split('/')[0] || files[0].name;
-    openWorkspace(cv.fileListFs(files), `/${top}`, top);
+    const inside = files.map((f) => f.webkitRelativePath.slice(top.length + 1)).filter(Boolean);
+    openWorkspace(cv.fileListFs(files), `/${top}`, top, inside);
   });
   if (typeof window.showDirectoryPicker === 'function') {
     $('folder-open').hidden = false;
@@ -547,7 +561,8 @@ function wire() {
     for (const { entry, file } of dropped) {
       if (entry) {
         try {
-          await openWorkspace(cv.fileListFs(await entryFiles(entry)), `/${entry.name}`, entry.name);
+          const pairs = await entryFiles(entry);
+          await openWorkspace(cv.fileListFs(pairs), `/${entry.name}`, entry.name, pairs.map((p) => p.path.slice(entry.name.length + 1)));
         } catch (e) {
           fail('dropped folder', e);
         }

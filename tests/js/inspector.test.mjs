@@ -157,6 +157,10 @@ test('a workspace folder: rules in load order, skills with shadowing, and the ru
   assert.deepEqual(shadowed.map(rel), env.diagnostics.filter((d) => d.code === 'skills.shadowed').map((d) => rel(d.path)));
   assert.equal(shadowed.length, 1);
 
+  // The path box offers the folder's files (not .git's).
+  const offered = await page.$$eval('#workspace-files option', (os) => os.map((o) => o.value));
+  assert.ok(offered.includes('web/app.ts') && offered.includes('AGENTS.md'), offered.join(', '));
+  assert.ok(!offered.some((p) => p.startsWith('.git/')), offered.join(', '));
   // Asking twice shows the same rules (looking attaches nothing).
   for (let i = 0; i < 2; i++) {
     await page.fill('#path-query', 'web/app.ts');

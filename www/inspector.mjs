@@ -1,22 +1,18 @@
-// The context inspector: a workspace's rules and skills, a session's requests one by one, each
-// request's body and where its tokens went, and what changes when the options do. It uses the
-// package's public browser entry only. For tests and scripts: `document.body.dataset.state` is
-// `ready` when what the page shows is up to date (`busy` while it works, `error: …`), each
-// action that ends counts `data-done` up by one, and `data-walk` says when the timeline's
-// figures are complete (`done`).
+// The context inspector: a session's requests one by one, each request's body and where its
+// tokens went, and what changes when the options do; the workspace panel is workspace.mjs. It
+// uses the package's public browser entry only. For tests and scripts: status.mjs says when the
+// page is done, and `data-walk` says when the timeline's figures are complete (`done`).
 import * as cv from '../pkg/browser.mjs';
 import {
-  SOURCES, el, figure, fmt, renderSources, renderGauge, jsonView, expand, drawTimeline, diffConversations, describeEntry, conversationOf,
+  el, figure, fmt, renderSources, renderGauge, jsonView, expand, drawTimeline, diffConversations, describeEntry, conversationOf,
 } from './views.mjs';
 import { warmUp } from './warmup.mjs';
+import { $, setState, fail } from './status.mjs';
+import { openWorkspace, showPathRules, entryFiles, renderDiagnostics } from './workspace.mjs';
 
-const $ = (id) => document.getElementById(id);
 const LOG_FORMAT = 'contextview.session-log';
 
 const state = {
-  workspace: null,
-  workspaceToken: 0,
-  workspaceRoot: null,
   session: null, // { name, log, importedFrom, report }
   timeline: null,
   index: 0,
@@ -24,19 +20,6 @@ const state = {
   walkToken: 0,
   body: null, // the selected request's body text
 };
-
-/** `busy` while working; `ready` or `error: …` when done, and then `data-done` counts up. */
-function setState(s, message = s) {
-  document.body.dataset.state = s;
-  if (s !== 'busy') document.body.dataset.done = String(Number(document.body.dataset.done ?? 0) + 1);
-  $('status').textContent = message;
-}
-
-function fail(what, e) {
-  const msg = `${what}: ${e?.code ? e.code + ': ' : ''}${e?.message ?? e}`;
-  setState('error: ' + msg, msg);
-  console.warn(msg);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -56,126 +39,6 @@ function options() {
   const pruning = PRUNING[$('pruning').value];
   if (pruning) o.pruning = pruning;
   return o;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Workspace
-
-/** Offers the folder's files (those a picker handed over) as completions of the path box. */
-function offerFiles(paths) {
-  const skip = /(^|\/)(\.git|node_modules|target|dist|build)\//;
-  const options = [];
-  for (const path of paths) {
-    if (skip.test(path)) continue;
-    options.push(el('option', { value: path }));
-    if (options.length === 5000) break;
-  }
-  $('workspace-files').replaceChildren(...options);
-}
-
-async function openWorkspace(fs, cwd, label, files = []) {
-  const token = ++state.workspaceToken;
-  setState('busy', `discovering ${label}…`);
-  try {
-    const workspace = await cv.discover({ cwd }, fs);
-    // A folder opened after this one has won: this one is dropped.
-    if (token !== state.workspaceToken) return workspace.free();
-    state.workspace?.free();
-    state.workspace = workspace;
-    state.workspaceRoot = cwd;
-    offerFiles(files);
-    renderWorkspace();
-    setState('ready', `workspace ${label}: ${state.workspace.environment.rules.length} rules, ${state.workspace.environment.skills.length} skills`);
-  } catch (e) {
-    fail('discovery', e);
-  }
-}
-
-function activationOf(rule) {
-  const a = rule.activation ?? {};
-  switch (a.kind) {
-    case 'always': return 'always';
-    case 'globs': return `globs: ${a.globs.join(', ')}`;
-    case 'subdirectory': return 'when a file below its directory is read';
-    case 'agent_requested': return `on request${rule.description ? `: ${rule.description}` : ''}`;
-    case 'manual': return 'by name only';
-    default: return String(a.kind ?? 'unknown');
-  }
-}
-
-function relative(path) {
-  const root = state.workspaceRoot;
-  return root && path.startsWith(root + '/') ? path.slice(root.length + 1) : path;
-}
-
-function renderWorkspace() {
-  const env = state.workspace.environment;
-  const groups = [['loaded', env.rules], ['conditional', env.conditional], ['requestable', env.requestable]];
-  const rows = [];
-  let n = 0;
-  for (const [group, rules] of groups) {
-    for (const rule of rules) {
-      n++;
-      rows.push(el('tr', { 'data-path': rule.path, 'data-group': group, 'data-source': rule.source, 'data-bytes': String(rule.bytes) },
-        el('td', { class: 'num', text: String(n) }),
-        el('td', {}, el('a', { href: '#', text: relative(rule.path), onclick: (ev) => { ev.preventDefault(); showPathRules(rule.path); } }),
-          rule.importedFrom ? el('span', { class: 'muted', text: ` (imported by ${relative(rule.importedFrom)})` }) : null,
-          rule.truncated ? el('span', { class: 'muted', text: ' ✂ cut to its budget' }) : null),
-        el('td', { text: `${rule.source}${rule.home ? ' (home)' : ''}` }),
-        el('td', { text: activationOf(rule) }),
-        el('td', { class: 'num', text: fmt(rule.bytes) })));
-    }
-  }
-  $('rules').tBodies[0].replaceChildren(...rows);
-  const shadowed = new Set(env.diagnostics.filter((d) => d.code === 'skills.shadowed').map((d) => d.path));
-  $('skills').tBodies[0].replaceChildren(
-    ...env.skills.map((s) => el('tr', { 'data-name': s.name, 'data-source': s.source },
-      el('td', { text: s.name + (s.userOnly ? ' (user only)' : '') }), el('td', { text: s.source }), el('td', { text: s.description }))),
-    ...[...shadowed].map((path) => el('tr', { class: 'shadowed', 'data-shadowed': path },
-      el('td', { text: relative(path) }), el('td', { text: 'shadowed' }), el('td', { text: env.diagnostics.find((d) => d.path === path && d.code === 'skills.shadowed').message }))),
-  );
-  $('ws-summary').textContent = `${env.cwd}${env.repoRoot ? ` (repository root ${env.repoRoot})` : ''}: ${env.rules.length} rules loaded, ` +
-    `${env.conditional.length} conditional, ${env.requestable.length} on request, ${env.skills.length} skills`;
-  renderDiagnostics($('ws-diagnostics'), $('ws-diag-count'), env.diagnostics);
-}
-
-function renderDiagnostics(list, count, diagnostics) {
-  count.textContent = String(diagnostics.length);
-  list.replaceChildren(...diagnostics.map((d) => el('li', { 'data-code': d.code },
-    el('code', { text: d.code }), ` ${d.severity}: ${d.message}`, d.path ? el('span', { class: 'muted', text: ` (${relative(d.path)})` }) : null,
-    d.line ? el('span', { class: 'muted', text: ` (line ${d.line})` }) : null)));
-}
-
-async function showPathRules(path) {
-  if (!state.workspace) return fail('rules for a path', new Error('open a workspace folder first'));
-  const abs = path.startsWith('/') ? path : `${state.workspaceRoot}/${path}`;
-  $('path-query').value = relative(abs);
-  setState('busy', `rules for ${relative(abs)}…`);
-  try {
-    const rules = await state.workspace.rulesMatching(abs);
-    const always = state.workspace.environment.rules;
-    $('path-rules').replaceChildren(
-      el('li', { class: 'muted', text: `${relative(abs)}: the ${always.length} loaded rules, and these on top:` }),
-      ...(rules.length ? rules.map((r) => el('li', { 'data-path': r.path, text: `${relative(r.path)} — ${activationOf(r)}` })) : [el('li', { text: 'none' })]),
-    );
-    setState('ready', `${rules.length} rule${rules.length === 1 ? '' : 's'} attach to ${relative(abs)}`);
-  } catch (e) {
-    fail('rules for a path', e);
-  }
-}
-
-/** Walks a dropped directory entry (webkitGetAsEntry) into `{path, file}` pairs. */
-async function entryFiles(entry, prefix = '') {
-  const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-  if (entry.isFile) return [{ path, file: await new Promise((res, rej) => entry.file(res, rej)) }];
-  const reader = entry.createReader();
-  const out = [];
-  for (;;) {
-    const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
-    if (batch.length === 0) break;
-    for (const child of batch) out.push(...(await entryFiles(child, path)));
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

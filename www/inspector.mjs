@@ -8,7 +8,7 @@ import {
 } from './views.mjs';
 import { warmUp } from './warmup.mjs';
 import { $, setState, fail } from './status.mjs';
-import { openWorkspace, showPathRules, entryFiles, renderDiagnostics } from './workspace.mjs';
+import { openWorkspace, showPathRules, entryFiles, renderDiagnostics, workspaceHeads, whenOpened } from './workspace.mjs';
 
 const LOG_FORMAT = 'contextview.session-log';
 
@@ -67,7 +67,7 @@ function loadSession(name, text, t0 = performance.now()) {
     performance.mark('contextview:imported');
     resetSession();
     state.session = { name, log, report };
-    state.timeline = new cv.Timeline(log);
+    state.timeline = new cv.Timeline(sessionText());
     performance.mark('contextview:timeline');
     renderSession();
     if (state.timeline.length === 0) {
@@ -89,6 +89,49 @@ function loadSession(name, text, t0 = performance.now()) {
   } catch (e) {
     fail(`session ${name}`, e);
   }
+}
+
+/**
+ * The session's log as the page builds from it: as read, or — when "start the session with the
+ * workspace's prompt" is on — with a `prompt_head_snapshot` record put before its first record,
+ * as an agent in this workspace would have recorded when the session began (a log that records
+ * heads of its own later still uses those from there on).
+ */
+function sessionText() {
+  const { log } = state.session;
+  const heads = $('use-heads').checked ? workspaceHeads() : null;
+  if (!heads) return log;
+  const lines = log.split('\n');
+  const headerAt = lines.findIndex((l) => l.trim() !== '');
+  let firstRecord = null;
+  for (const l of lines.slice(headerAt + 1)) {
+    if (l.trim() === '') continue;
+    try {
+      firstRecord = JSON.parse(l);
+    } catch {
+      // a bad line: the parser reports it
+    }
+    break;
+  }
+  const header = JSON.parse(lines[headerAt] ?? '{}');
+  if (header.format !== LOG_FORMAT) return log; // a headerless log has nowhere to start from
+  const ts = firstRecord?.ts ?? header.createdAt ?? new Date(0).toISOString();
+  const record = JSON.stringify({ seq: 0, ts, event: { kind: 'prompt_head_snapshot', system: heads.system, firstUserPrefix: heads.firstUserPrefix } });
+  return [...lines.slice(0, headerAt + 1), record, ...lines.slice(headerAt + 1)].join('\n');
+}
+
+/** Rebuilds the timeline from the session's text (the heads switched, a workspace opened). */
+function reloadTimeline() {
+  if (!state.session) return;
+  stopWalk();
+  const keep = state.index;
+  state.timeline = new cv.Timeline(sessionText());
+  if (state.timeline.length === 0) return;
+  state.index = Math.min(keep, state.timeline.length - 1);
+  $('slider').max = String(state.timeline.length - 1);
+  $('slider').value = String(state.index);
+  showRequest();
+  startWalk();
 }
 
 /** Forgets the last session: its walk stops, its request and pictures are cleared. */
@@ -389,6 +432,8 @@ function wire() {
     showRequest();
   });
   $('compare').addEventListener('change', () => state.timeline?.length && showRequest());
+  $('use-heads').addEventListener('change', reloadTimeline);
+  whenOpened(() => $('use-heads').checked && reloadTimeline());
   for (const id of ['provider', 'model', 'window', 'pruning']) {
     $(id).addEventListener('change', () => {
       if (!state.timeline || state.timeline.length === 0) return;

@@ -1,7 +1,7 @@
 // Offline copy of the inspector: every file the page loads is cached when the worker installs,
 // and each request goes to the network first (so a rebuilt package is picked up) with the cached
 // copy as the fallback when the network is gone.
-const CACHE = 'contextview-inspector-v5';
+const CACHE = 'contextview-inspector-v6';
 const FILES = [
   './', './index.html', './inspector.css', './inspector.mjs', './views.mjs', './warmup.mjs', './status.mjs', './workspace.mjs',
   '../pkg/browser.mjs', '../pkg/discover.mjs', '../pkg/timeline.mjs', '../pkg/durable.mjs',

@@ -10,6 +10,13 @@ const state = {
   root: null,
 };
 
+let onOpened = null;
+
+/** Calls `fn` each time a workspace has opened (the session may be rebuilt with its heads). */
+export function whenOpened(fn) {
+  onOpened = fn;
+}
+
 /** Offers the folder's files (those a picker handed over) as completions of the path box. */
 function offerFiles(paths) {
   const skip = /(^|\/)(\.git|node_modules|target|dist|build)\//;
@@ -33,6 +40,8 @@ export async function openWorkspace(fs, cwd, label, files = []) {
     state.workspace = workspace;
     state.root = cwd;
     offerFiles(files);
+    $('use-heads').disabled = false;
+    onOpened?.();
     renderWorkspace();
     setState('ready', `workspace ${label}: ${state.workspace.environment.rules.length} rules, ${state.workspace.environment.skills.length} skills`);
   } catch (e) {
@@ -50,6 +59,17 @@ function activationOf(rule) {
     case 'manual': return 'by name only';
     default: return String(a.kind ?? 'unknown');
   }
+}
+
+/**
+ * The prompt heads an agent would start a session in this workspace with: the system prompt,
+ * and the first-user prefix holding the rules loaded up front and the skills listing. Null
+ * when no workspace is open.
+ */
+export function workspaceHeads() {
+  if (!state.workspace) return null;
+  const env = state.workspace.environment;
+  return cv.renderHeads({ cwd: env.cwd, rules: env.rules, skills: env.skillListing });
 }
 
 export function relative(path) {

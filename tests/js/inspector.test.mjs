@@ -20,7 +20,7 @@ const exampleLog = join(root, 'examples/session.jsonl');
 const claudeFixture = join(root, 'tests/fixtures/claude-code.jsonl');
 let server, browser, page;
 const consoleMessages = [];
-let work, project, emptyHome;
+let work, project, emptyHome, projectFiles;
 
 /** Our workspace: a repository with rules of every activation and two skills of one name. */
 function writeProject(dir) {
@@ -40,6 +40,7 @@ function writeProject(dir) {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
     writeFileSync(join(dir, rel), text);
   }
+  return files;
 }
 
 function runCli(args) {
@@ -128,7 +129,7 @@ before(async () => {
   project = join(work, 'shop');
   emptyHome = join(work, 'home');
   mkdirSync(emptyHome);
-  writeProject(project);
+  projectFiles = writeProject(project);
   ({ server, browser, page } = await openPage(chromium, root, '/www/index.html', consoleMessages));
   await loaded();
 });
@@ -299,6 +300,36 @@ test('what if: the provider, the window and pruning change the request, its gaug
   await act(() => page.selectOption('#provider', 'anthropic'));
   await page.fill('#window', '200000');
   await act(() => page.dispatchEvent('#window', 'change'));
+});
+
+test('what if the session had started with the workspace\'s prompt: the system prompt and the rules are in every request', async () => {
+  const at = await shown();
+  if (at.slider !== at.max) {
+    await page.focus('#slider');
+    await act(() => page.keyboard.press('End'));
+  }
+  const without = await shown();
+  assert.equal(without.slider, without.max);
+  assert.equal(without.sources.system, 0);
+  assert.equal(without.sources.prefix, 0);
+  await act(() => page.check('#use-heads'));
+  const withHeads = await shown();
+  // The same heads, rendered here from the same files discovered in memory at the page's /shop.
+  const mem = cv.memoryFs(Object.fromEntries(Object.entries(projectFiles).map(([rel, text]) => [`/shop/${rel}`, text])));
+  const ws = await cv.discover({ cwd: '/shop' }, mem);
+  const heads = cv.renderHeads({ cwd: '/shop', rules: ws.environment.rules, skills: ws.environment.skillListing });
+  ws.free();
+  assert.match(heads.firstUserPrefix, /make check/);
+  const lines = readFileSync(exampleLog, 'utf8').split('\n');
+  const record = JSON.stringify({ seq: 0, ts: JSON.parse(lines[1]).ts, event: { kind: 'prompt_head_snapshot', system: heads.system, firstUserPrefix: heads.firstUserPrefix } });
+  const timeline = new cv.Timeline([lines[0], record, ...lines.slice(1)].join('\n'));
+  const expected = timeline.buildAt(timeline.length - 1, { provider: 'anthropic', contextWindow: 200000 }).report;
+  assertMatches(withHeads, expected, 'with the workspace heads');
+  assert.ok(withHeads.sources.system > 0 && withHeads.sources.prefix > 0);
+  assert.equal(withHeads.bytes - without.bytes > 0, true);
+  await walkDone();
+  await act(() => page.uncheck('#use-heads'));
+  assert.equal((await shown()).bytes, without.bytes);
 });
 
 test('another agent\'s session is detected and imported, with its report', async () => {

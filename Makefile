@@ -12,7 +12,7 @@ PROVIDERS := anthropic openai-chat openai-responses gemini
 WASM_RUNNER := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 # The wasm test builds compile nothing with optimisation, dependencies included: 98 s instead of
 # 159 s for a clean build on two cores, while the tests run 15 s longer.
-WASM_TEST_PROFILE := --config 'profile.test.package."*".opt-level=0'
+WASM_TEST_PROFILE := --config profile.test.opt-level=0
 BROWSER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/webdriver.json WASM_BINDGEN_USE_BROWSER=1
 
 .PHONY: setup build demo serve test test-long test-native test-wasm-node test-wasm-browser test-js bench fuzz clean
@@ -49,7 +49,7 @@ test-native:
 # The properties with ten times the cases (natively): before a release, or after touching the
 # renderers, repair, pruning or an importer.
 test-long:
-	CONTEXTVIEW_LONG=1 cargo test --locked --config 'profile.test.package.contextview.opt-level=1' --test it
+	CONTEXTVIEW_LONG=1 cargo test --locked --test it
 
 # The library's unit tests and the integration tests (the corpus suite reads files: native only).
 test-wasm-node:

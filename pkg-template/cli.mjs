@@ -12,39 +12,31 @@ const FORMATS = ['claude-code', 'codex', 'pi'];
 
 class UsageError extends Error {}
 
+/** What `build` and `timeline` both take: the session and the build options (buildOptions()). */
+const BUILD_OPTIONS = {
+  session: { type: 'string' },
+  provider: { type: 'string' },
+  system: { type: 'string' },
+  tools: { type: 'string' },
+  model: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'context-window': { type: 'string' },
+};
+
 const COMMANDS = {
   build: {
     summary: 'print the provider request body for a session log',
     usage: 'contextview build --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '>\n' +
       '                   [--system FILE] [--tools FILE] [--model NAME] [--max-tokens N]\n' +
       '                   [--context-window N] [--report FILE]   (the report as JSON; a summary goes to stderr)',
-    options: {
-      session: { type: 'string' },
-      provider: { type: 'string' },
-      system: { type: 'string' },
-      tools: { type: 'string' },
-      model: { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'context-window': { type: 'string' },
-      report: { type: 'string' },
-    },
+    options: { ...BUILD_OPTIONS, report: { type: 'string' } },
     run: runBuild,
   },
   timeline: {
     summary: 'list every request a session log sent (JSON Lines), or print request N',
     usage: 'contextview timeline --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '>\n' +
       '                   [build options as above] [--at N [--report FILE]]   (N counts from 0)',
-    options: {
-      session: { type: 'string' },
-      provider: { type: 'string' },
-      system: { type: 'string' },
-      tools: { type: 'string' },
-      model: { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'context-window': { type: 'string' },
-      at: { type: 'string' },
-      report: { type: 'string' },
-    },
+    options: { ...BUILD_OPTIONS, at: { type: 'string' }, report: { type: 'string' } },
     run: runTimeline,
   },
   import: {

@@ -11,7 +11,8 @@ export const MAX_ROUNDS = 10_000;
 
 const ERR_NOT_FOUND = new Set(['ENOENT', 'ENOTDIR']);
 
-function codedError(code, message) {
+/** An Error with a stable `code` (the package's errors all carry one). */
+export function codedError(code, message) {
   return Object.assign(new Error(message), { code });
 }
 

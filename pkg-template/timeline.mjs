@@ -2,21 +2,16 @@
 // it stood at each, and each request rebuilt with the prefix it shares with the one before it.
 // Plain JavaScript over the wasm API (`requestPoints`, `Session`); every entry point binds it.
 
-function codedError(code, message) {
-  const e = new Error(message);
-  e.code = code;
-  return e;
-}
+import { codedError } from './discover.mjs';
 
 /** Binds the Timeline class to one wasm instance's `requestPoints` and `Session`. */
-export function bindTimeline(wasm, ready = () => {}) {
+export function bindTimeline(wasm) {
   /**
    * A log's request timeline. `points[i].line` is the line the model's answer to request `i`
    * starts on; the lines before it are the log that request was built from.
    */
   class Timeline {
     constructor(text) {
-      ready();
       if (typeof text !== 'string') throw codedError('invalid_argument', 'Timeline(text): text must be a string');
       const { points, diagnostics } = wasm.requestPoints(text);
       this.points = points;
@@ -53,18 +48,10 @@ export function bindTimeline(wasm, ready = () => {}) {
      */
     buildAt(index, options) {
       this.#check(index);
-      if (index === 0) {
-        const session = wasm.Session.fromLog(this.logAt(0));
-        try {
-          return { ...session.buildString(options), previous: null };
-        } finally {
-          session.free();
-        }
-      }
-      let session = wasm.Session.fromLog(this.logAt(index - 1));
+      let session = wasm.Session.fromLog(this.logAt(Math.max(index - 1, 0)));
       try {
-        const previous = session.buildString(options).body;
-        if (!this.#appendUpTo(session, index)) {
+        const previous = index === 0 ? null : session.buildString(options).body;
+        if (index > 0 && !this.#appendUpTo(session, index)) {
           // A line the session refused: request `index` is built from its log on its own (what
           // a fresh load of that log holds), without a comparison with the one before.
           session.free();

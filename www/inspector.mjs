@@ -4,7 +4,7 @@
 // page is done, and `data-walk` says when the timeline's figures are complete (`done`).
 import * as cv from '../pkg/browser.mjs';
 import {
-  el, figure, fmt, renderSources, renderGauge, jsonView, expand, drawTimeline, diffConversations, describeEntry, conversationOf,
+  CONVERSATION_KEYS, el, figure, fmt, renderSources, renderGauge, jsonView, expand, drawTimeline, diffConversations, describeEntry, conversationOf,
 } from './views.mjs';
 import { warmUp } from './warmup.mjs';
 import { $, setState, fail } from './status.mjs';
@@ -13,10 +13,11 @@ import { openWorkspace, showPathRules, entryFiles, renderDiagnostics, workspaceH
 const LOG_FORMAT = 'contextview.session-log';
 
 const state = {
-  session: null, // { name, log, importedFrom, report }
+  session: null, // { name, log, report } (report: the import's, for another agent's file)
   timeline: null,
   index: 0,
   requests: [], // the walk's figures per request: { bytes, sources, shared }
+  walk: null, // the walk under way (a generator), and its token: slices of a stopped walk end
   walkToken: 0,
   body: null, // the selected request's body text
 };
@@ -60,7 +61,7 @@ function loadSession(name, text, t0 = performance.now()) {
   try {
     let log = text;
     let report = null;
-    performance.mark('contextview:read', { startTime: performance.now() });
+    performance.mark('contextview:read');
     if (!isOurLog(text)) {
       ({ log, report } = cv.importSession(text));
     }
@@ -74,13 +75,7 @@ function loadSession(name, text, t0 = performance.now()) {
       setState('ready', `${name}: no request to show (the session never waited for the model)`);
       return;
     }
-    const slider = $('slider');
-    slider.max = String(state.timeline.length - 1);
-    slider.disabled = false;
-    $('compact').disabled = false;
-    state.index = state.timeline.length - 1;
-    slider.value = String(state.index);
-    showRequest();
+    showTimelineAt(state.timeline.length - 1);
     // From the file's pick to the first frame that shows its last request (`make bench`).
     requestAnimationFrame(() => {
       performance.measure('contextview:first-request', { start: t0 });
@@ -120,17 +115,28 @@ function sessionText() {
   return [...lines.slice(0, headerAt + 1), record, ...lines.slice(headerAt + 1)].join('\n');
 }
 
+/** Sets the slider over the timeline's requests, selects request `index` and shows it. */
+function showTimelineAt(index) {
+  const slider = $('slider');
+  slider.max = String(state.timeline.length - 1);
+  slider.disabled = false;
+  $('compact').disabled = false;
+  state.index = index;
+  slider.value = String(index);
+  showRequest();
+}
+
 /** Rebuilds the timeline from the session's text (the heads switched, a workspace opened). */
 function reloadTimeline() {
   if (!state.session) return;
   stopWalk();
-  const keep = state.index;
-  state.timeline = new cv.Timeline(sessionText());
+  try {
+    state.timeline = new cv.Timeline(sessionText());
+  } catch (e) {
+    return fail(`session ${state.session.name}`, e);
+  }
   if (state.timeline.length === 0) return;
-  state.index = Math.min(keep, state.timeline.length - 1);
-  $('slider').max = String(state.timeline.length - 1);
-  $('slider').value = String(state.index);
-  showRequest();
+  showTimelineAt(Math.min(state.index, state.timeline.length - 1));
   startWalk();
 }
 
@@ -260,9 +266,10 @@ function renderPrefix(report) {
     return;
   }
   box.dataset.shared = String(pr.sharedBytes);
+  const share = (100 * pr.sharedBytes) / Math.max(report.bytes, 1);
   box.replaceChildren(
     figure('shared', pr.sharedBytes, 'bytes shared with the request before (cacheable)'),
-    figure('share', Math.round((1000 * pr.sharedBytes) / Math.max(report.bytes, 1)) / 10, 'per cent of this request', `${((100 * pr.sharedBytes) / Math.max(report.bytes, 1)).toFixed(1)}%`),
+    figure('share', Math.round(share * 10) / 10, 'per cent of this request', `${share.toFixed(1)}%`),
     figure('previous', pr.previousBytes, 'bytes in the request before'),
     figure('rewritten', pr.rewrittenBytes, pr.extendsPrevious ? 'bytes rewritten: it extends the one before' : `bytes rewritten${pr.cause ? ` by ${pr.cause}` : ''}`),
   );
@@ -273,9 +280,10 @@ function renderPrefix(report) {
  * #compare (1-based), built on its own from the log as it stood then.
  */
 function compareWith(built) {
-  const n = Number($('compare').value);
+  const n = Number($('compare').value); // 0 when empty
   const t = state.timeline;
-  if (!Number.isInteger(n) || n < 1 || n > t.length || n - 1 === state.index - 1 || $('compare').value === '') {
+  // Request n (1-based) is request n - 1; the one before the selected is state.index - 1.
+  if (!Number.isInteger(n) || n < 1 || n > t.length || n === state.index) {
     $('diff').dataset.against = built.previous === null ? '' : String(state.index);
     return built.previous === null ? null : JSON.parse(built.previous);
   }
@@ -355,8 +363,9 @@ function prepareCompaction() {
   let session = null;
   try {
     session = cv.Session.fromLog(t.logAt(state.index));
-    session.buildBytes(options());
-    const compaction = { build: options() };
+    const build = options();
+    session.buildBytes(build); // the last request, whose cache the summary request reuses
+    const compaction = { build };
     const keep = $('keep-recent').value.trim();
     if (keep !== '') compaction.keepRecentTokens = Number(keep);
     const done = session.dispatch({ type: 'prepareCompaction', options: compaction });
@@ -385,10 +394,6 @@ function prepareCompaction() {
 // ---------------------------------------------------------------------------------------------
 // Inputs
 
-async function readFileText(file) {
-  return typeof file.text === 'function' ? file.text() : new Response(file).text();
-}
-
 function wire() {
   $('folder-input').addEventListener('change', (ev) => {
     const files = [...ev.target.files];
@@ -411,7 +416,7 @@ function wire() {
   $('session-input').addEventListener('change', async (ev) => {
     const t0 = performance.now();
     const file = ev.target.files[0];
-    if (file) loadSession(file.name, await readFileText(file), t0);
+    if (file) loadSession(file.name, await file.text(), t0);
   });
   $('example').addEventListener('click', async () => {
     try {
@@ -446,7 +451,7 @@ function wire() {
   $('expand-all').addEventListener('click', () => {
     const top = $('body').querySelector('details');
     for (const d of top?.querySelectorAll(':scope > details') ?? []) {
-      if (['messages', 'input', 'contents'].some((k) => d.querySelector(':scope > summary > .k')?.textContent === JSON.stringify(k))) {
+      if (CONVERSATION_KEYS.some((k) => d.querySelector(':scope > summary > .k')?.textContent === JSON.stringify(k))) {
         expand(d);
         for (const m of d.querySelectorAll(':scope > details')) expand(m);
       }
@@ -475,7 +480,7 @@ function wire() {
           fail('dropped folder', e);
         }
       } else if (file) {
-        loadSession(file.name, await readFileText(file));
+        loadSession(file.name, await file.text());
       }
     }
   });

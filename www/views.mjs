@@ -166,9 +166,13 @@ export function drawTimeline(canvas, requests, selected) {
   }
 }
 
+/** What each provider calls the conversation list of a payload. */
+export const CONVERSATION_KEYS = ['messages', 'input', 'contents'];
+
 /** The conversation list of a payload, whatever the provider calls it. */
 export function conversationOf(payload) {
-  return payload?.messages ?? payload?.input ?? payload?.contents ?? [];
+  const key = CONVERSATION_KEYS.find((k) => Array.isArray(payload?.[k]));
+  return key === undefined ? [] : payload[key];
 }
 
 /**
@@ -189,7 +193,7 @@ export function diffConversations(before, after) {
   }
   const top = [];
   for (const key of new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])) {
-    if (['messages', 'input', 'contents'].includes(key)) continue;
+    if (CONVERSATION_KEYS.includes(key)) continue;
     if (!same(before?.[key], after?.[key])) top.push(key);
   }
   return { common, changes, top };

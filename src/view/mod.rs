@@ -286,7 +286,7 @@ pub fn build_cached(items: &[Item], options: &BuildOptions, cache: &mut ViewCach
         }
         None => {
             let (kept, body, mut report) = build_with(items, options, cache)?;
-            report.prefix = cache.last.as_ref().map(|last| PrefixReport::between_pieces(&last.pieces(), &body, 0));
+            report.prefix = cache.last.as_ref().map(|last| PrefixReport::between_pieces(&last.pieces(), &body));
             (kept, body, report)
         }
     };

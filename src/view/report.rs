@@ -163,7 +163,7 @@ pub enum RewriteCause {
 
 impl PrefixReport {
     pub fn between(previous: &str, body: &str) -> PrefixReport {
-        PrefixReport::between_pieces(&[previous.as_bytes()], body, 0)
+        PrefixReport::between_pieces(&[previous.as_bytes()], body)
     }
 
     /// A body that is the previous one (of `previous_bytes`) with entries appended: it repeats
@@ -173,18 +173,13 @@ impl PrefixReport {
     }
 
     /// As [`PrefixReport::between`], with the previous body given as the pieces it was joined
-    /// from (a session keeps those, not the body), and the first `known` bytes known to be shared
-    /// (a body made by appending entries to the previous one repeats all of it but its closing
-    /// `]}`).
-    pub fn between_pieces(previous: &[&[u8]], body: &str, known: usize) -> PrefixReport {
+    /// from (a session keeps those, not the body).
+    pub fn between_pieces(previous: &[&[u8]], body: &str) -> PrefixReport {
         let body = body.as_bytes();
         let previous_bytes: usize = previous.iter().map(|p| p.len()).sum();
         let mut shared = 0;
         for piece in previous {
-            // Pieces wholly inside the known part are skipped, then compared block by block.
-            let skip = known.saturating_sub(shared).min(piece.len());
-            let rest = &body[(shared + skip).min(body.len())..];
-            let same = skip + common_prefix(&piece[skip..], rest);
+            let same = common_prefix(piece, &body[shared.min(body.len())..]);
             shared += same;
             if same < piece.len() {
                 break;

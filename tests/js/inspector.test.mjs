@@ -13,6 +13,7 @@ import { chromium } from 'playwright-core';
 
 import * as cv from '../../pkg/node.mjs';
 import { openPage } from './static-server.mjs';
+import { commonPrefix } from './payload-checks.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'pkg/cli.mjs');
@@ -115,14 +116,6 @@ function assertMatches(view, report, what) {
   assert.deepEqual(view.bar.sort(), Object.keys(report.tokens.bySource).filter((k) => report.tokens.bySource[k] > 0).sort(), `${what}: bar`);
 }
 
-/** Leading bytes two bodies share, counted here on their UTF-8 bytes. */
-function commonPrefix(a, b) {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  return i;
-}
 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'cv-inspector-'));

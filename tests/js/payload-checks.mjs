@@ -185,3 +185,12 @@ export function checkBuild(provider, payload, report) {
   }
   return summary;
 }
+
+/** Leading bytes two bodies share, counted on their UTF-8 bytes (apart from the library). */
+export function commonPrefix(a, b) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return i;
+}

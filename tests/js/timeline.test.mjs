@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import * as cv from '../../pkg/node.mjs';
+import { commonPrefix } from './payload-checks.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const example = readFileSync(root + 'examples/session.jsonl', 'utf8');
@@ -14,13 +15,6 @@ const imported = (name) => cv.importSession(readFileSync(root + `tests/fixtures/
 const LOGS = { example, 'claude-code': imported('claude-code.jsonl'), codex: imported('codex.jsonl'), pi: imported('pi.jsonl') };
 const OPTIONS = { provider: 'anthropic', contextWindow: 200000 };
 
-function commonPrefix(a, b) {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  return i;
-}
 
 for (const [name, log] of Object.entries(LOGS)) {
   test(`${name}: every request is rebuilt from the log as it stood, and the walk agrees with each`, () => {

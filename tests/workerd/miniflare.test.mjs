@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startWorker } from './worker-host.mjs';
+import { startWorker, wranglerEnv } from './worker-host.mjs';
 
 import * as cv from '../../pkg/node.mjs';
 import { PROVIDERS, checkBuild } from '../js/payload-checks.mjs';
@@ -101,14 +101,6 @@ test('discover over memoryFs runs in workerd and matches Node', async () => {
   assert.deepEqual(r.body.stats, ws.stats(), 'same host calls as in Node');
   ws.free();
 });
-
-// Offline and anonymous: throwaway HOME, no metrics, no account credentials.
-function wranglerEnv(home) {
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WRANGLER_SEND_METRICS: 'false', CI: 'true' };
-  delete env.CLOUDFLARE_API_TOKEN;
-  delete env.CLOUDFLARE_ACCOUNT_ID;
-  return env;
-}
 
 test('wrangler deploy --dry-run bundles the worker with the wasm', () => {
   const home = mkdtempSync(join(tmpdir(), 'contextview-wrangler-'));

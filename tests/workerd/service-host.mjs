@@ -5,19 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
+import { root, startMiniflare, wranglerEnv } from './worker-host.mjs';
 
-export const root = fileURLToPath(new URL('../../', import.meta.url));
+export { root, wranglerEnv };
+
 export const SECRET = 'test-secret-of-the-session-service';
-
-/** Offline and anonymous: a throwaway HOME, no metrics, no account credentials. */
-export function wranglerEnv(home) {
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WRANGLER_SEND_METRICS: 'false', CI: 'true' };
-  delete env.CLOUDFLARE_API_TOKEN;
-  delete env.CLOUDFLARE_ACCOUNT_ID;
-  return env;
-}
 
 /**
  * The example's wrangler.toml with its paths made absolute, written into `dir`: wrangler keeps
@@ -51,20 +43,9 @@ export function bundleService() {
  * Starts the bundled service. `persist`: a directory for the Durable Objects' storage (the same
  * one again after `dispose()` is a restart); `bindings` override the defaults.
  */
-export async function startService(bundleDir, { persist, bindings = {} } = {}) {
-  const mf = new Miniflare({
-    scriptPath: join(bundleDir, 'index.js'),
-    modulesRoot: bundleDir,
-    modules: true,
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2026-04-01',
-    durableObjects: { SESSIONS: { className: 'SessionObject', useSQLite: true } },
+export function startService(bundleDir, { persist, bindings = {} } = {}) {
+  return startMiniflare(join(bundleDir, 'index.js'), bundleDir, {
     durableObjectsPersist: persist ?? false,
     bindings: { AUTH_SECRET: SECRET, TEST_FAULTS: '1', MAX_COMMAND_BYTES: '65536', MAX_IMPORT_BYTES: '2097152', ...bindings },
   });
-  await mf.ready;
-  return mf;
 }

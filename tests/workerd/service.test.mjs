@@ -5,13 +5,15 @@
 // on one session.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import * as cv from '../../pkg/node.mjs';
 import { mintToken } from '../../examples/worker/src/auth.mjs';
-import { SECRET, bundleService, root, startService } from './service-host.mjs';
+import { SECRET, bundleService, exampleConfig, root, startService, wranglerEnv } from './service-host.mjs';
 
 const MODEL = { provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 };
 const BUILD = { provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 };
@@ -272,6 +274,7 @@ test('bad input: oversized bodies, malformed JSON and commands, unknown routes â
     ['PUT', '/v1/sessions/acme-%ZZ', undefined, 400, 'invalid_session_id'],
     ['PUT', '/v1/sessions/acme-%C0%AF', undefined, 400, 'invalid_session_id'],
     ['GET', '/v1/sessions/acme-missing/log', undefined, 404, 'no_session'],
+    ['GET', '/v1/sessions/acme-bad/events', undefined, 426, 'upgrade_required'],
   ];
   for (const [method, path, body, status, code] of cases) {
     const r = await call(method, path, { body });
@@ -397,9 +400,6 @@ test('idempotency keys are kept for their retry window, then forgotten', async (
 });
 
 test('wrangler dev serves the API as the README shows it', async () => {
-  const { spawn } = await import('node:child_process');
-  const { createServer } = await import('node:net');
-  const { wranglerEnv, exampleConfig } = await import('./service-host.mjs');
   const port = await new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port: p } = probe.address();
@@ -437,4 +437,23 @@ test('wrangler dev serves the API as the README shows it', async () => {
     await new Promise((r) => (dev.exitCode !== null ? r() : dev.once('exit', r)));
     rmSync(home, { recursive: true, force: true });
   }
+});
+
+test('a session takes at most 64 sockets; a token is minted only with a real secret and a whole TTL', async () => {
+  await call('PUT', '/v1/sessions/acme-sockets');
+  const open = () => mf.dispatchFetch('http://service/v1/sessions/acme-sockets/events', { headers: { upgrade: 'websocket', authorization: `Bearer ${acme}` } });
+  const sockets = [];
+  for (let i = 0; i < 64; i++) {
+    const res = await open();
+    assert.equal(res.status, 101, `socket ${i}`);
+    res.webSocket.accept();
+    sockets.push(res.webSocket);
+  }
+  const refused = await open();
+  assert.equal(refused.status, 429);
+  assert.equal((await refused.json()).error.code, 'too_many_sockets');
+  for (const ws of sockets) ws.close();
+  await assert.rejects(mintToken('short', { prefix: 'acme-' }), TypeError);
+  await assert.rejects(mintToken(SECRET, { prefix: 'acme-', ttlSeconds: 1.5 }), TypeError);
+  await assert.rejects(mintToken(SECRET, { prefix: 'acme/..' }), TypeError);
 });

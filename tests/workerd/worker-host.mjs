@@ -7,11 +7,15 @@ import { Miniflare } from 'miniflare';
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A ready Miniflare running worker.mjs; `dispose()` it when done. */
-export async function startWorker() {
+/**
+ * A ready Miniflare running the module Worker at `scriptPath` (its imports resolved under
+ * `modulesRoot`, `.wasm` imports compiled) with a SQLite-backed Durable Object class
+ * `SessionObject` bound as SESSIONS; `options` adds to or overrides that. `dispose()` it when done.
+ */
+export async function startMiniflare(scriptPath, modulesRoot, options = {}) {
   const mf = new Miniflare({
-    scriptPath: join(here, 'worker.mjs'),
-    modulesRoot: root,
+    scriptPath,
+    modulesRoot,
     modules: true,
     modulesRules: [
       { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
@@ -19,7 +23,21 @@ export async function startWorker() {
     ],
     compatibilityDate: '2026-04-01',
     durableObjects: { SESSIONS: { className: 'SessionObject', useSQLite: true } },
+    ...options,
   });
   await mf.ready;
   return mf;
+}
+
+/** A ready Miniflare running worker.mjs; `dispose()` it when done. */
+export function startWorker() {
+  return startMiniflare(join(here, 'worker.mjs'), root);
+}
+
+/** Environment for wrangler offline and anonymous: a throwaway HOME, no metrics, no account. */
+export function wranglerEnv(home) {
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WRANGLER_SEND_METRICS: 'false', CI: 'true' };
+  delete env.CLOUDFLARE_API_TOKEN;
+  delete env.CLOUDFLARE_ACCOUNT_ID;
+  return env;
 }

@@ -138,11 +138,9 @@ export class SessionObject extends DurableObject {
     return { records: durable.session.recordCount(), items: durable.session.itemCount(), committedThrough: persistence.committedThrough };
   }
 
-  #state() {
-    return this.#require().then((durable) => {
-      const state = durable.session.state();
-      return json({ ...this.#summary(durable), state, diagnostics: durable.session.diagnostics() });
-    });
+  async #state() {
+    const durable = await this.#require();
+    return json({ ...this.#summary(durable), state: durable.session.state(), diagnostics: durable.session.diagnostics() });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -201,18 +199,11 @@ export class SessionObject extends DurableObject {
     this.#pendingKey = key ? { key, fingerprint, command: command.type } : null;
     let processed;
     try {
-      processed = await durable.dispatch(command, new Date().toISOString());
+      processed = await this.#dispatch(durable, command,
+        'the session could not store this command; retry it with the same Idempotency-Key (nothing is applied twice)');
     } finally {
       this.#pendingKey = null;
       if (fault) durable.storage = this.#storageFor();
-    }
-    const persistence = durable.session.persistence();
-    if (durable.lastStorageError || persistence.pending.length > 0 || persistence.inFlight.length > 0) {
-      const cause = durable.lastStorageError;
-      this.#forget();
-      throw new HttpError(503, 'storage_unavailable',
-        'the session could not store this command; retry it with the same Idempotency-Key (nothing is applied twice)',
-        { storage: cause?.code ?? 'unconfirmed' });
     }
     const status = processed.error ? 422 : 200;
     const reply = replyText(processed);
@@ -229,15 +220,26 @@ export class SessionObject extends DurableObject {
     return jsonText(reply, status);
   }
 
+  /**
+   * Runs a command through the durable session. When storage did not confirm everything it
+   * wrote, memory is dropped (the next request reads storage) and the client gets a 503.
+   */
+  async #dispatch(durable, command, unstored) {
+    const processed = await durable.dispatch(command, new Date().toISOString());
+    const persistence = durable.session.persistence();
+    if (durable.lastStorageError || persistence.pending.length > 0 || persistence.inFlight.length > 0) {
+      const cause = durable.lastStorageError;
+      this.#forget();
+      throw new HttpError(503, 'storage_unavailable', unstored, { storage: cause?.code ?? 'unconfirmed' });
+    }
+    return processed;
+  }
+
   async #build(request) {
     const options = JSON.parse(await request.text());
     const durable = await this.#require();
-    const processed = await durable.dispatch({ type: 'buildRequest', options }, new Date().toISOString());
-    const persistence = durable.session.persistence();
-    if (durable.lastStorageError || persistence.pending.length > 0 || persistence.inFlight.length > 0) {
-      this.#forget();
-      throw new HttpError(503, 'storage_unavailable', 'the reminders this build drained could not be stored; retry');
-    }
+    const processed = await this.#dispatch(durable, { type: 'buildRequest', options },
+      'the reminders this build drained could not be stored; retry');
     if (processed.error) return json({ error: processed.error }, 422);
     return jsonText(replyText(processed), 200);
   }

@@ -88,7 +88,34 @@ export class DurableSession {
     return result;
   }
 
-  /** Performs effects produced outside dispatch (e.g. by session.buildString()). */
+  /**
+   * Builds the next request and stores what the build wrote (the reminders it drained into the
+   * log) before resolving, so the body never rests on records storage lacks.
+   */
+  async build(options) {
+    const built = this.session.build(options);
+    await this.settle();
+    return built;
+  }
+
+  /** As build(), with the body as the string to send. */
+  async buildString(options) {
+    const built = this.session.buildString(options);
+    await this.settle();
+    return built;
+  }
+
+  /** As build(), with the body as UTF-8 bytes. */
+  async buildBytes(options) {
+    const built = this.session.buildBytes(options);
+    await this.settle();
+    return built;
+  }
+
+  /**
+   * Performs every effect the session has queued: its one queue holds what any input left
+   * (a direct call on `session`, such as session.buildString(), included).
+   */
   async settle() {
     await this.#perform(this.session.takeEffects());
   }

@@ -253,7 +253,14 @@ export declare class DurableSession {
   flush(now?: string): Promise<Processed>;
   /** Reads storage and converges memory to it. */
   reconcile(): Promise<Reconciled>;
-  /** Performs effects produced outside dispatch (e.g. by `session.buildString()`). */
+  /**
+   * Builds the next request and stores what the build wrote (reminders drained into the log)
+   * before resolving.
+   */
+  build(options: BuildInput): Promise<ReturnType<Session['build']>>;
+  buildString(options: BuildInput): Promise<ReturnType<Session['buildString']>>;
+  buildBytes(options: BuildInput): Promise<ReturnType<Session['buildBytes']>>;
+  /** Performs every effect the session has queued (e.g. after a direct `session.buildString()`). */
   settle(): Promise<void>;
 }
 

@@ -24,9 +24,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::update::acp::{
-    AcpUpdate, ContentBlock, ContentChunk, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallPatch, ToolCallStart, ToolCallStatus, ToolKind,
-};
+pub use crate::update::acp::Stream;
+use crate::update::acp::{AcpUpdate, ContentBlock, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind};
+use crate::update::write;
 use crate::update::record::{Event, Header, Record, RecordBody};
 
 /// Session formats we import.
@@ -261,12 +261,7 @@ impl LogBuilder {
 
     /// One content chunk of a user, agent or thought message.
     pub fn chunk(&mut self, stream: Stream, message_id: &str, content: ContentBlock, meta: &ProviderMeta) -> u64 {
-        let chunk = ContentChunk { content, message_id: Some(message_id.to_owned()), meta: meta.to_meta() };
-        self.update(match stream {
-            Stream::User => SessionUpdate::UserMessageChunk(chunk),
-            Stream::Agent => SessionUpdate::AgentMessageChunk(chunk),
-            Stream::Thought => SessionUpdate::AgentThoughtChunk(chunk),
-        })
+        self.update(write::chunk(stream, Some(message_id), content, meta))
     }
 
     /// Counts an input entry our layers cannot hold.
@@ -319,33 +314,12 @@ impl LogBuilder {
         input: Option<Value>,
         meta: ProviderMeta,
     ) -> u64 {
-        self.update(SessionUpdate::ToolCall(ToolCallStart {
-            tool_call_id: id,
-            title,
-            kind: Some(kind),
-            status: Some(status),
-            content,
-            locations: None,
-            // A JSON null reads back as "absent", so it is written as absent.
-            raw_input: input.filter(|v| !v.is_null()),
-            raw_output: None,
-            meta: meta.to_meta(),
-        }))
+        self.update(write::tool_call(write::CallStart { id, title, kind: Some(kind), status, content, locations: Vec::new(), input, meta }))
     }
 
     /// A tool call's outcome: `completed`, or `failed` when `failed`.
     pub fn tool_result(&mut self, id: &str, content: Vec<ToolCallContent>, failed: bool, raw_output: Option<Value>) -> u64 {
-        self.update(SessionUpdate::ToolCallUpdate(ToolCallPatch {
-            tool_call_id: id.to_owned(),
-            kind: None,
-            status: Some(if failed { ToolCallStatus::Failed } else { ToolCallStatus::Completed }),
-            title: None,
-            content: Some(content),
-            locations: None,
-            raw_input: None,
-            raw_output,
-            meta: None,
-        }))
+        self.update(write::tool_result(id, content, failed, raw_output))
     }
 
     pub fn finish(mut self, header: Header) -> Imported {
@@ -356,27 +330,16 @@ impl LogBuilder {
     }
 }
 
-/// Which message stream a chunk belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stream {
-    User,
-    Agent,
-    Thought,
-}
-
 /// An image block from base64 data, with a diagnostic (and a text note instead) when the data
 /// is not base64.
 pub fn image_block(data: &str, mime_type: &str, line: usize, out: &mut LogBuilder) -> ContentBlock {
-    use base64::Engine as _;
-    if base64::engine::general_purpose::STANDARD.decode(data.trim()).is_ok() {
-        ContentBlock::Image { data: data.trim().to_owned(), mime_type: mime_type.to_owned(), uri: None, annotations: None, meta: None }
-    } else {
+    write::image(data, mime_type).unwrap_or_else(|_| {
         out.diagnostic(
             Diagnostic::new("import.bad_image", Severity::Warning, "image data is not valid base64; replaced by a note")
                 .at_line(line),
         );
         ContentBlock::text(format!("[image ({mime_type}) could not be imported: its data is not valid base64]"))
-    }
+    })
 }
 
 /// Guesses an ACP tool kind from a tool's name (used for the client view only).

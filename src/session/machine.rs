@@ -7,144 +7,30 @@
 //! compaction once when the context crosses its threshold (`compactionDue`). The host stores
 //! and answers with `ack`; after a restart or a lost answer, `reconcile` with what storage holds.
 
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::{self, PromptContext, TemplateError};
-use crate::request::{BuildInput, RequestError};
+use crate::prompt::{self, PromptContext};
+use crate::request::BuildInput;
 use crate::tokens::Family;
 use crate::update::record::{EditedPaths, ModelSwitch, PromptHeadSnapshot, Rewind};
 use crate::update::{parse_log, Header, Record, RecordBody};
 use crate::update::record::Event;
 use crate::view::{self, BuildOptions, ContextUsage};
 
-use super::command::{self, AckResult, Command, CommandFailure, CompactionReason, Effect, Processed, Reply};
 use super::compaction::{self, compaction_due};
-use super::persist::{AckError, PersistOutcome, PersistenceStatus};
-use super::snapshot::{SessionSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION};
-use super::Session;
+use super::persist::PersistenceStatus;
+use super::protocol::{
+    self, Command, CommandFailure, CompactionReason, Effect, ImageInput, Processed, Reconciled, Reply, SessionError, SessionSnapshot, SessionState,
+    SNAPSHOT_FORMAT, SNAPSHOT_VERSION,
+};
+use super::{Input, Session, Settle};
+use crate::update::acp::{AcpUpdate, ContentBlock, ProviderMeta, SessionUpdate};
+use crate::update::write;
 
-/// Why a command (or an acknowledgement, a reconcile, a restore) was refused.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SessionError {
-    /// Build options are missing or contradictory.
-    InvalidOptions(String),
-    Request(RequestError),
-    InvalidTemplate(TemplateError),
-    /// A record line the session was given is not a record.
-    InvalidRecord(String),
-    UnknownToolCall(String),
-    InvalidPromptIndex { index: u64, prompts: u64 },
-    /// Nothing lies before the cut: the history is all recent.
-    NothingToCompact,
-    NoCompactionPrepared,
-    /// The conversation was rewound or compacted since the compaction was prepared.
-    CompactionStale,
-    DegenerateSummary(String),
-    UnknownTicket(u64),
-    /// Storage holds another session.
-    SessionMismatch { held: String, stored: String },
-    InvalidSnapshot(String),
-    /// `dispatch` while commands are queued: `process` them first.
-    QueueNotEmpty(usize),
-}
-
-impl SessionError {
-    pub fn code(&self) -> &'static str {
-        match self {
-            SessionError::InvalidOptions(_) => "invalid_options",
-            SessionError::Request(e) => e.code(),
-            SessionError::InvalidTemplate(_) => "invalid_template",
-            SessionError::InvalidRecord(_) => "invalid_record",
-            SessionError::UnknownToolCall(_) => "unknown_tool_call",
-            SessionError::InvalidPromptIndex { .. } => "invalid_prompt_index",
-            SessionError::NothingToCompact => "nothing_to_compact",
-            SessionError::NoCompactionPrepared => "no_compaction_prepared",
-            SessionError::CompactionStale => "compaction_stale",
-            SessionError::DegenerateSummary(_) => "degenerate_summary",
-            SessionError::UnknownTicket(_) => "unknown_ticket",
-            SessionError::SessionMismatch { .. } => "session_mismatch",
-            SessionError::InvalidSnapshot(_) => "invalid_snapshot",
-            SessionError::QueueNotEmpty(_) => "queue_not_empty",
-        }
-    }
-}
-
-impl std::fmt::Display for SessionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SessionError::InvalidOptions(m) => write!(f, "invalid options: {m}"),
-            SessionError::Request(e) => e.fmt(f),
-            SessionError::InvalidTemplate(e) => e.fmt(f),
-            SessionError::InvalidRecord(m) => write!(f, "invalid record: {m}"),
-            SessionError::UnknownToolCall(id) => write!(f, "no tool call `{id}` in this session"),
-            SessionError::InvalidPromptIndex { index, prompts } => {
-                write!(f, "cannot rewind to prompt {index}: the session has {prompts} prompts (0-based)")
-            }
-            SessionError::NothingToCompact => write!(f, "nothing to compact: every message is within the recent budget"),
-            SessionError::NoCompactionPrepared => write!(f, "no compaction was prepared (call prepareCompaction first)"),
-            SessionError::CompactionStale => {
-                write!(f, "the session was rewound or compacted after the compaction was prepared; prepare it again")
-            }
-            SessionError::DegenerateSummary(m) => write!(f, "summary refused: {m}"),
-            SessionError::UnknownTicket(t) => write!(f, "no persist effect carried ticket {t}"),
-            SessionError::SessionMismatch { held, stored } => write!(f, "storage holds session `{stored}`, not `{held}`"),
-            SessionError::InvalidSnapshot(m) => write!(f, "invalid snapshot: {m}"),
-            SessionError::QueueNotEmpty(n) => write!(f, "{n} commands are queued; process them before dispatching another"),
-        }
-    }
-}
-
-impl std::error::Error for SessionError {}
-
-/// What `reconcile` found and did.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Reconciled {
-    /// Records storage holds that memory took over.
-    pub adopted: usize,
-    /// Records memory held that storage holds otherwise under the same `seq`: storage wins, and
-    /// these lines are handed back (never silently dropped).
-    pub dropped: Vec<String>,
-    /// Records sent to storage again.
-    pub resent: usize,
-    pub persistence: PersistenceStatus,
-    pub diagnostics: Vec<crate::diagnostic::Diagnostic>,
-    pub effects: Vec<Effect>,
-}
-
-/// The inspectable state the chapter's snapshot names.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SessionState {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub provider: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub context_window: Option<u64>,
-    /// Real prompts, in order; a rewind names them by index.
-    pub prompts: Vec<String>,
-    pub edited_paths: Vec<String>,
-    pub records: usize,
-    pub items: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub started_at: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_activity_at: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_compaction_seq: Option<u64>,
-    pub queued_commands: usize,
-    pub queued_reminders: usize,
-    pub compaction_prepared: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub prompt_context: Option<PromptContext>,
-    pub persistence: PersistenceStatus,
+/// Images a command carries, as content blocks; refused whole when one is not base64.
+fn images_of(images: &[ImageInput]) -> Result<Vec<ContentBlock>, SessionError> {
+    images.iter().map(|i| write::image(&i.data, &i.mime_type).map_err(SessionError::InvalidRecord)).collect()
 }
 
 /// Applies what the prompt context decides about a build: the audience's tools and output budget.
@@ -160,62 +46,41 @@ pub(super) fn apply_context(options: &mut BuildOptions, input: &BuildInput, cont
     }
 }
 
+/// Runs one command (see [`Session::process`]): its reply or its error, as data.
+pub(super) struct Run {
+    pub id: u64,
+    pub command: Command,
+    pub now: Option<String>,
+}
+
+impl Input for Run {
+    type Output = Processed;
+    const SETTLE: Settle = Settle::Full;
+    fn apply(self, s: &mut Session) -> Processed {
+        let name = self.command.name().to_owned();
+        let (reply, error) = match s.handle(self.command, self.now.as_deref()) {
+            Ok(reply) => (Some(reply), None),
+            Err(e) => (None, Some(CommandFailure { code: e.code().to_owned(), message: e.to_string() })),
+        };
+        Processed { id: self.id, command: name, reply, error, effects: Vec::new() }
+    }
+}
+
 impl Session {
-    /// Queues a command; `now` (RFC 3339, the host's clock) stamps the records it writes.
-    pub fn submit(&mut self, command: Command, now: Option<String>) -> u64 {
-        self.next_command += 1;
-        let id = self.next_command;
-        self.queue.push_back((id, command, now));
-        id
-    }
-
-    /// Processes every queued command in order.
-    pub fn process(&mut self) -> Vec<Processed> {
-        let mut done = Vec::with_capacity(self.queue.len());
-        while let Some((id, command, now)) = self.queue.pop_front() {
-            done.push(self.run(id, command, now));
-        }
-        done
-    }
-
-    /// Processes one command at once; refused while others are queued.
-    pub fn dispatch(&mut self, command: Command, now: Option<String>) -> Result<Processed, SessionError> {
-        if !self.queue.is_empty() {
-            return Err(SessionError::QueueNotEmpty(self.queue.len()));
-        }
-        let id = self.submit(command, now);
-        Ok(self.process().pop().unwrap_or(Processed { id, command: String::new(), reply: None, error: None, effects: Vec::new() }))
-    }
-
-    fn run(&mut self, id: u64, command: Command, now: Option<String>) -> Processed {
-        let name = command.name().to_owned();
-        let before = self.records.len();
-        let outcome = self.handle(command, now.as_deref());
-        // Store first, then tell the client.
-        self.queue_persist();
-        if self.records.len() != before {
-            self.after_change();
-        }
-        let effects = std::mem::take(&mut self.outbox);
-        match outcome {
-            Ok(reply) => Processed { id, command: name, reply: Some(reply), error: None, effects },
-            Err(e) => Processed { id, command: name, reply: None, error: Some(CommandFailure { code: e.code().to_owned(), message: e.to_string() }), effects },
-        }
-    }
-
     fn handle(&mut self, command: Command, now: Option<&str>) -> Result<Reply, SessionError> {
         let ts = self.stamp(now);
         if self.records.last().is_some_and(|r| r.seq > u64::MAX / 2) {
             return Err(SessionError::InvalidRecord("the log's sequence numbers are exhausted".into()));
         }
         match command {
-            Command::UserMessage(command::UserMessage { text, images, message_id }) => {
+            Command::UserMessage(protocol::UserMessage { text, images, message_id }) => {
                 let id = message_id.unwrap_or_else(|| format!("user-{}", self.next_seq()));
-                Ok(Reply::Accepted { seqs: self.write_updates(command::user_updates(&text, &images, &id), &ts)? })
+                let images = images_of(&images)?;
+                Ok(Reply::Accepted { seqs: self.write_updates(write::prompt(&text, images, &id, &ProviderMeta::default()), &ts) })
             }
             Command::AssistantResponse(response) => {
                 let id = response.message_id.clone().unwrap_or_else(|| format!("assistant-{}", self.next_seq()));
-                let mut seqs = self.write_updates(command::response_updates(&response, &id), &ts)?;
+                let mut seqs = self.write_updates(write::turn(&response.turn(id)), &ts);
                 if let Some(mut usage) = response.usage.clone() {
                     let sampling = self.sampling();
                     usage.provider = usage.provider.or(response.provider.clone()).or_else(|| sampling.as_ref().map(|s| s.provider.as_str().to_owned()));
@@ -224,15 +89,16 @@ impl Session {
                 }
                 Ok(Reply::Accepted { seqs })
             }
-            Command::ToolResult(command::ToolResultInput { tool_call_id, output, is_error, images }) => {
+            Command::ToolResult(protocol::ToolResultInput { tool_call_id, output, is_error, images }) => {
                 if !self.has_tool_call(&tool_call_id) {
                     return Err(SessionError::UnknownToolCall(tool_call_id));
                 }
-                Ok(Reply::Accepted { seqs: self.write_updates(vec![command::tool_result_update(&tool_call_id, &output, is_error, &images)], &ts)? })
+                let content = write::result_content(&output, images_of(&images)?);
+                Ok(Reply::Accepted { seqs: self.write_updates(vec![write::tool_result(&tool_call_id, content, is_error, None)], &ts) })
             }
-            Command::RecordUsage(command::RecordUsage { usage }) => Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts)] }),
-            Command::SwitchModel(command::SwitchModel { provider, model, context_window }) => self.switch_model(provider, model, context_window, &ts),
-            Command::Rewind(command::RewindTo { prompt_index }) => {
+            Command::RecordUsage(protocol::RecordUsage { usage }) => Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts)] }),
+            Command::SwitchModel(protocol::SwitchModel { provider, model, context_window }) => self.switch_model(provider, model, context_window, &ts),
+            Command::Rewind(protocol::RewindTo { prompt_index }) => {
                 let prompts = crate::update::replay::prompt_texts(&self.records).len() as u64;
                 if prompt_index >= prompts {
                     return Err(SessionError::InvalidPromptIndex { index: prompt_index, prompts });
@@ -247,17 +113,17 @@ impl Session {
                 }
                 Ok(Reply::Accepted { seqs })
             }
-            Command::SetPromptContext(command::SetPromptContext { context }) => self.set_prompt_context(context, &ts),
-            Command::PrepareCompaction(command::PrepareCompaction { options }) => self.prepare_compaction(&options).map(|p| Reply::Compaction(Box::new(p))),
+            Command::SetPromptContext(protocol::SetPromptContext { context }) => self.set_prompt_context(context, &ts),
+            Command::PrepareCompaction(protocol::PrepareCompaction { options }) => self.prepare_compaction(&options).map(|p| Reply::Compaction(Box::new(p))),
             Command::ApplyCompaction(apply) => self.apply_compaction(apply, &ts),
-            Command::EnqueueReminder(command::EnqueueReminder { reminder }) => Ok(Reply::Queued { queued: self.enqueue_reminder(reminder) }),
-            Command::RecordEditedPath(command::RecordEditedPath { path }) => {
+            Command::EnqueueReminder(protocol::EnqueueReminder { reminder }) => Ok(Reply::Queued { queued: self.enqueue_reminder(reminder) }),
+            Command::RecordEditedPath(protocol::RecordEditedPath { path }) => {
                 if self.replayer().state().edited_paths.contains(&path) {
                     return Ok(Reply::Unchanged);
                 }
                 Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::EditedPaths(EditedPaths { paths: vec![path] })), &ts)] })
             }
-            Command::BuildRequest(command::BuildRequest { options }) => {
+            Command::BuildRequest(protocol::BuildRequest { options }) => {
                 let mut input = self.build_input(options)?;
                 if input.now.is_none() {
                     input.now = now.map(str::to_owned);
@@ -269,12 +135,12 @@ impl Session {
             }
             Command::Flush => Ok(Reply::Unchanged),
             Command::Snapshot => Ok(Reply::Snapshot(Box::new(self.snapshot()))),
-            Command::Restore(command::Restore { snapshot }) => {
+            Command::Restore(protocol::Restore { snapshot }) => {
                 // Tickets continue after this process's own: a late answer settles nothing new.
                 let mut restored = Session::restore_after(&snapshot, self.persistence.next_ticket())?;
                 // What is queued behind this command, and effects not yet handed out, stay.
                 restored.queue = std::mem::take(&mut self.queue);
-                restored.outbox = std::mem::take(&mut self.outbox);
+                restored.effects = std::mem::take(&mut self.effects);
                 restored.next_command = restored.next_command.max(self.next_command);
                 *self = restored;
                 Ok(Reply::Unchanged)
@@ -282,21 +148,9 @@ impl Session {
         }
     }
 
-    fn next_seq(&self) -> u64 {
-        self.records.last().map_or(1, |r| r.seq.saturating_add(1))
-    }
-
-    /// Writes a command's updates; all are checked before the first is written, so a command
-    /// that fails writes nothing.
-    fn write_updates(&mut self, updates: Vec<Value>, ts: &str) -> Result<Vec<u64>, SessionError> {
-        let bodies = updates
-            .into_iter()
-            .map(|update| match Record::from_value(json!({"seq": 0, "ts": "", "update": update})) {
-                Ok(record) => Ok(record.body),
-                Err(e) => Err(SessionError::InvalidRecord(format!("{e:?}"))),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(bodies.into_iter().map(|body| self.write(body, ts)).collect())
+    /// Writes a command's updates, in order.
+    fn write_updates(&mut self, updates: Vec<SessionUpdate>, ts: &str) -> Vec<u64> {
+        updates.into_iter().map(|update| self.write(RecordBody::Update(AcpUpdate::Known(update)), ts)).collect()
     }
 
     /// The call is in the effective history (not rewound away, not compacted away).
@@ -376,7 +230,7 @@ impl Session {
         if let Some(usage) = self.current_usage() {
             if compaction_due(&usage) {
                 self.compaction_asked = true;
-                self.outbox.push(Effect::CompactionDue { reason: CompactionReason::ModelSwitch, usage: Box::new(usage) });
+                self.effects.push_back(Effect::CompactionDue { reason: CompactionReason::ModelSwitch, usage: Box::new(usage) });
             }
         }
         Ok(Reply::Accepted { seqs })
@@ -434,19 +288,19 @@ impl Session {
 
     /// After a command wrote records: tell the client the new count, and ask for a compaction
     /// once when the threshold is crossed.
-    fn after_change(&mut self) {
+    pub(super) fn after_change(&mut self) {
         let Some(usage) = self.current_usage() else { return };
         if usage.size > 0 && self.notified != Some((usage.used, usage.size)) {
             self.notified = Some((usage.used, usage.size));
             let session_id = self.header.as_ref().map(|h| h.session_id.clone()).unwrap_or_default();
-            self.outbox.push(Effect::Notify {
+            self.effects.push_back(Effect::Notify {
                 notification: json!({"sessionId": session_id, "update": {"sessionUpdate": "usage_update", "used": usage.used, "size": usage.size}}),
             });
         }
         // Asked once per crossing: again only after the context fell below the point.
         let due = compaction_due(&usage);
         if due && !self.compaction_asked {
-            self.outbox.push(Effect::CompactionDue { reason: CompactionReason::Threshold, usage: Box::new(usage) });
+            self.effects.push_back(Effect::CompactionDue { reason: CompactionReason::Threshold, usage: Box::new(usage) });
         }
         self.compaction_asked = due;
     }
@@ -471,25 +325,15 @@ impl Session {
                 lines.push(record.to_line());
             }
         }
-        self.outbox.push(Effect::Persist { ticket, lines });
-    }
-
-    /// The host's answer for a persist ticket.
-    pub fn ack(&mut self, ticket: u64, outcome: PersistOutcome) -> Result<AckResult, SessionError> {
-        let applied = self.persistence.ack(ticket, outcome).map_err(|e| match e {
-            AckError::UnknownTicket(t) => SessionError::UnknownTicket(t),
-        })?;
-        Ok(AckResult { applied, persistence: self.persistence.status() })
+        self.effects.push_back(Effect::Persist { ticket, lines });
     }
 
     pub fn persistence(&self) -> PersistenceStatus {
         self.persistence.status()
     }
 
-    /// Converges memory to what storage holds (`stored`: its JSON Lines text). Records storage
-    /// has and memory lacks are taken over; where the two differ under one `seq`, storage wins and
-    /// memory's lines are handed back in `dropped`; what memory has beyond storage is sent again.
-    pub fn reconcile(&mut self, stored: &str) -> Result<Reconciled, SessionError> {
+    /// See [`Session::reconcile`]; the effects are handed out by the caller.
+    pub(super) fn reconcile_with(&mut self, stored: &str) -> Result<Reconciled, SessionError> {
         let log = parse_log(stored);
         let mut diagnostics = log.diagnostics;
         match (&self.header, &log.header) {
@@ -533,9 +377,7 @@ impl Session {
         let unstored: Vec<u64> = self.records[same.min(self.records.len())..].iter().map(|r| r.seq).filter(|&s| s > stored_last).collect();
         let resent = unstored.len();
         self.persistence.reconciled(stored_last, log.header.is_some(), unstored);
-        self.queue_persist();
-        let effects = std::mem::take(&mut self.outbox);
-        Ok(Reconciled { adopted, dropped, resent, persistence: self.persistence.status(), diagnostics, effects })
+        Ok(Reconciled { adopted, dropped, resent, persistence: self.persistence.status(), diagnostics, effects: Vec::new() })
     }
 
     /// The whole state as a value (see [`SessionSnapshot`]).

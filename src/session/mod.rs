@@ -9,17 +9,17 @@
 //! held is acknowledged, not duplicated; a different one under a used `seq` is refused),
 //! the replay kept in step with appends, reminders drained into the log, and builds.
 
-pub mod command;
 pub mod compaction;
 mod machine;
 pub mod persist;
-pub mod snapshot;
+pub mod protocol;
 
-pub use command::{AckResult, AssistantResponse, Command, CommandFailure, CompactionReason, Effect, ImageInput, Processed, Reply};
 pub use compaction::SUMMARY_HEADROOM;
-pub use machine::{Reconciled, SessionError, SessionState};
 pub use persist::{PersistOutcome, PersistenceStatus, RecordState};
-pub use snapshot::SessionSnapshot;
+pub use protocol::{
+    AckResult, AppendError, AssistantResponse, Command, CommandFailure, CompactionReason, Effect, ImageInput, Processed, Reconciled, Reply,
+    SessionError, SessionSnapshot, SessionState,
+};
 
 use std::collections::VecDeque;
 
@@ -47,14 +47,14 @@ pub struct Session {
     /// Commands waiting to be processed, with their ids.
     queue: VecDeque<(u64, Command, Option<String>)>,
     next_command: u64,
-    /// Effects produced outside a command (a build through [`Session::build`]), until taken.
-    outbox: Vec<Effect>,
+    /// The one queue every effect leaves through, in the order they arose.
+    effects: VecDeque<Effect>,
     /// What the prompt heads are rendered from.
     prompt: Option<PromptContext>,
     /// The build options last used: the session's model, window, system prompt and tools.
     sampling: Option<BuildInput>,
     /// A compaction prepared and not applied yet.
-    prepared: Option<snapshot::PreparedCut>,
+    prepared: Option<protocol::PreparedCut>,
     /// The last `usage_update` sent, so an unchanged count is not sent again.
     notified: Option<(u64, u64)>,
     /// A compaction was asked for and has not happened yet (it is asked for once).
@@ -69,35 +69,6 @@ pub struct Session {
     last_build_seq: u64,
 }
 
-/// Why a record line was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AppendError {
-    /// The line is not JSON, or not a record.
-    InvalidRecord(String),
-    /// Another record already holds this `seq`, or it is lower than the last one.
-    SeqConflict { seq: u64, last: u64 },
-}
-
-impl AppendError {
-    pub fn code(&self) -> &'static str {
-        match self {
-            AppendError::InvalidRecord(_) => "invalid_record",
-            AppendError::SeqConflict { .. } => "seq_conflict",
-        }
-    }
-}
-
-impl std::fmt::Display for AppendError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AppendError::InvalidRecord(m) => write!(f, "record line is invalid: {m}"),
-            AppendError::SeqConflict { seq, last } => {
-                write!(f, "seq {seq} conflicts with the records held (last seq {last})")
-            }
-        }
-    }
-}
-
 /// What an append did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Appended {
@@ -106,7 +77,96 @@ pub enum Appended {
     Duplicate,
 }
 
+/// One kind of input to a session. Every input enters through [`Session::input`], which runs it
+/// and then settles once: what it wrote is handed to storage (`persist`) and, for the session's
+/// own writes, the client is told the new context size and a compaction is asked for when due.
+/// Every effect leaves through one queue ([`Session::poll_effect`]).
+pub trait Input {
+    type Output;
+    /// What settling after this input does (see [`Settle`]).
+    const SETTLE: Settle;
+    fn apply(self, session: &mut Session) -> Self::Output;
+}
+
+/// What [`Session::input`] does after an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settle {
+    /// Hand unstored records to storage, tell the client the context size when it changed, ask
+    /// for a compaction when due: after the session wrote records of its own.
+    Full,
+    /// Hand unstored records to storage only (records appended from elsewhere, a build's
+    /// drained reminders, a restore or a reconcile's resends).
+    Persist,
+    /// Nothing (a question, a queued command, an acknowledgement).
+    None,
+}
+
+/// Queues a command; `now` (RFC 3339, the host's clock) stamps the records it writes. Output:
+/// the command's id.
+pub struct Submit {
+    pub command: Command,
+    pub now: Option<String>,
+}
+
+/// Runs the oldest queued command (see [`Session::process`]).
+pub struct RunNext;
+
+/// A record line written elsewhere (another process, a replica of this log).
+pub struct AppendLine<'a>(pub &'a str);
+
+/// A typed record written elsewhere.
+pub struct AppendRecord(pub Record);
+
+/// Builds the next request outside a command: reminders are drained into the log first.
+pub struct Build<'a>(pub &'a BuildInput);
+
+/// The host's answer for a persist ticket.
+pub struct Ack {
+    pub ticket: u64,
+    pub outcome: PersistOutcome,
+}
+
+/// What storage holds (its JSON Lines text), after a restart or a lost answer.
+pub struct Reconcile<'a>(pub &'a str);
+
+/// The provider refused the last request with this status and body.
+pub struct ProviderError<'a> {
+    pub status: u16,
+    pub body: &'a str,
+}
+
+/// A runtime reminder for the next build.
+pub struct QueueReminder(pub Reminder);
+
 impl Session {
+    /// The one door: runs `input`, then settles (see [`Input`]).
+    pub fn input<I: Input>(&mut self, input: I) -> I::Output {
+        let before = self.records.len();
+        let output = input.apply(self);
+        match I::SETTLE {
+            Settle::Full => {
+                // Store first, then tell the client.
+                self.queue_persist();
+                if self.records.len() != before {
+                    self.after_change();
+                }
+            }
+            Settle::Persist => self.queue_persist(),
+            Settle::None => {}
+        }
+        output
+    }
+
+    /// The next effect the host must perform, oldest first.
+    pub fn poll_effect(&mut self) -> Option<Effect> {
+        self.effects.pop_front()
+    }
+
+    /// Every effect waiting, oldest first.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        self.effects.drain(..).collect()
+    }
+
     /// Loads a log's text; unreadable lines become diagnostics.
     pub fn from_log(text: &str) -> Session {
         let log = parse_log(text);
@@ -147,17 +207,105 @@ impl Session {
         all
     }
 
-    /// Appends one JSON line holding a record.
+    /// Appends one JSON line holding a record written elsewhere.
     pub fn append_line(&mut self, line: &str) -> Result<Appended, AppendError> {
-        let value = serde_json::from_str(line).map_err(|e| AppendError::InvalidRecord(e.to_string()))?;
-        let record = Record::from_value(value).map_err(|e| match e {
-            RecordError::BadEnvelope(m) => AppendError::InvalidRecord(m),
-            RecordError::BadBody { kind, reason } => AppendError::InvalidRecord(format!("`{kind}`: {reason}")),
-        })?;
-        self.append(record)
+        self.input(AppendLine(line))
     }
 
+    /// Appends a record written elsewhere.
     pub fn append(&mut self, record: Record) -> Result<Appended, AppendError> {
+        self.input(AppendRecord(record))
+    }
+
+    /// Queues a command; `now` (RFC 3339, the host's clock) stamps the records it writes.
+    pub fn submit(&mut self, command: Command, now: Option<String>) -> u64 {
+        self.input(Submit { command, now })
+    }
+
+    /// Processes every queued command in order.
+    pub fn process(&mut self) -> Vec<Processed> {
+        let mut done = Vec::with_capacity(self.queue.len());
+        while let Some(processed) = self.input(RunNext) {
+            done.push(processed);
+        }
+        done
+    }
+
+    /// Processes one command at once; refused while others are queued.
+    pub fn dispatch(&mut self, command: Command, now: Option<String>) -> Result<Processed, SessionError> {
+        if !self.queue.is_empty() {
+            return Err(SessionError::QueueNotEmpty(self.queue.len()));
+        }
+        let id = self.submit(command, now);
+        Ok(self.input(RunNext).unwrap_or(Processed { id, command: String::new(), reply: None, error: None, effects: Vec::new() }))
+    }
+
+    /// The host's answer for a persist ticket.
+    pub fn ack(&mut self, ticket: u64, outcome: PersistOutcome) -> Result<AckResult, SessionError> {
+        self.input(Ack { ticket, outcome })
+    }
+
+    /// Converges memory to what storage holds (`stored`: its JSON Lines text). Records storage
+    /// has and memory lacks are taken over; where the two differ under one `seq`, storage wins and
+    /// memory's lines are handed back in `dropped`; what memory has beyond storage is sent again.
+    pub fn reconcile(&mut self, stored: &str) -> Result<Reconciled, SessionError> {
+        let mut result = self.input(Reconcile(stored))?;
+        result.effects = self.take_effects();
+        Ok(result)
+    }
+
+    /// Queues a reminder for the next build; `false` when it would repeat what was told.
+    pub fn enqueue_reminder(&mut self, reminder: Reminder) -> bool {
+        self.input(QueueReminder(reminder))
+    }
+
+    /// Queues the rules that attached when the agent read or edited `path` (what the
+    /// workspace's `rules_for_path` returned) as one `rules_attached` reminder; `false` when
+    /// there were none or they were told already.
+    pub fn enqueue_rules(&mut self, path: &str, rules: &[crate::discovery::Rule]) -> bool {
+        Reminder::rules_attached(path, rules).is_some_and(|reminder| self.enqueue_reminder(reminder))
+    }
+
+    /// Tells the session a provider refused its last request. A 413, a `request_too_large`, or
+    /// a 400 about an image makes the next build strip every image, once. Returns whether it will.
+    pub fn on_provider_error(&mut self, status: u16, body: &str) -> bool {
+        self.input(ProviderError { status, body })
+    }
+
+    /// Builds a request from the session's items; `input.log` and `input.items` must be absent.
+    pub fn build(&mut self, input: &BuildInput) -> Result<Built, RequestError> {
+        let (body, report) = self.build_body(input)?;
+        // The payload stays cached for the next build; the caller gets its own copy.
+        let payload =
+            self.cache.last_payload().cloned().ok_or_else(|| RequestError::InvalidOptions("the build kept no payload".to_owned()))?;
+        Ok(Built { payload, body, report })
+    }
+
+    /// Builds a request and returns its body (the string to send) and report — what the JS
+    /// facade needs, without copying the typed payload.
+    pub fn build_body(&mut self, input: &BuildInput) -> Result<(String, view::Report), RequestError> {
+        self.input(Build(input))
+    }
+
+    /// The replay of the records held, with the client's coalesced view (computed on request).
+    pub fn replay(&self) -> Replay {
+        replay(&self.records)
+    }
+
+    pub fn items(&mut self) -> &[Item] {
+        self.replayer().items()
+    }
+
+    /// How full the context is for the model `input` names (ACP's `usage_update`: used / size),
+    /// without building or draining anything.
+    pub fn usage(&mut self, input: &BuildInput) -> view::ContextUsage {
+        let (replayer, cache, session_id) = self.synced();
+        input.options_for(replayer.state(), session_id).usage_cached(replayer.items(), cache)
+    }
+
+    // --- what the inputs do ----------------------------------------------------------------
+
+    fn append_record(&mut self, record: Record) -> Result<Appended, AppendError> {
         if let Some(last) = self.records.last().map(|r| r.seq) {
             if record.seq <= last {
                 return match self.records.iter().rev().find(|r| r.seq == record.seq) {
@@ -186,10 +334,14 @@ impl Session {
 
     /// Writes a record of the session's own: accepted in memory, to be stored.
     fn write(&mut self, body: RecordBody, ts: &str) -> u64 {
-        let seq = self.records.last().map_or(1, |r| r.seq.saturating_add(1));
+        let seq = self.next_seq();
         self.persistence.accept(seq);
         self.push_record(Record { seq, ts: ts.to_owned(), body });
         seq
+    }
+
+    fn next_seq(&self) -> u64 {
+        self.records.last().map_or(1, |r| r.seq.saturating_add(1))
     }
 
     /// The time to stamp on a record: the host's, else the last record's.
@@ -197,54 +349,9 @@ impl Session {
         now.map(str::to_owned).or_else(|| self.records.last().map(|r| r.ts.clone())).unwrap_or_default()
     }
 
-    /// Queues a reminder for the next build; `false` when it would repeat what was told.
-    pub fn enqueue_reminder(&mut self, reminder: Reminder) -> bool {
-        self.reminders.enqueue(reminder)
-    }
-
-    /// Queues the rules that attached when the agent read or edited `path` (what the
-    /// workspace's `rules_for_path` returned) as one `rules_attached` reminder; `false` when
-    /// there were none or they were told already.
-    pub fn enqueue_rules(&mut self, path: &str, rules: &[crate::discovery::Rule]) -> bool {
-        Reminder::rules_attached(path, rules).is_some_and(|reminder| self.reminders.enqueue(reminder))
-    }
-
-    /// Effects produced outside commands (records written by a build, to be stored).
-    pub fn take_effects(&mut self) -> Vec<Effect> {
-        self.queue_persist();
-        std::mem::take(&mut self.outbox)
-    }
-
-    /// The replay of the records held, with the client's coalesced view (computed on request).
-    pub fn replay(&self) -> Replay {
-        replay(&self.records)
-    }
-
     /// The incremental replay: folded record by record as they are appended.
     fn replayer(&mut self) -> &mut Replayer {
         self.replayer.get_or_insert_with(|| Replayer::new(&self.records))
-    }
-
-    pub fn items(&mut self) -> &[Item] {
-        self.replayer().items()
-    }
-
-    /// Tells the session a provider refused its last request. A 413, a `request_too_large`, or
-    /// a 400 about an image makes the next build strip every image, once. Returns whether it will.
-    pub fn on_provider_error(&mut self, status: u16, body: &str) -> bool {
-        let lower = body.to_ascii_lowercase();
-        let about_images = status == 413 || lower.contains("request_too_large") || (status == 400 && lower.contains("image"));
-        if about_images {
-            self.strip_images_once = true;
-        }
-        about_images
-    }
-
-    /// How full the context is for the model `input` names (ACP's `usage_update`: used / size),
-    /// without building or draining anything.
-    pub fn usage(&mut self, input: &BuildInput) -> view::ContextUsage {
-        let (replayer, cache, session_id) = self.synced();
-        input.options_for(replayer.state(), session_id).usage_cached(replayer.items(), cache)
     }
 
     /// The replay, the cache with what the replay changed since the last build dropped from it,
@@ -255,18 +362,7 @@ impl Session {
         (replayer, &mut self.cache, self.header.as_ref().map(|h| h.session_id.as_str()))
     }
 
-    /// Builds a request from the session's items; `input.log` and `input.items` must be absent.
-    pub fn build(&mut self, input: &BuildInput) -> Result<Built, RequestError> {
-        let (body, report) = self.build_body(input)?;
-        // The payload stays cached for the next build; the caller gets its own copy.
-        let payload =
-            self.cache.last_payload().cloned().ok_or_else(|| RequestError::InvalidOptions("the build kept no payload".to_owned()))?;
-        Ok(Built { payload, body, report })
-    }
-
-    /// Builds a request and returns its body (the string to send) and report — what the JS
-    /// facade needs, without copying the typed payload.
-    pub fn build_body(&mut self, input: &BuildInput) -> Result<(String, view::Report), RequestError> {
+    fn build_now(&mut self, input: &BuildInput) -> Result<(String, view::Report), RequestError> {
         if input.log.is_some() || input.items.is_some() {
             return Err(RequestError::InvalidOptions("a session builds from its own records; leave out `log` and `items`".to_owned()));
         }
@@ -285,7 +381,6 @@ impl Session {
         options.images.strip_all |= strip_images;
         let (body, mut report) = view::build_cached(replayer.items(), &options, cache).map_err(RequestError::Build)?;
         self.strip_images_once = false;
-        // What pruning cost the provider's cache: the bytes rewritten when its boundary moved.
         // What rewrote the previous request, if anything did: what pruning cost the provider's
         // cache is reported apart from what a compaction or a rewind cost.
         let boundary = (report.pruning.boundary_turn, report.pruning.boundary_step);
@@ -312,5 +407,96 @@ impl Session {
         self.last_boundary = Some(boundary);
         self.last_build_seq = self.records.last().map_or(0, |r| r.seq);
         Ok((body, report))
+    }
+}
+
+impl Input for Submit {
+    type Output = u64;
+    const SETTLE: Settle = Settle::None;
+    fn apply(self, s: &mut Session) -> u64 {
+        s.next_command += 1;
+        s.queue.push_back((s.next_command, self.command, self.now));
+        s.next_command
+    }
+}
+
+impl Input for RunNext {
+    type Output = Option<Processed>;
+    const SETTLE: Settle = Settle::None;
+    fn apply(self, s: &mut Session) -> Option<Processed> {
+        let (id, command, now) = s.queue.pop_front()?;
+        let mut processed = s.input(machine::Run { id, command, now });
+        // What the command's settling queued (and anything left from before) goes with it.
+        processed.effects = s.take_effects();
+        Some(processed)
+    }
+}
+
+impl Input for AppendLine<'_> {
+    type Output = Result<Appended, AppendError>;
+    const SETTLE: Settle = Settle::Persist;
+    fn apply(self, s: &mut Session) -> Self::Output {
+        let value = serde_json::from_str(self.0).map_err(|e| AppendError::InvalidRecord(e.to_string()))?;
+        let record = Record::from_value(value).map_err(|e| match e {
+            RecordError::BadEnvelope(m) => AppendError::InvalidRecord(m),
+            RecordError::BadBody { kind, reason } => AppendError::InvalidRecord(format!("`{kind}`: {reason}")),
+        })?;
+        s.append_record(record)
+    }
+}
+
+impl Input for AppendRecord {
+    type Output = Result<Appended, AppendError>;
+    const SETTLE: Settle = Settle::Persist;
+    fn apply(self, s: &mut Session) -> Self::Output {
+        s.append_record(self.0)
+    }
+}
+
+impl Input for Build<'_> {
+    type Output = Result<(String, view::Report), RequestError>;
+    const SETTLE: Settle = Settle::Persist;
+    fn apply(self, s: &mut Session) -> Self::Output {
+        s.build_now(self.0)
+    }
+}
+
+impl Input for Ack {
+    type Output = Result<AckResult, SessionError>;
+    const SETTLE: Settle = Settle::None;
+    fn apply(self, s: &mut Session) -> Self::Output {
+        let applied = s.persistence.ack(self.ticket, self.outcome).map_err(|e| match e {
+            persist::AckError::UnknownTicket(t) => SessionError::UnknownTicket(t),
+        })?;
+        Ok(AckResult { applied, persistence: s.persistence.status() })
+    }
+}
+
+impl Input for Reconcile<'_> {
+    type Output = Result<Reconciled, SessionError>;
+    const SETTLE: Settle = Settle::Persist;
+    fn apply(self, s: &mut Session) -> Self::Output {
+        s.reconcile_with(self.0)
+    }
+}
+
+impl Input for ProviderError<'_> {
+    type Output = bool;
+    const SETTLE: Settle = Settle::None;
+    fn apply(self, s: &mut Session) -> bool {
+        let lower = self.body.to_ascii_lowercase();
+        let about_images = self.status == 413 || lower.contains("request_too_large") || (self.status == 400 && lower.contains("image"));
+        if about_images {
+            s.strip_images_once = true;
+        }
+        about_images
+    }
+}
+
+impl Input for QueueReminder {
+    type Output = bool;
+    const SETTLE: Settle = Settle::None;
+    fn apply(self, s: &mut Session) -> bool {
+        s.reminders.enqueue(self.0)
     }
 }

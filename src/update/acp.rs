@@ -56,6 +56,26 @@ impl SessionUpdate {
     }
 }
 
+impl SessionUpdate {
+    /// The chunk and its stream, for the three message-chunk variants.
+    pub fn chunk(&self) -> Option<(Stream, &ContentChunk)> {
+        match self {
+            SessionUpdate::UserMessageChunk(c) => Some((Stream::User, c)),
+            SessionUpdate::AgentMessageChunk(c) => Some((Stream::Agent, c)),
+            SessionUpdate::AgentThoughtChunk(c) => Some((Stream::Thought, c)),
+            SessionUpdate::ToolCall(_) | SessionUpdate::ToolCallUpdate(_) | SessionUpdate::Plan(_) => None,
+        }
+    }
+}
+
+/// Which message stream a content chunk belongs to: chunks of one stream and message id merge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    User,
+    Agent,
+    Thought,
+}
+
 /// Names of the variants [`SessionUpdate`] types; an object with one of these tags that fails to
 /// parse as typed is malformed, not merely unknown.
 pub const TYPED_KINDS: [&str; 6] =

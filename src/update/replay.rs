@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::acp::{
-    AcpUpdate, ContentBlock, ContentChunk, PlanEntry, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallPatch, ToolCallStart,
+    AcpUpdate, ContentBlock, ContentChunk, PlanEntry, ProviderMeta, SessionUpdate, Stream, ToolCallContent, ToolCallPatch, ToolCallStart,
     ToolCallStatus, ToolKind,
 };
 use super::record::{Event, ModelSwitch, PromptHeadSnapshot, Record, RecordBody, UsageAnchor};
@@ -207,22 +207,9 @@ impl Replayer {
     }
 }
 
-/// Which chunk stream a record belongs to, for merging and prompt counting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stream {
-    User,
-    Agent,
-    Thought,
-}
-
 fn chunk_of(record: &Record) -> Option<(Stream, &ContentChunk)> {
     match &record.body {
-        RecordBody::Update(AcpUpdate::Known(update)) => match update {
-            SessionUpdate::UserMessageChunk(c) => Some((Stream::User, c)),
-            SessionUpdate::AgentMessageChunk(c) => Some((Stream::Agent, c)),
-            SessionUpdate::AgentThoughtChunk(c) => Some((Stream::Thought, c)),
-            SessionUpdate::ToolCall(_) | SessionUpdate::ToolCallUpdate(_) | SessionUpdate::Plan(_) => None,
-        },
+        RecordBody::Update(AcpUpdate::Known(update)) => update.chunk(),
         RecordBody::Update(AcpUpdate::Other(_)) | RecordBody::Event(_) | RecordBody::Unknown(_) => None,
     }
 }

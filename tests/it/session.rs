@@ -904,3 +904,43 @@ fn a_compaction_can_be_prepared_before_the_session_has_a_model() {
     assert_eq!(serde_json::from_str::<Value>(&prepared.body).unwrap()["model"], "gpt-5");
     ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
 }
+
+#[test]
+fn every_effect_leaves_through_one_queue_in_the_order_it_arose() {
+    let mut s = Session::create(Header::new("door"));
+    for command in [json!({"type": "switchModel", "provider": "openai-chat", "model": "gpt-4o", "contextWindow": 128000}), json!({"type": "userMessage", "text": "hello"})] {
+        let p = ok(&mut s, command);
+        for (ticket, _) in persisted(&p) {
+            s.ack(ticket, PersistOutcome::Committed).unwrap();
+        }
+    }
+    // A build outside a command drains a reminder into the log; its record waits in the queue.
+    assert!(s.enqueue_reminder(serde_json::from_value(json!({"kind": "diagnostics", "text": "a warning"})).unwrap()));
+    s.build_body(&serde_json::from_value(json!({"provider": "openai-chat", "model": "gpt-4o"})).unwrap()).unwrap();
+    let waiting = s.poll_effect().expect("the drained reminder is to be stored");
+    let Effect::Persist { lines, .. } = &waiting else { panic!("{waiting:?}") };
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].contains("reminder_injected"), "{}", lines[0]);
+    assert_eq!(s.poll_effect(), None, "handed out once");
+    let Effect::Persist { ticket, .. } = waiting else { unreachable!() };
+    s.ack(ticket, PersistOutcome::Committed).unwrap();
+    // Left in the queue, a build's effects go out with the next command's, oldest first.
+    assert!(s.enqueue_reminder(serde_json::from_value(json!({"kind": "diagnostics", "text": "another"})).unwrap()));
+    s.build_body(&serde_json::from_value(json!({"provider": "openai-chat", "model": "gpt-4o"})).unwrap()).unwrap();
+    let p = ok(&mut s, json!({"type": "userMessage", "text": "again"}));
+    let stored: Vec<Vec<String>> = persisted(&p).into_iter().map(|(_, lines)| lines).collect();
+    assert_eq!(stored.len(), 2, "{:?}", p.effects);
+    assert!(stored[0].iter().all(|l| l.contains("reminder_injected")), "{stored:?}");
+    assert!(stored[1].iter().all(|l| l.contains("user_message_chunk")), "{stored:?}");
+    assert_eq!(s.take_effects(), vec![]);
+}
+
+#[test]
+fn a_command_with_an_image_that_is_not_base64_writes_nothing() {
+    let mut s = Session::create(Header::new("img"));
+    let p = run(&mut s, json!({"type": "userMessage", "text": "look", "images": [{"data": "not base64!", "mimeType": "image/png"}]}));
+    assert_eq!(p.error.as_ref().map(|e| e.code.as_str()), Some("invalid_record"), "{p:?}");
+    assert_eq!(s.records().len(), 0);
+    let p = ok(&mut s, json!({"type": "userMessage", "text": "look", "images": [{"data": "aGk=", "mimeType": "image/png"}]}));
+    assert_eq!(persisted(&p)[0].1.len(), 3, "header, text and image");
+}

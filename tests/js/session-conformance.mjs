@@ -74,8 +74,13 @@ export const sessionCases = [
       check.equal(nextBody(cv, reopened), nextBody(cv, d), 'same next request');
       check.equal(reopened.session.state().prompts.length, 2);
       check.deepEqual(reopened.session.state().editedPaths, ['/repo/src/parser.rs']);
-      // Records written outside dispatch (a build draining a reminder) are stored by settle().
+      // A build stores what it drained into the log (a reminder) before it resolves.
       check.equal(d.session.enqueueReminder({ kind: 'diagnostics', text: 'src/parser.rs:3: unused import' }), true);
+      const built = await d.buildString({ provider: 'anthropic', model: 'claude-sonnet-4-5', now: NOW });
+      check.ok(built.body.includes('unused import'), 'the reminder is in the body');
+      await converged(d, make('k'), check, 'after a durable build:');
+      // A direct call on the session leaves its effects in the queue; settle() performs them.
+      check.equal(d.session.enqueueReminder({ kind: 'diagnostics', text: 'src/parser.rs:9: unused variable' }), true);
       d.session.buildString({ provider: 'anthropic', model: 'claude-sonnet-4-5', now: NOW });
       await d.settle();
       await converged(d, make('k'), check, 'after settle:');

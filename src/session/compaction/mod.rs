@@ -20,121 +20,23 @@
 pub mod cut;
 pub mod transcript;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use cut::{cut, is_regenerated, splits_turn};
 pub use transcript::{summary_input, SummaryInput};
 
-use super::command::Reply;
-use super::machine::SessionError;
-use super::snapshot::PreparedCut;
+pub use super::protocol::{ApplyCompaction, CompactionOptions, Ladder, PreparedCompaction};
+use super::protocol::{PreparedCut, Reply, SessionError};
 use super::Session;
 use crate::conversation::{Item, Part, SyntheticReason, UserMessage};
 use crate::prompt::{self, CompactionSlots, Templates};
-use crate::update::record::{CompactionCheckpoint, Event, PromptHeadSnapshot, ReminderInjected, UsageAnchor};
+use crate::update::record::{CompactionCheckpoint, Event, PromptHeadSnapshot, ReminderInjected};
 use crate::update::RecordBody;
 use crate::view::{self, ContextUsage, PrefixReport, Reminder, ReminderKind, Threshold};
 
 /// The system prompt of the summarisation request.
 pub const SUMMARY_SYSTEM: &str = "You write the working summary a coding agent continues from after its earlier messages are removed. \
 Follow the requested structure exactly. Be specific and complete; never invent facts.";
-
-/// Compaction settings (camelCase in JSON).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
-pub struct CompactionOptions {
-    /// Recent messages kept verbatim after the summary, in tokens.
-    pub keep_recent_tokens: u64,
-    /// The summary's own budget: the output room the summarising request leaves.
-    pub summary_tokens: u64,
-    /// The budget for the summarising request's input; from the window when absent (the window
-    /// less the summary's room and a margin), unlimited when the window is unknown.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub input_tokens: Option<u64>,
-    /// A tool result longer than this (chars) is trimmed on the ladder's "fitted" step.
-    pub trim_results_over: usize,
-    /// Build options for the summarising request (`provider` and `model` default to the session's).
-    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Partial<BuildInput>"))]
-    pub build: serde_json::Value,
-}
-
-impl Default for CompactionOptions {
-    fn default() -> Self {
-        CompactionOptions {
-            keep_recent_tokens: 12_000,
-            summary_tokens: 8_000,
-            input_tokens: None,
-            trim_results_over: 2_000,
-            build: serde_json::Value::Null,
-        }
-    }
-}
-
-/// How much of the history reached the summarising model.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ladder {
-    /// The last request itself, extended with the summary instructions: the provider's cache
-    /// holds all of it but the instructions.
-    Cached,
-    /// Every message as it was, as a transcript in one message.
-    Verbatim,
-    /// Old tool results trimmed to their head and tail.
-    Fitted,
-    /// Old messages left out as well (the first request is always kept).
-    Lossy,
-}
-
-/// The summarisation request and the cut it was prepared for.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PreparedCompaction {
-    /// The first record that stays verbatim.
-    pub first_kept_seq: u64,
-    /// The session's last record when this was prepared.
-    pub based_on_seq: u64,
-    pub ladder: Ladder,
-    /// Messages summarised, kept verbatim, trimmed on the ladder, and left out on it.
-    pub summarised: usize,
-    pub kept: usize,
-    pub trimmed: usize,
-    pub omitted: usize,
-    /// The context's size before compaction (the ledger's count).
-    pub tokens_before: u64,
-    /// The request's estimated input size.
-    pub input_tokens: u64,
-    /// The cut falls inside the latest request's work: its first steps are summarised, its
-    /// latest stay verbatim (the summary says what was done for it so far).
-    pub split_turn: bool,
-    /// Bytes at the start of the request that repeat the last request the session built — what
-    /// the provider's prompt cache can serve — and their share of the request.
-    pub cached_bytes: usize,
-    pub cached_share: f64,
-    pub system: String,
-    /// The user message asking for the summary.
-    pub prompt: String,
-    /// The provider request to send (JSON text).
-    pub body: String,
-}
-
-/// `applyCompaction`'s input.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ApplyCompaction {
-    pub summary: String,
-    /// The summarising response's usage (its output count is the summary's size).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub usage: Option<UsageAnchor>,
-    /// Background work still running, for the state reminder.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub background_tasks: Vec<String>,
-}
 
 /// Section headings the built-in template asks for, in order.
 pub const SECTIONS: [&str; 7] = ["Goal", "Constraints", "Progress", "Decisions", "Next steps", "Files", "Pending actions"];

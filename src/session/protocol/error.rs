@@ -1,0 +1,107 @@
+//! Why a session refused an input: one typed error per refusal, each with a stable code.
+
+use crate::prompt::TemplateError;
+use crate::request::RequestError;
+
+/// Why a command (or an acknowledgement, a reconcile, a restore) was refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SessionError {
+    /// Build options are missing or contradictory.
+    InvalidOptions(String),
+    Request(RequestError),
+    InvalidTemplate(TemplateError),
+    /// A record line the session was given is not a record.
+    InvalidRecord(String),
+    UnknownToolCall(String),
+    InvalidPromptIndex { index: u64, prompts: u64 },
+    /// Nothing lies before the cut: the history is all recent.
+    NothingToCompact,
+    NoCompactionPrepared,
+    /// The conversation was rewound or compacted since the compaction was prepared.
+    CompactionStale,
+    DegenerateSummary(String),
+    UnknownTicket(u64),
+    /// Storage holds another session.
+    SessionMismatch { held: String, stored: String },
+    InvalidSnapshot(String),
+    /// `dispatch` while commands are queued: `process` them first.
+    QueueNotEmpty(usize),
+}
+
+impl SessionError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            SessionError::InvalidOptions(_) => "invalid_options",
+            SessionError::Request(e) => e.code(),
+            SessionError::InvalidTemplate(_) => "invalid_template",
+            SessionError::InvalidRecord(_) => "invalid_record",
+            SessionError::UnknownToolCall(_) => "unknown_tool_call",
+            SessionError::InvalidPromptIndex { .. } => "invalid_prompt_index",
+            SessionError::NothingToCompact => "nothing_to_compact",
+            SessionError::NoCompactionPrepared => "no_compaction_prepared",
+            SessionError::CompactionStale => "compaction_stale",
+            SessionError::DegenerateSummary(_) => "degenerate_summary",
+            SessionError::UnknownTicket(_) => "unknown_ticket",
+            SessionError::SessionMismatch { .. } => "session_mismatch",
+            SessionError::InvalidSnapshot(_) => "invalid_snapshot",
+            SessionError::QueueNotEmpty(_) => "queue_not_empty",
+        }
+    }
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::InvalidOptions(m) => write!(f, "invalid options: {m}"),
+            SessionError::Request(e) => e.fmt(f),
+            SessionError::InvalidTemplate(e) => e.fmt(f),
+            SessionError::InvalidRecord(m) => write!(f, "invalid record: {m}"),
+            SessionError::UnknownToolCall(id) => write!(f, "no tool call `{id}` in this session"),
+            SessionError::InvalidPromptIndex { index, prompts } => {
+                write!(f, "cannot rewind to prompt {index}: the session has {prompts} prompts (0-based)")
+            }
+            SessionError::NothingToCompact => write!(f, "nothing to compact: every message is within the recent budget"),
+            SessionError::NoCompactionPrepared => write!(f, "no compaction was prepared (call prepareCompaction first)"),
+            SessionError::CompactionStale => {
+                write!(f, "the session was rewound or compacted after the compaction was prepared; prepare it again")
+            }
+            SessionError::DegenerateSummary(m) => write!(f, "summary refused: {m}"),
+            SessionError::UnknownTicket(t) => write!(f, "no persist effect carried ticket {t}"),
+            SessionError::SessionMismatch { held, stored } => write!(f, "storage holds session `{stored}`, not `{held}`"),
+            SessionError::InvalidSnapshot(m) => write!(f, "invalid snapshot: {m}"),
+            SessionError::QueueNotEmpty(n) => write!(f, "{n} commands are queued; process them before dispatching another"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// Why a record line was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppendError {
+    /// The line is not JSON, or not a record.
+    InvalidRecord(String),
+    /// Another record already holds this `seq`, or it is lower than the last one.
+    SeqConflict { seq: u64, last: u64 },
+}
+
+impl AppendError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppendError::InvalidRecord(_) => "invalid_record",
+            AppendError::SeqConflict { .. } => "seq_conflict",
+        }
+    }
+}
+
+impl std::fmt::Display for AppendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppendError::InvalidRecord(m) => write!(f, "record line is invalid: {m}"),
+            AppendError::SeqConflict { seq, last } => {
+                write!(f, "seq {seq} conflicts with the records held (last seq {last})")
+            }
+        }
+    }
+}
+

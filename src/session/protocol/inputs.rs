@@ -1,0 +1,209 @@
+//! The data commands carry: what a person, the model or a tool said, and the settings a
+//! command changes.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::prompt::PromptContext;
+use crate::provider::Provider;
+use crate::update::acp::ToolKind;
+use crate::update::record::UsageAnchor;
+use crate::update::write::{Turn, TurnBlock};
+use crate::view::Reminder;
+
+use super::compaction::CompactionOptions;
+use super::snapshot::SessionSnapshot;
+
+/// An image a person attached or a tool returned.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ImageInput {
+    /// Base64.
+    pub data: String,
+    pub mime_type: String,
+}
+
+/// The reasoning of a response, with what its provider needs to accept it back.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReasoningInput {
+    #[serde(default)]
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted: Option<String>,
+    /// The provider's id of the reasoning item (OpenAI `rs_…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+}
+
+/// A tool call the model made.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolCallInput {
+    pub id: String,
+    pub name: String,
+    #[serde(default = "empty_object")]
+    pub input: Value,
+    /// ACP tool kind (`read`, `edit`, `execute`, …): an `edit`, `delete` or `move` with `paths`
+    /// marks those files edited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ToolKind>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+}
+
+fn empty_object() -> Value {
+    json!({})
+}
+
+/// One model response.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AssistantResponse {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<ReasoningInput>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub tool_calls: Vec<ToolCallInput>,
+    /// The provider's usage for this response: becomes the ledger's anchor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<UsageAnchor>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+}
+
+impl AssistantResponse {
+    /// The response as a turn for the log's writer: reasoning, text, then each tool call.
+    pub fn turn(&self, message_id: String) -> Turn {
+        let mut blocks = Vec::with_capacity(2 + self.tool_calls.len());
+        if let Some(r) = &self.reasoning {
+            blocks.push(TurnBlock::Reasoning { text: r.text.clone(), signature: r.signature.clone(), encrypted: r.encrypted.clone(), id: r.id.clone() });
+        }
+        if let Some(text) = self.text.as_deref().filter(|t| !t.is_empty()) {
+            blocks.push(TurnBlock::Text { text: text.to_owned() });
+        }
+        for call in &self.tool_calls {
+            blocks.push(TurnBlock::Call {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                input: call.input.clone(),
+                kind: call.kind,
+                paths: call.paths.clone(),
+                signature: None,
+            });
+        }
+        Turn { message_id, provider: self.provider.clone(), model: self.model.clone(), blocks, stop_reason: self.stop_reason.clone() }
+    }
+}
+
+/// A person's prompt.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UserMessage {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageInput>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+}
+
+/// The result of a tool call.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolResultInput {
+    pub tool_call_id: String,
+    pub output: String,
+    #[serde(default)]
+    pub is_error: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageInput>,
+}
+
+/// The provider's usage, when it comes apart from a response.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RecordUsage {
+    pub usage: UsageAnchor,
+}
+
+/// Samples with another model from now on.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SwitchModel {
+    pub provider: Provider,
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
+}
+
+/// Truncates the conversation to before real prompt `promptIndex` (0-based).
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RewindTo {
+    pub prompt_index: u64,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetPromptContext {
+    pub context: PromptContext,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PrepareCompaction {
+    #[serde(default)]
+    pub options: CompactionOptions,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EnqueueReminder {
+    pub reminder: Reminder,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RecordEditedPath {
+    pub path: String,
+}
+
+/// Build options (`provider` and `model` default to the session's model).
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BuildRequest {
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Partial<BuildInput>"))]
+    pub options: Value,
+}
+
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Restore {
+    pub snapshot: Box<SessionSnapshot>,
+}
+

@@ -1,0 +1,251 @@
+//! The session's protocol, as plain data: what a host asks of a session (commands), what it
+//! answers (replies), what the host must do afterwards (effects), and why something was refused
+//! ([`SessionError`]). A leaf: nothing here knows the state machine, so the same protocol runs in
+//! any host and a test can drive a session without one.
+//!
+//! Every input reaches the session through one door ([`Input`], `Session::input`); every effect
+//! leaves through one queue (`Session::poll_effect`).
+
+pub mod compaction;
+mod error;
+pub mod inputs;
+pub mod snapshot;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use compaction::{ApplyCompaction, CompactionOptions, Ladder, PreparedCompaction};
+pub use error::{AppendError, SessionError};
+pub use inputs::*;
+pub use snapshot::{PreparedCut, SessionSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION};
+
+use crate::prompt::PromptContext;
+use crate::view::{ContextUsage, Report};
+
+use super::persist::PersistenceStatus;
+
+/// What a host asks of a session. Commands are queued and processed in order.
+///
+/// Read through a JSON value (see the `Deserialize` impl): a derived internally tagged enum
+/// would instantiate every variant's deserializer a second time for serde's buffered content,
+/// about 100 KB of `.wasm` for nothing.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Command {
+    UserMessage(UserMessage),
+    /// One model response: reasoning, text, tool calls and the provider's usage.
+    AssistantResponse(AssistantResponse),
+    ToolResult(ToolResultInput),
+    RecordUsage(RecordUsage),
+    /// The window changes, the system head is rendered for the model, and a compaction is asked
+    /// for when the context no longer fits.
+    SwitchModel(SwitchModel),
+    /// Across compactions; the log keeps everything.
+    Rewind(RewindTo),
+    /// Before the conversation starts the heads are recorded at once; later they stay as sent
+    /// until the next compaction refreshes them.
+    SetPromptContext(SetPromptContext),
+    /// Builds the request that asks a model for a summary (nothing is written).
+    PrepareCompaction(PrepareCompaction),
+    /// Replaces the history before the prepared cut with a summary (see [`ApplyCompaction`]).
+    ApplyCompaction(ApplyCompaction),
+    EnqueueReminder(EnqueueReminder),
+    RecordEditedPath(RecordEditedPath),
+    /// Builds the next request; reminders are drained into the log first.
+    BuildRequest(BuildRequest),
+    /// Sends again every record storage has not confirmed.
+    Flush,
+    Snapshot,
+    /// Replaces the whole state with a snapshot's.
+    Restore(Restore),
+}
+
+impl Command {
+    /// The command's `type`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::UserMessage(_) => "userMessage",
+            Command::AssistantResponse(_) => "assistantResponse",
+            Command::ToolResult(_) => "toolResult",
+            Command::RecordUsage(_) => "recordUsage",
+            Command::SwitchModel(_) => "switchModel",
+            Command::Rewind(_) => "rewind",
+            Command::SetPromptContext(_) => "setPromptContext",
+            Command::PrepareCompaction(_) => "prepareCompaction",
+            Command::ApplyCompaction(_) => "applyCompaction",
+            Command::EnqueueReminder(_) => "enqueueReminder",
+            Command::RecordEditedPath(_) => "recordEditedPath",
+            Command::BuildRequest(_) => "buildRequest",
+            Command::Flush => "flush",
+            Command::Snapshot => "snapshot",
+            Command::Restore(_) => "restore",
+        }
+    }
+
+    /// Reads a command from its JSON value: `type` picks the variant, the rest are its fields.
+    pub fn from_value(value: Value) -> Result<Command, String> {
+        let Value::Object(mut fields) = value else { return Err("a command is an object with a `type`".into()) };
+        let kind = match fields.remove("type") {
+            Some(Value::String(kind)) => kind,
+            _ => return Err("a command needs a string `type`".into()),
+        };
+        let rest = Value::Object(fields);
+        fn args<T: serde::de::DeserializeOwned>(kind: &str, rest: Value) -> Result<T, String> {
+            serde_json::from_value(rest).map_err(|e| format!("`{kind}`: {e}"))
+        }
+        let unit = |command: Command, rest: &Value| match rest.as_object().is_some_and(|m| m.is_empty()) {
+            true => Ok(command),
+            false => Err(format!("`{kind}` takes no fields")),
+        };
+        match kind.as_str() {
+            "userMessage" => args(&kind, rest).map(Command::UserMessage),
+            "assistantResponse" => args(&kind, rest).map(Command::AssistantResponse),
+            "toolResult" => args(&kind, rest).map(Command::ToolResult),
+            "recordUsage" => args(&kind, rest).map(Command::RecordUsage),
+            "switchModel" => args(&kind, rest).map(Command::SwitchModel),
+            "rewind" => args(&kind, rest).map(Command::Rewind),
+            "setPromptContext" => args(&kind, rest).map(Command::SetPromptContext),
+            "prepareCompaction" => args(&kind, rest).map(Command::PrepareCompaction),
+            "applyCompaction" => args(&kind, rest).map(Command::ApplyCompaction),
+            "enqueueReminder" => args(&kind, rest).map(Command::EnqueueReminder),
+            "recordEditedPath" => args(&kind, rest).map(Command::RecordEditedPath),
+            "buildRequest" => args(&kind, rest).map(Command::BuildRequest),
+            "flush" => unit(Command::Flush, &rest),
+            "snapshot" => unit(Command::Snapshot, &rest),
+            "restore" => args(&kind, rest).map(Command::Restore),
+            other => Err(format!("unknown command type `{other}`")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Command {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Command, D::Error> {
+        Command::from_value(Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
+
+/// What a command answered.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Reply {
+    /// Records were accepted (in memory) under these sequence numbers.
+    Accepted { seqs: Vec<u64> },
+    /// Nothing to write (an unchanged context, a path already known, …).
+    Unchanged,
+    /// `enqueueReminder`: whether the reminder was queued (`false`: it would repeat what was told).
+    Queued { queued: bool },
+    Built { body: String, report: Box<Report> },
+    Compaction(Box<PreparedCompaction>),
+    Snapshot(Box<SessionSnapshot>),
+}
+
+/// Why the context needs compacting.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompactionReason {
+    /// The context crossed the compaction threshold.
+    Threshold,
+    /// The new model's window is too small for the context.
+    ModelSwitch,
+}
+
+/// Something the host must do after a command.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Effect {
+    /// Store these JSON lines (the header first when storage has not confirmed it), in order,
+    /// then report the outcome with `ack(ticket, …)`. Storage must skip a line it already holds
+    /// and refuse a gap in `seq`.
+    Persist { ticket: u64, lines: Vec<String> },
+    /// Send this ACP notification to the client (`session/update`, e.g. `usage_update`).
+    Notify { notification: Value },
+    /// The context should be compacted before the next request (`prepareCompaction`).
+    CompactionDue { reason: CompactionReason, usage: Box<ContextUsage> },
+}
+
+/// One processed command: its id, its reply or error, and the effects it produced.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Processed {
+    pub id: u64,
+    pub command: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reply: Option<Reply>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<CommandFailure>,
+    pub effects: Vec<Effect>,
+}
+
+/// A command's error as data: a stable code and a message.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommandFailure {
+    pub code: String,
+    pub message: String,
+}
+
+/// What `ack` reports.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AckResult {
+    /// `false` when the ticket had been settled already (an acknowledgement repeated).
+    pub applied: bool,
+    pub persistence: PersistenceStatus,
+}
+
+
+/// What `reconcile` found and did.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reconciled {
+    /// Records storage holds that memory took over.
+    pub adopted: usize,
+    /// Records memory held that storage holds otherwise under the same `seq`: storage wins, and
+    /// these lines are handed back (never silently dropped).
+    pub dropped: Vec<String>,
+    /// Records sent to storage again.
+    pub resent: usize,
+    pub persistence: PersistenceStatus,
+    pub diagnostics: Vec<crate::diagnostic::Diagnostic>,
+    pub effects: Vec<Effect>,
+}
+
+/// The inspectable state the chapter's snapshot names.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionState {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
+    /// Real prompts, in order; a rewind names them by index.
+    pub prompts: Vec<String>,
+    pub edited_paths: Vec<String>,
+    pub records: usize,
+    pub items: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_activity_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_compaction_seq: Option<u64>,
+    pub queued_commands: usize,
+    pub queued_reminders: usize,
+    pub compaction_prepared: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_context: Option<PromptContext>,
+    pub persistence: PersistenceStatus,
+}
+

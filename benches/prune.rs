@@ -33,7 +33,7 @@ fn one_prompt_run(steps: usize) -> Vec<Item> {
     };
     let words = ["fn", "let", "storage", "append", "commit", "error:", "test", "ok", "result", "=>", "{", "}", "pub", "async", "await", "line", "42", "src/lib.rs"];
     for s in 1..=steps {
-        items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: format!("Step {s}: checking the next part of the storage layer."), origin: None }));
+        items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: format!("Step {s}: checking the next part of the storage layer."), origin: None, signature: None }));
         items.push(Item::ToolCall(ToolCall {
             id: format!("c{s}"),
             call_id: format!("call_{s}"),

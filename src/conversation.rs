@@ -21,6 +21,10 @@ pub enum Item {
     Reasoning(Reasoning),
     ToolCall(ToolCall),
     ToolResult(ToolResult),
+    /// A block of the model's turn that only its own API can read back: a server-side tool's
+    /// call or result (Anthropic web search, code execution; Gemini code execution; an OpenAI
+    /// Responses hosted-tool item), kept as the provider sent it.
+    Native(Native),
 }
 
 impl Item {
@@ -32,13 +36,14 @@ impl Item {
             Item::Reasoning(m) => &m.id,
             Item::ToolCall(m) => &m.id,
             Item::ToolResult(m) => &m.id,
+            Item::Native(m) => &m.id,
         }
     }
 
     /// True for items produced by the model (they belong to an assistant turn).
     pub fn is_assistant_side(&self) -> bool {
         match self {
-            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) => true,
+            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) | Item::Native(_) => true,
             Item::User(_) | Item::ToolResult(_) => false,
         }
     }
@@ -78,6 +83,23 @@ pub struct AssistantText {
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
+    /// Gemini thought signature that came on this text's part (it may be the only thing on an
+    /// otherwise empty part).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+}
+
+/// A provider-native block of a model turn (see [`Item::Native`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Native {
+    pub id: String,
+    /// The API it came from (`anthropic`, `openai-responses`, `gemini`) and the model.
+    pub origin: Origin,
+    /// The block, part or item exactly as the provider sent it.
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+    pub value: serde_json::Map<String, serde_json::Value>,
 }
 
 /// Which provider and model produced an assistant-side item.
@@ -110,6 +132,9 @@ pub struct Reasoning {
     /// The provider's own id for the reasoning item (OpenAI `rs_…`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider_id: Option<String>,
+    /// OpenAI Responses summary parts, when there were several (`text` joins them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Vec<String>>,
 }
 
 /// A tool invocation by the model.

@@ -19,6 +19,7 @@
 //! - [`view`]: the request pipeline (repair, prune, images, reminders, ledger) and its report.
 //! - [`tokens`]: the token estimator the ledger and the report use.
 //! - [`provider`]: renderers and validators, one module per API.
+//! - [`answer`]: the way back: a provider's answer (whole or streamed) decoded into the log.
 //! - [`request`]: the one-call API the JS facade and the CLI use.
 //! - `js` (wasm only): the JavaScript facade, the only module that knows about JS.
 //!
@@ -39,6 +40,7 @@
 //! assert!(out.built.payload.to_json().contains(r#""role":"user""#));
 //! ```
 
+pub mod answer;
 pub mod conversation;
 pub mod diagnostic;
 pub mod discovery;

@@ -373,6 +373,7 @@ pub fn item_texts(item: &Item) -> Vec<std::borrow::Cow<'_, str>> {
         Item::Reasoning(r) => vec![Cow::Borrowed(r.text.as_str())],
         Item::ToolCall(c) => vec![Cow::Borrowed(c.name.as_str()), Cow::Owned(c.input.to_string())],
         Item::ToolResult(r) => parts(&r.content),
+        Item::Native(n) => vec![Cow::Owned(serde_json::Value::Object(n.value.clone()).to_string())],
     }
 }
 
@@ -381,7 +382,7 @@ pub fn item_images(item: &Item) -> impl Iterator<Item = &Image> {
     let parts: &[Part] = match item {
         Item::User(m) => &m.content,
         Item::ToolResult(r) => &r.content,
-        Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) => &[],
+        Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) | Item::Native(_) => &[],
     };
     parts.iter().filter_map(|part| match part {
         Part::Image(image) => Some(image),
@@ -433,6 +434,7 @@ pub fn bytes_over_four(item: &Item) -> u64 {
         Item::Reasoning(r) => r.text.len(),
         Item::ToolCall(c) => c.name.len() + c.input.to_string().len(),
         Item::ToolResult(r) => text_of(&r.content).len(),
+        Item::Native(n) => crate::provider::json_len(&n.value),
     };
     len.div_ceil(4) as u64
 }

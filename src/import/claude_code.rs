@@ -184,6 +184,7 @@ impl Facts {
                     output_tokens: n("output_tokens"),
                     cache_read_tokens: n("cache_read_input_tokens"),
                     cache_write_tokens: n("cache_creation_input_tokens"),
+                    reasoning_tokens: None,
                 };
                 let best = facts.usage.entry(message_id.to_owned()).or_insert_with(|| anchor.clone());
                 if anchor.output_tokens > best.output_tokens {

@@ -250,6 +250,7 @@ fn assistant(out: &mut LogBuilder, line: usize, id: &str, message: &Value) {
                 output_tokens: n("output"),
                 cache_read_tokens: cached,
                 cache_write_tokens: n("cacheWrite"),
+                reasoning_tokens: None,
             }));
         }
     }

@@ -125,6 +125,10 @@ pub enum Block {
     RedactedThinking {
         data: String,
     },
+    /// A block the model's own turn held that only this API reads (a server tool's call or
+    /// result, a compaction block), sent back exactly as it came.
+    #[serde(untagged)]
+    Native(#[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))] Map<String, Value>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -223,6 +227,10 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 let input = input_object(&call.input, &mut notes);
                 push(Role::Assistant, Block::ToolUse { id, name: call.name.clone(), input, cache_control: None }, &mut messages);
             }
+            Item::Native(native) => match super::native_replays(native, super::Provider::Anthropic) {
+                true => push(Role::Assistant, Block::Native(native.value.clone()), &mut messages),
+                false => notes.dropped_natives += 1,
+            },
             Item::ToolResult(result) => {
                 let content = result
                     .content
@@ -373,7 +381,12 @@ impl Check {
         // A message whose text blocks are all whitespace is refused (one beside real text is not).
         let texts: Vec<&str> = message.content.iter().filter_map(|b| match b {
             Block::Text { text, .. } => Some(text.as_str()),
-            Block::Image { .. } | Block::ToolUse { .. } | Block::ToolResult { .. } | Block::Thinking { .. } | Block::RedactedThinking { .. } => None,
+            Block::Image { .. }
+            | Block::ToolUse { .. }
+            | Block::ToolResult { .. }
+            | Block::Thinking { .. }
+            | Block::RedactedThinking { .. }
+            | Block::Native(_) => None,
         }).collect();
         if texts.iter().any(|t| !t.is_empty()) && texts.iter().all(|t| t.trim().is_empty()) {
             self.v.push(Violation::new("anthropic.text_non_whitespace", &path, "messages: text content blocks must contain non-whitespace text"));
@@ -483,6 +496,13 @@ impl Check {
                 Block::RedactedThinking { .. } => {
                     if message.role != Role::Assistant {
                         self.v.push(Violation::new("anthropic.thinking_in_assistant", &bpath, format!("{bpath}: redacted_thinking blocks belong in assistant messages")));
+                    }
+                    seen_non_result = true;
+                }
+                Block::Native(block) => {
+                    if message.role != Role::Assistant {
+                        let kind = block.get("type").and_then(Value::as_str).unwrap_or("native");
+                        self.v.push(Violation::new("anthropic.native_in_assistant", &bpath, format!("{bpath}: `{kind}` blocks belong in assistant messages")));
                     }
                     seen_non_result = true;
                 }
@@ -616,6 +636,12 @@ fn check_image(source: &ImageSource, path: &At<'_>, limits: &Limits, v: &mut Vec
     }
 }
 
+/// The request ends with the model's own paused turn: its last assistant message holds a server
+/// tool's call or result, which only the API's own answer can have put there.
+pub fn continues_paused_turn(request: &Request) -> bool {
+    request.messages.last().is_some_and(|m| m.role == Role::Assistant && m.content.iter().any(|b| matches!(b, Block::Native(_))))
+}
+
 /// Why `request` may not end with an assistant message (prefill): a model from Claude 4.6 on
 /// refuses it, and so does any request that replays extended thinking (thinking blocks in its
 /// assistant turns). `None` when it does not end with one, or may. `limits.allow_prefill`
@@ -628,6 +654,11 @@ pub fn prefill_refusal(request: &Request, limits: &Limits) -> Option<String> {
         Some(true) => return None,
         Some(false) => return Some("prefill is switched off for this build (`limits.allowPrefill: false`)".to_owned()),
         None => {}
+    }
+    // A turn the API paused in its server-tool loop (`pause_turn`) is sent back as it is to go
+    // on: the model continues its own turn, which every model accepts.
+    if continues_paused_turn(request) {
+        return None;
     }
     let thinking = request
         .messages

@@ -67,7 +67,15 @@ pub struct Part {
     pub thought: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thought_signature: Option<String>,
+    /// Every other field of a part the model's own turn held (`executableCode`,
+    /// `codeExecutionResult`, `toolCall`, `toolResponse`, …), sent back as it came.
+    #[serde(flatten)]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+    pub other: Map<String, Value>,
 }
+
+/// Fields of a part that say something about its data rather than being it.
+const PART_ANNOTATIONS: [&str; 3] = ["videoMetadata", "partMetadata", "mediaResolution"];
 
 impl Part {
     fn data_fields(&self) -> usize {
@@ -76,6 +84,7 @@ impl Part {
             + usize::from(self.file_data.is_some())
             + usize::from(self.function_call.is_some())
             + usize::from(self.function_response.is_some())
+            + self.other.keys().filter(|k| !PART_ANNOTATIONS.contains(&k.as_str())).count()
     }
 }
 
@@ -228,10 +237,19 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 }
             }
             Item::Assistant(text) => {
-                if !text.text.is_empty() {
-                    push(&mut contents, MODEL, text_part(text.text.clone()));
+                // A signature goes back on the part it came with, even an otherwise empty one.
+                let signature = text.signature.clone().filter(|_| same_origin(text.origin.as_ref(), Provider::Gemini, &options.model));
+                if !text.text.is_empty() || signature.is_some() {
+                    push(&mut contents, MODEL, Part { text: Some(text.text.clone()), thought_signature: signature, ..Part::default() });
                 }
             }
+            Item::Native(native) => match super::native_replays(native, Provider::Gemini) {
+                true => match serde_json::from_value::<Part>(Value::Object(native.value.clone())) {
+                    Ok(part) => push(&mut contents, MODEL, part),
+                    Err(_) => notes.dropped_natives += 1,
+                },
+                false => notes.dropped_natives += 1,
+            },
             Item::Reasoning(reasoning) => {
                 let fate = reasoning_fate(reasoning, Provider::Gemini, options);
                 notes.reasoning.count(fate);

@@ -361,10 +361,17 @@ fn replay_material(reasoning: &Reasoning, target: Provider) -> bool {
     match target {
         Provider::Anthropic => reasoning.signature.is_some() || reasoning.encrypted.is_some(),
         Provider::OpenAiChat => false,
-        // The API's reasoning input item requires the `rs_…` id (encrypted content is optional).
-        Provider::OpenAiResponses => reasoning.provider_id.is_some(),
-        Provider::Gemini => reasoning.signature.is_some(),
+        // The API reads reasoning back from its encrypted content, or (stored) by its `rs_…` id.
+        Provider::OpenAiResponses => reasoning.provider_id.is_some() || reasoning.encrypted.is_some(),
+        // A thought summary goes back as a thought part, with its signature when it had one.
+        Provider::Gemini => reasoning.signature.is_some() || !reasoning.text.trim().is_empty(),
     }
+}
+
+/// A provider-native block goes back only to the API that made it (any of its models: the
+/// blocks are not signed for one model); every other target leaves it out.
+pub fn native_replays(native: &crate::conversation::Native, target: Provider) -> bool {
+    target.native_origins().contains(&native.origin.provider.as_str())
 }
 
 /// Foreign reasoning as plain text: framed so the model reads it as a record, not an instruction.
@@ -388,6 +395,9 @@ pub struct RenderNotes {
     pub wrapped_inputs: usize,
     /// Tool-result images moved into a following user message (APIs without images in results).
     pub moved_images: usize,
+    /// Provider-native blocks (server tools' calls and results) left out: another API made them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dropped_natives: usize,
 }
 
 /// A rendered payload of any provider.
@@ -461,7 +471,8 @@ impl Payload {
                 | openai_responses::InputItem::FunctionCallOutput { .. }
                 | openai_responses::InputItem::CustomToolCall { .. }
                 | openai_responses::InputItem::CustomToolCallOutput { .. }
-                | openai_responses::InputItem::Reasoning { .. } => true,
+                | openai_responses::InputItem::Reasoning { .. }
+                | openai_responses::InputItem::Native(_) => true,
             }),
             Payload::Gemini(r) => r.contents.first().is_none_or(|c| c.role.as_deref() == Some("model")),
         }
@@ -710,4 +721,8 @@ pub fn result_text(text: String, is_error: bool) -> String {
     } else {
         text
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

@@ -184,6 +184,11 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                     ReasoningFate::Native | ReasoningFate::Drop => {}
                 }
             }
+            // Chat Completions runs no server tools: another API's blocks have no form here.
+            Item::Native(_) => {
+                flush_images(&mut pending_images, &mut messages);
+                notes.dropped_natives += 1;
+            }
             Item::ToolCall(call) => {
                 flush_images(&mut pending_images, &mut messages);
                 calls.push(ToolCall {

@@ -60,13 +60,19 @@ pub enum InputItem {
         call_id: String,
         output: Output,
     },
+    /// Reasoning goes back with its encrypted content and no id (which a `store: false` request
+    /// would look up and not find), or, without encrypted content, with its `rs_…` id alone.
     Reasoning {
-        /// The provider's `rs_…` id (required by the API's reasoning input item).
-        id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
         summary: Vec<SummaryText>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         encrypted_content: Option<String>,
     },
+    /// An output item of the model's own turn that only this API reads (a hosted tool's call:
+    /// web search, file search, code interpreter, …), sent back as it came less its `id`.
+    #[serde(untagged)]
+    Native(#[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))] serde_json::Map<String, Value>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,22 +182,21 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             Item::Reasoning(reasoning) => {
                 let fate = reasoning_fate(reasoning, super::Provider::OpenAiResponses, options);
                 notes.reasoning.count(fate);
-                match (fate, &reasoning.provider_id) {
-                    (ReasoningFate::Native, Some(id)) => input.push(InputItem::Reasoning {
-                        id: id.clone(),
-                        summary: if reasoning.text.is_empty() {
-                            Vec::new()
-                        } else {
-                            vec![SummaryText { kind: "summary_text".to_owned(), text: reasoning.text.clone() }]
+                match fate {
+                    ReasoningFate::Native => input.push(InputItem::Reasoning {
+                        id: reasoning.encrypted.is_none().then(|| reasoning.provider_id.clone()).flatten(),
+                        summary: match &reasoning.summary {
+                            Some(parts) => parts.iter().map(|text| SummaryText { kind: "summary_text".to_owned(), text: text.clone() }).collect(),
+                            None if reasoning.text.is_empty() => Vec::new(),
+                            None => vec![SummaryText { kind: "summary_text".to_owned(), text: reasoning.text.clone() }],
                         },
                         encrypted_content: reasoning.encrypted.clone(),
                     }),
-                    (ReasoningFate::AsText, _) => input.push(InputItem::Message {
+                    ReasoningFate::AsText => input.push(InputItem::Message {
                         role: MessageRole::Assistant,
                         content: MessageContent::Text(reasoning_as_text(reasoning)),
                     }),
-                    // `reasoning_fate` only calls reasoning native here when it has an id.
-                    (ReasoningFate::Native, None) | (ReasoningFate::Drop, _) => {}
+                    ReasoningFate::Drop => {}
                 }
             }
             Item::ToolCall(call) => {
@@ -208,6 +213,17 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                     }),
                 }
             }
+            Item::Native(native) => match super::native_replays(native, super::Provider::OpenAiResponses) {
+                true => {
+                    let mut value = native.value.clone();
+                    // Ids of stored items are looked up (and refused when `store` is false);
+                    // `created_by` is output-only.
+                    value.remove("id");
+                    value.remove("created_by");
+                    input.push(InputItem::Native(value));
+                }
+                false => notes.dropped_natives += 1,
+            },
             Item::ToolResult(result) => {
                 let call_id = ids.get(&result.call_id);
                 let has_image = result.content.iter().any(|p| matches!(p, Part::Image(_)));
@@ -271,7 +287,8 @@ fn follows_reasoning(next: Option<&InputItem>) -> bool {
         Some(InputItem::Message { role: MessageRole::Assistant, .. })
         | Some(InputItem::FunctionCall { .. })
         | Some(InputItem::CustomToolCall { .. })
-        | Some(InputItem::Reasoning { .. }) => true,
+        | Some(InputItem::Reasoning { .. })
+        | Some(InputItem::Native(_)) => true,
         Some(InputItem::Message { .. })
         | Some(InputItem::FunctionCallOutput { .. })
         | Some(InputItem::CustomToolCallOutput { .. })
@@ -322,16 +339,28 @@ pub fn validate(request: &Request) -> Vec<Violation> {
                     ));
                 }
             }
-            InputItem::Reasoning { id, .. } => {
+            InputItem::Reasoning { id, encrypted_content, .. } => {
                 if !reasoning_chain_ends_well(&request.input[i + 1..]) {
+                    let id = id.as_deref().unwrap_or("(no id)");
                     v.push(Violation::new(
                         "openai_responses.reasoning_followed",
                         &path,
                         format!("Item '{id}' of type 'reasoning' was provided without its required following item."),
                     ));
                 }
-                if id.is_empty() {
-                    v.push(Violation::new("openai_responses.reasoning_id", &path, format!("Invalid '{path}.id': empty string.")));
+                match (id.as_deref(), encrypted_content) {
+                    (Some(""), _) => v.push(Violation::new("openai_responses.reasoning_id", &path, format!("Invalid '{path}.id': empty string."))),
+                    (None, None) => v.push(Violation::new(
+                        "openai_responses.reasoning_id",
+                        &path,
+                        format!("Invalid '{path}': a reasoning item needs its id or its encrypted_content."),
+                    )),
+                    (Some(_), _) | (None, Some(_)) => {}
+                }
+            }
+            InputItem::Native(item) => {
+                if !item.get("type").is_some_and(Value::is_string) {
+                    v.push(Violation::new("openai_responses.item_type", &path, format!("Missing required parameter: '{path}.type'.")));
                 }
             }
             InputItem::Message { role, content } => match content {

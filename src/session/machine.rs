@@ -72,7 +72,17 @@ impl Session {
         if self.records.last().is_some_and(|r| r.seq > u64::MAX / 2) {
             return Err(SessionError::InvalidRecord("the log's sequence numbers are exhausted".into()));
         }
+        let writes_turn = matches!(
+            command,
+            Command::UserMessage(_) | Command::AssistantResponse(_) | Command::ToolResult(_) | Command::ProviderAnswer(_) | Command::BeginAnswer(_)
+        );
+        if writes_turn && self.receiving.is_some() {
+            return Err(SessionError::AnswerInProgress);
+        }
         match command {
+            Command::ProviderAnswer(answer) => self.provider_answer(answer, &ts),
+            Command::BeginAnswer(begin) => self.begin_answer(begin),
+            Command::EndAnswer => self.end_answer(&ts),
             Command::UserMessage(protocol::UserMessage { text, images, message_id }) => {
                 let id = message_id.unwrap_or_else(|| format!("user-{}", self.next_seq()));
                 let images = images_of(&images)?;

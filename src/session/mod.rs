@@ -13,6 +13,7 @@ pub mod compaction;
 mod machine;
 pub mod persist;
 pub mod protocol;
+mod receive;
 
 pub use compaction::SUMMARY_HEADROOM;
 pub use persist::{PersistOutcome, PersistenceStatus, RecordState};
@@ -67,6 +68,8 @@ pub struct Session {
     last_boundary: Option<(u32, u32)>,
     /// The last record's `seq` at the last build: what came after it explains a rewrite.
     last_build_seq: u64,
+    /// A streamed answer being received (between `beginAnswer` and `endAnswer`).
+    receiving: Option<Box<receive::Receiving>>,
 }
 
 /// What an append did.
@@ -340,7 +343,7 @@ impl Session {
         seq
     }
 
-    fn next_seq(&self) -> u64 {
+    pub(super) fn next_seq(&self) -> u64 {
         self.records.last().map_or(1, |r| r.seq.saturating_add(1))
     }
 

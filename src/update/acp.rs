@@ -330,6 +330,22 @@ pub struct ProviderMeta {
     /// Marks a harness-written user message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub synthetic: Option<crate::conversation::SyntheticReason>,
+    /// The provider's id of the output item this came in (OpenAI Responses `msg_…`, `fc_…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_id: Option<String>,
+    /// Citations or annotations the provider attached to a text, as it sent them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
+    /// The text is the model's refusal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<bool>,
+    /// OpenAI Responses reasoning summary parts, when there were several (the text joins them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Vec<String>>,
+    /// A provider-native block (a server tool's call or result) exactly as the provider sent it;
+    /// replay makes it an [`crate::conversation::Item::Native`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native: Option<serde_json::Map<String, Value>>,
 }
 
 impl ProviderMeta {

@@ -99,6 +99,9 @@ pub enum Event {
     /// Files the agent changed outside the tool calls the log shows (tool calls with a diff, or
     /// of kind edit, delete or move, count by themselves).
     EditedPaths(EditedPaths),
+    /// How a provider's answer ended, after its content: the stop reason, whether it came whole,
+    /// the provider's error when it failed, and its usage exactly as the provider reported it.
+    AnswerEnd(AnswerEnd),
 }
 
 impl Event {
@@ -111,13 +114,22 @@ impl Event {
             Event::ReminderInjected(_) => "reminder_injected",
             Event::PromptHeadSnapshot(_) => "prompt_head_snapshot",
             Event::EditedPaths(_) => "edited_paths",
+            Event::AnswerEnd(_) => "answer_end",
         }
     }
 }
 
 /// Kinds that [`Event`] types; an `event` with one of these names that fails to parse is malformed.
-pub const EVENT_KINDS: [&str; 7] =
-    ["usage_anchor", "model_switch", "compaction_checkpoint", "rewind", "reminder_injected", "prompt_head_snapshot", "edited_paths"];
+pub const EVENT_KINDS: [&str; 8] = [
+    "usage_anchor",
+    "model_switch",
+    "compaction_checkpoint",
+    "rewind",
+    "reminder_injected",
+    "prompt_head_snapshot",
+    "edited_paths",
+    "answer_end",
+];
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -133,6 +145,88 @@ pub struct UsageAnchor {
     pub cache_read_tokens: u64,
     #[serde(default)]
     pub cache_write_tokens: u64,
+    /// The share of `outputTokens` the model spent reasoning, where the provider says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_tokens: Option<u64>,
+}
+
+/// How an answer ended (see [`Event::AnswerEnd`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerEnd {
+    pub provider: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The provider's id of the message or response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_id: Option<String>,
+    /// The provider's own stop or finish reason (`end_turn`, `pause_turn`, `length`,
+    /// `MAX_TOKENS`, `SAFETY`, …), verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    pub status: AnswerStatus,
+    /// The provider's error, when the answer failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ProviderFailure>,
+    /// Choices the provider returned beyond the first, which is the one recorded (`n > 1`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extra_choices: u32,
+    /// Tool calls whose arguments never arrived whole (the stream broke off): not calls, kept here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unfinished_calls: Vec<UnfinishedCall>,
+    /// The usage object exactly as the provider reported it (the anchor holds it normalised).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
+    pub usage: Option<Value>,
+    /// Facts of the answer's ending that have no field above (`stop_sequence`, `stop_details`,
+    /// `incomplete_details`, `promptFeedback`, …), as the provider sent them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+    pub details: Option<serde_json::Map<String, Value>>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Whether an answer arrived whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerStatus {
+    /// The provider finished it (whatever its stop reason).
+    Complete,
+    /// The stream ended before the provider finished it: what arrived is kept.
+    Partial,
+    /// The provider reported an error (`error`): what arrived before it is kept.
+    Failed,
+}
+
+/// The provider's error as it reported it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderFailure {
+    /// The provider's error type or code (`overloaded_error`, `insufficient_quota`,
+    /// `UNAVAILABLE`, …).
+    pub kind: String,
+    pub message: String,
+    /// The HTTP status the error names, where it names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+}
+
+/// A tool call whose arguments were still arriving when the answer ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct UnfinishedCall {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub name: String,
+    /// The argument text received so far.
+    pub arguments: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

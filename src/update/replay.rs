@@ -426,6 +426,8 @@ impl Folder {
                         self.note_edited(path);
                     }
                 }
+                // How an answer ended says nothing the model sees.
+                Event::AnswerEnd(_) => {}
             },
             RecordBody::Unknown(_) => self.state.skipped_records += 1,
         }
@@ -519,7 +521,7 @@ impl Folder {
                 Item::ToolResult(result) => {
                     self.results.insert(acp_id(&result.id).to_owned(), index);
                 }
-                Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
+                Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::Native(_) => {}
             }
         }
     }
@@ -565,7 +567,7 @@ impl Folder {
             }
         }
         let id = chunk.message_id.clone().unwrap_or_else(|| format!("agent-{}", record.seq));
-        self.push(record.seq, Item::Assistant(AssistantText { id, text: text.clone(), origin: origin_of(&meta) }));
+        self.push(record.seq, Item::Assistant(AssistantText { id, text: text.clone(), origin: origin_of(&meta), signature: meta.signature }));
     }
 
     fn thought_chunk(&mut self, prev: Option<&ChunkKey>, record: &Record, chunk: &ContentChunk) {
@@ -593,6 +595,9 @@ impl Folder {
                 if meta.reasoning_id.is_some() {
                     reasoning.provider_id = meta.reasoning_id;
                 }
+                if meta.summary.is_some() {
+                    reasoning.summary = meta.summary;
+                }
                 self.changed(last);
                 return;
             }
@@ -607,12 +612,17 @@ impl Folder {
                 signature: meta.signature,
                 encrypted: meta.encrypted,
                 provider_id: meta.reasoning_id,
+                summary: meta.summary,
             }),
         );
     }
 
     fn tool_call(&mut self, seq: u64, call: &ToolCallStart) {
-        let meta = ProviderMeta::from_meta(call.meta.as_ref());
+        let mut meta = ProviderMeta::from_meta(call.meta.as_ref());
+        if let Some(native) = meta.native.take() {
+            self.native(seq, format!("native:{}", call.tool_call_id), native, &meta);
+            return;
+        }
         let index = self.items.len();
         self.push(
             seq,
@@ -634,6 +644,12 @@ impl Folder {
     }
 
     fn tool_update(&mut self, seq: u64, patch: &ToolCallPatch, diags: &mut Vec<Diagnostic>) {
+        let mut meta = ProviderMeta::from_meta(patch.meta.as_ref());
+        if let Some(native) = meta.native.take() {
+            // A server tool's result: its call may have come in an earlier answer.
+            self.native(seq, format!("native:{}#{seq}", patch.tool_call_id), native, &meta);
+            return;
+        }
         if !self.calls.contains_key(&patch.tool_call_id) {
             diags.push(
                 Diagnostic::new(
@@ -661,6 +677,12 @@ impl Folder {
             };
             self.set_result(seq, &patch.tool_call_id, parts, is_error);
         }
+    }
+
+    /// A provider-native block (a server tool's call or result): one item, as the provider sent it.
+    fn native(&mut self, seq: u64, id: String, value: serde_json::Map<String, Value>, meta: &ProviderMeta) {
+        let origin = Origin { provider: meta.provider.clone().unwrap_or_default(), model: meta.model.clone() };
+        self.push(seq, Item::Native(crate::conversation::Native { id, origin, value }));
     }
 
     fn set_result(&mut self, seq: u64, acp_call_id: &str, content: Vec<Part>, is_error: bool) {

@@ -101,12 +101,33 @@ pub fn result_content(output: &str, images: Vec<ContentBlock>) -> Vec<ToolCallCo
 /// One block of what the model said in a turn.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TurnBlock {
-    /// Reasoning with what its provider needs to take it back (signature, encrypted content, id).
-    Reasoning { text: String, signature: Option<String>, encrypted: Option<String>, id: Option<String> },
-    /// Visible text.
-    Text { text: String },
-    /// A tool call: `kind` and `paths` say what it touches (edits mark files edited).
-    Call { id: String, name: String, input: Value, kind: Option<ToolKind>, paths: Vec<String>, signature: Option<String> },
+    /// Reasoning with what its provider needs to take it back: a signature (Anthropic thinking,
+    /// Gemini thought), encrypted content (OpenAI, or Anthropic redacted thinking's data), the
+    /// provider's id, and OpenAI summary parts when there were several.
+    Reasoning { text: String, signature: Option<String>, encrypted: Option<String>, id: Option<String>, summary: Option<Vec<String>> },
+    /// Visible text, with a Gemini signature, the provider's citations, and whether it refuses.
+    Text { text: String, signature: Option<String>, annotations: Option<Value>, refusal: bool, item_id: Option<String> },
+    /// A tool call: `kind` and `paths` say what it touches (edits mark files edited). Without an
+    /// `id` (Gemini before 3) it gets one derived from the turn's.
+    Call {
+        id: Option<String>,
+        name: String,
+        input: Value,
+        kind: Option<ToolKind>,
+        paths: Vec<String>,
+        signature: Option<String>,
+        item_id: Option<String>,
+    },
+    /// A block only the provider's own API reads back (a server tool's call or result), as it
+    /// came. `answers` names the server call a result belongs to; `id` is the call's own.
+    Native { id: Option<String>, answers: Option<String>, title: String, value: serde_json::Map<String, Value> },
+}
+
+impl TurnBlock {
+    /// Plain text.
+    pub fn text(text: impl Into<String>) -> TurnBlock {
+        TurnBlock::Text { text: text.into(), signature: None, annotations: None, refusal: false, item_id: None }
+    }
 }
 
 /// What the model said in one turn, in its order, and who said it.
@@ -120,43 +141,101 @@ pub struct Turn {
     pub stop_reason: Option<String>,
 }
 
+/// The message id of a turn's `n`-th (0-based) text or reasoning block: the first text carries
+/// the turn's id, the first reasoning `{id}-thought`; later ones add their number. Live updates
+/// and the records written at the end use the same ids.
+pub fn block_message_id(turn_id: &str, reasoning: bool, n: usize) -> String {
+    match (reasoning, n) {
+        (false, 0) => turn_id.to_owned(),
+        (false, n) => format!("{turn_id}-{n}"),
+        (true, 0) => format!("{turn_id}-thought"),
+        (true, n) => format!("{turn_id}-thought-{n}"),
+    }
+}
+
+/// The id of a turn's `n`-th call that came without one.
+pub fn derived_call_id(turn_id: &str, n: usize) -> String {
+    format!("{turn_id}-call-{n}")
+}
+
 /// The updates of a turn, in its order: each reasoning block its own thought message, each text
-/// block its own message (the first under the turn's message id), each call a `pending` tool call.
+/// block its own message (the first under the turn's message id), each call a `pending` tool
+/// call, each native block a tool call (or its result) holding the block in `_meta`.
 pub fn turn(turn: &Turn) -> Vec<SessionUpdate> {
     let base = ProviderMeta { provider: turn.provider.clone(), model: turn.model.clone(), ..ProviderMeta::default() };
-    let (mut thoughts, mut texts) = (0, 0);
+    let (mut thoughts, mut texts, mut calls) = (0, 0, 0);
     let mut stop_reason = turn.stop_reason.clone();
     let mut out = Vec::with_capacity(turn.blocks.len());
     for block in &turn.blocks {
         match block {
-            TurnBlock::Reasoning { text, signature, encrypted, id } => {
-                let message_id = match thoughts {
-                    0 => format!("{}-thought", turn.message_id),
-                    n => format!("{}-thought-{n}", turn.message_id),
-                };
+            TurnBlock::Reasoning { text, signature, encrypted, id, summary } => {
+                let message_id = block_message_id(&turn.message_id, true, thoughts);
                 thoughts += 1;
-                let meta = ProviderMeta { signature: signature.clone(), encrypted: encrypted.clone(), reasoning_id: id.clone(), ..base.clone() };
+                let meta = ProviderMeta {
+                    signature: signature.clone(),
+                    encrypted: encrypted.clone(),
+                    reasoning_id: id.clone(),
+                    summary: summary.clone(),
+                    ..base.clone()
+                };
                 out.push(chunk(Stream::Thought, Some(&message_id), ContentBlock::text(text), &meta));
             }
-            TurnBlock::Text { text } => {
-                let message_id = match texts {
-                    0 => turn.message_id.clone(),
-                    n => format!("{}-{n}", turn.message_id),
-                };
+            TurnBlock::Text { text, signature, annotations, refusal, item_id } => {
+                let message_id = block_message_id(&turn.message_id, false, texts);
                 texts += 1;
-                let meta = ProviderMeta { stop_reason: stop_reason.take(), ..base.clone() };
+                let meta = ProviderMeta {
+                    stop_reason: stop_reason.take(),
+                    signature: signature.clone(),
+                    annotations: annotations.clone(),
+                    refusal: refusal.then_some(true),
+                    item_id: item_id.clone(),
+                    ..base.clone()
+                };
                 out.push(chunk(Stream::Agent, Some(&message_id), ContentBlock::text(text), &meta));
             }
-            TurnBlock::Call { id, name, input, kind, paths, signature } => out.push(tool_call(CallStart {
-                id: id.clone(),
-                title: name.clone(),
-                kind: *kind,
-                status: ToolCallStatus::Pending,
-                content: None,
-                locations: paths.clone(),
-                input: Some(input.clone()),
-                meta: ProviderMeta { tool_name: Some(name.clone()), signature: signature.clone(), ..base.clone() },
-            })),
+            TurnBlock::Call { id, name, input, kind, paths, signature, item_id } => {
+                let id = id.clone().unwrap_or_else(|| derived_call_id(&turn.message_id, calls));
+                calls += 1;
+                out.push(tool_call(CallStart {
+                    id,
+                    title: name.clone(),
+                    kind: *kind,
+                    status: ToolCallStatus::Pending,
+                    content: None,
+                    locations: paths.clone(),
+                    input: Some(input.clone()),
+                    meta: ProviderMeta { tool_name: Some(name.clone()), signature: signature.clone(), item_id: item_id.clone(), ..base.clone() },
+                }))
+            }
+            TurnBlock::Native { id, answers, title, value } => {
+                let meta = ProviderMeta { native: Some(value.clone()), ..base.clone() };
+                match answers {
+                    Some(call) => out.push(SessionUpdate::ToolCallUpdate(ToolCallPatch {
+                        tool_call_id: call.clone(),
+                        kind: None,
+                        status: Some(ToolCallStatus::Completed),
+                        title: None,
+                        content: None,
+                        locations: None,
+                        raw_input: None,
+                        raw_output: None,
+                        meta: meta.to_meta(),
+                    })),
+                    None => {
+                        let id = id.clone().unwrap_or_else(|| format!("{}-native-{}", turn.message_id, out.len()));
+                        out.push(tool_call(CallStart {
+                            id,
+                            title: title.clone(),
+                            kind: Some(ToolKind::Other),
+                            status: ToolCallStatus::Completed,
+                            content: None,
+                            locations: Vec::new(),
+                            input: value.get("input").cloned(),
+                            meta,
+                        }))
+                    }
+                }
+            }
         }
     }
     out

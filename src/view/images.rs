@@ -118,7 +118,7 @@ pub fn budget<'a>(items: Vec<Cow<'a, Item>>, config: &ImageConfig, provider: Pro
         let parts = match item.as_ref() {
             Item::User(m) => &m.content,
             Item::ToolResult(r) => &r.content,
-            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) => continue,
+            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) | Item::Native(_) => continue,
         };
         for (k, part) in parts.iter().enumerate() {
             if let Part::Image(image) = part {
@@ -169,7 +169,7 @@ pub fn budget<'a>(items: Vec<Cow<'a, Item>>, config: &ImageConfig, provider: Pro
         let item = out[i].to_mut();
         let parts = match item {
             Item::User(UserMessage { content, .. }) | Item::ToolResult(ToolResult { content, .. }) => content,
-            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) => continue,
+            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) | Item::Native(_) => continue,
         };
         if let Part::Image(image) = &parts[k] {
             parts[k] = placeholder(image, why);
@@ -181,7 +181,7 @@ pub fn budget<'a>(items: Vec<Cow<'a, Item>>, config: &ImageConfig, provider: Pro
         .flat_map(|item| match item.as_ref() {
             Item::User(m) => m.content.iter(),
             Item::ToolResult(r) => r.content.iter(),
-            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) => [].iter(),
+            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) | Item::Native(_) => [].iter(),
         })
         .map(|p| match p {
             Part::Image(image) => image_bytes(image),

@@ -48,7 +48,7 @@ impl LastBuild {
             .iter()
             .filter_map(|item| match item {
                 Item::ToolCall(call) => Some(call.call_id.clone()),
-                Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::ToolResult(_) => None,
+                Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::ToolResult(_) | Item::Native(_) => None,
             })
             .collect();
         let ends_on_last_item = ends_on(items, view.last().copied());
@@ -174,6 +174,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     report.reasoning.add(notes.reasoning);
     report.wrapped_inputs += notes.wrapped_inputs;
     report.moved_images += notes.moved_images;
+    report.dropped_natives += notes.dropped_natives;
     report.sources = report.sources + bytes;
     let by_source = report.tokens.by_source.clone() + tokens;
     report.tokens = TokenReport { request: by_source.total(), by_source, context };

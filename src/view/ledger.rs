@@ -173,12 +173,13 @@ pub fn anchor_total(usage: &UsageAnchor, response_tokens: u64) -> u64 {
 /// Counts the context: anchor + estimated delta, or an estimate of everything.
 pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
     let family = Family::of(input.provider, input.model);
-    let estimate = |from: usize| -> u64 {
+    let size = |i: usize| -> u64 {
         match input.sizes.filter(|e| e.len() == input.items.len()) {
-            Some(sizes) => sizes[from..].iter().map(|s| s.tokens).sum(),
-            None => input.items[from..].iter().map(|i| item_tokens(i, family)).sum(),
+            Some(sizes) => sizes[i].tokens,
+            None => item_tokens(&input.items[i], family),
         }
     };
+    let estimate = |from: usize| -> u64 { (from..input.items.len()).map(size).sum() };
     // An anchor past the end of the items no longer describes them (they were cut).
     let anchor = input.state.anchor.as_ref().filter(|(_, at)| *at <= input.items.len());
     let (anchor_tokens, estimated_tokens, inherited_overhead) = match anchor {
@@ -187,7 +188,8 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
             // The response the usage describes: the assistant's items right before the anchor.
             // Its reported output is never less than its visible part: a smaller figure is a
             // count taken mid-stream (Claude Code logs the usage of a message's first block).
-            let response = estimate(response_start(&input.items[..*at])).saturating_sub(estimate(*at));
+            // A server tool's blocks are not output: providers count them as input.
+            let response = (response_start(&input.items[..*at])..*at).filter(|&i| !matches!(input.items[i], Item::Native(_))).map(size).sum();
             (anchor_total(usage, response), estimate(*at), 0)
         }
         None => {

@@ -343,6 +343,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         id_map: notes.id_map,
         wrapped_inputs: notes.wrapped_inputs,
         moved_images: notes.moved_images,
+        dropped_natives: notes.dropped_natives,
         sources,
         tokens: TokenReport { request: by_source_tokens.total(), by_source: by_source_tokens, context },
         reuse: had_previous.then_some(ReuseReport { entries: entries.len(), reused_entries: reused, appended_only: false }),

@@ -157,7 +157,7 @@ impl Clock {
                 self.step += 1;
                 self.stepped = true;
             }
-            Item::ToolCall(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
+            Item::ToolCall(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::Native(_) => {}
             Item::User(_) | Item::ToolResult(_) => self.stepped = false,
         }
     }

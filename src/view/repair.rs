@@ -131,7 +131,7 @@ pub fn repair<'a>(items: &'a [Item], config: &RepairConfig) -> (Vec<Cow<'a, Item
                     }
                 }
             }
-            Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
+            Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::Native(_) => {}
         }
     }
 
@@ -151,7 +151,7 @@ pub fn repair<'a>(items: &'a [Item], config: &RepairConfig) -> (Vec<Cow<'a, Item
                     call_id: Some(result.call_id.clone()),
                 }),
             },
-            Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
+            Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::Native(_) => {}
         }
     }
 
@@ -163,7 +163,7 @@ pub fn repair<'a>(items: &'a [Item], config: &RepairConfig) -> (Vec<Cow<'a, Item
         match item.as_ref() {
             Item::ToolResult(_) => continue,
             Item::ToolCall(_) => turn_calls.push(index),
-            Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) => {}
+            Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::Native(_) => {}
         }
         out.push(item.clone());
         let turn_ends = item.is_assistant_side() && !cleaned.get(index + 1).is_some_and(|i| i.is_assistant_side());
@@ -246,6 +246,8 @@ fn clean<'a>(item: &'a Item, repairs: &mut Vec<Repair>) -> Option<Cow<'a, Item>>
             Cow::Owned(content) if content.is_empty() => None,
             Cow::Owned(content) => Some(Cow::Owned(Item::User(UserMessage { content, ..message.clone() }))),
         },
+        // A text part that only carries a Gemini thought signature stays: the model wants it back.
+        Item::Assistant(text) if text.signature.is_some() => Some(Cow::Borrowed(item)),
         Item::Assistant(text) if text.text.is_empty() => None,
         Item::Assistant(text) if blank(&text.text) => {
             blank_dropped(repairs);
@@ -255,7 +257,7 @@ fn clean<'a>(item: &'a Item, repairs: &mut Vec<Repair>) -> Option<Cow<'a, Item>>
         Item::Reasoning(r) => {
             (!blank(&r.text) || r.signature.is_some() || r.encrypted.is_some()).then_some(Cow::Borrowed(item))
         }
-        Item::ToolCall(_) => Some(Cow::Borrowed(item)),
+        Item::ToolCall(_) | Item::Native(_) => Some(Cow::Borrowed(item)),
         Item::ToolResult(result) => match clean_parts(&result.content, item.id(), repairs) {
             Cow::Borrowed(_) => Some(Cow::Borrowed(item)),
             Cow::Owned(mut content) => {

@@ -37,6 +37,9 @@ pub struct Report {
     pub wrapped_inputs: usize,
     /// Tool-result images moved into a following user message.
     pub moved_images: usize,
+    /// Provider-native blocks (server tools' calls and results) another API made, left out.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dropped_natives: usize,
     /// Content bytes by where they came from.
     pub sources: BySource,
     /// Estimated tokens of this request by source, and the ledger's count of the context.
@@ -246,7 +249,8 @@ pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family
             },
             Item::Assistant(_) => (&mut bytes.assistant, &mut tokens.assistant),
             Item::Reasoning(_) => (&mut bytes.reasoning, &mut tokens.reasoning),
-            Item::ToolCall(_) => (&mut bytes.tool_calls, &mut tokens.tool_calls),
+            // A server tool's call or result counts with the calls the model made.
+            Item::ToolCall(_) | Item::Native(_) => (&mut bytes.tool_calls, &mut tokens.tool_calls),
             Item::ToolResult(_) => (&mut bytes.tool_results, &mut tokens.tool_results),
         };
         // Images are their own source: their bytes and tokens leave the item's bucket.
@@ -274,4 +278,8 @@ mod tests {
         assert_eq!(common_prefix(&a, &a), 1000);
         assert_eq!(common_prefix(b"", &a), 0);
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

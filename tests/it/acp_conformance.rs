@@ -136,3 +136,30 @@ fn every_update_the_importers_write_is_official_acp() {
         }
     }
 }
+
+#[test]
+fn every_update_an_answer_writes_or_streams_is_official_acp() {
+    use contextview::answer::Decoder;
+    let mut written = 0;
+    for (provider, name, bytes) in crate::answers::fixtures() {
+        let mut decoder = Decoder::new(provider, "fallback");
+        let mut live = decoder.push(bytes);
+        let (answer, closing, _) = decoder.finish();
+        live.extend(closing);
+        for update in live.iter().map(|u| serde_json::to_value(u).unwrap()) {
+            assert_official(&update);
+        }
+        let records: Vec<contextview::update::Record> = answer
+            .records(&answer.message_id("fallback"))
+            .into_iter()
+            .enumerate()
+            .map(|(i, body)| contextview::update::Record { seq: i as u64 + 1, ts: String::new(), body })
+            .collect();
+        for update in updates_of(&records) {
+            assert_official(&update);
+            written += 1;
+        }
+        assert!(!records.is_empty(), "{name}");
+    }
+    assert!(written > 40, "{written}");
+}

@@ -47,7 +47,7 @@ fn builds_refuse_with_their_codes() {
     assert_eq!(build(&[user_item("u1", "  ")], &options).unwrap_err().code(), "empty_conversation");
 
     // A model that takes no prefill, and the conversation ends with its own turn.
-    let ends = [user_item("u1", "hi"), Item::Assistant(AssistantText { id: "a1".into(), text: "Hello.".into(), origin: None })];
+    let ends = [user_item("u1", "hi"), Item::Assistant(AssistantText { id: "a1".into(), text: "Hello.".into(), origin: None, signature: None })];
     let e = build(&ends, &BuildOptions::new(Provider::Anthropic, "claude-opus-4-6")).unwrap_err();
     assert_eq!(e.code(), "ends_with_assistant");
 
@@ -86,6 +86,13 @@ fn session_commands_refuse_with_their_codes_and_write_nothing() {
     assert_eq!(refused(&mut s, json!({"type": "setPromptContext", "context": {"templates": {"primary": "{{nope}}"}}})), "invalid_template");
     assert_eq!(refused(&mut s, json!({"type": "prepareCompaction"})), "nothing_to_compact");
     assert_eq!(refused(&mut s, json!({"type": "applyCompaction", "summary": "## Goal\nx"})), "no_compaction_prepared");
+    assert_eq!(refused(&mut s, json!({"type": "endAnswer"})), "no_answer_begun");
+    assert_eq!(s.answer_bytes(b"data: {}\n\n").unwrap_err().code(), "no_answer_begun");
+    assert_eq!(refused(&mut s, json!({"type": "providerAnswer", "body": "{}"})), "invalid_options", "no provider named or switched to");
+    run(&mut s, json!({"type": "beginAnswer", "provider": "anthropic"}));
+    assert_eq!(refused(&mut s, json!({"type": "beginAnswer", "provider": "anthropic"})), "answer_in_progress");
+    assert_eq!(refused(&mut s, json!({"type": "userMessage", "text": "meanwhile"})), "answer_in_progress");
+    assert_eq!(run(&mut s, json!({"type": "endAnswer"})).error, None);
 
     // A conversation long enough to compact.
     run(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));

@@ -25,6 +25,7 @@ fn summary(items: &[Item]) -> Vec<String> {
             Item::Reasoning(r) => format!("reasoning: {} sig={}", r.text, r.signature.is_some() || r.encrypted.is_some()),
             Item::ToolCall(c) => format!("call {} {}({})", c.call_id, c.name, c.input),
             Item::ToolResult(r) => format!("result {}{}: {}", r.call_id, if r.is_error { " (error)" } else { "" }, text_of(&r.content)),
+            Item::Native(n) => format!("native {}", serde_json::Value::Object(n.value.clone())),
         })
         .collect()
 }
@@ -199,9 +200,17 @@ fn codex_rollout_items_usage_and_abort() {
     assert!(built.body.contains(r#""type":"custom_tool_call""#));
     assert!(built.body.contains(r#""encrypted_content":"gAAA""#));
 
-    // Without its `rs_` id the API cannot take the reasoning back: its summary is downgraded.
+    // The encrypted content is what the API reads back: it goes without the `rs_` id (which a
+    // `store: false` request would look up and not find).
+    assert!(!built.body.contains("rs_1"), "{}", built.body);
     let without_id = text.replace(r#""id":"rs_1","#, "");
     let items = replay(&import(None, &without_id).unwrap().records).items;
+    let built = build(&items, &BuildOptions::new(Provider::OpenAiResponses, "gpt-5")).unwrap();
+    assert_eq!((built.report.reasoning.kept, built.report.reasoning.downgraded), (1, 0));
+    // With neither, the API cannot take the reasoning back: its summary is downgraded.
+    let neither = without_id.replace(r#""encrypted_content":"gAAA""#, r#""encrypted_content":null"#);
+    assert_ne!(neither, without_id);
+    let items = replay(&import(None, &neither).unwrap().records).items;
     let built = build(&items, &BuildOptions::new(Provider::OpenAiResponses, "gpt-5")).unwrap();
     assert_eq!((built.report.reasoning.kept, built.report.reasoning.downgraded), (0, 1));
 }

@@ -4,6 +4,7 @@
 mod common;
 
 mod acp_conformance;
+mod answers;
 mod discovery;
 mod errors;
 mod example_session;

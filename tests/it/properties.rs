@@ -60,13 +60,22 @@ fn item(pool: Vec<String>) -> impl Strategy<Value = Item> {
     prop_oneof![
         3 => (parts(), prop::option::of(prop_oneof![Just(SyntheticReason::SystemReminder), Just(SyntheticReason::Interjection)]))
             .prop_map(|(content, synthetic)| Item::User(UserMessage { id: String::new(), content, synthetic })),
-        2 => (text(), origin()).prop_map(|(text, origin)| Item::Assistant(AssistantText { id: String::new(), text, origin })),
+        2 => (text(), origin()).prop_map(|(text, origin)| Item::Assistant(AssistantText { id: String::new(), text, origin, signature: None })),
         2 => (text(), origin(), prop::option::of("[a-z]{1,5}"), prop::option::of("[a-z]{1,5}"), prop::option::of("rs_[a-z]{1,3}"))
-            .prop_map(|(text, origin, signature, encrypted, provider_id)| Item::Reasoning(Reasoning { id: String::new(), text, origin, signature, encrypted, provider_id })),
+            .prop_map(|(text, origin, signature, encrypted, provider_id)| Item::Reasoning(Reasoning { id: String::new(), text, origin, signature, encrypted, provider_id, summary: None })),
         3 => (pick.clone(), "[a-z_]{1,6}", prop_oneof![Just(json!({"a": 1})), Just(json!("raw patch")), Just(json!([1, 2])), Just(json!(null))], origin(), prop::option::of("[a-z]{1,4}"))
             .prop_map(|(call_id, name, input, origin, signature)| Item::ToolCall(ToolCall { id: String::new(), call_id, name, input, origin, signature })),
         3 => (pick, parts(), any::<bool>())
             .prop_map(|(call_id, content, is_error)| Item::ToolResult(ToolResult { id: String::new(), call_id, content, is_error })),
+        1 => (prop_oneof![Just("anthropic"), Just("openai-responses"), Just("gemini")], "[a-z]{1,8}").prop_map(|(provider, q)| {
+            let value = match provider {
+                "anthropic" => json!({"type": "server_tool_use", "id": format!("srvtoolu_{q}"), "name": "web_search", "input": {"query": q}}),
+                "openai-responses" => json!({"type": "web_search_call", "id": format!("ws_{q}"), "status": "completed", "action": {"type": "search", "query": q}}),
+                _ => json!({"executableCode": {"language": "PYTHON", "code": format!("print('{q}')")}}),
+            };
+            let value = value.as_object().cloned().unwrap();
+            Item::Native(Native { id: String::new(), origin: Origin { provider: provider.to_owned(), model: Some(MODEL.to_owned()) }, value })
+        }),
     ]
 }
 
@@ -83,6 +92,7 @@ fn conversation() -> impl Strategy<Value = Vec<Item>> {
                     Item::Reasoning(m) => m.id = id,
                     Item::ToolCall(m) => m.id = id,
                     Item::ToolResult(m) => m.id = id,
+                    Item::Native(m) => m.id = id,
                 }
             }
             items
@@ -245,6 +255,25 @@ mod content {
                         || c.input.as_str().is_some_and(|s| has_text(s))
                         || (c.input.is_null() && report.wrapped_inputs > 0);
                     prop_assert!(input_there, "{provider}: the input of {id} is lost: {}", c.input);
+                }
+                // A native block goes back to its own API (a Responses item less its id), and is
+                // counted as left out everywhere else.
+                Item::Native(n) => {
+                    let own = match provider {
+                        Provider::Anthropic => n.origin.provider == "anthropic",
+                        Provider::OpenAiResponses => n.origin.provider == "openai-responses",
+                        Provider::Gemini => n.origin.provider == "gemini",
+                        Provider::OpenAiChat => false,
+                    };
+                    if own {
+                        let mut sent = n.value.clone();
+                        if provider == Provider::OpenAiResponses {
+                            sent.remove("id");
+                        }
+                        prop_assert!(values.contains(&Value::Object(sent)), "{provider}: the native block {id} is lost");
+                    } else {
+                        prop_assert!(report.dropped_natives > 0, "{provider}: a foreign native block {id} left out unsaid");
+                    }
                 }
                 Item::ToolResult(r) => {
                     if repaired(id, &[RepairKind::OrphanResultDropped, RepairKind::DuplicateResultDropped]) {

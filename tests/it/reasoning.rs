@@ -16,7 +16,7 @@ const THOUGHT: &str = "The failing test points at the parser";
 fn own_reasoning(provider: Provider, model: &str, text: &str) -> Reasoning {
     let origin = |p: &str| Some(Origin { provider: p.into(), model: Some(model.into()) });
     match provider {
-        Provider::Anthropic => Reasoning { id: "r1".into(), text: text.into(), origin: origin("anthropic"), signature: Some("sig-anthropic".into()), encrypted: None, provider_id: None },
+        Provider::Anthropic => Reasoning { id: "r1".into(), text: text.into(), origin: origin("anthropic"), signature: Some("sig-anthropic".into()), encrypted: None, provider_id: None, summary: None },
         Provider::OpenAiResponses | Provider::OpenAiChat => Reasoning {
             id: "r1".into(),
             text: text.into(),
@@ -24,8 +24,9 @@ fn own_reasoning(provider: Provider, model: &str, text: &str) -> Reasoning {
             signature: None,
             encrypted: Some("enc-openai".into()),
             provider_id: Some("rs_1".into()),
+            summary: None,
         },
-        Provider::Gemini => Reasoning { id: "r1".into(), text: text.into(), origin: origin("gemini"), signature: Some("sig-gemini".into()), encrypted: None, provider_id: None },
+        Provider::Gemini => Reasoning { id: "r1".into(), text: text.into(), origin: origin("gemini"), signature: Some("sig-gemini".into()), encrypted: None, provider_id: None, summary: None },
     }
 }
 
@@ -33,7 +34,7 @@ fn conversation(reasoning: Reasoning) -> Vec<Item> {
     vec![
         Item::User(UserMessage { id: "u1".into(), content: vec![Part::text("Why does it fail?")], synthetic: None }),
         Item::Reasoning(reasoning),
-        Item::Assistant(AssistantText { id: "a1".into(), text: "Looking at the parser.".into(), origin: None }),
+        Item::Assistant(AssistantText { id: "a1".into(), text: "Looking at the parser.".into(), origin: None, signature: None }),
         Item::User(UserMessage { id: "u2".into(), content: vec![Part::text("Go on.")], synthetic: None }),
     ]
 }
@@ -54,7 +55,8 @@ fn counts(kept: usize, downgraded: usize, dropped: usize) -> ReasoningCounts {
 fn native_markers(provider: Provider) -> &'static [&'static str] {
     match provider {
         Provider::Anthropic => &["\"type\":\"thinking\"", "sig-anthropic"],
-        Provider::OpenAiResponses => &["\"type\":\"reasoning\"", "enc-openai", "rs_1"],
+        // The encrypted content carries it back; the id stays out (see below).
+        Provider::OpenAiResponses => &["\"type\":\"reasoning\"", "enc-openai"],
         Provider::Gemini => &["\"thought\":true", "sig-gemini"],
         Provider::OpenAiChat => &["enc-openai", "rs_1"],
     }
@@ -69,6 +71,17 @@ fn the_same_model_gets_its_reasoning_back_natively() {
             assert!(built.body.contains(marker), "{provider}: {marker} missing from {}", built.body);
         }
     }
+}
+
+#[test]
+fn responses_reasoning_goes_back_by_its_encrypted_content_or_else_by_its_id() {
+    let with_both = own_reasoning(Provider::OpenAiResponses, "model-a", THOUGHT);
+    let built = build_for(Provider::OpenAiResponses, "model-a", &conversation(with_both.clone()), ForeignReasoning::AsText);
+    assert!(built.body.contains(r#"{"type":"reasoning","summary":[{"type":"summary_text","text":"The failing test points at the parser"}],"encrypted_content":"enc-openai"}"#), "{}", built.body);
+    assert!(!built.body.contains("rs_1"), "a store:false request would look the id up: {}", built.body);
+    let id_only = Reasoning { encrypted: None, ..with_both };
+    let built = build_for(Provider::OpenAiResponses, "model-a", &conversation(id_only), ForeignReasoning::AsText);
+    assert!(built.body.contains(r#"{"type":"reasoning","id":"rs_1","summary""#), "{}", built.body);
 }
 
 #[test]
@@ -115,10 +128,19 @@ fn foreign_reasoning_without_visible_text_is_dropped_even_when_downgrading() {
 }
 
 #[test]
+fn a_gemini_thought_summary_without_a_signature_goes_back_as_a_thought_part() {
+    let mut reasoning = own_reasoning(Provider::Gemini, "model-a", THOUGHT);
+    reasoning.signature = None;
+    let built = build_for(Provider::Gemini, "model-a", &conversation(reasoning), ForeignReasoning::AsText);
+    assert_eq!(built.report.reasoning, counts(1, 0, 0));
+    assert!(built.body.contains(&format!(r#"{{"text":"{THOUGHT}","thought":true}}"#)), "{}", built.body);
+}
+
+#[test]
 fn reasoning_without_replay_material_is_downgraded_for_its_own_model() {
-    // The same model, but no signature (Anthropic, Gemini) or no `rs_` id (Responses, whose
-    // reasoning input item requires it): the API could not take it back, so the text goes as text.
-    for provider in [Provider::Anthropic, Provider::OpenAiResponses, Provider::Gemini] {
+    // The same model, but no signature (Anthropic) or neither an `rs_` id nor encrypted content
+    // (Responses): the API could not take it back, so the text goes as text.
+    for provider in [Provider::Anthropic, Provider::OpenAiResponses] {
         let mut reasoning = own_reasoning(provider, "model-a", THOUGHT);
         reasoning.signature = None;
         reasoning.encrypted = None;

@@ -118,7 +118,7 @@ fn anthropic_prefill_is_decided_by_the_model_and_by_thinking() {
     use contextview::conversation::{AssistantText, Item, Part, UserMessage};
     let items = [
         Item::User(UserMessage { id: "u".into(), content: vec![Part::text("hi")], synthetic: None }),
-        Item::Assistant(AssistantText { id: "a".into(), text: "Sure".into(), origin: None }),
+        Item::Assistant(AssistantText { id: "a".into(), text: "Sure".into(), origin: None, signature: None }),
     ];
     let built = |model: &str| contextview::build(&items, &contextview::BuildOptions::new(Provider::Anthropic, model));
     assert!(built("claude-sonnet-4-5").is_ok());
@@ -345,6 +345,7 @@ fn breaking_cases() -> Vec<(&'static str, Provider, Value)> {
         ("anthropic.tool_result_in_user", a, anthropic(json!([user, {"role": "assistant", "content": [tool_use, result]}, user]))),
         ("anthropic.tool_result_first", a, anthropic(json!([user, {"role": "assistant", "content": [tool_use]}, {"role": "user", "content": [{"type": "text", "text": "x"}, result]}]))),
         ("anthropic.tool_result_matches_tool_use", a, anthropic(json!([{"role": "user", "content": [result]}]))),
+        ("anthropic.native_in_assistant", a, anthropic(json!([{"role": "user", "content": [{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "q"}}, {"type": "text", "text": "x"}]}]))),
         ("anthropic.thinking_in_assistant", a, anthropic(json!([{"role": "user", "content": [{"type": "thinking", "thinking": "t", "signature": "s"}, {"type": "text", "text": "x"}]}]))),
         ("anthropic.thinking_signature", a, anthropic(json!([user, {"role": "assistant", "content": [{"type": "thinking", "thinking": "t", "signature": ""}, {"type": "text", "text": "x"}]}, user]))),
         ("anthropic.ends_with_user", a, anthropic(json!([user, {"role": "assistant", "content": [{"type": "text", "text": "x"}]}]))),
@@ -374,6 +375,8 @@ fn breaking_cases() -> Vec<(&'static str, Provider, Value)> {
         ("openai_responses.call_has_output", r, json!({"model": "m", "input": [{"type": "function_call", "call_id": "c", "name": "a", "arguments": "{}"}]})),
         ("openai_responses.output_has_call", r, json!({"model": "m", "input": [{"type": "function_call_output", "call_id": "c", "output": "r"}]})),
         ("openai_responses.reasoning_followed", r, json!({"model": "m", "input": [{"type": "reasoning", "id": "rs_1", "summary": []}]})),
+        ("openai_responses.item_type", r, json!({"model": "m", "input": [{"role": "user", "content": "hi"}, {"action": {"type": "search"}}]})),
+        ("openai_responses.reasoning_id", r, json!({"model": "m", "input": [{"type": "reasoning", "summary": []}, {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]}]})),
         ("openai_responses.reasoning_id", r, json!({"model": "m", "input": [{"type": "reasoning", "id": "", "summary": []}, {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]}]})),
         ("gemini.contents_non_empty", g, json!({"contents": []})),
         ("gemini.role", g, json!({"contents": [{"role": "assistant", "parts": [{"text": "x"}]}]})),

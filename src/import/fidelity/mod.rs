@@ -235,6 +235,8 @@ impl<'a> ViewIndex<'a> {
                     }
                 }
                 Item::ToolResult(r) => index.add_images(&r.content),
+                // No importer writes these; a source agent's view has no counterpart to compare.
+                Item::Native(_) => {}
             }
         }
         index

@@ -24,7 +24,7 @@ pub fn cut(items: &[Item], keep_tokens: u64, size: impl Fn(usize) -> u64) -> usi
         tail = tail.saturating_add(size(i));
         let boundary = match &items[i] {
             item @ Item::User(_) => is_real_prompt(item),
-            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) => i == 0 || !items[i - 1].is_assistant_side(),
+            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) | Item::Native(_) => i == 0 || !items[i - 1].is_assistant_side(),
             Item::ToolResult(_) => false,
         };
         if boundary {

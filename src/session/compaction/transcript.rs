@@ -65,6 +65,13 @@ fn entries(items: &[Item]) -> Vec<Entry> {
                 let label = if r.is_error { format!("tool error {name}") } else { format!("tool result {name}") };
                 Entry { label, text: parts_text(&r.content), result: true, pinned: false }
             }
+            // A server tool's call or result, as the provider sent it: trimmed like a result.
+            Item::Native(n) => Entry {
+                label: format!("server tool {}", n.value.get("type").and_then(|t| t.as_str()).unwrap_or("block")),
+                text: serde_json::Value::Object(n.value.clone()).to_string(),
+                result: true,
+                pinned: false,
+            },
         };
         out.push(entry);
     }

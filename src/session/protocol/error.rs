@@ -26,6 +26,11 @@ pub enum SessionError {
     InvalidSnapshot(String),
     /// `dispatch` while commands are queued: `process` them first.
     QueueNotEmpty(usize),
+    /// Bytes or `endAnswer` with no answer begun.
+    NoAnswerBegun,
+    /// A command that adds to the conversation (or a second `beginAnswer`) while an answer is
+    /// being received: `endAnswer` first.
+    AnswerInProgress,
 }
 
 impl SessionError {
@@ -45,6 +50,8 @@ impl SessionError {
             SessionError::SessionMismatch { .. } => "session_mismatch",
             SessionError::InvalidSnapshot(_) => "invalid_snapshot",
             SessionError::QueueNotEmpty(_) => "queue_not_empty",
+            SessionError::NoAnswerBegun => "no_answer_begun",
+            SessionError::AnswerInProgress => "answer_in_progress",
         }
     }
 }
@@ -70,6 +77,8 @@ impl std::fmt::Display for SessionError {
             SessionError::SessionMismatch { held, stored } => write!(f, "storage holds session `{stored}`, not `{held}`"),
             SessionError::InvalidSnapshot(m) => write!(f, "invalid snapshot: {m}"),
             SessionError::QueueNotEmpty(n) => write!(f, "{n} commands are queued; process them before dispatching another"),
+            SessionError::NoAnswerBegun => write!(f, "no answer is being received (beginAnswer first)"),
+            SessionError::AnswerInProgress => write!(f, "an answer is being received; endAnswer first"),
         }
     }
 }

@@ -90,14 +90,21 @@ impl AssistantResponse {
     pub fn turn(&self, message_id: String) -> Turn {
         let mut blocks = Vec::with_capacity(2 + self.tool_calls.len());
         if let Some(r) = &self.reasoning {
-            blocks.push(TurnBlock::Reasoning { text: r.text.clone(), signature: r.signature.clone(), encrypted: r.encrypted.clone(), id: r.id.clone() });
+            blocks.push(TurnBlock::Reasoning {
+                text: r.text.clone(),
+                signature: r.signature.clone(),
+                encrypted: r.encrypted.clone(),
+                id: r.id.clone(),
+                summary: None,
+            });
         }
         if let Some(text) = self.text.as_deref().filter(|t| !t.is_empty()) {
-            blocks.push(TurnBlock::Text { text: text.to_owned() });
+            blocks.push(TurnBlock::text(text));
         }
         for call in &self.tool_calls {
             blocks.push(TurnBlock::Call {
-                id: call.id.clone(),
+                id: Some(call.id.clone()),
+                item_id: None,
                 name: call.name.clone(),
                 input: call.input.clone(),
                 kind: call.kind,
@@ -207,3 +214,29 @@ pub struct Restore {
     pub snapshot: Box<SessionSnapshot>,
 }
 
+
+/// A provider's whole answer.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProviderAnswer {
+    /// The API that answered; the session's provider when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<Provider>,
+    /// The model that answered, when the answer does not name it; the session's when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The answer's body: JSON, or a stream's text (SSE, or Gemini's JSON array).
+    pub body: String,
+}
+
+/// Starts a streamed answer.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BeginAnswer {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<Provider>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}

@@ -19,6 +19,7 @@ pub use error::{AppendError, SessionError};
 pub use inputs::*;
 pub use snapshot::{PreparedCut, SessionSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION};
 
+use crate::answer::AnswerSummary;
 use crate::prompt::PromptContext;
 use crate::view::{ContextUsage, Report};
 
@@ -59,6 +60,14 @@ pub enum Command {
     Snapshot,
     /// Replaces the whole state with a snapshot's.
     Restore(Restore),
+    /// A provider's whole answer (a JSON body, or a stream's every byte as text): decoded and
+    /// recorded exactly — every block, the usage, how it ended.
+    ProviderAnswer(ProviderAnswer),
+    /// Starts receiving a streamed answer: its bytes then go to `Session::answer_bytes`.
+    BeginAnswer(BeginAnswer),
+    /// The streamed answer's end: what arrived is recorded (marked partial when the provider had
+    /// not finished it).
+    EndAnswer,
 }
 
 impl Command {
@@ -80,6 +89,9 @@ impl Command {
             Command::Flush => "flush",
             Command::Snapshot => "snapshot",
             Command::Restore(_) => "restore",
+            Command::ProviderAnswer(_) => "providerAnswer",
+            Command::BeginAnswer(_) => "beginAnswer",
+            Command::EndAnswer => "endAnswer",
         }
     }
 
@@ -114,6 +126,9 @@ impl Command {
             "flush" => unit(Command::Flush, &rest),
             "snapshot" => unit(Command::Snapshot, &rest),
             "restore" => args(&kind, rest).map(Command::Restore),
+            "providerAnswer" => args(&kind, rest).map(Command::ProviderAnswer),
+            "beginAnswer" => args(&kind, rest).map(Command::BeginAnswer),
+            "endAnswer" => unit(Command::EndAnswer, &rest),
             other => Err(format!("unknown command type `{other}`")),
         }
     }
@@ -139,6 +154,9 @@ pub enum Reply {
     Built { body: String, report: Box<Report> },
     Compaction(Box<PreparedCompaction>),
     Snapshot(Box<SessionSnapshot>),
+    /// A provider's answer was recorded under these sequence numbers (none when it held nothing
+    /// but an error): what it said, and what the decoder noticed.
+    Answered { seqs: Vec<u64>, answer: Box<AnswerSummary>, diagnostics: Vec<crate::diagnostic::Diagnostic> },
 }
 
 /// Why the context needs compacting.

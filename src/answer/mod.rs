@@ -1,0 +1,368 @@
+//! Provider answers → the log: the way back of the loop. A sans-IO decoder per API reads a
+//! provider's answer — a whole JSON body, or a stream in any chunking ([`framing`]) — says what
+//! it holds as ACP updates while it arrives (so a client shows the answer as it streams), and at
+//! the end yields the [`Answer`]: every block in its order (each thinking block with its
+//! signature, redacted thinking, text with its citations, tool calls, Gemini thought signatures
+//! on whichever part carried them, Responses reasoning items with their encrypted content,
+//! server tools' blocks), usage normalised once ([`usage`]), the stop reason, and whether the
+//! answer came whole, was cut short, or failed with the provider's error.
+//!
+//! The log keeps all of it through the one writer ([`crate::update::write`]); the next request to
+//! the same API and model carries it back where that API wants it back.
+//!
+//! - [`anthropic`]: Messages (`message_start` … `message_stop`, or one message);
+//! - [`openai_chat`]: Chat Completions (`chat.completion.chunk`s to `[DONE]`, or one completion);
+//! - [`openai_responses`]: Responses (typed events to `response.completed`, or one response);
+//! - [`gemini`]: `generateContent` (SSE or a JSON array of responses, or one response).
+
+pub mod anthropic;
+mod assemble;
+pub mod framing;
+pub mod gemini;
+pub mod openai_chat;
+pub mod openai_responses;
+pub mod usage;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::provider::Provider;
+use crate::update::acp::SessionUpdate;
+use crate::update::record::{AnswerEnd, AnswerStatus, Event, ProviderFailure, RecordBody, UnfinishedCall, UsageAnchor};
+use crate::update::write::{self, Turn, TurnBlock};
+
+pub use assemble::Assembler;
+use framing::{Frame, Framer, FramingError};
+
+/// A provider's answer, decoded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub provider: Provider,
+    /// The model that answered, as the provider named it.
+    pub model: Option<String>,
+    /// The provider's id of the message or response.
+    pub id: Option<String>,
+    /// The message id the live updates used (the provider's id, or the decoder's fallback).
+    pub turn_id: Option<String>,
+    pub blocks: Vec<TurnBlock>,
+    /// The usage, normalised ([`usage`]).
+    pub usage: Option<UsageAnchor>,
+    /// The usage as the provider reported it (its last report).
+    pub raw_usage: Option<Value>,
+    pub stop_reason: Option<String>,
+    pub status: AnswerStatus,
+    pub failure: Option<ProviderFailure>,
+    pub extra_choices: u32,
+    pub unfinished_calls: Vec<UnfinishedCall>,
+    /// Facts of the ending with no field of their own, as the provider sent them.
+    pub details: Map<String, Value>,
+}
+
+/// A tool call of an answer, for the host that runs it.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerCall {
+    /// The id its result must name (`toolResult`'s `toolCallId`).
+    pub id: String,
+    pub name: String,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
+    pub input: Value,
+}
+
+/// What an answer said, for the host: its text, its calls, and how it ended.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerSummary {
+    pub provider: Provider,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_id: Option<String>,
+    /// The visible text, every text block joined.
+    pub text: String,
+    pub tool_calls: Vec<AnswerCall>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    pub status: AnswerStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ProviderFailure>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<UsageAnchor>,
+    /// The model refused (a refusal block or stop reason).
+    pub refused: bool,
+}
+
+impl Answer {
+    /// The message id the answer's records carry: the live updates', else `fallback`.
+    pub fn message_id(&self, fallback: &str) -> String {
+        self.turn_id.clone().or_else(|| self.id.clone()).unwrap_or_else(|| fallback.to_owned())
+    }
+
+    /// The turn the log's writer records.
+    pub fn turn(&self, message_id: &str) -> Turn {
+        Turn {
+            message_id: message_id.to_owned(),
+            provider: Some(self.provider.as_str().to_owned()),
+            model: self.model.clone(),
+            blocks: self.blocks.clone(),
+            stop_reason: None,
+        }
+    }
+
+    /// How it ended, as the log records it.
+    pub fn end(&self) -> AnswerEnd {
+        AnswerEnd {
+            provider: self.provider.as_str().to_owned(),
+            model: self.model.clone(),
+            response_id: self.id.clone(),
+            stop_reason: self.stop_reason.clone(),
+            status: self.status,
+            error: self.failure.clone(),
+            extra_choices: self.extra_choices,
+            unfinished_calls: self.unfinished_calls.clone(),
+            usage: self.raw_usage.clone(),
+            details: (!self.details.is_empty()).then(|| self.details.clone()),
+        }
+    }
+
+    /// Whether there is anything to record: content, usage, or how it ended after content.
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty() && self.usage.is_none() && self.unfinished_calls.is_empty()
+    }
+
+    /// Every record the answer writes, in order: its blocks, the usage anchor, how it ended.
+    pub fn records(&self, message_id: &str) -> Vec<RecordBody> {
+        let mut out: Vec<RecordBody> = write::turn(&self.turn(message_id))
+            .into_iter()
+            .map(|u| RecordBody::Update(crate::update::acp::AcpUpdate::Known(u)))
+            .collect();
+        if let Some(usage) = &self.usage {
+            out.push(RecordBody::Event(Event::UsageAnchor(usage.clone())));
+        }
+        out.push(RecordBody::Event(Event::AnswerEnd(self.end())));
+        out
+    }
+
+    /// What it said, for the host (call ids as the records name them).
+    pub fn summary(&self, message_id: &str) -> AnswerSummary {
+        let mut text = String::new();
+        let mut tool_calls = Vec::new();
+        let mut refused = self.stop_reason.as_deref().is_some_and(|r| matches!(r, "refusal" | "content_filter" | "SAFETY" | "PROHIBITED_CONTENT"));
+        for block in &self.blocks {
+            match block {
+                TurnBlock::Text { text: t, refusal, .. } => {
+                    text.push_str(t);
+                    refused |= *refusal;
+                }
+                TurnBlock::Call { id, name, input, .. } => tool_calls.push(AnswerCall {
+                    id: id.clone().unwrap_or_else(|| write::derived_call_id(message_id, tool_calls.len())),
+                    name: name.clone(),
+                    input: input.clone(),
+                }),
+                TurnBlock::Reasoning { .. } | TurnBlock::Native { .. } => {}
+            }
+        }
+        AnswerSummary {
+            provider: self.provider,
+            model: self.model.clone(),
+            response_id: self.id.clone(),
+            text,
+            tool_calls,
+            stop_reason: self.stop_reason.clone(),
+            status: self.status,
+            error: self.failure.clone(),
+            usage: self.usage.clone(),
+            refused,
+        }
+    }
+}
+
+/// One API's reading of frames.
+#[derive(Debug, Clone)]
+enum Api {
+    Anthropic(anthropic::Reader),
+    OpenAiChat(openai_chat::Reader),
+    OpenAiResponses(openai_responses::Reader),
+    Gemini(gemini::Reader),
+}
+
+/// A sans-IO decoder of one answer: bytes in (any chunking), updates out as they arrive, the
+/// answer at the end.
+#[derive(Debug, Clone)]
+pub struct Decoder {
+    framer: Framer,
+    api: Api,
+    assembler: Assembler,
+    diagnostics: Vec<Diagnostic>,
+    frames: Vec<Frame>,
+    errors: Vec<FramingError>,
+    bytes: usize,
+}
+
+impl Decoder {
+    /// A decoder for `provider`'s answers; `fallback_id` names the message while the provider has
+    /// not named it (and for good, when it never does).
+    pub fn new(provider: Provider, fallback_id: &str) -> Decoder {
+        let api = match provider {
+            Provider::Anthropic => Api::Anthropic(anthropic::Reader::default()),
+            Provider::OpenAiChat => Api::OpenAiChat(openai_chat::Reader::default()),
+            Provider::OpenAiResponses => Api::OpenAiResponses(openai_responses::Reader::default()),
+            Provider::Gemini => Api::Gemini(gemini::Reader::default()),
+        };
+        Decoder {
+            framer: Framer::new(),
+            api,
+            assembler: Assembler::new(provider, fallback_id),
+            diagnostics: Vec::new(),
+            frames: Vec::new(),
+            errors: Vec::new(),
+            bytes: 0,
+        }
+    }
+
+    pub fn provider(&self) -> Provider {
+        self.assembler.provider
+    }
+
+    /// Reads more of the answer; returns the updates it says (text and thought chunks, tool
+    /// calls once whole), in order.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<SessionUpdate> {
+        self.bytes += bytes.len();
+        self.framer.push(bytes, &mut self.frames, &mut self.errors);
+        self.read_frames();
+        self.assembler.take_live()
+    }
+
+    /// Updates said since the last `push` (by [`Decoder::finish`] closing what was open).
+    fn read_frames(&mut self) {
+        for frame in std::mem::take(&mut self.frames) {
+            match frame {
+                Frame::Event { name, data } => {
+                    let data = data.trim();
+                    if data == "[DONE]" {
+                        self.assembler.finished = true;
+                        continue;
+                    }
+                    if data.is_empty() {
+                        continue;
+                    }
+                    match serde_json::from_str::<Value>(data) {
+                        Ok(value) => self.read(name.as_deref(), &value, true),
+                        Err(e) => self.diagnostics.push(Diagnostic::new(
+                            "answer.bad_event",
+                            Severity::Warning,
+                            format!("an event's data is not JSON ({e}); skipped"),
+                        )),
+                    }
+                }
+                Frame::Json(text) => match serde_json::from_str::<Value>(&text) {
+                    // A whole body, an element of a JSON-array stream, or stray JSON in a stream.
+                    Ok(Value::Array(items)) => {
+                        for item in items {
+                            self.read(None, &item, false);
+                        }
+                    }
+                    Ok(value) => self.read(None, &value, false),
+                    Err(e) => self.diagnostics.push(Diagnostic::new(
+                        "answer.bad_json",
+                        Severity::Warning,
+                        format!("the answer holds text that is not JSON ({e}); skipped"),
+                    )),
+                },
+            }
+        }
+        for error in std::mem::take(&mut self.errors) {
+            let (code, message) = match error {
+                FramingError::TooLong => ("answer.frame_too_long", format!("an event longer than {} bytes was dropped", framing::MAX_FRAME_BYTES)),
+                FramingError::NotUtf8 => ("answer.not_utf8", "the answer holds bytes that are not UTF-8; they were replaced".to_owned()),
+                FramingError::Unterminated => ("answer.cut_short", "the answer ended inside an event or document".to_owned()),
+                FramingError::TrailingBytes => ("answer.trailing_bytes", "bytes after the end of the answer's JSON array were ignored".to_owned()),
+            };
+            self.diagnostics.push(Diagnostic::new(code, Severity::Warning, message));
+        }
+    }
+
+    fn read(&mut self, name: Option<&str>, value: &Value, event: bool) {
+        let asm = &mut self.assembler;
+        match &mut self.api {
+            Api::Anthropic(r) => r.read(name, value, asm),
+            Api::OpenAiChat(r) => r.read(value, asm),
+            Api::OpenAiResponses(r) => r.read(value, event, asm),
+            Api::Gemini(r) => r.read(value, asm),
+        }
+    }
+
+    /// The end of the answer's bytes: what is still open is closed, and the answer is whole,
+    /// partial (the stream ended before the provider said it was done) or failed.
+    pub fn finish(mut self) -> (Answer, Vec<SessionUpdate>, Vec<Diagnostic>) {
+        self.framer.finish(&mut self.frames, &mut self.errors);
+        self.read_frames();
+        let cut_short = match &mut self.api {
+            Api::Anthropic(r) => r.cut_short(),
+            Api::OpenAiChat(r) => r.cut_short(&self.assembler),
+            Api::OpenAiResponses(r) => r.cut_short(),
+            Api::Gemini(r) => r.cut_short(&mut self.assembler),
+        };
+        if self.bytes == 0 {
+            self.diagnostics.push(Diagnostic::new("answer.empty", Severity::Warning, "the answer holds no bytes"));
+        }
+        let mut live = self.assembler.take_live();
+        let (answer, closing) = self.assembler.finish(cut_short);
+        live.extend(closing);
+        if answer.status == AnswerStatus::Partial {
+            self.diagnostics.push(Diagnostic::new(
+                "answer.partial",
+                Severity::Warning,
+                "the answer ended before the provider finished it; what arrived is kept and marked partial",
+            ));
+        }
+        if answer.extra_choices > 0 {
+            self.diagnostics.push(Diagnostic::new(
+                "answer.extra_choices",
+                Severity::Info,
+                format!("the provider returned {} choices; the first is recorded", answer.extra_choices + 1),
+            ));
+        }
+        if !answer.unfinished_calls.is_empty() {
+            self.diagnostics.push(Diagnostic::new(
+                "answer.unfinished_call",
+                Severity::Warning,
+                format!("{} tool call(s) never received whole arguments: not recorded as calls (kept in answer_end)", answer.unfinished_calls.len()),
+            ));
+        }
+        (answer, live, self.diagnostics)
+    }
+}
+
+/// Decodes a whole answer (a body, or a stream's every byte).
+pub fn decode(provider: Provider, bytes: &[u8], fallback_id: &str) -> (Answer, Vec<Diagnostic>) {
+    let mut decoder = Decoder::new(provider, fallback_id);
+    decoder.push(bytes);
+    let (answer, _, diagnostics) = decoder.finish();
+    (answer, diagnostics)
+}
+
+/// A string field of a JSON object.
+pub(crate) fn str_of<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+/// A provider error object (`{type|code|status, message}`) as a failure.
+pub(crate) fn failure_of(error: &Value, fallback_kind: &str) -> ProviderFailure {
+    let kind = ["type", "code", "status"]
+        .iter()
+        .find_map(|k| match error.get(*k) {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| fallback_kind.to_owned());
+    let status = match error.get("code") {
+        Some(Value::Number(n)) => n.as_u64().and_then(|n| u16::try_from(n).ok()),
+        _ => None,
+    };
+    let message = str_of(error, "message").map(str::to_owned).unwrap_or_else(|| error.to_string());
+    ProviderFailure { kind, message, status }
+}

@@ -1,0 +1,619 @@
+//! Provider answers into the log: every fixture of ours decodes to what it holds, in any
+//! chunking; the next request to the same API carries the answer back exactly; the ledger after
+//! an answer is the provider's own total; answers that end badly are recorded as what they are.
+
+use contextview::answer::{decode, Answer, Decoder};
+use contextview::provider::Provider;
+use contextview::update::record::AnswerStatus;
+use contextview::update::write::TurnBlock;
+use pretty_assertions::assert_eq;
+use proptest::prelude::*;
+use serde_json::Value;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+macro_rules! fixture {
+    ($name:literal) => {
+        ($name, include_bytes!(concat!("../fixtures/answers/", $name)) as &[u8])
+    };
+}
+
+/// Every fixture, with its API.
+pub fn fixtures() -> Vec<(Provider, &'static str, &'static [u8])> {
+    let a = Provider::Anthropic;
+    let c = Provider::OpenAiChat;
+    let r = Provider::OpenAiResponses;
+    let g = Provider::Gemini;
+    let list = [
+        (a, fixture!("anthropic-thinking-tools.sse")),
+        (a, fixture!("anthropic-two-thinking-redacted.json")),
+        (a, fixture!("anthropic-web-search-pause.sse")),
+        (a, fixture!("anthropic-overloaded-mid-stream.sse")),
+        (a, fixture!("anthropic-max-tokens-mid-call.sse")),
+        (a, fixture!("anthropic-dropped-mid-call.sse")),
+        (a, fixture!("anthropic-refusal.json")),
+        (a, fixture!("anthropic-error-body.json")),
+        (c, fixture!("openai-chat-tools.sse")),
+        (c, fixture!("openai-chat-azure.sse")),
+        (c, fixture!("openai-chat-reasoning-content.sse")),
+        (c, fixture!("openai-chat-two-choices.json")),
+        (c, fixture!("openai-chat-refusal.json")),
+        (c, fixture!("openai-chat-error-mid-stream.sse")),
+        (c, fixture!("openai-chat-length.sse")),
+        (c, fixture!("openai-chat-custom-tool.json")),
+        (c, fixture!("openai-chat-error-body.json")),
+        (c, fixture!("openai-chat-dropped.sse")),
+        (r, fixture!("openai-responses-reasoning-call.sse")),
+        (r, fixture!("openai-responses-web-search.json")),
+        (r, fixture!("openai-responses-incomplete.sse")),
+        (r, fixture!("openai-responses-failed.sse")),
+        (r, fixture!("openai-responses-refusal.sse")),
+        (r, fixture!("openai-responses-error-body.json")),
+        (g, fixture!("gemini-text-signature.sse")),
+        (g, fixture!("gemini-parallel-calls.json")),
+        (g, fixture!("gemini-array-code-execution.json")),
+        (g, fixture!("gemini-vertex-partial-args.sse")),
+        (g, fixture!("gemini-prompt-blocked.json")),
+        (g, fixture!("gemini-safety.json")),
+        (g, fixture!("gemini-unavailable-mid-stream.sse")),
+        (g, fixture!("gemini-error-body.json")),
+    ];
+    list.into_iter().map(|(p, (name, bytes))| (p, name, bytes)).collect()
+}
+
+fn opt(s: &Option<String>) -> &str {
+    s.as_deref().unwrap_or("-")
+}
+
+/// An answer, one line per fact, for whole-answer comparisons written by hand.
+fn describe(answer: &Answer) -> Vec<String> {
+    let usage = answer.usage.as_ref().map_or("-".to_owned(), |u| {
+        format!("{}+{}r+{}w+{}o", u.input_tokens, u.cache_read_tokens, u.cache_write_tokens, u.output_tokens)
+    });
+    let mut lines = vec![format!(
+        "{:?} stop={} id={} model={} usage={} extra={} error={}",
+        answer.status,
+        opt(&answer.stop_reason),
+        opt(&answer.id),
+        opt(&answer.model),
+        usage,
+        answer.extra_choices,
+        answer.failure.as_ref().map_or("-".to_owned(), |f| format!("{}/{}", f.kind, f.status.map_or("-".to_owned(), |s| s.to_string()))),
+    )];
+    for block in &answer.blocks {
+        lines.push(match block {
+            TurnBlock::Reasoning { text, signature, encrypted, id, summary } => format!(
+                "reasoning {text:?} sig={} enc={} id={} parts={}",
+                opt(signature),
+                opt(encrypted),
+                opt(id),
+                summary.as_ref().map_or(0, Vec::len)
+            ),
+            TurnBlock::Text { text, signature, annotations, refusal, item_id } => format!(
+                "text {text:?} sig={} notes={} item={}{}",
+                opt(signature),
+                annotations.as_ref().and_then(Value::as_array).map_or(0, Vec::len),
+                opt(item_id),
+                if *refusal { " refusal" } else { "" }
+            ),
+            TurnBlock::Call { id, name, input, signature, item_id, .. } => {
+                format!("call {} {name} {input} sig={} item={}", opt(id), opt(signature), opt(item_id))
+            }
+            TurnBlock::Native { answers, value, .. } => {
+                format!("native {} answers={}", value.get("type").and_then(Value::as_str).unwrap_or("part"), opt(answers))
+            }
+        });
+    }
+    for call in &answer.unfinished_calls {
+        lines.push(format!("unfinished {} {} {:?}", opt(&call.id), call.name, call.arguments));
+    }
+    lines
+}
+
+fn expected(name: &str) -> Vec<&'static str> {
+    match name {
+        "anthropic-thinking-tools.sse" => vec![
+            "Complete stop=tool_use id=msg_A1 model=claude-sonnet-4-5-20250929 usage=3+4000r+120w+87o extra=0 error=-",
+            "reasoning \"The test fails because the parser drops the last line.\" sig=SIG-one/+== enc=- id=- parts=0",
+            "text \"Let me read the parser — “é” and 😀 included.\" sig=- notes=0 item=-",
+            "call toolu_01Read read_file {\"path\":\"src/parser.rs\",\"limit\":200} sig=- item=-",
+            "call toolu_02List list_dir {} sig=- item=-",
+        ],
+        "anthropic-two-thinking-redacted.json" => vec![
+            "Complete stop=tool_use id=msg_A2 model=claude-opus-4-1 usage=10+0r+0w+40o extra=0 error=-",
+            "reasoning \"First I list the tests.\" sig=SIG-a enc=- id=- parts=0",
+            "reasoning \"\" sig=- enc=REDACTED-opaque-data== id=- parts=0",
+            "reasoning \"\" sig=SIG-empty enc=- id=- parts=0",
+            "text \"The docs say so.\" sig=- notes=1 item=-",
+            "call toolu_03Bash bash {\"command\":\"cargo test\"} sig=- item=-",
+        ],
+        "anthropic-web-search-pause.sse" => vec![
+            "Complete stop=pause_turn id=msg_A3 model=claude-sonnet-4-5 usage=15665+0r+0w+60o extra=0 error=-",
+            "text \"I'll search for that.\" sig=- notes=0 item=-",
+            "native server_tool_use answers=-",
+            "native web_search_tool_result answers=srvtoolu_01Web",
+            "text \"Untagged variants come last.\" sig=- notes=1 item=-",
+        ],
+        "anthropic-overloaded-mid-stream.sse" => vec![
+            "Failed stop=- id=msg_A4 model=claude-sonnet-4-5 usage=50+0r+0w+1o extra=0 error=overloaded_error/-",
+            "text \"Half an answ\" sig=- notes=0 item=-",
+        ],
+        "anthropic-max-tokens-mid-call.sse" => vec![
+            "Complete stop=max_tokens id=msg_A5 model=claude-sonnet-4-5 usage=20+0r+0w+64o extra=0 error=-",
+            "text \"Writing the file now.\" sig=- notes=0 item=-",
+            "unfinished toolu_04Write write_file \"{\\\"path\\\": \\\"a.txt\\\", \\\"content\\\": \\\"lorem ips\"",
+        ],
+        "anthropic-dropped-mid-call.sse" => vec![
+            "Partial stop=- id=msg_A1 model=claude-sonnet-4-5-20250929 usage=3+4000r+120w+1o extra=0 error=-",
+            "reasoning \"The test fails because the parser drops the last line.\" sig=SIG-one/+== enc=- id=- parts=0",
+            "text \"Let me read the parser — “é” and 😀 included.\" sig=- notes=0 item=-",
+            "unfinished toolu_01Read read_file \"{\\\"path\\\": \\\"src/par\"",
+        ],
+        "anthropic-refusal.json" => vec!["Complete stop=refusal id=msg_A7 model=claude-sonnet-4-5 usage=30+0r+0w+1o extra=0 error=-"],
+        "anthropic-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=invalid_request_error/-"],
+        "openai-chat-tools.sse" => vec![
+            "Complete stop=tool_calls id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=220+1280r+0w+40o extra=0 error=-",
+            "text \"Running both checks.\" sig=- notes=0 item=-",
+            "call call_A bash {\"command\":\"ls\"} sig=- item=-",
+            "call call_B read_file {\"path\":\"Cargo.toml\"} sig=- item=-",
+        ],
+        "openai-chat-azure.sse" => vec![
+            "Complete stop=stop id=chatcmpl-AZ model=gpt-4o-2024-11-20 usage=- extra=0 error=-",
+            "text \"Hello from Azure.\" sig=- notes=0 item=-",
+        ],
+        "openai-chat-reasoning-content.sse" => vec![
+            "Complete stop=stop id=ds-1 model=deepseek-reasoner usage=12+0r+0w+9o extra=0 error=-",
+            "reasoning \"Two plus two is four.\" sig=- enc=- id=- parts=0",
+            "text \"4\" sig=- notes=0 item=-",
+        ],
+        "openai-chat-two-choices.json" => vec![
+            "Complete stop=stop id=chatcmpl-N2 model=gpt-4o-search-preview usage=20+0r+0w+12o extra=1 error=-",
+            "text \"Rust 1.95 is out.\" sig=- notes=1 item=-",
+        ],
+        "openai-chat-refusal.json" => vec![
+            "Complete stop=stop id=chatcmpl-R model=gpt-4o usage=9+0r+0w+6o extra=0 error=-",
+            "text \"I can't help with that.\" sig=- notes=0 item=- refusal",
+        ],
+        "openai-chat-error-mid-stream.sse" => vec![
+            "Failed stop=- id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=- extra=0 error=server_error/-",
+            "text \"Partial\" sig=- notes=0 item=-",
+        ],
+        "openai-chat-length.sse" => vec![
+            "Complete stop=length id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=5+0r+0w+16o extra=0 error=-",
+            "text \"A long essay\" sig=- notes=0 item=-",
+        ],
+        "openai-chat-custom-tool.json" => vec![
+            "Complete stop=tool_calls id=chatcmpl-CU model=gpt-5 usage=100+0r+0w+20o extra=0 error=-",
+            "call call_patch apply_patch \"*** Begin Patch\\n*** End Patch\" sig=- item=-",
+        ],
+        "openai-chat-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=requests/-"],
+        "openai-chat-dropped.sse" => vec![
+            "Partial stop=- id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=- extra=0 error=-",
+            "text \"Running both checks.\" sig=- notes=0 item=-",
+            "unfinished call_A bash \"{\\\"comm\"",
+        ],
+        "openai-responses-reasoning-call.sse" => vec![
+            "Complete stop=completed id=resp_R1 model=gpt-5-2025-08-07 usage=27361+3712r+0w+4416o extra=0 error=-",
+            "reasoning \"**Plan**\\n\\nRead the file.\\n\\nThen edit it.\" sig=- enc=gAAAAB-final-R1a id=rs_R1a parts=2",
+            "call call_R1b read_file {\"path\":\"src/lib.rs\"} sig=- item=fc_R1b",
+        ],
+        "openai-responses-web-search.json" => vec![
+            "Complete stop=completed id=resp_R2 model=gpt-5-mini-2025-08-07 usage=900+0r+0w+120o extra=0 error=-",
+            "reasoning \"\" sig=- enc=- id=rs_R2a parts=0",
+            "native web_search_call answers=-",
+            "text \"Use #[serde(untagged)] on the last variant.\" sig=- notes=1 item=msg_R2c",
+        ],
+        "openai-responses-incomplete.sse" => vec![
+            "Complete stop=max_output_tokens id=resp_R3 model=gpt-5-2025-08-07 usage=50+0r+0w+16o extra=0 error=-",
+            "text \"The first half\" sig=- notes=0 item=msg_R3",
+        ],
+        "openai-responses-failed.sse" => vec!["Failed stop=failed id=resp_R4 model=gpt-5-2025-08-07 usage=- extra=0 error=insufficient_quota/-"],
+        "openai-responses-refusal.sse" => vec![
+            "Complete stop=completed id=resp_R5 model=gpt-5-2025-08-07 usage=10+0r+0w+7o extra=0 error=-",
+            "text \"I can't help with that.\" sig=- notes=0 item=msg_R5 refusal",
+        ],
+        "openai-responses-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=invalid_request_error/-"],
+        "gemini-text-signature.sse" => vec![
+            "Complete stop=STOP id=gR1 model=gemini-3-pro-preview usage=440+0r+0w+134o extra=0 error=-",
+            "reasoning \"**Reading the test**\\n\\nIt checks the last line.\" sig=- enc=- id=- parts=0",
+            "text \"The parser drops the last line — “é” 😀.\" sig=- notes=0 item=-",
+            "text \"\" sig=GSIG/text+== notes=0 item=-",
+        ],
+        "gemini-parallel-calls.json" => vec![
+            "Complete stop=STOP id=gR2 model=gemini-3-flash-preview usage=161+0r+0w+252o extra=0 error=-",
+            "call k3f9a2x1 read_file {\"path\":\"a.rs\"} sig=GSIG/call== item=-",
+            "call p0q8w7e6 read_file {\"path\":\"b.rs\"} sig=- item=-",
+            "call z9y8x7w6 list_dir {} sig=- item=-",
+        ],
+        "gemini-array-code-execution.json" => vec![
+            "Complete stop=STOP id=gR3 model=gemini-2.5-flash usage=42+0r+0w+18o extra=0 error=-",
+            "text \"I'll compute it.\" sig=- notes=0 item=-",
+            "native part answers=-",
+            "native part answers=-",
+            "text \"It is 1024.\" sig=- notes=0 item=-",
+        ],
+        "gemini-vertex-partial-args.sse" => vec![
+            "Complete stop=STOP id=gR4 model=gemini-3.1-pro-preview usage=50+0r+0w+50o extra=0 error=-",
+            "call - get_weather {\"location\":\"Boston, MA\",\"days\":3} sig=GSIG/stream== item=-",
+        ],
+        "gemini-prompt-blocked.json" => vec!["Complete stop=PROHIBITED_CONTENT id=gR5 model=gemini-2.5-flash-lite usage=638+0r+0w+0o extra=0 error=-"],
+        "gemini-safety.json" => vec![
+            "Complete stop=SAFETY id=gR6 model=gemini-2.5-flash usage=12+0r+0w+1o extra=0 error=-",
+            "text \"Partial\" sig=- notes=0 item=-",
+        ],
+        "gemini-unavailable-mid-stream.sse" => vec![
+            "Failed stop=- id=gR7 model=gemini-2.5-flash usage=9+0r+0w+2o extra=0 error=UNAVAILABLE/503",
+            "text \"Half of \" sig=- notes=0 item=-",
+        ],
+        "gemini-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=RESOURCE_EXHAUSTED/429"],
+        other => panic!("no expectation for {other}"),
+    }
+}
+
+#[test]
+fn every_fixture_decodes_to_what_it_holds() {
+    for (provider, name, bytes) in fixtures() {
+        let (answer, _) = decode(provider, bytes, "fallback");
+        assert_eq!(describe(&answer), expected(name), "{name}");
+    }
+}
+
+/// Decodes `bytes` pushed in the pieces `cuts` makes (sorted offsets), and the updates said.
+fn decode_in_pieces(provider: Provider, bytes: &[u8], cuts: &[usize]) -> (Answer, Vec<String>) {
+    let mut decoder = Decoder::new(provider, "fallback");
+    let mut live = Vec::new();
+    let mut at = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&bytes.len())) {
+        let cut = cut.clamp(at, bytes.len());
+        live.extend(decoder.push(&bytes[at..cut]));
+        at = cut;
+    }
+    let (answer, closing, _) = decoder.finish();
+    live.extend(closing);
+    (answer, live.iter().map(|u| serde_json::to_string(u).unwrap()).collect())
+}
+
+/// What the live updates say of text and thought, merged per message, and the tool calls.
+fn live_digest(live: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in live {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let kind = v["sessionUpdate"].as_str().unwrap_or("");
+        let key = format!("{kind} {}", v["messageId"].as_str().or(v["toolCallId"].as_str()).unwrap_or(""));
+        let text = v["content"]["text"].as_str().map(str::to_owned).unwrap_or_else(|| v["rawInput"].to_string());
+        match out.last_mut() {
+            Some(last) if last.starts_with(&format!("{key}: ")) && kind.ends_with("chunk") => last.push_str(&text),
+            _ => out.push(format!("{key}: {text}")),
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::common::cases(64)))]
+
+    /// Any chunking — a cut inside a character, an event, a line, a CRLF — gives the same answer
+    /// and says the same text and calls while it streams.
+    #[test]
+    fn any_chunking_gives_the_same_answer(which in 0usize..32, cuts in proptest::collection::vec(0usize..4096, 0..24)) {
+        let all = fixtures();
+        let (provider, name, bytes) = all[which % all.len()];
+        let (whole, whole_live) = decode_in_pieces(provider, bytes, &[]);
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (bytes.len() + 1)).collect();
+        cuts.sort_unstable();
+        let (pieces, pieces_live) = decode_in_pieces(provider, bytes, &cuts);
+        prop_assert_eq!(&pieces, &whole, "{}", name);
+        prop_assert_eq!(live_digest(&pieces_live), live_digest(&whole_live), "{}", name);
+    }
+}
+
+#[test]
+fn byte_by_byte_is_the_same_answer() {
+    for (provider, name, bytes) in fixtures() {
+        let cuts: Vec<usize> = (1..bytes.len()).collect();
+        assert_eq!(decode_in_pieces(provider, bytes, &cuts).0, decode(provider, bytes, "fallback").0, "{name}");
+    }
+}
+
+#[test]
+fn a_stream_says_text_as_it_arrives_and_a_call_once_its_arguments_are_whole() {
+    let bytes = include_bytes!("../fixtures/answers/anthropic-thinking-tools.sse");
+    let (_, live) = decode_in_pieces(Provider::Anthropic, bytes, &[]);
+    assert_eq!(
+        live_digest(&live),
+        vec![
+            "agent_thought_chunk msg_A1-thought: The test fails because the parser drops the last line.",
+            "agent_message_chunk msg_A1: Let me read the parser — “é” and 😀 included.",
+            "tool_call toolu_01Read: {\"path\":\"src/parser.rs\",\"limit\":200}",
+            "tool_call toolu_02List: {}",
+        ]
+    );
+    // The first text arrives before the stream ends: a client sees it while it streams.
+    let cut = bytes.windows(12).position(|w| w == b"Let me read ").unwrap();
+    let mut decoder = Decoder::new(Provider::Anthropic, "fallback");
+    let early = decoder.push(&bytes[..cut + 40]);
+    assert!(early.iter().any(|u| serde_json::to_string(u).unwrap().contains("Let me read ")), "{early:?}");
+}
+
+// --- an answer in, the next request out -------------------------------------------------------
+
+use contextview::session::{Command, Processed, Reply, Session};
+use contextview::update::Header;
+use serde_json::json;
+
+fn dispatch(s: &mut Session, command: Value) -> Processed {
+    let command: Command = serde_json::from_value(command).unwrap();
+    s.dispatch(command, Some("2026-12-03T10:00:00Z".into())).unwrap()
+}
+
+/// A session that asked `model` one question and recorded `answer` (a fixture's bytes).
+fn answered(provider: Provider, model: &str, answer: &[u8]) -> (Session, Processed) {
+    let mut s = Session::create(Header::new("loop"));
+    dispatch(&mut s, json!({"type": "switchModel", "provider": provider, "model": model, "contextWindow": 200000}));
+    dispatch(&mut s, json!({"type": "userMessage", "text": "Why does the parser test fail?"}));
+    let p = dispatch(&mut s, json!({"type": "providerAnswer", "body": std::str::from_utf8(answer).unwrap()}));
+    assert_eq!(p.error, None);
+    (s, p)
+}
+
+fn calls_of(p: &Processed) -> Vec<String> {
+    match &p.reply {
+        Some(Reply::Answered { answer, .. }) => answer.tool_calls.iter().map(|c| c.id.clone()).collect(),
+        other => panic!("not answered: {other:?}"),
+    }
+}
+
+/// Answers every call, builds the next request, and returns its body's conversation.
+fn next_conversation(s: &mut Session, calls: &[String], key: &str) -> Vec<Value> {
+    for id in calls {
+        let p = dispatch(s, json!({"type": "toolResult", "toolCallId": id, "output": format!("output of {id}")}));
+        assert_eq!(p.error, None);
+    }
+    let p = dispatch(s, json!({"type": "buildRequest"}));
+    let Some(Reply::Built { body, .. }) = &p.reply else { panic!("{p:?}") };
+    let body: Value = serde_json::from_str(body).unwrap();
+    body[key].as_array().unwrap().clone()
+}
+
+#[test]
+fn anthropic_gets_its_thinking_signatures_and_calls_back_exactly() {
+    let (mut s, p) = answered(Provider::Anthropic, "claude-sonnet-4-5", include_bytes!("../fixtures/answers/anthropic-thinking-tools.sse"));
+    let messages = next_conversation(&mut s, &calls_of(&p), "messages");
+    assert_eq!(
+        messages[1],
+        json!({"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "The test fails because the parser drops the last line.", "signature": "SIG-one/+=="},
+            {"type": "text", "text": "Let me read the parser — “é” and 😀 included."},
+            {"type": "tool_use", "id": "toolu_01Read", "name": "read_file", "input": {"path": "src/parser.rs", "limit": 200}},
+            {"type": "tool_use", "id": "toolu_02List", "name": "list_dir", "input": {}},
+        ]})
+    );
+    let (mut s, p) = answered(Provider::Anthropic, "claude-opus-4-1", include_bytes!("../fixtures/answers/anthropic-two-thinking-redacted.json"));
+    let messages = next_conversation(&mut s, &calls_of(&p), "messages");
+    assert_eq!(
+        messages[1]["content"],
+        json!([
+            {"type": "thinking", "thinking": "First I list the tests.", "signature": "SIG-a"},
+            {"type": "redacted_thinking", "data": "REDACTED-opaque-data=="},
+            {"type": "thinking", "thinking": "", "signature": "SIG-empty"},
+            {"type": "text", "text": "The docs say so."},
+            {"type": "tool_use", "id": "toolu_03Bash", "name": "bash", "input": {"command": "cargo test"}},
+        ])
+    );
+    assert_eq!(messages[2]["content"][0]["tool_use_id"], json!("toolu_03Bash"));
+}
+
+#[test]
+fn a_paused_server_tool_turn_is_sent_back_as_it_came_to_continue() {
+    let (mut s, p) = answered(Provider::Anthropic, "claude-sonnet-4-5", include_bytes!("../fixtures/answers/anthropic-web-search-pause.sse"));
+    assert_eq!(calls_of(&p), Vec::<String>::new(), "server tools are not the host's to run");
+    let messages = next_conversation(&mut s, &[], "messages");
+    assert_eq!(messages.len(), 2, "the continuation ends with the model's own turn");
+    assert_eq!(
+        messages[1],
+        json!({"role": "assistant", "content": [
+            {"type": "text", "text": "I'll search for that."},
+            {"type": "server_tool_use", "id": "srvtoolu_01Web", "name": "web_search", "input": {"query": "rust serde untagged variant"}},
+            {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01Web", "content": [{"type": "web_search_result", "url": "https://serde.rs/enum-representations.html", "title": "Enum representations", "encrypted_content": "ENC-page-1", "page_age": null}]},
+            {"type": "text", "text": "Untagged variants come last."},
+        ]})
+    );
+    // Another API gets neither block, and says so.
+    let p = dispatch(&mut s, json!({"type": "buildRequest", "options": {"provider": "openai-chat", "model": "gpt-4o"}}));
+    let Some(Reply::Built { report, .. }) = &p.reply else { panic!("{p:?}") };
+    assert_eq!(report.dropped_natives, 2);
+}
+
+#[test]
+fn openai_chat_gets_its_text_and_calls_back() {
+    let (mut s, p) = answered(Provider::OpenAiChat, "gpt-4.1", include_bytes!("../fixtures/answers/openai-chat-tools.sse"));
+    let messages = next_conversation(&mut s, &calls_of(&p), "messages");
+    assert_eq!(
+        messages[1],
+        json!({"role": "assistant", "content": "Running both checks.", "tool_calls": [
+            {"id": "call_A", "type": "function", "function": {"name": "bash", "arguments": "{\"command\":\"ls\"}"}},
+            {"id": "call_B", "type": "function", "function": {"name": "read_file", "arguments": "{\"path\":\"Cargo.toml\"}"}},
+        ]})
+    );
+    assert_eq!(messages[2], json!({"role": "tool", "tool_call_id": "call_A", "content": "output of call_A"}));
+}
+
+#[test]
+fn openai_responses_gets_its_encrypted_reasoning_back_from_the_finished_item() {
+    let (mut s, p) = answered(Provider::OpenAiResponses, "gpt-5", include_bytes!("../fixtures/answers/openai-responses-reasoning-call.sse"));
+    let input = next_conversation(&mut s, &calls_of(&p), "input");
+    assert_eq!(
+        input[1..3],
+        [
+            json!({"type": "reasoning", "summary": [{"type": "summary_text", "text": "**Plan**\n\nRead the file."}, {"type": "summary_text", "text": "Then edit it."}], "encrypted_content": "gAAAAB-final-R1a"}),
+            json!({"type": "function_call", "call_id": "call_R1b", "name": "read_file", "arguments": "{\"path\":\"src/lib.rs\"}"}),
+        ]
+    );
+    assert_eq!(input[3], json!({"type": "function_call_output", "call_id": "call_R1b", "output": "output of call_R1b"}));
+}
+
+#[test]
+fn gemini_gets_each_signature_back_on_its_own_part() {
+    let (mut s, p) = answered(Provider::Gemini, "gemini-3-pro-preview", include_bytes!("../fixtures/answers/gemini-text-signature.sse"));
+    let mut contents = next_conversation(&mut s, &calls_of(&p), "contents");
+    assert_eq!(
+        contents[1],
+        json!({"role": "model", "parts": [
+            {"text": "**Reading the test**\n\nIt checks the last line.", "thought": true},
+            {"text": "The parser drops the last line — “é” 😀."},
+            {"text": "", "thoughtSignature": "GSIG/text+=="},
+        ]})
+    );
+    let (mut s, p) = answered(Provider::Gemini, "gemini-3-flash-preview", include_bytes!("../fixtures/answers/gemini-parallel-calls.json"));
+    contents = next_conversation(&mut s, &calls_of(&p), "contents");
+    assert_eq!(
+        contents[1]["parts"],
+        json!([
+            {"functionCall": {"id": "k3f9a2x1", "name": "read_file", "args": {"path": "a.rs"}}, "thoughtSignature": "GSIG/call=="},
+            {"functionCall": {"id": "p0q8w7e6", "name": "read_file", "args": {"path": "b.rs"}}},
+            {"functionCall": {"id": "z9y8x7w6", "name": "list_dir", "args": {}}},
+        ])
+    );
+    assert_eq!(contents[2]["parts"].as_array().unwrap().len(), 3, "one response per call: {}", contents[2]);
+    let (mut s, _) = answered(Provider::Gemini, "gemini-2.5-flash", include_bytes!("../fixtures/answers/gemini-array-code-execution.json"));
+    dispatch(&mut s, json!({"type": "userMessage", "text": "Thanks."}));
+    contents = next_conversation(&mut s, &[], "contents");
+    assert_eq!(
+        contents[1]["parts"],
+        json!([
+            {"text": "I'll compute it."},
+            {"executableCode": {"language": "PYTHON", "code": "print(2**10)"}},
+            {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "1024\n"}},
+            {"text": "It is 1024."},
+        ])
+    );
+}
+
+#[test]
+fn after_an_answer_the_ledger_counts_what_the_provider_reported() {
+    // Each fixture's own total, by its API's rule (the anchor's table is checked elsewhere).
+    let cases: [(Provider, &str, &[u8], u64); 5] = [
+        (Provider::Anthropic, "claude-sonnet-4-5", include_bytes!("../fixtures/answers/anthropic-thinking-tools.sse"), 3 + 4000 + 120 + 87),
+        (Provider::OpenAiChat, "gpt-4.1", include_bytes!("../fixtures/answers/openai-chat-tools.sse"), 1540),
+        (Provider::OpenAiResponses, "gpt-5", include_bytes!("../fixtures/answers/openai-responses-reasoning-call.sse"), 35489),
+        (Provider::Gemini, "gemini-3-pro-preview", include_bytes!("../fixtures/answers/gemini-text-signature.sse"), 574),
+        (Provider::Gemini, "gemini-2.5-flash", include_bytes!("../fixtures/answers/gemini-array-code-execution.json"), 60),
+    ];
+    for (provider, model, bytes, total) in cases {
+        let (mut s, _) = answered(provider, model, bytes);
+        let input = serde_json::from_value(json!({"provider": provider, "model": model, "contextWindow": 200000})).unwrap();
+        assert_eq!(s.usage(&input).used, total, "{provider} {model}");
+    }
+}
+
+// --- answers that end badly --------------------------------------------------------------------
+
+fn answered_reply(p: &Processed) -> (&[u64], &contextview::answer::AnswerSummary, Vec<&str>) {
+    match &p.reply {
+        Some(Reply::Answered { seqs, answer, diagnostics }) => (seqs, answer, diagnostics.iter().map(|d| d.code.as_str()).collect()),
+        other => panic!("not answered: {other:?}"),
+    }
+}
+
+fn end_record(s: &Session) -> Value {
+    let last = s.records().iter().rev().find(|r| r.body.kind() == "answer_end").expect("an answer_end record");
+    serde_json::from_str::<Value>(&last.to_line()).unwrap()["event"].clone()
+}
+
+#[test]
+fn an_error_body_writes_nothing_and_says_the_providers_error() {
+    for (provider, bytes, kind, status) in [
+        (Provider::Anthropic, &include_bytes!("../fixtures/answers/anthropic-error-body.json")[..], "invalid_request_error", None),
+        (Provider::OpenAiChat, include_bytes!("../fixtures/answers/openai-chat-error-body.json"), "requests", None),
+        (Provider::OpenAiResponses, include_bytes!("../fixtures/answers/openai-responses-error-body.json"), "invalid_request_error", None),
+        (Provider::Gemini, include_bytes!("../fixtures/answers/gemini-error-body.json"), "RESOURCE_EXHAUSTED", Some(429)),
+    ] {
+        let (s, p) = answered(provider, "m", bytes);
+        let (seqs, summary, _) = answered_reply(&p);
+        assert_eq!(seqs, &[] as &[u64], "{provider}");
+        let error = summary.error.as_ref().unwrap();
+        assert_eq!((error.kind.as_str(), error.status, summary.status), (kind, status, AnswerStatus::Failed), "{provider}");
+        assert_eq!(s.records().iter().filter(|r| r.body.kind() == "answer_end").count(), 0);
+    }
+}
+
+#[test]
+fn what_arrived_before_a_failure_or_a_dropped_connection_is_kept_and_marked() {
+    // Failed after some text: the text is kept; the next build (after the user's next word) is valid.
+    let (mut s, p) = answered(Provider::Anthropic, "claude-sonnet-4-5", include_bytes!("../fixtures/answers/anthropic-overloaded-mid-stream.sse"));
+    let (seqs, summary, _) = answered_reply(&p);
+    assert_eq!((summary.status, summary.error.as_ref().map(|e| e.kind.as_str())), (AnswerStatus::Failed, Some("overloaded_error")));
+    assert_eq!(seqs.len(), 3, "text, usage, answer_end");
+    assert_eq!(end_record(&s)["status"], json!("failed"));
+    assert_eq!(end_record(&s)["error"], json!({"kind": "overloaded_error", "message": "Overloaded"}));
+    dispatch(&mut s, json!({"type": "userMessage", "text": "Go on."}));
+    let messages = next_conversation(&mut s, &[], "messages");
+    assert_eq!(messages[1], json!({"role": "assistant", "content": [{"type": "text", "text": "Half an answ"}]}));
+
+    // The connection dropped inside a call's arguments: no call (nothing dangles), the text kept.
+    for (provider, bytes, call) in [
+        (Provider::Anthropic, &include_bytes!("../fixtures/answers/anthropic-dropped-mid-call.sse")[..], "toolu_01Read"),
+        (Provider::OpenAiChat, include_bytes!("../fixtures/answers/openai-chat-dropped.sse"), "call_A"),
+        (Provider::Anthropic, include_bytes!("../fixtures/answers/anthropic-max-tokens-mid-call.sse"), "toolu_04Write"),
+    ] {
+        let (mut s, p) = answered(provider, "m", bytes);
+        let (_, summary, diagnostics) = answered_reply(&p);
+        assert!(summary.tool_calls.is_empty(), "{provider}: {summary:?}");
+        assert!(diagnostics.contains(&"answer.unfinished_call"), "{diagnostics:?}");
+        assert_eq!(end_record(&s)["unfinishedCalls"][0]["id"], json!(call));
+        assert_eq!(
+            dispatch(&mut s, json!({"type": "toolResult", "toolCallId": call, "output": "x"})).error.map(|e| e.code),
+            Some("unknown_tool_call".to_owned()),
+            "an unfinished call is not a call"
+        );
+        dispatch(&mut s, json!({"type": "userMessage", "text": "Go on."}));
+        let p = dispatch(&mut s, json!({"type": "buildRequest"}));
+        assert!(matches!(p.reply, Some(Reply::Built { .. })), "{provider}: {p:?}");
+    }
+    let (s, p) = answered(Provider::Anthropic, "m", include_bytes!("../fixtures/answers/anthropic-dropped-mid-call.sse"));
+    assert_eq!(answered_reply(&p).1.status, AnswerStatus::Partial);
+    assert!(answered_reply(&p).2.contains(&"answer.partial"));
+    assert_eq!(end_record(&s)["status"], json!("partial"));
+}
+
+#[test]
+fn stop_reasons_and_refusals_are_recorded_as_they_are() {
+    for (provider, bytes, stop, refused) in [
+        (Provider::Anthropic, &include_bytes!("../fixtures/answers/anthropic-refusal.json")[..], "refusal", true),
+        (Provider::OpenAiChat, include_bytes!("../fixtures/answers/openai-chat-refusal.json"), "stop", true),
+        (Provider::OpenAiChat, include_bytes!("../fixtures/answers/openai-chat-length.sse"), "length", false),
+        (Provider::OpenAiResponses, include_bytes!("../fixtures/answers/openai-responses-incomplete.sse"), "max_output_tokens", false),
+        (Provider::OpenAiResponses, include_bytes!("../fixtures/answers/openai-responses-refusal.sse"), "completed", true),
+        (Provider::Gemini, include_bytes!("../fixtures/answers/gemini-safety.json"), "SAFETY", true),
+        (Provider::Gemini, include_bytes!("../fixtures/answers/gemini-prompt-blocked.json"), "PROHIBITED_CONTENT", true),
+    ] {
+        let (mut s, p) = answered(provider, "m", bytes);
+        let (_, summary, _) = answered_reply(&p);
+        assert_eq!((summary.stop_reason.as_deref(), summary.refused, summary.status), (Some(stop), refused, AnswerStatus::Complete), "{provider} {stop}");
+        assert_eq!(end_record(&s)["stopReason"], json!(stop));
+        dispatch(&mut s, json!({"type": "userMessage", "text": "Try again."}));
+        let p = dispatch(&mut s, json!({"type": "buildRequest"}));
+        assert!(matches!(p.reply, Some(Reply::Built { .. })), "{provider} {stop}: {p:?}");
+    }
+    let (s, p) = answered(Provider::OpenAiChat, "m", include_bytes!("../fixtures/answers/openai-chat-two-choices.json"));
+    assert!(answered_reply(&p).2.contains(&"answer.extra_choices"));
+    assert_eq!(end_record(&s)["extraChoices"], json!(1));
+}
+
+#[test]
+fn a_stream_fed_to_the_session_in_pieces_records_what_the_whole_body_records() {
+    for (provider, name, bytes) in fixtures() {
+        let (whole, p_whole) = answered(provider, "m", bytes);
+        let mut s = Session::create(Header::new("loop"));
+        dispatch(&mut s, json!({"type": "switchModel", "provider": provider, "model": "m", "contextWindow": 200000}));
+        dispatch(&mut s, json!({"type": "userMessage", "text": "Why does the parser test fail?"}));
+        assert_eq!(dispatch(&mut s, json!({"type": "beginAnswer"})).error, None);
+        for piece in bytes.chunks(7) {
+            s.answer_bytes(piece).unwrap();
+        }
+        let p = dispatch(&mut s, json!({"type": "endAnswer"}));
+        assert_eq!(p.reply, p_whole.reply, "{name}");
+        let lines = |s: &Session| s.records().iter().map(|r| r.to_line()).collect::<Vec<_>>();
+        assert_eq!(lines(&s), lines(&whole), "{name}");
+    }
+}

@@ -49,6 +49,19 @@ const COMMANDS = {
     positionals: 1,
     run: runImport,
   },
+  respond: {
+    summary: "record a provider's answer (JSON or a stream, detected): prints the records to append (JSON Lines)",
+    usage: 'contextview respond --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '> --response <FILE|->\n' +
+      '                   [--model NAME] [--now RFC3339]   (exit 1 when the provider answered with an error)',
+    options: {
+      session: { type: 'string' },
+      provider: { type: 'string' },
+      model: { type: 'string' },
+      response: { type: 'string' },
+      now: { type: 'string' },
+    },
+    run: runRespond,
+  },
   discover: {
     summary: 'print the rules and skills an agent finds in a directory (Environment JSON on stdout)',
     usage: 'contextview discover --cwd DIR [--home DIR]',
@@ -199,6 +212,43 @@ function runImport(values, [file]) {
   process.stdout.write(log);
   process.stderr.write(formatImportReport(report) + '\n');
   if (values.strict && report.fidelity?.missing?.length) process.exitCode = 1;
+}
+
+/** The answer's bytes: a file, or stdin for `-`. */
+function readAnswer(path) {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read response ${path === '-' ? 'from stdin' : `file ${path}`}: ${e.code ?? firstLine(e.message)}`);
+  }
+}
+
+/**
+ * The records a provider's answer adds to a log, as JSON Lines on stdout (`>> log.jsonl`
+ * appends them); what the decoder noticed and what the answer said on stderr.
+ */
+function runRespond(values) {
+  const provider = parseProvider(values);
+  const session = cv.Session.fromLog(readText(required(values, 'session'), 'session'));
+  const body = readAnswer(required(values, 'response'));
+  const command = { type: 'providerAnswer', provider, body };
+  if (values.model !== undefined) command.model = values.model;
+  const processed = session.dispatch(command, values.now ?? new Date().toISOString());
+  if (processed.error) throw Object.assign(new Error(processed.error.message), { code: processed.error.code });
+  for (const effect of processed.effects) {
+    if (effect.type !== 'persist') continue;
+    // The log holds its header already: only the records go out.
+    for (const line of effect.lines) if (JSON.parse(line).seq !== undefined) process.stdout.write(line + '\n');
+  }
+  const { answer, diagnostics } = processed.reply;
+  const calls = answer.toolCalls.map((c) => c.name).join(', ');
+  process.stderr.write(`contextview: respond ${provider}: ${processed.reply.seqs.length} records; ${answer.status}` +
+    `${answer.stopReason ? `, stop ${answer.stopReason}` : ''}${calls ? `; tool calls: ${calls}` : ''}\n`);
+  for (const d of diagnostics) process.stderr.write(`  ${d.severity}: ${d.code}: ${firstLine(d.message)}\n`);
+  if (answer.error) {
+    process.stderr.write(`contextview: provider_error: ${answer.error.kind}${answer.error.status ? ` (${answer.error.status})` : ''}: ${firstLine(answer.error.message)}\n`);
+    process.exitCode = 1;
+  }
 }
 
 function directory(values, name) {

@@ -8,6 +8,8 @@
 // code runs in Node, browsers and workerd; each entry point binds its own Session class.
 
 /** Errors after which storage surely holds nothing of the batch. */
+import { AnswerStream } from './receive.mjs';
+
 const REFUSED = new Set(['write_failed', 'seq_gap', 'seq_conflict', 'header_conflict', 'missing_header', 'invalid_line']);
 
 export class DurableSession {
@@ -110,6 +112,14 @@ export class DurableSession {
     const built = this.session.buildBytes(options);
     await this.settle();
     return built;
+  }
+
+  /**
+   * Receives a provider's answer (a Response, a ReadableStream, chunks, text or bytes): iterate
+   * for the updates as they decode; the answer is stored when the body ends (see AnswerStream).
+   */
+  receive(source, options = {}) {
+    return new AnswerStream(this.session, (command, now) => this.dispatch(command, now), source, options);
   }
 
   /**

@@ -262,7 +262,61 @@ export declare class DurableSession {
   buildBytes(options: BuildInput): Promise<ReturnType<Session['buildBytes']>>;
   /** Performs every effect the session has queued (e.g. after a direct `session.buildString()`). */
   settle(): Promise<void>;
+  /**
+   * Receives a provider's answer (the Response `fetch` gave, its body, chunks, text or bytes):
+   * iterate for the updates as they decode; the answer is stored when the body ends.
+   */
+  receive(source: AnswerSource, options?: ReceiveOptions): AnswerStream;
 }
 
 /** Opens the session `storage` holds, or a new one (`options.sessionId`) when it is empty. */
 export function openSession(storage: SessionStorage, options?: DurableSessionOptions): Promise<DurableSession>;
+
+// ---------------------------------------------------------------------------------------------
+// A provider's answer into a session as it streams (receive.mjs).
+
+import type { ProviderFailure, SessionUpdate } from './web/contextview.js';
+
+/** What an answer can be read from. */
+export type AnswerSource =
+  | Response
+  | Request
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array | string>
+  | Iterable<Uint8Array | string>
+  | Uint8Array
+  | ArrayBuffer
+  | string;
+
+export interface ReceiveOptions {
+  /** The API that answers; the session's provider when absent. */
+  provider?: 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
+  /** The model that answers, when the answer does not name it. */
+  model?: string;
+  /** RFC 3339 time stamped on the records. */
+  now?: string;
+}
+
+/**
+ * An answer being received: iterate it for the ACP updates as they decode (text and thought
+ * chunks, tool calls once their arguments are whole); `done()` reads the rest and resolves to
+ * the processed `endAnswer`, whose `reply.answer` says what the model said and which tools to
+ * run. When the provider answered with an error, both throw a ProviderError once what arrived
+ * is recorded.
+ */
+export declare class AnswerStream implements AsyncIterable<SessionUpdate> {
+  [Symbol.asyncIterator](): AsyncIterator<SessionUpdate>;
+  done(): Promise<Processed>;
+}
+
+/** Receives `source` into a Session (records come back as persist effects). */
+export function receive(session: Session, source: AnswerSource, options?: ReceiveOptions): AnswerStream;
+
+/** The provider answered with an error (thrown after what arrived before it was recorded). */
+export declare class ProviderError extends Error {
+  readonly code: 'provider_error';
+  /** The provider's error type or code, message and HTTP status, as it sent them. */
+  readonly providerError: ProviderFailure;
+  /** The processed `endAnswer`. */
+  readonly processed: Processed;
+}

@@ -33,6 +33,8 @@ export { nodeFs } from './node-fs.mjs';
 export { nodeFileStorage } from './storage-node.mjs';
 export { StorageError, faultyStorage } from './storage.mjs';
 export { DurableSession } from './durable.mjs';
+// A provider's answer into a session as it streams (see receive.mjs).
+export { receive, AnswerStream, ProviderError } from './receive.mjs';
 import { DurableSession } from './durable.mjs';
 
 /** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */

@@ -13,6 +13,8 @@ export { Workspace, memoryFs, browserFs, fileListFs } from './discover.mjs';
 export { durableObjectStorage } from './storage-durable-object.mjs';
 export { StorageError, faultyStorage } from './storage.mjs';
 export { DurableSession } from './durable.mjs';
+// A provider's answer into a session as it streams (see receive.mjs).
+export { receive, AnswerStream, ProviderError } from './receive.mjs';
 import { DurableSession } from './durable.mjs';
 
 /** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */

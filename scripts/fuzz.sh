@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every reader of foreign bytes with cargo-fuzz (libFuzzer, nightly toolchain): the log
-# reader and replay, each importer, frontmatter, `@path` imports and the tool-call id
-# normaliser. Each target runs for FUZZ_SECONDS (default 120), seeded from our fixtures and, when
+# reader and replay, each importer, frontmatter, `@path` imports, the tool-call id normaliser
+# and the provider-answer decoders. Each target runs for FUZZ_SECONDS (default 120), seeded from our fixtures and, when
 # it is there, ../shared/corpus. Its corpus, crashes and a log with the final figures land in
 # target/fuzz/. Not part of `make test`: `make fuzz` (FUZZ_SECONDS=1200 make fuzz for a long run,
 # FUZZ_TARGETS="log import_pi" for some).
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 SECONDS_EACH=${FUZZ_SECONDS:-120}
-TARGETS=${FUZZ_TARGETS:-"log import_claude_code import_codex import_pi frontmatter rule_imports tool_call_ids"}
+TARGETS=${FUZZ_TARGETS:-"log import_claude_code import_codex import_pi frontmatter rule_imports tool_call_ids answer"}
 CORPUS=${CONTEXTVIEW_CORPUS:-../shared/corpus}
 OUT=target/fuzz
 
@@ -31,6 +31,12 @@ seed import_codex tests/fixtures/codex.jsonl $(ls "$CORPUS"/sessions/*codex*.jso
 seed import_pi tests/fixtures/pi.jsonl $(ls "$CORPUS"/sessions/*pi-mono*.jsonl 2>/dev/null || true)
 seed frontmatter $(ls "$CORPUS"/rules/* "$CORPUS"/skills/*.md "$CORPUS"/odd/*.md 2>/dev/null || true)
 seed rule_imports $(ls "$CORPUS"/rules/*.md 2>/dev/null || true)
+# Answers: each fixture behind a control byte naming its API (0 Anthropic, 1 Chat, 2 Responses, 3 Gemini).
+mkdir -p "$OUT/seeds/answer"
+for f in tests/fixtures/answers/*; do
+  case "$(basename "$f")" in anthropic-*) c='\000' ;; openai-chat-*) c='\001' ;; openai-responses-*) c='\002' ;; *) c='\003' ;; esac
+  { printf "$c"; cat "$f"; } > "$OUT/seeds/answer/$(basename "$f")"
+done
 mkdir -p "$OUT/seeds/rule_imports" "$OUT/seeds/tool_call_ids"
 printf 'Root rules. See @a.md and @docs/b.md.\001Sub: @../a.md @~/d.md\001A: @docs/b.md\001B: @deep/c.md @../CLAUDE.md\001C: `@not/this.md` @../../a.md\001Home.' > "$OUT/seeds/rule_imports/cycle"
 printf 'toolu_01A\001call_abc|fc_123\001call abc\001\001toolu_01A\001%s' "$(printf 'x%.0s' $(seq 1 80))" > "$OUT/seeds/tool_call_ids/mixed"

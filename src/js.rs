@@ -376,6 +376,15 @@ impl Session {
         self.inner.take_effects().iter().map(ts).collect()
     }
 
+    /// Feeds bytes of the answer begun with the `beginAnswer` command (any chunking); returns the
+    /// ACP updates they completed — text and thought chunks, tool calls once their arguments
+    /// are whole — for the client. `endAnswer` records the answer. Throws `no_answer_begun`.
+    #[wasm_bindgen(js_name = answerBytes, unchecked_return_type = "SessionUpdate[]")]
+    pub fn answer_bytes(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
+        let updates = self.inner.answer_bytes(bytes).map_err(session_error)?;
+        to_js(&updates)
+    }
+
     /// Reports what became of a persist ticket: `committed`, `not_committed` or `indeterminate`.
     pub fn ack(&mut self, ticket: f64, outcome: Ts<PersistOutcome>) -> Result<Ts<AckResult>, JsValue> {
         let outcome = via_value(&outcome.js_value(), "invalid_argument", "outcome")?;

@@ -71,6 +71,7 @@ function loadSession(name, text, t0 = performance.now()) {
     state.timeline = new cv.Timeline(sessionText());
     performance.mark('contextview:timeline');
     renderSession();
+    $('answer-input').disabled = false;
     if (state.timeline.length === 0) {
       setState('ready', `${name}: no request to show (the session never waited for the model)`);
       return;
@@ -83,6 +84,53 @@ function loadSession(name, text, t0 = performance.now()) {
     });
   } catch (e) {
     fail(`session ${name}`, e);
+  }
+}
+
+/**
+ * A provider's answer to the session's last request (an answer file, JSON or a stream, from the
+ * provider selected): recorded after the log as the package records it, then the request the
+ * session would send next with it — the tools it asked for answered by repair until the host
+ * runs them, or the paused turn continued.
+ */
+function recordAnswer(name, text) {
+  if (!state.session) return fail('answer', new Error('load a session first'));
+  setState('busy', `recording ${name}…`);
+  const session = cv.Session.fromLog(state.session.log);
+  try {
+    const processed = session.dispatch({ type: 'providerAnswer', provider: $('provider').value, body: text }, new Date().toISOString());
+    if (processed.error) throw Object.assign(new Error(processed.error.message), { code: processed.error.code });
+    const lines = processed.effects.flatMap((e) => (e.type === 'persist' ? e.lines : [])).filter((l) => JSON.parse(l).seq !== undefined);
+    const { answer } = processed.reply;
+    const log = state.session.log.replace(/\n*$/, '\n') + lines.map((l) => l + '\n').join('');
+    const { report } = state.session;
+    loadSession(`${state.session.name} + ${name}`, log);
+    state.session.report = report;
+    const recorded = { status: answer.status, stopReason: answer.stopReason ?? null, records: lines.length, toolCalls: answer.toolCalls.map((c) => c.name), error: answer.error?.kind ?? null };
+    document.body.dataset.answer = JSON.stringify(recorded);
+    showNext(recorded);
+  } catch (e) {
+    fail(`answer ${name}`, e);
+  } finally {
+    session.free();
+  }
+}
+
+/** The request the session would send now, after the answer. */
+function showNext(recorded) {
+  const said = `answer: ${recorded.status}${recorded.stopReason ? `, stop ${recorded.stopReason}` : ''}, ${recorded.records} records` +
+    `${recorded.toolCalls.length ? `, asks for ${recorded.toolCalls.join(', ')}` : ''}${recorded.error ? `, provider error ${recorded.error}` : ''}`;
+  try {
+    const built = cv.buildRequestString({ log: sessionText(), ...options() });
+    stopWalk();
+    state.body = built.body;
+    const payload = JSON.parse(built.body);
+    renderRequest({ prompts: state.timeline.points.at(-1)?.prompts ?? 0, step: state.timeline.points.at(-1)?.step ?? 0, next: true }, built.report, payload);
+    $('request-title').textContent = `— the next request, after the answer (${built.report.provider} ${built.report.model})`;
+    setState('ready', `${said}; the next request: ${fmt(built.report.bytes)} bytes`);
+  } catch (e) {
+    // A final answer ends the turn: the next request waits for the person's next message.
+    setState('ready', `${said}; no next request yet (${e.code ?? 'error'}: ${e.message})`);
   }
 }
 
@@ -417,6 +465,10 @@ function wire() {
     const t0 = performance.now();
     const file = ev.target.files[0];
     if (file) loadSession(file.name, await file.text(), t0);
+  });
+  $('answer-input').addEventListener('change', async (ev) => {
+    const file = ev.target.files[0];
+    if (file) recordAnswer(file.name, await file.text());
   });
   $('example').addEventListener('click', async () => {
     try {

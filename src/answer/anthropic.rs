@@ -14,6 +14,9 @@
 //! - The stop reason from `message_delta`; `stop_sequence` and `stop_details` kept as details.
 //! - An `error` event (even after HTTP 200, even first) fails the answer with its error type.
 
+use std::borrow::Cow;
+
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::assemble::{Assembler, Kind};
@@ -28,7 +31,50 @@ pub struct Reader {
     stopped: bool,
 }
 
+/// The event most of a stream is made of: a text, thinking or argument delta.
+#[derive(Deserialize)]
+struct DeltaEvent<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    index: u64,
+    #[serde(borrow)]
+    delta: Delta<'a>,
+}
+
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    thinking: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    partial_json: Option<Cow<'a, str>>,
+}
+
 impl Reader {
+    /// Reads a text, thinking or argument delta without building a JSON value; `false` for
+    /// any other event (read by [`Reader::read`]).
+    pub fn fast(&mut self, data: &str, asm: &mut Assembler) -> bool {
+        if !data.contains("\"content_block_delta\"") {
+            return false;
+        }
+        let Ok(event) = serde_json::from_str::<DeltaEvent>(data) else { return false };
+        if event.kind != "content_block_delta" {
+            return false;
+        }
+        let piece = match event.delta.kind.as_ref() {
+            "text_delta" => event.delta.text,
+            "thinking_delta" => event.delta.thinking,
+            "input_json_delta" => event.delta.partial_json,
+            _ => return false,
+        };
+        let Some(slot) = self.blocks.iter().rev().find(|(i, _)| *i == event.index).map(|&(_, slot)| slot) else { return true };
+        asm.append(slot, piece.as_deref().unwrap_or(""));
+        true
+    }
+
     pub fn read(&mut self, _name: Option<&str>, value: &Value, asm: &mut Assembler) {
         match str_of(value, "type") {
             Some("message_start") => {

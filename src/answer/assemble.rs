@@ -154,7 +154,6 @@ impl Assembler {
         if delta.is_empty() {
             return;
         }
-        let meta = self.meta();
         let Some(s) = self.slots.get_mut(slot) else { return };
         let stream = match s.kind {
             Kind::Text => Stream::Agent,
@@ -165,7 +164,17 @@ impl Assembler {
             }
         };
         s.text.push_str(delta);
-        self.live.push(write::chunk(stream, Some(&s.message_id), ContentBlock::text(delta), &meta));
+        // Deltas of one message that arrive in one read are said as one chunk.
+        if let Some((last_stream, chunk)) = self.live.last_mut().and_then(chunk_mut) {
+            if last_stream == stream && chunk.message_id.as_deref() == Some(s.message_id.as_str()) {
+                if let ContentBlock::Text { text, .. } = &mut chunk.content {
+                    text.push_str(delta);
+                    return;
+                }
+            }
+        }
+        // A chunk said live carries its message id; who said it is in the records at the end.
+        self.live.push(write::chunk(stream, Some(&s.message_id), ContentBlock::text(delta), &ProviderMeta::default()));
     }
 
     /// Closes a block as the provider closed it: a call's arguments are read (text that is not
@@ -280,6 +289,8 @@ impl Assembler {
                     signature: s.signature,
                     item_id: s.item_id,
                 }),
+                // A native block the provider never filled has nothing to keep.
+                Kind::Native if s.native.as_ref().is_none_or(Map::is_empty) => {}
                 Kind::Native => blocks.push(native_block(&s)),
             }
         }
@@ -306,6 +317,14 @@ impl Assembler {
             details: self.details,
         };
         (answer, live)
+    }
+}
+
+fn chunk_mut(update: &mut SessionUpdate) -> Option<(Stream, &mut crate::update::acp::ContentChunk)> {
+    match update {
+        SessionUpdate::AgentMessageChunk(c) => Some((Stream::Agent, c)),
+        SessionUpdate::AgentThoughtChunk(c) => Some((Stream::Thought, c)),
+        SessionUpdate::UserMessageChunk(_) | SessionUpdate::ToolCall(_) | SessionUpdate::ToolCallUpdate(_) | SessionUpdate::Plan(_) => None,
     }
 }
 

@@ -15,6 +15,10 @@
 //!   read to its end. A blocked prompt (`promptFeedback.blockReason`, no candidates) ends the
 //!   answer with that reason; `{"error": …}` (also written raw after an SSE stream) fails it.
 
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::assemble::{Assembler, Kind};
@@ -32,7 +36,75 @@ pub struct Reader {
     finished: bool,
 }
 
+/// The chunk most of a stream is made of: one candidate's plain text (or thought) parts.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TextChunk<'a> {
+    #[serde(borrow)]
+    candidates: Vec<TextCandidate<'a>>,
+    #[serde(default, borrow)]
+    usage_metadata: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    model_version: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    response_id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    prompt_feedback: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    error: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TextCandidate<'a> {
+    #[serde(borrow)]
+    content: TextContent<'a>,
+    #[serde(default)]
+    index: u64,
+    #[serde(default, borrow)]
+    finish_reason: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct TextContent<'a> {
+    #[serde(borrow)]
+    parts: Vec<TextPart<'a>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct TextPart<'a> {
+    #[serde(borrow)]
+    text: Cow<'a, str>,
+    #[serde(default)]
+    thought: bool,
+}
+
 impl Reader {
+    /// Reads a chunk of unsigned text or thought parts without building a JSON value; `false`
+    /// for any other chunk (read by [`Reader::read`]).
+    pub fn fast(&mut self, data: &str, asm: &mut Assembler) -> bool {
+        let Ok(chunk) = serde_json::from_str::<TextChunk>(data) else { return false };
+        let [candidate] = chunk.candidates.as_slice() else { return false };
+        if candidate.index != 0 || candidate.finish_reason.is_some() || chunk.prompt_feedback.is_some() || chunk.error.is_some() {
+            return false;
+        }
+        asm.set_id(chunk.response_id.as_deref());
+        asm.set_model(chunk.model_version.as_deref());
+        if let Some(usage) = chunk.usage_metadata {
+            if let Ok(usage) = serde_json::from_str::<Value>(usage.get()) {
+                let counts = usage.as_object().is_some_and(|m| m.keys().any(|k| k.ends_with("TokenCount")));
+                if counts || asm.usage.is_none() {
+                    asm.usage = Some(usage);
+                }
+            }
+        }
+        for part in &candidate.content.parts {
+            self.text_part(&part.text, part.thought, None, asm);
+        }
+        true
+    }
+
     pub fn read(&mut self, value: &Value, asm: &mut Assembler) {
         if let Some(error) = value.get("error").filter(|e| e.is_object()) {
             asm.failure = Some(failure_of(error, "error"));
@@ -85,25 +157,7 @@ impl Reader {
         }
         if let Some(text) = str_of(part, "text") {
             let thought = part.get("thought").and_then(Value::as_bool).unwrap_or(false);
-            let continues = match self.open {
-                Some((slot, was_thought)) => was_thought == thought && signature.is_none() && !asm.slots[slot].closed,
-                None => false,
-            };
-            let slot = match (continues, self.open) {
-                (true, Some((slot, _))) => slot,
-                _ => {
-                    self.close_open(asm);
-                    let slot = asm.open(if thought { Kind::Reasoning } else { Kind::Text });
-                    self.open = Some((slot, thought));
-                    slot
-                }
-            };
-            asm.append(slot, text);
-            if signature.is_some() {
-                // A signed part is its own block.
-                asm.slots[slot].signature = signature;
-                self.close_open(asm);
-            }
+            self.text_part(text, thought, signature, asm);
             return;
         }
         // Every other part is the API's own; an empty part carries nothing.
@@ -114,6 +168,30 @@ impl Reader {
         let slot = asm.open(Kind::Native);
         asm.slots[slot].native = Some(fields.clone());
         asm.close(slot);
+    }
+
+    /// A text or thought part: unsigned ones continue the open block of their kind; a signed
+    /// one is a block of its own.
+    fn text_part(&mut self, text: &str, thought: bool, signature: Option<String>, asm: &mut Assembler) {
+        let continues = match self.open {
+            Some((slot, was_thought)) => was_thought == thought && signature.is_none() && !asm.slots[slot].closed,
+            None => false,
+        };
+        let slot = match (continues, self.open) {
+            (true, Some((slot, _))) => slot,
+            _ => {
+                self.close_open(asm);
+                let slot = asm.open(if thought { Kind::Reasoning } else { Kind::Text });
+                self.open = Some((slot, thought));
+                slot
+            }
+        };
+        asm.append(slot, text);
+        if signature.is_some() {
+            // A signed part is its own block.
+            asm.slots[slot].signature = signature;
+            self.close_open(asm);
+        }
     }
 
     fn close_open(&mut self, asm: &mut Assembler) {

@@ -246,7 +246,7 @@ impl Decoder {
                         self.assembler.finished = true;
                         continue;
                     }
-                    if data.is_empty() {
+                    if data.is_empty() || self.fast(data) {
                         continue;
                     }
                     match serde_json::from_str::<Value>(data) {
@@ -282,6 +282,17 @@ impl Decoder {
                 FramingError::TrailingBytes => ("answer.trailing_bytes", "bytes after the end of the answer's JSON array were ignored".to_owned()),
             };
             self.diagnostics.push(Diagnostic::new(code, Severity::Warning, message));
+        }
+    }
+
+    /// The stream's most frequent events, read without building a JSON value.
+    fn fast(&mut self, data: &str) -> bool {
+        let asm = &mut self.assembler;
+        match &mut self.api {
+            Api::Anthropic(r) => r.fast(data, asm),
+            Api::OpenAiChat(r) => r.fast(data, asm),
+            Api::OpenAiResponses(r) => r.fast(data, asm),
+            Api::Gemini(r) => r.fast(data, asm),
         }
     }
 

@@ -14,6 +14,10 @@
 //!   chunk or body with `error` fails the answer; Azure's chunks with no choices and its filter
 //!   results are passed over.
 
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::assemble::{Assembler, Kind};
@@ -32,7 +36,81 @@ pub struct Reader {
     whole: bool,
 }
 
+/// The chunk most of a stream is made of: one choice's text or reasoning delta.
+#[derive(Deserialize)]
+struct TextChunk<'a> {
+    #[serde(default, borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    model: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    choices: Vec<TextChoice<'a>>,
+    #[serde(default, borrow)]
+    usage: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    error: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct TextChoice<'a> {
+    #[serde(default)]
+    index: u64,
+    #[serde(borrow)]
+    delta: TextDelta<'a>,
+    #[serde(default, borrow)]
+    finish_reason: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct TextDelta<'a> {
+    #[serde(default, borrow)]
+    content: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    reasoning_content: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    reasoning: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    tool_calls: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    refusal: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    annotations: Option<&'a RawValue>,
+}
+
+fn is_null(raw: Option<&RawValue>) -> bool {
+    raw.is_none_or(|r| r.get() == "null")
+}
+
 impl Reader {
+    /// Reads a chunk of one choice's text or reasoning without building a JSON value; `false`
+    /// for any other chunk (read by [`Reader::read`]).
+    pub fn fast(&mut self, data: &str, asm: &mut Assembler) -> bool {
+        let Ok(chunk) = serde_json::from_str::<TextChunk>(data) else { return false };
+        let [choice] = chunk.choices.as_slice() else { return false };
+        let d = &choice.delta;
+        let plain = choice.index == 0
+            && is_null(chunk.usage)
+            && is_null(chunk.error)
+            && is_null(choice.finish_reason)
+            && is_null(d.tool_calls)
+            && is_null(d.refusal)
+            && is_null(d.annotations);
+        if !plain {
+            return false;
+        }
+        asm.set_id(chunk.id.as_deref());
+        asm.set_model(chunk.model.as_deref());
+        for text in [&d.reasoning_content, &d.reasoning].into_iter().flatten().filter(|t| !t.is_empty()) {
+            let slot = *self.reasoning.get_or_insert_with(|| asm.open(Kind::Reasoning));
+            asm.append(slot, text);
+        }
+        if let Some(text) = d.content.as_deref().filter(|t| !t.is_empty()) {
+            let slot = *self.text.get_or_insert_with(|| asm.open(Kind::Text));
+            asm.append(slot, text);
+        }
+        true
+    }
+
     pub fn read(&mut self, value: &Value, asm: &mut Assembler) {
         if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
             asm.failure = Some(failure_of(error, "error"));

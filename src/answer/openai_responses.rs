@@ -14,6 +14,9 @@
 //!   (`max_output_tokens`, `content_filter`); `response.failed`'s error, or an `error` event
 //!   (flat or nested), fails the answer.
 
+use std::borrow::Cow;
+
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::assemble::{Assembler, Kind};
@@ -40,7 +43,55 @@ fn index_of(value: &Value, key: &str) -> u64 {
     value.get(key).and_then(Value::as_u64).unwrap_or(0)
 }
 
+/// The events most of a stream is made of: text, reasoning summary and argument deltas.
+#[derive(Deserialize)]
+struct DeltaEvent<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    output_index: u64,
+    #[serde(default)]
+    content_index: u64,
+    #[serde(default)]
+    summary_index: Option<u64>,
+    #[serde(borrow)]
+    delta: Cow<'a, str>,
+}
+
 impl Reader {
+    /// Reads a text or argument delta without building a JSON value; `false` for any other
+    /// event (read by [`Reader::read`]).
+    pub fn fast(&mut self, data: &str, asm: &mut Assembler) -> bool {
+        if !data.contains("_text.delta\"") && !data.contains("arguments.delta\"") {
+            return false;
+        }
+        let Ok(event) = serde_json::from_str::<DeltaEvent>(data) else { return false };
+        match event.kind.as_ref() {
+            "response.output_text.delta" => {
+                let slot = self.part_slot(event.output_index, event.content_index, false, asm);
+                asm.append(slot, &event.delta);
+            }
+            "response.function_call_arguments.delta" => {
+                let slot = self.slot_of(event.output_index, "function_call", asm);
+                asm.append(slot, &event.delta);
+            }
+            "response.reasoning_summary_text.delta" => {
+                let slot = self.slot_of(event.output_index, "reasoning", asm);
+                let at = event.summary_index.unwrap_or(0) as usize;
+                if asm.slots[slot].summary.len() <= at {
+                    if !asm.slots[slot].summary.is_empty() {
+                        asm.append(slot, "\n\n");
+                    }
+                    asm.slots[slot].summary.resize(at + 1, String::new());
+                }
+                asm.slots[slot].summary[at].push_str(&event.delta);
+                asm.append(slot, &event.delta);
+            }
+            _ => return false,
+        }
+        true
+    }
+
     pub fn read(&mut self, value: &Value, _event: bool, asm: &mut Assembler) {
         let kind = str_of(value, "type").unwrap_or("");
         match kind {
@@ -192,8 +243,13 @@ impl Reader {
         let at = self.item(output_index).unwrap_or(0);
         match self.items[at].slot {
             Some(slot) => slot,
+            // An item that came as a message and goes on as something else: a block of its own.
             None => {
-                let slot = asm.open(Kind::Native);
+                let slot = match kind {
+                    "reasoning" => asm.open(Kind::Reasoning),
+                    "function_call" | "custom_tool_call" => asm.open(Kind::Call),
+                    _ => asm.open(Kind::Native),
+                };
                 self.items[at].slot = Some(slot);
                 slot
             }

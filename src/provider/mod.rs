@@ -371,7 +371,14 @@ fn replay_material(reasoning: &Reasoning, target: Provider) -> bool {
 /// A provider-native block goes back only to the API that made it (any of its models: the
 /// blocks are not signed for one model); every other target leaves it out.
 pub fn native_replays(native: &crate::conversation::Native, target: Provider) -> bool {
+    let typed = || native.value.get("type").is_some_and(Value::is_string);
     target.native_origins().contains(&native.origin.provider.as_str())
+        && match target {
+            // Their blocks and items are told apart by `type`: one without it is not theirs.
+            Provider::Anthropic | Provider::OpenAiResponses => typed(),
+            Provider::Gemini => !native.value.is_empty(),
+            Provider::OpenAiChat => false,
+        }
 }
 
 /// Foreign reasoning as plain text: framed so the model reads it as a record, not an instruction.

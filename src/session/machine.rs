@@ -82,7 +82,7 @@ impl Session {
         match command {
             Command::ProviderAnswer(answer) => self.provider_answer(answer, &ts),
             Command::BeginAnswer(begin) => self.begin_answer(begin),
-            Command::EndAnswer => self.end_answer(&ts),
+            Command::EndAnswer(end) => self.end_answer(end, &ts),
             Command::UserMessage(protocol::UserMessage { text, images, message_id }) => {
                 let id = message_id.unwrap_or_else(|| format!("user-{}", self.next_seq()));
                 let images = images_of(&images)?;

@@ -4,9 +4,9 @@
 //! every block, the usage anchor, how it ended. An answer that failed with nothing in it
 //! writes nothing; one that failed after content keeps the content, marked failed.
 
-use super::protocol::{BeginAnswer, ProviderAnswer, Reply, SessionError};
+use super::protocol::{BeginAnswer, EndAnswer, ProviderAnswer, Reply, SessionError};
 use super::{Input, Session, Settle};
-use crate::answer::{self, Answer, Decoder};
+use crate::answer::{Answer, Decoder};
 use crate::diagnostic::Diagnostic;
 use crate::provider::Provider;
 use crate::update::acp::SessionUpdate;
@@ -48,8 +48,11 @@ impl Session {
     pub(super) fn provider_answer(&mut self, input: ProviderAnswer, ts: &str) -> Result<Reply, SessionError> {
         let provider = self.answer_provider(input.provider)?;
         let fallback = format!("assistant-{}", self.next_seq());
-        let (answer, diagnostics) = answer::decode(provider, input.body.as_bytes(), &fallback);
-        Ok(self.record_answer(answer, input.model, diagnostics, &fallback, ts))
+        let mut decoder = Decoder::new(provider, &fallback);
+        let mut updates = decoder.push(input.body.as_bytes());
+        let (answer, closing, diagnostics) = decoder.finish();
+        updates.extend(closing);
+        Ok(self.record_answer(answer, input.model, diagnostics, updates, &fallback, ts))
     }
 
     pub(super) fn begin_answer(&mut self, begin: BeginAnswer) -> Result<Reply, SessionError> {
@@ -60,16 +63,27 @@ impl Session {
         Ok(Reply::Unchanged)
     }
 
-    pub(super) fn end_answer(&mut self, ts: &str) -> Result<Reply, SessionError> {
+    pub(super) fn end_answer(&mut self, end: EndAnswer, ts: &str) -> Result<Reply, SessionError> {
         let receiving = self.receiving.take().ok_or(SessionError::NoAnswerBegun)?;
+        if end.discard {
+            return Ok(Reply::Unchanged);
+        }
         let Receiving { decoder, model, fallback_id } = *receiving;
-        let (answer, _, diagnostics) = decoder.finish();
-        Ok(self.record_answer(answer, model, diagnostics, &fallback_id, ts))
+        let (answer, closing, diagnostics) = decoder.finish();
+        Ok(self.record_answer(answer, model, diagnostics, closing, &fallback_id, ts))
     }
 
     /// Writes an answer's records. An answer that names no model belongs to the model the host
     /// named, else to the session's.
-    fn record_answer(&mut self, mut answer: Answer, model: Option<String>, diagnostics: Vec<Diagnostic>, fallback: &str, ts: &str) -> Reply {
+    fn record_answer(
+        &mut self,
+        mut answer: Answer,
+        model: Option<String>,
+        diagnostics: Vec<Diagnostic>,
+        updates: Vec<SessionUpdate>,
+        fallback: &str,
+        ts: &str,
+    ) -> Reply {
         if answer.model.is_none() {
             let session_model = self.sampling().filter(|s| s.provider == answer.provider).and_then(|s| s.model);
             answer.model = model.or(session_model);
@@ -83,6 +97,6 @@ impl Session {
         } else {
             answer.records(&message_id).into_iter().map(|body| self.write(body, ts)).collect()
         };
-        Reply::Answered { seqs, answer: Box::new(answer.summary(&message_id)), diagnostics }
+        Reply::Answered { seqs, answer: Box::new(answer.summary(&message_id)), diagnostics, updates }
     }
 }

@@ -49,6 +49,7 @@ pub fn fixtures() -> Vec<(Provider, &'static str, &'static [u8])> {
         (r, fixture!("openai-responses-failed.sse")),
         (r, fixture!("openai-responses-refusal.sse")),
         (r, fixture!("openai-responses-error-body.json")),
+        (r, fixture!("openai-responses-odd-items.sse")),
         (g, fixture!("gemini-text-signature.sse")),
         (g, fixture!("gemini-parallel-calls.json")),
         (g, fixture!("gemini-array-code-execution.json")),
@@ -59,6 +60,20 @@ pub fn fixtures() -> Vec<(Provider, &'static str, &'static [u8])> {
         (g, fixture!("gemini-error-body.json")),
     ];
     list.into_iter().map(|(p, (name, bytes))| (p, name, bytes)).collect()
+}
+
+/// JSON with object keys sorted, whatever order the map keeps them in.
+fn canonical(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let fields: Vec<String> = keys.iter().map(|k| format!("{}:{}", Value::String((*k).clone()), canonical(&map[*k]))).collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(canonical).collect::<Vec<_>>().join(",")),
+        other => other.to_string(),
+    }
 }
 
 fn opt(s: &Option<String>) -> &str {
@@ -97,7 +112,7 @@ fn describe(answer: &Answer) -> Vec<String> {
                 if *refusal { " refusal" } else { "" }
             ),
             TurnBlock::Call { id, name, input, signature, item_id, .. } => {
-                format!("call {} {name} {input} sig={} item={}", opt(id), opt(signature), opt(item_id))
+                format!("call {} {name} {} sig={} item={}", opt(id), canonical(input), opt(signature), opt(item_id))
             }
             TurnBlock::Native { answers, value, .. } => {
                 format!("native {} answers={}", value.get("type").and_then(Value::as_str).unwrap_or("part"), opt(answers))
@@ -116,7 +131,7 @@ fn expected(name: &str) -> Vec<&'static str> {
             "Complete stop=tool_use id=msg_A1 model=claude-sonnet-4-5-20250929 usage=3+4000r+120w+87o extra=0 error=-",
             "reasoning \"The test fails because the parser drops the last line.\" sig=SIG-one/+== enc=- id=- parts=0",
             "text \"Let me read the parser — “é” and 😀 included.\" sig=- notes=0 item=-",
-            "call toolu_01Read read_file {\"path\":\"src/parser.rs\",\"limit\":200} sig=- item=-",
+            "call toolu_01Read read_file {\"limit\":200,\"path\":\"src/parser.rs\"} sig=- item=-",
             "call toolu_02List list_dir {} sig=- item=-",
         ],
         "anthropic-two-thinking-redacted.json" => vec![
@@ -213,6 +228,13 @@ fn expected(name: &str) -> Vec<&'static str> {
             "text \"I can't help with that.\" sig=- notes=0 item=msg_R5 refusal",
         ],
         "openai-responses-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=invalid_request_error/-"],
+        // Items out of the usual order: a summary on a message's index, an item with no type.
+        "openai-responses-odd-items.sse" => vec![
+            "Complete stop=completed id=resp_O model=gpt-5 usage=5+0r+0w+5o extra=0 error=-",
+            "text \"Text first, \" sig=- notes=0 item=-",
+            "reasoning \"then a summary on the same index\" sig=- enc=- id=- parts=0",
+            "native part answers=-",
+        ],
         "gemini-text-signature.sse" => vec![
             "Complete stop=STOP id=gR1 model=gemini-3-pro-preview usage=440+0r+0w+134o extra=0 error=-",
             "reasoning \"**Reading the test**\\n\\nIt checks the last line.\" sig=- enc=- id=- parts=0",
@@ -234,7 +256,7 @@ fn expected(name: &str) -> Vec<&'static str> {
         ],
         "gemini-vertex-partial-args.sse" => vec![
             "Complete stop=STOP id=gR4 model=gemini-3.1-pro-preview usage=50+0r+0w+50o extra=0 error=-",
-            "call - get_weather {\"location\":\"Boston, MA\",\"days\":3} sig=GSIG/stream== item=-",
+            "call - get_weather {\"days\":3,\"location\":\"Boston, MA\"} sig=GSIG/stream== item=-",
         ],
         "gemini-prompt-blocked.json" => vec!["Complete stop=PROHIBITED_CONTENT id=gR5 model=gemini-2.5-flash-lite usage=638+0r+0w+0o extra=0 error=-"],
         "gemini-safety.json" => vec![
@@ -280,7 +302,7 @@ fn live_digest(live: &[String]) -> Vec<String> {
         let v: Value = serde_json::from_str(line).unwrap();
         let kind = v["sessionUpdate"].as_str().unwrap_or("");
         let key = format!("{kind} {}", v["messageId"].as_str().or(v["toolCallId"].as_str()).unwrap_or(""));
-        let text = v["content"]["text"].as_str().map(str::to_owned).unwrap_or_else(|| v["rawInput"].to_string());
+        let text = v["content"]["text"].as_str().map(str::to_owned).unwrap_or_else(|| canonical(&v["rawInput"]));
         match out.last_mut() {
             Some(last) if last.starts_with(&format!("{key}: ")) && kind.ends_with("chunk") => last.push_str(&text),
             _ => out.push(format!("{key}: {text}")),
@@ -295,7 +317,7 @@ proptest! {
     /// Any chunking — a cut inside a character, an event, a line, a CRLF — gives the same answer
     /// and says the same text and calls while it streams.
     #[test]
-    fn any_chunking_gives_the_same_answer(which in 0usize..32, cuts in proptest::collection::vec(0usize..4096, 0..24)) {
+    fn any_chunking_gives_the_same_answer(which in 0usize..33, cuts in proptest::collection::vec(0usize..4096, 0..24)) {
         let all = fixtures();
         let (provider, name, bytes) = all[which % all.len()];
         let (whole, whole_live) = decode_in_pieces(provider, bytes, &[]);
@@ -324,7 +346,7 @@ fn a_stream_says_text_as_it_arrives_and_a_call_once_its_arguments_are_whole() {
         vec![
             "agent_thought_chunk msg_A1-thought: The test fails because the parser drops the last line.",
             "agent_message_chunk msg_A1: Let me read the parser — “é” and 😀 included.",
-            "tool_call toolu_01Read: {\"path\":\"src/parser.rs\",\"limit\":200}",
+            "tool_call toolu_01Read: {\"limit\":200,\"path\":\"src/parser.rs\"}",
             "tool_call toolu_02List: {}",
         ]
     );
@@ -510,7 +532,7 @@ fn after_an_answer_the_ledger_counts_what_the_provider_reported() {
 
 fn answered_reply(p: &Processed) -> (&[u64], &contextview::answer::AnswerSummary, Vec<&str>) {
     match &p.reply {
-        Some(Reply::Answered { seqs, answer, diagnostics }) => (seqs, answer, diagnostics.iter().map(|d| d.code.as_str()).collect()),
+        Some(Reply::Answered { seqs, answer, diagnostics, .. }) => (seqs, answer, diagnostics.iter().map(|d| d.code.as_str()).collect()),
         other => panic!("not answered: {other:?}"),
     }
 }
@@ -612,8 +634,50 @@ fn a_stream_fed_to_the_session_in_pieces_records_what_the_whole_body_records() {
             s.answer_bytes(piece).unwrap();
         }
         let p = dispatch(&mut s, json!({"type": "endAnswer"}));
-        assert_eq!(p.reply, p_whole.reply, "{name}");
+        let (seqs, answer, diagnostics) = answered_reply(&p);
+        assert_eq!((seqs, answer, diagnostics), answered_reply(&p_whole), "{name}");
         let lines = |s: &Session| s.records().iter().map(|r| r.to_line()).collect::<Vec<_>>();
         assert_eq!(lines(&s), lines(&whole), "{name}");
+    }
+}
+
+#[test]
+fn a_discarded_answer_writes_nothing() {
+    let mut s = Session::create(Header::new("discard"));
+    dispatch(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "m"}));
+    let before = s.records().len();
+    dispatch(&mut s, json!({"type": "beginAnswer"}));
+    s.answer_bytes(include_bytes!("../fixtures/answers/anthropic-thinking-tools.sse")).unwrap();
+    let p = dispatch(&mut s, json!({"type": "endAnswer", "discard": true}));
+    assert_eq!(p.reply, Some(Reply::Unchanged));
+    assert_eq!(s.records().len(), before);
+    assert_eq!(dispatch(&mut s, json!({"type": "endAnswer"})).error.map(|e| e.code), Some("no_answer_begun".to_owned()));
+}
+
+/// Whatever an answer decoder accepts — even another API's answer read as its own — recorded
+/// after a prompt replays and builds, for every provider, a payload its validator passes.
+#[test]
+fn any_answer_read_by_any_decoder_builds_valid_payloads() {
+    use contextview::update::acp::{AcpUpdate, ContentBlock, ProviderMeta, Stream};
+    use contextview::update::{replay, write, Record, RecordBody};
+    use contextview::view::{build, BuildError, BuildOptions};
+    for (_, name, bytes) in fixtures() {
+        for reader in Provider::ALL {
+            let (answer, _) = decode(reader, bytes, "x");
+            let prompt = write::chunk(Stream::User, Some("u1"), ContentBlock::text("go"), &ProviderMeta::default());
+            let mut records = vec![Record { seq: 1, ts: String::new(), body: RecordBody::Update(AcpUpdate::Known(prompt)) }];
+            for body in answer.records(&answer.message_id("x")) {
+                records.push(Record { seq: records.len() as u64 + 1, ts: String::new(), body });
+            }
+            let items = replay(&records).items;
+            for target in Provider::ALL {
+                let model = contextview::request::default_model(target);
+                match build(&items, &BuildOptions::new(target, model)) {
+                    Ok(built) => assert_eq!(built.payload.validate(&Default::default()), vec![], "{name} read as {reader}, built for {target}"),
+                    Err(BuildError::EmptyConversation { .. } | BuildError::EndsWithAssistant { .. }) => {}
+                    Err(e) => panic!("{name} read as {reader}, built for {target}: {e:?}"),
+                }
+            }
+        }
     }
 }

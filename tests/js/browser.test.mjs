@@ -62,3 +62,26 @@ test('wasm is served as application/wasm and the page logged no errors', async (
   assert.equal(wasmResponses[0].headers()['content-type'], 'application/wasm');
   assert.deepEqual(consoleMessages.filter((m) => /^(error|warning|pageerror)/.test(m)), []);
 });
+
+test("the page receives a provider's streamed answer as Node does", async () => {
+  const exchange = async (cvModule, response) => {
+    const now = '2026-12-03T10:00:00Z';
+    const session = cvModule.Session.create('page');
+    session.dispatch({ type: 'switchModel', provider: 'anthropic', model: 'claude-sonnet-4-5' }, now);
+    session.dispatch({ type: 'userMessage', text: 'hi' }, now);
+    const stream = cvModule.receive(session, response, { now });
+    const updates = [];
+    for await (const update of stream) updates.push(update);
+    const processed = await stream.done();
+    return { updates, lines: processed.effects.flatMap((e) => e.lines ?? []), answer: processed.reply.answer };
+  };
+  const inPage = await page.evaluate(async (source) => {
+    const cvModule = await import('/pkg/browser.mjs');
+    await cvModule.init();
+    const exchange = eval(`(${source})`);
+    return exchange(cvModule, await fetch('/tests/fixtures/answers/anthropic-thinking-tools.sse'));
+  }, exchange.toString());
+  const inNode = await exchange(cv, new Response(readFileSync(root + 'tests/fixtures/answers/anthropic-thinking-tools.sse')));
+  assert.deepEqual(inPage, inNode);
+  assert.equal(inPage.answer.toolCalls.length, 2);
+});

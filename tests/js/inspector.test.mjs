@@ -346,6 +346,32 @@ test('another agent\'s session is detected and imported, with its report', async
   assertMatches(view, cliRequest(logPath, view.max, ['--provider', 'anthropic', '--context-window', '200000']).report, 'imported session');
 });
 
+test("a provider's answer dropped after a session: recorded as the CLI records it, and the next request shown", async () => {
+  const now = '2026-12-03T10:00:00Z';
+  const session = cv.Session.create('inspect-answer');
+  const lines = [
+    session.dispatch({ type: 'switchModel', provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 }, now),
+    session.dispatch({ type: 'userMessage', text: 'Find the serde docs on untagged variants.' }, now),
+  ].flatMap((p) => p.effects.flatMap((e) => (e.type === 'persist' ? e.lines : [])));
+  const logPath = join(work, 'before-answer.jsonl');
+  writeFileSync(logPath, lines.join('\n') + '\n');
+  await act(() => page.setInputFiles('#session-input', logPath));
+  await page.selectOption('#provider', 'anthropic');
+  const answer = join(root, 'tests/fixtures/answers/anthropic-web-search-pause.sse');
+  await act(() => page.setInputFiles('#answer-input', answer));
+  const recorded = JSON.parse(await page.evaluate(() => document.body.dataset.answer));
+  // The CLI records the same answer; the log with it builds the continuation of the paused turn.
+  const appended = runCli(['respond', '--session', logPath, '--provider', 'anthropic', '--response', answer, '--now', now]);
+  assert.deepEqual(recorded, { status: 'complete', stopReason: 'pause_turn', records: appended.trim().split('\n').length, toolCalls: [], error: null });
+  const after = join(work, 'after-answer.jsonl');
+  writeFileSync(after, readFileSync(logPath, 'utf8') + appended);
+  const body = runCli(['build', '--session', after, '--provider', 'anthropic', '--context-window', '200000']).trimEnd();
+  const view = await shown();
+  assert.equal(view.bytes, Buffer.byteLength(body));
+  assert.match(await page.textContent('#request-title'), /the next request, after the answer/);
+  assert.match(await page.textContent('#status'), /stop pause_turn/);
+});
+
 // Real sessions from ../shared/corpus when it is there: the page imports each one and shows its
 // last request as the CLI builds it from the CLI's own import.
 const corpus = join(root, '../shared/corpus/sessions');

@@ -121,3 +121,50 @@ test('wrangler deploy --dry-run bundles the worker with the wasm', () => {
     rmSync(home, { recursive: true, force: true });
   }
 });
+
+test("a provider's answer streamed into the Worker is recorded as Node records it", async () => {
+  const { receiveAnswer } = await import('./worker.mjs').catch(() => ({}));
+  for (const [provider, model, file] of [
+    ['anthropic', 'claude-sonnet-4-5', 'anthropic-thinking-tools.sse'],
+    ['openai-chat', 'gpt-4.1', 'openai-chat-tools.sse'],
+    ['openai-responses', 'gpt-5', 'openai-responses-reasoning-call.sse'],
+    ['gemini', 'gemini-3-pro-preview', 'gemini-text-signature.sse'],
+    ['anthropic', 'claude-sonnet-4-5', 'anthropic-overloaded-mid-stream.sse'],
+  ]) {
+    const bytes = readFileSync(root + 'tests/fixtures/answers/' + file);
+    const body = new ReadableStream({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 9) controller.enqueue(bytes.subarray(at, at + 9));
+        controller.close();
+      },
+    });
+    const res = await mf.dispatchFetch(`http://localhost/receive?provider=${provider}&model=${model}`, { method: 'POST', body, duplex: 'half' });
+    assert.equal(res.status, 200, file);
+    const inWorkerd = await res.json();
+    const inNode = await nodeReceive(provider, model, bytes);
+    assert.deepEqual(inWorkerd, inNode, file);
+    assert.ok(inWorkerd.updates.length > 0 && inWorkerd.lines.some((l) => l.includes('answer_end')), file);
+  }
+  assert.equal(typeof receiveAnswer, 'undefined', 'the worker module is not importable in Node (it needs cloudflare:workers)');
+});
+
+/** The same exchange in Node, with the package's Node entry. */
+async function nodeReceive(provider, model, bytes) {
+  const now = '2026-12-03T10:00:00Z';
+  const session = cv.Session.create('relay');
+  const lines = [];
+  const take = (p) => lines.push(...p.effects.flatMap((e) => (e.type === 'persist' ? e.lines : [])));
+  take(session.dispatch({ type: 'switchModel', provider, model, contextWindow: 200000 }, now));
+  take(session.dispatch({ type: 'userMessage', text: 'Why does the parser test fail?' }, now));
+  const stream = cv.receive(session, new Response(bytes), { now });
+  const updates = [];
+  let error = null;
+  try {
+    for await (const update of stream) updates.push(update);
+  } catch (e) {
+    error = { code: e.code, kind: e.providerError?.kind };
+  }
+  const processed = await stream.done().catch((e) => e.processed);
+  take(processed);
+  return { updates, lines, answer: processed.reply.answer, error };
+}

@@ -46,6 +46,6 @@ export function bundleService() {
 export function startService(bundleDir, { persist, bindings = {} } = {}) {
   return startMiniflare(join(bundleDir, 'index.js'), bundleDir, {
     durableObjectsPersist: persist ?? false,
-    bindings: { AUTH_SECRET: SECRET, TEST_FAULTS: '1', MAX_COMMAND_BYTES: '65536', MAX_IMPORT_BYTES: '2097152', ...bindings },
+    bindings: { AUTH_SECRET: SECRET, TEST_FAULTS: '1', MAX_COMMAND_BYTES: '65536', MAX_IMPORT_BYTES: '2097152', MAX_RESPONSE_BYTES: '65536', ...bindings },
   });
 }

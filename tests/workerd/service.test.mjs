@@ -457,3 +457,84 @@ test('a session takes at most 64 sockets; a token is minted only with a real sec
   await assert.rejects(mintToken(SECRET, { prefix: 'acme-', ttlSeconds: 1.5 }), TypeError);
   await assert.rejects(mintToken(SECRET, { prefix: 'acme/..' }), TypeError);
 });
+
+/** A body that arrives in small pieces, as a provider's stream does. */
+function streamed(bytes, piece = 11) {
+  return new ReadableStream({
+    start(controller) {
+      for (let at = 0; at < bytes.length; at += piece) controller.enqueue(bytes.subarray(at, at + piece));
+      controller.close();
+    },
+  });
+}
+
+test("a provider's answer, streamed in: recorded as one keyed command, its updates sent to sockets as they decode", async () => {
+  const id = 'acme-answer';
+  await call('PUT', `/v1/sessions/${id}`);
+  await command(id, { type: 'switchModel', ...MODEL });
+  await command(id, { type: 'userMessage', text: 'Why does the parser test fail?' });
+  const res = await mf.dispatchFetch(`http://service/v1/sessions/${id}/events`, { headers: { upgrade: 'websocket', authorization: `Bearer ${acme}` } });
+  const messages = [];
+  res.webSocket.addEventListener('message', (e) => messages.push(JSON.parse(e.data)));
+  res.webSocket.accept();
+  const bytes = readFileSync(join(root, 'tests/fixtures/answers/anthropic-thinking-tools.sse'));
+  const post = (key, body = streamed(bytes)) => mf.dispatchFetch(`http://service/v1/sessions/${id}/responses?provider=anthropic`, {
+    method: 'POST', body, duplex: 'half', headers: { authorization: `Bearer ${acme}`, 'idempotency-key': key },
+  });
+  const beforeAnswer = await exported(id);
+  const first = await post('answer-1');
+  assert.equal(first.status, 200, await first.clone().text());
+  const reply = await first.json();
+  assert.equal(reply.reply.type, 'answered');
+  assert.deepEqual(reply.reply.answer.toolCalls.map((c) => c.id), ['toolu_01Read', 'toolu_02List']);
+  for (let i = 0; i < 50 && !messages.some((m) => m.notification?.update?.sessionUpdate === 'tool_call'); i++) await new Promise((r) => setTimeout(r, 20));
+  const kinds = messages.filter((m) => m.type === 'notification').map((m) => m.notification.update.sessionUpdate);
+  assert.ok(kinds.includes('agent_thought_chunk') && kinds.includes('agent_message_chunk') && kinds.includes('tool_call'), kinds.join());
+  res.webSocket.close();
+  // The same answer again under its key: the same reply, nothing written twice.
+  const log = await exported(id);
+  const again = await post('answer-1');
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(await again.json(), reply);
+  assert.equal(await exported(id), log);
+  // Another answer under that key is a conflict.
+  const conflict = await post('answer-1', streamed(readFileSync(join(root, 'tests/fixtures/answers/anthropic-refusal.json'))));
+  assert.equal(conflict.status, 409);
+  assert.equal((await conflict.json()).error.code, 'idempotency_conflict');
+  // The stored log is the package's own recording of the same answer.
+  const local = cv.Session.fromLog(beforeAnswer);
+  const p = local.dispatch({ type: 'providerAnswer', provider: 'anthropic', body: bytes.toString('utf8') }, 'x');
+  const expected = p.effects.flatMap((e) => (e.type === 'persist' ? e.lines : [])).filter((l) => JSON.parse(l).seq !== undefined).map((l) => ({ ...JSON.parse(l), ts: undefined }));
+  const stored = log.trim().split('\n').map((l) => JSON.parse(l)).slice(-expected.length).map((r) => ({ ...r, ts: undefined }));
+  assert.deepEqual(stored, expected);
+  // The tools run and the next request carries the thinking back with its signature.
+  for (const call of reply.reply.answer.toolCalls) await command(id, { type: 'toolResult', toolCallId: call.id, output: 'ok' });
+  const built = await call('POST', `/v1/sessions/${id}/build`, { body: BUILD });
+  assert.equal(built.status, 200);
+  assert.ok(JSON.stringify(built.json.body).includes('SIG-one/+=='));
+});
+
+test('an answer body over the limit is refused as it streams, and nothing of it is stored', async () => {
+  const id = 'acme-answer-big';
+  await call('PUT', `/v1/sessions/${id}`);
+  await command(id, { type: 'switchModel', ...MODEL });
+  await command(id, { type: 'userMessage', text: 'Write a lot.' });
+  const before = await exported(id);
+  const event = (i) => `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${'x'.repeat(200)} ${i}"}}\n\n`;
+  const big = new TextEncoder().encode('event: message_start\ndata: {"type":"message_start","message":{"id":"msg_big","model":"claude-sonnet-4-5","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}\n\n' +
+    'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n' + Array.from({ length: 400 }, (_, i) => event(i)).join(''));
+  assert.ok(big.length > 65536);
+  // No Content-Length: the limit is met while the body streams.
+  const res = await mf.dispatchFetch(`http://service/v1/sessions/${id}/responses`, {
+    method: 'POST', body: streamed(big, 4096), duplex: 'half', headers: { authorization: `Bearer ${acme}` },
+  });
+  assert.equal(res.status, 413);
+  assert.equal((await res.json()).error.code, 'body_too_large');
+  assert.equal(await exported(id), before);
+  // The session goes on: a whole answer is taken next, and an unknown provider is refused.
+  const ok = await call('POST', `/v1/sessions/${id}/responses?provider=anthropic`, { body: readFileSync(join(root, 'tests/fixtures/answers/anthropic-two-thinking-redacted.json')) });
+  assert.equal(ok.status, 200, ok.text);
+  assert.equal(ok.json.reply.answer.toolCalls[0].id, 'toolu_03Bash');
+  const unknown = await call('POST', `/v1/sessions/${id}/responses?provider=nobody`, { body: '{}' });
+  assert.deepEqual([unknown.status, unknown.json.error.code], [400, 'unknown_provider']);
+});

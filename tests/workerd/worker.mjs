@@ -6,6 +6,9 @@
 //   GET  /info                                         -> {version, lines, items}
 //   POST /discover        body: {files, cwd, home, rulesFor} -> {environment, attached, stats}
 //                         (discovery over memoryFs, in the Worker itself; no Durable Object)
+//   POST /receive?provider=P&model=M  body: a provider's answer, streamed in
+//                         -> {updates, lines, answer} (a fresh session asked one question takes
+//                         the answer through receive(), as a Worker relays a provider's stream)
 //   GET  /storage-conformance  -> {results: [{name, ok, error?}], logs, exports}
 //                         (the session-log storage conformance suite against durableObjectStorage
 //                         in this object's SQLite storage, one log per key; logs = distinct logs
@@ -122,11 +125,35 @@ async function discoverResponse(request) {
   }
 }
 
+/** One question, the answer the request body streams in, and what was recorded. */
+export async function receiveAnswer(cvModule, source, provider, model) {
+  const now = '2026-12-03T10:00:00Z';
+  const session = cvModule.Session.create('relay');
+  const lines = [];
+  const take = (p) => lines.push(...p.effects.flatMap((e) => (e.type === 'persist' ? e.lines : [])));
+  take(session.dispatch({ type: 'switchModel', provider, model, contextWindow: 200000 }, now));
+  take(session.dispatch({ type: 'userMessage', text: 'Why does the parser test fail?' }, now));
+  const stream = cvModule.receive(session, source, { now });
+  const updates = [];
+  let error = null;
+  try {
+    for await (const update of stream) updates.push(update);
+  } catch (e) {
+    error = { code: e.code, kind: e.providerError?.kind };
+  }
+  const processed = await stream.done().catch((e) => e.processed);
+  take(processed);
+  return { updates, lines, answer: processed.reply.answer, error };
+}
+
 export default {
   async fetch(request, env) {
     await init(); // a no-op on workerd; shows the entry's API symmetry
     const url = new URL(request.url);
     if (request.method === 'POST' && url.pathname === '/discover') return discoverResponse(request);
+    if (request.method === 'POST' && url.pathname === '/receive') {
+      return Response.json(await receiveAnswer(cv, request, url.searchParams.get('provider'), url.searchParams.get('model')));
+    }
     const name = url.searchParams.get('session') ?? 'default';
     return env.SESSIONS.get(env.SESSIONS.idFromName(name)).fetch(request);
   },

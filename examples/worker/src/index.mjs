@@ -5,6 +5,9 @@
 //   GET  /v1/sessions/:id                 what the session holds (state, persistence)
 //   POST /v1/sessions/:id/commands        one command (Idempotency-Key: optional)  -> its result
 //   POST /v1/sessions/:id/build           build options -> {report, body}
+//   POST /v1/sessions/:id/responses       ?provider=&model=; body: a provider's answer (JSON or a
+//                                         stream, streamed in) -> the recorded answer; its updates
+//                                         go to WebSocket clients as they decode
 //   GET  /v1/sessions/:id/usage           ?provider=&model=&contextWindow=          -> usage_update's figures
 //   GET  /v1/sessions/:id/log             the log, streamed as JSON Lines
 //   POST /v1/sessions/:id/import          ?format=claude-code|codex|pi; body: the file -> a new session
@@ -21,6 +24,8 @@ const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const KEY = /^[\x21-\x7e]{1,200}$/;
 const DEFAULT_MAX_COMMAND_BYTES = 1024 * 1024;
 const DEFAULT_MAX_IMPORT_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const PROVIDERS = new Set(['anthropic', 'openai-chat', 'openai-responses', 'gemini']);
 
 const ROUTES = {
   '': { PUT: 'open', GET: 'state' },
@@ -29,6 +34,7 @@ const ROUTES = {
   usage: { GET: 'usage' },
   log: { GET: 'log' },
   import: { POST: 'import' },
+  responses: { POST: 'responses' },
   events: { GET: 'events' },
 };
 
@@ -94,6 +100,24 @@ async function route(request, env) {
       body = await readText(request, limit(env, 'MAX_IMPORT_BYTES', DEFAULT_MAX_IMPORT_BYTES));
       if (body.trim() === '') throw new HttpError(400, 'empty_body', 'send the session file as the body');
       break;
+    case 'responses': {
+      // The answer streams on to the session as it arrives; the object checks its size as it reads.
+      const provider = url.searchParams.get('provider');
+      if (provider !== null && !PROVIDERS.has(provider)) {
+        throw new HttpError(400, 'unknown_provider', `unknown provider ${provider} (${[...PROVIDERS].join(', ')})`);
+      }
+      const max = limit(env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES);
+      const declared = Number(request.headers.get('content-length'));
+      if (Number.isFinite(declared) && declared > max) throw new HttpError(413, 'body_too_large', `the body is ${declared} bytes; the limit is ${max}`);
+      const key = request.headers.get('idempotency-key');
+      if (key !== null) {
+        if (!KEY.test(key)) throw new HttpError(400, 'invalid_idempotency_key', 'an Idempotency-Key is 1–200 visible ASCII characters');
+        headers['idempotency-key'] = key;
+      }
+      headers['x-cv-max-bytes'] = String(max);
+      const forwarded = new Request(`https://session/responses${url.search}`, { method: 'POST', headers, body: request.body, duplex: 'half' });
+      return stub(env, id).fetch(forwarded);
+    }
     case 'events': {
       // The Durable Object accepts the socket and closes it when the token expires. The token
       // itself (it may be in the query) does not travel on.

@@ -92,6 +92,7 @@ export class SessionObject extends DurableObject {
       case 'usage': return this.#usage(url);
       case 'log': return this.#exportLog();
       case 'import': return this.#import(id, request, url);
+      case 'responses': return this.#responses(request, url);
       default: throw new HttpError(404, 'not_found', `no action ${action}`);
     }
   }
@@ -235,6 +236,90 @@ export class SessionObject extends DurableObject {
     return processed;
   }
 
+  /**
+   * A provider's answer, streamed in: each chunk goes to the session's decoder as it arrives and
+   * the updates it completes go to the WebSocket clients; the answer is stored when the body
+   * ends, as one command (keyed like commands: the key is stored with its lines). A body over
+   * the limit is refused and nothing of it is stored.
+   */
+  async #responses(request, url) {
+    const key = request.headers.get('idempotency-key');
+    const max = Number(request.headers.get('x-cv-max-bytes'));
+    const provider = url.searchParams.get('provider');
+    const model = url.searchParams.get('model');
+    const fingerprintOf = (bytes) => {
+      const head = new TextEncoder().encode(`providerAnswer\n${provider ?? ''}\n${model ?? ''}\n`);
+      const all = new Uint8Array(head.length + bytes.length);
+      all.set(head);
+      all.set(bytes, head.length);
+      return crypto.subtle.digest('SHA-256', all).then((d) => [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, '0')).join(''));
+    };
+    const chunks = [];
+    let size = 0;
+    const whole = () => {
+      const bytes = new Uint8Array(size);
+      let at = 0;
+      for (const c of chunks) {
+        bytes.set(c, at);
+        at += c.byteLength;
+      }
+      return bytes;
+    };
+    const reader = request.body?.getReader();
+    const read = async () => {
+      const { done, value } = reader ? await reader.read() : { done: true };
+      if (done) return null;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel().catch(() => {});
+        throw new HttpError(413, 'body_too_large', `the body is over the limit of ${max} bytes`);
+      }
+      chunks.push(value);
+      return value;
+    };
+    if (key) {
+      const row = this.ctx.storage.sql.exec('SELECT fingerprint, status, reply FROM svc_idempotency WHERE key = ?', key).toArray()[0];
+      if (row) {
+        while (await read());
+        if (row.fingerprint !== await fingerprintOf(whole())) throw new HttpError(409, 'idempotency_conflict', 'this idempotency key was used for a different answer');
+        return jsonText(row.reply, row.status === 0 ? 200 : row.status, { 'idempotent-replayed': 'true' });
+      }
+    }
+    const durable = await this.#require();
+    const now = new Date().toISOString();
+    const begin = { type: 'beginAnswer', ...(provider ? { provider } : {}), ...(model ? { model } : {}) };
+    const begun = await this.#dispatch(durable, begin, 'the session could not begin the answer; retry');
+    if (begun.error) return json({ error: begun.error }, 422);
+    try {
+      for (let chunk; (chunk = await read()) !== null;) {
+        for (const update of durable.session.answerBytes(chunk)) {
+          this.#broadcast({ type: 'notification', notification: { sessionId: durable.session.state().sessionId, update } });
+        }
+      }
+    } catch (e) {
+      await durable.dispatch({ type: 'endAnswer', discard: true }, now);
+      throw e;
+    }
+    const fingerprint = key ? await fingerprintOf(whole()) : null;
+    this.#pendingKey = key ? { key, fingerprint, command: 'providerAnswer' } : null;
+    let processed;
+    try {
+      processed = await this.#dispatch(durable, { type: 'endAnswer' }, 'the answer could not be stored; retry it with the same Idempotency-Key');
+    } finally {
+      this.#pendingKey = null;
+    }
+    for (const update of processed.reply?.updates ?? []) {
+      this.#broadcast({ type: 'notification', notification: { sessionId: durable.session.state().sessionId, update } });
+    }
+    const reply = replyText(processed);
+    const status = processed.error ? 422 : 200;
+    if (key) {
+      this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, ?, ?, ?)',
+        key, fingerprint, status, reply, Date.now());
+    }
+    return jsonText(reply, status);
+  }
+
   async #build(request) {
     const options = JSON.parse(await request.text());
     const durable = await this.#require();
@@ -345,6 +430,11 @@ export class SessionObject extends DurableObject {
 function replyText(processed) {
   const { effects, reply, ...rest } = processed;
   const summary = { ...rest, effects: effects.map((e) => e.type) };
+  if (reply?.type === 'answered') {
+    // The updates went to the WebSocket clients as they decoded.
+    const { updates, ...answered } = reply;
+    return JSON.stringify({ ...summary, reply: answered });
+  }
   if (reply?.type === 'built') {
     const { body, ...built } = reply;
     return JSON.stringify({ ...summary, reply: built }).slice(0, -1) + `,"body":${body}}`;

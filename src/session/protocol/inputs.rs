@@ -240,3 +240,13 @@ pub struct BeginAnswer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
 }
+
+/// Ends a streamed answer.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EndAnswer {
+    /// Drop what arrived without recording it (a body the host refused, e.g. over its size limit).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub discard: bool,
+}

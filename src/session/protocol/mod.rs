@@ -66,8 +66,8 @@ pub enum Command {
     /// Starts receiving a streamed answer: its bytes then go to `Session::answer_bytes`.
     BeginAnswer(BeginAnswer),
     /// The streamed answer's end: what arrived is recorded (marked partial when the provider had
-    /// not finished it).
-    EndAnswer,
+    /// not finished it), or, with `discard`, dropped unrecorded (the host refused the body).
+    EndAnswer(EndAnswer),
 }
 
 impl Command {
@@ -91,7 +91,7 @@ impl Command {
             Command::Restore(_) => "restore",
             Command::ProviderAnswer(_) => "providerAnswer",
             Command::BeginAnswer(_) => "beginAnswer",
-            Command::EndAnswer => "endAnswer",
+            Command::EndAnswer(_) => "endAnswer",
         }
     }
 
@@ -128,7 +128,7 @@ impl Command {
             "restore" => args(&kind, rest).map(Command::Restore),
             "providerAnswer" => args(&kind, rest).map(Command::ProviderAnswer),
             "beginAnswer" => args(&kind, rest).map(Command::BeginAnswer),
-            "endAnswer" => unit(Command::EndAnswer, &rest),
+            "endAnswer" => args(&kind, rest).map(Command::EndAnswer),
             other => Err(format!("unknown command type `{other}`")),
         }
     }
@@ -156,7 +156,15 @@ pub enum Reply {
     Snapshot(Box<SessionSnapshot>),
     /// A provider's answer was recorded under these sequence numbers (none when it held nothing
     /// but an error): what it said, and what the decoder noticed.
-    Answered { seqs: Vec<u64>, answer: Box<AnswerSummary>, diagnostics: Vec<crate::diagnostic::Diagnostic> },
+    Answered {
+        seqs: Vec<u64>,
+        answer: Box<AnswerSummary>,
+        diagnostics: Vec<crate::diagnostic::Diagnostic>,
+        /// Updates the answer's end completed that were not said while it streamed (all of a
+        /// whole body's; a streamed answer's calls closed by its end), for the client.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        updates: Vec<crate::update::acp::SessionUpdate>,
+    },
 }
 
 /// Why the context needs compacting.

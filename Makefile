@@ -79,6 +79,8 @@ test-js:
 bench: build
 	node benches/build.bench.mjs
 	node benches/peers.bench.mjs
+	node benches/answer.bench.mjs
+	cargo bench --bench answer
 	cargo bench --bench import
 	cargo bench --bench prune
 	cargo bench --bench tokens

@@ -12,7 +12,9 @@
 //!   native block kept as it came: a `pause_turn` continuation sends them back unchanged.
 //! - Usage: `message_delta`'s counts are cumulative and replace `message_start`'s, field by field.
 //! - The stop reason from `message_delta`; `stop_sequence` and `stop_details` kept as details.
-//! - An `error` event (even after HTTP 200, even first) fails the answer with its error type.
+//! - An `error` event (even after HTTP 200, even first) fails the answer with its error type;
+//!   what follows it, and a second `message_start` of another message (a spliced stream), is not
+//!   this answer.
 
 use std::borrow::Cow;
 
@@ -57,7 +59,7 @@ impl Reader {
     /// Reads a text, thinking or argument delta without building a JSON value; `false` for
     /// any other event (read by [`Reader::read`]).
     pub fn fast(&mut self, data: &str, asm: &mut Assembler) -> bool {
-        if !data.contains("\"content_block_delta\"") {
+        if asm.failure.is_some() || !data.contains("\"content_block_delta\"") {
             return false;
         }
         let Ok(event) = serde_json::from_str::<DeltaEvent>(data) else { return false };
@@ -76,8 +78,22 @@ impl Reader {
     }
 
     pub fn read(&mut self, _name: Option<&str>, value: &Value, asm: &mut Assembler) {
+        // After an error the stream is over: what a server writes after it (a spliced stream)
+        // is not this answer.
+        if asm.failure.is_some() {
+            return;
+        }
         match str_of(value, "type") {
             Some("message_start") => {
+                let id = value.pointer("/message/id").and_then(Value::as_str);
+                if asm.id.is_some() && id.is_some() && asm.id.as_deref() != id {
+                    asm.failure = Some(crate::update::record::ProviderFailure {
+                        kind: "spliced_stream".to_owned(),
+                        message: format!("a second message ({}) began before this one ended", id.unwrap_or("")),
+                        status: None,
+                    });
+                    return;
+                }
                 if let Some(message) = value.get("message") {
                     self.message(message, asm, false);
                 }

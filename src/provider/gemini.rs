@@ -77,6 +77,11 @@ pub struct Part {
 /// Fields of a part that say something about its data rather than being it.
 const PART_ANNOTATIONS: [&str; 3] = ["videoMetadata", "partMetadata", "mediaResolution"];
 
+/// How many keys of a part (as JSON) are data rather than annotations of it.
+pub fn data_keys(part: &Map<String, Value>) -> usize {
+    part.keys().filter(|k| !matches!(k.as_str(), "thought" | "thoughtSignature") && !PART_ANNOTATIONS.contains(&k.as_str())).count()
+}
+
 impl Part {
     fn data_fields(&self) -> usize {
         usize::from(self.text.is_some())

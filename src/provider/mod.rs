@@ -376,7 +376,8 @@ pub fn native_replays(native: &crate::conversation::Native, target: Provider) ->
         && match target {
             // Their blocks and items are told apart by `type`: one without it is not theirs.
             Provider::Anthropic | Provider::OpenAiResponses => typed(),
-            Provider::Gemini => !native.value.is_empty(),
+            // A part holds exactly one kind of data beside its annotations.
+            Provider::Gemini => gemini::data_keys(&native.value) == 1,
             Provider::OpenAiChat => false,
         }
 }

@@ -320,7 +320,8 @@ function formatReport(r = {}, diagnostics = []) {
   parts.push(`${repairs.length} ${repairs.length === 1 ? 'repair' : 'repairs'}`);
   const rs = r.reasoning;
   if (rs && (rs.downgraded || rs.dropped)) parts.push(`reasoning kept ${rs.kept ?? 0}/downgraded ${rs.downgraded ?? 0}/dropped ${rs.dropped ?? 0}`);
-  const diags = Array.isArray(diagnostics) ? diagnostics : [];
+  // The log's diagnostics, then what the build said of the request (reasoning downgraded, …).
+  const diags = [...(Array.isArray(diagnostics) ? diagnostics : []), ...(r.diagnostics ?? [])];
   if (diags.length) parts.push(`${diags.length} ${diags.length === 1 ? 'diagnostic' : 'diagnostics'}`);
   const lines = [`contextview: ${r.provider ?? 'build'}: ${parts.join(', ')}`];
   const t = r.tokens;

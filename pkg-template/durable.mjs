@@ -91,27 +91,26 @@ export class DurableSession {
   }
 
   /**
-   * Builds the next request and stores what the build wrote (the reminders it drained into the
-   * log) before resolving, so the body never rests on records storage lacks.
+   * Builds the next request as the `buildRequest` command does (the session's model unless the
+   * options name another; its tools recorded when they change) and stores what the build wrote
+   * (reminders drained into the log, the tools) before resolving. A refusal throws with its code.
    */
-  async build(options) {
-    const built = this.session.build(options);
-    await this.settle();
-    return built;
+  async buildString(options = {}) {
+    const processed = await this.dispatch({ type: 'buildRequest', options });
+    if (processed.error) throw Object.assign(new Error(processed.error.message), { code: processed.error.code });
+    return { body: processed.reply.body, report: processed.reply.report, diagnostics: [] };
   }
 
-  /** As build(), with the body as the string to send. */
-  async buildString(options) {
-    const built = this.session.buildString(options);
-    await this.settle();
-    return built;
+  /** As buildString(), with the payload as an object. */
+  async build(options = {}) {
+    const { body, report, diagnostics } = await this.buildString(options);
+    return { payload: JSON.parse(body), report, diagnostics };
   }
 
-  /** As build(), with the body as UTF-8 bytes. */
-  async buildBytes(options) {
-    const built = this.session.buildBytes(options);
-    await this.settle();
-    return built;
+  /** As buildString(), with the body as UTF-8 bytes (what `fetch` takes as it is). */
+  async buildBytes(options = {}) {
+    const { body, report, diagnostics } = await this.buildString(options);
+    return { body: new TextEncoder().encode(body), report, diagnostics };
   }
 
   /**

@@ -257,9 +257,9 @@ export declare class DurableSession {
    * Builds the next request and stores what the build wrote (reminders drained into the log)
    * before resolving.
    */
-  build(options: BuildInput): Promise<ReturnType<Session['build']>>;
-  buildString(options: BuildInput): Promise<ReturnType<Session['buildString']>>;
-  buildBytes(options: BuildInput): Promise<ReturnType<Session['buildBytes']>>;
+  build(options?: Partial<BuildInput>): Promise<ReturnType<Session['build']>>;
+  buildString(options?: Partial<BuildInput>): Promise<ReturnType<Session['buildString']>>;
+  buildBytes(options?: Partial<BuildInput>): Promise<ReturnType<Session['buildBytes']>>;
   /** Performs every effect the session has queued (e.g. after a direct `session.buildString()`). */
   settle(): Promise<void>;
   /**

@@ -23,8 +23,11 @@ pub struct BuildInput {
     pub model: Option<String>,
     #[serde(default)]
     pub system: Option<String>,
-    #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
+    /// The tools, in any shape developers already have (see [`crate::provider::ToolDef`]). A
+    /// session records them when they change; left out, a build from a log carries the tools
+    /// the log last recorded.
+    #[serde(default, deserialize_with = "crate::provider::tool_def::deserialize_tools")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolInput[]"))]
     pub tools: Tools,
     #[serde(default)]
     pub max_tokens: Option<u32>,
@@ -111,6 +114,12 @@ impl BuildInput {
         }
         if options.context_window.is_none() {
             options.context_window = state.model.as_ref().filter(|m| m.model == options.render.model).and_then(|m| m.context_window);
+        }
+        // The tools the log recorded, unless the input gives its own.
+        if self.tools.is_empty() {
+            if let Some(tools) = &state.tools {
+                options.render.tools = tools.clone();
+            }
         }
         // The system head recorded in the log, unless the input gives its own.
         if options.render.system.is_none() {

@@ -12,6 +12,7 @@ pub mod gemini;
 pub mod ids;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod tool_def;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -81,22 +82,7 @@ impl FromStr for Provider {
 /// request, so options are cloned and compared by pointer first, not tool by tool.
 pub type Tools = Arc<Vec<ToolDef>>;
 
-/// A tool the model may call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct ToolDef {
-    pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// JSON Schema of the arguments (an object schema).
-    #[serde(default = "empty_object_schema")]
-    pub input_schema: Value,
-}
-
-fn empty_object_schema() -> Value {
-    serde_json::json!({"type": "object", "properties": {}})
-}
+pub use tool_def::{tools_from_value, ToolDef};
 
 /// What to do with reasoning that cannot be replayed natively to the target.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -88,13 +88,21 @@ impl Session {
                 let images = images_of(&images)?;
                 Ok(Reply::Accepted { seqs: self.write_updates(write::prompt(&text, images, &id, &ProviderMeta::default()), &ts) })
             }
-            Command::AssistantResponse(response) => {
+            Command::AssistantResponse(mut response) => {
                 let id = response.message_id.clone().unwrap_or_else(|| format!("assistant-{}", self.next_seq()));
+                // A response that does not say who made it belongs to the session's model: its
+                // reasoning goes back to that model natively.
+                let sampling = self.sampling();
+                if response.provider.is_none() {
+                    response.provider = sampling.as_ref().map(|s| s.provider.as_str().to_owned());
+                }
+                if let Some(s) = sampling.as_ref().filter(|s| response.model.is_none() && response.provider.as_deref() == Some(s.provider.as_str())) {
+                    response.model = Some(s.model.clone().unwrap_or_else(|| crate::request::default_model(s.provider).to_owned()));
+                }
                 let mut seqs = self.write_updates(write::turn(&response.turn(id)), &ts);
                 if let Some(mut usage) = response.usage.clone() {
-                    let sampling = self.sampling();
-                    usage.provider = usage.provider.or(response.provider.clone()).or_else(|| sampling.as_ref().map(|s| s.provider.as_str().to_owned()));
-                    usage.model = usage.model.or(response.model.clone()).or_else(|| sampling.and_then(|s| s.model));
+                    usage.provider = usage.provider.or(response.provider.clone());
+                    usage.model = usage.model.or(response.model.clone());
                     seqs.push(self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts));
                 }
                 Ok(Reply::Accepted { seqs })
@@ -139,6 +147,8 @@ impl Session {
                     input.now = now.map(str::to_owned);
                 }
                 let (body, report) = self.build_body(&input).map_err(SessionError::Request)?;
+                // What the request carried, for a reopened session and its timeline.
+                self.record_tools(&input, &ts);
                 // The session's sampling settings: not this call's clock, count or content.
                 self.sampling = Some(BuildInput { now: None, context_tokens: None, log: None, items: None, ..input });
                 Ok(Reply::Built { body, report: Box::new(report) })

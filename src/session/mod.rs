@@ -365,6 +365,17 @@ impl Session {
         (replayer, &mut self.cache, self.header.as_ref().map(|h| h.session_id.as_str()))
     }
 
+    /// Records the build's tools when they differ from the ones the log last recorded, so a
+    /// reopened session and its timeline know what each request carried.
+    fn record_tools(&mut self, input: &BuildInput, ts: &str) -> Option<u64> {
+        if input.tools.is_empty() {
+            return None;
+        }
+        let recorded = self.replayer().state().tools.as_ref().is_some_and(|t| std::sync::Arc::ptr_eq(t, &input.tools) || **t == *input.tools);
+        let defined = crate::update::record::ToolsDefined { tools: input.tools.clone() };
+        (!recorded).then(|| self.write(RecordBody::Event(Event::ToolsDefined(defined)), ts))
+    }
+
     fn build_now(&mut self, input: &BuildInput) -> Result<(String, view::Report), RequestError> {
         if input.log.is_some() || input.items.is_some() {
             return Err(RequestError::InvalidOptions("a session builds from its own records; leave out `log` and `items`".to_owned()));
@@ -383,6 +394,18 @@ impl Session {
         }
         options.images.strip_all |= strip_images;
         let (body, mut report) = view::build_cached(replayer.items(), &options, cache).map_err(RequestError::Build)?;
+        // The prompt names the tools the model may use: each must be one the request defines.
+        if let Some(context) = &context {
+            let missing: Vec<&str> =
+                context.allowed_tools().into_iter().filter(|name| !options.render.tools.iter().any(|t| t.name == *name)).collect();
+            if !missing.is_empty() {
+                report.diagnostics.push(crate::diagnostic::Diagnostic::new(
+                    "tools.undefined",
+                    crate::diagnostic::Severity::Warning,
+                    format!("the prompt lists tools this request does not define: {} (pass their definitions in `tools`)", missing.join(", ")),
+                ));
+            }
+        }
         self.strip_images_once = false;
         // What rewrote the previous request, if anything did: what pruning cost the provider's
         // cache is reported apart from what a compaction or a rewind cost.

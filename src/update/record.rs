@@ -99,6 +99,9 @@ pub enum Event {
     /// Files the agent changed outside the tool calls the log shows (tool calls with a diff, or
     /// of kind edit, delete or move, count by themselves).
     EditedPaths(EditedPaths),
+    /// The tools the requests carry from here on (written when a build's tools change), so a
+    /// reopened session and its timeline know what each request carried.
+    ToolsDefined(ToolsDefined),
     /// How a provider's answer ended, after its content: the stop reason, whether it came whole,
     /// the provider's error when it failed, and its usage exactly as the provider reported it.
     AnswerEnd(AnswerEnd),
@@ -115,12 +118,13 @@ impl Event {
             Event::PromptHeadSnapshot(_) => "prompt_head_snapshot",
             Event::EditedPaths(_) => "edited_paths",
             Event::AnswerEnd(_) => "answer_end",
+            Event::ToolsDefined(_) => "tools_defined",
         }
     }
 }
 
 /// Kinds that [`Event`] types; an `event` with one of these names that fails to parse is malformed.
-pub const EVENT_KINDS: [&str; 8] = [
+pub const EVENT_KINDS: [&str; 9] = [
     "usage_anchor",
     "model_switch",
     "compaction_checkpoint",
@@ -129,6 +133,7 @@ pub const EVENT_KINDS: [&str; 8] = [
     "prompt_head_snapshot",
     "edited_paths",
     "answer_end",
+    "tools_defined",
 ];
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -148,6 +153,13 @@ pub struct UsageAnchor {
     /// The share of `outputTokens` the model spent reasoning, where the provider says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_tokens: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolsDefined {
+    pub tools: crate::provider::Tools,
 }
 
 /// How an answer ended (see [`Event::AnswerEnd`]).

@@ -65,6 +65,10 @@ pub struct ReplayState {
     /// Records the reducer skipped because it does not know their kind.
     #[serde(default)]
     pub skipped_records: usize,
+    /// The tools the log last recorded (`tools_defined`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
+    pub tools: Option<crate::provider::Tools>,
     /// Files the agent changed, in the order first changed: paths of tool calls with a diff
     /// or of kind edit, delete or move, and `edited_paths` records.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -428,6 +432,7 @@ impl Folder {
                 }
                 // How an answer ended says nothing the model sees.
                 Event::AnswerEnd(_) => {}
+                Event::ToolsDefined(defined) => self.state.tools = Some(defined.tools.clone()),
             },
             RecordBody::Unknown(_) => self.state.skipped_records += 1,
         }

@@ -180,6 +180,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     report.tokens = TokenReport { request: by_source.total(), by_source, context };
     report.reuse = Some(ReuseReport { entries: entries.len(), reused_entries: reused, appended_only: true });
     report.prefix = None;
+    report.diagnostics = report::diagnose(&report);
 
     last.items = items.len();
     last.ends_on_last_item = ends_on(items, view.last().map(|item| item.as_ref()));

@@ -348,7 +348,9 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         tokens: TokenReport { request: by_source_tokens.total(), by_source: by_source_tokens, context },
         reuse: had_previous.then_some(ReuseReport { entries: entries.len(), reused_entries: reused, appended_only: false }),
         prefix: None,
+        diagnostics: Vec::new(),
     };
+    let report = Report { diagnostics: report::diagnose(&report), ..report };
     cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report));
     Ok((Kept::new(payload, entries, checked, &body), body, report))
 }

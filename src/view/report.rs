@@ -9,6 +9,7 @@ use super::ledger::ContextUsage;
 use super::prune::PruneReport;
 use super::repair::Repair;
 use crate::conversation::{Item, SyntheticReason};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::provider::{Provider, ReasoningCounts, ToolDef};
 use crate::tokens::{text_tokens, Family, ItemSize};
 
@@ -51,6 +52,46 @@ pub struct Report {
     /// How much of the previous request this one repeats byte for byte (session builds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix: Option<PrefixReport>,
+    /// What about this request deserves a word: reasoning that went as text, a request larger
+    /// than the window, … (see [`diagnose`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a finished report says that a host should hear of:
+/// - `reasoning.downgraded`: reasoning another provider or model made went as framed text;
+/// - `reasoning.dropped`: reasoning that could go neither natively nor as text was left out;
+/// - `natives.dropped`: another API's server-tool blocks were left out;
+/// - `context.over_window`: the context (the ledger's count) is larger than the model's window.
+pub fn diagnose(report: &Report) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let r = &report.reasoning;
+    if r.downgraded > 0 {
+        out.push(Diagnostic::new(
+            "reasoning.downgraded",
+            Severity::Warning,
+            format!("{} reasoning block(s) another provider or model made went to {} {} as text", r.downgraded, report.provider, report.model),
+        ));
+    }
+    if r.dropped > 0 {
+        out.push(Diagnostic::new("reasoning.dropped", Severity::Info, format!("{} reasoning block(s) {} cannot take back were left out", r.dropped, report.provider)));
+    }
+    if report.dropped_natives > 0 {
+        out.push(Diagnostic::new(
+            "natives.dropped",
+            Severity::Info,
+            format!("{} server-tool block(s) another API made were left out", report.dropped_natives),
+        ));
+    }
+    let c = &report.tokens.context;
+    if c.size > 0 && c.used > c.size {
+        out.push(Diagnostic::new(
+            "context.over_window",
+            Severity::Warning,
+            format!("the context holds about {} tokens, more than the model's window of {}: prune harder or compact before sending", c.used, c.size),
+        ));
+    }
+    out
 }
 
 /// Content of the request by source — bytes (text and data as written, before JSON framing) in

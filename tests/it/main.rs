@@ -23,4 +23,5 @@ mod repair;
 mod session;
 mod tokens;
 mod tool_call_ids;
+mod tools;
 mod validators;

@@ -166,3 +166,28 @@ fn another_provider_never_gets_native_reasoning() {
         }
     }
 }
+
+#[test]
+fn a_response_that_names_no_model_belongs_to_the_sessions_and_a_downgrade_is_said() {
+    use contextview::session::{Command, Reply, Session};
+    use contextview::update::Header;
+    use serde_json::json;
+    let run = |s: &mut Session, v: serde_json::Value| s.dispatch(serde_json::from_value::<Command>(v).unwrap(), Some("2026-12-03T10:00:00Z".into())).unwrap();
+    let built = |s: &mut Session, options: serde_json::Value| match run(s, json!({"type": "buildRequest", "options": options})).reply {
+        Some(Reply::Built { body, report }) => (body, report),
+        other => panic!("{other:?}"),
+    };
+    let mut s = Session::create(Header::new("follow"));
+    run(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
+    run(&mut s, json!({"type": "userMessage", "text": "Why?"}));
+    run(&mut s, json!({"type": "assistantResponse", "reasoning": {"text": "Because.", "signature": "sig-1"}, "toolCalls": [{"id": "c1", "name": "read", "input": {}}]}));
+    run(&mut s, json!({"type": "toolResult", "toolCallId": "c1", "output": "x"}));
+    let (body, report) = built(&mut s, json!({}));
+    assert_eq!(report.reasoning, counts(1, 0, 0));
+    assert!(body.contains(r#"{"type":"thinking","thinking":"Because.","signature":"sig-1"}"#), "{body}");
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    // Another provider gets the text, and the report says so.
+    let (_, report) = built(&mut s, json!({"provider": "openai-chat", "model": "gpt-4.1"}));
+    assert_eq!(report.reasoning, counts(0, 1, 0));
+    assert_eq!(report.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["reasoning.downgraded"]);
+}

@@ -57,6 +57,20 @@ pub struct ToolCallInput {
     pub paths: Vec<String>,
 }
 
+impl ToolCallInput {
+    /// The call's input: an object as given, or the JSON object a string holds (OpenAI sends
+    /// `arguments` as a JSON string); any other string is a free-form tool's input.
+    pub fn arguments(&self) -> Value {
+        match &self.input {
+            Value::String(text) => match serde_json::from_str::<Value>(text) {
+                Ok(object @ Value::Object(_)) => object,
+                _ => self.input.clone(),
+            },
+            other => other.clone(),
+        }
+    }
+}
+
 fn empty_object() -> Value {
     json!({})
 }
@@ -106,7 +120,7 @@ impl AssistantResponse {
                 id: Some(call.id.clone()),
                 item_id: None,
                 name: call.name.clone(),
-                input: call.input.clone(),
+                input: call.arguments(),
                 kind: call.kind,
                 paths: call.paths.clone(),
                 signature: None,

@@ -48,3 +48,15 @@ impl Diagnostic {
         self
     }
 }
+
+/// Reads `T` from a JSON value; a failure names the field it happened at (`tools[0].name:
+/// invalid type: …`), so an input's author finds what to fix.
+pub fn from_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        match path.as_str() {
+            "." | "" => e.into_inner().to_string(),
+            _ => format!("{path}: {}", e.into_inner()),
+        }
+    })
+}

@@ -30,6 +30,35 @@ use crate::view::{BuildError, Report};
 const TS_VALUE: &str = r#"
 /** Any JSON value. */
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
+
+/** A JSON Schema for a tool's arguments: an object schema. */
+export type ToolSchema = { type?: 'object'; [key: string]: Value | undefined };
+
+/**
+ * A tool, in whichever shape a developer already has: ours and MCP's (`inputSchema`), the
+ * Anthropic SDK's (`input_schema`), OpenAI Responses' (`{type: 'function', name, parameters}`),
+ * Chat Completions' (`{type: 'function', function: {...}}`), or a Gemini group
+ * (`{functionDeclarations: [...]}`, one tool per declaration). Fields that say nothing to the
+ * model (`title`, `annotations`, `outputSchema`, `strict`, `cache_control`) are accepted and
+ * not sent; any other field is refused with its name.
+ */
+export type ToolInput =
+  | ToolInputFields & { inputSchema?: ToolSchema }
+  | ToolInputFields & { input_schema: ToolSchema }
+  | ToolInputFields & { type: 'function'; parameters?: ToolSchema }
+  | { type: 'function'; function: ToolInputFields & { parameters?: ToolSchema }; strict?: boolean }
+  | { functionDeclarations: Array<ToolInputFields & ({ parameters?: ToolSchema } | { parametersJsonSchema?: ToolSchema })> };
+
+/** The fields every tool shape shares. */
+export interface ToolInputFields {
+  name: string;
+  description?: string | null;
+  title?: string;
+  annotations?: Value;
+  outputSchema?: Value;
+  strict?: boolean | null;
+  cache_control?: Value;
+}
 "#;
 
 #[wasm_bindgen(start)]
@@ -140,7 +169,7 @@ fn via_value<T: serde::de::DeserializeOwned>(value: &JsValue, code: &str, what: 
 /// The type from JSON text, through a JSON value (see [`via_value`]).
 fn from_json_text<T: serde::de::DeserializeOwned>(text: &str, code: &str, what: &str) -> Result<T, JsValue> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| error(code, &format!("{what} is invalid: {e}")))?;
-    serde_json::from_value(value).map_err(|e| error(code, &format!("{what} is invalid: {e}")))
+    crate::diagnostic::from_value(value).map_err(|e| error(code, &format!("{what} is invalid: {e}")))
 }
 
 fn options(input: Ts<BuildInput>) -> Result<BuildInput, JsValue> {
@@ -352,11 +381,11 @@ impl Session {
         Session { inner: NativeSession::create(Header::new(session_id)), options: OptionsMemo::default() }
     }
 
-    /// Queues a command; `now` (RFC 3339, the host's clock) stamps the records it writes.
-    /// Returns the command's id.
+    /// Queues a command; `now` (RFC 3339; the clock's time when left out) stamps the records
+    /// it writes. Returns the command's id.
     pub fn submit(&mut self, command: Ts<Command>, now: Option<String>) -> Result<f64, JsValue> {
         let command = via_value(&command.js_value(), "invalid_command", "command")?;
-        Ok(self.inner.submit(command, now) as f64)
+        Ok(self.inner.submit(command, Some(clock(now))) as f64)
     }
 
     /// Processes every queued command, in order. A command's own failure is data (`error`).
@@ -367,7 +396,7 @@ impl Session {
     /// Processes one command now (throws `queue_not_empty` while commands are queued).
     pub fn dispatch(&mut self, command: Ts<Command>, now: Option<String>) -> Result<Ts<Processed>, JsValue> {
         let command = via_value(&command.js_value(), "invalid_command", "command")?;
-        ts(&self.inner.dispatch(command, now).map_err(session_error)?)
+        ts(&self.inner.dispatch(command, Some(clock(now))).map_err(session_error)?)
     }
 
     /// Effects produced outside commands (records a `build` drained into the log, to store).
@@ -457,6 +486,12 @@ impl Default for Session {
     fn default() -> Self {
         Session::new()
     }
+}
+
+/// The host's time, or the clock's: records always carry when they were written. (The core has
+/// no clock; tests pass their own `now`.)
+fn clock(now: Option<String>) -> String {
+    now.unwrap_or_else(|| String::from(js_sys::Date::new_0().to_iso_string()))
 }
 
 fn session_error(e: SessionError) -> JsValue {

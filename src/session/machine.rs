@@ -216,7 +216,7 @@ impl Session {
         if options.get("provider").is_none() {
             return Err(SessionError::InvalidOptions("no provider: pass `provider` or switch the model first".into()));
         }
-        serde_json::from_value(options).map_err(|e| SessionError::InvalidOptions(e.to_string()))
+        crate::diagnostic::from_value(options).map_err(SessionError::InvalidOptions)
     }
 
     fn switch_model(&mut self, provider: crate::provider::Provider, model: String, context_window: Option<u64>, ts: &str) -> Result<Reply, SessionError> {
@@ -486,6 +486,7 @@ impl Session {
             queued_reminders,
             compaction_prepared: self.prepared.is_some(),
             prompt_context: self.prompt.clone(),
+            tools: replay_state.tools,
             persistence: self.persistence.status(),
         }
     }

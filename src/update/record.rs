@@ -159,6 +159,7 @@ pub struct UsageAnchor {
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolsDefined {
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
     pub tools: crate::provider::Tools,
 }
 

@@ -126,10 +126,14 @@ test('a durable session stores the answer when its body ends, and reopens to the
   await s.dispatch({ type: 'switchModel', provider: 'openai-responses', model: 'gpt-5', contextWindow: 200000 }, NOW);
   await s.dispatch({ type: 'userMessage', text: 'Read lib.rs' }, NOW);
   const stream = s.receive(new Response(fixture('openai-responses-reasoning-call.sse')), { now: NOW });
-  let chunks = 0;
-  for await (const _ of stream) chunks++;
+  const updates = [];
+  for await (const update of stream) updates.push(update);
   const { reply } = await stream.done();
-  assert.ok(chunks > 2);
+  // The body came in one piece: its reasoning summary as one thought, then the call, whole.
+  assert.deepEqual(updates.map((u) => [u.sessionUpdate, u.content?.text ?? u.toolCallId]), [
+    ['agent_thought_chunk', '**Plan**\n\nRead the file.\n\nThen edit it.'],
+    ['tool_call', 'call_R1b'],
+  ]);
   const stored = readFileSync(join(dir, 's.jsonl'), 'utf8');
   assert.ok(stored.includes('"answer_end"') && stored.includes('gAAAAB-final-R1a'), stored);
   await s.dispatch({ type: 'toolResult', toolCallId: reply.answer.toolCalls[0].id, output: 'fn main() {}' }, NOW);

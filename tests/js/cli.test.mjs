@@ -39,11 +39,16 @@ for (const provider of PROVIDERS) {
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.endsWith('}\n'));
     const payload = JSON.parse(r.stdout);
-    const { body, report } = cv.buildRequestString({ log, provider });
+    const { body, report, diagnostics } = cv.buildRequestString({ log, provider });
     assert.equal(r.stdout, body + '\n', 'stdout is exactly the body');
     checkBuild(provider, payload, report);
     const err = r.stderr.trimEnd().split('\n');
-    assert.ok(err.length >= 2 && err.length <= 2 + report.repairs.length);
+    // The summary, the tokens, a line per repair, a line per warning (the log's, then the build's).
+    const warnings = [...diagnostics, ...(report.diagnostics ?? [])].filter((d) => d.severity === 'warning' || d.severity === 'error');
+    assert.equal(err.length, 2 + report.repairs.length + warnings.length, r.stderr);
+    assert.deepEqual(err.slice(2 + report.repairs.length).map((l) => l.split(': ')[1]), warnings.map((d) => d.code));
+    // The example's reasoning was made by an Anthropic model: every other API gets it as text, and says so.
+    assert.equal(warnings.some((d) => d.code === 'reasoning.downgraded'), provider !== 'anthropic', r.stderr);
     assert.match(err[0], new RegExp(`^contextview: ${provider}: ${report.items} items, ${report.bytes} bytes, ${report.repairs.length} repairs?\\b`));
     const c = report.tokens.context;
     assert.match(err[1], new RegExp(`^  tokens: ~${report.tokens.request} in this request \\(.*\\); context ${c.used} of ${c.size} \\(\\d+\\.\\d%\\), (anchored on reported usage|estimated), threshold ${c.threshold}$`));

@@ -34,9 +34,15 @@ const SDK_TYPES = {
     "import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';",
     'ChatCompletionCreateParamsNonStreaming',
   ],
+  // One deliberate difference: a reasoning item with its encrypted content goes back without
+  // its `rs_…` id (the SDK's type requires one), because a `store: false` request that names the
+  // id is refused ("Item with id 'rs_…' not found. Items are not persisted when `store` is set to
+  // false."). Everything else is checked against the SDK's own item types.
   'openai-responses': [
-    "import type { ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';",
-    'ResponseCreateParamsNonStreaming',
+    "import type { ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseReasoningItem } from 'openai/resources/responses/responses';\n" +
+      "type ReasoningBack = Omit<ResponseReasoningItem, 'id'> & { id?: string };\n" +
+      "type ResponsesBody = Omit<ResponseCreateParamsNonStreaming, 'input'> & { input: Array<Exclude<ResponseInputItem, ResponseReasoningItem> | ReasoningBack> };",
+    'ResponsesBody',
   ],
   // Our Gemini payload is the REST body, not the SDK's GenerateContentParameters (which nests
   // systemInstruction and tools under `config`): check each field against the SDK's type, and

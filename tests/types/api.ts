@@ -16,6 +16,8 @@ import {
   type OpenAiResponsesRequest,
   type Payload,
   type Report,
+  type ToolDef,
+  type ToolInput,
   type Violation,
 } from 'contextview';
 
@@ -49,5 +51,21 @@ const records: unknown[] = parseLog('').records;
 
 // @ts-expect-error an unknown provider is a type error
 const wrong: BuildInput = { provider: 'cohere' };
+
+// Tools in every shape a developer already has.
+const schema = { type: 'object' as const, properties: { path: { type: 'string' } } };
+const tools: ToolInput[] = [
+  { name: 'read', description: 'Read a file.', inputSchema: schema },
+  { name: 'read2', input_schema: schema, cache_control: { type: 'ephemeral' } },
+  { type: 'function', name: 'read3', parameters: schema, strict: true },
+  { type: 'function', function: { name: 'read4', parameters: schema } },
+  { functionDeclarations: [{ name: 'read5', parametersJsonSchema: schema }, { name: 'read6' }] },
+];
+// @ts-expect-error a tool has a name
+const nameless: ToolInput = { description: 'x', inputSchema: schema };
+// @ts-expect-error a schema is an object schema
+const notObject: ToolInput = { name: 'x', inputSchema: { type: 'string' } };
+const recorded: ToolDef[] = Session.fromLog('').state().tools ?? [];
+void tools, nameless, notObject, recorded;
 
 void describe, body, rules, count, records, payload, report, diagnostics, wrong;

@@ -104,7 +104,7 @@ impl Command {
         };
         let rest = Value::Object(fields);
         fn args<T: serde::de::DeserializeOwned>(kind: &str, rest: Value) -> Result<T, String> {
-            serde_json::from_value(rest).map_err(|e| format!("`{kind}`: {e}"))
+            crate::diagnostic::from_value(rest).map_err(|e| format!("`{kind}`: {e}"))
         }
         let unit = |command: Command, rest: &Value| match rest.as_object().is_some_and(|m| m.is_empty()) {
             true => Ok(command),
@@ -272,6 +272,10 @@ pub struct SessionState {
     pub compaction_prepared: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt_context: Option<PromptContext>,
+    /// The tools the log last recorded (`tools_defined`): what a build without `tools` carries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
+    pub tools: Option<crate::provider::Tools>,
     pub persistence: PersistenceStatus,
 }
 

@@ -49,6 +49,20 @@ export type ToolInput =
   | { type: 'function'; function: ToolInputFields & { parameters?: ToolSchema }; strict?: boolean }
   | { functionDeclarations: Array<ToolInputFields & ({ parameters?: ToolSchema } | { parametersJsonSchema?: ToolSchema })> };
 
+/**
+ * Each API's request settings, in its own field names (thinking, tool choice, sampling,
+ * structured output, reasoning effort, safety settings, …); a build uses only its target API's
+ * section, so one object serves a session that switches providers. The reply's budget
+ * (`max_tokens`, `max_completion_tokens`, `max_output_tokens`, `generationConfig.maxOutputTokens`)
+ * and OpenAI's `prompt_cache_key` may be given here or as `maxTokens` / `cache.key`.
+ */
+export interface ProviderOptions {
+  anthropic?: AnthropicSettings & { max_tokens?: number };
+  'openai-chat'?: OpenAiChatSettings & { max_completion_tokens?: number; prompt_cache_key?: string };
+  'openai-responses'?: OpenAiResponsesSettings & { max_output_tokens?: number; prompt_cache_key?: string };
+  gemini?: GeminiSettings;
+}
+
 /** The fields every tool shape shares. */
 export interface ToolInputFields {
   name: string;
@@ -209,7 +223,7 @@ fn request_error(e: RequestError) -> JsValue {
         RequestError::Build(e @ (BuildError::EndsWithAssistant { .. } | BuildError::EmptyConversation { .. })) => {
             error(e.code(), e.message())
         }
-        RequestError::Build(e @ BuildError::InvalidPayload { .. }) => error_with(e.code(), e.message(), &e),
+        RequestError::Build(e @ (BuildError::InvalidPayload { .. } | BuildError::InvalidOptions { .. })) => error_with(e.code(), e.message(), &e),
     }
 }
 

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
+use crate::provider::settings::ProviderOptions;
 use crate::provider::{CacheConfig, ForeignReasoning, Limits, Provider, Tools};
 use crate::update::{parse_log, replay};
 use crate::update::ReplayState;
@@ -54,6 +55,12 @@ pub struct BuildInput {
     /// Compaction threshold settings.
     #[serde(default)]
     pub ledger: Option<LedgerConfig>,
+    /// Each API's request settings in its own field names (thinking, tool choice, sampling,
+    /// structured output, …), a section per API: only the target's is used (see
+    /// [`crate::provider::settings`]).
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "ProviderOptions"))]
+    pub provider_options: Option<ProviderOptions>,
     /// The host's clock (RFC 3339), stamped on records a session writes during the build
     /// (drained reminders); the last record's time when absent.
     #[serde(default)]
@@ -94,10 +101,33 @@ impl BuildInput {
             context_window: None,
             context_tokens: None,
             ledger: None,
+            provider_options: None,
             now: None,
             log: None,
             items: None,
         }
+    }
+
+    /// Options that contradict each other: the reply's budget or OpenAI's cache key given both
+    /// as an option of the build and in the target API's `providerOptions`, differently.
+    pub fn check(&self) -> Result<(), RequestError> {
+        let Some(po) = &self.provider_options else { return Ok(()) };
+        let p = self.provider;
+        if let (Some(given), Some(set)) = (self.max_tokens, po.budget.get(p)) {
+            if given != *set {
+                return Err(RequestError::InvalidOptions(format!(
+                    "`maxTokens` ({given}) and the reply budget in `providerOptions.{p}` ({set}) disagree: give it once"
+                )));
+            }
+        }
+        if let (Some(given), Some(set)) = (self.cache.as_ref().and_then(|c| c.key.as_ref()), po.cache_key.get(p)) {
+            if given != set {
+                return Err(RequestError::InvalidOptions(format!(
+                    "`cache.key` ({given}) and `providerOptions.{p}.prompt_cache_key` ({set}) disagree: give it once"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Options for building from a replayed log: the ledger starts from the log's last usage,
@@ -136,14 +166,19 @@ impl BuildInput {
             BuildOptions::new(self.provider, self.model.clone().unwrap_or_else(|| default_model(self.provider).to_owned()));
         options.render.system = self.system.clone();
         options.render.tools = Tools::clone(&self.tools);
-        if let Some(max) = self.max_tokens {
-            options.render.max_tokens = Some(max);
+        let po = self.provider_options.as_ref();
+        options.render.max_tokens = self.max_tokens.or_else(|| po.and_then(|po| po.budget.get(self.provider).copied()));
+        if let Some(po) = po {
+            options.render.settings = po.settings.clone();
         }
         if let Some(fr) = self.foreign_reasoning {
             options.render.foreign_reasoning = fr;
         }
         if let Some(cache) = &self.cache {
             options.render.cache = cache.clone();
+        }
+        if options.render.cache.key.is_none() {
+            options.render.cache.key = po.and_then(|po| po.cache_key.get(self.provider).cloned());
         }
         if let Some(limits) = &self.limits {
             options.render.limits = limits.clone();
@@ -203,6 +238,7 @@ impl std::error::Error for RequestError {}
 
 /// Builds a request from a log's text or from items.
 pub fn build_request(input: &BuildInput) -> Result<BuildOutput, RequestError> {
+    input.check()?;
     match (&input.log, &input.items) {
         (Some(text), None) => {
             let log = parse_log(text);

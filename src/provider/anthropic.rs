@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ids::{self, IdMapper};
+use super::settings::anthropic::Settings;
 use super::{input_object, At, reasoning_as_text, reasoning_fate, Limits, ReasoningFate, RenderNotes, RenderOptions, ToolDef, Violation};
 use crate::conversation::{Image, Item, Part, SyntheticReason};
 
@@ -20,6 +21,9 @@ use crate::conversation::{Image, Item, Part, SyntheticReason};
 pub struct Request {
     pub model: String,
     pub max_tokens: u32,
+    /// The request settings (thinking, tool choice, sampling, …), at the top level.
+    #[serde(flatten, skip_deserializing)]
+    pub settings: Settings,
     /// Automatic caching: a breakpoint on the last cacheable block, wherever that is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_control: Option<CacheControl>,
@@ -72,6 +76,7 @@ pub enum TextType {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct CacheControl {
     #[serde(rename = "type")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "\"ephemeral\""))]
     pub kind: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl: Option<String>,
@@ -280,7 +285,47 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     });
     notes.id_map = ids.into_changed();
     let cache_control = cache.enabled.then(CacheControl::ephemeral);
-    (Request { model: options.model.clone(), max_tokens: options.max_tokens.unwrap_or(super::DEFAULT_MAX_TOKENS), cache_control, tools, system, messages }, notes)
+    let settings = options.settings.anthropic.clone();
+    let max_tokens = options.max_tokens.unwrap_or(super::DEFAULT_MAX_TOKENS);
+    let mut request = Request { model: options.model.clone(), max_tokens, settings, cache_control, tools, system, messages };
+    request.settings.thinking = thinking_sent(&request, options);
+    notes.thinking_suspended = request.settings.thinking.is_none() && options.settings.anthropic.thinking.is_some();
+    (request, notes)
+}
+
+/// The `thinking` setting this request carries: the one asked for, except while the turn the
+/// request continues has no thinking block to start it (the model was switched inside a tool
+/// loop, or the turn was recorded without its thinking) — the API refuses thinking then, so it
+/// is left out until the next prompt starts a turn.
+pub fn thinking_sent(request: &Request, options: &RenderOptions) -> Option<super::settings::anthropic::Thinking> {
+    let asked = options.settings.anthropic.thinking.clone()?;
+    match asked.is_on() && unthought_turn(request).is_some() {
+        true => None,
+        false => Some(asked),
+    }
+}
+
+/// The first assistant message of the turn the request continues (its tool loop: the request
+/// ends with results), when it does not start with a thinking block: its index and first
+/// block's type.
+pub fn unthought_turn(request: &Request) -> Option<(usize, &str)> {
+    let has_results = |m: &Message| m.role == Role::User && m.content.iter().any(|b| matches!(b, Block::ToolResult { .. }));
+    if !request.messages.last().is_some_and(has_results) {
+        return None;
+    }
+    // Back over the loop to the prompt that started the turn: the first user message without
+    // results (or the start).
+    let start = request.messages.iter().rposition(|m| m.role == Role::User && !has_results(m)).map_or(0, |i| i + 1);
+    let (index, first) = request.messages.iter().enumerate().skip(start).find(|(_, m)| m.role == Role::Assistant)?;
+    let kind = match first.content.first()? {
+        Block::Thinking { .. } | Block::RedactedThinking { .. } => return None,
+        Block::Text { .. } => "text",
+        Block::Image { .. } => "image",
+        Block::ToolUse { .. } => "tool_use",
+        Block::ToolResult { .. } => "tool_result",
+        Block::Native(block) => block.get("type").and_then(Value::as_str).unwrap_or("block"),
+    };
+    Some((index, kind))
 }
 
 fn tool(def: &ToolDef) -> Tool {
@@ -341,6 +386,9 @@ impl Check {
     }
 
     fn head(&mut self, request: &Request) {
+        let tools: Vec<&str> = request.tools.iter().flatten().map(|t| t.name.as_str()).collect();
+        let context = super::settings::Context { model: &request.model, max_tokens: Some(request.max_tokens), tools: &tools, system: request.system.is_some() };
+        self.v.extend(super::settings::anthropic::check(&request.settings, &context));
         if request.messages.is_empty() {
             self.v.push(Violation::new("anthropic.messages_non_empty", "messages", "messages: at least one message is required"));
         }
@@ -547,6 +595,15 @@ impl Check {
         let last = request.messages.len().saturating_sub(1);
         let images = self.images;
         let mut breakpoints = self.cache_breakpoints.clone();
+        if request.settings.thinking.as_ref().is_some_and(|t| t.is_on()) {
+            if let Some((index, found)) = unthought_turn(request) {
+                v.push(Violation::new(
+                    "anthropic.thinking_starts_turn",
+                    format!("messages.{index}.content.0"),
+                    format!("messages.{index}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking"),
+                ));
+            }
+        }
         if prefill_refusal(request, limits).is_some() {
             v.push(Violation::new(
                 "anthropic.ends_with_user",
@@ -659,6 +716,9 @@ pub fn prefill_refusal(request: &Request, limits: &Limits) -> Option<String> {
     // on: the model continues its own turn, which every model accepts.
     if continues_paused_turn(request) {
         return None;
+    }
+    if request.settings.thinking.as_ref().is_some_and(|t| t.is_on()) {
+        return Some("extended thinking is on, and a request with thinking does not accept prefill".to_owned());
     }
     let thinking = request
         .messages

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ids::{self, IdMapper};
+pub use super::settings::gemini::{GenerationConfig, Settings};
 use super::{input_object, At, reasoning_as_text, reasoning_fate, same_origin, Provider, ReasoningFate, RenderNotes, RenderOptions, Violation};
 use crate::conversation::{Image, Item, Part as ItemPart};
 
@@ -18,25 +19,16 @@ use crate::conversation::{Image, Item, Part as ItemPart};
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase")]
 pub struct Request {
-    /// `maxOutputTokens`, when a budget is set.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub generation_config: Option<GenerationConfig>,
+    /// The request settings: `generationConfig` (with `maxOutputTokens` when a budget is set),
+    /// safety settings, tool config, an explicit cache, labels.
+    #[serde(flatten, skip_deserializing)]
+    pub settings: Settings,
     // Least changing first; the conversation is the last field, so each body extends the last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<Tool>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_instruction: Option<Content>,
     pub contents: Vec<Content>,
-}
-
-/// `generationConfig`: what the reply may be.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
-#[serde(rename_all = "camelCase")]
-pub struct GenerationConfig {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_output_tokens: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -328,13 +320,19 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
         }]
     });
     notes.id_map = ids.into_changed();
-    let generation_config = options.max_tokens.map(|max| GenerationConfig { max_output_tokens: Some(max) });
-    (Request { generation_config, system_instruction, contents, tools }, notes)
+    let mut settings = options.settings.gemini.clone();
+    if let Some(max) = options.max_tokens {
+        settings.generation_config.get_or_insert_with(GenerationConfig::default).max_output_tokens = Some(max);
+    }
+    (Request { settings, system_instruction, contents, tools }, notes)
 }
 
 /// Checks every rule of `generateContent` we know of; returns each one broken.
 pub fn validate(request: &Request) -> Vec<Violation> {
-    let mut v = Vec::new();
+    // The model is not in the body: the rules that depend on it are checked with the build's options.
+    let tools: Vec<&str> = request.tools.iter().flatten().flat_map(|t| &t.function_declarations).map(|d| d.name.as_str()).collect();
+    let context = super::settings::Context { model: "", max_tokens: None, tools: &tools, system: request.system_instruction.is_some() };
+    let mut v = super::settings::gemini::check(&request.settings, &context);
     if request.contents.is_empty() {
         v.push(Violation::new("gemini.contents_non_empty", "contents", "* GenerateContentRequest.contents: contents is not specified"));
     }

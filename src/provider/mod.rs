@@ -12,6 +12,7 @@ pub mod gemini;
 pub mod ids;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod settings;
 pub mod tool_def;
 
 use std::collections::BTreeMap;
@@ -115,6 +116,8 @@ pub struct RenderOptions {
     /// Prompt caching: breakpoints and keys (see [`CacheConfig`]).
     pub cache: CacheConfig,
     pub limits: Limits,
+    /// Each API's request settings (thinking, tool choice, sampling, …: [`settings`]).
+    pub settings: settings::Settings,
 }
 
 /// Prompt caching. Every body puts what changes least first — tools, then the system prompt,
@@ -159,6 +162,7 @@ impl RenderOptions {
             foreign_reasoning: ForeignReasoning::AsText,
             cache: CacheConfig::default(),
             limits: Limits::default(),
+            settings: settings::Settings::default(),
         }
     }
 }
@@ -392,6 +396,10 @@ pub struct RenderNotes {
     /// Provider-native blocks (server tools' calls and results) left out: another API made them.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dropped_natives: usize,
+    /// Anthropic thinking was asked for and left out of this request: the turn it continues
+    /// has no thinking block to start it ([`anthropic::thinking_sent`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub thinking_suspended: bool,
 }
 
 /// A rendered payload of any provider.
@@ -479,6 +487,16 @@ impl Payload {
             Payload::OpenAiChat(r) => r.messages.truncate(len),
             Payload::OpenAiResponses(r) => r.input.truncate(len),
             Payload::Gemini(r) => r.contents.truncate(len),
+        }
+    }
+
+    /// The settings this payload carries are still the ones its conversation calls for: the
+    /// Anthropic `thinking` a turn without thinking suspends ([`anthropic::thinking_sent`]) is
+    /// decided by the conversation's end, which an append moves.
+    pub fn settings_hold(&self, options: &RenderOptions) -> bool {
+        match self {
+            Payload::Anthropic(r) => r.settings.thinking == anthropic::thinking_sent(r, options),
+            Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => true,
         }
     }
 
@@ -587,13 +605,24 @@ impl Payload {
 
     /// Reads a payload of `provider`'s shape from JSON, for validation of payloads made elsewhere.
     pub fn from_json(provider: Provider, value: Value) -> Result<Payload, String> {
-        let result = match provider {
-            Provider::Anthropic => serde_json::from_value(value).map(Payload::Anthropic),
-            Provider::OpenAiChat => serde_json::from_value(value).map(Payload::OpenAiChat),
-            Provider::OpenAiResponses => serde_json::from_value(value).map(Payload::OpenAiResponses),
-            Provider::Gemini => serde_json::from_value(value).map(Payload::Gemini),
-        };
-        result.map_err(|e| e.to_string())
+        // The settings sit among the body's own fields: read apart, then put in place.
+        fn read<R: serde::de::DeserializeOwned, S: serde::de::DeserializeOwned>(value: Value) -> Result<(R, S), String> {
+            let Value::Object(mut body) = value else { return Err("a request body is a JSON object".to_owned()) };
+            let mut settings = serde_json::Map::new();
+            for key in settings::field_names::<S>() {
+                if let Some(v) = body.remove(*key) {
+                    settings.insert((*key).to_owned(), v);
+                }
+            }
+            let settings = crate::diagnostic::from_value(Value::Object(settings))?;
+            Ok((crate::diagnostic::from_value(Value::Object(body))?, settings))
+        }
+        Ok(match provider {
+            Provider::Anthropic => read(value).map(|(r, s)| Payload::Anthropic(anthropic::Request { settings: s, ..r }))?,
+            Provider::OpenAiChat => read(value).map(|(r, s)| Payload::OpenAiChat(openai_chat::Request { settings: s, ..r }))?,
+            Provider::OpenAiResponses => read(value).map(|(r, s)| Payload::OpenAiResponses(openai_responses::Request { settings: s, ..r }))?,
+            Provider::Gemini => read(value).map(|(r, s)| Payload::Gemini(gemini::Request { settings: s, ..r }))?,
+        })
     }
 }
 

@@ -25,6 +25,9 @@ pub struct Request {
     /// The reply's budget, reasoning included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_completion_tokens: Option<u32>,
+    /// The request settings (reasoning effort, tool choice, sampling, …), at the top level.
+    #[serde(flatten, skip_deserializing)]
+    pub settings: super::settings::openai_chat::Settings,
     // Least changing first; the conversation is the last field, so each body extends the last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<Tool>>,
@@ -236,7 +239,8 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     });
     notes.id_map = ids.into_changed();
     let prompt_cache_key = options.cache.enabled.then(|| options.cache.key.clone()).flatten();
-    (Request { model: options.model.clone(), prompt_cache_key, max_completion_tokens: options.max_tokens, tools, messages }, notes)
+    let settings = options.settings.openai_chat.clone();
+    (Request { model: options.model.clone(), prompt_cache_key, max_completion_tokens: options.max_tokens, settings, tools, messages }, notes)
 }
 
 fn user_content(parts: &[Part]) -> Option<UserContent> {
@@ -257,7 +261,9 @@ fn user_content(parts: &[Part]) -> Option<UserContent> {
 
 /// Checks every rule of Chat Completions we know of; returns each one broken.
 pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
-    let mut v = Vec::new();
+    let tools: Vec<&str> = request.tools.iter().flatten().map(|t| t.function.name.as_str()).collect();
+    let context = super::settings::Context { model: &request.model, max_tokens: request.max_completion_tokens, tools: &tools, system: false };
+    let mut v = super::settings::openai_chat::check(&request.settings, &context);
     let mut all_ids = HashSet::default();
     let messages = &request.messages;
     if messages.is_empty() {

@@ -25,6 +25,9 @@ pub struct Request {
     /// The reply's budget, reasoning included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_output_tokens: Option<u32>,
+    /// The request settings (reasoning, include, store, text format, …), at the top level.
+    #[serde(flatten, skip_deserializing)]
+    pub settings: super::settings::openai_responses::Settings,
     // Least changing first; the conversation is the last field, so each body extends the last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<Tool>>,
@@ -279,7 +282,8 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     notes.id_map = ids.into_changed();
     let instructions = options.system.clone().filter(|s| !s.is_empty());
     let prompt_cache_key = options.cache.enabled.then(|| options.cache.key.clone()).flatten();
-    (Request { model: options.model.clone(), prompt_cache_key, max_output_tokens: options.max_tokens, tools, instructions, input }, notes)
+    let settings = options.settings.openai_responses.clone();
+    (Request { model: options.model.clone(), prompt_cache_key, max_output_tokens: options.max_tokens, settings, tools, instructions, input }, notes)
 }
 
 fn follows_reasoning(next: Option<&InputItem>) -> bool {
@@ -298,7 +302,9 @@ fn follows_reasoning(next: Option<&InputItem>) -> bool {
 
 /// Checks every rule of the Responses API we know of; returns each one broken.
 pub fn validate(request: &Request) -> Vec<Violation> {
-    let mut v = Vec::new();
+    let tools: Vec<&str> = request.tools.iter().flatten().map(|t| t.name.as_str()).collect();
+    let context = super::settings::Context { model: &request.model, max_tokens: request.max_output_tokens, tools: &tools, system: request.instructions.is_some() };
+    let mut v = super::settings::openai_responses::check(&request.settings, &context);
     let mut calls: HashSet<&str> = HashSet::default();
     let outputs: HashSet<&str> = request
         .input

@@ -60,7 +60,7 @@ impl Input for Run {
         let name = self.command.name().to_owned();
         let (reply, error) = match s.handle(self.command, self.now.as_deref()) {
             Ok(reply) => (Some(reply), None),
-            Err(e) => (None, Some(CommandFailure { code: e.code().to_owned(), message: e.to_string() })),
+            Err(e) => (None, Some(CommandFailure::from(&e))),
         };
         Processed { id: self.id, command: name, reply, error, effects: Vec::new() }
     }

@@ -380,6 +380,7 @@ impl Session {
         if input.log.is_some() || input.items.is_some() {
             return Err(RequestError::InvalidOptions("a session builds from its own records; leave out `log` and `items`".to_owned()));
         }
+        input.check()?;
         // Reminders are drained right before the build, into the log like any other record.
         let ts = self.stamp(input.now.as_deref());
         for injected in self.reminders.drain() {

@@ -145,7 +145,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
         payload.truncate_entries(known);
         None
     };
-    if payload.prefill_refusal(&options.render.limits).is_some() {
+    if payload.prefill_refusal(&options.render.limits).is_some() || !payload.settings_hold(&options.render) {
         return give_up(payload);
     }
     let (body, entries, reused) = payload.to_json_appended(json, known, stem);

@@ -120,6 +120,9 @@ pub enum BuildError {
     EndsWithAssistant { message: String },
     /// The renderer produced a payload its validator rejects: a bug, reported with the rules.
     InvalidPayload { message: String, violations: Vec<Violation> },
+    /// The request settings break the target API's rules (a thinking budget over `max_tokens`,
+    /// a tool choice naming no tool, …): each rule broken, with the provider's own words.
+    InvalidOptions { message: String, violations: Vec<Violation> },
 }
 
 impl BuildError {
@@ -128,6 +131,7 @@ impl BuildError {
             BuildError::EmptyConversation { .. } => "empty_conversation",
             BuildError::EndsWithAssistant { .. } => "ends_with_assistant",
             BuildError::InvalidPayload { .. } => "invalid_payload",
+            BuildError::InvalidOptions { .. } => "invalid_options",
         }
     }
 
@@ -135,7 +139,8 @@ impl BuildError {
         match self {
             BuildError::EmptyConversation { message }
             | BuildError::EndsWithAssistant { message }
-            | BuildError::InvalidPayload { message, .. } => message,
+            | BuildError::InvalidPayload { message, .. }
+            | BuildError::InvalidOptions { message, .. } => message,
         }
     }
 }
@@ -267,6 +272,30 @@ fn index_in(items: &[Item], item: &Item) -> Option<usize> {
     (at >= start && at < start + items.len() * size && (at - start) % size == 0).then(|| (at - start) / size)
 }
 
+/// The target API's settings against its rules, with everything else the build sends.
+fn check_settings(options: &BuildOptions) -> Result<(), BuildError> {
+    let render = &options.render;
+    let tools: Vec<&str> = render.tools.iter().map(|t| t.name.as_str()).collect();
+    let max_tokens = match options.provider {
+        Provider::Anthropic => Some(render.max_tokens.unwrap_or(provider::DEFAULT_MAX_TOKENS)),
+        Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Gemini => render.max_tokens,
+    };
+    let system = render.system.as_deref().is_some_and(|s| !s.is_empty());
+    let context = provider::settings::Context { model: &render.model, max_tokens, tools: &tools, system };
+    let violations = provider::settings::check(options.provider, &render.settings, &context);
+    match violations.is_empty() {
+        true => Ok(()),
+        false => Err(BuildError::InvalidOptions {
+            message: format!(
+                "the {} settings break the API's rules: {}",
+                options.provider,
+                violations.iter().map(|v| format!("{}: {}", v.path, v.message)).collect::<Vec<_>>().join("; ")
+            ),
+            violations,
+        }),
+    }
+}
+
 /// Builds the provider request for `items`.
 pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError> {
     let (kept, body, report) = build_with(items, options, &mut ViewCache::default())?;
@@ -296,6 +325,7 @@ pub fn build_cached(items: &[Item], options: &BuildOptions, cache: &mut ViewCach
 }
 
 fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(Kept, String, Report), BuildError> {
+    check_settings(options)?;
     let (view, repairs) = repair::repair(items, &options.repair);
     if view.is_empty() {
         return Err(BuildError::EmptyConversation {
@@ -344,6 +374,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         wrapped_inputs: notes.wrapped_inputs,
         moved_images: notes.moved_images,
         dropped_natives: notes.dropped_natives,
+        thinking_suspended: notes.thinking_suspended,
         sources,
         tokens: TokenReport { request: by_source_tokens.total(), by_source: by_source_tokens, context },
         reuse: had_previous.then_some(ReuseReport { entries: entries.len(), reused_entries: reused, appended_only: false }),

@@ -41,6 +41,10 @@ pub struct Report {
     /// Provider-native blocks (server tools' calls and results) another API made, left out.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dropped_natives: usize,
+    /// Anthropic thinking was asked for and left out of this request: the tool loop it
+    /// continues was started without thinking (another model, or an answer recorded without it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub thinking_suspended: bool,
     /// Content bytes by where they came from.
     pub sources: BySource,
     /// Estimated tokens of this request by source, and the ledger's count of the context.
@@ -62,6 +66,7 @@ pub struct Report {
 /// - `reasoning.downgraded`: reasoning another provider or model made went as framed text;
 /// - `reasoning.dropped`: reasoning that could go neither natively nor as text was left out;
 /// - `natives.dropped`: another API's server-tool blocks were left out;
+/// - `thinking.suspended`: Anthropic thinking left out of a request whose tool loop began without it;
 /// - `context.over_window`: the context (the ledger's count) is larger than the model's window.
 pub fn diagnose(report: &Report) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -81,6 +86,13 @@ pub fn diagnose(report: &Report) -> Vec<Diagnostic> {
             "natives.dropped",
             Severity::Info,
             format!("{} server-tool block(s) another API made were left out", report.dropped_natives),
+        ));
+    }
+    if report.thinking_suspended {
+        out.push(Diagnostic::new(
+            "thinking.suspended",
+            Severity::Warning,
+            "thinking is on, but the tool loop this request continues began without a thinking block (another model's turn, or one recorded without its thinking), which Anthropic refuses: this request goes without thinking, and it comes back with the next prompt",
         ));
     }
     let c = &report.tokens.context;

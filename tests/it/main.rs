@@ -21,6 +21,7 @@ mod prune;
 mod reasoning;
 mod repair;
 mod session;
+mod settings;
 mod tokens;
 mod tool_call_ids;
 mod tools;

@@ -387,7 +387,27 @@ fn breaking_cases() -> Vec<(&'static str, Provider, Value)> {
         ("gemini.function_call_answered", g, json!({"contents": [{"role": "user", "parts": [{"text": "x"}]}, {"role": "model", "parts": [call]}]})),
         ("gemini.function_response_count", g, json!({"contents": [{"role": "user", "parts": [{"text": "x"}]}, {"role": "model", "parts": [call]}, {"role": "user", "parts": [response, response]}]})),
         ("gemini.function_response_turn_order", g, json!({"contents": [{"role": "user", "parts": [response]}]})),
+        // The request settings, each API's rules for them.
+        ("anthropic.thinking_budget", a, with(anthropic(json!([user])), json!({"thinking": {"type": "enabled", "budget_tokens": 512}}))),
+        ("anthropic.temperature", a, with(anthropic(json!([user])), json!({"temperature": 1.5}))),
+        ("anthropic.top_p", a, with(anthropic(json!([user])), json!({"top_p": 2}))),
+        ("anthropic.thinking_sampling", a, with(anthropic(json!([user])), json!({"thinking": {"type": "adaptive"}, "top_k": 5}))),
+        ("anthropic.thinking_tool_choice", a, with(anthropic(json!([user])), json!({"thinking": {"type": "adaptive"}, "tool_choice": {"type": "any"}}))),
+        ("anthropic.tool_choice_tool", a, with(anthropic(json!([user])), json!({"tool_choice": {"type": "tool", "name": "x"}}))),
+        ("anthropic.thinking_starts_turn", a, with(
+            anthropic(json!([user, {"role": "assistant", "content": [{"type": "text", "text": "t"}, tool_use]}, {"role": "user", "content": [result]}])),
+            json!({"thinking": {"type": "adaptive"}}),
+        )),
+        ("openai_chat.settings", c, json!({"model": "m", "temperature": 3, "messages": [{"role": "user", "content": "x"}]})),
+        ("openai_responses.settings", r, json!({"model": "m", "include": ["bogus"], "input": [{"type": "message", "role": "user", "content": "x"}]})),
+        ("gemini.settings", g, json!({"generationConfig": {"topP": 2}, "contents": [{"role": "user", "parts": [{"text": "x"}]}]})),
     ]
+}
+
+/// `payload` with `fields` added at its top level.
+fn with(mut payload: Value, fields: Value) -> Value {
+    payload.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
+    payload
 }
 
 #[test]
@@ -405,8 +425,20 @@ fn the_breaking_cases_cover_every_rule() {
     let covered: std::collections::HashSet<&str> = breaking_cases().iter().map(|c| c.0).collect();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/provider");
     let mut named = std::collections::BTreeSet::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    let mut files = vec![];
+    let mut dirs = vec![dir];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap();
         for prefix in ["\"anthropic.", "\"openai_chat.", "\"openai_responses.", "\"gemini."] {
             for (at, _) in text.match_indices(prefix) {
                 let rest = &text[at + 1..];

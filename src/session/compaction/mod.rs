@@ -196,6 +196,7 @@ impl Session {
     }
 
     fn build_extended_from(&mut self, input: &crate::request::BuildInput, instructions: Option<&str>) -> Result<(String, view::Report), SessionError> {
+        input.check().map_err(SessionError::Request)?;
         let context = self.prompt.clone();
         let (replayer, cache, session_id) = self.synced();
         let mut options = input.options_for(replayer.state(), session_id);

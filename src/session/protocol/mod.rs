@@ -213,6 +213,22 @@ pub struct Processed {
 pub struct CommandFailure {
     pub code: String,
     pub message: String,
+    /// Each rule a refused build's payload or settings broke (`invalid_payload`,
+    /// `invalid_options` from the API's rules), with its path and the provider's words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<crate::provider::Violation>,
+}
+
+impl From<&SessionError> for CommandFailure {
+    fn from(e: &SessionError) -> CommandFailure {
+        let violations = match e {
+            SessionError::Request(crate::request::RequestError::Build(
+                crate::view::BuildError::InvalidPayload { violations, .. } | crate::view::BuildError::InvalidOptions { violations, .. },
+            )) => violations.clone(),
+            _ => Vec::new(),
+        };
+        CommandFailure { code: e.code().to_owned(), message: e.to_string(), violations }
+    }
 }
 
 /// What `ack` reports.

@@ -1,0 +1,279 @@
+//! Anthropic Messages settings: extended thinking, tool choice, sampling, stop sequences,
+//! metadata, service tier, output configuration (effort, structured output) and streaming, and
+//! the Messages API's rules for them, with its error texts.
+//!
+//! Sampling (`temperature`, `top_p`, `top_k`) is what API version `2023-06-01` takes; newer
+//! models and API versions refuse it, which only the provider can tell: it is sent when given.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::Context;
+use crate::provider::Violation;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+pub struct Settings {
+    /// Extended thinking: `{type: "enabled", budget_tokens}` (at least 1,024 and below
+    /// `max_tokens`), `{type: "adaptive"}` or `{type: "disabled"}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<Thinking>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<ToolChoice>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_config: Option<OutputConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_sequences: Option<Vec<String>>,
+    /// 0 to 1; only 1 with thinking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    /// 0 to 1; 0.95 to 1 with thinking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    /// Not with thinking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_k: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Metadata>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_tier: Option<ServiceTier>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inference_geo: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Thinking {
+    Enabled {
+        budget_tokens: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        display: Option<ThinkingDisplay>,
+    },
+    Adaptive {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        display: Option<ThinkingDisplay>,
+    },
+    Disabled,
+}
+
+impl Thinking {
+    /// Thinking is on: the model thinks before it answers.
+    pub fn is_on(&self) -> bool {
+        match self {
+            Thinking::Enabled { .. } | Thinking::Adaptive { .. } => true,
+            Thinking::Disabled => false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+#[serde(rename_all = "snake_case")]
+pub enum ThinkingDisplay {
+    Summarized,
+    Omitted,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ToolChoice {
+    Auto {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        disable_parallel_tool_use: Option<bool>,
+    },
+    Any {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        disable_parallel_tool_use: Option<bool>,
+    },
+    Tool {
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        disable_parallel_tool_use: Option<bool>,
+    },
+    None,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+#[serde(deny_unknown_fields)]
+pub struct Metadata {
+    /// An opaque id of the end user (a hash or uuid, never personal data).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+#[serde(rename_all = "snake_case")]
+pub enum ServiceTier {
+    Auto,
+    StandardOnly,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+#[serde(deny_unknown_fields)]
+pub struct OutputConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<Effort>,
+    /// Structured output: `{type: "json_schema", schema}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<OutputFormat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+#[serde(rename_all = "snake_case")]
+pub enum Effort {
+    Low,
+    Medium,
+    High,
+    Xhigh,
+    Max,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum OutputFormat {
+    JsonSchema {
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+        schema: Map<String, Value>,
+    },
+}
+
+/// The rules for the settings alone (the rule on the conversation's thinking is the
+/// validator's: [`crate::provider::anthropic::thinking_turn_refusal`]).
+pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let thinking = s.thinking.as_ref().is_some_and(Thinking::is_on);
+    if let Some(Thinking::Enabled { budget_tokens, .. }) = &s.thinking {
+        if *budget_tokens < 1024 {
+            out.push(Violation::new(
+                "anthropic.thinking_budget",
+                "thinking.budget_tokens",
+                "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024",
+            ));
+        }
+        if context.max_tokens.is_some_and(|max| max <= *budget_tokens) {
+            out.push(Violation::new("anthropic.thinking_budget", "max_tokens", "`max_tokens` must be greater than `thinking.budget_tokens`."));
+        }
+    }
+    if let Some(t) = s.temperature {
+        if !(0.0..=1.0).contains(&t) {
+            out.push(Violation::new("anthropic.temperature", "temperature", "temperature: range: 0..1"));
+        } else if thinking && t != 1.0 {
+            out.push(Violation::new(
+                "anthropic.thinking_sampling",
+                "temperature",
+                "temperature may only be set to 1 when thinking is enabled or in adaptive mode",
+            ));
+        }
+    }
+    if let Some(p) = s.top_p {
+        if !(0.0..=1.0).contains(&p) {
+            out.push(Violation::new("anthropic.top_p", "top_p", "top_p: range: 0..1"));
+        } else if thinking && p < 0.95 {
+            out.push(Violation::new(
+                "anthropic.thinking_sampling",
+                "top_p",
+                "When thinking is enabled, you can set top_p to values between 1 and 0.95.",
+            ));
+        }
+    }
+    if thinking && s.top_k.is_some() {
+        out.push(Violation::new(
+            "anthropic.thinking_sampling",
+            "top_k",
+            "Thinking isn't compatible with temperature or top_k modifications as well as forced tool use.",
+        ));
+    }
+    match &s.tool_choice {
+        Some(ToolChoice::Any { .. } | ToolChoice::Tool { .. }) if thinking => {
+            out.push(Violation::new("anthropic.thinking_tool_choice", "tool_choice", "Thinking may not be enabled when tool_choice forces tool use."));
+        }
+        _ => {}
+    }
+    match &s.tool_choice {
+        Some(ToolChoice::Tool { name, .. }) if !context.tools.contains(&name.as_str()) => {
+            out.push(Violation::new("anthropic.tool_choice_tool", "tool_choice.name", format!("Tool '{name}' not found in provided tools")));
+        }
+        Some(ToolChoice::Any { .. }) if context.tools.is_empty() => {
+            out.push(Violation::new("anthropic.tool_choice_tool", "tool_choice", "tool_choice may only be specified while providing tools"));
+        }
+        Some(ToolChoice::Auto { .. } | ToolChoice::Any { .. } | ToolChoice::Tool { .. } | ToolChoice::None) | None => {}
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    fn rules(settings: Value, max_tokens: u32, tools: &[&str]) -> Vec<(String, String)> {
+        let s: Settings = serde_json::from_value(settings).unwrap();
+        let context = Context { model: "claude-sonnet-4-5", max_tokens: Some(max_tokens), tools, system: false };
+        check(&s, &context).into_iter().map(|v| (v.path, v.message)).collect()
+    }
+
+    #[test]
+    fn thinking_needs_a_budget_of_1024_below_max_tokens() {
+        assert_eq!(rules(json!({"thinking": {"type": "enabled", "budget_tokens": 2048}}), 4096, &[]), []);
+        assert_eq!(
+            rules(json!({"thinking": {"type": "enabled", "budget_tokens": 512}}), 4096, &[]),
+            [("thinking.budget_tokens".into(), "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024".into())]
+        );
+        assert_eq!(
+            rules(json!({"thinking": {"type": "enabled", "budget_tokens": 8192}}), 8192, &[]),
+            [("max_tokens".into(), "`max_tokens` must be greater than `thinking.budget_tokens`.".into())]
+        );
+    }
+
+    #[test]
+    fn thinking_takes_no_sampling_changes_and_no_forced_tool() {
+        let on = json!({"type": "adaptive"});
+        assert_eq!(rules(json!({"thinking": on, "temperature": 1, "top_p": 0.95}), 4096, &[]), []);
+        let said: Vec<String> = rules(json!({"thinking": on, "temperature": 0.2, "top_p": 0.5, "top_k": 5, "tool_choice": {"type": "any"}}), 4096, &["read"])
+            .into_iter()
+            .map(|(_, m)| m)
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "temperature may only be set to 1 when thinking is enabled or in adaptive mode",
+                "When thinking is enabled, you can set top_p to values between 1 and 0.95.",
+                "Thinking isn't compatible with temperature or top_k modifications as well as forced tool use.",
+                "Thinking may not be enabled when tool_choice forces tool use.",
+            ]
+        );
+        // Without thinking the same sampling is fine, within range.
+        assert_eq!(rules(json!({"temperature": 0.2, "top_p": 0.5, "top_k": 5}), 4096, &[]), []);
+        assert_eq!(rules(json!({"temperature": 1.5}), 4096, &[]), [("temperature".into(), "temperature: range: 0..1".into())]);
+    }
+
+    #[test]
+    fn a_chosen_tool_must_be_defined() {
+        assert_eq!(rules(json!({"tool_choice": {"type": "tool", "name": "read"}}), 4096, &["read"]), []);
+        assert_eq!(
+            rules(json!({"tool_choice": {"type": "tool", "name": "web_search"}}), 4096, &["read"]),
+            [("tool_choice.name".into(), "Tool 'web_search' not found in provided tools".into())]
+        );
+        assert_eq!(rules(json!({"tool_choice": {"type": "any"}}), 4096, &[]).len(), 1);
+        assert_eq!(rules(json!({"tool_choice": {"type": "none"}}), 4096, &[]), []);
+    }
+}

@@ -1,0 +1,388 @@
+//! OpenAI Chat Completions settings: structured output, reasoning effort, verbosity, tool
+//! choice and parallel calls, sampling and penalties, seed, logit bias, stop, choices, log
+//! probabilities, streaming, service tier, metadata, storage and user ids — and the rules the
+//! API's validator applies to them, in its words.
+//!
+//! `max_tokens` is kept as its own setting (OpenAI deprecates it, but many servers that speak
+//! this API read only it); the reply's budget is `max_completion_tokens`, the build's `maxTokens`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::{decimal_range, integer_range, openai_metadata, Context};
+use crate::provider::Violation;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+pub struct Settings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiReasoningEffort"))]
+    pub reasoning_effort: Option<ReasoningEffort>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiVerbosity"))]
+    pub verbosity: Option<Verbosity>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_format: Option<ResponseFormat>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<ToolChoice>,
+    /// Only with tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel_tool_calls: Option<bool>,
+    /// 0 to 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    /// 0 to 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    /// -2 to 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub presence_penalty: Option<f64>,
+    /// -2 to 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frequency_penalty: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+    /// Token id → bias from -100 to 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logit_bias: Option<BTreeMap<String, i64>>,
+    /// Deprecated by OpenAI in favour of `max_completion_tokens`, still read by many servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+    /// Choices to generate; the first is recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<u32>,
+    /// Up to 4 sequences.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Stop>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logprobs: Option<bool>,
+    /// 0 to 20, with `logprobs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_logprobs: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prediction: Option<Prediction>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiServiceTier"))]
+    pub service_tier: Option<ServiceTier>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store: Option<bool>,
+    /// Up to 16 pairs; keys up to 64 characters, values up to 512.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safety_identifier: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiCacheRetention"))]
+    pub prompt_cache_retention: Option<CacheRetention>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<bool>,
+    /// Only with `stream`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_options: Option<StreamOptions>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
+#[serde(rename_all = "snake_case")]
+pub enum ReasoningEffort {
+    None,
+    Minimal,
+    Low,
+    Medium,
+    High,
+    Xhigh,
+    Max,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
+#[serde(rename_all = "snake_case")]
+pub enum Verbosity {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ResponseFormat {
+    Text,
+    JsonObject,
+    JsonSchema { json_schema: JsonSchema },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+#[serde(deny_unknown_fields)]
+pub struct JsonSchema {
+    /// `a-z A-Z 0-9 _ -`, up to 64 characters.
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+    pub schema: Option<Map<String, Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
+}
+
+/// `"none" | "auto" | "required"`, a named function or custom tool, or a set of allowed tools.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+#[serde(untagged)]
+pub enum ToolChoice {
+    Mode(#[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiToolChoiceMode"))] ToolChoiceMode),
+    Named(NamedToolChoice),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
+#[serde(rename_all = "snake_case")]
+pub enum ToolChoiceMode {
+    None,
+    Auto,
+    Required,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum NamedToolChoice {
+    Function { function: ToolName },
+    Custom { custom: ToolName },
+    AllowedTools { allowed_tools: AllowedTools },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+#[serde(deny_unknown_fields)]
+pub struct ToolName {
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+#[serde(deny_unknown_fields)]
+pub struct AllowedTools {
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiAllowedMode"))]
+    pub mode: AllowedMode,
+    pub tools: Vec<NamedToolChoice>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
+#[serde(rename_all = "snake_case")]
+pub enum AllowedMode {
+    Auto,
+    Required,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+#[serde(untagged)]
+pub enum Stop {
+    One(String),
+    Many(Vec<String>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Prediction {
+    /// The predicted output: a string, or text parts.
+    Content {
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string | { type: 'text'; text: string }[]"))]
+        content: Value,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
+#[serde(rename_all = "snake_case")]
+pub enum ServiceTier {
+    Auto,
+    Default,
+    Flex,
+    Scale,
+    Priority,
+    Fast,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
+pub enum CacheRetention {
+    #[serde(rename = "in_memory")]
+    InMemory,
+    #[serde(rename = "24h")]
+    Day,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+#[serde(deny_unknown_fields)]
+pub struct StreamOptions {
+    /// A last chunk with the usage (what the ledger anchors on): ask for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_usage: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_obfuscation: Option<bool>,
+}
+
+/// The names a tool choice points at.
+fn chosen_names(choice: &NamedToolChoice, out: &mut Vec<String>) {
+    match choice {
+        NamedToolChoice::Function { function } => out.push(function.name.clone()),
+        NamedToolChoice::Custom { custom } => out.push(custom.name.clone()),
+        NamedToolChoice::AllowedTools { allowed_tools } => allowed_tools.tools.iter().for_each(|t| chosen_names(t, out)),
+    }
+}
+
+pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
+    let rule = "openai_chat.settings";
+    let mut out = Vec::new();
+    decimal_range(&mut out, rule, "temperature", s.temperature, 0.0, 2.0);
+    decimal_range(&mut out, rule, "top_p", s.top_p, 0.0, 1.0);
+    decimal_range(&mut out, rule, "presence_penalty", s.presence_penalty, -2.0, 2.0);
+    decimal_range(&mut out, rule, "frequency_penalty", s.frequency_penalty, -2.0, 2.0);
+    integer_range(&mut out, rule, "n", s.n.map(i64::from), 1, 128);
+    integer_range(&mut out, rule, "top_logprobs", s.top_logprobs.map(i64::from), 0, 20);
+    if let Some(Stop::Many(stops)) = &s.stop {
+        if stops.len() > 4 {
+            out.push(Violation::new(
+                rule,
+                "stop",
+                format!("Invalid 'stop': array too long. Expected an array with maximum length 4, but got an array with length {} instead.", stops.len()),
+            ));
+        }
+    }
+    if let Some(bias) = &s.logit_bias {
+        if bias.len() > 1024 {
+            out.push(Violation::new(
+                rule,
+                "logit_bias",
+                format!("Invalid 'logit_bias': too many properties. Expected an object with at most 1024 properties, but got an object with {} properties instead.", bias.len()),
+            ));
+        }
+        for (token, value) in bias {
+            if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+                out.push(Violation::new(rule, "logit_bias", format!("Invalid 'logit_bias': the keys are token ids (integers), not '{token}'.")));
+            }
+            integer_range(&mut out, rule, &format!("logit_bias.{token}"), Some(*value), -100, 100);
+        }
+    }
+    if s.top_logprobs.is_some() && s.logprobs != Some(true) {
+        out.push(Violation::new(rule, "top_logprobs", "The 'top_logprobs' parameter is only allowed when 'logprobs' is enabled."));
+    }
+    if s.stream_options.is_some() && s.stream != Some(true) {
+        out.push(Violation::new(rule, "stream_options", "The 'stream_options' parameter is only allowed when 'stream' is enabled."));
+    }
+    if context.tools.is_empty() {
+        for (key, set) in [("tool_choice", s.tool_choice.is_some()), ("parallel_tool_calls", s.parallel_tool_calls.is_some())] {
+            if set {
+                out.push(Violation::new(rule, key, format!("Invalid value for '{key}': '{key}' is only allowed when 'tools' are specified.")));
+            }
+        }
+    } else if let Some(ToolChoice::Named(named)) = &s.tool_choice {
+        let mut names = Vec::new();
+        chosen_names(named, &mut names);
+        for name in names.iter().filter(|n| !context.tools.contains(&n.as_str())) {
+            out.push(Violation::new(rule, "tool_choice", format!("Tool choice '{name}' not found in 'tools' parameter.")));
+        }
+    }
+    if let Some(ResponseFormat::JsonSchema { json_schema }) = &s.response_format {
+        let name = &json_schema.name;
+        if name.is_empty() || name.len() > 64 || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+            out.push(Violation::new(
+                rule,
+                "response_format.json_schema.name",
+                "Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
+            ));
+        }
+    }
+    openai_metadata(&mut out, rule, s.metadata.as_ref());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    fn said(settings: Value, tools: &[&str]) -> Vec<String> {
+        let s: Settings = serde_json::from_value(settings).unwrap();
+        check(&s, &Context { model: "gpt-4.1", max_tokens: None, tools, system: false }).into_iter().map(|v| v.message).collect()
+    }
+
+    #[test]
+    fn ranges_are_said_as_openai_says_them() {
+        assert_eq!(said(json!({"temperature": 2, "top_p": 1, "n": 1, "presence_penalty": -2}), &[]), Vec::<String>::new());
+        assert_eq!(
+            said(json!({"temperature": 2.1, "top_p": -0.5, "n": 0, "stop": ["a", "b", "c", "d", "e"], "logit_bias": {"50256": -101}}), &[]),
+            [
+                "Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 2.1 instead.",
+                "Invalid 'top_p': decimal below minimum value. Expected a value >= 0, but got -0.5 instead.",
+                "Invalid 'n': integer below minimum value. Expected a value >= 1, but got 0 instead.",
+                "Invalid 'stop': array too long. Expected an array with maximum length 4, but got an array with length 5 instead.",
+                "Invalid 'logit_bias.50256': integer below minimum value. Expected a value >= -100, but got -101 instead.",
+            ]
+        );
+    }
+
+    #[test]
+    fn settings_that_need_another_are_refused_without_it() {
+        assert_eq!(
+            said(json!({"top_logprobs": 3, "stream_options": {"include_usage": true}, "tool_choice": "required", "parallel_tool_calls": false}), &[]),
+            [
+                "The 'top_logprobs' parameter is only allowed when 'logprobs' is enabled.",
+                "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+                "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+                "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.",
+            ]
+        );
+        assert_eq!(said(json!({"logprobs": true, "top_logprobs": 3, "stream": true, "stream_options": {"include_usage": true}}), &[]), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_chosen_function_must_be_defined() {
+        assert_eq!(said(json!({"tool_choice": {"type": "function", "function": {"name": "read"}}}), &["read"]), Vec::<String>::new());
+        assert_eq!(
+            said(json!({"tool_choice": {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": [
+                {"type": "function", "function": {"name": "read"}}, {"type": "function", "function": {"name": "write"}}]}}}), &["read"]),
+            ["Tool choice 'write' not found in 'tools' parameter."]
+        );
+    }
+
+    #[test]
+    fn metadata_and_schema_names_keep_their_limits() {
+        let many: Map<String, Value> = (0..17).map(|i| (format!("k{i}"), json!("v"))).collect();
+        assert_eq!(
+            said(json!({"metadata": many, "response_format": {"type": "json_schema", "json_schema": {"name": "a b"}}}), &[]),
+            [
+                "Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
+                "Invalid 'metadata': too many properties. Expected an object with at most 16 properties, but got an object with 17 properties instead.",
+            ]
+        );
+    }
+}

@@ -4,7 +4,7 @@
 /// <reference lib="esnext.disposable" />
 export * from './web/contextview.js';
 import type {
-  BuildInput, BuildStringResult, Changes, Diagnostic, DirEntry, DiscoveryOptions, Environment, InitInput, LoadedSkill, Report, RequestPoint, Rule,
+  BuildInput, BuildResult, BuildStringResult, Changes, Diagnostic, DirEntry, DiscoveryOptions, Environment, InitInput, LoadedSkill, Report, RequestPoint, Rule,
   WorkspaceStats,
 } from './web/contextview.js';
 
@@ -224,7 +224,7 @@ export function faultyStorage<S extends SessionStorage>(inner: S, plan?: FaultPl
 // command's effects — persist (append, then ack with what happened), notify, compactionDue —
 // and reconciles with storage after a lost answer or a refused batch.
 
-import type { Command, Processed, Reconciled, Session } from './web/contextview.js';
+import type { Command, Processed, ProcessedAs, Provider, Reconciled, Session } from './web/contextview.js';
 
 export interface DurableSessionOptions {
   /** The new session's id when storage is empty. */
@@ -248,7 +248,7 @@ export declare class DurableSession {
    * Processes a command and performs its effects; a command's failure is in `error`. When
    * storage refused a batch as out of step, the session reconciled with it: `reconciled`.
    */
-  dispatch(command: Command, now?: string): Promise<Processed & { reconciled?: Reconciled }>;
+  dispatch<C extends Command>(command: C, now?: string): Promise<ProcessedAs<C['type']> & { reconciled?: Reconciled }>;
   /** Sends again what storage has not confirmed. */
   flush(now?: string): Promise<Processed>;
   /** Reads storage and converges memory to it. */
@@ -257,7 +257,8 @@ export declare class DurableSession {
    * Builds the next request and stores what the build wrote (reminders drained into the log)
    * before resolving.
    */
-  build(options?: Partial<BuildInput>): Promise<ReturnType<Session['build']>>;
+  build<P extends Provider>(options: Partial<BuildInput> & { provider: P }): Promise<BuildResult<P>>;
+  build(options?: Partial<BuildInput>): Promise<BuildResult>;
   buildString(options?: Partial<BuildInput>): Promise<ReturnType<Session['buildString']>>;
   buildBytes(options?: Partial<BuildInput>): Promise<ReturnType<Session['buildBytes']>>;
   /** Performs every effect the session has queued (e.g. after a direct `session.buildString()`). */
@@ -306,7 +307,7 @@ export interface ReceiveOptions {
  */
 export declare class AnswerStream implements AsyncIterable<SessionUpdate> {
   [Symbol.asyncIterator](): AsyncIterator<SessionUpdate>;
-  done(): Promise<Processed>;
+  done(): Promise<ProcessedAs<'endAnswer'>>;
 }
 
 /** Receives `source` into a Session (records come back as persist effects). */
@@ -318,5 +319,5 @@ export declare class ProviderError extends Error {
   /** The provider's error type or code, message and HTTP status, as it sent them. */
   readonly providerError: ProviderFailure;
   /** The processed `endAnswer`. */
-  readonly processed: Processed;
+  readonly processed: ProcessedAs<'endAnswer'>;
 }

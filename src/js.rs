@@ -27,7 +27,55 @@ use crate::update::{self, Header, Replay, RequestPoint};
 use crate::view::{BuildError, Report};
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_VALUE: &str = r#"
+const TS_TYPES: &str = r#"
+/** The request body of each API. */
+export type PayloadOf<P extends Provider> = P extends 'anthropic' ? AnthropicRequest
+  : P extends 'openai-chat' ? OpenAiChatRequest
+  : P extends 'openai-responses' ? OpenAiResponsesRequest
+  : P extends 'gemini' ? GeminiRequest
+  : never;
+
+/** A built request as an object: `provider` tells which API's payload it holds. */
+export type BuildResult<P extends Provider = Provider> = P extends Provider
+  ? { provider: P; payload: PayloadOf<P>; report: Report; diagnostics: Diagnostic[] }
+  : never;
+
+/** Builds a provider request; returns the payload as an object of that API's type. */
+export function buildRequest<P extends Provider>(input: BuildInput & { provider: P }): BuildResult<P>;
+
+/** The reply a command gives when it is not refused. */
+export type ReplyTo<T extends Command['type']> = T extends 'buildRequest' ? Extract<Reply, { type: 'built' }>
+  : T extends 'prepareCompaction' ? Extract<Reply, { type: 'compaction' }>
+  : T extends 'snapshot' ? Extract<Reply, { type: 'snapshot' }>
+  : T extends 'enqueueReminder' ? Extract<Reply, { type: 'queued' }>
+  : T extends 'providerAnswer' ? Extract<Reply, { type: 'answered' }>
+  : T extends 'endAnswer' ? Extract<Reply, { type: 'answered' } | { type: 'unchanged' }>
+  : T extends 'setPromptContext' ? Extract<Reply, { type: 'accepted' } | { type: 'unchanged' } | { type: 'queued' }>
+  : T extends 'flush' | 'restore' | 'beginAnswer' ? Extract<Reply, { type: 'unchanged' }>
+  : Extract<Reply, { type: 'accepted' } | { type: 'unchanged' }>;
+
+/**
+ * A processed command: its reply, or — refused, having written nothing — its error (a refusal
+ * is data; only a command that is not one of the session's throws).
+ */
+export type ProcessedAs<T extends Command['type']> = Omit<Processed, 'command' | 'reply' | 'error'> & { command: T } & (
+  | { reply: ReplyTo<T>; error?: undefined }
+  | { reply?: undefined; error: CommandFailure }
+);
+
+export interface Session {
+  /** Processes one command now (throws `queue_not_empty` while commands are queued). */
+  dispatch<C extends Command>(command: C, now?: string | null): ProcessedAs<C['type']>;
+  /** Builds a request; returns the payload as an object of the API's type. */
+  build<P extends Provider>(options: BuildInput & { provider: P }): BuildResult<P>;
+}
+
+/**
+ * A block or item of the model's own turn that only its API reads (a server tool's call or
+ * result), sent back exactly as the provider gave it.
+ */
+export type NativeBlock = { type: string; [key: string]: Value };
+
 /** Any JSON value. */
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
 
@@ -91,23 +139,17 @@ pub struct ParsedLog {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// A built request as an object. (Declared for TypeScript; built by [`build_result`].)
-#[derive(Serialize, tsify::Tsify)]
-pub struct BuildResult {
-    pub payload: Payload,
-    pub report: Report,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
+/// A built request as an object (`BuildResult<P>` in TypeScript, told apart by `provider`).
 /// The payload object is made by `JSON.parse` of the body the build already serialized:
 /// one native pass over a string, measured faster than converting field by field.
-fn build_result(body: &str, report: &Report, diagnostics: &[Diagnostic]) -> Result<Ts<BuildResult>, JsValue> {
+fn build_result(body: &str, report: &Report, diagnostics: &[Diagnostic]) -> Result<JsValue, JsValue> {
     let payload = js_sys::JSON::parse(body).map_err(|_| error("internal", "the request body did not parse as JSON"))?;
     let result = js_sys::Object::new();
+    js_sys::Reflect::set(&result, &"provider".into(), &report.provider.as_str().into())?;
     js_sys::Reflect::set(&result, &"payload".into(), &payload)?;
     js_sys::Reflect::set(&result, &"report".into(), &to_js(report)?)?;
     js_sys::Reflect::set(&result, &"diagnostics".into(), &to_js(diagnostics)?)?;
-    Ok(Ts::new_unchecked(result.into()))
+    Ok(result.into())
 }
 
 /// A built request as the body string to send.
@@ -273,9 +315,9 @@ pub fn request_points(text: &str) -> Result<Ts<Timeline>, JsValue> {
     ts(&Timeline { points, diagnostics: log.diagnostics })
 }
 
-/// Builds a provider request; returns the payload as an object.
-#[wasm_bindgen(js_name = buildRequest)]
-pub fn build_request(input: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> {
+/// Builds a provider request; returns the payload as an object (declared in `TS_TYPES`).
+#[wasm_bindgen(js_name = buildRequest, skip_typescript)]
+pub fn build_request(input: Ts<BuildInput>) -> Result<JsValue, JsValue> {
     let out = build_native(&options(input)?).map_err(request_error)?;
     build_result(&out.built.body, &out.built.report, &out.diagnostics)
 }
@@ -407,7 +449,9 @@ impl Session {
         self.inner.process().iter().map(ts).collect()
     }
 
-    /// Processes one command now (throws `queue_not_empty` while commands are queued).
+    /// Processes one command now (throws `queue_not_empty` while commands are queued). Its reply
+    /// is typed by the command (declared in `TS_TYPES`).
+    #[wasm_bindgen(skip_typescript)]
     pub fn dispatch(&mut self, command: Ts<Command>, now: Option<String>) -> Result<Ts<Processed>, JsValue> {
         let command = via_value(&command.js_value(), "invalid_command", "command")?;
         ts(&self.inner.dispatch(command, Some(clock(now))).map_err(session_error)?)
@@ -474,8 +518,9 @@ impl Session {
         ts(&self.inner.usage(self.options.get(&options)?))
     }
 
-    /// Builds a request; returns the payload as an object.
-    pub fn build(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildResult>, JsValue> {
+    /// Builds a request; returns the payload as an object (declared in `TS_TYPES`).
+    #[wasm_bindgen(skip_typescript)]
+    pub fn build(&mut self, options: Ts<BuildInput>) -> Result<JsValue, JsValue> {
         let (body, report) = self.inner.build_body(self.options.get(&options)?).map_err(request_error)?;
         build_result(&body, &report, &[])
     }

@@ -79,6 +79,7 @@ pub struct CacheControl {
     #[cfg_attr(target_arch = "wasm32", tsify(type = "\"ephemeral\""))]
     pub kind: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""5m" | "1h""#))]
     pub ttl: Option<String>,
 }
 
@@ -95,6 +96,11 @@ impl CacheControl {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+// The untagged variant is written by hand: a derived type would give it a `type: "native"`.
+#[cfg_attr(
+    target_arch = "wasm32",
+    tsify(type = r#"{ type: "text"; text: string; cache_control?: AnthropicCacheControl } | { type: "image"; source: AnthropicImageSource; cache_control?: AnthropicCacheControl } | { type: "tool_use"; id: string; name: string; input: Record<string, Value>; cache_control?: AnthropicCacheControl } | { type: "tool_result"; tool_use_id: string; content: AnthropicResultBlock[]; is_error?: boolean; cache_control?: AnthropicCacheControl } | { type: "thinking"; thinking: string; signature: string } | { type: "redacted_thinking"; data: string } | NativeBlock"#)
+)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     Text {
@@ -133,7 +139,7 @@ pub enum Block {
     /// A block the model's own turn held that only this API reads (a server tool's call or
     /// result, a compaction block), sent back exactly as it came.
     #[serde(untagged)]
-    Native(#[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))] Map<String, Value>),
+    Native(Map<String, Value>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -150,7 +156,11 @@ pub enum ResultBlock {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ImageSource {
-    Base64 { media_type: String, data: String },
+    Base64 {
+        #[cfg_attr(target_arch = "wasm32", tsify(type = r#""image/jpeg" | "image/png" | "image/gif" | "image/webp""#))]
+        media_type: String,
+        data: String,
+    },
     Url { url: String },
 }
 
@@ -161,7 +171,7 @@ pub struct Tool {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolSchema & { type: 'object' }"))]
     pub input_schema: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_control: Option<CacheControl>,

@@ -84,6 +84,7 @@ pub enum UserPart {
 pub struct ImageUrl {
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""auto" | "low" | "high""#))]
     pub detail: Option<String>,
 }
 
@@ -91,6 +92,8 @@ pub struct ImageUrl {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
+// What the renderer sends: a tool's images go in the user message after it.
+#[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | { type: "text"; text: string }[]"#))]
 #[serde(untagged)]
 pub enum ToolContent {
     Text(String),
@@ -103,6 +106,7 @@ pub enum ToolContent {
 pub struct ToolCall {
     pub id: String,
     #[serde(rename = "type")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""function""#))]
     pub kind: String,
     pub function: FunctionCall,
 }
@@ -120,6 +124,7 @@ pub struct FunctionCall {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct Tool {
     #[serde(rename = "type")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""function""#))]
     pub kind: String,
     pub function: FunctionDef,
 }
@@ -131,7 +136,7 @@ pub struct FunctionDef {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
     pub parameters: Value,
 }
 

@@ -39,6 +39,11 @@ pub struct Request {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
+// The untagged variant is written by hand: a derived type would give it a `type: "native"`.
+#[cfg_attr(
+    target_arch = "wasm32",
+    tsify(type = r#"{ type: "message"; role: OpenAiResponsesMessageRole; content: OpenAiResponsesMessageContent } | { type: "function_call"; call_id: string; name: string; arguments: string } | { type: "function_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "custom_tool_call"; call_id: string; name: string; input: string } | { type: "custom_tool_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "reasoning"; id?: string; summary: OpenAiResponsesSummaryText[]; encrypted_content?: string } | NativeBlock"#)
+)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum InputItem {
     Message {
@@ -75,7 +80,7 @@ pub enum InputItem {
     /// An output item of the model's own turn that only this API reads (a hosted tool's call:
     /// web search, file search, code interpreter, …), sent back as it came less its `id`.
     #[serde(untagged)]
-    Native(#[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))] serde_json::Map<String, Value>),
+    Native(serde_json::Map<String, Value>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,6 +97,8 @@ pub enum MessageRole {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
+// What the renderer sends: the model's own text goes back as a string, never as output parts.
+#[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | ({ type: "input_text"; text: string } | { type: "input_image"; image_url?: string; file_id?: string; detail: "auto" | "low" | "high" })[]"#))]
 #[serde(untagged)]
 pub enum MessageContent {
     Text(String),
@@ -111,6 +118,7 @@ pub enum ContentPart {
         image_url: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         file_id: Option<String>,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = r#""auto" | "low" | "high""#))]
         detail: String,
     },
     OutputText {
@@ -121,6 +129,7 @@ pub enum ContentPart {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
+#[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | ({ type: "input_text"; text: string } | { type: "input_image"; image_url?: string; file_id?: string; detail: "auto" | "low" | "high" })[]"#))]
 #[serde(untagged)]
 pub enum Output {
     Text(String),
@@ -132,6 +141,7 @@ pub enum Output {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 pub struct SummaryText {
     #[serde(rename = "type")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""summary_text""#))]
     pub kind: String,
     pub text: String,
 }
@@ -141,11 +151,12 @@ pub struct SummaryText {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 pub struct Tool {
     #[serde(rename = "type")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""function""#))]
     pub kind: String,
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
     pub parameters: Value,
     pub strict: bool,
 }

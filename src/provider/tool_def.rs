@@ -76,6 +76,10 @@ impl ToolDef {
         if let Some(extra) = map.keys().find(|k| !IGNORED.contains(&k.as_str())) {
             return Err(format!("unknown field `{extra}` (the input schema is `inputSchema`, `input_schema` or `parameters`)"));
         }
+        // Every API wants the object schema to say so (Anthropic refuses one without `type`).
+        if let Some(Value::Object(o)) = schema.as_mut() {
+            o.entry("type").or_insert_with(|| Value::String("object".to_owned()));
+        }
         Ok(ToolDef { name, description, input_schema: schema.unwrap_or_else(empty_object_schema) })
     }
 }
@@ -149,9 +153,11 @@ mod tests {
         ] {
             assert_eq!(read(json!([shape.clone()])), Ok(expected.clone()), "{shape}");
         }
-        let two = read(json!([{"functionDeclarations": [{"name": "a"}, {"name": "b", "parameters": {"type": "object"}}]}])).unwrap();
+        let two = read(json!([{"functionDeclarations": [{"name": "a"}, {"name": "b", "parameters": {"properties": {}}}]}])).unwrap();
         assert_eq!(two.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(two[0].input_schema, json!({"type": "object", "properties": {}}));
+        // A schema that does not say it is an object's is made to say so.
+        assert_eq!(two[1].input_schema, json!({"type": "object", "properties": {}}));
     }
 
     #[test]

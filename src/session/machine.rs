@@ -83,7 +83,7 @@ impl Session {
             Command::ProviderAnswer(answer) => self.provider_answer(answer, &ts),
             Command::BeginAnswer(begin) => self.begin_answer(begin),
             Command::EndAnswer(end) => self.end_answer(end, &ts),
-            Command::UserMessage(protocol::UserMessage { text, images, message_id }) => {
+            Command::UserMessage(protocol::UserMessageInput { text, images, message_id }) => {
                 let id = message_id.unwrap_or_else(|| format!("user-{}", self.next_seq()));
                 let images = images_of(&images)?;
                 Ok(Reply::Accepted { seqs: self.write_updates(write::prompt(&text, images, &id, &ProviderMeta::default()), &ts) })

@@ -48,8 +48,9 @@ const SDK_TYPES = {
   // systemInstruction and tools under `config`): check each field against the SDK's type, and
   // (by excess-property checking of the literal) that there are no other top-level fields.
   gemini: [
-    "import type { Content, Tool } from '@google/genai';\n" +
-      'type GeminiRestBody = { systemInstruction?: Content; contents: Content[]; tools?: Tool[] };',
+    "import type { Content, GenerationConfig, SafetySetting, Tool, ToolConfig } from '@google/genai';\n" +
+      'type GeminiRestBody = { generationConfig?: GenerationConfig; safetySettings?: SafetySetting[]; toolConfig?: ToolConfig; cachedContent?: string;\n' +
+      '  labels?: Record<string, string>; systemInstruction?: Content; contents: Content[]; tools?: Tool[] };',
     'GeminiRestBody',
   ],
 };
@@ -190,6 +191,51 @@ const NEGATIVE = {
   ],
 };
 
+const OUR_TYPES = "import type { AnthropicRequest, GeminiRequest, NativeBlock, OpenAiChatRequest, OpenAiResponsesRequest } from '../../pkg/web/contextview.js';";
+const SDK_IMPORTS = [
+  "import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';",
+  "import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';",
+  "import type { ResponseCreateParamsBase } from 'openai/resources/responses/responses';",
+  SDK_TYPES.gemini[0],
+].join('\n');
+
+// Blocks and items the provider's own answer carried (server tools' calls and results) are sent
+// back as the provider gave them: typed as the opaque objects they are (NativeBlock), not as
+// one of the SDK's block types. Everything else must be the SDK's.
+const TYPES_FILE = `// Our payload types are assignable to the SDKs' request types.
+${OUR_TYPES}
+${SDK_IMPORTS}
+
+type WithoutNative<T> = T extends NativeBlock ? (string extends T['type'] ? never : T) : T;
+type Anthropic = Omit<AnthropicRequest, 'messages'> & {
+  messages: Array<Omit<AnthropicRequest['messages'][number], 'content'> & { content: WithoutNative<AnthropicRequest['messages'][number]['content'][number]>[] }>;
+};
+// A reasoning item with encrypted content goes back without its id (see SDK_TYPES): checked with one.
+type Item = WithoutNative<OpenAiResponsesRequest['input'][number]>;
+type Reasoning = Extract<Item, { type: 'reasoning' }>;
+type Responses = Omit<OpenAiResponsesRequest, 'input'> & { input: (Exclude<Item, Reasoning> | (Reasoning & { id: string }))[] };
+
+declare const anthropic: Anthropic;
+declare const chat: OpenAiChatRequest;
+declare const responses: Responses;
+declare const gemini: GeminiRequest;
+export const a: MessageCreateParamsBase = anthropic;
+export const c: ChatCompletionCreateParamsBase = chat;
+export const r: ResponseCreateParamsBase = responses;
+export const g: GeminiRestBody = gemini;
+`;
+
+// The same check must fail when the types do not fit: each API's type given to another's.
+const TYPES_CROSSED = `// Deliberately crossed: tsc must refuse these.
+${OUR_TYPES.replace("'../../pkg", "'../../../pkg")}
+${SDK_IMPORTS}
+
+declare const chat: OpenAiChatRequest;
+declare const anthropic: AnthropicRequest;
+export const a: MessageCreateParamsBase = chat;
+export const c: ChatCompletionCreateParamsBase = anthropic;
+`;
+
 function tsconfig(files) {
   return JSON.stringify(
     {
@@ -262,10 +308,16 @@ export function generate() {
       sessions++;
     });
   }
+  // (d) Our payload *types*, not values: each assignable to its SDK's request type (the `Base`
+  // one, which `create()` takes whether or not `stream` is set), settings and all.
+  writeFileSync(join(out, 'types.ts'), TYPES_FILE);
+  files.push('types.ts');
   writeFileSync(join(out, 'tsconfig.json'), tsconfig(files));
 
   // Negative project: tsc must report an error in every one of these files.
   const negative = [];
+  writeFileSync(join(out, 'negative', 'types-crossed.ts'), TYPES_CROSSED);
+  negative.push('types-crossed.ts');
   for (const [name, [provider, payload]] of Object.entries(NEGATIVE)) {
     const file = `${name}.${provider}.ts`;
     writeFileSync(join(out, 'negative', file), tsFile(provider, payload, `deliberately broken: ${name}`));

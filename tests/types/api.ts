@@ -9,6 +9,7 @@ import {
   Session,
   type AnthropicRequest,
   type BuildInput,
+  type BuildResult,
   type Diagnostic,
   type GeminiRequest,
   type Item,
@@ -27,15 +28,65 @@ const payload: Payload = built.payload;
 const report: Report = built.report;
 const diagnostics: Diagnostic[] = built.diagnostics;
 
-// Every provider's request is distinguishable by its own fields.
-function describe(p: Payload): string {
-  if ('contents' in p) return `gemini ${(p as GeminiRequest).contents.length}`;
-  if ('input' in p) return `responses ${(p as OpenAiResponsesRequest).input.length}`;
-  if ('max_tokens' in p) return `anthropic ${(p as AnthropicRequest).messages.length}`;
-  return `chat ${(p as OpenAiChatRequest).messages.length}`;
+// A build for a known provider returns that API's payload type.
+const anthropicBody: AnthropicRequest = buildRequest({ provider: 'anthropic', log: '' }).payload;
+const geminiContents: number = buildRequest({ provider: 'gemini', log: '' }).payload.contents.length;
+// @ts-expect-error a Gemini payload has no `messages`
+buildRequest({ provider: 'gemini', log: '' }).payload.messages;
+
+// A build for any provider is told apart by `provider`, no casts.
+function describe(b: BuildResult): string {
+  switch (b.provider) {
+    case 'gemini': return `gemini ${b.payload.contents.length}`;
+    case 'openai-responses': return `responses ${b.payload.input.length}`;
+    case 'anthropic': return `anthropic ${b.payload.messages.length} ${b.payload.max_tokens}`;
+    case 'openai-chat': return `chat ${b.payload.messages.length}`;
+  }
+}
+const anyPayload: Payload = built.payload;
+void anthropicBody, geminiContents, anyPayload, (null as unknown as GeminiRequest), (null as unknown as OpenAiChatRequest), (null as unknown as OpenAiResponsesRequest);
+
+// Settings per API, in each API's own names.
+const withSettings: BuildInput = {
+  provider: 'anthropic',
+  log: '',
+  providerOptions: {
+    anthropic: { thinking: { type: 'enabled', budget_tokens: 2048 }, tool_choice: { type: 'auto' }, max_tokens: 4096 },
+    'openai-chat': { reasoning_effort: 'high', response_format: { type: 'json_object' }, seed: 1, stop: ['END'] },
+    'openai-responses': { reasoning: { effort: 'low', summary: 'auto' }, include: ['reasoning.encrypted_content'], store: false },
+    gemini: { generationConfig: { temperature: 0.2, thinkingConfig: { thinkingBudget: 1024 } }, safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }] },
+  },
+};
+// @ts-expect-error thinking of a type Anthropic does not have
+const badThinking: BuildInput = { provider: 'anthropic', providerOptions: { anthropic: { thinking: { type: 'always' } } } };
+// @ts-expect-error Gemini's settings are camelCase
+const badCase: BuildInput = { provider: 'gemini', providerOptions: { gemini: { generation_config: {} } } };
+void withSettings, badThinking, badCase;
+
+// A dispatched command's reply is the one that command gives.
+const s2 = Session.create('t');
+const p = s2.dispatch({ type: 'buildRequest', options: {} });
+if (p.error) {
+  const code: string = p.error.code;
+  void code;
+} else {
+  const body: string = p.reply.body;
+  void body;
+}
+const u = s2.dispatch({ type: 'userMessage', text: 'hi' });
+if (!u.error) {
+  const seqs: number[] | undefined = u.reply.type === 'accepted' ? u.reply.seqs : undefined;
+  // @ts-expect-error a prompt's reply carries no body
+  u.reply.body;
+  void seqs;
+}
+const answered = s2.dispatch({ type: 'providerAnswer', body: '{}' });
+if (!answered.error) {
+  const calls: number = answered.reply.answer.toolCalls.length;
+  void calls;
 }
 
-const body: string = buildRequestString({ provider: 'gemini', items: [] }).body;
+const body2: string = buildRequestString({ provider: 'gemini', items: [] }).body;
 const items: Item[] = replay('').items;
 const first = items[0];
 if (first && first.type === 'tool_call') {
@@ -68,4 +119,4 @@ const notObject: ToolInput = { name: 'x', inputSchema: { type: 'string' } };
 const recorded: ToolDef[] = Session.fromLog('').state().tools ?? [];
 void tools, nameless, notObject, recorded;
 
-void describe, body, rules, count, records, payload, report, diagnostics, wrong;
+void describe, body2, rules, count, records, payload, report, diagnostics, wrong;

@@ -144,6 +144,11 @@ pub enum ToolChoice {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
+// The untagged variant is written by hand: a derived type would give it a `type: "hosted"`.
+#[cfg_attr(
+    target_arch = "wasm32",
+    tsify(type = r#"{ type: "function"; name: string } | { type: "custom"; name: string } | { type: "allowed_tools"; mode: OpenAiAllowedMode; tools: Record<string, Value>[] } | NativeBlock"#)
+)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NamedToolChoice {
     Function {
@@ -153,14 +158,12 @@ pub enum NamedToolChoice {
         name: String,
     },
     AllowedTools {
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiAllowedMode"))]
         mode: AllowedMode,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>[]"))]
         tools: Vec<Map<String, Value>>,
     },
     /// A hosted tool (`{type: "web_search_preview"}`, `{type: "mcp", server_label}`, …).
     #[serde(untagged)]
-    Hosted(#[cfg_attr(target_arch = "wasm32", tsify(type = "{ type: string } & Record<string, Value>"))] Map<String, Value>),
+    Hosted(Map<String, Value>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -34,7 +34,7 @@ use super::persist::PersistenceStatus;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Command {
-    UserMessage(UserMessage),
+    UserMessage(UserMessageInput),
     /// One model response: reasoning, text, tool calls and the provider's usage.
     AssistantResponse(AssistantResponse),
     ToolResult(ToolResultInput),

@@ -4,7 +4,7 @@
 /// <reference lib="esnext.disposable" />
 export * from './web/contextview.js';
 import type {
-  BuildInput, BuildResult, BuildStringResult, Changes, Diagnostic, DirEntry, DiscoveryOptions, Environment, InitInput, LoadedSkill, Report, RequestPoint, Rule,
+  BuildInput, BuildResult, BuildStringResult, Changes, Diagnostic, DirEntry, DiscoveryOptions, Environment, LoadedSkill, Report, RequestPoint, Rule,
   WorkspaceStats,
 } from './web/contextview.js';
 
@@ -12,7 +12,16 @@ import type {
  * Instantiates the wasm (browser entry). Resolves immediately in Node and Workers, where the
  * module is ready at import time.
  */
-export function init(input?: InitInput | Promise<InitInput>): Promise<void>;
+export function init(input?: WasmSource | Promise<WasmSource>): Promise<void>;
+
+/** Where the browser entry's init() reads the `.wasm` from. */
+export type WasmSource = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+/**
+ * Instantiates the wasm synchronously from its bytes or a compiled module (browser entry); a
+ * no-op in Node and Workers.
+ */
+export function initSync(module?: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): void;
 
 // ---------------------------------------------------------------------------------------------
 // Discovery of rules and skills (discover.mjs, node-fs.mjs): the JavaScript driver over the wasm

@@ -64,6 +64,14 @@ cp -R pkg-template/. "$OUT/"
 # The nodejs target is CommonJS while the package root is "type": "module".
 printf '{"type":"commonjs"}\n' > "$OUT/node/package.json"
 chmod +x "$OUT/cli.mjs"
+# The Node API as one CommonJS module (index.cjs), which node.mjs re-exports: `require` gets every
+# export `import` gets, from the same instances. Its JavaScript modules are bundled in; the wasm
+# glue stays a module of its own.
+node_modules/.bin/esbuild "$OUT/node-api.mjs" --bundle --platform=node --format=cjs --target=node20 \
+  --external:./node/contextview.js --outfile="$OUT/index.cjs" --log-level=warning
+rm "$OUT/node-api.mjs"
+# TypeScript's view of the CommonJS entry: the same declarations.
+sed -e 's|\./web/contextview\.js|./node/contextview.js|g' "$OUT/index.d.ts" > "$OUT/index.d.cts"
 
 raw=$(wc -c < "$OUT/web/${NAME}_bg.wasm")
 gz=$(gzip -9 -c "$OUT/web/${NAME}_bg.wasm" | wc -c)

@@ -19,7 +19,8 @@ const pkgJson = JSON.parse(readFileSync(pkgDir + 'package.json', 'utf8'));
 // i.e. the real `exports` map with the `node` + `require` conditions.
 const requireFromPkg = createRequire(pkgDir + 'package.json');
 const cjsViaExports = requireFromPkg('contextview');
-const cjsDirect = createRequire(import.meta.url)('../../pkg/node/contextview.js');
+const cjsDirect = createRequire(import.meta.url)('../../pkg/index.cjs');
+const wasmGlue = createRequire(import.meta.url)('../../pkg/node/contextview.js');
 
 const TOOLS = [
   { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
@@ -33,17 +34,28 @@ test('exports map resolves each condition to the right entry', () => {
   assert.equal(resolve([]), new URL('node.mjs', 'file://' + pkgDir).href);
   assert.equal(resolve(['workerd']), new URL('workerd.mjs', 'file://' + pkgDir).href);
   assert.equal(resolve(['worker']), new URL('workerd.mjs', 'file://' + pkgDir).href);
-  assert.equal(requireFromPkg.resolve('contextview'), pkgDir + 'node/contextview.js');
+  assert.equal(requireFromPkg.resolve('contextview'), pkgDir + 'index.cjs');
   assert.equal(pkgJson.exports['.'].browser, './browser.mjs');
   assert.equal(pkgJson.exports['.'].default, './browser.mjs');
-  assert.equal(Object.keys(pkgJson.exports['.'])[0], 'types', '"types" must come first');
+  // Workers' conditions first (wrangler's bundler may also say `node`), then Node's branches
+  // (each with its own types: ESM and CommonJS declarations), then the types every other
+  // resolver reads.
+  const root = pkgJson.exports['.'];
+  assert.deepEqual(Object.keys(root).slice(0, 4), ['workerd', 'worker', 'node', 'types']);
+  assert.deepEqual(root.node.import, { types: './index.d.ts', default: './node.mjs' });
+  assert.deepEqual(root.node.require, { types: './index.d.cts', default: './index.cjs' });
   assert.equal(JSON.parse(readFileSync(pkgDir + 'node/package.json', 'utf8')).type, 'commonjs');
 });
 
 test('ESM, CJS and exports-map CJS share one instance and one API', async () => {
   assert.equal(cjsViaExports, cjsDirect);
-  assert.equal(cv.Session, cjsDirect.Session, 'node.mjs re-exports the CommonJS build');
-  assert.equal(cv.buildRequest, cjsDirect.buildRequest);
+  // `require` gets every export `import` gets, the same objects: one wasm instance, one copy of
+  // every class (so `instanceof` holds across them).
+  assert.deepEqual(Object.keys(cjsDirect).sort(), Object.keys(cv).sort());
+  for (const name of Object.keys(cv)) assert.equal(cjsDirect[name], cv[name], name);
+  assert.equal(cv.Session, wasmGlue.Session, 'both wrap the one wasm instance');
+  const err = new cjsDirect.StorageError('seq_gap', 'x');
+  assert.ok(err instanceof cv.StorageError);
   const web = await import('../../pkg/web/contextview.js');
   // `start` is the #[wasm_bindgen(start)] hook, which wasm-bindgen also exports; it already ran.
   const internal = new Set(['default', 'start']);
@@ -54,8 +66,8 @@ test('ESM, CJS and exports-map CJS share one instance and one API', async () => 
   assert.deepEqual(jsApi.filter((k) => typeof cv[k] !== 'function'), [], 'node.mjs exports the discovery and storage API');
   const esmApi = Object.keys(cv).filter((k) => !jsApi.includes(k)).sort();
   assert.deepEqual(esmApi, [...webApi, 'init'].sort(), 'node.mjs exports what the web build exports, plus init');
-  assert.deepEqual(Object.keys(cjsDirect).filter((k) => !internal.has(k)).concat('init', 'initSync').sort(), esmApi,
-    'node.mjs lists every CommonJS export');
+  assert.deepEqual(Object.keys(wasmGlue).filter((k) => !internal.has(k)).concat('init', 'initSync').sort(), esmApi,
+    'the Node entry lists every export of the wasm glue');
   for (const name of ['version', 'parseLog', 'replay', 'buildRequest', 'buildRequestString', 'validatePayload', 'Session']) {
     assert.equal(typeof cv[name], 'function', name);
   }

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(root, 'node_modules/.bin/tsc');
 
-const CONSUMER = `import { Session, buildRequestString, type BuildInput } from 'contextview';
+const CONSUMER = `import { Session, buildRequestString, openSession, nodeFileStorage, StorageError, Timeline, type BuildInput } from 'contextview';
 
 const options: BuildInput = { provider: 'anthropic', model: 'claude-sonnet-4-5', system: 'Be brief.', tools: [] };
 const log = '{"format":"contextview.session-log","version":1,"sessionId":"s"}\\n';
@@ -23,7 +23,13 @@ const text: string = session.buildString(options).body;
 const reused: boolean | undefined = session.buildString(options).report.reuse?.appendedOnly;
 const fromText: string = buildRequestString({ ...options, log }).body;
 const cleared: string[] = session.buildString(options).report.pruning.cleared;
-export { bytes, text, reused, fromText, cleared };
+const durable = openSession(nodeFileStorage('s.jsonl'), { sessionId: 's' }).then(async (s) => {
+  const p = await s.dispatch({ type: 'buildRequest', options: { provider: 'gemini' } });
+  return p.error ? p.error.code : p.reply.body;
+});
+const storageCode: string = new StorageError('seq_gap', 'gap').code;
+const points: number = new Timeline(log).length;
+export { bytes, text, reused, fromText, cleared, durable, storageCode, points };
 `;
 
 // Each line breaks the API's types.
@@ -39,8 +45,12 @@ function project(resolution) {
   const dir = mkdtempSync(join(tmpdir(), `cv-ts-${resolution}-`));
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(join(root, 'pkg'), join(dir, 'node_modules/contextview'), 'dir');
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  // `commonjs`: a CommonJS project (node16 resolution), whose imports become require() and
+  // resolve to the package's CommonJS entry and its index.d.cts.
+  const type = resolution === 'commonjs' ? 'commonjs' : 'module';
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type }));
   const module = resolution === 'bundler' ? 'esnext' : 'node16';
+  if (resolution === 'commonjs') resolution = 'node16';
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module, moduleResolution: resolution, lib: ['es2022', 'dom'], skipLibCheck: false, types: [] }, files: ['consumer.ts'] }),
@@ -55,7 +65,7 @@ function check(dir, source) {
   return { code: r.status, out: (r.stdout + r.stderr).trim() };
 }
 
-for (const resolution of ['bundler', 'node16']) {
+for (const resolution of ['bundler', 'node16', 'commonjs']) {
   test(`TypeScript (${resolution} resolution) type-checks a consumer and refuses misuse`, () => {
     const dir = project(resolution);
     try {

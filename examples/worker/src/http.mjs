@@ -29,6 +29,9 @@ export function errorResponse(e) {
   return json({ error: { code: 'internal', message: 'the service failed; the request may be retried' } }, 500);
 }
 
+/** What is read and dropped of a body past its limit before the 413 is sent. */
+const DRAIN_LIMIT = 1 << 20;
+
 /** The body as text, refused with 413 past `limit` bytes (by Content-Length or as it streams). */
 export async function readText(request, limit) {
   const declared = Number(request.headers.get('content-length'));
@@ -44,6 +47,14 @@ export async function readText(request, limit) {
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
+      // Read on (and drop) what is left up to a second limit, so a client still sending gets
+      // the 413 rather than a connection closed under it; past that, stop reading.
+      let drained = 0;
+      for (;;) {
+        const rest = drained < DRAIN_LIMIT ? await reader.read().catch(() => ({ done: true })) : { done: true };
+        if (rest.done) break;
+        drained += rest.value.byteLength;
+      }
       await reader.cancel().catch(() => {});
       throw new HttpError(413, 'body_too_large', `the body is over the limit of ${limit} bytes`);
     }

@@ -1,0 +1,49 @@
+// The Node API, written once: scripts/build.sh bundles this module (and the JavaScript modules it
+// imports) into index.cjs, the package's CommonJS entry, which node.mjs re-exports. `import` and
+// `require` so share one wasm instance (the `--target nodejs` build, loaded synchronously with fs)
+// and one copy of every class (StorageError, DurableSession, Timeline, …), so `instanceof` holds
+// across them.
+import * as cv from './node/contextview.js';
+import { bindDiscover } from './discover.mjs';
+import { bindTimeline } from './timeline.mjs';
+
+export const {
+  version,
+  parseLog,
+  replay,
+  requestPoints,
+  buildRequest,
+  buildRequestString,
+  validatePayload,
+  importSession,
+  Session,
+  WorkspaceEngine,
+  renderHeads,
+} = cv;
+
+// Discovery of rules and skills (JavaScript driver over WorkspaceEngine; see discover.mjs).
+export const { discover } = bindDiscover(WorkspaceEngine);
+export { Workspace, memoryFs, browserFs, fileListFs } from './discover.mjs';
+
+/** A log's request timeline (see timeline.mjs). */
+export const { Timeline } = bindTimeline(cv);
+export { nodeFs } from './node-fs.mjs';
+
+// Session-log storage (see storage.mjs): a JSON Lines file, the shared error class, fault injection.
+export { nodeFileStorage } from './storage-node.mjs';
+export { StorageError, faultyStorage } from './storage.mjs';
+export { DurableSession } from './durable.mjs';
+// A provider's answer into a session as it streams (see receive.mjs).
+export { receive, AnswerStream, ProviderError } from './receive.mjs';
+import { DurableSession } from './durable.mjs';
+
+/** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */
+export const openSession = (storage, options) => DurableSession.open(Session, storage, options);
+
+/** The wasm is already instantiated in Node; kept for symmetry with the browser entry. */
+export function init() {
+  return Promise.resolve();
+}
+
+/** Synchronous counterpart of init(); a no-op in Node. */
+export function initSync() {}

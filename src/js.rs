@@ -164,7 +164,7 @@ pub struct BuildStringResult {
 /// body without decoding them into a string first.
 #[derive(Serialize, tsify::Tsify)]
 pub struct BuildBytesResult {
-    #[tsify(type = "Uint8Array")]
+    #[tsify(type = "Uint8Array<ArrayBuffer>")]
     pub body: Vec<u8>,
     pub report: Report,
     pub diagnostics: Vec<Diagnostic>,

@@ -61,3 +61,9 @@ pub use conversation::{Item, Part};
 pub use diagnostic::{Diagnostic, Severity};
 pub use provider::{Payload, Provider};
 pub use view::{build, BuildError, BuildOptions, Built, Report};
+
+/// The README's Rust example, compiled and run by `cargo test --doc` (its `ts` examples run in
+/// tests/js/readme.test.mjs).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;

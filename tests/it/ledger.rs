@@ -358,3 +358,17 @@ fn a_session_report_says_what_each_pruning_step_cost_the_cache() {
     }
     assert_eq!(moves, 1, "twelve more turns move a boundary that steps by twelve once");
 }
+
+#[test]
+fn a_request_larger_than_the_window_is_said_in_its_report() {
+    let [call, result] = tool(2, "t1", "read", json!({"path": "src/lib.rs"}), &"fn x() {}\n".repeat(400));
+    let log = log_of(&[user(1, "u1", "Read lib.rs"), call, result]);
+    let fits = build_request(&BuildInput { context_window: Some(200_000), ..input(&log) }).unwrap();
+    assert_eq!(fits.built.report.diagnostics, []);
+    let over = build_request(&BuildInput { context_window: Some(500), ..input(&log) }).unwrap();
+    let context = &over.built.report.tokens.context;
+    assert!(context.used > 500, "{context:?}");
+    let said: Vec<(&str, contextview::diagnostic::Severity)> = over.built.report.diagnostics.iter().map(|d| (d.code.as_str(), d.severity)).collect();
+    assert_eq!(said, [("context.over_window", contextview::diagnostic::Severity::Warning)]);
+    assert!(over.built.report.diagnostics[0].message.contains(&format!("about {} tokens", context.used)));
+}

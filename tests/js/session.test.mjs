@@ -149,3 +149,17 @@ test('commands go through the queue; replies, effects and errors come back as da
   assert.equal(heads.firstUserPrefix, '<user_info>\nWorkspace: /w\n</user_info>\n\n<git_status>\n(clean)\n</git_status>');
   assert.throws(() => cv.renderHeads({ templates: { primary: '{{x}}' } }), (e) => e.code === 'invalid_template');
 });
+
+test('a record written without `now` carries the clock\'s time; a given `now` is kept as given', () => {
+  const session = cv.Session.create('clock');
+  const before = Date.now();
+  const p = session.dispatch({ type: 'userMessage', text: 'hi' });
+  const after = Date.now();
+  const lines = p.effects.flatMap((e) => (e.type === 'persist' ? e.lines : [])).map((l) => JSON.parse(l)).filter((r) => r.seq);
+  assert.equal(lines.length, 1);
+  const ts = Date.parse(lines[0].ts);
+  assert.match(lines[0].ts, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  assert.ok(ts >= before - 1 && ts <= after + 1, `${lines[0].ts} between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}`);
+  const given = session.dispatch({ type: 'userMessage', text: 'again' }, '2026-01-02T03:04:05Z');
+  assert.equal(JSON.parse(given.effects.find((e) => e.type === 'persist').lines.at(-1)).ts, '2026-01-02T03:04:05Z');
+});

@@ -1,0 +1,131 @@
+// The README's TypeScript examples as a new user runs them: the package packed with `npm pack`
+// and installed into a scratch project, each ```ts block compiled verbatim by tsc (strict) and
+// run with Node against a local stand-in for the four providers (readme-mock.mjs). The blocks
+// without top-level await are also compiled and run as CommonJS. After the quick start, each API
+// must have been called twice — the second request carrying the tool's result — with bodies the
+// package's own validator passes, and each session's log must hold both answers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsc = join(root, 'node_modules/.bin/tsc');
+
+/** The README's ```ts blocks, in order. */
+function blocks() {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+}
+
+function run(cmd, args, cwd) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'k' } });
+  if (r.error) throw r.error;
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** A scratch project with the packed package installed, as `npm install contextview` would leave it. */
+function project() {
+  const dir = mkdtempSync(join(tmpdir(), 'cv-readme-'));
+  const packed = run('npm', ['pack', join(root, 'pkg'), '--pack-destination', dir, '--silent'], dir);
+  assert.equal(packed.code, 0, packed.err);
+  const tarball = join(dir, packed.out.trim().split('\n').pop());
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'readme', private: true, type: 'module' }));
+  const installed = run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', tarball], dir);
+  assert.equal(installed.code, 0, installed.err);
+  // What the examples read: the example session, a file for the tool to read, a rule and a skill.
+  cpSync(join(root, 'examples'), join(dir, 'examples'), { recursive: true });
+  writeFileSync(join(dir, 'parser.rs'), 'fn parse(input: &str) -> Vec<&str> { input.lines().collect() }\n');
+  writeFileSync(join(dir, 'AGENTS.md'), '# Rules\nRun the tests before you stop.\n');
+  mkdirSync(join(dir, '.claude/skills/deploy'), { recursive: true });
+  writeFileSync(join(dir, '.claude/skills/deploy/SKILL.md'), '---\nname: deploy\ndescription: Deploy the service.\n---\nRun make deploy.\n');
+  cpSync(join(root, 'tests/js/readme-mock.mjs'), join(dir, 'mock.mjs'));
+  // The one name an example leaves to the reader.
+  writeFileSync(join(dir, 'globals.d.ts'), 'declare function summarize(body: string): Promise<string>;\n');
+  return dir;
+}
+
+function tsconfig(dir, files, module) {
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      strict: true, target: 'es2022', module, moduleResolution: module, outDir: 'out', skipLibCheck: false,
+      lib: ['es2022', 'dom', 'dom.asynciterable'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')],
+    },
+    files: [...files, 'globals.d.ts'],
+  }));
+}
+
+test("the README's TypeScript examples compile as written and run against a local mock of every provider", async (t) => {
+  const examples = blocks();
+  assert.ok(examples.length >= 5, `${examples.length} ts blocks`);
+  const dir = project();
+  try {
+    const files = examples.map((code, i) => {
+      writeFileSync(join(dir, `example${i}.ts`), code);
+      return `example${i}.ts`;
+    });
+    tsconfig(dir, files, 'nodenext');
+    const compiled = run(tsc, ['-p', dir], dir);
+    assert.equal(compiled.code, 0, `tsc (strict, ESM):\n${compiled.out}${compiled.err}`);
+
+    for (const [i, code] of examples.entries()) {
+      await t.test(`example ${i}: ${code.split('\n').find((l) => !l.startsWith('import') && l.trim())?.slice(0, 60)}`, () => {
+        rmSync(join(dir, 'requests.jsonl'), { force: true });
+        const r = run(process.execPath, ['--import', './mock.mjs', `out/example${i}.js`], dir);
+        assert.equal(r.code, 0, `example ${i} failed:\n${r.err}`);
+        assert.doesNotMatch(r.err, /Error|warning/i, r.err);
+        if (!code.includes("for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const)")) return;
+        // The quick start: one turn with a tool round on every API.
+        const requests = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        assert.deepEqual(requests.map((q) => [q.provider, q.answered]), [
+          ['anthropic', false], ['anthropic', true], ['openai-chat', false], ['openai-chat', true],
+          ['openai-responses', false], ['openai-responses', true], ['gemini', false], ['gemini', true],
+        ]);
+        for (const q of requests) {
+          assert.deepEqual(q.violations, [], `${q.provider}: the body passes its API's rules`);
+          assert.equal(q.streamed, true, `${q.provider}: the settings asked for a stream`);
+        }
+        // The second request carries the model's call back with its own id, and the result.
+        const second = Object.fromEntries(requests.filter((q) => q.answered).map((q) => [q.provider, JSON.stringify(q.body)]));
+        assert.match(second.anthropic, /"type":"tool_use","id":"toolu_01Read"/);
+        assert.match(second['openai-chat'], /"tool_call_id":"call_01Read"/);
+        assert.match(second['openai-responses'], /"type":"function_call_output","call_id":"call_01Read"/);
+        assert.match(second.gemini, /"functionResponse":\{"id":"[^"]+","name":"read_file","response":\{"output":"fn parse/);
+        assert.equal(r.out, 'Reading the parser.The parser drops the last line.'.repeat(4), 'the streamed text, as it arrived');
+        for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
+          const log = readFileSync(join(dir, `${provider}.jsonl`), 'utf8');
+          assert.equal(log.match(/"answer_end"/g)?.length, 2, `${provider}.jsonl holds both answers`);
+          assert.equal(log.match(/"usage_anchor"/g)?.length, 2, `${provider}.jsonl holds both usages`);
+        }
+      });
+    }
+
+    // The same examples from CommonJS, where they need no top-level await.
+    const cjs = examples.map((code, i) => [code, i]).filter(([code]) => !/\bawait\b/.test(code));
+    assert.ok(cjs.length >= 1, 'a README example runs in CommonJS');
+    const cjsDir = join(dir, 'cjs');
+    mkdirSync(cjsDir);
+    writeFileSync(join(cjsDir, 'package.json'), JSON.stringify({ name: 'readme-cjs', private: true, type: 'commonjs' }));
+    cpSync(join(dir, 'node_modules'), join(cjsDir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    cpSync(join(dir, 'examples'), join(cjsDir, 'examples'), { recursive: true });
+    cpSync(join(dir, 'globals.d.ts'), join(cjsDir, 'globals.d.ts'));
+    const cjsFiles = cjs.map(([code, i]) => {
+      writeFileSync(join(cjsDir, `example${i}.ts`), code);
+      return `example${i}.ts`;
+    });
+    tsconfig(cjsDir, cjsFiles, 'node16');
+    const cjsCompiled = run(tsc, ['-p', cjsDir], cjsDir);
+    assert.equal(cjsCompiled.code, 0, `tsc (strict, CommonJS):\n${cjsCompiled.out}${cjsCompiled.err}`);
+    for (const file of cjsFiles) {
+      const out = join('out', file.replace(/\.ts$/, '.js'));
+      assert.match(readFileSync(join(cjsDir, out), 'utf8'), /require\("contextview"\)/, 'compiled to require()');
+      const r = run(process.execPath, [out], cjsDir);
+      assert.equal(r.code, 0, `${file} as CommonJS:\n${r.err}`);
+    }
+  } finally {
+    if (!existsSync(join(dir, 'keep'))) rmSync(dir, { recursive: true, force: true });
+  }
+});

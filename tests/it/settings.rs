@@ -34,8 +34,49 @@ fn build(s: &mut Session, options: Value) -> (Value, Box<contextview::view::Repo
     (serde_json::from_str(&body).unwrap(), report)
 }
 
-fn keys(body: &Value) -> Vec<&str> {
-    body.as_object().unwrap().keys().map(String::as_str).collect()
+fn build_text(s: &mut Session, options: Value) -> (Value, Vec<String>) {
+    let (body, _) = built(&run(s, json!({"type": "buildRequest", "options": options})));
+    (serde_json::from_str(&body).unwrap(), keys(&body))
+}
+
+/// The body's top-level keys in the order they are written (read off the text: a JSON value's
+/// map may sort them).
+fn keys(body: &str) -> Vec<String> {
+    let (mut depth, mut in_string, mut escaped, mut key, mut out) = (0, false, false, String::new(), Vec::new());
+    let mut expecting_key = false;
+    for c in body.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => {
+                    in_string = false;
+                    if expecting_key {
+                        out.push(std::mem::take(&mut key));
+                        expecting_key = false;
+                    }
+                }
+                (false, c) if expecting_key => key.push(c),
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                // A string right after `{` or `,` at depth 1 is a top-level key.
+            }
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            _ => {}
+        }
+        if depth == 1 && (c == '{' || c == ',') {
+            expecting_key = true;
+        } else if c != '"' {
+            expecting_key = expecting_key && c.is_whitespace();
+        }
+    }
+    out
 }
 
 fn asked() -> Session {
@@ -95,18 +136,18 @@ fn each_api_gets_its_own_settings_at_their_place_and_no_other() {
         json!({"provider": provider, "model": model, "system": "Be careful.", "tools": tools, "providerOptions": every_section()})
     };
 
-    let (b, _) = build(&mut s, options("anthropic", "claude-sonnet-4-5"));
+    let (b, k) = build_text(&mut s, options("anthropic", "claude-sonnet-4-5"));
     assert_eq!(
-        keys(&b),
+        k,
         ["model", "max_tokens", "thinking", "tool_choice", "stop_sequences", "metadata", "service_tier", "stream", "cache_control", "tools", "system", "messages"]
     );
     assert_eq!(b["max_tokens"], 4096);
     assert_eq!(b["thinking"], json!({"type": "enabled", "budget_tokens": 2048}));
     assert_eq!(b["tool_choice"], json!({"type": "auto", "disable_parallel_tool_use": true}));
 
-    let (b, _) = build(&mut s, options("openai-chat", "gpt-5"));
+    let (b, k) = build_text(&mut s, options("openai-chat", "gpt-5"));
     assert_eq!(
-        keys(&b),
+        k,
         [
             "model", "prompt_cache_key", "max_completion_tokens", "reasoning_effort", "response_format", "tool_choice", "parallel_tool_calls", "seed",
             "logit_bias", "stream", "stream_options", "tools", "messages"
@@ -115,15 +156,15 @@ fn each_api_gets_its_own_settings_at_their_place_and_no_other() {
     assert_eq!(b["max_completion_tokens"], 4096);
     assert_eq!(b["response_format"]["json_schema"]["name"], "answer");
 
-    let (b, _) = build(&mut s, options("openai-responses", "gpt-5"));
+    let (b, k) = build_text(&mut s, options("openai-responses", "gpt-5"));
     assert_eq!(
-        keys(&b),
+        k,
         ["model", "prompt_cache_key", "max_output_tokens", "reasoning", "include", "store", "text", "tool_choice", "service_tier", "tools", "instructions", "input"]
     );
     assert_eq!(b["include"], json!(["reasoning.encrypted_content"]));
 
-    let (b, _) = build(&mut s, options("gemini", "gemini-2.5-flash"));
-    assert_eq!(keys(&b), ["generationConfig", "safetySettings", "toolConfig", "labels", "tools", "systemInstruction", "contents"]);
+    let (b, k) = build_text(&mut s, options("gemini", "gemini-2.5-flash"));
+    assert_eq!(k, ["generationConfig", "safetySettings", "toolConfig", "labels", "tools", "systemInstruction", "contents"]);
     // One generationConfig: the budget and the settings in the same object.
     assert_eq!(
         b["generationConfig"],

@@ -1,17 +1,25 @@
-// The built package as a consumer sees it: ESM and CommonJS, through the `exports` map, on the
-// example session for all four providers. Needs scripts/build.sh to have run.
+// The package as `npm pack` packs it, unpacked into a consumer project (tests/packaging/
+// installed.mjs): ESM and CommonJS, through the `exports` map, on the example session for all
+// four providers — so a module left out of package.json's `files` fails here. Needs
+// scripts/build.sh to have run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
-import * as cv from '../../pkg/node.mjs';
 import { PROVIDERS, checkBuild, checkPayload } from './payload-checks.mjs';
+import { installInto, packed } from '../packaging/installed.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const pkgDir = root + 'pkg/';
+const project = mkdtempSync(join(tmpdir(), 'cv-consumer-'));
+process.on('exit', () => rmSync(project, { recursive: true, force: true }));
+const pkgDir = installInto(project) + '/';
+const cv = await import(pathToFileURL(pkgDir + 'node.mjs'));
 const log = readFileSync(root + 'examples/session.jsonl', 'utf8');
 const logLines = log.split('\n').filter((l) => l.trim() !== '');
 const pkgJson = JSON.parse(readFileSync(pkgDir + 'package.json', 'utf8'));
@@ -19,8 +27,8 @@ const pkgJson = JSON.parse(readFileSync(pkgDir + 'package.json', 'utf8'));
 // i.e. the real `exports` map with the `node` + `require` conditions.
 const requireFromPkg = createRequire(pkgDir + 'package.json');
 const cjsViaExports = requireFromPkg('contextview');
-const cjsDirect = createRequire(import.meta.url)('../../pkg/index.cjs');
-const wasmGlue = createRequire(import.meta.url)('../../pkg/node/contextview.js');
+const cjsDirect = createRequire(pkgDir + 'package.json')(pkgDir + 'index.cjs');
+const wasmGlue = createRequire(pkgDir + 'package.json')(pkgDir + 'node/contextview.js');
 
 const TOOLS = [
   { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
@@ -56,7 +64,7 @@ test('ESM, CJS and exports-map CJS share one instance and one API', async () => 
   assert.equal(cv.Session, wasmGlue.Session, 'both wrap the one wasm instance');
   const err = new cjsDirect.StorageError('seq_gap', 'x');
   assert.ok(err instanceof cv.StorageError);
-  const web = await import('../../pkg/web/contextview.js');
+  const web = await import(pathToFileURL(pkgDir + 'web/contextview.js'));
   // `start` is the #[wasm_bindgen(start)] hook, which wasm-bindgen also exports; it already ran.
   const internal = new Set(['default', 'start']);
   const webApi = Object.keys(web).filter((k) => !internal.has(k)).sort();
@@ -276,7 +284,7 @@ test('bad input throws an Error with a stable .code', () => {
 });
 
 test('browser entry: init() from bytes gives the same bodies as the Node build', async () => {
-  const browser = await import('../../pkg/browser.mjs');
+  const browser = await import(pathToFileURL(pkgDir + 'browser.mjs'));
   const first = browser.init(readFileSync(pkgDir + 'web/contextview_bg.wasm'));
   assert.equal(browser.init(), first, 'init() is idempotent');
   assert.equal(await first, undefined);
@@ -305,4 +313,20 @@ test('the payload checks themselves reject a missing tool result and a lost imag
     assert.notDeepEqual(cv.validatePayload(provider, broken), [], `validatePayload also rejects it (${provider})`);
     assert.equal(checkPayload(provider, dropImages(built[provider].payload)).images, 0);
   }
+});
+
+test('the package weighs what the README says', () => {
+  const readme = readFileSync(root + 'README.md', 'utf8');
+  const m = readme.match(/What the package weighs: one `\.wasm` of ([\d.]+) MB \((\d+) KB gzipped\)[^;]*; the tarball is (\d+) KB, ([\d.]+) MB unpacked, (\d+) files\./);
+  assert.ok(m, 'the README says what the package weighs');
+  const [, wasmMb, gzKb, tarKb, unpackedMb, files] = m;
+  const wasm = readFileSync(pkgDir + 'web/contextview_bg.wasm');
+  const { info } = packed();
+  // Within 5%: the figures are rounded, and move a little with every change.
+  const near = (said, actual, what) => assert.ok(Math.abs(said - actual) <= 0.05 * actual, `${what}: the README says ${said}, it is ${actual.toFixed(2)}`);
+  near(Number(wasmMb), wasm.length / 1e6, '.wasm MB');
+  near(Number(gzKb), gzipSync(wasm, { level: 9 }).length / 1e3, '.wasm gzipped KB');
+  near(Number(tarKb), info.size / 1e3, 'tarball KB');
+  near(Number(unpackedMb), info.unpackedSize / 1e6, 'unpacked MB');
+  assert.equal(Number(files), info.entryCount, 'files in the tarball');
 });

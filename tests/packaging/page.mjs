@@ -1,24 +1,25 @@
-// What the bundler tests share: a consumer project whose node_modules/contextview is the built
-// package, the page script every bundle is made from, and the check that the bundled page, served
+// What the bundler tests share: a consumer project whose node_modules/contextview is the packed
+// package (installed.mjs), the page script every bundle is made from, and the check that the bundled page, served
 // over loopback in headless Chromium, builds the request Node builds.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import * as cv from '../../pkg/node.mjs';
 import { serveStatic, CHROMIUM, CHROMIUM_ARGS } from '../js/static-server.mjs';
+import { installInto } from './installed.mjs';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = readFileSync(join(root, 'examples/session.jsonl'), 'utf8');
 
-/** A fresh consumer project under target/packaging/<name>, with the package installed. */
+/** A fresh consumer project under target/packaging/<name>, with the packed package installed. */
 export function consumerProject(name) {
   const dir = join(root, 'target/packaging', name);
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  symlinkSync(join(root, 'pkg'), join(dir, 'node_modules/contextview'), 'dir');
+  mkdirSync(dir, { recursive: true });
+  installInto(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `${name}-consumer`, private: true, type: 'module' }));
   return dir;
 }

@@ -1,14 +1,15 @@
-// TypeScript consumers of the built package (pkg/), as a project that installed it would see it:
-// a temporary project whose node_modules/contextview is the package, type-checked by tsc with
+// TypeScript consumers of the package as `npm pack` packs it (installed.mjs): a temporary project
+// whose node_modules/contextview is the tarball's contents, type-checked by tsc with
 // `moduleResolution: "bundler"` and with `"node16"` (ESM). A consumer that misuses the API must
 // fail to type-check, so the check cannot pass by typing everything as `any`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installInto } from './installed.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(root, 'node_modules/.bin/tsc');
@@ -43,8 +44,7 @@ export { a, b, c };
 
 function project(resolution) {
   const dir = mkdtempSync(join(tmpdir(), `cv-ts-${resolution}-`));
-  mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(join(root, 'pkg'), join(dir, 'node_modules/contextview'), 'dir');
+  installInto(dir);
   // `commonjs`: a CommonJS project (node16 resolution), whose imports become require() and
   // resolve to the package's CommonJS entry and its index.d.cts.
   const type = resolution === 'commonjs' ? 'commonjs' : 'module';

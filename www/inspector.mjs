@@ -208,6 +208,7 @@ function resetSession() {
   for (const id of ['gauge-text', 'body-size', 'compaction-summary']) $(id).textContent = '';
   delete $('prefix').dataset.shared;
   delete document.body.dataset.walk;
+  delete $('timeline-chart').dataset.columns;
   drawTimeline($('timeline-chart'), [], -1);
 }
 
@@ -257,6 +258,7 @@ function showRequest() {
     $('slider-out').textContent = `${state.index + 1} of ${t.length}`;
     $('compaction-summary').textContent = '';
     $('compaction-body').replaceChildren();
+    delete $('compaction-body').dataset.bytes;
     drawTimeline($('timeline-chart'), state.requests, state.index);
     const diags = built.diagnostics.length ? ` · ${built.diagnostics.length} diagnostics` : '';
     setState('ready', `request ${state.index + 1} of ${t.length}: ${fmt(built.report.bytes)} bytes, ${fmt(built.report.tokens.request)} tokens${diags}`);
@@ -371,6 +373,7 @@ function startWalk() {
   const token = state.walkToken;
   const t = state.timeline;
   state.requests = [];
+  delete $('timeline-chart').dataset.columns;
   document.body.dataset.walk = 'running';
   const walk = t.walk(options());
   state.walk = walk;
@@ -382,6 +385,8 @@ function startWalk() {
         const { value, done } = walk.next();
         if (done) {
           state.walk = null;
+          // Each column's figures, as data for whoever reads the page (tests, tools).
+          $('timeline-chart').dataset.columns = JSON.stringify(state.requests);
           document.body.dataset.walk = 'done';
           drawTimeline($('timeline-chart'), state.requests, state.index);
           renderSession(); // lines the walk could not append are in the diagnostics now
@@ -422,6 +427,7 @@ function prepareCompaction() {
       $('compaction-summary').textContent = `No compaction: ${done.error.message} (${done.error.code})`;
       $('compaction-summary').dataset.summarised = '0';
       $('compaction-body').replaceChildren();
+    delete $('compaction-body').dataset.bytes;
       setState('ready', `no compaction: ${done.error.code}`);
       return;
     }
@@ -431,6 +437,7 @@ function prepareCompaction() {
       `${fmt(c.cachedBytes)} bytes (${(100 * c.cachedShare).toFixed(1)}%) served by the cache of the last request`;
     $('compaction-summary').dataset.summarised = String(c.summarised);
     jsonView($('compaction-body'), JSON.parse(c.body));
+    $('compaction-body').dataset.bytes = String(new TextEncoder().encode(c.body).length);
     setState('ready', 'compaction prepared (nothing applied)');
   } catch (e) {
     fail('compaction', e);

@@ -4,7 +4,7 @@
 // with the network gone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -200,20 +200,28 @@ test('a session: the request at every point of the timeline equals the CLI\'s, w
   assert.equal(view.shared, commonPrefix(body(last - 2), body(last - 1)));
   assert.ok(view.diff.length > 0 && view.diff.every((k) => k === 'added'), `an agent step only adds: ${view.diff}`);
 
-  // Against any earlier request: the first one. Everything after its entries is listed.
-  await page.fill('#compare', '1');
+  // Against any earlier request: one in the middle. The entries the two share from the start
+  // are counted here on the bodies; every entry after them is listed.
+  const middle = Math.floor((last - 1) / 2);
+  assert.ok(middle >= 1, 'a request between the first and this one');
+  await page.fill('#compare', String(middle + 1));
   await act(() => page.dispatchEvent('#compare', 'change'));
   const against = await page.$eval('#diff', (ul) => ({ against: ul.dataset.against, common: Number(ul.dataset.common), n: ul.querySelectorAll('li[data-kind]').length }));
-  const firstEntries = JSON.parse(body(0)).messages.length;
-  const thisEntries = JSON.parse(body(last - 1)).messages.length;
-  assert.equal(against.against, '1');
-  assert.ok(against.common <= firstEntries && against.common + against.n === thisEntries, JSON.stringify(against));
+  const older = JSON.parse(body(middle)).messages.map((m) => JSON.stringify(m));
+  const these = JSON.parse(body(last - 1)).messages.map((m) => JSON.stringify(m));
+  let common = 0;
+  while (common < older.length && common < these.length && older[common] === these[common]) common++;
+  assert.ok(common > 1, `the two share ${common} entries`);
+  assert.equal(against.against, String(middle + 1));
+  assert.deepEqual([against.common, against.n], [common, these.length - common], JSON.stringify(against));
   await page.fill('#compare', '');
   await act(() => page.dispatchEvent('#compare', 'change'));
 
-  // The timeline's figures are the CLI's, request by request.
+  // The timeline's figures are the CLI's, request by request, column by column.
   const walked = await page.evaluate(() => document.body.dataset.walk);
   assert.equal(walked, 'done');
+  const columns = JSON.parse(await page.$eval('#timeline-chart', (c) => c.dataset.columns));
+  assert.deepEqual(columns.map((c) => [c.bytes, c.shared]), lines.map((l) => [l.bytes, l.sharedBytes]));
   await page.focus('#slider');
   await act(() => page.keyboard.press('Home'));
   view = await shown();
@@ -288,8 +296,8 @@ test('what if: the provider, the window and pruning change the request, its gaug
   assert.equal(shownCompaction.summarised, expected.reply.summarised);
   assert.ok(shownCompaction.summarised > 0);
   assert.ok(shownCompaction.text.includes(`${expected.reply.kept} kept verbatim`), shownCompaction.text);
-  const shownBody = await page.$eval('#compaction-body > details > summary', (s) => s.textContent);
-  assert.ok(shownBody.startsWith('{'), 'the summary request is shown');
+  const shownBytes = await page.$eval('#compaction-body', (b) => Number(b.dataset.bytes));
+  assert.equal(shownBytes, Buffer.byteLength(expected.reply.body), 'the summary request shown is the package\'s');
   await act(() => page.selectOption('#provider', 'anthropic'));
   await page.fill('#window', '200000');
   await act(() => page.dispatchEvent('#window', 'change'));
@@ -321,20 +329,44 @@ test('what if the session had started with the workspace\'s prompt: the system p
   assert.ok(withHeads.sources.system > 0 && withHeads.sources.prefix > 0);
   assert.equal(withHeads.bytes - without.bytes > 0, true);
   await walkDone();
+  // In every request, not only the last: each column is the package's walk with the heads.
+  const columns = JSON.parse(await page.$eval('#timeline-chart', (c) => c.dataset.columns));
+  const walked = [...timeline.walk({ provider: 'anthropic', contextWindow: 200000 })].map(({ report }) => report);
+  assert.equal(columns.length, walked.length);
+  columns.forEach((c, i) => {
+    assert.deepEqual([c.bytes, c.sources], [walked[i].bytes, walked[i].sources], `request ${i}`);
+    assert.ok(c.sources.system > 0 && c.sources.prefix > 0, `request ${i} carries the heads`);
+  });
   await act(() => page.uncheck('#use-heads'));
   assert.equal((await shown()).bytes, without.bytes);
 });
 
 test('another agent\'s session is detected and imported, with its report', async () => {
+  // First one the view cannot hold all of: an image whose data is not base64.
+  const lossy = join(work, 'lossy-claude.jsonl');
+  writeFileSync(lossy, [
+    { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'not*base64' } }] } },
+    { type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'I see.' }] } },
+    { type: 'user', uuid: 'u2', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'text', text: 'and now?' }] } },
+  ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  await act(() => page.setInputFiles('#session-input', lossy));
+  const lossyStderr = spawnSync(process.execPath, [cli, 'import', lossy], { encoding: 'utf8' }).stderr;
+  assert.match(lossyStderr, /WARNING: 1 element\(s\) the source agent's model saw are missing from the view:\n    image from line 1\n/);
+  const lossyShown = await page.$$eval('#import-report dd', (dds) => Object.fromEntries(dds.map((d) => [d.dataset.key, d.textContent])));
+  assert.equal(lossyShown['fidelity-missing'], '1', 'the page says what the CLI says is missing');
+  assert.equal(lossyShown['fidelity-view'], '2 prompts, 1 texts, 0 reasoning, 0 tool calls, 0 images');
+
   await act(() => page.setInputFiles('#session-input', claudeFixture));
   const text = readFileSync(claudeFixture, 'utf8');
   const { report, log } = cv.importSession(text);
-  const stderr = execFileSync(process.execPath, [cli, 'import', claudeFixture], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
-  void stderr;
+  const stderr = spawnSync(process.execPath, [cli, 'import', claudeFixture], { encoding: 'utf8' }).stderr;
   const shownReport = await page.$$eval('#import-report dd', (dds) => Object.fromEntries(dds.map((d) => [d.dataset.key, d.textContent])));
   assert.equal(shownReport.format, 'claude-code');
-  assert.equal(shownReport.records, `${report.lines.toLocaleString('en-US')} → ${report.records.toLocaleString('en-US')}`);
+  // The CLI's summary line and the page's figures: the same counts.
+  const [, cliLines, cliRecords] = stderr.match(/import claude-code: (\d+) lines -> (\d+) records/);
+  assert.equal(shownReport.records, `${Number(cliLines).toLocaleString('en-US')} → ${Number(cliRecords).toLocaleString('en-US')}`);
   assert.equal(shownReport['fidelity-missing'], String(report.fidelity.missing.length));
+  assert.doesNotMatch(stderr, /WARNING/);
   assert.match(shownReport['fidelity-view'], new RegExp(`^${report.fidelity.view.prompts} prompts, `));
   const logPath = join(work, 'imported.jsonl');
   writeFileSync(logPath, runCli(['import', claudeFixture]));
@@ -439,7 +471,12 @@ test('the page loads again with the network gone, and logged no errors', async (
     await loaded();
     await act(() => page.click('#example'));
     const view = await shown();
-    assert.ok(view.bytes > 0, 'the example session builds offline');
+    // The example's last request, built offline, is the CLI's for the provider and window shown.
+    const provider = view.title.match(/, (anthropic|openai-chat|openai-responses|gemini) /)?.[1];
+    assert.ok(provider, view.title);
+    assert.equal(view.slider, view.max);
+    const flags = ['--provider', provider, '--context-window', String(view.gaugeSize)];
+    assertMatches(view, cliRequest(exampleLog, view.max, flags).report, 'offline');
   } finally {
     await page.context().setOffline(false);
   }

@@ -233,3 +233,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_run_of_few_huge_steps_prunes_the_steps_its_config_says() {
+    // Six tool rounds of 60,000 characters each: a few steps, each a large share of any window.
+    let items = run_of(6, 60_000);
+    let mut o = options(100_000);
+    o.pruning = PruningConfig { keep_steps: 2, batch_steps: 1, hard_clear_steps: 4, ..PruningConfig::default() };
+    let built = build(&items, &o).unwrap();
+    let report = &built.report.pruning;
+    // Steps 5 and 6 are kept; the boundary is 6 − 2 = 4 (batches of one): results of steps 1–3
+    // are pruned; those at least 4 steps old at the boundary (before step 4 − (4 − 2) = 2) cleared.
+    assert_eq!((report.active, report.steps, report.boundary_step), (true, 6, 4));
+    assert_eq!(*report.cleared, ["r1"]);
+    assert_eq!(*report.trimmed, ["r2", "r3"]);
+    let texts = result_texts(&items, &o);
+    assert!(texts[0].starts_with("[Tool result cleared to save context: `bash` returned 60000 characters in step 1."), "{}", texts[0]);
+    assert_eq!(texts[1].chars().count(), 1500 + 1500 + "\n[… 57000 characters trimmed …]\n".chars().count());
+    assert!(texts[3..].iter().all(|t| t.chars().count() == 60_000), "steps 4–6 are whole");
+    assert_eq!(report.chars_saved, 60_000 + 2 * 57_000 - 2 * "\n[… 57000 characters trimmed …]\n".chars().count());
+}

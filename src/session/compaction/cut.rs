@@ -55,3 +55,80 @@ pub fn is_regenerated(item: &Item) -> bool {
 pub fn splits_turn(items: &[Item], at: usize) -> bool {
     at < items.len() && !is_real_prompt(&items[at]) && items[..at].iter().any(is_real_prompt)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conversation::{AssistantText, Part, ToolCall, ToolResult, UserMessage};
+    use pretty_assertions::assert_eq;
+
+    fn prompt(id: &str) -> Item {
+        Item::User(UserMessage { id: id.into(), content: vec![Part::text(id)], synthetic: None })
+    }
+    fn prefix() -> Item {
+        Item::User(UserMessage { id: "prefix".into(), content: vec![Part::text("env")], synthetic: Some(SyntheticReason::Prefix) })
+    }
+    fn text(id: &str) -> Item {
+        Item::Assistant(AssistantText { id: id.into(), text: id.into(), origin: None, signature: None })
+    }
+    fn call(id: &str) -> Item {
+        Item::ToolCall(ToolCall { id: id.into(), call_id: id.into(), name: "bash".into(), input: serde_json::json!({}), origin: None, signature: None })
+    }
+    fn result(id: &str) -> Item {
+        Item::ToolResult(ToolResult { id: format!("r-{id}"), call_id: id.into(), content: vec![Part::text("out")], is_error: false })
+    }
+
+    /// The prefix, then a prompt with two tool rounds and an answer, then a second prompt with
+    /// one round: indices 0 (prefix), 1 u1, 2 c1, 3 r1, 4 c2, 5 r2, 6 a1, 7 u2, 8 c3, 9 r3.
+    fn items() -> Vec<Item> {
+        vec![prefix(), prompt("u1"), call("c1"), result("c1"), call("c2"), result("c2"), text("a1"), prompt("u2"), call("c3"), result("c3")]
+    }
+
+    /// Every item weighs 10 tokens, except those given.
+    fn sizes(heavy: &[(usize, u64)]) -> impl Fn(usize) -> u64 + '_ {
+        move |i| heavy.iter().find(|(at, _)| *at == i).map_or(10, |(_, t)| *t)
+    }
+
+    #[test]
+    fn the_earliest_step_boundary_whose_tail_fits_the_budget() {
+        let items = items();
+        // 30 tokens: the last round (8, 9) and its prompt (7) fit exactly.
+        assert_eq!(cut(&items, 30, sizes(&[])), 7);
+        // 29: only the round itself, from its call.
+        assert_eq!(cut(&items, 29, sizes(&[])), 8);
+        // 60: back to the second round of the first prompt (4–9).
+        assert_eq!(cut(&items, 60, sizes(&[])), 4);
+        // Everything fits: everything but the prefix, which a compaction re-makes.
+        assert_eq!(cut(&items, 1_000, sizes(&[])), 1);
+    }
+
+    #[test]
+    fn never_between_a_call_and_its_result() {
+        let items = items();
+        // 10 tokens would keep only the last result, parted from its call: the cut falls on the
+        // round's start instead (the latest boundary), over the budget.
+        assert_eq!(cut(&items, 10, sizes(&[])), 8);
+        // 50 tokens reach back to r2 (5), a result: the earliest boundary within them is the
+        // answer after that round (6), not the result.
+        assert_eq!(cut(&items, 50, sizes(&[])), 6);
+    }
+
+    #[test]
+    fn every_step_over_the_budget_keeps_the_current_one() {
+        let items = items();
+        let heavy = [(3, 500), (5, 500), (9, 500)];
+        assert_eq!(cut(&items, 100, sizes(&heavy)), 8);
+    }
+
+    #[test]
+    fn a_latest_message_larger_than_the_budget_is_kept_and_nothing_after_it_is_lost() {
+        let mut items = items();
+        items.push(prompt("u3"));
+        // The last prompt alone weighs ten times the budget: it is the cut, kept whole.
+        assert_eq!(cut(&items, 100, sizes(&[(10, 1_000)])), 10);
+        assert!(!splits_turn(&items, 10));
+        // A cut inside the second prompt's round splits its turn.
+        assert!(splits_turn(&items, 8));
+        assert!(!splits_turn(&items, 7));
+    }
+}

@@ -58,8 +58,12 @@ struct Delta<'a> {
 impl Reader {
     /// Reads a text, thinking or argument delta without building a JSON value; `false` for
     /// any other event (read by [`Reader::read`]).
-    pub fn fast(&mut self, data: &str, asm: &mut Assembler) -> bool {
-        if asm.failure.is_some() || !data.contains("\"content_block_delta\"") {
+    pub fn fast(&mut self, name: Option<&str>, data: &str, asm: &mut Assembler) -> bool {
+        let delta = match name {
+            Some(name) => name == "content_block_delta",
+            None => data.contains("\"content_block_delta\""),
+        };
+        if asm.failure.is_some() || !delta {
             return false;
         }
         let Ok(event) = serde_json::from_str::<DeltaEvent>(data) else { return false };

@@ -128,6 +128,17 @@ impl Framer {
     }
 }
 
+/// The bytes as text, borrowed when they are UTF-8.
+fn text_cow<'a>(bytes: &'a [u8], errors: &mut Vec<FramingError>) -> std::borrow::Cow<'a, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => {
+            errors.push(FramingError::NotUtf8);
+            String::from_utf8_lossy(bytes)
+        }
+    }
+}
+
 fn text_of(bytes: &[u8], errors: &mut Vec<FramingError>) -> String {
     match std::str::from_utf8(bytes) {
         Ok(text) => text.to_owned(),
@@ -166,11 +177,23 @@ impl Sse {
             }
             match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
                 Some(end) => {
-                    self.take(&rest[..end], errors);
                     self.after_cr = rest[end] == b'\r';
-                    let line = std::mem::take(&mut self.line);
-                    if !std::mem::take(&mut self.skipping) {
-                        self.line_done(&line, out, errors);
+                    if self.line.is_empty() && !self.skipping {
+                        // The whole line is in this chunk: read it where it is.
+                        if end <= MAX_FRAME_BYTES {
+                            self.line_done(&rest[..end], out, errors);
+                        } else {
+                            errors.push(FramingError::TooLong);
+                        }
+                    } else {
+                        self.take(&rest[..end], errors);
+                        let line = std::mem::take(&mut self.line);
+                        if !std::mem::take(&mut self.skipping) {
+                            self.line_done(&line, out, errors);
+                        }
+                        // Keep the buffer's room for the next line split across chunks.
+                        self.line = line;
+                        self.line.clear();
                     }
                     rest = &rest[end + 1..];
                 }
@@ -200,26 +223,30 @@ impl Sse {
             self.dispatch(out);
             return;
         }
-        let line = text_of(line, errors);
-        if line.starts_with(':') {
+        if line[0] == b':' {
             return;
         }
-        let (field, value) = match line.split_once(':') {
-            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
-            None => (line.as_str(), ""),
+        // Fields are ASCII: split on the bytes, and read only the value as text.
+        let (field, value) = match line.iter().position(|&b| b == b':') {
+            Some(i) => (&line[..i], line[i + 1..].strip_prefix(b" ").unwrap_or(&line[i + 1..])),
+            None => (line, &b""[..]),
         };
         match field {
-            "data" => match &mut self.data {
-                Some(data) => {
-                    data.push('\n');
-                    data.push_str(value);
+            b"data" => {
+                let value = text_cow(value, errors);
+                match &mut self.data {
+                    Some(data) => {
+                        data.push('\n');
+                        data.push_str(&value);
+                    }
+                    None => self.data = Some(value.into_owned()),
                 }
-                None => self.data = Some(value.to_owned()),
-            },
-            "event" => self.event = Some(value.to_owned()),
-            "id" | "retry" => {}
+            }
+            b"event" => self.event = Some(text_cow(value, errors).into_owned()),
+            b"id" | b"retry" => {}
             _ => {
                 // Not a field: JSON a server wrote outside the event stream.
+                let line = text_cow(line, errors);
                 if self.stray.len() + line.len() > MAX_FRAME_BYTES {
                     errors.push(FramingError::TooLong);
                     self.stray.clear();

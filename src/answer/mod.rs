@@ -246,7 +246,7 @@ impl Decoder {
                         self.assembler.finished = true;
                         continue;
                     }
-                    if data.is_empty() || self.fast(data) {
+                    if data.is_empty() || self.fast(name.as_deref(), data) {
                         continue;
                     }
                     match serde_json::from_str::<Value>(data) {
@@ -285,13 +285,14 @@ impl Decoder {
         }
     }
 
-    /// The stream's most frequent events, read without building a JSON value.
-    fn fast(&mut self, data: &str) -> bool {
+    /// The stream's most frequent events, read without building a JSON value (the SSE event's
+    /// name, when the stream gives one, says which they are without searching the data).
+    fn fast(&mut self, name: Option<&str>, data: &str) -> bool {
         let asm = &mut self.assembler;
         match &mut self.api {
-            Api::Anthropic(r) => r.fast(data, asm),
+            Api::Anthropic(r) => r.fast(name, data, asm),
             Api::OpenAiChat(r) => r.fast(data, asm),
-            Api::OpenAiResponses(r) => r.fast(data, asm),
+            Api::OpenAiResponses(r) => r.fast(name, data, asm),
             Api::Gemini(r) => r.fast(data, asm),
         }
     }

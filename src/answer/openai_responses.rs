@@ -61,8 +61,12 @@ struct DeltaEvent<'a> {
 impl Reader {
     /// Reads a text or argument delta without building a JSON value; `false` for any other
     /// event (read by [`Reader::read`]).
-    pub fn fast(&mut self, data: &str, asm: &mut Assembler) -> bool {
-        if !data.contains("_text.delta\"") && !data.contains("arguments.delta\"") {
+    pub fn fast(&mut self, name: Option<&str>, data: &str, asm: &mut Assembler) -> bool {
+        let delta = match name {
+            Some(name) => name.ends_with("_text.delta") || name.ends_with("arguments.delta"),
+            None => data.contains("_text.delta\"") || data.contains("arguments.delta\""),
+        };
+        if !delta {
             return false;
         }
         let Ok(event) = serde_json::from_str::<DeltaEvent>(data) else { return false };

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startWorker, wranglerEnv } from './worker-host.mjs';
 
 import * as cv from '../../pkg/node.mjs';
+import { receiveAnswer } from './receive-answer.mjs';
 import { PROVIDERS, checkBuild } from '../js/payload-checks.mjs';
 import { workspaceFixture, mentions } from '../js/discover-fixture.mjs';
 
@@ -123,7 +124,7 @@ test('wrangler deploy --dry-run bundles the worker with the wasm', () => {
 });
 
 test("a provider's answer streamed into the Worker is recorded as Node records it", async () => {
-  const { receiveAnswer } = await import('./worker.mjs').catch(() => ({}));
+  const { default: worker } = await import('./worker.mjs').catch(() => ({}));
   for (const [provider, model, file] of [
     ['anthropic', 'claude-sonnet-4-5', 'anthropic-thinking-tools.sse'],
     ['openai-chat', 'gpt-4.1', 'openai-chat-tools.sse'],
@@ -140,7 +141,7 @@ test("a provider's answer streamed into the Worker is recorded as Node records i
     assert.deepEqual(inWorkerd, inNode, file);
     assert.ok(inWorkerd.updates.length > 0 && inWorkerd.lines.some((l) => l.includes('answer_end')), file);
   }
-  assert.equal(typeof receiveAnswer, 'undefined', 'the worker module is not importable in Node (it needs cloudflare:workers)');
+  assert.equal(worker, undefined, 'the worker module is not importable in Node (it needs cloudflare:workers)');
 });
 
 /** The bytes as a stream of 9-byte pieces. */
@@ -154,22 +155,4 @@ function inPieces(bytes) {
 }
 
 /** The same exchange in Node, with the package's Node entry. */
-async function nodeReceive(provider, model, body) {
-  const now = '2026-12-03T10:00:00Z';
-  const session = cv.Session.create('relay');
-  const lines = [];
-  const take = (p) => lines.push(...p.effects.flatMap((e) => (e.type === 'persist' ? e.lines : [])));
-  take(session.dispatch({ type: 'switchModel', provider, model, contextWindow: 200000 }, now));
-  take(session.dispatch({ type: 'userMessage', text: 'Why does the parser test fail?' }, now));
-  const stream = cv.receive(session, body, { now });
-  const updates = [];
-  let error = null;
-  try {
-    for await (const update of stream) updates.push(update);
-  } catch (e) {
-    error = { code: e.code, kind: e.providerError?.kind };
-  }
-  const processed = await stream.done().catch((e) => e.processed);
-  take(processed);
-  return { updates, lines, answer: processed.reply.answer, error };
-}
+const nodeReceive = (provider, model, body) => receiveAnswer(cv, body, provider, model);

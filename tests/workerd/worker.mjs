@@ -21,6 +21,7 @@ import {
 import { storageCases, runCases } from '../js/storage-conformance.mjs';
 import { sessionCases } from '../js/session-conformance.mjs';
 import * as cv from '../../pkg/workerd.mjs';
+import { receiveAnswer } from './receive-answer.mjs';
 
 const LINE_PREFIX = 'line:';
 const key = (n) => LINE_PREFIX + String(n).padStart(10, '0');
@@ -123,27 +124,6 @@ async function discoverResponse(request) {
   } catch (e) {
     return errorResponse(e);
   }
-}
-
-/** One question, the answer the request body streams in, and what was recorded. */
-export async function receiveAnswer(cvModule, source, provider, model) {
-  const now = '2026-12-03T10:00:00Z';
-  const session = cvModule.Session.create('relay');
-  const lines = [];
-  const take = (p) => lines.push(...p.effects.flatMap((e) => (e.type === 'persist' ? e.lines : [])));
-  take(session.dispatch({ type: 'switchModel', provider, model, contextWindow: 200000 }, now));
-  take(session.dispatch({ type: 'userMessage', text: 'Why does the parser test fail?' }, now));
-  const stream = cvModule.receive(session, source, { now });
-  const updates = [];
-  let error = null;
-  try {
-    for await (const update of stream) updates.push(update);
-  } catch (e) {
-    error = { code: e.code, kind: e.providerError?.kind };
-  }
-  const processed = await stream.done().catch((e) => e.processed);
-  take(processed);
-  return { updates, lines, answer: processed.reply.answer, error };
 }
 
 export default {

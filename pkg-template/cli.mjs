@@ -21,6 +21,7 @@ const BUILD_OPTIONS = {
   model: { type: 'string' },
   'max-tokens': { type: 'string' },
   'context-window': { type: 'string' },
+  'provider-options': { type: 'string' },
 };
 
 const COMMANDS = {
@@ -28,7 +29,8 @@ const COMMANDS = {
     summary: 'print the provider request body for a session log',
     usage: 'contextview build --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '>\n' +
       '                   [--system FILE] [--tools FILE] [--model NAME] [--max-tokens N]\n' +
-      '                   [--context-window N] [--report FILE]   (the report as JSON; a summary goes to stderr)',
+      '                   [--context-window N] [--provider-options FILE]   (each API\'s settings, JSON)\n' +
+      '                   [--report FILE]   (the report as JSON; a summary goes to stderr)',
     options: { ...BUILD_OPTIONS, report: { type: 'string' } },
     run: runBuild,
   },
@@ -156,6 +158,7 @@ function buildOptions(values) {
   if (maxTokens !== undefined) input.maxTokens = maxTokens;
   const window = parsePositiveInt(values, 'context-window');
   if (window !== undefined) input.contextWindow = window;
+  if (values['provider-options'] !== undefined) input.providerOptions = readJson(values['provider-options'], 'provider-options');
   return input;
 }
 

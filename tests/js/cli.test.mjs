@@ -81,6 +81,26 @@ test('build with --system, --tools, --model, --max-tokens', () => {
   assert.deepEqual(p.tools.map((t) => t.name), ['grep']);
 });
 
+test('build with --provider-options: each API\'s settings in the body; a broken rule exits 1 in the provider\'s words', () => {
+  const file = join(tmp, 'provider-options.json');
+  writeFileSync(file, JSON.stringify({
+    anthropic: { thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 4096 },
+    gemini: { generationConfig: { temperature: 0.3 } },
+  }));
+  const a = run(['build', '--session', session, '--provider', 'anthropic', '--provider-options', file]);
+  assert.equal(a.code, 0, a.stderr);
+  const p = JSON.parse(a.stdout);
+  assert.deepEqual([p.max_tokens, p.thinking], [4096, { type: 'enabled', budget_tokens: 2048 }]);
+  const g = run(['build', '--session', session, '--provider', 'gemini', '--provider-options', file]);
+  assert.equal(g.code, 0, g.stderr);
+  assert.deepEqual(JSON.parse(g.stdout).generationConfig, { temperature: 0.3 });
+  writeFileSync(file, JSON.stringify({ anthropic: { thinking: { type: 'enabled', budget_tokens: 9000 } } }));
+  const bad = run(['build', '--session', session, '--provider', 'anthropic', '--provider-options', file]);
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stdout, '');
+  assert.match(bad.stderr, /^contextview: invalid_options: .*`max_tokens` must be greater than `thinking.budget_tokens`\./);
+});
+
 test('--help', () => {
   for (const args of [['--help'], ['build', '--help']]) {
     const r = run(args);

@@ -24,6 +24,13 @@ const BUILD_OPTIONS = {
   'provider-options': { type: 'string' },
 };
 
+/** Policies `simulate` knows by name: build options laid over the command line's. */
+const BUILTIN_POLICIES = {
+  default: {},
+  'no-pruning': { pruning: { enabled: false } },
+  'prune-every-turn': { pruning: { stepTurns: 1, batchSteps: 1 } },
+};
+
 const COMMANDS = {
   build: {
     summary: 'print the provider request body for a session log',
@@ -63,6 +70,14 @@ const COMMANDS = {
       now: { type: 'string' },
     },
     run: runRespond,
+  },
+  simulate: {
+    summary: 'price a session\'s requests under build policies: cache reads and writes, window share, dollars (JSON on stdout)',
+    usage: 'contextview simulate --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '>\n' +
+      '                   [build options as above] [--policy NAME|FILE]... [--cost-models FILE]\n' +
+      '                   (policies: ' + Object.keys(BUILTIN_POLICIES).join(', ') + ', or a JSON file {name, options}; default: default)',
+    options: { ...BUILD_OPTIONS, policy: { type: 'string', multiple: true }, 'cost-models': { type: 'string' } },
+    run: runSimulate,
   },
   discover: {
     summary: 'print the rules and skills an agent finds in a directory (Environment JSON on stdout)',
@@ -349,6 +364,31 @@ function formatReport(r = {}, diagnostics = []) {
 
 function firstLine(s) {
   return String(s).split('\n')[0];
+}
+
+function runSimulate(values) {
+  const options = buildOptions(values);
+  const log = readText(required(values, 'session'), 'session');
+  const policies = (values.policy ?? []).map((p) => {
+    if (Object.hasOwn(BUILTIN_POLICIES, p)) return { name: p, options: BUILTIN_POLICIES[p] };
+    const read = readJson(p, 'policy');
+    if (read === null || typeof read !== 'object' || typeof read.name !== 'string') {
+      throw new UsageError(`policy ${p} is neither ${Object.keys(BUILTIN_POLICIES).join(', ')} nor a JSON file {name, options}`);
+    }
+    return read;
+  });
+  const costModels = values['cost-models'] === undefined ? [] : readJson(values['cost-models'], 'cost-models');
+  const sim = cv.simulate({ log, options, policies, costModels });
+  process.stdout.write(JSON.stringify(sim) + '\n');
+  const money = (d) => `$${d.toFixed(d < 1 ? 4 : 2)}`;
+  const lines = [`contextview: simulate ${sim.provider} ${sim.model} (window ${sim.window}; prices of ${sim.costModel.modelPrefix}, ${sim.costModel.asOf})`];
+  for (const p of sim.policies) {
+    const t = p.totals;
+    lines.push(`  ${p.name}: ${t.requests} requests, ${t.tokens} input tokens (${(100 * t.cachedShare).toFixed(1)}% from cache, ${t.written} written), ` +
+      `${t.output} output, ${money(t.dollars)}; largest ${(100 * t.maxWindowShare).toFixed(1)}% of the window${t.overWindow ? `, ${t.overWindow} over it` : ''}` +
+      (p.errors?.length ? `; ${p.errors.length} not built (first: ${p.errors[0]})` : ''));
+  }
+  process.stderr.write(lines.join('\n') + '\n');
 }
 
 async function main(argv) {

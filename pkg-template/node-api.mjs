@@ -19,6 +19,8 @@ export const {
   Session,
   WorkspaceEngine,
   renderHeads,
+  simulate,
+  costModels,
 } = cv;
 
 // Discovery of rules and skills (JavaScript driver over WorkspaceEngine; see discover.mjs).

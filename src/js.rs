@@ -329,6 +329,20 @@ pub fn build_request_string(input: Ts<BuildInput>) -> Result<Ts<BuildStringResul
     body_result(JsValue::from_str(&out.built.body), &out.built.report, &out.diagnostics).map(Ts::new_unchecked)
 }
 
+/// Replays a log's requests under each policy and prices them: what each request sends, what
+/// the provider's cache should serve and write, its share of the window, its cost in dollars.
+#[wasm_bindgen]
+pub fn simulate(input: Ts<crate::cost::simulate::SimulateInput>) -> Result<Ts<crate::cost::simulate::Simulation>, JsValue> {
+    let input: crate::cost::simulate::SimulateInput = via_value(&input.js_value(), "invalid_options", "simulation")?;
+    ts(&crate::cost::simulate::simulate(&input).map_err(|e| error(e.code(), e.message()))?)
+}
+
+/// The built-in prices and caching rules, one row per model family, each dated.
+#[wasm_bindgen(js_name = costModels)]
+pub fn cost_models() -> Result<Vec<Ts<crate::cost::CostModel>>, JsValue> {
+    crate::cost::prices::table().iter().map(ts).collect()
+}
+
 /// Checks a payload (ours or anyone's) against a provider's rules; `[]` means valid.
 #[wasm_bindgen(js_name = validatePayload)]
 pub fn validate_payload(provider: &str, payload: JsValue, limits: Option<Ts<Limits>>) -> Result<Vec<Ts<Violation>>, JsValue> {

@@ -42,6 +42,7 @@
 
 pub mod answer;
 pub mod conversation;
+pub mod cost;
 pub mod diagnostic;
 pub mod discovery;
 pub mod framing;

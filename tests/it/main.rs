@@ -5,6 +5,7 @@ mod common;
 
 mod acp_conformance;
 mod answers;
+mod cost;
 mod discovery;
 mod errors;
 mod example_session;

@@ -101,6 +101,27 @@ test('build with --provider-options: each API\'s settings in the body; a broken 
   assert.match(bad.stderr, /^contextview: invalid_options: .*`max_tokens` must be greater than `thinking.budget_tokens`\./);
 });
 
+test('simulate prices every request under each policy, as the package does', () => {
+  const r = run(['simulate', '--session', session, '--provider', 'anthropic', '--context-window', '200000', '--policy', 'default', '--policy', 'no-pruning']);
+  assert.equal(r.code, 0, r.stderr);
+  const sim = JSON.parse(r.stdout);
+  const expected = cv.simulate({ log, options: { provider: 'anthropic', contextWindow: 200000 }, policies: [{ name: 'default', options: {} }, { name: 'no-pruning', options: { pruning: { enabled: false } } }] });
+  assert.deepEqual(sim, expected);
+  assert.deepEqual(sim.policies.map((p) => p.name), ['default', 'no-pruning']);
+  const requests = new cv.Timeline(log).length;
+  assert.equal(sim.policies[0].requests.length, requests);
+  const t = sim.policies[0].totals;
+  assert.equal(t.tokens, sim.policies[0].requests.reduce((a, q) => a + q.tokens, 0));
+  assert.ok(Math.abs(t.dollars - sim.policies[0].requests.reduce((a, q) => a + q.dollars, 0)) < 1e-12);
+  const err = r.stderr.trimEnd().split('\n');
+  assert.equal(err.length, 3, r.stderr);
+  assert.match(err[1], new RegExp(`^  default: ${requests} requests, ${t.tokens} input tokens `));
+  const unknown = run(['simulate', '--session', session, '--provider', 'anthropic', '--model', 'mistral-large']);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /^contextview: unknown_model: no prices for anthropic `mistral-large`/);
+  assert.equal(run(['simulate', '--session', session, '--provider', 'anthropic', '--policy', 'cheapest']).code, 2);
+});
+
 test('--help', () => {
   for (const args of [['--help'], ['build', '--help']]) {
     const r = run(args);

@@ -61,6 +61,10 @@ pub struct BuildInput {
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "ProviderOptions"))]
     pub provider_options: Option<ProviderOptions>,
+    /// Price rows to use beside (and before) the built-in ones for the report's forecast of
+    /// cache use and cost (see [`crate::cost`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cost_models: Vec<crate::cost::CostModel>,
     /// The host's clock (RFC 3339), stamped on records a session writes during the build
     /// (drained reminders); the last record's time when absent.
     #[serde(default)]
@@ -102,6 +106,7 @@ impl BuildInput {
             context_tokens: None,
             ledger: None,
             provider_options: None,
+            cost_models: Vec::new(),
             now: None,
             log: None,
             items: None,
@@ -246,14 +251,23 @@ pub fn build_request(input: &BuildInput) -> Result<BuildOutput, RequestError> {
             let mut diagnostics = log.diagnostics;
             diagnostics.extend(replayed.diagnostics);
             let session_id = log.header.as_ref().map(|h| h.session_id.as_str());
-            let built = view::build(&replayed.items, &input.options_for(&replayed.state, session_id)).map_err(RequestError::Build)?;
+            let options = input.options_for(&replayed.state, session_id);
+            let built = forecast(view::build(&replayed.items, &options).map_err(RequestError::Build)?, &options, input);
             Ok(BuildOutput { built, diagnostics })
         }
         (None, Some(items)) => {
-            let built = view::build(items, &input.options()).map_err(RequestError::Build)?;
+            let options = input.options();
+            let built = forecast(view::build(items, &options).map_err(RequestError::Build)?, &options, input);
             Ok(BuildOutput { built, diagnostics: Vec::new() })
         }
         (Some(_), Some(_)) => Err(RequestError::InvalidOptions("give either `log` or `items`, not both".to_owned())),
         (None, None) => Err(RequestError::InvalidOptions("give `log` (JSON Lines text) or `items`".to_owned())),
     }
+}
+
+/// A build on its own: the cache's forecast for a request with nothing cached before it.
+fn forecast(mut built: Built, options: &BuildOptions, input: &BuildInput) -> Built {
+    let at = input.now.as_deref().and_then(crate::cost::simulate::epoch_seconds);
+    built.report.forecast = crate::cost::Forecaster::default().forecast(&built.report, &options.render.cache, &input.cost_models, at).map(|(f, _)| f);
+    built
 }

@@ -237,6 +237,64 @@ impl RequestCost {
     }
 }
 
+/// A session's requests as one provider's cache sees them, one after another: each report
+/// forecast from the ones before (the cache starts over when the provider or model changes).
+#[derive(Debug, Clone, Default)]
+pub struct Forecaster {
+    state: Option<(String, Cache)>,
+    previous_tokens: u64,
+    shared: u64,
+}
+
+impl Forecaster {
+    /// Tokens the last request forecast repeats of the one before it.
+    pub fn last_shared(&self) -> u64 {
+        self.shared
+    }
+
+    /// The forecast for the request `report` describes, sent at `at` (seconds since the epoch),
+    /// and the cache use behind it; `None` for a model no price row covers.
+    pub fn forecast(&mut self, report: &crate::view::Report, cache: &crate::provider::CacheConfig, rows: &[CostModel], at: Option<i64>) -> Option<(crate::view::Forecast, CacheUse)> {
+        let row = model_for(report.provider, &report.model, rows)?;
+        let key = format!("{}/{}", report.provider, report.model);
+        if self.state.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.state = Some((key, Cache::new(row.caching.clone())));
+            self.previous_tokens = 0;
+        }
+        let (_, state) = self.state.as_mut()?;
+        let tokens = report.tokens.request;
+        // What it repeats of the request before: all of that one when it extends it; else the
+        // shared bytes' share of its tokens (at most the previous request's).
+        let shared = match &report.prefix {
+            Some(p) if p.extends_previous => self.previous_tokens,
+            Some(p) => ((tokens as u128 * p.shared_bytes as u128 / report.bytes.max(1) as u128) as u64).min(self.previous_tokens),
+            None => 0,
+        };
+        self.previous_tokens = tokens;
+        self.shared = shared;
+        let by = &report.tokens.by_source;
+        let cache_use = match row.caching {
+            // Anthropic caches only at breakpoints: none when caching is off.
+            Caching::Breakpoints { .. } if !cache.enabled => CacheUse { uncached: tokens, ..CacheUse::default() },
+            Caching::Breakpoints { .. } => {
+                let breakpoints = [by.tools, by.tools + by.system, by.tools + by.system + by.prefix].into_iter().filter(|&b| b > 0 && b < tokens).collect();
+                state.serve(&RequestShape { tokens, breakpoints, shared, at, long_stable: cache.stable_ttl.as_deref() == Some("1h") })
+            }
+            Caching::Prefix { .. } | Caching::Implicit { .. } => state.serve(&RequestShape { tokens, breakpoints: Vec::new(), shared, at, long_stable: false }),
+        };
+        let priced = RequestCost::of(cache_use, 0, &row.prices);
+        let forecast = crate::view::Forecast {
+            cache_read: cache_use.read,
+            cache_written: cache_use.written,
+            uncached: cache_use.uncached,
+            input_dollars: priced.dollars,
+            priced_as: row.model_prefix.clone(),
+            prices_as_of: row.as_of.clone(),
+        };
+        Some((forecast, cache_use))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

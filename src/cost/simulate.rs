@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{model_for, Cache, CostModel, RequestCost, RequestShape};
+use super::{model_for, CostModel, Forecaster, RequestCost};
 use crate::request::BuildInput;
 use crate::session::Session;
 use crate::tokens::{item_size, Family};
@@ -250,10 +250,8 @@ impl<'a> Walk<'a> {
     fn run(&self, name: &str, options: &BuildInput, row: &CostModel, window: u64) -> PolicyResult {
         let mut requests = Vec::with_capacity(self.points.len());
         let mut errors = Vec::new();
-        let mut cache = Cache::new(row.caching.clone());
+        let mut forecaster = Forecaster::default();
         let mut session = None::<Session>;
-        let long_stable = options.cache.as_ref().and_then(|c| c.stable_ttl.as_deref()) == Some("1h");
-        let mut previous_tokens = 0u64;
         for (index, point) in self.points.iter().enumerate() {
             // Append what came since the request before; a line the session refuses means a fresh
             // load of the log as it stood.
@@ -277,28 +275,14 @@ impl<'a> Walk<'a> {
                 }
             };
             let tokens = report.tokens.request;
-            // What it repeats of the request before: all of that one when it extends it; else the
-            // shared bytes' share of its tokens (at most the previous request's).
-            let shared = match report.prefix.as_ref().filter(|_| appended) {
-                Some(p) if p.extends_previous => previous_tokens,
-                Some(p) => ((tokens as u128 * p.shared_bytes as u128 / report.bytes.max(1) as u128) as u64).min(previous_tokens),
-                None => 0,
-            };
-            previous_tokens = tokens;
-            let by = &report.tokens.by_source;
-            let breakpoints = match row.caching {
-                super::Caching::Breakpoints { .. } if options.cache.as_ref().is_none_or(|c| c.enabled) => {
-                    [by.tools, by.tools + by.system, by.tools + by.system + by.prefix].into_iter().filter(|&b| b > 0 && b < tokens).collect()
-                }
-                super::Caching::Breakpoints { .. } | super::Caching::Prefix { .. } | super::Caching::Implicit { .. } => Vec::new(),
-            };
             let at = self.at[index].as_deref().and_then(epoch_seconds);
-            let cache_use = if options.cache.as_ref().is_some_and(|c| !c.enabled) && matches!(row.caching, super::Caching::Breakpoints { .. }) {
-                // Anthropic caches nothing without breakpoints.
-                super::CacheUse { uncached: tokens, ..super::CacheUse::default() }
-            } else {
-                cache.serve(&RequestShape { tokens, breakpoints, shared, at, long_stable })
-            };
+            let cache_config = options.cache.clone().unwrap_or_default();
+            // A request rebuilt from its log alone shares nothing with the one before.
+            if !appended {
+                forecaster = Forecaster::default();
+            }
+            let Some((_, cache_use)) = forecaster.forecast(&report, &cache_config, std::slice::from_ref(row), at) else { continue };
+            let shared = forecaster.last_shared();
             let cost = RequestCost::of(cache_use, self.output[index], &row.prices);
             let window_share = if window > 0 { tokens as f64 / window as f64 } else { 0.0 };
             requests.push(SimulatedRequest { index, at: self.at[index].clone(), tokens, bytes: report.bytes, shared_tokens: shared, window_share, cost });

@@ -63,6 +63,8 @@ pub struct Session {
     /// Work kept between builds (token estimates, the last payload and its entries' JSON, from
     /// which the last body is known without keeping a copy of it).
     cache: view::ViewCache,
+    /// The provider's cache as this session's requests have filled it (the reports' forecast).
+    forecaster: crate::cost::Forecaster,
     /// Where the pruning boundaries (turn, step) stood at the last build, to tell what moving
     /// them cost.
     last_boundary: Option<(u32, u32)>,
@@ -433,6 +435,9 @@ impl Session {
         }
         self.last_boundary = Some(boundary);
         self.last_build_seq = self.records.last().map_or(0, |r| r.seq);
+        // What the provider's cache should serve of this request, after the ones before it.
+        let at = crate::cost::simulate::epoch_seconds(&ts);
+        report.forecast = self.forecaster.forecast(&report, &options.render.cache, &input.cost_models, at).map(|(f, _)| f);
         Ok((body, report))
     }
 }

@@ -30,7 +30,7 @@ pub use ledger::{ContextUsage, LedgerConfig, LedgerState, Threshold};
 pub use prune::{ContextUse, PruneReport, PruningConfig};
 pub use reminders::{Reminder, ReminderKind, ReminderQueue};
 pub use repair::{Repair, RepairConfig, RepairKind};
-pub use report::{BySource, PrefixReport, Report, ReuseReport, RewriteCause, TokenReport};
+pub use report::{BySource, Forecast, PrefixReport, Report, ReuseReport, RewriteCause, TokenReport};
 
 /// Everything a build needs besides the items.
 #[derive(Debug, Clone, PartialEq)]
@@ -379,6 +379,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         tokens: TokenReport { request: by_source_tokens.total(), by_source: by_source_tokens, context },
         reuse: had_previous.then_some(ReuseReport { entries: entries.len(), reused_entries: reused, appended_only: false }),
         prefix: None,
+        forecast: None,
         diagnostics: Vec::new(),
     };
     let report = Report { diagnostics: report::diagnose(&report), ..report };

@@ -56,10 +56,32 @@ pub struct Report {
     /// How much of the previous request this one repeats byte for byte (session builds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix: Option<PrefixReport>,
+    /// What the provider's cache should serve of this request and what its input costs, at the
+    /// model's published prices (`crate::cost`); absent for a model no price row covers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forecast: Option<Forecast>,
     /// What about this request deserves a word: reasoning that went as text, a request larger
     /// than the window, … (see [`diagnose`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A request's predicted cache use and input cost (filled by the caller that knows prices).
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Forecast {
+    /// Input tokens the provider's cache should serve.
+    pub cache_read: u64,
+    /// Input tokens this request writes to the cache.
+    pub cache_written: u64,
+    /// Input tokens processed afresh.
+    pub uncached: u64,
+    /// The input's cost in US dollars (the answer's output is not known yet).
+    pub input_dollars: f64,
+    /// The price row used (`claude-sonnet-4`, `gpt-5`, …) and when its prices were read.
+    pub priced_as: String,
+    pub prices_as_of: String,
 }
 
 /// What a finished report says that a host should hear of:

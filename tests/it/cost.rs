@@ -94,3 +94,30 @@ fn a_model_without_prices_is_refused_and_a_hosts_row_prices_it() {
     with_row.cost_models = vec![row];
     assert_eq!(simulate(&with_row).unwrap().policies[0].requests.len(), 3);
 }
+
+#[test]
+fn a_sessions_reports_forecast_what_its_earlier_requests_cached() {
+    let mut s = Session::create(Header::new("forecast"));
+    let long = "The parser drops the last line of every file that does not end with a newline. ".repeat(80);
+    let options = json!({"provider": "anthropic", "model": "claude-sonnet-4-5"});
+    let build = |s: &mut Session, at: &str| match s.dispatch(serde_json::from_value(json!({"type": "buildRequest", "options": options})).unwrap(), Some(at.to_owned())).unwrap().reply {
+        Some(contextview::session::Reply::Built { report, .. }) => report,
+        other => panic!("{other:?}"),
+    };
+    run(&mut s, "2026-12-04T10:00:00Z", json!({"type": "userMessage", "text": long}));
+    let first = build(&mut s, "2026-12-04T10:00:00Z");
+    let f = first.forecast.clone().unwrap();
+    assert_eq!((f.cache_read, f.cache_written, f.uncached, f.priced_as.as_str()), (0, first.tokens.request, 0, "claude-sonnet-4"));
+    // Written at $3.75 a million.
+    assert!((f.input_dollars - first.tokens.request as f64 * 3.75 / 1e6).abs() < 1e-12);
+    run(&mut s, "2026-12-04T10:00:05Z", json!({"type": "assistantResponse", "text": "Reading.", "toolCalls": [{"id": "c1", "name": "read", "input": {}}]}));
+    run(&mut s, "2026-12-04T10:00:10Z", json!({"type": "toolResult", "toolCallId": "c1", "output": "fn main() {}"}));
+    let second = build(&mut s, "2026-12-04T10:00:10Z");
+    let f = second.forecast.clone().unwrap();
+    assert_eq!((f.cache_read, f.cache_written), (first.tokens.request, second.tokens.request - first.tokens.request));
+    // Built on its own, the same request has nothing cached before it.
+    let log: String = format!("{}\n{}", s.header().unwrap().to_line(), s.records().iter().map(|r| r.to_line() + "\n").collect::<String>());
+    let input = serde_json::from_value(json!({"provider": "anthropic", "model": "claude-sonnet-4-5", "log": log})).unwrap();
+    let alone = contextview::request::build_request(&input).unwrap().built.report.forecast.unwrap();
+    assert_eq!((alone.cache_read, alone.cache_written), (0, second.tokens.request));
+}

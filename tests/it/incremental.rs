@@ -65,10 +65,12 @@ fn tools() -> Vec<contextview::provider::ToolDef> {
     serde_json::from_value(json!([{"name": "ls", "description": "List a directory", "inputSchema": {"type": "object"}}])).unwrap()
 }
 
-/// A report without what only a session's history decides (what it reused, what it repeats).
+/// A report without what only a session's history decides (what it reused, what it repeats,
+/// what the cache holds from the requests before).
 fn comparable(mut report: contextview::Report) -> contextview::Report {
     report.reuse = None;
     report.prefix = None;
+    report.forecast = None;
     report.pruning.invalidated_bytes = 0;
     report
 }

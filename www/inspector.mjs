@@ -239,6 +239,21 @@ function renderSession() {
   renderDiagnostics($('session-diagnostics'), $('session-diag-count'), [...(report?.diagnostics ?? []), ...t.diagnostics]);
 }
 
+/** What the whole session's input cost, summed over the walk's requests, with the cache's share. */
+function showSessionCost() {
+  const box = $('session-cost');
+  const total = state.requests.reduce((n, r) => n + r.inputDollars, 0);
+  const read = state.requests.reduce((n, r) => n + r.cacheRead, 0);
+  box.dataset.dollars = String(total);
+  box.dataset.cacheRead = String(read);
+  box.textContent = state.requests.length ? `input cost of the ${fmt(state.requests.length)} requests: ${dollars(total)}, ${fmt(read)} tokens served by the cache` : '';
+}
+
+/** Dollars, to the cent above one, to a hundredth of a cent below. */
+function dollars(d) {
+  return `$${d.toFixed(d < 1 ? 4 : 2)}`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The selected request
 
@@ -276,6 +291,10 @@ function renderRequest(point, report, payload) {
     figure('items', report.items, 'items'),
     figure('entries', conversationOf(payload).length, 'entries sent'),
     figure('context', report.tokens.context.used, 'context tokens (ledger)'),
+    ...(report.forecast ? [
+      figure('cache-read', report.forecast.cacheRead, 'tokens the provider\'s cache should serve'),
+      figure('input-cost', report.forecast.inputDollars, `input cost at ${report.forecast.pricedAs} prices (${report.forecast.pricesAsOf})`, dollars(report.forecast.inputDollars)),
+    ] : []),
   );
   renderSources($('by-source'), $('sources').tBodies[0], report.tokens.bySource, report.sources);
   renderGauge($('gauge'), $('gauge-text'), report.tokens.context);
@@ -374,6 +393,8 @@ function startWalk() {
   const t = state.timeline;
   state.requests = [];
   delete $('timeline-chart').dataset.columns;
+  $('session-cost').textContent = '';
+  delete $('session-cost').dataset.dollars;
   document.body.dataset.walk = 'running';
   const walk = t.walk(options());
   state.walk = walk;
@@ -387,13 +408,14 @@ function startWalk() {
           state.walk = null;
           // Each column's figures, as data for whoever reads the page (tests, tools).
           $('timeline-chart').dataset.columns = JSON.stringify(state.requests);
+          showSessionCost();
           document.body.dataset.walk = 'done';
           drawTimeline($('timeline-chart'), state.requests, state.index);
           renderSession(); // lines the walk could not append are in the diagnostics now
           return;
         }
         const r = value.report;
-        state.requests.push({ bytes: r.bytes, sources: r.sources, shared: r.prefix?.sharedBytes ?? 0 });
+        state.requests.push({ bytes: r.bytes, sources: r.sources, shared: r.prefix?.sharedBytes ?? 0, cacheRead: r.forecast?.cacheRead ?? 0, inputDollars: r.forecast?.inputDollars ?? 0 });
         if (performance.now() > until) break;
       }
     } catch (e) {

@@ -92,6 +92,7 @@ function shown() {
     const bar = [...document.querySelectorAll('#by-source > div')].map((d) => d.dataset.source);
     return {
       bytes: fig('bytes'), tokens: fig('tokens'), items: fig('items'), context: fig('context'),
+      cacheRead: fig('cache-read'), inputCost: fig('input-cost'),
       sources, sourceBytes: bytes, bar,
       shared: Number(document.getElementById('prefix').dataset.shared),
       slider: Number(document.getElementById('slider').value),
@@ -110,6 +111,7 @@ function assertMatches(view, report, what) {
   assert.equal(view.tokens, report.tokens.request, `${what}: tokens`);
   assert.equal(view.items, report.items, `${what}: items`);
   assert.equal(view.context, report.tokens.context.used, `${what}: context tokens`);
+  assert.deepEqual([view.cacheRead, view.inputCost], [report.forecast.cacheRead, report.forecast.inputDollars], `${what}: forecast`);
   assert.deepEqual(view.sources, report.tokens.bySource, `${what}: tokens by source`);
   assert.deepEqual(view.sourceBytes, report.sources, `${what}: bytes by source`);
   // The bar draws every source that has tokens, and only those.
@@ -222,6 +224,14 @@ test('a session: the request at every point of the timeline equals the CLI\'s, w
   assert.equal(walked, 'done');
   const columns = JSON.parse(await page.$eval('#timeline-chart', (c) => c.dataset.columns));
   assert.deepEqual(columns.map((c) => [c.bytes, c.shared]), lines.map((l) => [l.bytes, l.sharedBytes]));
+  // What each request's cache use and input cost are: the simulator's, from the CLI.
+  const sim = JSON.parse(runCli(['simulate', '--session', exampleLog, ...flags]));
+  const simulated = sim.policies[0].requests;
+  assert.deepEqual(columns.map((c) => c.cacheRead), simulated.map((q) => q.read));
+  const inputDollars = (q) => q.dollars - (q.output * sim.costModel.prices.output) / 1e6;
+  columns.forEach((c, i) => assert.ok(Math.abs(c.inputDollars - inputDollars(simulated[i])) < 1e-12, `request ${i}: ${c.inputDollars} vs ${inputDollars(simulated[i])}`));
+  const total = await page.$eval('#session-cost', (p) => Number(p.dataset.dollars));
+  assert.ok(Math.abs(total - simulated.reduce((n, q) => n + inputDollars(q), 0)) < 1e-12);
   await page.focus('#slider');
   await act(() => page.keyboard.press('Home'));
   view = await shown();

@@ -1,5 +1,6 @@
 //! Cache-friendliness of pruning, on a multi-prompt session and on a one-prompt run.
-//! `cargo bench --bench prune` (run by `make bench`).
+//! `cargo bench --bench prune` (run by `make bench`; `PRUNE_STEPS=keep/batch/hard,…` and
+//! `PRUNE_PRESSURE=target/batch/keepRecent,…` add other settings to compare).
 //!
 //! Two sessions: the long pi session of the corpus (many prompts; skipped without
 //! `../shared/corpus`), and a generated run of one prompt followed by 300 tool rounds (the
@@ -10,19 +11,33 @@
 //! prefix — what the provider must process again instead of reading from its cache. Besides: the
 //! share of the window pruning frees (the unpruned request's tokens less the pruned one's, over
 //! the window; mean over the requests where pruning acts, and at the last request), and how many
-//! requests still exceed the window. Our stepped policy (turns and steps) against the turn clock
-//! alone, the naive one that moves both boundaries every turn and step, and no pruning at all.
+//! requests still exceed the window; and the input's cost in dollars as the cost model forecasts
+//! it (Claude Sonnet's prices and cache rules, a request every 20 seconds). The default (count
+//! rules and token pressure) against the count rules alone, the turn clock alone, the naive
+//! policy that moves both boundaries every turn and step, and no pruning at all. A third session,
+//! one prompt and 40 rounds of 60 KB results, is the case token pressure is for: few steps, each
+//! a large share of the window.
 
 use std::path::PathBuf;
 
 use contextview::conversation::{AssistantText, Item, Part, ToolCall, ToolResult, UserMessage};
+use contextview::cost::Forecaster;
 use contextview::import::import;
 use contextview::update::replay;
-use contextview::view::{build, BuildOptions, PruningConfig};
+use contextview::view::{build, BuildOptions, PrefixReport, PruningConfig};
 use contextview::Provider;
 
 /// One prompt, then `steps` tool rounds with results of varied sizes (a fixed sequence).
 fn one_prompt_run(steps: usize) -> Vec<Item> {
+    one_prompt_run_of(steps, |next| match next() % 10 {
+        0..=5 => 200 + (next() % 1500) as usize,
+        6..=8 => 2000 + (next() % 6000) as usize,
+        _ => 10_000 + (next() % 20_000) as usize,
+    })
+}
+
+/// One prompt, then `steps` tool rounds whose results' sizes `size` draws from the generator.
+fn one_prompt_run_of(steps: usize, size: impl Fn(&mut dyn FnMut() -> u64) -> usize) -> Vec<Item> {
     let mut items = vec![Item::User(UserMessage { id: "u".into(), content: vec![Part::text("Migrate the storage layer to the new API and keep every test green.")], synthetic: None })];
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = || {
@@ -42,12 +57,7 @@ fn one_prompt_run(steps: usize) -> Vec<Item> {
             origin: None,
             signature: None,
         }));
-        // Mostly small outputs, some large ones (a build log, a file read).
-        let size = match next() % 10 {
-            0..=5 => 200 + (next() % 1500) as usize,
-            6..=8 => 2000 + (next() % 6000) as usize,
-            _ => 10_000 + (next() % 20_000) as usize,
-        };
+        let size = size(&mut next);
         let mut body = String::with_capacity(size + 16);
         while body.len() < size {
             body.push_str(words[(next() % words.len() as u64) as usize]);
@@ -68,7 +78,10 @@ fn main() {
         Ok(text) => sessions.push(("pi large session (corpus, many prompts)", replay(&import(None, &text).unwrap().records).items)),
         Err(_) => println!("pi session SKIPPED: no corpus session at {}", path.display()),
     }
+    // Mostly small outputs, some large ones (a build log, a file read).
     sessions.push(("generated run (1 prompt, 300 tool rounds)", one_prompt_run(300)));
+    // Whole files and logs: 50–70 KB each.
+    sessions.push(("generated run (1 prompt, 40 rounds of 50-70 KB)", one_prompt_run_of(40, |next| 50_000 + (next() % 20_000) as usize)));
     for (name, items) in sessions {
         measure(name, &items);
     }
@@ -86,21 +99,33 @@ fn measure(name: &str, items: &[Item]) {
     let window = (largest as f64 * 0.6) as u64;
     println!("\n{name}: {} items, {} requests, largest unpruned request {largest} tokens, window set to {window} tokens (0.6 x that)", items.len(), points.len());
     println!(
-        "{:<34} {:>11} {:>13} {:>14} {:>13} {:>12} {:>12} {:>10}",
-        "policy", "prefix kept", "pairs broken", "re-processed", "sent", "freed (mean)", "freed (last)", "over"
+        "{:<44} {:>11} {:>13} {:>14} {:>13} {:>12} {:>12} {:>10} {:>10}",
+        "policy", "prefix kept", "pairs broken", "re-processed", "sent", "freed (mean)", "freed (last)", "over", "input $"
     );
     let default = PruningConfig::default();
     let mut policies: Vec<(String, Option<PruningConfig>)> = vec![
         ("no pruning".to_owned(), None),
-        ("naive (every turn and step)".to_owned(), Some(PruningConfig { step_turns: 1, batch_steps: 1, ..default.clone() })),
-        (format!("turns only (step {})", default.step_turns), Some(PruningConfig { keep_steps: u32::MAX, ..default.clone() })),
-        (format!("turns + steps (default: {}, {}/{}/{})", default.step_turns, default.keep_steps, default.batch_steps, default.hard_clear_steps), Some(default.clone())),
+        ("naive (every turn and step)".to_owned(), Some(PruningConfig { step_turns: 1, batch_steps: 1, token_pressure: false, ..default.clone() })),
+        (format!("turns only (step {})", default.step_turns), Some(PruningConfig { keep_steps: u32::MAX, token_pressure: false, ..default.clone() })),
+        (
+            format!("turns + steps ({}, {}/{}/{})", default.step_turns, default.keep_steps, default.batch_steps, default.hard_clear_steps),
+            Some(PruningConfig { token_pressure: false, ..default.clone() }),
+        ),
+        (format!("default: + token pressure (to {:.0}%)", default.target_ratio * 100.0), Some(default.clone())),
     ];
     // PRUNE_STEPS=keep/batch/hard,… compares other step settings against the default.
     for spec in std::env::var("PRUNE_STEPS").unwrap_or_default().split(',').filter(|s| !s.is_empty()) {
         let n: Vec<u32> = spec.split('/').filter_map(|x| x.trim().parse().ok()).collect();
         if let [keep, batch, hard] = n[..] {
-            policies.push((format!("turns + steps {keep}/{batch}/{hard}"), Some(PruningConfig { keep_steps: keep, batch_steps: batch, hard_clear_steps: hard, ..default.clone() })));
+            policies.push((format!("default, steps {keep}/{batch}/{hard}"), Some(PruningConfig { keep_steps: keep, batch_steps: batch, hard_clear_steps: hard, ..default.clone() })));
+        }
+    }
+    // PRUNE_PRESSURE=target/batch/keepRecent,… (shares of the window) compares other token
+    // pressure settings against the default.
+    for spec in std::env::var("PRUNE_PRESSURE").unwrap_or_default().split(',').filter(|s| !s.is_empty()) {
+        let n: Vec<f64> = spec.split('/').filter_map(|x| x.trim().parse().ok()).collect();
+        if let [target, batch, recent] = n[..] {
+            policies.push((format!("default, pressure {target}/{batch}/{recent}"), Some(PruningConfig { target_ratio: target, batch_ratio: batch, keep_recent_ratio: recent, ..default.clone() })));
         }
     }
     for (policy, pruning) in policies {
@@ -112,10 +137,22 @@ fn measure(name: &str, items: &[Item]) {
             }
             None => o.pruning.enabled = false,
         }
+        // The input's cost: each request after the one before, 20 seconds apart, with the shared
+        // prefix measured here (a bare build does not know the request before it).
+        let (mut forecaster, mut dollars, mut before): (Forecaster, f64, Option<String>) = (Forecaster::default(), 0.0, None);
         let built: Vec<(String, u64, bool)> = points
             .iter()
-            .map(|&p| {
-                let built = build(&items[..p], &o).unwrap();
+            .enumerate()
+            .map(|(n, &p)| {
+                let mut built = build(&items[..p], &o).unwrap();
+                built.report.prefix = before.as_ref().map(|prev| {
+                    let stem = prev.len().saturating_sub(2);
+                    let shared = prev.bytes().zip(built.body.bytes()).take_while(|(a, b)| a == b).count().min(stem);
+                    PrefixReport { previous_bytes: prev.len(), shared_bytes: shared, extends_previous: shared == stem, rewritten_bytes: stem - shared, cause: None }
+                });
+                let (forecast, _) = forecaster.forecast(&built.report, &o.render.cache, &[], Some(1_780_000_000 + 20 * n as i64)).expect("Sonnet has a price row");
+                dollars += forecast.input_dollars;
+                before = Some(built.body.clone());
                 (built.body, built.report.tokens.request, built.report.pruning.active)
             })
             .collect();
@@ -146,7 +183,7 @@ fn measure(name: &str, items: &[Item]) {
         };
         let over = built.iter().filter(|(_, tokens, _)| *tokens > window).count();
         println!(
-            "{:<34} {:>10.1}% {:>7}/{:<5} {:>14} {:>13} {:>11.1}% {:>11.1}% {:>6}/{:<4}",
+            "{:<44} {:>10.1}% {:>7}/{:<5} {:>14} {:>13} {:>11.1}% {:>11.1}% {:>6}/{:<4} {:>10.2}",
             policy,
             mean * 100.0,
             broken,
@@ -156,7 +193,8 @@ fn measure(name: &str, items: &[Item]) {
             freed_mean * 100.0,
             freed_last * 100.0,
             over,
-            built.len()
+            built.len(),
+            dollars
         );
     }
 }

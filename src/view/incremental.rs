@@ -35,6 +35,8 @@ pub(super) struct LastBuild {
     /// Session items the last build saw.
     items: usize,
     report: Report,
+    /// The pruning plan it was built under (a build that would prune otherwise is a full one).
+    plan: prune::Plan,
     /// Call ids in the last view (a new call reusing one needs repair).
     call_ids: FxHashSet<String>,
     /// The last view ended with the last session item itself (repair dropped nothing after it
@@ -43,7 +45,7 @@ pub(super) struct LastBuild {
 }
 
 impl LastBuild {
-    pub(super) fn new(options: &BuildOptions, items: &[Item], view: &[&Item], report: &Report) -> LastBuild {
+    pub(super) fn new(options: &BuildOptions, items: &[Item], view: &[&Item], report: &Report, plan: prune::Plan) -> LastBuild {
         let call_ids = view
             .iter()
             .filter_map(|item| match item {
@@ -52,7 +54,7 @@ impl LastBuild {
             })
             .collect();
         let ends_on_last_item = ends_on(items, view.last().copied());
-        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), call_ids, ends_on_last_item }
+        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), plan, call_ids, ends_on_last_item }
     }
 }
 
@@ -111,16 +113,16 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
             new_calls.push(call.call_id.clone());
         }
     }
-    // Pruning: as active as before, with the same boundary.
+    // Pruning: the plan the last build was made under still holds (as active, the same
+    // boundaries).
     let family = options.family();
     let context = options.usage_cached(items, cache);
     let last = cache.last_build.as_ref()?;
-    let active = prune::is_active(&options.pruning, context.as_use());
     // The new part opens a new entry on the assistant side: its steps add to the last count.
     let (new_turns, new_steps) = prune::clocks(view.iter().map(|i| i.as_ref()));
     let (turns, steps) = (last.report.pruning.turns + new_turns, last.report.pruning.steps + new_steps);
-    let was = prune::Boundary { turn: last.report.pruning.boundary_turn, step: last.report.pruning.boundary_step };
-    if active != last.report.pruning.active || (active && prune::boundaries(turns, steps, &options.pruning) != was) {
+    let was = last.plan;
+    if options.pruning_plan(items, &context, cache) != was {
         return None;
     }
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();

@@ -77,6 +77,16 @@ impl BuildOptions {
         self.usage_estimated(items, Some(sizes), Some(heads))
     }
 
+    /// What pruning does to `items` (the session's, before repair), decided on their sizes and
+    /// the heads' as the cache measured them (see [`prune::plan`]).
+    pub fn pruning_plan(&self, items: &[Item], context: &ContextUsage, cache: &mut ViewCache) -> prune::Plan {
+        let family = self.family();
+        let heads = cache.head_tokens(self.render.system.as_deref(), &self.render.tools, family);
+        let sizes = cache.sizes(items, family);
+        let full = heads + sizes.iter().map(|s| s.tokens).sum::<u64>();
+        prune::plan(items, &self.pruning, context.as_use(), full, &|i| sizes.get(i).map_or(0, |s| s.tokens))
+    }
+
     fn family(&self) -> Family {
         Family::of(self.provider, &self.render.model)
     }
@@ -334,7 +344,8 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
     }
     let family = options.family();
     let context = options.usage_cached(items, cache);
-    let (view, pruning) = prune::prune(view, &options.pruning, context.as_use());
+    let plan = options.pruning_plan(items, &context, cache);
+    let (view, pruning) = prune::prune(view, &options.pruning, plan);
     let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
     let (mut payload, notes) = provider::render(options.provider, &refs, &options.render);
@@ -383,6 +394,6 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         diagnostics: Vec::new(),
     };
     let report = Report { diagnostics: report::diagnose(&report), ..report };
-    cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report));
+    cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report, plan));
     Ok((Kept::new(payload, entries, checked, &body), body, report))
 }

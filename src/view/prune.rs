@@ -16,7 +16,17 @@
 //! moves in batches: each clock has a *boundary*, the largest multiple of its batch that leaves
 //! the kept turns (steps) after it, and only results before a boundary are pruned. Between two
 //! moves of a boundary the pruned view — and so the request prefix — stays byte-identical; when
-//! one moves, it prunes a batch at once. Pure: the same items and config always give the same view.
+//! one moves, it prunes a batch at once.
+//!
+//! Counting alone fails a run of large results: forty rounds of 6,000 characters overflow a
+//! small window long before a count boundary moves. So there is a third rule, *token pressure*:
+//! replaying the session step by step, whenever the context as pruned so far passes the trigger,
+//! the step boundary moves far enough that trimming (then clearing, oldest first) brings it under
+//! `targetRatio` of the window, in batches of `batchRatio` of the window. The recent steps are
+//! kept only as far back as their results fit `keepRecentRatio` of the window (the current step
+//! always). Because the replay depends only on the items, a move happens at one request and every
+//! request after it extends that one until the next. Pure: the same items and config always give
+//! the same view.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -52,6 +62,18 @@ pub struct PruningConfig {
     pub batch_steps: u32,
     /// Tools whose results are never pruned.
     pub protected_tools: Vec<String>,
+    /// Prune by token pressure as well as by count: over the trigger, old results are pruned
+    /// until the context is under `targetRatio` of the window. Off, only the count rules act.
+    pub token_pressure: bool,
+    /// Token pressure: once the context is over the trigger, results are pruned until the
+    /// context (as estimated before pruning) is brought back under this share of the window.
+    pub target_ratio: f64,
+    /// The kept recent steps are protected only while their results fit this share of the
+    /// window (the current step is always kept): a few huge steps cannot hold the window.
+    pub keep_recent_ratio: f64,
+    /// Under token pressure the boundary moves in batches that free at least this share of the
+    /// window, so each move pays for the cache it breaks.
+    pub batch_ratio: f64,
 }
 
 impl Default for PruningConfig {
@@ -72,6 +94,12 @@ impl Default for PruningConfig {
             hard_clear_steps: 48,
             batch_steps: 24,
             protected_tools: vec!["skill".to_owned(), "load_skill".to_owned()],
+            // Measured on three sessions against the count rules alone (BENCHMARKS.md): pruning
+            // deep and seldom costs least — each move rewrites what follows it in the cache.
+            token_pressure: true,
+            target_ratio: 0.15,
+            keep_recent_ratio: 0.2,
+            batch_ratio: 0.3,
         }
     }
 }
@@ -172,33 +200,172 @@ pub fn clocks<'a>(items: impl IntoIterator<Item = &'a Item>) -> (u32, u32) {
     (clock.turn, clock.step)
 }
 
-/// Prunes tool results in `items` (already repaired: each result follows its call).
-pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, usage: Option<ContextUse>) -> (Vec<Cow<'a, Item>>, PruneReport) {
+/// What pruning does to a conversation: whether it acts, the boundaries results before which
+/// are trimmed, and those before which they are cleared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Plan {
+    pub active: bool,
+    pub cut: Boundary,
+    pub clear_before: Boundary,
+}
+
+/// Decides pruning for `items` (the session's, before repair) whose tokens are `size(i)`, in a
+/// context of `full` tokens as estimated before pruning (heads included) and `usage` as the
+/// ledger counts it.
+///
+/// Two rules, the larger boundary winning. By count: results past the last `keepTurns` prompts
+/// or `keepSteps` steps, in batches of turns or steps. By token pressure: while the estimated
+/// context is over the trigger, the step boundary moves far enough that trimming (and if that is
+/// not enough, clearing) the results before it brings the context under `targetRatio` of the
+/// window — in batches of `batchRatio` of the window, and never into the recent steps that fit
+/// `keepRecentRatio` of the window (the current step always kept). Both depend only on the
+/// items, so between two moves every request extends the last.
+pub fn plan(items: &[Item], config: &PruningConfig, usage: Option<ContextUse>, full: u64, size: &dyn Fn(usize) -> u64) -> Plan {
+    let (turns, steps) = clocks(items);
+    let window = usage.map_or(0, |u| u.window);
+    let over = |share: f64| window > 0 && full as f64 > share * window as f64;
+    if !config.enabled || !(is_active(config, usage) || (config.token_pressure && over(config.trigger_ratio))) {
+        return Plan::default();
+    }
+    let cut = boundaries(turns, steps, config);
+    let mut plan = Plan {
+        active: true,
+        cut,
+        clear_before: Boundary {
+            turn: cut.turn.saturating_sub(config.hard_clear_turns.saturating_sub(config.keep_turns)),
+            step: cut.step.saturating_sub(config.hard_clear_steps.saturating_sub(config.keep_steps.max(1))),
+        },
+    };
+    if !config.token_pressure || !over(config.trigger_ratio) || steps == 0 {
+        return plan;
+    }
+    // Per step: its results' tokens, what trimming and clearing them would save, and the
+    // context's size when the step ended.
+    let n = steps as usize + 1;
+    let (mut tokens, mut trim, mut clear, mut ended) = (vec![0u64; n], vec![0u64; n], vec![0u64; n], vec![0u64; n]);
+    let names = tool_names(items.iter());
+    let items_total: u64 = (0..items.len()).map(size).sum();
+    let mut so_far = full.saturating_sub(items_total);
+    let mut clock = Clock::default();
+    for (i, item) in items.iter().enumerate() {
+        clock.tick(item);
+        let t = size(i);
+        so_far += t;
+        ended[clock.step as usize] = so_far;
+        let Item::ToolResult(result) = item else { continue };
+        let s = clock.step as usize;
+        tokens[s] += t;
+        if names.get(result.call_id.as_str()).is_some_and(|n| config.protected_tools.iter().any(|p| p == n)) {
+            continue;
+        }
+        let chars = text_of(&result.content).chars().count();
+        let kept = config.soft_trim_head + config.soft_trim_tail + 40;
+        if chars > config.soft_trim_chars && chars > kept && result.content.iter().all(|p| matches!(p, Part::Text { .. })) {
+            trim[s] += t - t * kept as u64 / chars as u64;
+        }
+        clear[s] += t.saturating_sub(40);
+    }
+    // The request now is the last step and all that followed it.
+    ended[steps as usize] = full;
+    // Running sums over steps 1..=s of what trimming, and clearing, their results saves (a
+    // result is cleared only where that saves at least as much as trimming it).
+    let (mut trimmed_by, mut cleared_by) = (vec![0u64; n], vec![0u64; n]);
+    for s in 1..n {
+        trimmed_by[s] = trimmed_by[s - 1] + trim[s];
+        cleared_by[s] = cleared_by[s - 1] + clear[s].max(trim[s]);
+    }
+    // Saved with results before step `cut` trimmed and those before `clear_before` cleared.
+    let saved_by = |cut: u32, clear_before: u32| -> u64 {
+        let trimmed_to = cut.saturating_sub(1) as usize;
+        let cleared_to = clear_before.min(cut).saturating_sub(1) as usize;
+        cleared_by[cleared_to] + trimmed_by[trimmed_to] - trimmed_by[cleared_to]
+    };
+    let (trigger, target) = ((config.trigger_ratio * window as f64) as u64, (config.target_ratio * window as f64) as u64);
+    let budget = (config.keep_recent_ratio * window as f64) as u64;
+    let batch = ((config.batch_ratio * window as f64) as u64).max(1);
+    // The boundaries move as the session grew, step by step: a move only when the context as
+    // pruned so far is over the trigger, and then far enough to bring it under the target, and
+    // only when it frees at least a batch more than the boundaries before it — so a context
+    // that pruning cannot bring under the target (what is left is not tool output) is not
+    // rewritten at every step.
+    let (mut cut, mut clear_before, mut saved) = (0u32, 0u32, 0u64);
+    for at in 1..=steps {
+        let size_then = ended[at as usize];
+        if size_then.saturating_sub(saved) <= trigger {
+            continue;
+        }
+        // The recent steps kept then: the last `keepSteps`, as far back as their results fit.
+        let mut protect_from = at.saturating_sub(config.keep_steps.max(1)) + 1;
+        let mut recent = 0u64;
+        for s in (protect_from..=at).rev() {
+            recent += tokens[s as usize];
+            if recent > budget && s < at {
+                protect_from = s + 1;
+                break;
+            }
+        }
+        let goal = size_then.saturating_sub(target);
+        let last = protect_from.saturating_sub(1) as usize;
+        // Trimming alone, up to the first step whose savings reach the goal; else everything
+        // before the protected steps trimmed and the oldest cleared until they do.
+        let (next_cut, next_clear) = if trimmed_by[last] >= goal {
+            ((first_reaching(last, |s| trimmed_by[s] >= goal) as u32 + 1).max(cut), clear_before)
+        } else {
+            let c = first_reaching(last, |s| cleared_by[s] + trimmed_by[last] - trimmed_by[s] >= goal);
+            (protect_from.max(cut), (c as u32 + 1).max(clear_before))
+        };
+        let next_saved = saved_by(next_cut, next_clear);
+        if next_saved >= saved + batch {
+            (cut, clear_before, saved) = (next_cut, next_clear, next_saved);
+        }
+    }
+    plan.cut.step = plan.cut.step.max(cut);
+    plan.clear_before.step = plan.clear_before.step.max(clear_before);
+    plan
+}
+
+/// The first `s` in `0..=last` where `reached(s)` holds (it holds for every `s` after it), or
+/// `last` when none does.
+fn first_reaching(last: usize, reached: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, last);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if reached(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
+/// Tool names by call id (results carry only the id).
+fn tool_names<'a>(items: impl Iterator<Item = &'a Item>) -> rustc_hash::FxHashMap<&'a str, &'a str> {
+    items
+        .filter_map(|i| match i {
+            Item::ToolCall(c) => Some((c.call_id.as_str(), c.name.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Prunes tool results in `items` (already repaired: each result follows its call) as `plan`
+/// says.
+pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, plan: Plan) -> (Vec<Cow<'a, Item>>, PruneReport) {
     let (turns, steps) = clocks(items.iter().map(|i| i.as_ref()));
     let mut report = PruneReport { turns, steps, ..PruneReport::default() };
-    if !is_active(config, usage) {
+    if !plan.active {
         return (items, report);
     }
     report.active = true;
-    let cut = boundaries(turns, steps, config);
+    let cut = plan.cut;
     report.boundary_turn = cut.turn;
     report.boundary_step = cut.step;
     if cut.turn == 0 && cut.step == 0 {
         return (items, report);
     }
-    let clear_before = Boundary {
-        turn: cut.turn.saturating_sub(config.hard_clear_turns.saturating_sub(config.keep_turns)),
-        step: cut.step.saturating_sub(config.hard_clear_steps.saturating_sub(config.keep_steps.max(1))),
-    };
-    // Tool names by call id (results carry only the id).
-    let names: rustc_hash::FxHashMap<&str, &str> = items
-        .iter()
-        .filter_map(|i| match i.as_ref() {
-            Item::ToolCall(c) => Some((c.call_id.as_str(), c.name.as_str())),
-            _ => None,
-        })
-        .collect();
-    let names: rustc_hash::FxHashMap<String, String> = names.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+    let clear_before = plan.clear_before;
+    let names: rustc_hash::FxHashMap<String, String> = tool_names(items.iter().map(|i| i.as_ref())).into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
     let mut clock = Clock::default();
     let mut out = Vec::with_capacity(items.len());
     for item in items {
@@ -283,5 +450,90 @@ mod tests {
         assert_eq!(b[19], 16);
         let naive = PruningConfig { step_turns: 1, ..c };
         assert_eq!(boundary(12, &naive), 9);
+    }
+}
+
+#[cfg(test)]
+mod pressure_tests {
+    use super::*;
+    use crate::conversation::{AssistantText, ToolCall, UserMessage};
+    use pretty_assertions::assert_eq;
+
+    /// One prompt, then a tool round per size (each result 5,000 characters, so trimmable).
+    fn run(steps: usize) -> Vec<Item> {
+        let mut items = vec![Item::User(UserMessage { id: "u".into(), content: vec![Part::text("go")], synthetic: None })];
+        for s in 1..=steps {
+            items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: "step".into(), origin: None, signature: None }));
+            items.push(Item::ToolCall(ToolCall { id: format!("c{s}"), call_id: format!("k{s}"), name: "bash".into(), input: serde_json::json!({}), origin: None, signature: None }));
+            items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("k{s}"), content: vec![Part::text("x".repeat(5_000))], is_error: false }));
+        }
+        items
+    }
+
+    /// Results weigh `result` tokens each, everything else 10.
+    fn sized(items: &[Item], result: u64) -> impl Fn(usize) -> u64 + '_ {
+        move |i| if matches!(items[i], Item::ToolResult(_)) { result } else { 10 }
+    }
+
+    /// Token pressure with the settings these tests work out by hand (not the defaults).
+    fn pressure() -> PruningConfig {
+        PruningConfig { target_ratio: 0.35, keep_recent_ratio: 0.25, batch_ratio: 0.1, ..PruningConfig::default() }
+    }
+
+    fn plan_for(steps: usize, result: u64, window: u64, config: &PruningConfig) -> Plan {
+        let items = run(steps);
+        let size = sized(&items, result);
+        let full: u64 = (0..items.len()).map(&size).sum();
+        plan(&items, config, Some(ContextUse { tokens: full, window }), full, &size)
+    }
+
+    #[test]
+    fn pressure_moves_the_boundary_far_enough_to_bring_the_context_under_the_target() {
+        let config = PruningConfig { keep_steps: 12, ..pressure() };
+        // Ten rounds of 1,000-token results in a 20,000 window: 10 + 10 × (10 + 10 + 1,000) =
+        // 10,210 tokens, over the trigger (10,000) only once round 10 ends. The target is 7,000:
+        // 3,210 to free. Trimming a 5,000-character result to 1,500 + 1,500 (+ the marker's 40)
+        // keeps 3,040/5,000 of it: 392 tokens saved per round (1,000 − 1,000 × 3,040/5,000).
+        // The recent rounds kept must fit 5,000 tokens: the last 5. Rounds 1–5 trimmed save
+        // 1,960 < 3,210: all five are trimmed, and clearing goes on from the oldest, saving 568
+        // a round beyond trimming (960 − 392): 1,960 + 568 × 3 = 3,664 ≥ 3,210 at round 3.
+        let p = plan_for(10, 1_000, 20_000, &config);
+        assert_eq!(p.active, true);
+        assert_eq!(p.cut.step, 6, "rounds 1–5 pruned, 6–10 kept");
+        assert_eq!(p.clear_before.step, 4, "rounds 1–3 cleared");
+        // Under the trigger, token pressure leaves everything alone (and the count rules have
+        // nothing to prune in ten rounds).
+        let quiet = plan_for(10, 1_000, 30_000, &config);
+        assert_eq!((quiet.active, quiet.cut.step), (false, 0));
+    }
+
+    #[test]
+    fn pressure_trims_before_it_clears_and_waits_for_a_batch() {
+        let config = pressure();
+        // Twenty rounds of 1,000 in a 40,000 window: 20,410 tokens after round 20, over the
+        // trigger (20,000); target 14,000 → 6,410 to free. Recent rounds kept within 10,000
+        // tokens: the last 10 (keepSteps 12 caps nothing here). Trimming rounds 1–10 saves
+        // 3,920 < 6,410, so clearing follows: 3,920 + 568 × 5 = 6,760 ≥ 6,410 → rounds 1–5.
+        let p = plan_for(20, 1_000, 40_000, &config);
+        assert_eq!((p.cut.step, p.clear_before.step), (11, 6));
+        // With a wider target (0.45 → 18,000) only 2,410 need freeing: trimming rounds 1–7 does
+        // (2,744), but that is less than a batch (10% of the window: 4,000), so nothing moves.
+        let wider = PruningConfig { target_ratio: 0.45, ..pressure() };
+        let p = plan_for(20, 1_000, 40_000, &wider);
+        assert_eq!((p.active, p.cut.step, p.clear_before.step), (true, 0, 0));
+        // Batches of 1,000 (2.5%) and a target at the trigger (20,000). After round 20 (20,410)
+        // trimming 2 rounds would do, but frees 784 < 1,000: no move. After round 21 (21,430):
+        // 1,430 to free, 4 rounds trimmed (1,568), a batch: the boundary moves to round 5.
+        let small = PruningConfig { target_ratio: 0.5, batch_ratio: 0.025, ..pressure() };
+        let p = plan_for(21, 1_000, 40_000, &small);
+        assert_eq!((p.cut.step, p.clear_before.step), (5, 0));
+    }
+
+    #[test]
+    fn the_current_step_is_kept_however_large() {
+        // Three rounds of 9,000 tokens in a 20,000 window: each alone over the recent budget
+        // (5,000): only the current round is protected.
+        let p = plan_for(3, 9_000, 20_000, &pressure());
+        assert_eq!(p.cut.step, 3, "rounds 1 and 2 pruned, 3 kept");
     }
 }

@@ -153,9 +153,10 @@ pub fn corpus_request_pipeline_keeps_its_rules(dir: &Path) {
                 let prefix = PrefixReport::between(&pair[0], &pair[1]);
                 assert!(prefix.extends_previous, "{name}: {provider} request {} rewrites {} bytes of request {n}", n + 1, prefix.rewritten_bytes);
             }
-            // Pruning with a window small enough that it must act: the last three turns' results
-            // within the last twelve tool rounds are never touched, and a session's build equals
-            // a fresh one.
+            // Pruning with a window small enough that it must act: the current tool round's
+            // results are never touched; the last three turns' results within the last twelve
+            // tool rounds only when those recent results outweigh a fifth of the window (token
+            // pressure); and a session's build equals a fresh one.
             let largest = bodies.iter().map(String::len).max().unwrap_or(0) as u64;
             let mut options = BuildOptions::new(provider, model_for(provider));
             options.context_window = Some(largest * 6 / 40);
@@ -179,9 +180,19 @@ pub fn corpus_request_pipeline_keeps_its_rules(dir: &Path) {
                     .collect();
                 let from_turns = turn_starts.len().checked_sub(3).map_or(0, |k| turn_starts[k]);
                 let from_steps = step_starts.len().checked_sub(12).map_or(0, |k| step_starts[k]);
-                let recent: std::collections::HashSet<&str> = items[from_turns.max(from_steps)..p].iter().map(Item::id).collect();
+                let current = step_starts.last().copied().unwrap_or(0);
+                let family = contextview::tokens::Family::of(provider, model_for(provider));
+                let window = options.context_window.unwrap_or(0) as f64;
                 for id in pruning.trimmed.iter().chain(pruning.cleared.iter()) {
-                    assert!(!recent.contains(id.as_str()), "{name}: {provider} pruned {id} from the last three turns and twelve steps");
+                    let at = (0..p).find(|&i| items[i].id() == id).expect("a pruned item is in the view");
+                    assert!(at < current, "{name}: {provider} pruned {id} from the current tool round");
+                    if at >= from_turns.max(from_steps) {
+                        // Only token pressure reaches here: the recent results from its tool
+                        // round on are more than the fifth of the window they may keep.
+                        let round = step_starts.iter().rev().find(|&&s| s <= at).copied().unwrap_or(0);
+                        let recent: u64 = items[round..p].iter().filter(|x| matches!(x, Item::ToolResult(_))).map(|x| contextview::tokens::item_tokens(x, family)).sum();
+                        assert!(recent as f64 > 0.2 * window, "{name}: {provider} pruned {id} from the last three turns and twelve steps with {recent} tokens of results from its round on (window {window})");
+                    }
                 }
             }
             pairs += bodies.len().saturating_sub(1);

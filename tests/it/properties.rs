@@ -220,7 +220,7 @@ mod content {
                             let named = evicted(id) || repaired(id, &[RepairKind::InvalidImageReplaced]) || pruned(id);
                             prop_assert!(has_text(data) || named, "{provider}: an image of {id} is lost");
                         }
-                        Part::Image(Image::Url { url }) => prop_assert!(has_text(url) || evicted(id), "{provider}: the image {url} of {id} is lost"),
+                        Part::Image(Image::Url { url }) => prop_assert!(has_text(url) || evicted(id) || pruned(id), "{provider}: the image {url} of {id} is lost"),
                     }
                 }
                 Ok(())

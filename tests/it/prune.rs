@@ -27,8 +27,10 @@ fn options(window: u64) -> BuildOptions {
     let mut o = BuildOptions::new(Provider::Anthropic, "m");
     o.context_window = Some(window);
     o.render.limits.allow_prefill = Some(true);
-    // These tests speak of a boundary moving every 8 turns (the default is 12).
+    // These tests speak of a boundary moving every 8 turns (the default is 12), by the count
+    // rules alone (token pressure has tests of its own).
     o.pruning.step_turns = 8;
+    o.pruning.token_pressure = false;
     o
 }
 
@@ -132,7 +134,7 @@ proptest! {
     fn the_last_turns_are_never_touched(turns in 1usize..40, size in 1usize..9000, keep in 0u32..6, step in 1u32..12, hard in 0u32..15) {
         let items = session(turns, size, "bash");
         let mut o = options(100);
-        o.pruning = PruningConfig { keep_turns: keep, step_turns: step, hard_clear_turns: hard, ..PruningConfig::default() };
+        o.pruning = PruningConfig { keep_turns: keep, step_turns: step, hard_clear_turns: hard, token_pressure: false, ..PruningConfig::default() };
         let texts = result_texts(&items, &o);
         let protected = (keep as usize).min(turns);
         for t in &texts[turns - protected..] {
@@ -181,7 +183,7 @@ fn a_one_prompt_run_ages_by_steps() {
     // A single prompt followed by 100 tool rounds: the turn clock never moves, the step clock does.
     let items = run_of(100, 5000);
     let mut o = options(10_000);
-    o.pruning = PruningConfig::default();
+    o.pruning = PruningConfig { token_pressure: false, ..PruningConfig::default() };
     let built = build(&items, &o).unwrap();
     let report = &built.report.pruning;
     assert_eq!((report.turns, report.steps, report.boundary_turn), (1, 100, 0));
@@ -199,7 +201,7 @@ fn a_one_prompt_run_ages_by_steps() {
 #[test]
 fn in_a_run_each_request_extends_the_previous_one_until_the_step_boundary_moves() {
     let mut o = options(10_000);
-    o.pruning = PruningConfig::default();
+    o.pruning = PruningConfig { token_pressure: false, ..PruningConfig::default() };
     o.context_tokens = Some(9_000);
     let full = run_of(90, 5000);
     let (mut previous, mut breaks): (Option<String>, Vec<usize>) = (None, Vec::new());
@@ -224,7 +226,7 @@ proptest! {
     fn the_last_steps_are_never_touched(steps in 1usize..120, size in 1usize..9000, keep in 0u32..20, batch in 1u32..30, hard in 0u32..60) {
         let items = run_of(steps, size);
         let mut o = options(100);
-        o.pruning = PruningConfig { keep_steps: keep, batch_steps: batch, hard_clear_steps: hard, ..PruningConfig::default() };
+        o.pruning = PruningConfig { keep_steps: keep, batch_steps: batch, hard_clear_steps: hard, token_pressure: false, ..PruningConfig::default() };
         let texts = result_texts(&items, &o);
         // The current step is always kept, whatever `keep` says.
         let protected = (keep.max(1) as usize).min(steps);
@@ -239,7 +241,7 @@ fn a_run_of_few_huge_steps_prunes_the_steps_its_config_says() {
     // Six tool rounds of 60,000 characters each: a few steps, each a large share of any window.
     let items = run_of(6, 60_000);
     let mut o = options(100_000);
-    o.pruning = PruningConfig { keep_steps: 2, batch_steps: 1, hard_clear_steps: 4, ..PruningConfig::default() };
+    o.pruning = PruningConfig { keep_steps: 2, batch_steps: 1, hard_clear_steps: 4, token_pressure: false, ..PruningConfig::default() };
     let built = build(&items, &o).unwrap();
     let report = &built.report.pruning;
     // Steps 5 and 6 are kept; the boundary is 6 − 2 = 4 (batches of one): results of steps 1–3
@@ -252,4 +254,47 @@ fn a_run_of_few_huge_steps_prunes_the_steps_its_config_says() {
     assert_eq!(texts[1].chars().count(), 1500 + 1500 + "\n[… 57000 characters trimmed …]\n".chars().count());
     assert!(texts[3..].iter().all(|t| t.chars().count() == 60_000), "steps 4–6 are whole");
     assert_eq!(report.chars_saved, 60_000 + 2 * 57_000 - 2 * "\n[… 57000 characters trimmed …]\n".chars().count());
+}
+
+#[test]
+fn under_token_pressure_a_run_of_large_results_stays_under_its_window() {
+    // One prompt, then 40 rounds of 6,000-character results in a 20,000-token window: without
+    // pressure the requests grew to two and a half times the window before the count boundary moved.
+    let mut o = BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5");
+    o.context_window = Some(20_000);
+    let full = run_of(40, 6_000);
+    let (mut previous, mut moves, mut largest, mut smallest_late): (Option<String>, usize, u64, u64) = (None, 0, 0, u64::MAX);
+    for steps in 1..=40 {
+        let built = build(&full[..1 + steps * 3], &o).unwrap();
+        let tokens = built.report.tokens.request;
+        largest = largest.max(tokens);
+        if steps > 10 {
+            smallest_late = smallest_late.min(tokens);
+        }
+        assert!(tokens <= 20_000, "request {steps}: {tokens} tokens in a 20,000 window");
+        // The current round's result is never touched.
+        let pruned: Vec<&String> = built.report.pruning.trimmed.iter().chain(built.report.pruning.cleared.iter()).collect();
+        assert!(!pruned.iter().any(|id| **id == format!("r{steps}")), "request {steps} pruned its own round");
+        if let Some(prev) = &previous {
+            if !built.body.starts_with(&prev[..prev.len() - 2]) {
+                moves += 1;
+            }
+        }
+        previous = Some(built.body);
+    }
+    // A move brings the context down to the target (15% of the window, 3,000 tokens) and the
+    // next waits until it passes the trigger (half the window) again — some five rounds of
+    // these results — so over 40 rounds the prefix breaks about every fifth round (it broke at
+    // every one before the moves were made from the context as pruned so far).
+    assert!((4..=10).contains(&moves), "{moves} moves");
+    // The context is held about the trigger (10,000 tokens; the plan estimates the items, the
+    // request adds its framing) and a move leaves no less than the target: the window is used,
+    // not starved.
+    assert!((9_000..=11_000).contains(&largest), "largest request: {largest}");
+    assert!(smallest_late >= 3_000, "smallest request after round 10: {smallest_late}");
+    // The count rules alone: round 35's request is still whole, well past the window.
+    let mut count_only = o.clone();
+    count_only.pruning.token_pressure = false;
+    let tokens = build(&full[..1 + 35 * 3], &count_only).unwrap().report.tokens.request;
+    assert!(tokens > 45_000, "count rules alone: {tokens}");
 }

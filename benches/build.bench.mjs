@@ -77,24 +77,31 @@ function realSessions() {
 
 function measure(name, log, runs) {
   const options = { provider: 'anthropic', model: 'claude-sonnet-4-5', system: SYSTEM, tools: TOOLS };
+  // The same loop with pruning's count rules only (no token pressure), side by side: what
+  // planning by token pressure costs a step.
+  const countOnlyOptions = { ...options, pruning: { tokenPressure: false } };
   const session = cv.Session.fromLog(log);
-  let seq = session.recordCount();
+  const countOnly = cv.Session.fromLog(log);
+  const seqs = new Map([[session, session.recordCount()], [countOnly, countOnly.recordCount()]]);
   // What happens between two requests of an agent loop: the model answered with a tool call,
   // and the tool's result came back — three records.
-  const step = () => {
-    const add = (update) => session.append(JSON.stringify({ seq: ++seq, ts: TS, update }));
+  const step = (on = session) => {
+    let seq = seqs.get(on);
+    const add = (update) => on.append(JSON.stringify({ seq: ++seq, ts: TS, update }));
     const id = `toolu_extra_${seq}`;
     add({ sessionUpdate: 'agent_message_chunk', messageId: `extra${seq}`, content: { type: 'text', text: 'Let me check one more module.' }, _meta: { contextview: { provider: 'anthropic', model: 'claude-sonnet-4-5' } } });
     add({ sessionUpdate: 'tool_call', toolCallId: id, title: 'Read file', kind: 'read', status: 'pending', rawInput: { path: `src/extra_${seq}.rs` }, _meta: { contextview: { toolName: 'read_file' } } });
     add({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: `fn extra_${seq}() -> u32 { ${seq} }\n` } }] });
+    seqs.set(on, seq);
   };
   // Warm up every path once (JIT, caches), and check the paths agree.
   const first = session.buildString(options);
   const payloadText = new TextDecoder().decode(session.buildBytes(options).body);
+  countOnly.buildBytes(countOnlyOptions);
   if (payloadText !== first.body || JSON.stringify(JSON.parse(first.body)) !== first.body) throw new Error(`${name}: the paths disagree`);
   if (cv.buildRequestString({ ...options, log }).body.length === 0) throw new Error(`${name}: empty body`);
 
-  const times = { append: [], stepBytes: [], stepString: [], full: [], fromText: [], stringify: [] };
+  const times = { append: [], stepBytes: [], stepBytesCountOnly: [], stepString: [], full: [], fromText: [], stringify: [] };
   let payload = JSON.parse(first.body);
   let bodyBytes = first.body.length;
   let appendedSteps = 0;
@@ -123,7 +130,15 @@ function measure(name, log, runs) {
         bodyBytes = body.length;
       },
       () => {
+        step(countOnly);
+        const t = performance.now();
+        countOnly.buildBytes(countOnlyOptions);
+        times.stepBytesCountOnly.push(performance.now() - t);
+      },
+      () => {
         step();
+        // The count-only session grows as this one does.
+        step(countOnly);
         appendedSteps++;
         const t = performance.now();
         const { body } = session.buildString(options);
@@ -154,6 +169,7 @@ function measure(name, log, runs) {
     }
   }
   session.free();
+  countOnly.free();
   const floor = median(times.stringify);
   const ratio = (k) => +(median(times[k]) / floor).toFixed(2);
   return {
@@ -165,6 +181,7 @@ function measure(name, log, runs) {
     stepsOnTheAppendPath: `${fastSteps} of ${times.stepBytes.length}`,
     medianMs: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, +median(v).toFixed(3)])),
     ratioToStringify: { stepBytes: ratio('stepBytes'), stepString: ratio('stepString'), full: ratio('full'), fromText: ratio('fromText') },
+    stepOverCountOnly: +(median(times.stepBytes) / median(times.stepBytesCountOnly)).toFixed(2),
   };
 }
 
@@ -174,12 +191,12 @@ function main() {
   if (real.skipped) console.log(`real sessions SKIPPED: ${real.skipped}`);
   for (const { name, log } of real.sessions) results.push(measure(name, log, Math.max(5, Math.round(RUNS / 2))));
 
-  console.log('\n| session | log | items | body | stringify (ms) | step → buildBytes | step → buildString | full build | from text |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('\n| session | log | items | body | stringify (ms) | step → buildBytes | ÷ count rules only | step → buildString | full build | from text |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   const kb = (n) => `${Math.round(n / 1024)} KB`;
   for (const r of results) {
     const x = r.ratioToStringify;
-    console.log(`| ${r.name} | ${kb(r.logBytes)} | ${r.items} | ${kb(r.bodyBytes)} | ${r.medianMs.stringify} | ${x.stepBytes}× (${r.medianMs.stepBytes} ms; ${r.stepsOnTheAppendPath} appended) | ${x.stepString}× | ${x.full}× (${r.medianMs.full} ms) | ${x.fromText}× (${r.medianMs.fromText} ms) |`);
+    console.log(`| ${r.name} | ${kb(r.logBytes)} | ${r.items} | ${kb(r.bodyBytes)} | ${r.medianMs.stringify} | ${x.stepBytes}× (${r.medianMs.stepBytes} ms; ${r.stepsOnTheAppendPath} appended) | ${r.stepOverCountOnly}× | ${x.stepString}× | ${x.full}× (${r.medianMs.full} ms) | ${x.fromText}× (${r.medianMs.fromText} ms) |`);
   }
   console.log('targets: step ≤ 0.3×, full ≤ 1.5×, from text ≤ 3×');
   const wasm = readFileSync(fileURLToPath(new URL('../pkg/web/contextview_bg.wasm', import.meta.url)));

@@ -396,13 +396,14 @@ pub fn item_tokens(item: &Item, family: Family) -> u64 {
 }
 
 /// An item's size: estimated tokens (framing and images included) and content bytes, with the
-/// images' share of each.
+/// images' share of each, and its text's characters (what pruning trims by).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ItemSize {
     pub tokens: u64,
     pub bytes: u64,
     pub image_tokens: u64,
     pub image_bytes: u64,
+    pub chars: u64,
 }
 
 /// Measures an item once: what the ledger and the report need of it.
@@ -423,6 +424,7 @@ pub fn item_size(item: &Item, family: Family) -> ItemSize {
         bytes: text_bytes as u64 + image_bytes,
         image_tokens: image_tokens_sum,
         image_bytes,
+        chars: texts.iter().map(|t| t.chars().count() as u64).sum(),
     }
 }
 

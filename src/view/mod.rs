@@ -84,7 +84,7 @@ impl BuildOptions {
         let heads = cache.head_tokens(self.render.system.as_deref(), &self.render.tools, family);
         let sizes = cache.sizes(items, family);
         let full = heads + sizes.iter().map(|s| s.tokens).sum::<u64>();
-        prune::plan(items, &self.pruning, context.as_use(), full, &|i| sizes.get(i).map_or(0, |s| s.tokens))
+        prune::plan(items, &self.pruning, context.as_use(), full, &|i| sizes.get(i).copied().unwrap_or_default())
     }
 
     fn family(&self) -> Family {

@@ -34,6 +34,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::conversation::{text_of, Item, Part, ToolResult};
+use crate::tokens::ItemSize;
 
 /// Pruning settings (camelCase in JSON; every number has the chapter's default).
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -209,7 +210,7 @@ pub struct Plan {
     pub clear_before: Boundary,
 }
 
-/// Decides pruning for `items` (the session's, before repair) whose tokens are `size(i)`, in a
+/// Decides pruning for `items` (the session's, before repair) measured by `size(i)`, in a
 /// context of `full` tokens as estimated before pruning (heads included) and `usage` as the
 /// ledger counts it.
 ///
@@ -220,7 +221,7 @@ pub struct Plan {
 /// window — in batches of `batchRatio` of the window, and never into the recent steps that fit
 /// `keepRecentRatio` of the window (the current step always kept). Both depend only on the
 /// items, so between two moves every request extends the last.
-pub fn plan(items: &[Item], config: &PruningConfig, usage: Option<ContextUse>, full: u64, size: &dyn Fn(usize) -> u64) -> Plan {
+pub fn plan(items: &[Item], config: &PruningConfig, usage: Option<ContextUse>, full: u64, size: &dyn Fn(usize) -> ItemSize) -> Plan {
     let (turns, steps) = clocks(items);
     let window = usage.map_or(0, |u| u.window);
     let over = |share: f64| window > 0 && full as f64 > share * window as f64;
@@ -243,25 +244,31 @@ pub fn plan(items: &[Item], config: &PruningConfig, usage: Option<ContextUse>, f
     // context's size when the step ended.
     let n = steps as usize + 1;
     let (mut tokens, mut trim, mut clear, mut ended) = (vec![0u64; n], vec![0u64; n], vec![0u64; n], vec![0u64; n]);
-    let names = tool_names(items.iter());
-    let items_total: u64 = (0..items.len()).map(size).sum();
+    // Calls of protected tools (few): their results are never pruned.
+    let protected: rustc_hash::FxHashSet<&str> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::ToolCall(c) if config.protected_tools.iter().any(|p| *p == c.name) => Some(c.call_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let items_total: u64 = (0..items.len()).map(|i| size(i).tokens).sum();
     let mut so_far = full.saturating_sub(items_total);
     let mut clock = Clock::default();
+    let kept = (config.soft_trim_head + config.soft_trim_tail + 40) as u64;
     for (i, item) in items.iter().enumerate() {
         clock.tick(item);
-        let t = size(i);
+        let ItemSize { tokens: t, chars, .. } = size(i);
         so_far += t;
         ended[clock.step as usize] = so_far;
         let Item::ToolResult(result) = item else { continue };
         let s = clock.step as usize;
         tokens[s] += t;
-        if names.get(result.call_id.as_str()).is_some_and(|n| config.protected_tools.iter().any(|p| p == n)) {
+        if !protected.is_empty() && protected.contains(result.call_id.as_str()) {
             continue;
         }
-        let chars = text_of(&result.content).chars().count();
-        let kept = config.soft_trim_head + config.soft_trim_tail + 40;
-        if chars > config.soft_trim_chars && chars > kept && result.content.iter().all(|p| matches!(p, Part::Text { .. })) {
-            trim[s] += t - t * kept as u64 / chars as u64;
+        if chars > config.soft_trim_chars as u64 && chars > kept && result.content.iter().all(|p| matches!(p, Part::Text { .. })) {
+            trim[s] += t - t * kept / chars;
         }
         clear[s] += t.saturating_sub(40);
     }
@@ -306,6 +313,12 @@ pub fn plan(items: &[Item], config: &PruningConfig, usage: Option<ContextUse>, f
         }
         let goal = size_then.saturating_sub(target);
         let last = protect_from.saturating_sub(1) as usize;
+        // Clearing everything before the protected steps is the most a move can free: when
+        // that is not a batch more than now, nothing moves (the common case of a context that
+        // what is left keeps over the trigger).
+        if cleared_by[last] < saved + batch {
+            continue;
+        }
         // Trimming alone, up to the first step whose savings reach the goal; else everything
         // before the protected steps trimmed and the oldest cleared until they do.
         let (next_cut, next_clear) = if trimmed_by[last] >= goal {
@@ -471,8 +484,11 @@ mod pressure_tests {
     }
 
     /// Results weigh `result` tokens each, everything else 10.
-    fn sized(items: &[Item], result: u64) -> impl Fn(usize) -> u64 + '_ {
-        move |i| if matches!(items[i], Item::ToolResult(_)) { result } else { 10 }
+    fn sized(items: &[Item], result: u64) -> impl Fn(usize) -> ItemSize + '_ {
+        move |i| match &items[i] {
+            Item::ToolResult(r) => ItemSize { tokens: result, chars: text_of(&r.content).chars().count() as u64, ..ItemSize::default() },
+            _ => ItemSize { tokens: 10, ..ItemSize::default() },
+        }
     }
 
     /// Token pressure with the settings these tests work out by hand (not the defaults).
@@ -483,7 +499,7 @@ mod pressure_tests {
     fn plan_for(steps: usize, result: u64, window: u64, config: &PruningConfig) -> Plan {
         let items = run(steps);
         let size = sized(&items, result);
-        let full: u64 = (0..items.len()).map(&size).sum();
+        let full: u64 = (0..items.len()).map(|i| size(i).tokens).sum();
         plan(&items, config, Some(ContextUse { tokens: full, window }), full, &size)
     }
 

@@ -37,6 +37,7 @@ pub fn normalise(provider: Provider, usage: &Value, model: Option<&str>) -> Opti
         cache_read_tokens: cache_read,
         cache_write_tokens: cache_write,
         reasoning_tokens: reasoning,
+        omitted_tokens: None,
     };
     match provider {
         Provider::Anthropic => any(&["/input_tokens", "/output_tokens"]).then(|| {

@@ -251,6 +251,7 @@ fn assistant(out: &mut LogBuilder, line: usize, id: &str, message: &Value) {
                 cache_read_tokens: cached,
                 cache_write_tokens: n("cacheWrite"),
                 reasoning_tokens: None,
+                omitted_tokens: Some(0),
             }));
         }
     }

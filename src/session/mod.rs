@@ -305,7 +305,7 @@ impl Session {
     /// without building or draining anything.
     pub fn usage(&mut self, input: &BuildInput) -> view::ContextUsage {
         let (replayer, cache, session_id) = self.synced();
-        input.options_for(replayer.state(), session_id).usage_cached(replayer.items(), cache)
+        input.options_for(replayer.state(), session_id).usage_followed(replayer.items(), cache)
     }
 
     // --- what the inputs do ----------------------------------------------------------------
@@ -338,7 +338,12 @@ impl Session {
     }
 
     /// Writes a record of the session's own: accepted in memory, to be stored.
-    fn write(&mut self, body: RecordBody, ts: &str) -> u64 {
+    fn write(&mut self, mut body: RecordBody, ts: &str) -> u64 {
+        // A usage answers the last request this session built: it records what that request
+        // left out of the log, so the ledger can tell the two apart later.
+        if let RecordBody::Event(Event::UsageAnchor(usage)) = &mut body {
+            usage.omitted_tokens = usage.omitted_tokens.or_else(|| self.cache.last_omitted_tokens());
+        }
         let seq = self.next_seq();
         self.persistence.accept(seq);
         self.push_record(Record { seq, ts: ts.to_owned(), body });

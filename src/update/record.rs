@@ -153,6 +153,13 @@ pub struct UsageAnchor {
     /// The share of `outputTokens` the model spent reasoning, where the provider says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_tokens: Option<u64>,
+    /// Estimated tokens of the logged conversation that the request this usage answers left
+    /// out — pruned tool output, evicted images — as its build reported them
+    /// (`tokens.context.omittedTokens`). A session records it with each answer to a request it
+    /// built; an import records 0 (the agent sent what its log holds). Absent, the ledger
+    /// assumes the request left out before this point what the current view leaves out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omitted_tokens: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -37,6 +37,9 @@ pub(super) struct LastBuild {
     report: Report,
     /// The pruning plan it was built under (a build that would prune otherwise is a full one).
     plan: prune::Plan,
+    /// What its view changed of the logged items ([`super::ledger::rewrites`]): an append
+    /// changes none, so the ledger follows the next view with these.
+    rewrites: Vec<(usize, i64)>,
     /// Call ids in the last view (a new call reusing one needs repair).
     call_ids: FxHashSet<String>,
     /// The last view ended with the last session item itself (repair dropped nothing after it
@@ -45,7 +48,7 @@ pub(super) struct LastBuild {
 }
 
 impl LastBuild {
-    pub(super) fn new(options: &BuildOptions, items: &[Item], view: &[&Item], report: &Report, plan: prune::Plan) -> LastBuild {
+    pub(super) fn new(options: &BuildOptions, items: &[Item], view: &[&Item], report: &Report, plan: prune::Plan, rewrites: Vec<(usize, i64)>) -> LastBuild {
         let call_ids = view
             .iter()
             .filter_map(|item| match item {
@@ -54,7 +57,28 @@ impl LastBuild {
             })
             .collect();
         let ends_on_last_item = ends_on(items, view.last().copied());
-        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), plan, call_ids, ends_on_last_item }
+        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), plan, rewrites, call_ids, ends_on_last_item }
+    }
+}
+
+impl LastBuild {
+    /// Its view's changes to the logged items still hold for `items`: the same options and
+    /// pruning plan, nothing changed before its end, and nothing since with an image (only
+    /// pruning and image eviction rewrite items after a repair that changed nothing new).
+    pub(super) fn rewrites_hold(&self, options: &BuildOptions, items: &[Item], plan: prune::Plan, dirty_from: usize) -> bool {
+        same_shape(&self.options, options)
+            && self.plan == plan
+            && dirty_from >= self.items
+            && items.len() >= self.items
+            && !items[self.items..].iter().any(|item| item_images(item).next().is_some())
+    }
+
+    pub(super) fn rewrites(&self) -> &[(usize, i64)] {
+        &self.rewrites
+    }
+
+    pub(super) fn report(&self) -> &Report {
+        &self.report
     }
 }
 
@@ -116,7 +140,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     // Pruning: the plan the last build was made under still holds (as active, the same
     // boundaries).
     let family = options.family();
-    let context = options.usage_cached(items, cache);
+    let mut context = options.usage_cached(items, cache);
     let last = cache.last_build.as_ref()?;
     // The new part opens a new entry on the assistant side: its steps add to the last count.
     let (new_turns, new_steps) = prune::clocks(view.iter().map(|i| i.as_ref()));
@@ -159,6 +183,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     let super::Kept { payload, checked, .. } = cache.last.take()?;
 
     let last = cache.last_build.as_mut()?;
+    context.follow_view(&options.ledger, &last.rewrites);
     let sizes = &cache.sizes;
     // Every new view item is borrowed from the session's items (repair changed nothing).
     let size = |item: &Item| match super::index_in(items, item) {

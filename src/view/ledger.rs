@@ -10,6 +10,12 @@
 //! estimated again), the rest in proportion to what the compaction kept (replay records the
 //! excess and the share: [`crate::update::replay::OverheadCarry`]).
 //!
+//! The count then follows the view ([`ContextUsage::follow_view`]): pruning decides on the
+//! conversation as the log holds it, but what it and image eviction leave out is not sent, so it
+//! is taken off before a threshold is checked — less what the anchored request had already left
+//! out, which the session records with each answer (`omittedTokens`). A compaction is asked
+//! for only when what will be sent needs it.
+//!
 //! Thresholds are shares of the model's window: pruning starts above
 //! [`super::PruningConfig::trigger_ratio`] (50%), compaction is due above
 //! [`LedgerConfig::compact_ratio`] (85%) — or earlier, when what is left of the window would not
@@ -80,12 +86,25 @@ pub struct ContextUsage {
     pub family: Family,
     /// `used` starts from the provider's reported usage.
     pub anchored: bool,
+    /// `used` is the count the caller gave (`contextTokens`), not the ledger's.
+    #[serde(default)]
+    pub given: bool,
     /// The provider's count at the anchor (0 without one).
     pub anchor_tokens: u64,
     /// Estimated tokens on top of the anchor (everything, without one).
     pub estimated_tokens: u64,
     /// Provider overhead carried over a compaction (0 when none).
     pub inherited_overhead: i64,
+    /// What the view changed of the logged conversation's count, estimated: the tokens pruning
+    /// and image eviction leave out (negative), less what the request the anchor describes
+    /// had already left out (its `omittedTokens`). `used` is the sum of `anchorTokens`,
+    /// `estimatedTokens`, `inheritedOverhead` and this: what the request will hold.
+    #[serde(default)]
+    pub adjusted_tokens: i64,
+    /// Estimated tokens of the logged conversation this request leaves out (pruned tool
+    /// output, evicted images): what a usage anchor for its answer records.
+    #[serde(default)]
+    pub omitted_tokens: u64,
     /// Token counts where pruning starts and compaction is due (absent when the window is unknown).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prune_at: Option<u64>,
@@ -99,6 +118,76 @@ impl ContextUsage {
     pub fn as_use(&self) -> Option<super::ContextUse> {
         (self.size > 0).then_some(super::ContextUse { tokens: self.used, window: self.size })
     }
+
+    /// The count made to follow the view (chapter 8.12 with 8.9–8.10): `rewrites` are what the
+    /// view changed of the logged items ([`rewrites`]). Before, `used` counts the conversation
+    /// as the log holds it — what pruning decides on; after, what the request will hold, and
+    /// the threshold is crossed on that.
+    ///
+    /// An anchor counts its request as it was sent: what that request had already left out
+    /// (its recorded `omittedTokens`, added back by [`measure`]) is left out again with the
+    /// rest. An anchor that does not say is taken to have left out, before it, what this view
+    /// does: only what the view changes after it counts. A count the caller gave is theirs.
+    pub fn follow_view(&mut self, state: &LedgerState, rewrites: &[(usize, i64)]) {
+        let total: i64 = rewrites.iter().map(|r| r.1).sum();
+        self.omitted_tokens = total.max(0) as u64;
+        if self.given {
+            return;
+        }
+        let anchor = state.anchor.as_ref().filter(|_| self.anchored);
+        let recorded = anchor.and_then(|(usage, _)| usage.omitted_tokens);
+        self.adjusted_tokens = match (anchor, recorded) {
+            (Some(_), Some(omitted)) => omitted as i64 - total,
+            (Some((_, at)), None) => -rewrites.iter().filter(|r| r.0 >= *at).map(|r| r.1).sum::<i64>(),
+            (None, _) => -total,
+        };
+        self.used = (self.anchor_tokens as i64)
+            .saturating_add(self.estimated_tokens as i64)
+            .saturating_add(self.inherited_overhead)
+            .saturating_add(self.adjusted_tokens)
+            .max(0) as u64;
+        self.threshold = threshold(self.used, self.prune_at, self.compact_at);
+    }
+}
+
+fn threshold(used: u64, prune_at: Option<u64>, compact_at: Option<u64>) -> Threshold {
+    match (prune_at, compact_at) {
+        (_, Some(c)) if used > c => Threshold::Compact,
+        (Some(p), _) if used > p => Threshold::Prune,
+        _ => Threshold::Ok,
+    }
+}
+
+/// What a view left out of the logged items, as (index of the logged item, estimated tokens
+/// left out), for the items it shrank or dropped: a rewritten item (pruned, its images
+/// evicted) counts what it lost, an item the view dropped all of its size. What a repair adds
+/// (a synthetic result for a call still running) is not counted: it stands in for what the
+/// log will hold. `sizes` are the logged items' (parallel to `items`); a view item that is not
+/// one of `items` is matched by id to the logged item after the last one it borrowed (repair
+/// keeps the order; pruning and eviction keep ids).
+pub fn rewrites(items: &[Item], view: &[&Item], sizes: &[ItemSize], family: Family) -> Vec<(usize, i64)> {
+    let size = |i: usize| sizes.get(i).map_or_else(|| item_tokens(&items[i], family), |s| s.tokens) as i64;
+    let mut out = Vec::new();
+    let mut seen = vec![false; items.len()];
+    let mut next = 0usize;
+    for &item in view {
+        if let Some(i) = super::index_in(items, item) {
+            seen[i] = true;
+            next = i + 1;
+            continue;
+        }
+        if let Some(j) = (next..items.len().min(next + 8)).find(|&j| !seen[j] && items[j].id() == item.id()) {
+            seen[j] = true;
+            next = j + 1;
+            let lost = size(j) - item_tokens(item, family) as i64;
+            if lost > 0 {
+                out.push((j, lost));
+            }
+        }
+    }
+    out.extend((0..items.len()).filter(|&i| !seen[i]).map(|i| (i, size(i))));
+    out.sort_by_key(|r| r.0);
+    out
 }
 
 /// The context window of a model, by name; `None` for models we do not know.
@@ -182,46 +271,135 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
     let estimate = |from: usize| -> u64 { (from..input.items.len()).map(size).sum() };
     // An anchor past the end of the items no longer describes them (they were cut).
     let anchor = input.state.anchor.as_ref().filter(|(_, at)| *at <= input.items.len());
-    let (anchor_tokens, estimated_tokens, inherited_overhead) = match anchor {
-        _ if input.given.is_some() => (0, 0, 0),
+    let (anchor_tokens, estimated_tokens, inherited_overhead, adjusted_tokens) = match anchor {
+        _ if input.given.is_some() => (0, 0, 0, 0),
         Some((usage, at)) => {
             // The response the usage describes: the assistant's items right before the anchor.
             // Its reported output is never less than its visible part: a smaller figure is a
             // count taken mid-stream (Claude Code logs the usage of a message's first block).
             // A server tool's blocks are not output: providers count them as input.
             let response = (response_start(&input.items[..*at])..*at).filter(|&i| !matches!(input.items[i], Item::Native(_))).map(size).sum();
-            (anchor_total(usage, response), estimate(*at), 0)
+            // What the anchored request had left out is held again, until the view leaves it
+            // out again ([`ContextUsage::follow_view`]).
+            (anchor_total(usage, response), estimate(*at), 0, usage.omitted_tokens.unwrap_or(0) as i64)
         }
         None => {
             let heads = input.heads.unwrap_or_else(|| head_tokens(input.system, input.tools, family));
             // The carried excess holds the heads the provider counted; we count them ourselves,
             // so only the rest (framing) is inherited, in proportion to what was kept.
             let inherited = input.state.overhead_carry.map_or(0, |c| (c.excess.saturating_sub(heads as i64) as f64 * c.kept).round() as i64);
-            (0, heads.saturating_add(estimate(0)), inherited)
+            (0, heads.saturating_add(estimate(0)), inherited, 0)
         }
     };
-    let used = input
-        .given
-        .unwrap_or_else(|| (anchor_tokens as i64).saturating_add(estimated_tokens as i64).saturating_add(inherited_overhead).max(0) as u64);
+    let used = input.given.unwrap_or_else(|| {
+        (anchor_tokens as i64).saturating_add(estimated_tokens as i64).saturating_add(inherited_overhead).saturating_add(adjusted_tokens).max(0) as u64
+    });
     let window = input.window.or_else(|| model_window(input.model)).filter(|w| *w > 0);
     let prune_at = window.map(|w| (input.prune_ratio * w as f64) as u64);
     // The reserve never takes more than half the window: a small model compacts at half, not at 0.
     let compact_at = window.map(|w| ((input.config.compact_ratio * w as f64) as u64).min(w.saturating_sub(input.config.compact_reserve.min(w / 2))));
-    let threshold = match (prune_at, compact_at) {
-        (_, Some(c)) if used > c => Threshold::Compact,
-        (Some(p), _) if used > p => Threshold::Prune,
-        _ => Threshold::Ok,
-    };
+    let threshold = threshold(used, prune_at, compact_at);
     ContextUsage {
         used,
         size: window.unwrap_or(0),
         family,
         anchored: anchor.is_some() && input.given.is_none(),
+        given: input.given.is_some(),
         anchor_tokens,
         estimated_tokens,
         inherited_overhead,
+        adjusted_tokens,
+        omitted_tokens: 0,
         prune_at,
         compact_at,
         threshold,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conversation::{Part, ToolResult, UserMessage};
+
+    fn user(id: &str, text: &str) -> Item {
+        Item::User(UserMessage { id: id.into(), content: vec![Part::text(text)], synthetic: None })
+    }
+
+    fn result(id: &str, text: &str) -> Item {
+        Item::ToolResult(ToolResult { id: id.into(), call_id: format!("call-{id}"), content: vec![Part::text(text)], is_error: false })
+    }
+
+    fn sized(tokens: &[u64]) -> Vec<ItemSize> {
+        tokens.iter().map(|&tokens| ItemSize { tokens, ..ItemSize::default() }).collect()
+    }
+
+    #[test]
+    fn rewrites_count_what_each_logged_item_lost() {
+        let items = vec![user("u1", "a"), result("r1", "b"), result("r2", "c"), user("u2", "d")];
+        // The logged sizes as a cache measured them; the rewritten item is measured afresh.
+        let sizes = sized(&[10, 500, 300, 20]);
+        let rewritten = result("r1", "b");
+        let synthetic = result("x", "interrupted");
+        let fresh = item_tokens(&rewritten, Family::OpenAi) as i64;
+        // r1 rewritten, r2 dropped, a synthetic item added (not counted).
+        let view = vec![&items[0], &rewritten, &synthetic, &items[3]];
+        assert_eq!(rewrites(&items, &view, &sizes, Family::OpenAi), vec![(1, 500 - fresh), (2, 300)]);
+        // Nothing changed: nothing left out.
+        let same: Vec<&Item> = items.iter().collect();
+        assert_eq!(rewrites(&items, &same, &sizes, Family::OpenAi), vec![]);
+    }
+
+    fn counted(anchor: Option<(u64, Option<u64>, usize)>) -> (ContextUsage, LedgerState) {
+        let state = LedgerState {
+            anchor: anchor.map(|(input, omitted, at)| {
+                (UsageAnchor { input_tokens: input, output_tokens: 0, omitted_tokens: omitted, ..UsageAnchor::default() }, at)
+            }),
+            overhead_carry: None,
+        };
+        let usage = ContextUsage {
+            used: 0,
+            size: 10_000,
+            family: Family::OpenAi,
+            anchored: anchor.is_some(),
+            given: false,
+            anchor_tokens: anchor.map_or(0, |a| a.0),
+            estimated_tokens: 1_000,
+            inherited_overhead: 0,
+            adjusted_tokens: anchor.and_then(|a| a.1).unwrap_or(0) as i64,
+            omitted_tokens: 0,
+            prune_at: Some(5_000),
+            compact_at: Some(8_000),
+            threshold: Threshold::Ok,
+        };
+        (usage, state)
+    }
+
+    #[test]
+    fn the_count_follows_the_view() {
+        // Left out: 2,000 before the anchor (index 5), 300 after it.
+        let rewrites = [(2, 1_500), (4, 500), (7, 300)];
+        // The anchored request had left out 1,500 of it: 800 more are left out now.
+        let (mut usage, state) = counted(Some((7_000, Some(1_500), 5)));
+        usage.follow_view(&state, &rewrites);
+        assert_eq!((usage.used, usage.adjusted_tokens, usage.omitted_tokens, usage.threshold), (7_200, -800, 2_300, Threshold::Prune));
+        // An anchor that does not say: what is left out before it was left out then too.
+        let (mut usage, state) = counted(Some((7_000, None, 5)));
+        usage.follow_view(&state, &rewrites);
+        assert_eq!((usage.used, usage.adjusted_tokens), (7_700, -300));
+        // No anchor: everything is estimated, everything left out is taken off.
+        let (mut usage, state) = counted(None);
+        usage.estimated_tokens = 9_000;
+        usage.follow_view(&state, &rewrites);
+        assert_eq!((usage.used, usage.adjusted_tokens, usage.threshold), (6_700, -2_300, Threshold::Prune));
+        // Over the compaction threshold as held, under it as sent.
+        let (mut usage, state) = counted(None);
+        usage.estimated_tokens = 8_500;
+        usage.follow_view(&state, &[(1, 600)]);
+        assert_eq!((usage.used, usage.threshold), (7_900, Threshold::Prune));
+        // A count the caller gave stays theirs.
+        let (mut usage, state) = counted(None);
+        (usage.given, usage.used) = (true, 4_000);
+        usage.follow_view(&state, &rewrites);
+        assert_eq!((usage.used, usage.omitted_tokens), (4_000, 2_300));
     }
 }

@@ -64,8 +64,34 @@ impl BuildOptions {
         }
     }
 
-    /// How full the context of `items` is, as the ledger counts it.
+    /// How full the request built from `items` now would be, as the ledger counts it.
     pub fn usage(&self, items: &[Item]) -> ContextUsage {
+        self.usage_followed(items, &mut ViewCache::default())
+    }
+
+    /// How full the request built from `items` now would be: the ledger's count following the
+    /// view ([`ContextUsage::follow_view`]) — the last build's, when its pruning still holds and
+    /// nothing but items without images came since, else the view made again (without
+    /// rendering it).
+    pub fn usage_followed(&self, items: &[Item], cache: &mut ViewCache) -> ContextUsage {
+        let mut context = self.usage_cached(items, cache);
+        let plan = self.pruning_plan(items, &context, cache);
+        let dirty_from = cache.dirty_from;
+        if let Some(last) = cache.last_build.as_ref().filter(|last| last.rewrites_hold(self, items, plan, dirty_from)) {
+            context.follow_view(&self.ledger, last.rewrites());
+            return context;
+        }
+        let (view, _) = repair::repair(items, &self.repair);
+        let (view, _) = prune::prune(view, &self.pruning, plan);
+        let (view, _) = images::budget(view, &self.images, self.provider, &self.render.limits);
+        let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
+        context.follow_view(&self.ledger, &ledger::rewrites(items, &refs, &cache.sizes, self.family()));
+        context
+    }
+
+    /// The ledger's count of the conversation as the log holds it (before the view): what
+    /// pruning decides on.
+    pub fn usage_held(&self, items: &[Item]) -> ContextUsage {
         self.usage_estimated(items, None, None)
     }
 
@@ -225,6 +251,12 @@ impl ViewCache {
         self.last.as_ref().map(|kept| String::from_utf8(kept.pieces().concat()).unwrap_or_default())
     }
 
+    /// What the last request built left out of the log, in estimated tokens
+    /// ([`ContextUsage::omitted_tokens`]), if a request was built.
+    pub fn last_omitted_tokens(&self) -> Option<u64> {
+        self.last_build.as_ref().map(|last| last.report().tokens.context.omitted_tokens)
+    }
+
     /// The last payload built, if any.
     pub fn last_payload(&self) -> Option<&Payload> {
         self.last.as_ref().map(|kept| &kept.payload)
@@ -343,11 +375,14 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         });
     }
     let family = options.family();
-    let context = options.usage_cached(items, cache);
+    let mut context = options.usage_cached(items, cache);
     let plan = options.pruning_plan(items, &context, cache);
     let (view, pruning) = prune::prune(view, &options.pruning, plan);
     let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
+    // The count follows the view: thresholds are crossed on what this request holds.
+    let rewrites = ledger::rewrites(items, &refs, &cache.sizes, family);
+    context.follow_view(&options.ledger, &rewrites);
     let (mut payload, notes) = provider::render(options.provider, &refs, &options.render);
     if let Some(reason) = payload.prefill_refusal(&options.render.limits) {
         return Err(BuildError::EndsWithAssistant {
@@ -394,6 +429,6 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         diagnostics: Vec::new(),
     };
     let report = Report { diagnostics: report::diagnose(&report), ..report };
-    cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report, plan));
+    cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report, plan, rewrites));
     Ok((Kept::new(payload, entries, checked, &body), body, report))
 }

@@ -186,7 +186,8 @@ pub struct TokenReport {
     /// Estimated tokens of this request (after pruning and image eviction).
     pub request: u64,
     pub by_source: BySource,
-    /// The conversation as held (before pruning): what thresholds are measured on.
+    /// The context as the ledger counts it, following this view (what pruning and eviction
+    /// left out taken off): what thresholds are measured on.
     pub context: ContextUsage,
 }
 

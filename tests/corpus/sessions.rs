@@ -246,7 +246,10 @@ pub fn corpus_token_ledger_is_close_to_the_tokenizer_and_to_reported_usage(dir: 
         if !imported.records.iter().any(|r| matches!(&r.body, RecordBody::Event(Event::UsageAnchor(u)) if u.provider.as_deref() == Some("anthropic"))) {
             continue;
         }
-        let input = BuildInput { model: Some("claude-sonnet-4-5".into()), ..BuildInput::new(Provider::Anthropic) };
+        // The agent sent its log as it is: the ledger counts the request our view would send,
+        // so the view must not prune for the two to be the same request.
+        let pruning = contextview::view::PruningConfig { enabled: false, ..Default::default() };
+        let input = BuildInput { model: Some("claude-sonnet-4-5".into()), pruning: Some(pruning), ..BuildInput::new(Provider::Anthropic) };
         let mut session = Session::default();
         let (mut predicted, mut last_prompt, mut anchored) = (None, None, false);
         for record in &imported.records {

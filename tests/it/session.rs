@@ -410,8 +410,10 @@ fn the_summary_input_goes_down_the_ladder() {
 #[test]
 fn a_model_switch_updates_the_system_head_and_asks_for_compaction_when_too_small() {
     let mut s = working_session();
+    // Four results of one step, the current one: pruning may not touch them.
+    let calls: Vec<Value> = (0..4).map(|i| json!({"id": format!("r{i}"), "name": "read", "input": {}})).collect();
+    ok(&mut s, json!({"type": "assistantResponse", "toolCalls": calls}));
     for i in 0..4 {
-        ok(&mut s, json!({"type": "assistantResponse", "toolCalls": [{"id": format!("r{i}"), "name": "read", "input": {}}]}));
         ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("r{i}"), "output": "word ".repeat(3000)}));
     }
     let p = ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "small-model", "contextWindow": 16000}));
@@ -427,16 +429,92 @@ fn a_model_switch_updates_the_system_head_and_asks_for_compaction_when_too_small
 }
 
 #[test]
+fn a_model_switch_to_a_window_pruning_can_make_room_in_asks_for_no_compaction() {
+    let mut s = working_session();
+    // Four steps: the three before the current one can be pruned.
+    for i in 0..4 {
+        ok(&mut s, json!({"type": "assistantResponse", "toolCalls": [{"id": format!("r{i}"), "name": "read", "input": {}}]}));
+        ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("r{i}"), "output": "word ".repeat(3000)}));
+    }
+    let p = ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "small-model", "contextWindow": 16000}));
+    assert!(!p.effects.iter().any(|e| matches!(e, Effect::CompactionDue { .. })), "{:?}", p.effects);
+    let Some(Reply::Built { report, .. }) = ok(&mut s, json!({"type": "buildRequest"})).reply else { panic!("not built") };
+    let context = &report.tokens.context;
+    assert_eq!(report.pruning.cleared.len() + report.pruning.trimmed.len(), 3, "{:?}", report.pruning);
+    assert!(context.used < context.compact_at.unwrap(), "{context:?}");
+    // The count is the request's, not the log's: three results of 3,000 words are trimmed.
+    assert!(context.adjusted_tokens < -5_000 && context.omitted_tokens as i64 == -context.adjusted_tokens, "{context:?}");
+    // As the log holds it, the context is past the threshold: only pruning keeps it under.
+    assert!(context.anchor_tokens + context.estimated_tokens > context.compact_at.unwrap(), "{context:?}");
+}
+
+#[test]
+fn pruning_makes_room_before_a_compaction_is_asked_for() {
+    let mut s = Session::create(Header::new("t"));
+    ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "m", "contextWindow": 40000}));
+    ok(&mut s, json!({"type": "userMessage", "text": "go"}));
+    let mut counts = Vec::new();
+    for i in 0..24 {
+        for p in [
+            ok(&mut s, json!({"type": "assistantResponse", "toolCalls": [{"id": format!("c{i}"), "name": "read", "input": {}}]})),
+            ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("c{i}"), "output": format!("{i} {}", "alpha beta ".repeat(1500))})),
+        ] {
+            assert!(!p.effects.iter().any(|e| matches!(e, Effect::CompactionDue { .. })), "round {i}: {:?}", p.effects);
+            counts.extend(p.effects.iter().filter_map(|e| match e {
+                Effect::Notify { notification } => notification["update"]["used"].as_u64(),
+                _ => None,
+            }));
+        }
+    }
+    // Twenty-four results of about 3,300 tokens: twice the window as logged, never past the
+    // compaction threshold (20,000) as sent.
+    assert!(counts.len() >= 24 && counts.iter().all(|&used| used <= 20_000), "{counts:?}");
+}
+
+/// Each request answered with the request's own estimate as the provider's count: the ledger
+/// anchored on the answer must count the next request as the view builds it, prune or no prune.
+#[test]
+fn the_ledger_follows_the_view_across_pruning() {
+    let mut s = Session::create(Header::new("t"));
+    ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "m", "contextWindow": 40000}));
+    ok(&mut s, json!({"type": "userMessage", "text": "go"}));
+    let (mut moves, mut last_cut) = (0, (0, 0));
+    for i in 0..30 {
+        let Some(Reply::Built { report, .. }) = ok(&mut s, json!({"type": "buildRequest"})).reply else { panic!("not built") };
+        let (context, request) = (&report.tokens.context, report.tokens.request);
+        let off = context.used.abs_diff(request) as f64 / request as f64;
+        assert!(context.anchored == (i > 0) && off < 0.02, "round {i}: ledger {} vs request {request}: {context:?}", context.used);
+        let cut = (report.pruning.cleared.len(), report.pruning.trimmed.len());
+        moves += usize::from(cut != last_cut);
+        last_cut = cut;
+        ok(&mut s, json!({"type": "assistantResponse", "toolCalls": [{"id": format!("c{i}"), "name": "read", "input": {}}],
+            "usage": {"inputTokens": request, "outputTokens": 12}}));
+        ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("c{i}"), "output": format!("{i} {}", "alpha beta ".repeat(1500))}));
+    }
+    let omitted: Vec<Option<u64>> = s
+        .records()
+        .iter()
+        .filter_map(|r| match &r.body {
+            contextview::update::RecordBody::Event(contextview::update::Event::UsageAnchor(u)) => Some(u.omitted_tokens),
+            _ => None,
+        })
+        .collect();
+    assert!(moves >= 2, "the boundary moved {moves} times");
+    assert!(omitted.iter().all(Option::is_some) && omitted.iter().any(|o| *o > Some(10_000)), "each answer records what its request left out: {omitted:?}");
+}
+
+#[test]
 fn the_threshold_is_announced_once_with_room_for_the_summary_request() {
     let mut s = Session::create(Header::new("t"));
     ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "m", "contextWindow": 40000}));
     ok(&mut s, json!({"type": "userMessage", "text": "go"}));
     let mut asked = Vec::new();
     let mut counts = Vec::new();
+    // What the user says is never pruned: only a compaction can make room.
     for i in 0..12 {
         for p in [
-            ok(&mut s, json!({"type": "assistantResponse", "toolCalls": [{"id": format!("c{i}"), "name": "read", "input": {}}]})),
-            ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("c{i}"), "output": "alpha beta ".repeat(1500)})),
+            ok(&mut s, json!({"type": "userMessage", "text": format!("{i} {}", "alpha beta ".repeat(1500))})),
+            ok(&mut s, json!({"type": "assistantResponse", "text": format!("noted {i}")})),
         ] {
             for e in &p.effects {
                 match e {

@@ -815,6 +815,46 @@ fn a_log_names_its_model_and_window_for_builds_that_do_not() {
     assert_eq!(build(BuildInput::new(Provider::OpenAiChat)).1, contextview::view::ledger::model_window("gpt-4.1").unwrap());
 }
 
+/// A pi session: three short exchanges, then the 52 KB output of a command the user ran.
+fn pi_session_ending_with_a_large_output() -> String {
+    let mut lines = vec![json!({"type": "session", "version": 3, "id": "big-output", "timestamp": "2026-12-01T10:00:00Z", "cwd": "/w"})];
+    let mut parent = Value::Null;
+    let mut push = |lines: &mut Vec<Value>, id: String, message: Value| {
+        lines.push(json!({"type": "message", "id": id, "parentId": parent, "timestamp": "2026-12-01T10:00:01Z", "message": message}));
+        parent = json!(id);
+    };
+    for i in 1..=3 {
+        push(&mut lines, format!("u{i}"), json!({"role": "user", "content": format!("Question {i}: what does module {i} do?")}));
+        let answer = json!({"role": "assistant", "provider": "anthropic", "model": "claude-sonnet-4-5", "api": "anthropic-messages", "stopReason": "stop",
+            "content": [{"type": "text", "text": format!("Answer {i}: module {i} parses the config.")}]});
+        push(&mut lines, format!("a{i}"), answer);
+    }
+    let output: String = (0..1800).map(|n| format!("line {n:05} of the test log: ok\n")).collect();
+    push(&mut lines, "b1".into(), json!({"role": "bashExecution", "command": "cargo test", "output": output, "exitCode": 0}));
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn a_compaction_after_a_large_output_keeps_the_latest_exchange() {
+    let text = pi_session_ending_with_a_large_output();
+    assert!(text.len() > 50_000);
+    let mut s = Session::create(Header::new("big-output"));
+    for record in contextview::import::import(None, &text).unwrap().records {
+        s.append(record).unwrap();
+    }
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
+    ok(&mut s, json!({"type": "userMessage", "text": "Why did the test log print so much?"}));
+    // The default budget (12,000 tokens) holds the new prompt, not the output before it.
+    let p = ok(&mut s, json!({"type": "prepareCompaction"}));
+    assert!(matches!(p.reply, Some(Reply::Compaction(_))), "{p:?}");
+    ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
+    let after = body(&ok(&mut s, json!({"type": "buildRequest"})));
+    for kept in ["Question 3: what does module 3 do?", "Answer 3: module 3 parses the config.", "line 01799 of the test log", "Why did the test log print so much?"] {
+        assert!(after.contains(kept), "{kept} is kept verbatim");
+    }
+    assert!(!after.contains("Answer 2: module 2"), "what came before is the summary's");
+}
+
 #[test]
 fn a_second_compaction_merges_the_first_summary() {
     let mut s = working_session();
@@ -833,7 +873,9 @@ fn a_second_compaction_merges_the_first_summary() {
     let Some(Reply::Compaction(prepared)) = p.reply else { panic!() };
     assert!(prepared.prompt.contains("Merge it into yours"));
     assert!(prepared.prompt.contains("<compaction_summary>\n## Goal\nFix the failing parser test"), "the previous summary, raw");
-    assert!(prepared.prompt.contains("[assistant]\nSecond task done."));
+    // The latest exchange stays verbatim, what came before it is summarised.
+    assert!(prepared.prompt.contains("[assistant]\nFirst fix done."), "{}", prepared.prompt);
+    assert!(!prepared.prompt.contains("Second task done."));
     assert!(!prepared.prompt.contains("[user]\nFix the failing test"), "what the first summary covers is not repeated");
     // A usage recorded apart from a response anchors the ledger.
     let p = ok(&mut s, json!({"type": "recordUsage", "usage": {"inputTokens": 4321, "outputTokens": 9}}));

@@ -3,8 +3,11 @@
 //! Candidates are step boundaries — a real prompt, or the first assistant item after a user-side
 //! item (the start of a tool round) — so a call is never parted from its result. The earliest
 //! candidate whose tail fits the budget wins; failing that, the latest one, so the current step
-//! (the agent's work in progress) is always kept. The first-user prefix and earlier summaries are
-//! never kept: a compaction re-makes them.
+//! (the agent's work in progress) is always kept. A tail with nothing the model said (a new
+//! prompt after a large output the user's own command printed) reaches back to the latest
+//! exchange: its prompt when it made no tool round, else its last step — the model continues
+//! from what it last did, not from a summary alone. The first-user prefix and earlier summaries
+//! are never kept: a compaction re-makes them.
 
 use crate::conversation::{Item, SyntheticReason};
 use crate::view::prune::is_real_prompt;
@@ -20,14 +23,14 @@ pub fn cut(items: &[Item], keep_tokens: u64, size: impl Fn(usize) -> u64) -> usi
     // The latest boundary is kept even over the budget: cutting after it could part a call
     // that has no result yet from the result still to come.
     let mut latest = None;
+    let boundary = |i: usize| match &items[i] {
+        item @ Item::User(_) => is_real_prompt(item),
+        Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) | Item::Native(_) => i == 0 || !items[i - 1].is_assistant_side(),
+        Item::ToolResult(_) => false,
+    };
     for i in (first..items.len()).rev() {
         tail = tail.saturating_add(size(i));
-        let boundary = match &items[i] {
-            item @ Item::User(_) => is_real_prompt(item),
-            Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) | Item::Native(_) => i == 0 || !items[i - 1].is_assistant_side(),
-            Item::ToolResult(_) => false,
-        };
-        if boundary {
+        if boundary(i) {
             latest = latest.or(Some(i));
             if tail <= keep_tokens {
                 best = i;
@@ -37,10 +40,15 @@ pub fn cut(items: &[Item], keep_tokens: u64, size: impl Fn(usize) -> u64) -> usi
             break;
         }
     }
-    if best == items.len() {
-        latest.unwrap_or(items.len())
-    } else {
-        best
+    let at = if best == items.len() { latest.unwrap_or(items.len()) } else { best };
+    // Nothing the model said is kept: reach back to the latest exchange.
+    if items[at..].iter().any(Item::is_assistant_side) {
+        return at;
+    }
+    let Some(step) = (first..at).rev().find(|&i| boundary(i)) else { return at };
+    match (first..at).rev().find(|&i| is_real_prompt(&items[i])) {
+        Some(prompt) if !items[prompt..at].iter().any(|i| matches!(i, Item::ToolCall(_))) => prompt,
+        _ => step,
     }
 }
 
@@ -124,11 +132,33 @@ mod tests {
     fn a_latest_message_larger_than_the_budget_is_kept_and_nothing_after_it_is_lost() {
         let mut items = items();
         items.push(prompt("u3"));
-        // The last prompt alone weighs ten times the budget: it is the cut, kept whole.
-        assert_eq!(cut(&items, 100, sizes(&[(10, 1_000)])), 10);
+        // The last prompt alone weighs ten times the budget: it is kept whole, with the last
+        // step the model made before it (8, 9).
+        assert_eq!(cut(&items, 100, sizes(&[(10, 1_000)])), 8);
         assert!(!splits_turn(&items, 10));
         // A cut inside the second prompt's round splits its turn.
         assert!(splits_turn(&items, 8));
         assert!(!splits_turn(&items, 7));
+    }
+
+    fn interjection(id: &str) -> Item {
+        Item::User(UserMessage { id: id.into(), content: vec![Part::text(id)], synthetic: Some(SyntheticReason::Interjection) })
+    }
+
+    #[test]
+    fn a_new_prompt_after_a_large_output_keeps_the_exchange_before_it() {
+        // Three short exchanges, the output of a command the user ran (over the budget), then a
+        // new prompt: 0 prefix, 1 u1, 2 a1, 3 u2, 4 a2, 5 u3, 6 a3, 7 output, 8 u4.
+        let items =
+            vec![prefix(), prompt("u1"), text("a1"), prompt("u2"), text("a2"), prompt("u3"), text("a3"), interjection("output"), prompt("u4")];
+        // The new prompt alone would fit; the latest exchange (its prompt, answer and the
+        // output) is kept too, over the budget.
+        assert_eq!(cut(&items, 100, sizes(&[(7, 13_000)])), 5);
+        // Under a budget that holds it, the earliest boundary that fits, as always.
+        assert_eq!(cut(&items, 13_050, sizes(&[(7, 13_000)])), 3);
+        // After tool rounds, the last step is the latest exchange: 0 prefix, 1 u1, 2 c1, 3 r1,
+        // 4 c2, 5 r2, 6 output, 7 u2.
+        let items = vec![prefix(), prompt("u1"), call("c1"), result("c1"), call("c2"), result("c2"), interjection("output"), prompt("u2")];
+        assert_eq!(cut(&items, 100, sizes(&[(6, 13_000)])), 4);
     }
 }

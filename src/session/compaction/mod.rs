@@ -1,8 +1,8 @@
 //! Compaction (chapter 8.14): the history before a cut is replaced, for the model, by a summary.
 //!
 //! `prepareCompaction` picks the cut ([`cut`]) — recent messages within a budget stay verbatim,
-//! starting at a step boundary so no tool call is parted from its result, and the current step
-//! always stays — and writes the request that asks a model for the summary: a structured
+//! starting at a step boundary so no tool call is parted from its result; the current step
+//! always stays, and so does the latest exchange the model took part in — and writes the request that asks a model for the summary: a structured
 //! template (goal, constraints, progress, decisions, next steps, files, pending side effects),
 //! merging the previous summary when there is one.
 //!

@@ -69,7 +69,7 @@ JS_TESTS := tests/js/consumer.test.mjs tests/js/readme.test.mjs tests/js/cli.tes
   tests/js/storage.test.mjs tests/js/storage-mutants.test.mjs tests/js/storage-browser.test.mjs tests/workerd/storage.test.mjs \
   tests/js/discover.test.mjs tests/js/discover-cli.test.mjs tests/js/discover-browser.test.mjs \
   tests/sdk-types/sdk-types.test.mjs tests/packaging/typescript.test.mjs tests/packaging/esbuild.test.mjs \
-  tests/packaging/vite.test.mjs tests/packaging/webpack.test.mjs
+  tests/packaging/vite.test.mjs tests/packaging/webpack.test.mjs tests/packaging/inspector-element.test.mjs
 
 test-js:
 	node_modules/.bin/tsc -p tests/types

@@ -1,9 +1,9 @@
 // Offline copy of the inspector: every file the page loads is cached when the worker installs,
 // and each request goes to the network first (so a rebuilt package is picked up) with the cached
 // copy as the fallback when the network is gone.
-const CACHE = 'contextview-inspector-v6';
+const CACHE = 'contextview-inspector-v7';
 const FILES = [
-  './', './index.html', './inspector.css', './inspector.mjs', './views.mjs', './warmup.mjs', './status.mjs', './workspace.mjs',
+  './', './index.html', './page.mjs', './markup.mjs', './style.mjs', './inspector.mjs', './views.mjs', './warmup.mjs', './status.mjs', './workspace.mjs',
   '../pkg/browser.mjs', '../pkg/discover.mjs', '../pkg/timeline.mjs', '../pkg/durable.mjs',
   '../pkg/storage.mjs', '../pkg/storage-indexeddb.mjs', '../pkg/web/contextview.js', '../pkg/web/contextview_bg.wasm',
 ];

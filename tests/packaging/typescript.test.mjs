@@ -42,6 +42,30 @@ const c: number = session.buildString({ provider: 'anthropic' }).report.pruning.
 export { a, b, c };
 `;
 
+// The inspector element, as a web IDE types it (ESM resolutions: the element is a browser module).
+const INSPECTOR = `import { memoryFs } from 'contextview';
+import { defineInspector, type InspectorOptions } from 'contextview/inspector';
+
+const Inspector = defineInspector();
+const element = document.createElement('contextview-inspector');
+const ready: Promise<InstanceType<typeof Inspector>> = element.ready;
+const options: InspectorOptions = { provider: 'gemini', contextWindow: 100000, pruning: 'off' };
+element.addEventListener('contextview-state', (e) => console.log(e.detail.state, e.detail.message));
+const opened = ready.then((el) => {
+  el.options = options;
+  el.loadSession('{"format":"contextview.session-log","version":1,"sessionId":"s"}\\n', 'log');
+  return el.openWorkspace(memoryFs({ '/w/AGENTS.md': 'Use tabs.' }), '/w');
+});
+export { opened };
+`;
+
+const INSPECTOR_MISUSE = `import { defineInspector } from 'contextview/inspector';
+const element = new (defineInspector())();
+element.options = { pruning: 'sometimes' };
+const n: number = element.loadSession('log');
+export { n };
+`;
+
 function project(resolution) {
   const dir = mkdtempSync(join(tmpdir(), `cv-ts-${resolution}-`));
   installInto(dir);
@@ -74,6 +98,21 @@ for (const resolution of ['bundler', 'node16', 'commonjs']) {
       const bad = check(dir, MISUSE);
       assert.notEqual(bad.code, 0, 'misuse type-checked');
       for (const line of [3, 4, 5]) assert.match(bad.out, new RegExp(`consumer\\.ts\\(${line},`), bad.out);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+for (const resolution of ['bundler', 'node16']) {
+  test(`TypeScript (${resolution} resolution) type-checks the inspector element and refuses misuse`, () => {
+    const dir = project(resolution);
+    try {
+      const ok = check(dir, INSPECTOR);
+      assert.equal(ok.code, 0, ok.out);
+      const bad = check(dir, INSPECTOR_MISUSE);
+      assert.notEqual(bad.code, 0, 'misuse type-checked');
+      for (const line of [3, 4]) assert.match(bad.out, new RegExp(`consumer\\.ts\\(${line},`), bad.out);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

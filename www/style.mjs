@@ -1,12 +1,18 @@
-:root { --fg: #1d232a; --muted: #5b6673; --line: #d8dee4; --bg2: #f6f8fa; --accent: #0b5cad; }
+// The inspector's styles, one copy for the page and the package's <contextview-inspector>
+// element (in its shadow root, the `:host` rules apply; on the page, the others).
+
+export const CSS = `:host { display: block; }
+.cv-inspector { --fg: #1d232a; --muted: #5b6673; --line: #d8dee4; --bg2: #f6f8fa; --accent: #0b5cad; }
 * { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, sans-serif; color: var(--fg); margin: 0 auto; padding: 1rem; max-width: 1500px; }
-body.dragging { outline: 3px dashed var(--accent); outline-offset: -6px; }
+.cv-inspector { font: 14px/1.45 system-ui, sans-serif; color: var(--fg); margin: 0 auto; padding: 1rem; max-width: 1500px; }
+.dragging > .cv-inspector { outline: 3px dashed var(--accent); outline-offset: -6px; }
+:host(.dragging) .cv-inspector { outline: 3px dashed var(--accent); outline-offset: -6px; }
 header h1 { font-size: 1.3rem; margin: 0; }
 header h1 small { font-weight: 400; color: var(--muted); }
 .lede { margin: .2rem 0; color: var(--muted); }
 #status { font-weight: 600; margin: .3rem 0; }
-body[data-state^="error"] #status { color: #b00020; }
+[data-state^="error"] > .cv-inspector #status { color: #b00020; }
+:host([data-state^="error"]) #status { color: #b00020; }
 .inputs { display: flex; flex-wrap: wrap; gap: .75rem; }
 fieldset { border: 1px solid var(--line); border-radius: 6px; display: flex; flex-wrap: wrap; gap: .5rem .9rem; align-items: center; }
 legend { font-weight: 600; }
@@ -59,3 +65,5 @@ canvas#timeline-chart { width: 100%; height: 140px; border: 1px solid var(--line
 #diff li.changed::before { content: "~ "; color: #a14f00; font-weight: 700; }
 :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 label.inline input { font-size: .85rem; width: 7em; }
+tr.selected td { font-weight: 600; }
+`;

@@ -1,0 +1,43 @@
+// Types of `contextview/inspector`: the <contextview-inspector> element.
+import type { DiscoverFs, WasmSource } from './index.js';
+
+/** The what-if options the inspector builds each request with. */
+export interface InspectorOptions {
+  provider?: 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
+  /** The session's own model when empty. */
+  model?: string;
+  contextWindow?: number;
+  /** `default` (the package's defaults), `eager` (keep 2 steps, batches of 1) or `off`. */
+  pruning?: 'default' | 'eager' | 'off';
+}
+
+/**
+ * The context inspector as an element. Its state is in `data-state` (`loading`, `busy`, `ready`
+ * or `error: …`), `data-done` counts finished actions, `data-walk` is `done` once every request's
+ * figures are in; each change fires `contextview-state` with `{state, message}`.
+ */
+export declare class ContextviewInspector extends HTMLElement {
+  /** Resolves once the library is loaded; feed the element after it. */
+  readonly ready: Promise<ContextviewInspector>;
+  /** Shows a session: our log, or a Claude Code, Codex or pi file. */
+  loadSession(text: string, name?: string): void;
+  /** Records a provider's answer to the last request and shows the request after it. */
+  recordAnswer(text: string, name?: string): void;
+  /** Discovers the workspace at `cwd` in `fs`. */
+  openWorkspace(fs: DiscoverFs, cwd: string, label?: string): Promise<void>;
+  options: InspectorOptions;
+  /** Prices the session under each pruning choice and shows the table. */
+  priceOptions(): void;
+}
+
+/** Registers the element (`contextview-inspector` unless named); `wasm` is what `init` takes. */
+export declare function defineInspector(options?: { name?: string; wasm?: WasmSource }): typeof ContextviewInspector;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'contextview-inspector': ContextviewInspector;
+  }
+  interface HTMLElementEventMap {
+    'contextview-state': CustomEvent<{ state: string; message: string }>;
+  }
+}

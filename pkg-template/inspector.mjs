@@ -1,0 +1,93 @@
+// <contextview-inspector>: the context inspector as an element a web IDE embeds. The host feeds
+// it a session (our log, or a Claude Code, Codex or pi file), a workspace (any FileSystem the
+// package takes) and the what-if options; the element shows each request the session sent, where
+// its tokens went, what the cache should serve and what it cost, in its own shadow root. The
+// same modules run the standalone page (www/ in the repository).
+import * as cv from './browser.mjs';
+import { mountInspector } from './inspector/inspector.mjs';
+import { MARKUP } from './inspector/markup.mjs';
+import { CSS } from './inspector/style.mjs';
+
+let wasmSource;
+
+const Base = typeof HTMLElement === 'undefined' ? class {} : HTMLElement;
+
+export class ContextviewInspector extends Base {
+  #inspector = null;
+  #ready = null;
+  #resolve = null;
+
+  constructor() {
+    super();
+    this.#ready = new Promise((resolve, reject) => (this.#resolve = { resolve, reject }));
+  }
+
+  /** Resolves once the library is loaded and the element can be fed. */
+  get ready() {
+    return this.#ready;
+  }
+
+  async connectedCallback() {
+    if (this.shadowRoot) return;
+    const root = this.attachShadow({ mode: 'open' });
+    root.innerHTML = `<style>${CSS}</style>${MARKUP}`;
+    this.dataset.state = 'loading';
+    try {
+      await cv.init(wasmSource);
+    } catch (e) {
+      this.#resolve.reject(e);
+      return;
+    }
+    this.#inspector = mountInspector({ root, host: this, cv });
+    this.#inspector.ready(`contextview ${cv.version()} loaded`);
+    this.#resolve.resolve(this);
+  }
+
+  disconnectedCallback() {
+    this.#inspector?.destroy();
+  }
+
+  #mounted() {
+    if (!this.#inspector) throw new Error('contextview-inspector: not ready yet (await element.ready)');
+    return this.#inspector;
+  }
+
+  /** Shows a session: our log, or another agent's file (imported, with what it kept and lost). */
+  loadSession(text, name = 'session') {
+    this.#mounted().loadSession(text, name);
+  }
+
+  /** Records a provider's answer to the session's last request and shows the request after it. */
+  recordAnswer(text, name = 'answer') {
+    this.#mounted().recordAnswer(text, name);
+  }
+
+  /** Discovers the workspace at `cwd` in `fs`: its rules and skills, and the heads they make. */
+  openWorkspace(fs, cwd, label = cwd) {
+    return this.#mounted().openWorkspace(fs, cwd, label);
+  }
+
+  /** The what-if options: `provider`, `model`, `contextWindow`, `pruning` (`default`, `eager` or `off`). */
+  set options(o) {
+    this.#mounted().setOptions(o);
+  }
+
+  get options() {
+    return this.#mounted().options();
+  }
+
+  /** Prices the session under each pruning choice (the simulator) and shows the table. */
+  priceOptions() {
+    this.#mounted().priceOptions();
+  }
+}
+
+/**
+ * Registers the element as `name` (once; later calls return the class). `wasm` is what `init`
+ * takes: the `.wasm`'s URL when a bundler moved it.
+ */
+export function defineInspector({ name = 'contextview-inspector', wasm } = {}) {
+  wasmSource = wasm;
+  if (!customElements.get(name)) customElements.define(name, class extends ContextviewInspector {});
+  return customElements.get(name);
+}

@@ -1,0 +1,108 @@
+// The inspector's markup, one copy for the page (www/index.html) and the package's
+// <contextview-inspector> element: every id is looked up inside its own root.
+
+export const MARKUP = `<div class="cv-inspector">
+  <header>
+    <h1>contextview <small>inspector</small></h1>
+    <p class="lede">What exactly does the model get, why is it this big, what is cached, what did pruning or
+      compaction just do. Everything runs in this page; nothing leaves it.</p>
+    <p id="status" role="status" aria-live="polite">loading…</p>
+  </header>
+
+  <div id="drop" class="inputs" tabindex="-1">
+    <fieldset>
+      <legend>Workspace</legend>
+      <button type="button" id="folder-open" hidden>Open folder…</button>
+      <label>pick a folder <input type="file" id="folder-input" webkitdirectory multiple></label>
+      <span class="hint">or drop a folder on this page</span>
+    </fieldset>
+    <fieldset>
+      <legend>Session</legend>
+      <label>session file <input type="file" id="session-input" accept=".jsonl,.json,.txt,application/x-ndjson"></label>
+      <button type="button" id="example">Load the example session</button>
+      <label title="a provider's answer (JSON or a stream) from the provider selected below, recorded after the session">then its answer <input type="file" id="answer-input" accept=".json,.sse,.txt,.jsonl,text/event-stream,application/json" disabled></label>
+      <span class="hint">our log, or a Claude Code, Codex or pi session (detected); or drop it here</span>
+    </fieldset>
+    <fieldset id="whatif">
+      <legend>Request options (what if)</legend>
+      <label>provider
+        <select id="provider">
+          <option value="anthropic">anthropic</option>
+          <option value="openai-chat">openai-chat</option>
+          <option value="openai-responses">openai-responses</option>
+          <option value="gemini">gemini</option>
+        </select>
+      </label>
+      <label>model <input id="model" placeholder="the session's" size="22"></label>
+      <label>context window <input id="window" type="number" min="1000" step="1000" value="200000" size="9"></label>
+      <label title="for sessions that recorded no prompt heads of their own"><input type="checkbox" id="use-heads" disabled> start the session with the workspace's prompt (system prompt, rules, skills)</label>
+      <label>pruning
+        <select id="pruning">
+          <option value="default">default steps</option>
+          <option value="eager">eager (keep 2 steps, batches of 1)</option>
+          <option value="off">off</option>
+        </select>
+      </label>
+    </fieldset>
+  </div>
+
+  <main>
+    <section id="workspace-panel" aria-labelledby="ws-h">
+      <h2 id="ws-h">Workspace</h2>
+      <p id="ws-summary" class="muted">No folder opened.</p>
+      <h3>Rules, in load order</h3>
+      <table id="rules"><thead><tr><th>#</th><th>file</th><th>source</th><th>activation</th><th>bytes</th></tr></thead><tbody></tbody></table>
+      <h3>Skills</h3>
+      <table id="skills"><thead><tr><th>name</th><th>source</th><th>description</th></tr></thead><tbody></tbody></table>
+      <h3>Which rules attach to a file?</h3>
+      <form id="path-form"><label>path <input id="path-query" size="34" placeholder="src/app.ts" list="workspace-files"></label> <button>Show</button></form>
+      <datalist id="workspace-files"></datalist>
+      <ul id="path-rules" class="plain"></ul>
+      <details id="ws-diagnostics-box"><summary>Diagnostics (<span id="ws-diag-count">0</span>)</summary><ul id="ws-diagnostics"></ul></details>
+    </section>
+
+    <section id="session-panel" aria-labelledby="s-h">
+      <h2 id="s-h">Session</h2>
+      <p id="session-summary" class="muted">No session loaded.</p>
+      <p id="session-cost" class="muted"></p>
+      <dl id="import-report" class="grid"></dl>
+      <h3>What the pruning options cost</h3>
+      <div class="row"><button type="button" id="price" disabled>Price the pruning options</button> <span id="prices-note" class="muted"></span></div>
+      <table id="prices"><thead><tr><th>pruning</th><th class="num">input $</th><th class="num">cache reads</th><th class="num">largest</th><th class="num">over the window</th></tr></thead><tbody></tbody></table>
+      <details id="session-diagnostics-box"><summary>Diagnostics (<span id="session-diag-count">0</span>)</summary><ul id="session-diagnostics"></ul></details>
+    </section>
+
+    <section id="request-panel" aria-labelledby="r-h">
+      <h2 id="r-h">The request <span id="request-title" class="muted"></span></h2>
+      <div id="figures" class="figures"></div>
+      <h3>Tokens by source</h3>
+      <div id="by-source" class="bar" role="img" aria-label="tokens by source"></div>
+      <table id="sources"><thead><tr><th>source</th><th>tokens</th><th>bytes</th></tr></thead><tbody></tbody></table>
+      <h3>Context gauge</h3>
+      <div id="gauge" class="gauge" role="img" aria-label="context used against the window"></div>
+      <p id="gauge-text" class="muted"></p>
+      <h3>What the pipeline did</h3>
+      <ul id="pipeline" class="plain"></ul>
+      <h3>Body <span id="body-size" class="muted"></span></h3>
+      <div class="row"><button type="button" id="copy-body">Copy body</button><button type="button" id="expand-all">Expand messages</button></div>
+      <div id="body" class="json" tabindex="0"></div>
+    </section>
+
+    <section id="timeline-panel" aria-labelledby="t-h">
+      <h2 id="t-h">Timeline</h2>
+      <p class="muted">Each column is a request the agent sent, stacked by where its bytes went; the dark band is
+        the prefix it shared with the request before it (what a provider cache can serve).</p>
+      <canvas id="timeline-chart" height="140" aria-hidden="true"></canvas>
+      <label class="slider">request <input type="range" id="slider" min="0" max="0" value="0" disabled>
+        <output id="slider-out">–</output></label>
+      <div id="prefix" class="figures"></div>
+      <h3>What changed since request <label class="inline"><input id="compare" type="number" min="1" size="5" placeholder="the one before" aria-label="compare with request number"></label></h3>
+      <ul id="diff" class="plain"></ul>
+      <h3>Compaction</h3>
+      <div class="row"><label>keep the last <input id="keep-recent" type="number" min="0" step="500" size="7" placeholder="default"> tokens verbatim</label>
+        <button type="button" id="compact" disabled>Prepare a compaction here</button></div>
+      <p id="compaction-summary" class="muted"></p>
+      <div id="compaction-body" class="json"></div>
+    </section>
+  </main>
+</div>`;

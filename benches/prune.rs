@@ -24,7 +24,7 @@ use contextview::conversation::{AssistantText, Item, Part, ToolCall, ToolResult,
 use contextview::cost::Forecaster;
 use contextview::import::import;
 use contextview::update::replay;
-use contextview::view::{build, BuildOptions, PrefixReport, PruningConfig};
+use contextview::view::{build, BuildOptions, PrefixReport, PruningConfig, Threshold};
 use contextview::Provider;
 
 /// One prompt, then `steps` tool rounds with results of varied sizes (a fixed sequence).
@@ -99,8 +99,8 @@ fn measure(name: &str, items: &[Item]) {
     let window = (largest as f64 * 0.6) as u64;
     println!("\n{name}: {} items, {} requests, largest unpruned request {largest} tokens, window set to {window} tokens (0.6 x that)", items.len(), points.len());
     println!(
-        "{:<44} {:>11} {:>13} {:>14} {:>13} {:>12} {:>12} {:>10} {:>10}",
-        "policy", "prefix kept", "pairs broken", "re-processed", "sent", "freed (mean)", "freed (last)", "over", "input $"
+        "{:<44} {:>11} {:>13} {:>14} {:>13} {:>12} {:>12} {:>10} {:>10} {:>14}",
+        "policy", "prefix kept", "pairs broken", "re-processed", "sent", "freed (mean)", "freed (last)", "over", "input $", "compact (held)"
     );
     let default = PruningConfig::default();
     let mut policies: Vec<(String, Option<PruningConfig>)> = vec![
@@ -130,16 +130,17 @@ fn measure(name: &str, items: &[Item]) {
     }
     for (policy, pruning) in policies {
         let mut o = options.clone();
+        o.context_window = Some(window);
         match pruning {
-            Some(p) => {
-                o.pruning = p;
-                o.context_window = Some(window);
-            }
+            Some(p) => o.pruning = p,
             None => o.pruning.enabled = false,
         }
         // The input's cost: each request after the one before, 20 seconds apart, with the shared
         // prefix measured here (a bare build does not know the request before it).
         let (mut forecaster, mut dollars, mut before): (Forecaster, f64, Option<String>) = (Forecaster::default(), 0.0, None);
+        // Requests at which a compaction is due: as the ledger counts what is sent (it follows the
+        // view), and as it counted the conversation as held (before it followed the view).
+        let (mut due, mut due_held) = (0usize, 0usize);
         let built: Vec<(String, u64, bool)> = points
             .iter()
             .enumerate()
@@ -152,6 +153,10 @@ fn measure(name: &str, items: &[Item]) {
                 });
                 let (forecast, _) = forecaster.forecast(&built.report, &o.render.cache, &[], Some(1_780_000_000 + 20 * n as i64)).expect("Sonnet has a price row");
                 dollars += forecast.input_dollars;
+                let context = &built.report.tokens.context;
+                due += usize::from(context.threshold == Threshold::Compact);
+                let held = (context.used as i64 - context.adjusted_tokens) as u64;
+                due_held += usize::from(context.compact_at.is_some_and(|at| held > at));
                 before = Some(built.body.clone());
                 (built.body, built.report.tokens.request, built.report.pruning.active)
             })
@@ -183,7 +188,7 @@ fn measure(name: &str, items: &[Item]) {
         };
         let over = built.iter().filter(|(_, tokens, _)| *tokens > window).count();
         println!(
-            "{:<44} {:>10.1}% {:>7}/{:<5} {:>14} {:>13} {:>11.1}% {:>11.1}% {:>6}/{:<4} {:>10.2}",
+            "{:<44} {:>10.1}% {:>7}/{:<5} {:>14} {:>13} {:>11.1}% {:>11.1}% {:>6}/{:<4} {:>10.2} {:>6} ({:>4})",
             policy,
             mean * 100.0,
             broken,
@@ -194,7 +199,9 @@ fn measure(name: &str, items: &[Item]) {
             freed_last * 100.0,
             over,
             built.len(),
-            dollars
+            dollars,
+            due,
+            due_held
         );
     }
 }

@@ -64,7 +64,7 @@ cp -R pkg-template/. "$OUT/"
 # The inspector's modules, shared with the page in www/: the <contextview-inspector> element
 # (inspector.mjs) runs them in its shadow root.
 mkdir -p "$OUT/inspector"
-cp www/inspector.mjs www/workspace.mjs www/views.mjs www/status.mjs www/markup.mjs www/style.mjs "$OUT/inspector/"
+cp www/inspector.mjs www/workspace.mjs www/whatif.mjs www/views.mjs www/status.mjs www/markup.mjs www/style.mjs "$OUT/inspector/"
 # The nodejs target is CommonJS while the package root is "type": "module".
 printf '{"type":"commonjs"}\n' > "$OUT/node/package.json"
 chmod +x "$OUT/cli.mjs"

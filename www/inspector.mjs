@@ -5,10 +5,11 @@
 // scripts: status.mjs says when the inspector is done, and the host's `data-walk` says when the
 // timeline's figures are complete (`done`).
 import {
-  CONVERSATION_KEYS, el, figure, fmt, renderSources, renderGauge, jsonView, expand, drawTimeline, diffConversations, describeEntry, conversationOf,
+  CONVERSATION_KEYS, el, figure, fmt, dollars, renderSources, renderGauge, jsonView, expand, drawTimeline, diffConversations, describeEntry, conversationOf,
 } from './views.mjs';
 import { statusOf } from './status.mjs';
 import { workspacePanel } from './workspace.mjs';
+import { whatIfPanels } from './whatif.mjs';
 
 /**
  * Runs an inspector in `root` (a document or a shadow root holding MARKUP, markup.mjs), with
@@ -52,6 +53,10 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     if (pruning) o.pruning = pruning;
     return o;
   }
+
+  const { priceOptions, prepareCompaction } = whatIfPanels(cv, status, () => ({
+    session: state.session, timeline: state.timeline, index: state.index, options: options(), pruning: PRUNING, text: sessionText,
+  }));
 
   // ---------------------------------------------------------------------------------------------
   // Session
@@ -264,40 +269,6 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     box.textContent = state.requests.length ? `input cost of the ${fmt(state.requests.length)} requests: ${dollars(total)}, ${fmt(read)} tokens served by the cache` : '';
   }
 
-  /**
-   * What the session's input would cost under each pruning choice, at the selected provider,
-   * model and window: the package's simulator, each request priced with the cache the requests
-   * before it filled. The selected choice is marked.
-   */
-  function priceOptions() {
-    if (!state.session) return fail('pricing', new Error('load a session first'));
-    setState('busy', 'pricing the pruning options…');
-    try {
-      const { pruning: _selected, ...base } = options();
-      const policies = Object.entries(PRUNING).map(([name, pruning]) => ({ name, options: pruning ? { pruning } : {} }));
-      const sim = cv.simulate({ log: sessionText(), options: base, policies });
-      const selected = $('pruning').value;
-      $('prices').tBodies[0].replaceChildren(...sim.policies.map((p) => el('tr', {
-        'data-policy': p.name, 'data-dollars': String(p.totals.dollars), 'data-read': String(p.totals.read), 'data-over': String(p.totals.overWindow),
-        class: p.name === selected ? 'selected' : '',
-      },
-      el('td', { text: `${$('pruning').querySelector(`option[value="${p.name}"]`)?.textContent ?? p.name}${p.name === selected ? ' (selected)' : ''}` }),
-      el('td', { class: 'num', text: dollars(p.totals.dollars) }),
-      el('td', { class: 'num', text: fmt(p.totals.read) }),
-      el('td', { class: 'num', text: `${(100 * p.totals.maxWindowShare).toFixed(1)}%` }),
-      el('td', { class: 'num', text: `${fmt(p.totals.overWindow)} of ${fmt(p.totals.requests)}` }))));
-      $('prices-note').textContent = `${sim.provider} ${sim.model}, window ${fmt(sim.window)}, at ${sim.costModel.modelPrefix} prices of ${sim.costModel.asOf}`;
-      setState('ready', `priced ${sim.policies.length} pruning options`);
-    } catch (e) {
-      fail('pricing', e);
-    }
-  }
-
-  /** Dollars, to the cent above one, to a hundredth of a cent below. */
-  function dollars(d) {
-    return `$${d.toFixed(d < 1 ? 4 : 2)}`;
-  }
-
   // ---------------------------------------------------------------------------------------------
   // The selected request
 
@@ -470,46 +441,6 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       setTimeout(slice, 0);
     };
     setTimeout(slice, 0);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Compaction: what the summarising request would be at the selected point
-
-  function prepareCompaction() {
-    const t = state.timeline;
-    if (!t || t.length === 0) return;
-    setState('busy', 'preparing a compaction…');
-    let session = null;
-    try {
-      session = cv.Session.fromLog(t.logAt(state.index));
-      const build = options();
-      session.buildBytes(build); // the last request, whose cache the summary request reuses
-      const compaction = { build };
-      const keep = $('keep-recent').value.trim();
-      if (keep !== '') compaction.keepRecentTokens = Number(keep);
-      const done = session.dispatch({ type: 'prepareCompaction', options: compaction });
-      if (done.error) {
-        // Refusals are answers here ("nothing to compact"), not failures of the page.
-        $('compaction-summary').textContent = `No compaction: ${done.error.message} (${done.error.code})`;
-        $('compaction-summary').dataset.summarised = '0';
-        $('compaction-body').replaceChildren();
-      delete $('compaction-body').dataset.bytes;
-        setState('ready', `no compaction: ${done.error.code}`);
-        return;
-      }
-      const c = done.reply;
-      $('compaction-summary').textContent = `${c.summarised} messages summarised, ${c.kept} kept verbatim, ${c.trimmed} trimmed, ${c.omitted} left out ` +
-        `(ladder: ${c.ladder}); ${fmt(c.tokensBefore)} tokens before; the request: ${fmt(c.inputTokens)} tokens, ${fmt(c.body.length)} characters, ` +
-        `${fmt(c.cachedBytes)} bytes (${(100 * c.cachedShare).toFixed(1)}%) served by the cache of the last request`;
-      $('compaction-summary').dataset.summarised = String(c.summarised);
-      jsonView($('compaction-body'), JSON.parse(c.body));
-      $('compaction-body').dataset.bytes = String(new TextEncoder().encode(c.body).length);
-      setState('ready', 'compaction prepared (nothing applied)');
-    } catch (e) {
-      fail('compaction', e);
-    } finally {
-      session?.free();
-    }
   }
 
   // ---------------------------------------------------------------------------------------------

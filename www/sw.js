@@ -3,7 +3,7 @@
 // copy as the fallback when the network is gone.
 const CACHE = 'contextview-inspector-v7';
 const FILES = [
-  './', './index.html', './page.mjs', './markup.mjs', './style.mjs', './inspector.mjs', './views.mjs', './warmup.mjs', './status.mjs', './workspace.mjs',
+  './', './index.html', './page.mjs', './markup.mjs', './style.mjs', './inspector.mjs', './whatif.mjs', './views.mjs', './warmup.mjs', './status.mjs', './workspace.mjs',
   '../pkg/browser.mjs', '../pkg/discover.mjs', '../pkg/timeline.mjs', '../pkg/durable.mjs',
   '../pkg/storage.mjs', '../pkg/storage-indexeddb.mjs', '../pkg/web/contextview.js', '../pkg/web/contextview_bg.wasm',
 ];

@@ -218,3 +218,8 @@ export function describeEntry(entry) {
   const short = text.length > 90 ? text.slice(0, 90) + '…' : text;
   return `${role}${kinds.length ? ` [${kinds.join(', ')}]` : ''}${short ? ': ' + short : ''}`;
 }
+
+/** Dollars, to the cent above one, to a hundredth of a cent below. */
+export function dollars(d) {
+  return `$${d.toFixed(d < 1 ? 4 : 2)}`;
+}

@@ -8,11 +8,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 
 import * as cv from '../../pkg/node.mjs';
-import { serveStatic, CHROMIUM, CHROMIUM_ARGS } from '../js/static-server.mjs';
-import { consumerProject, indexHtml, root } from './page.mjs';
+import { consumerProject, inChromium, indexHtml, root } from './page.mjs';
 
 const log = readFileSync(join(root, 'examples/session.jsonl'), 'utf8');
 
@@ -60,13 +58,7 @@ test('the inspector element, bundled from the packed package, shows what the pac
   });
   assert.deepEqual(result.errors, []);
   writeFileSync(join(dir, 'dist/index.html'), indexHtml('./entry.js'));
-  const server = await serveStatic(join(dir, 'dist'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/index.html`);
+  await inChromium(join(dir, 'dist'), '/index.html', async (page, errors) => {
     await page.waitForFunction(() => document.body.dataset.status !== undefined && document.body.dataset.status !== 'loading', null, { timeout: 30_000 });
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'ok', errors.join('\n'));
     // Everything is inside the element's own root: the document has none of its ids.
@@ -106,10 +98,7 @@ test('the inspector element, bundled from the packed package, shows what the pac
     const states = await page.evaluate(() => window.__states);
     assert.ok(states.includes('busy') && states.at(-1) === 'ready', states.join(' '));
     assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 });
 
 /** The README's ```ts browser block (the element's example). */
@@ -133,13 +122,7 @@ test("the README's inspector example type-checks and runs as written in Chromium
   writeFileSync(join(dir, 'session.jsonl'), log);
   const imports = { contextview: '/node_modules/contextview/browser.mjs', 'contextview/inspector': '/node_modules/contextview/inspector.mjs' };
   writeFileSync(join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><script type="importmap">${JSON.stringify({ imports })}</script><body><script type="module" src="/out/example.js"></script></body>`);
-  const server = await serveStatic(dir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/index.html`);
+  await inChromium(dir, '/index.html', async (page, errors) => {
     const priced = () => document.querySelector('contextview-inspector')?.shadowRoot?.querySelectorAll('#prices tbody tr').length === 3;
     await page.waitForFunction(priced, null, { timeout: 60_000 }).catch(() => assert.fail(`not priced: ${errors.join('\n')}`));
     const shown = await page.evaluate(() => {
@@ -155,8 +138,5 @@ test("the README's inspector example type-checks and runs as written in Chromium
     });
     assert.deepEqual(shown, { state: 'ready', provider: 'openai-responses', selected: 'eager', rules: ['/w/AGENTS.md'], requests: new cv.Timeline(log).length });
     assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 });

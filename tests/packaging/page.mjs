@@ -45,15 +45,28 @@ try {
 export const indexHtml = (script) =>
   `<!doctype html><meta charset="utf-8"><body data-status="loading"><script type="module" src="${script}"></script></body>`;
 
-/** Serves `dist`, opens index.html in Chromium, and checks the page built Node's body. */
-export async function checkPage(dist) {
-  const server = await serveStatic(dist);
+/**
+ * Serves `dir` over loopback, opens `path` in headless Chromium and runs `fn(page, errors,
+ * server)` (`errors`: the page's uncaught errors so far); closes both whatever happens.
+ */
+export async function inChromium(dir, path, fn) {
+  const server = await serveStatic(dir);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/index.html`);
+    await page.goto(`${server.url}${path}`);
+    return await fn(page, errors, server);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** Serves `dist`, opens index.html in Chromium, and checks the page built Node's body. */
+export async function checkPage(dist) {
+  await inChromium(dist, '/index.html', async (page, errors, server) => {
     await page.waitForFunction(() => document.body.dataset.status !== 'loading', null, { timeout: 30_000 });
     const status = await page.evaluate(() => document.body.dataset.status);
     assert.equal(status, 'ok', errors.join('\n'));
@@ -62,8 +75,5 @@ export async function checkPage(dist) {
     assert.equal(got.body, cv.buildRequestString({ log, provider: 'anthropic' }).body);
     assert.ok(server.requests.some((p) => p.endsWith('.wasm')), `the page fetched no .wasm: ${server.requests}`);
     assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }

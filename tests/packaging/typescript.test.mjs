@@ -89,32 +89,23 @@ function check(dir, source) {
   return { code: r.status, out: (r.stdout + r.stderr).trim() };
 }
 
-for (const resolution of ['bundler', 'node16', 'commonjs']) {
-  test(`TypeScript (${resolution} resolution) type-checks a consumer and refuses misuse`, () => {
-    const dir = project(resolution);
-    try {
-      const ok = check(dir, CONSUMER);
-      assert.equal(ok.code, 0, ok.out);
-      const bad = check(dir, MISUSE);
-      assert.notEqual(bad.code, 0, 'misuse type-checked');
-      for (const line of [3, 4, 5]) assert.match(bad.out, new RegExp(`consumer\\.ts\\(${line},`), bad.out);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+/** `good` type-checks under each resolution; `bad` does not, with an error on each of `lines`. */
+function typeChecks(what, resolutions, good, bad, lines) {
+  for (const resolution of resolutions) {
+    test(`TypeScript (${resolution} resolution) type-checks ${what} and refuses misuse`, () => {
+      const dir = project(resolution);
+      try {
+        const ok = check(dir, good);
+        assert.equal(ok.code, 0, ok.out);
+        const refused = check(dir, bad);
+        assert.notEqual(refused.code, 0, 'misuse type-checked');
+        for (const line of lines) assert.match(refused.out, new RegExp(`consumer\\.ts\\(${line},`), refused.out);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 }
 
-for (const resolution of ['bundler', 'node16']) {
-  test(`TypeScript (${resolution} resolution) type-checks the inspector element and refuses misuse`, () => {
-    const dir = project(resolution);
-    try {
-      const ok = check(dir, INSPECTOR);
-      assert.equal(ok.code, 0, ok.out);
-      const bad = check(dir, INSPECTOR_MISUSE);
-      assert.notEqual(bad.code, 0, 'misuse type-checked');
-      for (const line of [3, 4]) assert.match(bad.out, new RegExp(`consumer\\.ts\\(${line},`), bad.out);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-}
+typeChecks('a consumer', ['bundler', 'node16', 'commonjs'], CONSUMER, MISUSE, [3, 4, 5]);
+typeChecks('the inspector element', ['bundler', 'node16'], INSPECTOR, INSPECTOR_MISUSE, [3, 4]);

@@ -394,7 +394,7 @@ fn claude_usage(sessions: &[Session]) {
             let b4: f64 = delta.iter().map(|i| bytes_over_four(i) as f64).sum();
             // As the ledger counts it: the output never below the response's visible items
             // (Claude Code logs a count taken mid-stream).
-            let response: f64 = items[contextview::view::ledger::response_start(&items[..at.min(items.len())])..at.min(items.len())]
+            let response: f64 = items[contextview::conversation::response_start(&items[..at.min(items.len())])..at.min(items.len())]
                 .iter()
                 .map(|i| item_tokens(i, Family::Anthropic) as f64)
                 .sum();

@@ -220,3 +220,9 @@ pub fn text_of(parts: &[Part]) -> String {
     }
     out
 }
+
+/// Where the response a usage anchor describes starts, in the items before the anchor: the
+/// assistant's items at their end.
+pub fn response_start(items_before_anchor: &[Item]) -> usize {
+    items_before_anchor.iter().rposition(|i| !i.is_assistant_side()).map_or(0, |p| p + 1)
+}

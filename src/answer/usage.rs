@@ -65,7 +65,6 @@ pub fn normalise(provider: Provider, usage: &Value, model: Option<&str>) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::update::replay::usage_total;
     use serde_json::json;
 
     /// Each API's own total, computed by hand from its documented rule, is the anchor's total.
@@ -82,7 +81,7 @@ mod tests {
         ];
         for (provider, usage, total) in cases {
             let anchor = normalise(provider, &usage, Some("m")).unwrap();
-            assert_eq!(usage_total(&anchor), total, "{provider}");
+            assert_eq!(anchor.total(), total, "{provider}");
         }
     }
 

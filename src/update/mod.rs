@@ -3,14 +3,19 @@
 //! - [`acp`]: the ACP `SessionUpdate` shapes we interpret (others are kept verbatim);
 //! - [`record`]: the record envelope and our own record kinds;
 //! - [`log`]: the JSON Lines text form, tolerant of torn tails and bad lines;
-//! - [`replay`]: records → conversation items and the client's coalesced view;
+//! - [`replay`]: records → conversation items (with `parts`: ACP content as model parts);
+//! - [`client`]: records → the client's coalesced view;
+//! - `rewind`: messages and real prompts in a record list, and the list after rewinds;
 //! - [`timeline`]: the points in a log where the agent sent the model a request;
 //! - [`write`]: the one writer of conversation updates (session, importers, answer decoders).
 
 pub mod acp;
+pub mod client;
 pub mod log;
+mod parts;
 pub mod record;
 pub mod replay;
+mod rewind;
 pub mod timeline;
 pub mod write;
 

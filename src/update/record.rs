@@ -162,6 +162,21 @@ pub struct UsageAnchor {
     pub omitted_tokens: Option<u64>,
 }
 
+impl UsageAnchor {
+    /// Tokens the context held when this usage was reported: the prompt (fresh, cached and
+    /// newly cached) plus the response, which is now part of the conversation.
+    pub fn total(&self) -> u64 {
+        self.input_tokens.saturating_add(self.cache_read_tokens).saturating_add(self.cache_write_tokens).saturating_add(self.output_tokens)
+    }
+
+    /// The context this usage stands for: the prompt it reports, plus its output — never less
+    /// than `response_tokens`, the estimate of the response's visible items (some agents log a
+    /// count taken mid-stream).
+    pub fn context(&self, response_tokens: u64) -> u64 {
+        self.total().saturating_sub(self.output_tokens).saturating_add(self.output_tokens.max(response_tokens))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]

@@ -14,11 +14,17 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::acp::{
-    AcpUpdate, ContentBlock, ContentChunk, PlanEntry, ProviderMeta, SessionUpdate, Stream, ToolCallContent, ToolCallPatch, ToolCallStart,
-    ToolCallStatus, ToolKind,
+    AcpUpdate, ContentBlock, ContentChunk, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallPatch, ToolCallStart, ToolCallStatus,
+    ToolKind,
 };
+use super::client::client_view;
+use super::rewind::{apply_rewinds, chunk_key, continues_key, ChunkKey};
+pub use super::rewind::prompt_texts;
+pub(crate) use super::rewind::is_real_prompt_start;
+pub use super::client::{ClientEntry, ClientRole};
+use super::parts::{append_part, part_of, result_parts, unsupported};
 use super::record::{Event, ModelSwitch, PromptHeadSnapshot, Record, RecordBody, UsageAnchor};
-use crate::conversation::{AssistantText, Image, Item, Origin, Part, Reasoning, SyntheticReason, ToolCall, ToolResult, UserMessage};
+use crate::conversation::{AssistantText, Item, Origin, Part, Reasoning, SyntheticReason, ToolCall, ToolResult, UserMessage};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::tokens::{item_tokens, Family};
 
@@ -56,7 +62,7 @@ pub struct ReplayState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heads: Option<PromptHeadSnapshot>,
     /// What compactions since the last usage anchor carry of the provider's count, until a new
-    /// anchor replaces it (see [`crate::view::ledger`]).
+    /// anchor replaces it (the ledger reads it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overhead_carry: Option<OverheadCarry>,
     /// `seq` of the last compaction checkpoint applied.
@@ -87,58 +93,6 @@ pub struct OverheadCarry {
     pub kept: f64,
     /// The tokenizer family the estimates were made in (the anchor's model's).
     pub family: Family,
-}
-
-/// One entry of the client's coalesced view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(tag = "entry", rename_all = "snake_case")]
-pub enum ClientEntry {
-    Message {
-        role: ClientRole,
-        #[serde(rename = "messageId", skip_serializing_if = "Option::is_none")]
-        message_id: Option<String>,
-        content: Vec<ContentBlock>,
-        seq: u64,
-    },
-    ToolCall {
-        #[serde(rename = "toolCallId")]
-        tool_call_id: String,
-        title: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        kind: Option<ToolKind>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        status: Option<ToolCallStatus>,
-        content: Vec<ToolCallContent>,
-        locations: Vec<Value>,
-        #[serde(rename = "rawInput", skip_serializing_if = "Option::is_none")]
-        raw_input: Option<Value>,
-        #[serde(rename = "rawOutput", skip_serializing_if = "Option::is_none")]
-        raw_output: Option<Value>,
-        seq: u64,
-    },
-    Plan {
-        entries: Vec<PlanEntry>,
-        seq: u64,
-    },
-    Event {
-        event: Event,
-        seq: u64,
-    },
-    /// An ACP update we keep but do not interpret.
-    Other {
-        update: Value,
-        seq: u64,
-    },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename_all = "snake_case")]
-pub enum ClientRole {
-    User,
-    Agent,
-    Thought,
 }
 
 /// Replays records into items, the client view and session state.
@@ -211,100 +165,6 @@ impl Replayer {
     }
 }
 
-fn chunk_of(record: &Record) -> Option<(Stream, &ContentChunk)> {
-    match &record.body {
-        RecordBody::Update(AcpUpdate::Known(update)) => update.chunk(),
-        RecordBody::Update(AcpUpdate::Other(_)) | RecordBody::Event(_) | RecordBody::Unknown(_) => None,
-    }
-}
-
-/// Does `record` continue the message `prev` was part of? Same stream, same `messageId`
-/// (two chunks without ids continue each other only when adjacent).
-fn continues(prev: Option<&Record>, record: &Record) -> bool {
-    continues_key(prev.and_then(chunk_key).as_ref(), record)
-}
-
-/// What continuation needs of the previous record: its chunk stream and message id.
-type ChunkKey = (Stream, Option<String>);
-
-fn chunk_key(record: &Record) -> Option<ChunkKey> {
-    chunk_of(record).map(|(stream, chunk)| (stream, chunk.message_id.clone()))
-}
-
-fn continues_key(prev: Option<&ChunkKey>, record: &Record) -> bool {
-    match (prev, chunk_of(record)) {
-        (Some((ps, pid)), Some((s, c))) => *ps == s && *pid == c.message_id,
-        _ => false,
-    }
-}
-
-/// True when `record` starts a new real (non-synthetic) user prompt after `prev`.
-pub(crate) fn is_real_prompt_start(prev: Option<&Record>, record: &Record) -> bool {
-    match chunk_of(record) {
-        Some((Stream::User, chunk)) => ProviderMeta::from_meta(chunk.meta.as_ref()).synthetic.is_none() && !continues(prev, record),
-        _ => false,
-    }
-}
-
-/// The text of every real prompt in the effective history (rewinds applied; compactions do not
-/// hide them), in order: what a rewind's prompt index counts.
-pub fn prompt_texts(records: &[Record]) -> Vec<String> {
-    let mut diagnostics = Vec::new();
-    let effective = apply_rewinds(records, &mut diagnostics);
-    let mut prompts: Vec<String> = Vec::new();
-    let mut in_prompt = false;
-    let mut prev: Option<&Record> = None;
-    for record in effective {
-        if is_real_prompt_start(prev, record) {
-            prompts.push(String::new());
-            in_prompt = true;
-        } else if !continues(prev, record) {
-            in_prompt = false;
-        }
-        if let (true, Some((Stream::User, chunk)), Some(last)) = (in_prompt, chunk_of(record), prompts.last_mut()) {
-            if let ContentBlock::Text { text, .. } = &chunk.content {
-                last.push_str(text);
-            }
-        }
-        prev = Some(record);
-    }
-    prompts
-}
-
-fn apply_rewinds<'a>(records: &'a [Record], diagnostics: &mut Vec<Diagnostic>) -> Vec<&'a Record> {
-    let mut effective: Vec<&Record> = Vec::with_capacity(records.len());
-    let mut prompt_starts: Vec<usize> = Vec::new();
-    for record in records {
-        if let RecordBody::Event(Event::Rewind(rewind)) = &record.body {
-            match usize::try_from(rewind.prompt_index).ok().and_then(|i| prompt_starts.get(i).copied()) {
-                Some(position) => {
-                    effective.truncate(position);
-                    prompt_starts.truncate(rewind.prompt_index as usize);
-                }
-                None => diagnostics.push(
-                    Diagnostic::new(
-                        "replay.rewind_out_of_range",
-                        Severity::Warning,
-                        format!(
-                            "rewind (seq {}) to prompt {} but only {} prompts exist; ignored",
-                            record.seq,
-                            rewind.prompt_index,
-                            prompt_starts.len()
-                        ),
-                    )
-                    .at_path(format!("seq:{}", record.seq)),
-                ),
-            }
-            continue;
-        }
-        if is_real_prompt_start(effective.last().copied(), record) {
-            prompt_starts.push(effective.len());
-        }
-        effective.push(record);
-    }
-    effective
-}
-
 #[derive(Debug, Clone, Default)]
 struct Folder {
     items: Vec<Item>,
@@ -361,8 +221,8 @@ impl Folder {
                         Some(usage) => {
                             let covered = &self.items[..self.state.items_at_usage.min(self.items.len())];
                             let anchored: u64 = covered.iter().map(|i| item_tokens(i, family)).sum();
-                            let response: u64 = covered[crate::view::ledger::response_start(covered)..].iter().map(|i| item_tokens(i, family)).sum();
-                            let total = crate::view::ledger::anchor_total(usage, response);
+                            let response: u64 = covered[crate::conversation::response_start(covered)..].iter().map(|i| item_tokens(i, family)).sum();
+                            let total = usage.context(response);
                             Some(OverheadCarry { excess: (total as i64).saturating_sub(anchored as i64), kept: 1.0, family })
                         }
                         None => self.state.overhead_carry,
@@ -726,191 +586,104 @@ fn origin_of(meta: &ProviderMeta) -> Option<Origin> {
     meta.provider.as_ref().map(|provider| Origin { provider: provider.clone(), model: meta.model.clone() })
 }
 
-fn unsupported(seq: u64, what: &str, block: &ContentBlock) -> Diagnostic {
-    let kind = match block {
-        ContentBlock::Text { .. } => "text",
-        ContentBlock::Image { .. } => "image",
-        ContentBlock::Audio { .. } => "audio",
-        ContentBlock::ResourceLink { .. } => "resource_link",
-        ContentBlock::Resource { .. } => "resource",
-    };
-    Diagnostic::new(
-        "replay.unsupported_content",
-        Severity::Warning,
-        format!("{kind} content in {what} has no model form; left out of the model view (kept in the log)"),
-    )
-    .at_path(format!("seq:{seq}"))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conversation::text_of;
+    use crate::update::acp::{Stream, ToolCallStatus};
+    use crate::update::record::{CompactionCheckpoint, Rewind};
+    use crate::update::write::{self, CallStart};
+    use pretty_assertions::assert_eq;
 
-/// A content block as a user-side part; audio has no model form here.
-fn part_of(block: &ContentBlock, seq: u64, diags: &mut Vec<Diagnostic>) -> Option<Part> {
-    match block {
-        ContentBlock::Text { text, .. } => Some(Part::text(text.clone())),
-        ContentBlock::Image { data, mime_type, uri, .. } => Some(Part::Image(if data.is_empty() {
-            match uri {
-                Some(uri) => Image::Url { url: uri.clone() },
-                None => {
-                    diags.push(
-                        Diagnostic::new("replay.empty_image", Severity::Warning, "image block has neither data nor uri")
-                            .at_path(format!("seq:{seq}")),
-                    );
-                    return None;
-                }
-            }
-        } else {
-            Image::Base64 { media_type: mime_type.clone(), data: data.clone() }
-        })),
-        ContentBlock::ResourceLink { uri, name, .. } => Some(Part::text(format!("[resource {name}: {uri}]"))),
-        ContentBlock::Resource { resource, .. } => {
-            let uri = resource.get("uri").and_then(Value::as_str).unwrap_or("");
-            match resource.get("text").and_then(Value::as_str) {
-                Some(text) => Some(Part::text(format!("[resource {uri}]\n{text}"))),
-                None => Some(Part::text(format!("[binary resource {uri}]"))),
-            }
-        }
-        ContentBlock::Audio { .. } => {
-            diags.push(unsupported(seq, "user message", block));
-            None
-        }
+    fn update(u: SessionUpdate) -> RecordBody {
+        RecordBody::Update(AcpUpdate::Known(u))
     }
-}
 
-fn append_part(parts: &mut Vec<Part>, part: Part) {
-    if let (Some(Part::Text { text: last }), Part::Text { text }) = (parts.last_mut(), &part) {
-        last.push_str(text);
-        return;
+    fn prompt(text: &str, id: &str) -> RecordBody {
+        update(write::prompt(text, vec![], id, &ProviderMeta::default()).remove(0))
     }
-    parts.push(part);
-}
 
-/// The model-facing content of a tool result: text and image content blocks; failing those, the
-/// raw output; failing that, a note per diff or terminal block.
-fn result_parts(content: &[ToolCallContent], raw_output: Option<&Value>) -> Vec<Part> {
-    let mut parts = Vec::new();
-    let mut notes = Vec::new();
-    for item in content {
+    fn agent(text: &str, id: &str) -> RecordBody {
+        update(write::chunk(Stream::Agent, Some(id), ContentBlock::text(text), &ProviderMeta::default()))
+    }
+
+    fn call(id: &str) -> RecordBody {
+        let start = CallStart {
+            id: id.into(),
+            title: "read".into(),
+            kind: None,
+            status: ToolCallStatus::Pending,
+            content: None,
+            locations: vec![],
+            input: Some(serde_json::json!({})),
+            meta: ProviderMeta::default(),
+        };
+        update(write::tool_call(start))
+    }
+
+    fn result(id: &str, output: &str, failed: bool) -> RecordBody {
+        update(write::tool_result(id, write::result_content(output, vec![]), failed, None))
+    }
+
+    /// Each item in a word: `user:…`, `summary`, `assistant:…`, `call:…`, `result:…` (`result!:…`
+    /// for an error).
+    fn brief(item: &Item) -> String {
         match item {
-            ToolCallContent::Content { content, .. } => {
-                let mut sink = Vec::new();
-                if let Some(part) = part_of(content, 0, &mut sink) {
-                    append_part(&mut parts, part);
-                }
-            }
-            ToolCallContent::Diff { path, .. } => notes.push(format!("[edited {path}]")),
-            ToolCallContent::Terminal { terminal_id, .. } => notes.push(format!("[terminal {terminal_id}]")),
+            Item::User(m) if m.synthetic == Some(SyntheticReason::Compaction) => "summary".into(),
+            Item::User(m) => format!("user:{}", text_of(&m.content)),
+            Item::Assistant(a) => format!("assistant:{}", a.text),
+            Item::Reasoning(r) => format!("reasoning:{}", r.text),
+            Item::ToolCall(c) => format!("call:{}", c.name),
+            Item::ToolResult(r) => format!("result{}:{}", if r.is_error { "!" } else { "" }, text_of(&r.content)),
+            Item::Native(_) => "native".into(),
         }
     }
-    if parts.is_empty() {
-        match raw_output {
-            Some(Value::String(s)) => parts.push(Part::text(s.clone())),
-            Some(Value::Null) | None => {
-                if !notes.is_empty() {
-                    parts.push(Part::text(notes.join("\n")));
-                }
-            }
-            Some(other) => parts.push(Part::text(other.to_string())),
-        }
-    }
-    parts
-}
 
-/// Folds records into the coalesced client view (every record, rewinds included as events).
-fn client_view(records: &[Record]) -> Vec<ClientEntry> {
-    let mut view: Vec<ClientEntry> = Vec::new();
-    let mut calls: HashMap<&str, usize> = HashMap::new();
-    let mut plan_at: Option<usize> = None;
-    let mut prev: Option<&Record> = None;
-    for record in records {
-        let seq = record.seq;
-        match &record.body {
-            RecordBody::Update(AcpUpdate::Known(update)) => match update {
-                SessionUpdate::UserMessageChunk(_) | SessionUpdate::AgentMessageChunk(_) | SessionUpdate::AgentThoughtChunk(_) => {
-                    let Some((stream, c)) = chunk_of(record) else {
-                        continue;
-                    };
-                    let role = match stream {
-                        Stream::User => ClientRole::User,
-                        Stream::Agent => ClientRole::Agent,
-                        Stream::Thought => ClientRole::Thought,
-                    };
-                    if continues(prev, record) {
-                        if let Some(ClientEntry::Message { content, .. }) = view.last_mut() {
-                            match (content.last_mut(), &c.content) {
-                                (Some(ContentBlock::Text { text: last, .. }), ContentBlock::Text { text, .. }) => last.push_str(text),
-                                _ => content.push(c.content.clone()),
-                            }
-                            prev = Some(record);
-                            continue;
-                        }
-                    }
-                    view.push(ClientEntry::Message { role, message_id: c.message_id.clone(), content: vec![c.content.clone()], seq });
-                }
-                SessionUpdate::ToolCall(call) => {
-                    calls.insert(&call.tool_call_id, view.len());
-                    view.push(ClientEntry::ToolCall {
-                        tool_call_id: call.tool_call_id.clone(),
-                        title: call.title.clone(),
-                        kind: call.kind,
-                        status: call.status,
-                        content: call.content.clone().unwrap_or_default(),
-                        locations: call.locations.clone().unwrap_or_default(),
-                        raw_input: call.raw_input.clone(),
-                        raw_output: call.raw_output.clone(),
-                        seq,
-                    });
-                }
-                SessionUpdate::ToolCallUpdate(patch) => match calls.get(patch.tool_call_id.as_str()) {
-                    Some(&index) => {
-                        if let ClientEntry::ToolCall { title, kind, status, content, locations, raw_input, raw_output, .. } =
-                            &mut view[index]
-                        {
-                            if let Some(v) = &patch.title {
-                                *title = v.clone();
-                            }
-                            if patch.kind.is_some() {
-                                *kind = patch.kind;
-                            }
-                            if patch.status.is_some() {
-                                *status = patch.status;
-                            }
-                            if let Some(v) = &patch.content {
-                                *content = v.clone();
-                            }
-                            if let Some(v) = &patch.locations {
-                                *locations = v.clone();
-                            }
-                            if patch.raw_input.is_some() {
-                                *raw_input = patch.raw_input.clone();
-                            }
-                            if patch.raw_output.is_some() {
-                                *raw_output = patch.raw_output.clone();
-                            }
-                        }
-                    }
-                    None => view.push(ClientEntry::Other { update: serde_json::to_value(update).unwrap_or(Value::Null), seq }),
-                },
-                SessionUpdate::Plan(plan) => {
-                    let entry = ClientEntry::Plan { entries: plan.entries.clone(), seq };
-                    match plan_at {
-                        Some(index) => view[index] = entry,
-                        None => {
-                            plan_at = Some(view.len());
-                            view.push(entry);
-                        }
-                    }
-                }
-            },
-            RecordBody::Update(AcpUpdate::Other(value)) => view.push(ClientEntry::Other { update: value.clone(), seq }),
-            RecordBody::Event(event) => view.push(ClientEntry::Event { event: event.clone(), seq }),
-            RecordBody::Unknown(_) => {}
-        }
-        prev = Some(record);
+    /// Replays `bodies` (numbered from 1) and checks the items, in brief.
+    fn check(bodies: Vec<RecordBody>, expected: &[&str]) {
+        let records: Vec<Record> = bodies.into_iter().enumerate().map(|(i, body)| Record { seq: i as u64 + 1, ts: String::new(), body }).collect();
+        assert_eq!(replay(&records).items.iter().map(brief).collect::<Vec<_>>(), expected);
     }
-    view
-}
 
-/// Tokens the context held when `usage` was reported: the prompt (fresh, cached and newly
-/// cached) plus the response, which is now part of the conversation.
-pub fn usage_total(usage: &UsageAnchor) -> u64 {
-    usage.input_tokens.saturating_add(usage.cache_read_tokens).saturating_add(usage.cache_write_tokens).saturating_add(usage.output_tokens)
+    #[test]
+    fn chunks_of_one_message_merge() {
+        check(vec![prompt("go", "u1"), agent("Look", "a1"), agent("ing.", "a1")], &["user:go", "assistant:Looking."]);
+    }
+
+    #[test]
+    fn messages_with_other_ids_stay_apart() {
+        check(vec![prompt("go", "u1"), agent("One.", "a1"), agent("Two.", "a2")], &["user:go", "assistant:One.", "assistant:Two."]);
+    }
+
+    #[test]
+    fn a_terminal_status_turns_a_call_into_its_result() {
+        check(vec![prompt("go", "u1"), call("c1"), result("c1", "out", false)], &["user:go", "call:read", "result:out"]);
+        check(vec![prompt("go", "u1"), call("c1"), result("c1", "boom", true)], &["user:go", "call:read", "result!:boom"]);
+    }
+
+    #[test]
+    fn a_call_still_running_has_no_result() {
+        check(vec![prompt("go", "u1"), call("c1")], &["user:go", "call:read"]);
+    }
+
+    #[test]
+    fn a_rewind_cuts_back_to_before_its_prompt() {
+        let rewind = RecordBody::Event(Event::Rewind(Rewind { prompt_index: 1 }));
+        check(vec![prompt("one", "u1"), agent("A.", "a1"), prompt("two", "u2"), agent("B.", "a2"), rewind], &["user:one", "assistant:A."]);
+    }
+
+    #[test]
+    fn a_compaction_stands_for_what_it_summarises() {
+        let checkpoint =
+            CompactionCheckpoint { summary: "## Goal\nDone.".into(), first_kept_seq: 3, tokens_before: None, summary_tokens: None };
+        check(
+            vec![prompt("one", "u1"), agent("A.", "a1"), prompt("two", "u2"), RecordBody::Event(Event::CompactionCheckpoint(checkpoint))],
+            &["summary", "user:two"],
+        );
+    }
+
+    #[test]
+    fn records_of_unknown_kinds_make_no_items() {
+        check(vec![prompt("go", "u1"), RecordBody::Unknown(serde_json::json!({"future": true}))], &["user:go"]);
+    }
 }

@@ -27,7 +27,7 @@ use crate::conversation::Item;
 use crate::provider::{Provider, ToolDef};
 use crate::tokens::{item_tokens, text_tokens, Family, ItemSize};
 use crate::update::record::UsageAnchor;
-use crate::update::replay::{usage_total, OverheadCarry, ReplayState};
+use crate::update::replay::{OverheadCarry, ReplayState};
 
 /// Compaction threshold settings (camelCase in JSON).
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -248,17 +248,6 @@ pub fn head_tokens(system: Option<&str>, tools: &[ToolDef], family: Family) -> u
     (system + tools).round() as u64
 }
 
-/// Where the response a usage anchor describes starts: the assistant's items right before it.
-pub fn response_start(items_before_anchor: &[Item]) -> usize {
-    items_before_anchor.iter().rposition(|i| !i.is_assistant_side()).map_or(0, |p| p + 1)
-}
-
-/// The context a usage anchor stands for: the prompt it reports, plus its output — never less
-/// than `response_tokens`, the estimate of the response's visible items.
-pub fn anchor_total(usage: &UsageAnchor, response_tokens: u64) -> u64 {
-    usage_total(usage).saturating_sub(usage.output_tokens).saturating_add(usage.output_tokens.max(response_tokens))
-}
-
 /// Counts the context: anchor + estimated delta, or an estimate of everything.
 pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
     let family = Family::of(input.provider, input.model);
@@ -278,10 +267,10 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
             // Its reported output is never less than its visible part: a smaller figure is a
             // count taken mid-stream (Claude Code logs the usage of a message's first block).
             // A server tool's blocks are not output: providers count them as input.
-            let response = (response_start(&input.items[..*at])..*at).filter(|&i| !matches!(input.items[i], Item::Native(_))).map(size).sum();
+            let response = (crate::conversation::response_start(&input.items[..*at])..*at).filter(|&i| !matches!(input.items[i], Item::Native(_))).map(size).sum();
             // What the anchored request had left out is held again, until the view leaves it
             // out again ([`ContextUsage::follow_view`]).
-            (anchor_total(usage, response), estimate(*at), 0, usage.omitted_tokens.unwrap_or(0) as i64)
+            (usage.context(response), estimate(*at), 0, usage.omitted_tokens.unwrap_or(0) as i64)
         }
         None => {
             let heads = input.heads.unwrap_or_else(|| head_tokens(input.system, input.tools, family));

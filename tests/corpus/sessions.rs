@@ -320,7 +320,7 @@ pub fn corpus_usage_maps_to_the_context_each_provider_reported(dir: &Path) {
         }
         let imported = import(Some(format), text).unwrap();
         let last = imported.records.iter().rev().find_map(|r| match &r.body {
-            RecordBody::Event(Event::UsageAnchor(u)) => Some(contextview::update::replay::usage_total(u)),
+            RecordBody::Event(Event::UsageAnchor(u)) => Some(u.total()),
             _ => None,
         });
         assert_eq!(last, Some(reported), "{name}: the last usage anchor against the file's own count");

@@ -136,6 +136,14 @@ fn fit_once(rows: &[([f64; Features::LEN], f64)], prior: &[f64; Features::LEN], 
 }
 
 fn main() {
+    // THROUGHPUT=N: only the estimator's speed, N times over (for a profiler).
+    if let Some(n) = std::env::var("THROUGHPUT").ok().and_then(|n| n.parse::<usize>().ok()) {
+        let sessions = load_sessions();
+        for _ in 0..n {
+            throughput(&sessions);
+        }
+        return;
+    }
     let bpe = tiktoken_rs::o200k_base().unwrap();
     let exact = |text: &str| bpe.encode_ordinary(text).len() as f64;
     let sessions = load_sessions();
@@ -186,6 +194,8 @@ fn main() {
         }
         println!();
     }
+
+    throughput(&sessions);
 
     println!("\n== estimator vs o200k_base (exact), and bytes/4 side by side");
     println!(
@@ -424,5 +434,37 @@ fn claude_usage(sessions: &[Session]) {
     println!(
         "Claude scale (reported added tokens / o200k-weighted estimate): {:.3}",
         added_reported / added_est
+    );
+}
+
+/// The estimator's speed on every text of the sessions and documents, natively, beside a
+/// counting of the same texts' characters (a plain pass over the bytes) in the same process:
+/// the best of seven rounds each, alternated.
+fn throughput(sessions: &[Session]) {
+    let mut texts: Vec<String> = sessions.iter().flat_map(|s| s.items.iter().flat_map(|i| item_texts(i).into_iter().map(|t| t.into_owned()))).collect();
+    texts.extend(documents().into_iter().map(|(_, t)| t));
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let time = |f: &dyn Fn(&str) -> f64| {
+        let start = std::time::Instant::now();
+        let mut sink = 0.0;
+        for t in &texts {
+            sink += f(t);
+        }
+        std::hint::black_box(sink);
+        start.elapsed().as_secs_f64()
+    };
+    let (mut estimator, mut chars) = (f64::MAX, f64::MAX);
+    for _ in 0..7 {
+        estimator = estimator.min(time(&|t| text_tokens(t, Family::OpenAi)));
+        chars = chars.min(time(&|t| t.chars().count() as f64));
+    }
+    let mb = bytes as f64 / 1e6;
+    println!(
+        "\n== estimator throughput: {:.1} MB of text ({} texts): estimator {:.0} MB/s, chars().count() {:.0} MB/s (estimator {:.1}x its time)",
+        mb,
+        texts.len(),
+        mb / estimator,
+        mb / chars,
+        estimator / chars
     );
 }

@@ -16,6 +16,8 @@
 
 use serde::{Deserialize, Serialize};
 
+mod scan;
+
 use crate::conversation::{text_of, Image, Item, Part};
 use crate::provider::Provider;
 
@@ -153,120 +155,10 @@ impl Features {
         ]
     }
 
-    /// Counts one letter piece; `spaced` when a space comes right before it.
-    fn word_piece(&mut self, piece: &[u8], spaced: bool) {
-        let len = piece.len();
-        if !spaced {
-            self.bare_letters += len.saturating_sub(4) as f64;
-        }
-        self.word_pieces += 1.0;
-        self.long_letters += len.clamp(6, 20).saturating_sub(6) as f64;
-        self.run_on_letters += len.saturating_sub(20) as f64;
-        if len >= 2 && !piece.iter().any(|c| matches!(c.to_ascii_lowercase(), b'a' | b'e' | b'i' | b'o' | b'u' | b'y')) {
-            self.vowelless_letters += len as f64;
-        }
-        if len >= 2 && piece.iter().all(u8::is_ascii_uppercase) {
-            self.capital_letters += (len - 1) as f64;
-        } else if len >= 2 && piece[0].is_ascii_uppercase() {
-            self.capitalized += 1.0;
-        }
-    }
-
-    /// Counts the features of `text` in one pass.
+    /// Counts the features of `text` in one pass ([`scan`]).
     pub fn of(text: &str) -> Features {
-        let mut f = Features::default();
-        let bytes = text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
-                // A long unbroken run of base64 alphabet is a blob, not words.
-                let run = bytes[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')).count();
-                if run >= 64 && looks_like_base64(&bytes[i..i + run]) {
-                    f.base64_chars += run as f64;
-                    i += run;
-                    continue;
-                }
-            }
-            if b.is_ascii_alphabetic() {
-                let mut piece_start = i;
-                let mut spaced = i == 0 || !matches!(bytes[i - 1], b'\n' | b'*' | b'#' | b'(' | b'[' | b'`' | b'"' | b'\'' | b'{');
-                let mut prev_lower = false;
-                while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
-                    let upper = bytes[i].is_ascii_uppercase();
-                    if upper && prev_lower {
-                        f.word_piece(&bytes[piece_start..i], spaced);
-                        piece_start = i;
-                        // The next piece of a camelCase word follows a letter, not a space.
-                        spaced = true;
-                    }
-                    prev_lower = !upper;
-                    i += 1;
-                }
-                if i > piece_start {
-                    f.word_piece(&bytes[piece_start..i], spaced);
-                }
-            } else if b.is_ascii_digit() {
-                let run = bytes[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-                f.digit_groups += run.div_ceil(3) as f64;
-                if i > 0 && bytes[i - 1].is_ascii_whitespace() {
-                    f.spaced_digits += 1.0;
-                }
-                i += run;
-            } else if b.is_ascii_whitespace() {
-                let run = bytes[i..].iter().take_while(|c| c.is_ascii_whitespace()).count();
-                let next = bytes.get(i + run).copied();
-                // A single space before a word or symbol joins it; anything else is its own piece.
-                let absorbed = run == 1 && b == b' ' && next.is_some_and(|n| !n.is_ascii_whitespace());
-                if !absorbed {
-                    f.space_runs += 1.0;
-                }
-                i += run;
-            } else if is_escape(&bytes[i..]) {
-                // A JSON escape (`\n`, `\"`): tool inputs that carry file contents are full of them.
-                f.escapes += 1.0;
-                i += 2;
-            } else if b.is_ascii() {
-                // A punctuation run, ending before an escape.
-                let mut run = 1;
-                while bytes.get(i + run).is_some_and(|c| c.is_ascii_punctuation()) && !is_escape(&bytes[i + run..]) {
-                    run += 1;
-                }
-                f.punct_runs += 1.0;
-                f.punct_extra += (run - 1) as f64;
-                i += run;
-            } else {
-                // Non-ASCII: decode one char.
-                let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
-                let len = ch.len_utf8();
-                if is_cjk(ch) {
-                    f.cjk += 1.0;
-                } else if len == 2 {
-                    f.other_letters += 1.0;
-                } else if i >= len && text.get(i - len..i) == Some(&text[i..i + len]) {
-                    f.symbol_repeats += 1.0;
-                } else if len == 4 {
-                    f.emoji += 1.0;
-                } else {
-                    f.symbols += 1.0;
-                }
-                i += len;
-            }
-        }
-        f
+        scan::features(text)
     }
-}
-
-/// `\n`, `\t`, `\r`, `\"`, `\\` or `\/` at the start of `bytes`.
-fn is_escape(bytes: &[u8]) -> bool {
-    bytes.first() == Some(&b'\\') && bytes.get(1).is_some_and(|c| matches!(c, b'n' | b't' | b'r' | b'"' | b'\\' | b'/'))
-}
-
-fn looks_like_base64(run: &[u8]) -> bool {
-    // Words and identifiers are mostly lowercase; base64 mixes cases and digits throughout.
-    let upper = run.iter().filter(|c| c.is_ascii_uppercase()).count();
-    let digits = run.iter().filter(|c| c.is_ascii_digit()).count();
-    upper * 8 >= run.len() && digits * 40 >= run.len()
 }
 
 fn is_cjk(ch: char) -> bool {

@@ -9,9 +9,11 @@
 //! - [`skills`]: skill roots, validation, shadowing, the listing the prompt gets;
 //! - [`frontmatter`], [`ignore`], [`paths`]: the pieces they share.
 
+mod activation;
 pub mod engine;
 pub mod frontmatter;
 pub mod host;
+mod imports;
 pub mod ignore;
 pub mod paths;
 pub mod rules;

@@ -13,9 +13,13 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Map;
 
-use super::frontmatter::{self, as_list, as_text};
+use super::activation::activation;
+pub use super::activation::matching_globs;
+use super::frontmatter::{self, as_text};
+use super::imports::{is_only_imports, resolve_import};
+pub use super::imports::import_targets;
 use super::host::{DirEntry, EntryKind, FileView, FsView, Lookup, ReadError};
 use super::ignore::Ignores;
 use super::{paths, DiscoveryOptions};
@@ -516,19 +520,6 @@ fn follow_imports(
     }
 }
 
-/// Where an `@path` import in the file `from` points.
-fn resolve_import(target: &str, from: &str, opts: &DiscoveryOptions) -> String {
-    match (target.strip_prefix("~/"), &opts.home) {
-        (Some(rest), Some(home)) => paths::join(home, rest),
-        _ => paths::join(paths::parent(from).unwrap_or("/"), target),
-    }
-}
-
-/// True when every word of `body` is an `@path` import.
-fn is_only_imports(body: &str) -> bool {
-    body.split_whitespace().all(|word| word.starts_with('@') && looks_like_path(&word[1..]))
-}
-
 fn claude_family(source: RuleSource) -> bool {
     match source {
         RuleSource::ClaudeMd | RuleSource::ClaudeLocal | RuleSource::ClaudeRules | RuleSource::Import => true,
@@ -538,94 +529,6 @@ fn claude_family(source: RuleSource) -> bool {
 
 fn cut_marker(rest: u64, path: &str, option: &str, limit: u64) -> String {
     format!("\n\n[… {rest} more bytes of {path} not loaded: over the {limit}-byte limit ({option}) …]")
-}
-
-fn activation(source: RuleSource, fields: &Map<String, Value>, project: &str, path: &str, diags: &mut Vec<Diagnostic>) -> Activation {
-    match source {
-        RuleSource::ClaudeRules => match fields.get("paths") {
-            Some(value) => match as_list(value) {
-                Some(globs) if !globs.is_empty() => Activation::Globs { globs, base: project.to_owned() },
-                _ => {
-                    diags.push(Diagnostic::new("rules.bad_paths", Severity::Warning, "`paths` is not a list of globs; loaded always").at_path(path));
-                    Activation::Always
-                }
-            },
-            None => Activation::Always,
-        },
-        RuleSource::CursorRules => {
-            let always = match fields.get("alwaysApply") {
-                Some(Value::Bool(b)) => *b,
-                Some(Value::String(s)) => s.trim().eq_ignore_ascii_case("true"),
-                Some(_) => {
-                    diags.push(Diagnostic::new("rules.bad_always_apply", Severity::Warning, "`alwaysApply` is not a boolean").at_path(path));
-                    false
-                }
-                None => false,
-            };
-            let globs = fields.get("globs").and_then(as_list).unwrap_or_default();
-            let described = fields.get("description").and_then(as_text).is_some_and(|d| !d.trim().is_empty());
-            if always {
-                Activation::Always
-            } else if !globs.is_empty() {
-                Activation::Globs { globs, base: project.to_owned() }
-            } else if described {
-                Activation::AgentRequested
-            } else {
-                Activation::Manual
-            }
-        }
-        RuleSource::AgentsOverride
-        | RuleSource::AgentsMd
-        | RuleSource::ClaudeMd
-        | RuleSource::ClaudeLocal
-        | RuleSource::GrokRules
-        | RuleSource::Cursorrules
-        | RuleSource::Import => Activation::Always,
-    }
-}
-
-/// `@path` references outside fenced code blocks and inline code spans.
-pub fn import_targets(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut fence: Option<&str> = None;
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        let marker = if trimmed.starts_with("```") { Some("```") } else if trimmed.starts_with("~~~") { Some("~~~") } else { None };
-        match (fence, marker) {
-            (None, Some(m)) => {
-                fence = Some(m);
-                continue;
-            }
-            (Some(open), Some(m)) if open == m => {
-                fence = None;
-                continue;
-            }
-            (Some(_), _) => continue,
-            (None, None) => {}
-        }
-        let mut in_code = false;
-        let mut prev: Option<char> = None;
-        let chars: Vec<(usize, char)> = line.char_indices().collect();
-        for (k, &(i, ch)) in chars.iter().enumerate() {
-            if ch == '`' {
-                in_code = !in_code;
-            } else if ch == '@' && !in_code && prev.is_none_or(char::is_whitespace) {
-                let rest = &line[i + 1..];
-                let token: String = rest.chars().take_while(|c| !c.is_whitespace() && *c != '`').collect();
-                let token = token.trim_end_matches(['.', ',', ';', ':', ')', ']', '!', '?', '"', '\'']).to_owned();
-                if looks_like_path(&token) {
-                    out.push(token);
-                }
-            }
-            prev = Some(ch);
-            let _ = k;
-        }
-    }
-    out
-}
-
-fn looks_like_path(token: &str) -> bool {
-    !token.is_empty() && (token.contains('/') || token.contains('.') || token.starts_with('~')) && !token.contains("://")
 }
 
 /// Applies the total budget: the most specific rules (last) are kept whole; the first rule
@@ -668,30 +571,6 @@ pub fn apply_total_budget(rules: &mut Vec<Rule>, limit: u64, diags: &mut Vec<Dia
     ));
 }
 
-/// Conditional rules whose globs match `path`.
-pub fn matching_globs<'a>(rules: &'a [Rule], path: &str) -> Vec<&'a Rule> {
-    rules
-        .iter()
-        .filter(|rule| match &rule.activation {
-            Activation::Globs { globs, base } => match paths::relative_to(path, base) {
-                Some(rel) => globs.iter().any(|g| glob_matches(g, rel)),
-                None => false,
-            },
-            Activation::Always | Activation::Subdirectory | Activation::AgentRequested | Activation::Manual => false,
-        })
-        .collect()
-}
-
-/// A glob against a path relative to the rule's base; a pattern without `/` matches at any depth.
-fn glob_matches(glob: &str, rel: &str) -> bool {
-    let glob = glob.trim().trim_start_matches("./");
-    if glob.contains('/') {
-        glob_match::glob_match(glob.trim_start_matches('/'), rel)
-    } else {
-        glob_match::glob_match(glob, rel) || glob_match::glob_match(&format!("**/{glob}"), rel)
-    }
-}
-
 /// Instruction files in the directories from just below cwd down to `dir` (rulesForPath).
 pub fn subdirectory_rules(ctx: &mut RuleCtx, cwd: &str, dir: &str, out: &mut Collected) {
     for d in paths::chain(cwd, dir).into_iter().skip(1) {
@@ -708,25 +587,5 @@ pub fn subdirectory_rules(ctx: &mut RuleCtx, cwd: &str, dir: &str, out: &mut Col
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn imports_outside_code_only() {
-        let text = "See @docs/a.md and @~/prefs.md.\n`@not/this.md` but @./b.md\n```\n@neither/in-fence.md\n```\nmail me@example.com or @@x\n";
-        assert_eq!(import_targets(text), vec!["docs/a.md", "~/prefs.md", "./b.md"]);
-    }
-
-    #[test]
-    fn globs_match_relative_to_their_base() {
-        assert!(glob_matches("**/*.ts", "src/a/b.ts"));
-        assert!(glob_matches("*.ts", "src/a/b.ts"));
-        assert!(glob_matches("src/**", "src/a/b.ts"));
-        assert!(!glob_matches("src/*.ts", "src/a/b.ts"));
-        assert!(glob_matches("./src/**/*.ts", "src/a/b.ts"));
     }
 }

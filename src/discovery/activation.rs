@@ -1,0 +1,92 @@
+//! When a rule applies: always, when a file matches its globs (relative to the project it came
+//! from), on the agent's request, or by name only — read from each tool's frontmatter fields.
+
+use serde_json::{Map, Value};
+
+use super::frontmatter::{as_list, as_text};
+use super::paths;
+use super::rules::{Activation, Rule, RuleSource};
+use crate::diagnostic::{Diagnostic, Severity};
+
+pub(super) fn activation(source: RuleSource, fields: &Map<String, Value>, project: &str, path: &str, diags: &mut Vec<Diagnostic>) -> Activation {
+    match source {
+        RuleSource::ClaudeRules => match fields.get("paths") {
+            Some(value) => match as_list(value) {
+                Some(globs) if !globs.is_empty() => Activation::Globs { globs, base: project.to_owned() },
+                _ => {
+                    diags.push(Diagnostic::new("rules.bad_paths", Severity::Warning, "`paths` is not a list of globs; loaded always").at_path(path));
+                    Activation::Always
+                }
+            },
+            None => Activation::Always,
+        },
+        RuleSource::CursorRules => {
+            let always = match fields.get("alwaysApply") {
+                Some(Value::Bool(b)) => *b,
+                Some(Value::String(s)) => s.trim().eq_ignore_ascii_case("true"),
+                Some(_) => {
+                    diags.push(Diagnostic::new("rules.bad_always_apply", Severity::Warning, "`alwaysApply` is not a boolean").at_path(path));
+                    false
+                }
+                None => false,
+            };
+            let globs = fields.get("globs").and_then(as_list).unwrap_or_default();
+            let described = fields.get("description").and_then(as_text).is_some_and(|d| !d.trim().is_empty());
+            if always {
+                Activation::Always
+            } else if !globs.is_empty() {
+                Activation::Globs { globs, base: project.to_owned() }
+            } else if described {
+                Activation::AgentRequested
+            } else {
+                Activation::Manual
+            }
+        }
+        RuleSource::AgentsOverride
+        | RuleSource::AgentsMd
+        | RuleSource::ClaudeMd
+        | RuleSource::ClaudeLocal
+        | RuleSource::GrokRules
+        | RuleSource::Cursorrules
+        | RuleSource::Import => Activation::Always,
+    }
+}
+
+/// Conditional rules whose globs match `path`.
+pub fn matching_globs<'a>(rules: &'a [Rule], path: &str) -> Vec<&'a Rule> {
+    rules
+        .iter()
+        .filter(|rule| match &rule.activation {
+            Activation::Globs { globs, base } => match paths::relative_to(path, base) {
+                Some(rel) => globs.iter().any(|g| glob_matches(g, rel)),
+                None => false,
+            },
+            Activation::Always | Activation::Subdirectory | Activation::AgentRequested | Activation::Manual => false,
+        })
+        .collect()
+}
+
+/// A glob against a path relative to the rule's base; a pattern without `/` matches at any depth.
+fn glob_matches(glob: &str, rel: &str) -> bool {
+    let glob = glob.trim().trim_start_matches("./");
+    if glob.contains('/') {
+        glob_match::glob_match(glob.trim_start_matches('/'), rel)
+    } else {
+        glob_match::glob_match(glob, rel) || glob_match::glob_match(&format!("**/{glob}"), rel)
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_relative_to_their_base() {
+        assert!(glob_matches("**/*.ts", "src/a/b.ts"));
+        assert!(glob_matches("*.ts", "src/a/b.ts"));
+        assert!(glob_matches("src/**", "src/a/b.ts"));
+        assert!(!glob_matches("src/*.ts", "src/a/b.ts"));
+        assert!(glob_matches("./src/**/*.ts", "src/a/b.ts"));
+    }
+}

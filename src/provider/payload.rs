@@ -1,0 +1,305 @@
+//! A payload of any of the four APIs: rendering one, serializing it (reusing the entries a
+//! build before serialized), validating it whole or as it grows, and what the session needs to
+//! ask of it whatever the API.
+
+use super::*;
+
+/// A rendered payload of any provider.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(untagged)]
+pub enum Payload {
+    Anthropic(#[cfg_attr(target_arch = "wasm32", tsify(type = "AnthropicRequest"))] anthropic::Request),
+    OpenAiChat(#[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiChatRequest"))] openai_chat::Request),
+    OpenAiResponses(#[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiResponsesRequest"))] openai_responses::Request),
+    Gemini(#[cfg_attr(target_arch = "wasm32", tsify(type = "GeminiRequest"))] gemini::Request),
+}
+
+/// What validating a payload leaves for checking its growth ([`Payload::validate_appended`]).
+#[derive(Debug, Clone)]
+pub enum Checked {
+    Anthropic(anthropic::Check),
+    /// The other APIs' payloads are checked whole on every build.
+    Whole,
+}
+
+impl Payload {
+    pub fn provider(&self) -> Provider {
+        match self {
+            Payload::Anthropic(_) => Provider::Anthropic,
+            Payload::OpenAiChat(_) => Provider::OpenAiChat,
+            Payload::OpenAiResponses(_) => Provider::OpenAiResponses,
+            Payload::Gemini(_) => Provider::Gemini,
+        }
+    }
+
+    /// The request body exactly as it would be sent.
+    pub fn to_json(&self) -> String {
+        // Serialising these types cannot fail: every map key is a string.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Entries of the conversation (messages, input items or contents).
+    pub fn entries_len(&self) -> usize {
+        match self {
+            Payload::Anthropic(r) => r.messages.len(),
+            Payload::OpenAiChat(r) => r.messages.len(),
+            Payload::OpenAiResponses(r) => r.input.len(),
+            Payload::Gemini(r) => r.contents.len(),
+        }
+    }
+
+    /// Appends `more`'s conversation entries to this payload's; `false` (nothing changed) when
+    /// the two are not the same API.
+    pub fn append_entries(&mut self, more: Payload) -> bool {
+        match (self, more) {
+            (Payload::Anthropic(a), Payload::Anthropic(b)) => a.messages.extend(b.messages),
+            (Payload::OpenAiChat(a), Payload::OpenAiChat(b)) => a.messages.extend(b.messages),
+            (Payload::OpenAiResponses(a), Payload::OpenAiResponses(b)) => a.input.extend(b.input),
+            (Payload::Gemini(a), Payload::Gemini(b)) => a.contents.extend(b.contents),
+            (Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_), _) => return false,
+        }
+        true
+    }
+
+    /// The conversation's first entry is the model's (an assistant message or a model turn);
+    /// true for an empty one. For the Responses API every item stands alone, so any first item
+    /// but a user or system message counts.
+    pub fn starts_on_assistant_side(&self) -> bool {
+        match self {
+            Payload::Anthropic(r) => r.messages.first().is_none_or(|m| m.role == anthropic::Role::Assistant),
+            Payload::OpenAiChat(r) => r.messages.first().is_none_or(|m| matches!(m, openai_chat::Message::Assistant { .. })),
+            Payload::OpenAiResponses(r) => r.input.first().is_none_or(|i| match i {
+                openai_responses::InputItem::Message { role, .. } => *role == openai_responses::MessageRole::Assistant,
+                openai_responses::InputItem::FunctionCall { .. }
+                | openai_responses::InputItem::FunctionCallOutput { .. }
+                | openai_responses::InputItem::CustomToolCall { .. }
+                | openai_responses::InputItem::CustomToolCallOutput { .. }
+                | openai_responses::InputItem::Reasoning { .. }
+                | openai_responses::InputItem::Native(_) => true,
+            }),
+            Payload::Gemini(r) => r.contents.first().is_none_or(|c| c.role.as_deref() == Some("model")),
+        }
+    }
+
+    /// Keeps the first `len` conversation entries.
+    pub fn truncate_entries(&mut self, len: usize) {
+        match self {
+            Payload::Anthropic(r) => r.messages.truncate(len),
+            Payload::OpenAiChat(r) => r.messages.truncate(len),
+            Payload::OpenAiResponses(r) => r.input.truncate(len),
+            Payload::Gemini(r) => r.contents.truncate(len),
+        }
+    }
+
+    /// The settings this payload carries are still the ones its conversation calls for: the
+    /// Anthropic `thinking` a turn without thinking suspends ([`anthropic::thinking_sent`]) is
+    /// decided by the conversation's end, which an append moves.
+    pub fn settings_hold(&self, options: &RenderOptions) -> bool {
+        match self {
+            Payload::Anthropic(r) => r.settings.thinking == anthropic::thinking_sent(r, options),
+            Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => true,
+        }
+    }
+
+    /// Why the target refuses this payload's ending with an assistant turn (prefill), when it
+    /// ends with one and the target does; `None` when the payload may be sent as it is.
+    pub fn prefill_refusal(&self, limits: &Limits) -> Option<String> {
+        match self {
+            Payload::Anthropic(r) => anthropic::prefill_refusal(r, limits),
+            Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
+        }
+    }
+
+    /// Serializes the payload whose first `known` entries are those `json` was serialized
+    /// from (the rest were appended since): their JSON is reused without comparing them, and
+    /// `stem`, the body before its conversation, stands for every other field (unchanged).
+    pub fn to_json_appended(&mut self, json: &[Arc<str>], known: usize, stem: &str) -> (String, Vec<Arc<str>>, usize) {
+        let known = known.min(json.len());
+        let stem = Some(stem);
+        match self {
+            Payload::Anthropic(r) => splice(r, |r| &mut r.messages, None, &json[..known], stem),
+            Payload::OpenAiChat(r) => splice(r, |r| &mut r.messages, None, &json[..known], stem),
+            Payload::OpenAiResponses(r) => splice(r, |r| &mut r.input, None, &json[..known], stem),
+            Payload::Gemini(r) => splice(r, |r| &mut r.contents, None, &json[..known], stem),
+        }
+    }
+
+    /// Serializes the payload, reusing the JSON of conversation entries equal to the same entry
+    /// of `previous` (a payload serialized this way before, with its entries' JSON). Returns the
+    /// body — byte for byte what [`Payload::to_json`] gives —, this payload's entries' JSON, and
+    /// how many entries' JSON was reused.
+    ///
+    /// The conversation is every payload's last field, so the body is the rest of the payload
+    /// (serialized with an empty conversation) with the entries spliced into its final `[]`.
+    pub fn to_json_reusing(&mut self, previous: Option<(&Payload, &[Arc<str>])>) -> (String, Vec<Arc<str>>, usize) {
+        match self {
+            Payload::Anthropic(r) => {
+                let prev = previous.and_then(|(p, s)| match p {
+                    Payload::Anthropic(p) => Some((&p.messages[..], s)),
+                    Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
+                });
+                splice(r, |r| &mut r.messages, prev, &[], None)
+            }
+            Payload::OpenAiChat(r) => {
+                let prev = previous.and_then(|(p, s)| match p {
+                    Payload::OpenAiChat(p) => Some((&p.messages[..], s)),
+                    Payload::Anthropic(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
+                });
+                splice(r, |r| &mut r.messages, prev, &[], None)
+            }
+            Payload::OpenAiResponses(r) => {
+                let prev = previous.and_then(|(p, s)| match p {
+                    Payload::OpenAiResponses(p) => Some((&p.input[..], s)),
+                    Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::Gemini(_) => None,
+                });
+                splice(r, |r| &mut r.input, prev, &[], None)
+            }
+            Payload::Gemini(r) => {
+                let prev = previous.and_then(|(p, s)| match p {
+                    Payload::Gemini(p) => Some((&p.contents[..], s)),
+                    Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) => None,
+                });
+                splice(r, |r| &mut r.contents, prev, &[], None)
+            }
+        }
+    }
+
+    pub fn validate(&self, limits: &Limits) -> Vec<Violation> {
+        self.validate_sized(limits, json_len(self))
+    }
+
+    /// As [`Payload::validate`], when the serialized body's length is already known.
+    pub fn validate_sized(&self, limits: &Limits, body_len: usize) -> Vec<Violation> {
+        match self {
+            Payload::Anthropic(p) => anthropic::validate_sized(p, limits, body_len),
+            Payload::OpenAiChat(p) => openai_chat::validate(p, limits),
+            Payload::OpenAiResponses(p) => openai_responses::validate(p),
+            Payload::Gemini(p) => gemini::validate(p),
+        }
+    }
+
+    /// As [`Payload::validate_sized`], keeping what a later [`Payload::validate_appended`] needs
+    /// to check only what is appended to this payload.
+    pub fn validate_keeping(&self, limits: &Limits, body_len: usize) -> (Vec<Violation>, Checked) {
+        match self {
+            Payload::Anthropic(p) => {
+                let (violations, check) = anthropic::Check::full(p, limits, body_len);
+                (violations, Checked::Anthropic(check))
+            }
+            Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => (self.validate_sized(limits, body_len), Checked::Whole),
+        }
+    }
+
+    /// Validates this payload, which is the one `checked` was made from with entries appended:
+    /// the Messages API's rules are checked on the new messages and across the request, the
+    /// old messages are not walked again. Where that cannot be done, the payload is checked whole.
+    pub fn validate_appended(&self, limits: &Limits, body_len: usize, checked: &mut Checked) -> Vec<Violation> {
+        if let (Payload::Anthropic(p), Checked::Anthropic(check)) = (self, &mut *checked) {
+            if let Some(violations) = check.resume(p, limits, body_len) {
+                return violations;
+            }
+        }
+        let (violations, fresh) = self.validate_keeping(limits, body_len);
+        *checked = fresh;
+        violations
+    }
+
+    /// Reads a payload of `provider`'s shape from JSON, for validation of payloads made elsewhere.
+    pub fn from_json(provider: Provider, value: Value) -> Result<Payload, String> {
+        // The settings sit among the body's own fields: read apart, then put in place.
+        fn read<R: serde::de::DeserializeOwned, S: serde::de::DeserializeOwned>(value: Value) -> Result<(R, S), String> {
+            let Value::Object(mut body) = value else { return Err("a request body is a JSON object".to_owned()) };
+            let mut settings = serde_json::Map::new();
+            for key in settings::field_names::<S>() {
+                if let Some(v) = body.remove(*key) {
+                    settings.insert((*key).to_owned(), v);
+                }
+            }
+            let settings = crate::diagnostic::from_value(Value::Object(settings))?;
+            Ok((crate::diagnostic::from_value(Value::Object(body))?, settings))
+        }
+        Ok(match provider {
+            Provider::Anthropic => read(value).map(|(r, s)| Payload::Anthropic(anthropic::Request { settings: s, ..r }))?,
+            Provider::OpenAiChat => read(value).map(|(r, s)| Payload::OpenAiChat(openai_chat::Request { settings: s, ..r }))?,
+            Provider::OpenAiResponses => read(value).map(|(r, s)| Payload::OpenAiResponses(openai_responses::Request { settings: s, ..r }))?,
+            Provider::Gemini => read(value).map(|(r, s)| Payload::Gemini(gemini::Request { settings: s, ..r }))?,
+        })
+    }
+}
+
+/// Renders items for `provider`.
+pub fn render(provider: Provider, items: &[&crate::conversation::Item], options: &RenderOptions) -> (Payload, RenderNotes) {
+    match provider {
+        Provider::Anthropic => {
+            let (p, n) = anthropic::render(items, options);
+            (Payload::Anthropic(p), n)
+        }
+        Provider::OpenAiChat => {
+            let (p, n) = openai_chat::render(items, options);
+            (Payload::OpenAiChat(p), n)
+        }
+        Provider::OpenAiResponses => {
+            let (p, n) = openai_responses::render(items, options);
+            (Payload::OpenAiResponses(p), n)
+        }
+        Provider::Gemini => {
+            let (p, n) = gemini::render(items, options);
+            (Payload::Gemini(p), n)
+        }
+    }
+}
+
+/// Serializes `request` with its conversation (its last field, `entries`) spliced in from
+/// per-entry JSON: the first `known.len()` entries' JSON is `known` as it is; later entries reuse
+/// the JSON of entries equal to `previous`'s at the same position.
+fn splice<R: Serialize, M: Serialize + PartialEq>(
+    request: &mut R,
+    entries: impl Fn(&mut R) -> &mut Vec<M>,
+    previous: Option<(&[M], &[Arc<str>])>,
+    known: &[Arc<str>],
+    stem: Option<&str>,
+) -> (String, Vec<Arc<str>>, usize) {
+    // The envelope (every field but the conversation) is serialized unless given.
+    let envelope = match stem {
+        Some(_) => String::new(),
+        None => {
+            let list = std::mem::take(entries(request));
+            let envelope = serde_json::to_string(request).unwrap_or_default();
+            *entries(request) = list;
+            envelope
+        }
+    };
+    let list = entries(request);
+    let (prev_entries, prev_json) = previous.filter(|(e, j)| e.len() == j.len()).unwrap_or((&[], &[]));
+    let mut reused = 0;
+    let json: Vec<Arc<str>> = list
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| match (known.get(i), prev_entries.get(i)) {
+            (Some(json), _) => {
+                reused += 1;
+                Arc::clone(json)
+            }
+            (None, Some(old)) if old == entry => {
+                reused += 1;
+                Arc::clone(&prev_json[i])
+            }
+            (None, _) => Arc::from(serde_json::to_string(entry).unwrap_or_default()),
+        })
+        .collect();
+    // The envelope ends with the empty conversation: `[]}`.
+    let stem = stem.unwrap_or_else(|| envelope.strip_suffix("[]}").unwrap_or(&envelope));
+    let mut body = String::with_capacity(stem.len() + json.iter().map(|j| j.len() + 1).sum::<usize>() + 2);
+    body.push_str(stem);
+    body.push('[');
+    for (i, j) in json.iter().enumerate() {
+        if i > 0 {
+            body.push(',');
+        }
+        body.push_str(&j[..]);
+    }
+    body.push_str("]}");
+    (body, json, reused)
+}
+

@@ -3,6 +3,7 @@
 //! ask of it whatever the API.
 
 use super::*;
+use crate::conversation::Item;
 
 /// A rendered payload of any provider.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -23,6 +24,98 @@ pub enum Checked {
     Whole,
 }
 
+/// One API's request, as [`Payload`] handles it whatever the API: rendered from items, its
+/// conversation entries (always the body's last field), and validated.
+pub trait Api: Serialize + Sized {
+    /// A conversation entry: a message, an input item, a content.
+    type Entry: Serialize + PartialEq;
+    fn render(items: &[&Item], options: &RenderOptions) -> (Self, RenderNotes);
+    fn entries(&self) -> &Vec<Self::Entry>;
+    fn entries_mut(&mut self) -> &mut Vec<Self::Entry>;
+    /// The entry is the model's: an assistant message or a model turn (for the Responses API,
+    /// whose items stand alone, anything but a user or system message).
+    fn is_model_entry(entry: &Self::Entry) -> bool;
+    fn validate_sized(&self, limits: &Limits, body_len: usize) -> Vec<Violation>;
+    fn into_payload(self) -> Payload;
+    /// This API's request in `payload`, if it is one.
+    fn of(payload: &Payload) -> Option<&Self>;
+    fn from_payload(payload: Payload) -> Option<Self>;
+}
+
+/// `$body` for the request of whichever API `$payload` holds, bound to `$r`.
+macro_rules! each {
+    ($payload:expr, $r:ident => $body:expr) => {
+        match $payload {
+            Payload::Anthropic($r) => $body,
+            Payload::OpenAiChat($r) => $body,
+            Payload::OpenAiResponses($r) => $body,
+            Payload::Gemini($r) => $body,
+        }
+    };
+}
+
+macro_rules! api {
+    ($module:ident, $variant:ident, $entries:ident, $entry:ty, |$e:ident| $model:expr, |$r:ident, $limits:ident, $len:ident| $validate:expr) => {
+        impl Api for $module::Request {
+            type Entry = $entry;
+            fn render(items: &[&Item], options: &RenderOptions) -> (Self, RenderNotes) {
+                $module::render(items, options)
+            }
+            fn entries(&self) -> &Vec<$entry> {
+                &self.$entries
+            }
+            fn entries_mut(&mut self) -> &mut Vec<$entry> {
+                &mut self.$entries
+            }
+            fn is_model_entry($e: &$entry) -> bool {
+                $model
+            }
+            fn validate_sized(&self, $limits: &Limits, $len: usize) -> Vec<Violation> {
+                let $r = self;
+                $validate
+            }
+            fn into_payload(self) -> Payload {
+                Payload::$variant(self)
+            }
+            // Every variant is named (its own one twice): a new API must be added here.
+            #[allow(unreachable_patterns)]
+            fn of(payload: &Payload) -> Option<&Self> {
+                match payload {
+                    Payload::$variant(r) => Some(r),
+                    Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
+                }
+            }
+            #[allow(unreachable_patterns)]
+            fn from_payload(payload: Payload) -> Option<Self> {
+                match payload {
+                    Payload::$variant(r) => Some(r),
+                    Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
+                }
+            }
+        }
+    };
+}
+
+api!(anthropic, Anthropic, messages, anthropic::Message, |m| m.role == anthropic::Role::Assistant, |r, limits, len| anthropic::validate_sized(r, limits, len));
+api!(openai_chat, OpenAiChat, messages, openai_chat::Message, |m| matches!(m, openai_chat::Message::Assistant { .. }), |r, limits, _len| openai_chat::validate(r, limits));
+api!(
+    openai_responses,
+    OpenAiResponses,
+    input,
+    openai_responses::InputItem,
+    |i| match i {
+        openai_responses::InputItem::Message { role, .. } => *role == openai_responses::MessageRole::Assistant,
+        openai_responses::InputItem::FunctionCall { .. }
+        | openai_responses::InputItem::FunctionCallOutput { .. }
+        | openai_responses::InputItem::CustomToolCall { .. }
+        | openai_responses::InputItem::CustomToolCallOutput { .. }
+        | openai_responses::InputItem::Reasoning { .. }
+        | openai_responses::InputItem::Native(_) => true,
+    },
+    |r, _limits, _len| openai_responses::validate(r)
+);
+api!(gemini, Gemini, contents, gemini::Content, |c| c.role.as_deref() == Some("model"), |r, _limits, _len| gemini::validate(r));
+
 impl Payload {
     pub fn provider(&self) -> Provider {
         match self {
@@ -41,55 +134,30 @@ impl Payload {
 
     /// Entries of the conversation (messages, input items or contents).
     pub fn entries_len(&self) -> usize {
-        match self {
-            Payload::Anthropic(r) => r.messages.len(),
-            Payload::OpenAiChat(r) => r.messages.len(),
-            Payload::OpenAiResponses(r) => r.input.len(),
-            Payload::Gemini(r) => r.contents.len(),
-        }
+        each!(self, r => r.entries().len())
     }
 
     /// Appends `more`'s conversation entries to this payload's; `false` (nothing changed) when
     /// the two are not the same API.
     pub fn append_entries(&mut self, more: Payload) -> bool {
-        match (self, more) {
-            (Payload::Anthropic(a), Payload::Anthropic(b)) => a.messages.extend(b.messages),
-            (Payload::OpenAiChat(a), Payload::OpenAiChat(b)) => a.messages.extend(b.messages),
-            (Payload::OpenAiResponses(a), Payload::OpenAiResponses(b)) => a.input.extend(b.input),
-            (Payload::Gemini(a), Payload::Gemini(b)) => a.contents.extend(b.contents),
-            (Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_), _) => return false,
+        fn append<A: Api>(a: &mut A, more: Payload) -> bool {
+            A::from_payload(more).map(|mut b| a.entries_mut().append(b.entries_mut())).is_some()
         }
-        true
+        each!(self, r => append(r, more))
     }
 
-    /// The conversation's first entry is the model's (an assistant message or a model turn);
-    /// true for an empty one. For the Responses API every item stands alone, so any first item
-    /// but a user or system message counts.
+    /// The conversation's first entry is the model's ([`Api::is_model_entry`]); true for an
+    /// empty one.
     pub fn starts_on_assistant_side(&self) -> bool {
-        match self {
-            Payload::Anthropic(r) => r.messages.first().is_none_or(|m| m.role == anthropic::Role::Assistant),
-            Payload::OpenAiChat(r) => r.messages.first().is_none_or(|m| matches!(m, openai_chat::Message::Assistant { .. })),
-            Payload::OpenAiResponses(r) => r.input.first().is_none_or(|i| match i {
-                openai_responses::InputItem::Message { role, .. } => *role == openai_responses::MessageRole::Assistant,
-                openai_responses::InputItem::FunctionCall { .. }
-                | openai_responses::InputItem::FunctionCallOutput { .. }
-                | openai_responses::InputItem::CustomToolCall { .. }
-                | openai_responses::InputItem::CustomToolCallOutput { .. }
-                | openai_responses::InputItem::Reasoning { .. }
-                | openai_responses::InputItem::Native(_) => true,
-            }),
-            Payload::Gemini(r) => r.contents.first().is_none_or(|c| c.role.as_deref() == Some("model")),
+        fn starts<A: Api>(r: &A) -> bool {
+            r.entries().first().is_none_or(A::is_model_entry)
         }
+        each!(self, r => starts(r))
     }
 
     /// Keeps the first `len` conversation entries.
     pub fn truncate_entries(&mut self, len: usize) {
-        match self {
-            Payload::Anthropic(r) => r.messages.truncate(len),
-            Payload::OpenAiChat(r) => r.messages.truncate(len),
-            Payload::OpenAiResponses(r) => r.input.truncate(len),
-            Payload::Gemini(r) => r.contents.truncate(len),
-        }
+        each!(self, r => r.entries_mut().truncate(len))
     }
 
     /// The settings this payload carries are still the ones its conversation calls for: the
@@ -116,13 +184,7 @@ impl Payload {
     /// `stem`, the body before its conversation, stands for every other field (unchanged).
     pub fn to_json_appended(&mut self, json: &[Arc<str>], known: usize, stem: &str) -> (String, Vec<Arc<str>>, usize) {
         let known = known.min(json.len());
-        let stem = Some(stem);
-        match self {
-            Payload::Anthropic(r) => splice(r, |r| &mut r.messages, None, &json[..known], stem),
-            Payload::OpenAiChat(r) => splice(r, |r| &mut r.messages, None, &json[..known], stem),
-            Payload::OpenAiResponses(r) => splice(r, |r| &mut r.input, None, &json[..known], stem),
-            Payload::Gemini(r) => splice(r, |r| &mut r.contents, None, &json[..known], stem),
-        }
+        each!(self, r => splice(r, None, &json[..known], Some(stem)))
     }
 
     /// Serializes the payload, reusing the JSON of conversation entries equal to the same entry
@@ -133,36 +195,11 @@ impl Payload {
     /// The conversation is every payload's last field, so the body is the rest of the payload
     /// (serialized with an empty conversation) with the entries spliced into its final `[]`.
     pub fn to_json_reusing(&mut self, previous: Option<(&Payload, &[Arc<str>])>) -> (String, Vec<Arc<str>>, usize) {
-        match self {
-            Payload::Anthropic(r) => {
-                let prev = previous.and_then(|(p, s)| match p {
-                    Payload::Anthropic(p) => Some((&p.messages[..], s)),
-                    Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
-                });
-                splice(r, |r| &mut r.messages, prev, &[], None)
-            }
-            Payload::OpenAiChat(r) => {
-                let prev = previous.and_then(|(p, s)| match p {
-                    Payload::OpenAiChat(p) => Some((&p.messages[..], s)),
-                    Payload::Anthropic(_) | Payload::OpenAiResponses(_) | Payload::Gemini(_) => None,
-                });
-                splice(r, |r| &mut r.messages, prev, &[], None)
-            }
-            Payload::OpenAiResponses(r) => {
-                let prev = previous.and_then(|(p, s)| match p {
-                    Payload::OpenAiResponses(p) => Some((&p.input[..], s)),
-                    Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::Gemini(_) => None,
-                });
-                splice(r, |r| &mut r.input, prev, &[], None)
-            }
-            Payload::Gemini(r) => {
-                let prev = previous.and_then(|(p, s)| match p {
-                    Payload::Gemini(p) => Some((&p.contents[..], s)),
-                    Payload::Anthropic(_) | Payload::OpenAiChat(_) | Payload::OpenAiResponses(_) => None,
-                });
-                splice(r, |r| &mut r.contents, prev, &[], None)
-            }
+        fn reusing<A: Api>(r: &mut A, previous: Option<(&Payload, &[Arc<str>])>) -> (String, Vec<Arc<str>>, usize) {
+            let previous = previous.and_then(|(p, json)| A::of(p).map(|p| (&p.entries()[..], json)));
+            splice(r, previous, &[], None)
         }
+        each!(self, r => reusing(r, previous))
     }
 
     pub fn validate(&self, limits: &Limits) -> Vec<Violation> {
@@ -171,12 +208,7 @@ impl Payload {
 
     /// As [`Payload::validate`], when the serialized body's length is already known.
     pub fn validate_sized(&self, limits: &Limits, body_len: usize) -> Vec<Violation> {
-        match self {
-            Payload::Anthropic(p) => anthropic::validate_sized(p, limits, body_len),
-            Payload::OpenAiChat(p) => openai_chat::validate(p, limits),
-            Payload::OpenAiResponses(p) => openai_responses::validate(p),
-            Payload::Gemini(p) => gemini::validate(p),
-        }
+        each!(self, r => r.validate_sized(limits, body_len))
     }
 
     /// As [`Payload::validate_sized`], keeping what a later [`Payload::validate_appended`] needs
@@ -229,48 +261,34 @@ impl Payload {
 }
 
 /// Renders items for `provider`.
-pub fn render(provider: Provider, items: &[&crate::conversation::Item], options: &RenderOptions) -> (Payload, RenderNotes) {
+pub fn render(provider: Provider, items: &[&Item], options: &RenderOptions) -> (Payload, RenderNotes) {
+    fn rendered<A: Api>(items: &[&Item], options: &RenderOptions) -> (Payload, RenderNotes) {
+        let (request, notes) = A::render(items, options);
+        (request.into_payload(), notes)
+    }
     match provider {
-        Provider::Anthropic => {
-            let (p, n) = anthropic::render(items, options);
-            (Payload::Anthropic(p), n)
-        }
-        Provider::OpenAiChat => {
-            let (p, n) = openai_chat::render(items, options);
-            (Payload::OpenAiChat(p), n)
-        }
-        Provider::OpenAiResponses => {
-            let (p, n) = openai_responses::render(items, options);
-            (Payload::OpenAiResponses(p), n)
-        }
-        Provider::Gemini => {
-            let (p, n) = gemini::render(items, options);
-            (Payload::Gemini(p), n)
-        }
+        Provider::Anthropic => rendered::<anthropic::Request>(items, options),
+        Provider::OpenAiChat => rendered::<openai_chat::Request>(items, options),
+        Provider::OpenAiResponses => rendered::<openai_responses::Request>(items, options),
+        Provider::Gemini => rendered::<gemini::Request>(items, options),
     }
 }
 
 /// Serializes `request` with its conversation (its last field, `entries`) spliced in from
 /// per-entry JSON: the first `known.len()` entries' JSON is `known` as it is; later entries reuse
 /// the JSON of entries equal to `previous`'s at the same position.
-fn splice<R: Serialize, M: Serialize + PartialEq>(
-    request: &mut R,
-    entries: impl Fn(&mut R) -> &mut Vec<M>,
-    previous: Option<(&[M], &[Arc<str>])>,
-    known: &[Arc<str>],
-    stem: Option<&str>,
-) -> (String, Vec<Arc<str>>, usize) {
+fn splice<A: Api>(request: &mut A, previous: Option<(&[A::Entry], &[Arc<str>])>, known: &[Arc<str>], stem: Option<&str>) -> (String, Vec<Arc<str>>, usize) {
     // The envelope (every field but the conversation) is serialized unless given.
     let envelope = match stem {
         Some(_) => String::new(),
         None => {
-            let list = std::mem::take(entries(request));
+            let list = std::mem::take(request.entries_mut());
             let envelope = serde_json::to_string(request).unwrap_or_default();
-            *entries(request) = list;
+            *request.entries_mut() = list;
             envelope
         }
     };
-    let list = entries(request);
+    let list = request.entries();
     let (prev_entries, prev_json) = previous.filter(|(e, j)| e.len() == j.len()).unwrap_or((&[], &[]));
     let mut reused = 0;
     let json: Vec<Arc<str>> = list

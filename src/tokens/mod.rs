@@ -265,7 +265,7 @@ pub fn item_texts(item: &Item) -> Vec<std::borrow::Cow<'_, str>> {
         Item::Reasoning(r) => vec![Cow::Borrowed(r.text.as_str())],
         Item::ToolCall(c) => vec![Cow::Borrowed(c.name.as_str()), Cow::Owned(c.input.to_string())],
         Item::ToolResult(r) => parts(&r.content),
-        Item::Native(n) => vec![Cow::Owned(serde_json::Value::Object(n.value.clone()).to_string())],
+        Item::Native(n) => vec![Cow::Owned(serde_json::to_string(&n.value).unwrap_or_default())],
     }
 }
 

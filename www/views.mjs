@@ -58,10 +58,18 @@ export function renderGauge(gauge, text, context) {
   gauge.replaceChildren(el('div', { class: cls, style: `width: ${(100 * used) / scale}%` }), ...marks);
   gauge.dataset.used = String(used);
   gauge.dataset.size = String(size);
+  gauge.dataset.adjusted = String(context.adjustedTokens ?? 0);
+  // What the count is made of: the provider's figure, the estimate after it, and what the view
+  // left out (pruning, evicted images) that the log still holds.
+  const parts = context.given ? ['the count the host gave'] : [
+    ...(context.anchored ? [`${fmt(context.anchorTokens)} reported by the provider`] : []),
+    `${fmt(context.estimatedTokens)} estimated`,
+    ...(context.adjustedTokens ? [`${context.adjustedTokens < 0 ? '−' : '+'}${fmt(Math.abs(context.adjustedTokens))} ${context.adjustedTokens < 0 ? 'left out by this view' : 'the last request had left out'}`] : []),
+  ];
   text.textContent = `${fmt(used)} of ${size ? fmt(size) : 'an unknown window'} tokens` +
     (size ? ` (${((100 * used) / size).toFixed(1)}%)` : '') +
     (pruneAt ? ` · pruning from ${fmt(pruneAt)}` : '') + (compactAt ? ` · compaction due at ${fmt(compactAt)}` : '') +
-    ` · ${context.anchored ? 'anchored on the provider\'s reported usage' : 'estimated'} · threshold: ${threshold}`;
+    ` · ${parts.join(', ')} · threshold: ${threshold}`;
 }
 
 /**

@@ -98,6 +98,7 @@ function shown() {
       slider: Number(document.getElementById('slider').value),
       max: Number(document.getElementById('slider').max),
       gaugeSize: Number(document.getElementById('gauge').dataset.size),
+      gaugeAdjusted: Number(document.getElementById('gauge').dataset.adjusted),
       gaugeText: document.getElementById('gauge-text').textContent,
       title: document.getElementById('request-title').textContent,
       firstEntry: document.querySelector('#body details')?.textContent.slice(0, 0),
@@ -111,6 +112,7 @@ function assertMatches(view, report, what) {
   assert.equal(view.tokens, report.tokens.request, `${what}: tokens`);
   assert.equal(view.items, report.items, `${what}: items`);
   assert.equal(view.context, report.tokens.context.used, `${what}: context tokens`);
+  assert.equal(view.gaugeAdjusted, report.tokens.context.adjustedTokens, `${what}: what the view left out of the count`);
   assert.deepEqual([view.cacheRead, view.inputCost], [report.forecast.cacheRead, report.forecast.inputDollars], `${what}: forecast`);
   assert.deepEqual(view.sources, report.tokens.bySource, `${what}: tokens by source`);
   assert.deepEqual(view.sourceBytes, report.sources, `${what}: bytes by source`);
@@ -277,6 +279,10 @@ test('what if: the provider, the window and pruning change the request, its gaug
     .buildAt(last, { provider: 'openai-responses', contextWindow: 8000, pruning: { keepSteps: 2, batchSteps: 1, hardClearSteps: 2 } }).report;
   assertMatches(view, eager, 'eager pruning');
   assert.ok(eager.pruning.cleared.length > 0 && view.bytes < report.bytes, 'pruning cleared results');
+  // The gauge says what the count is made of, as the report does.
+  const c = eager.tokens.context;
+  assert.match(view.gaugeText, new RegExp(`${c.anchorTokens.toLocaleString('en-US')} reported by the provider, ${c.estimatedTokens.toLocaleString('en-US')} estimated`), view.gaugeText);
+  assert.equal(view.gaugeText.includes('left out by this view'), c.adjustedTokens < 0, view.gaugeText);
   assert.equal(view.shared, eager.prefix.sharedBytes);
   assert.equal(eager.prefix.cause, 'pruning');
   const rewritten = await page.$eval('#prefix [data-figure="rewritten"]', (f) => ({ value: Number(f.dataset.value), text: f.textContent }));

@@ -226,3 +226,14 @@ pub fn text_of(parts: &[Part]) -> String {
 pub fn response_start(items_before_anchor: &[Item]) -> usize {
     items_before_anchor.iter().rposition(|i| !i.is_assistant_side()).map_or(0, |p| p + 1)
 }
+
+/// The first `head` and last `tail` characters with a marker saying how much is gone between.
+pub fn soft_trim(text: &str, head: usize, tail: usize) -> String {
+    let total = text.chars().count();
+    if total <= head + tail {
+        return text.to_owned();
+    }
+    let head_end = text.char_indices().nth(head).map_or(text.len(), |(i, _)| i);
+    let tail_start = text.char_indices().nth(total - tail).map_or(text.len(), |(i, _)| i);
+    format!("{}\n[… {} characters trimmed …]\n{}", &text[..head_end], total - head - tail, &text[tail_start..])
+}

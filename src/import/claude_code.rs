@@ -382,7 +382,7 @@ fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compa
     let content = value.pointer("/message/content");
     if let Some((tokens_before, kept)) = compaction {
         let first_kept_seq = kept.unwrap_or(out.next_seq() + 1);
-        out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary: text_of(content), first_kept_seq, tokens_before, summary_tokens: None }));
+        out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary: text_of(content), first_kept_seq, tokens_before, summary_tokens: None, trim_kept_over: None }));
         return;
     }
     let synthetic = (value.get("isMeta").and_then(Value::as_bool) == Some(true)).then_some(SyntheticReason::SystemReminder);

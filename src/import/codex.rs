@@ -322,7 +322,7 @@ fn compacted(out: &mut LogBuilder, state: &mut State, line: usize, payload: &Val
         Some(history) => {
             let summary_in_history = history.iter().any(|i| is_contextual(&user_text(i)) && user_text(i).trim_start().starts_with(SUMMARY_PREFIX));
             let summary = if summary_in_history { String::new() } else { message };
-            out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq: seq + 1, tokens_before: None, summary_tokens: None }));
+            out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq: seq + 1, tokens_before: None, summary_tokens: None, trim_kept_over: None }));
             state.history_prompts.clear();
             state.turn_prompts.clear();
             for item in history {
@@ -332,7 +332,7 @@ fn compacted(out: &mut LogBuilder, state: &mut State, line: usize, payload: &Val
         }
         // An older compaction: the summary, and the prompts so far, which Codex keeps.
         None => {
-            out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary: message, first_kept_seq: seq + 1, tokens_before: None, summary_tokens: None }));
+            out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary: message, first_kept_seq: seq + 1, tokens_before: None, summary_tokens: None, trim_kept_over: None }));
             let prompts = std::mem::take(&mut state.history_prompts);
             for prompt in &prompts {
                 let id = state.next_message_id("user");

@@ -94,7 +94,7 @@ pub fn import(text: &str) -> Imported {
                     seq + 1
                 });
                 let tokens_before = value.get("tokensBefore").and_then(Value::as_u64);
-                out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq, tokens_before, summary_tokens: None }));
+                out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq, tokens_before, summary_tokens: None, trim_kept_over: None }));
             }
             "branch_summary" => {
                 let summary = value.get("summary").and_then(Value::as_str).unwrap_or("");

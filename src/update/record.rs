@@ -286,6 +286,10 @@ pub struct CompactionCheckpoint {
     /// The summary's size in tokens as the summarising model reported it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary_tokens: Option<u64>,
+    /// Kept tool results and command outputs longer than this (characters) are trimmed to their
+    /// head and tail in the model's view: set when what stays verbatim would not fit otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trim_kept_over: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -260,7 +260,10 @@ impl Folder {
                             }),
                         );
                     }
-                    self.items.extend(kept_items);
+                    match cp.trim_kept_over {
+                        Some(limit) => self.items.extend(kept_items.into_iter().map(|item| trim_kept(item, limit))),
+                        None => self.items.extend(kept_items),
+                    }
                     self.item_seqs.extend(kept_seqs);
                     self.reindex_calls();
                     // The anchor described the context before the cut; what stays of it is the
@@ -586,6 +589,32 @@ fn origin_of(meta: &ProviderMeta) -> Option<Origin> {
     meta.provider.as_ref().map(|provider| Origin { provider: provider.clone(), model: meta.model.clone() })
 }
 
+/// A kept item as a compaction that had to trim leaves it: a tool result, or the output of a
+/// command the user ran, over `limit` characters keeps its head and tail; what a person or the
+/// model wrote stays whole.
+fn trim_kept(item: Item, limit: usize) -> Item {
+    let trimmed = |content: &[Part]| -> Option<Vec<Part>> {
+        let text = crate::conversation::text_of(content);
+        let all_text = content.iter().all(|p| matches!(p, Part::Text { .. }));
+        (all_text && text.chars().count() > limit).then(|| vec![Part::text(crate::conversation::soft_trim(&text, limit / 2, limit / 2))])
+    };
+    match item {
+        Item::ToolResult(mut r) => {
+            if let Some(content) = trimmed(&r.content) {
+                r.content = content;
+            }
+            Item::ToolResult(r)
+        }
+        Item::User(mut m) if m.synthetic == Some(SyntheticReason::Interjection) => {
+            if let Some(content) = trimmed(&m.content) {
+                m.content = content;
+            }
+            Item::User(m)
+        }
+        other @ (Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) | Item::Native(_)) => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -675,10 +704,37 @@ mod tests {
     #[test]
     fn a_compaction_stands_for_what_it_summarises() {
         let checkpoint =
-            CompactionCheckpoint { summary: "## Goal\nDone.".into(), first_kept_seq: 3, tokens_before: None, summary_tokens: None };
+            CompactionCheckpoint { summary: "## Goal\nDone.".into(), first_kept_seq: 3, tokens_before: None, summary_tokens: None, trim_kept_over: None };
         check(
             vec![prompt("one", "u1"), agent("A.", "a1"), prompt("two", "u2"), RecordBody::Event(Event::CompactionCheckpoint(checkpoint))],
             &["summary", "user:two"],
+        );
+    }
+
+    #[test]
+    fn a_compaction_that_had_to_trim_keeps_the_head_and_tail_of_long_outputs_only() {
+        let long = "x".repeat(300);
+        let checkpoint = CompactionCheckpoint {
+            summary: "## Goal\nDone.".into(),
+            first_kept_seq: 3,
+            tokens_before: None,
+            summary_tokens: None,
+            trim_kept_over: Some(100),
+        };
+        let trimmed = format!("result:{}\n[… 200 characters trimmed …]\n{}", "x".repeat(50), "x".repeat(50));
+        check(
+            vec![
+                prompt("one", "u1"),
+                agent("A.", "a1"),
+                prompt(&long, "u2"),
+                agent(&long, "a2"),
+                call("c1"),
+                result("c1", &long, false),
+                call("c2"),
+                result("c2", "short", false),
+                RecordBody::Event(Event::CompactionCheckpoint(checkpoint)),
+            ],
+            &["summary", &format!("user:{long}"), &format!("assistant:{long}"), "call:read", &trimmed, "call:read", "result:short"],
         );
     }
 

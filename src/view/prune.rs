@@ -33,6 +33,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::conversation::soft_trim;
 use crate::conversation::{text_of, Item, Part, ToolResult};
 use crate::tokens::ItemSize;
 
@@ -430,17 +431,6 @@ pub fn is_active(config: &PruningConfig, usage: Option<ContextUse>) -> bool {
 /// A prompt a person typed: what turns are counted in.
 pub fn is_real_prompt(item: &Item) -> bool {
     matches!(item, Item::User(m) if m.synthetic.is_none())
-}
-
-/// The first `head` and last `tail` characters with a marker saying how much is gone between.
-pub fn soft_trim(text: &str, head: usize, tail: usize) -> String {
-    let total = text.chars().count();
-    if total <= head + tail {
-        return text.to_owned();
-    }
-    let head_end = text.char_indices().nth(head).map_or(text.len(), |(i, _)| i);
-    let tail_start = text.char_indices().nth(total - tail).map_or(text.len(), |(i, _)| i);
-    format!("{}\n[… {} characters trimmed …]\n{}", &text[..head_end], total - head - tail, &text[tail_start..])
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ fn every_record_kind() -> Vec<Record> {
         RecordBody::Update(AcpUpdate::Other(json!({"sessionUpdate": "usage_update", "used": 10, "size": 100}))),
         RecordBody::Event(Event::UsageAnchor(UsageAnchor { provider: Some("openai".into()), model: Some("gpt-5".into()), input_tokens: 10, output_tokens: 2, cache_read_tokens: 1, cache_write_tokens: 0, reasoning_tokens: None, omitted_tokens: None })),
         RecordBody::Event(Event::ModelSwitch(ModelSwitch { provider: "anthropic".into(), model: "claude-opus-4-6".into(), context_window: Some(200_000) })),
-        RecordBody::Event(Event::CompactionCheckpoint(CompactionCheckpoint { summary: "sum".into(), first_kept_seq: 5, tokens_before: Some(1000), summary_tokens: None })),
+        RecordBody::Event(Event::CompactionCheckpoint(CompactionCheckpoint { summary: "sum".into(), first_kept_seq: 5, tokens_before: Some(1000), summary_tokens: None, trim_kept_over: None })),
         RecordBody::Event(Event::Rewind(Rewind { prompt_index: 0 })),
         RecordBody::Event(Event::ReminderInjected(ReminderInjected { reminder: "date".into(), text: "today".into() })),
         RecordBody::Event(Event::PromptHeadSnapshot(PromptHeadSnapshot { system: "sys".into(), first_user_prefix: "env".into() })),

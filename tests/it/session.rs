@@ -817,6 +817,11 @@ fn a_log_names_its_model_and_window_for_builds_that_do_not() {
 
 /// A pi session: three short exchanges, then the 52 KB output of a command the user ran.
 fn pi_session_ending_with_a_large_output() -> String {
+    pi_session_ending_with_an_output_of(1800)
+}
+
+/// The same, with an output of `output_lines` lines of 30 bytes.
+fn pi_session_ending_with_an_output_of(output_lines: usize) -> String {
     let mut lines = vec![json!({"type": "session", "version": 3, "id": "big-output", "timestamp": "2026-12-01T10:00:00Z", "cwd": "/w"})];
     let mut parent = Value::Null;
     let mut push = |lines: &mut Vec<Value>, id: String, message: Value| {
@@ -829,7 +834,7 @@ fn pi_session_ending_with_a_large_output() -> String {
             "content": [{"type": "text", "text": format!("Answer {i}: module {i} parses the config.")}]});
         push(&mut lines, format!("a{i}"), answer);
     }
-    let output: String = (0..1800).map(|n| format!("line {n:05} of the test log: ok\n")).collect();
+    let output: String = (0..output_lines).map(|n| format!("line {n:05} of the test log: ok\n")).collect();
     push(&mut lines, "b1".into(), json!({"role": "bashExecution", "command": "cargo test", "output": output, "exitCode": 0}));
     lines.iter().map(|l| format!("{l}\n")).collect()
 }
@@ -853,6 +858,32 @@ fn a_compaction_after_a_large_output_keeps_the_latest_exchange() {
         assert!(after.contains(kept), "{kept} is kept verbatim");
     }
     assert!(!after.contains("Answer 2: module 2"), "what came before is the summary's");
+}
+
+#[test]
+fn a_latest_exchange_too_large_to_keep_whole_keeps_its_outputs_head_and_tail() {
+    // 600 KB of output: about 150,000 tokens, more than half of a 200,000-token window.
+    let text = pi_session_ending_with_an_output_of(20_000);
+    let mut s = Session::create(Header::new("huge-output"));
+    for record in contextview::import::import(None, &text).unwrap().records {
+        s.append(record).unwrap();
+    }
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
+    ok(&mut s, json!({"type": "userMessage", "text": "Why did the test log print so much?"}));
+    let p = ok(&mut s, json!({"type": "prepareCompaction"}));
+    let Some(Reply::Compaction(prepared)) = p.reply else { panic!("{p:?}") };
+    assert_eq!(prepared.trim_kept_over, Some(2_000), "the default trimming length");
+    ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
+    let Some(Reply::Built { body: after, report }) = ok(&mut s, json!({"type": "buildRequest"})).reply else { panic!("not built") };
+    for kept in ["Question 3: what does module 3 do?", "Answer 3: module 3 parses the config.", "line 00000 of the test log", "line 19999 of the test log", "characters trimmed", "Why did the test log print so much?"] {
+        assert!(after.contains(kept), "{kept} is in the request");
+    }
+    assert!(!after.contains("line 10000 of the test log"), "the middle of the output is left out");
+    assert!(report.tokens.request < 100_000, "{} tokens", report.tokens.request);
+    // The log still holds the whole output, and a fresh replay builds the same request.
+    let mut fresh = Session::from_log(&s.snapshot().log);
+    assert_eq!(body(&ok(&mut fresh, json!({"type": "buildRequest"}))), *after);
+    assert!(s.snapshot().log.contains("line 10000 of the test log"));
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //!
 //! `prepareCompaction` picks the cut ([`cut`]) — recent messages within a budget stay verbatim,
 //! starting at a step boundary so no tool call is parted from its result; the current step
-//! always stays, and so does the latest exchange the model took part in — and writes the request that asks a model for the summary: a structured
+//! always stays, and so does the latest exchange the model took part in (its long results and
+//! outputs trimmed to head and tail when it would not leave the next request under half the
+//! window) — and writes the request that asks a model for the summary: a structured
 //! template (goal, constraints, progress, decisions, next steps, files, pending side effects),
 //! merging the previous summary when there is one.
 //!
@@ -97,6 +99,7 @@ impl Session {
         let items = replayer.items();
         let sizes = cache.sizes(items, family);
         let at = cut(items, options.keep_recent_tokens, |i| sizes[i].tokens);
+        let kept_tokens: u64 = sizes[at..].iter().map(|s| s.tokens).sum();
         let before = &items[..at];
         if !before.iter().any(|i| !is_regenerated(i)) {
             return Err(SessionError::NothingToCompact);
@@ -114,6 +117,10 @@ impl Session {
         };
         let split_note = if split_turn { SPLIT } else { "" };
         let budget = options.input_tokens.or_else(|| window.map(|w| w.saturating_sub(options.summary_tokens).saturating_sub(w / MARGIN_SHARE)));
+        // What stays verbatim must leave the request after the compaction under half the
+        // window (where pruning starts): past that, its long results and outputs keep their
+        // head and tail only.
+        let trim_kept_over = window.filter(|w| kept_tokens > w / 2).map(|_| options.trim_results_over);
 
         // The request the session would send now, with the instructions after it.
         let input = self.build_input(options.build.clone())?;
@@ -135,7 +142,7 @@ impl Session {
                     None => self.build_extended_from(&input, None).ok().map(|(body, _)| body),
                 };
                 let cached_bytes = last.map_or(0, |last| cached_prefix(&last, &body));
-                self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before });
+                self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before, trim_kept_over });
                 return Ok(PreparedCompaction {
                     first_kept_seq,
                     based_on_seq,
@@ -147,6 +154,7 @@ impl Session {
                     tokens_before,
                     input_tokens: report.tokens.request,
                     split_turn,
+                    trim_kept_over,
                     cached_bytes,
                     cached_share: cached_bytes as f64 / body.len().max(1) as f64,
                     system: input.system.clone().or_else(|| self.replayer().state().heads.as_ref().map(|h| h.system.clone())).unwrap_or_default(),
@@ -169,7 +177,7 @@ impl Session {
         build.items = Some(vec![Item::User(UserMessage { id: "compaction-request".into(), content: vec![Part::text(summary.prompt.clone())], synthetic: None })]);
         let built = crate::request::build_request(&build).map_err(SessionError::Request)?;
         let cached_bytes = self.cache.last_body().map_or(0, |last| cached_prefix(&last, &built.built.body));
-        self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before });
+        self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before, trim_kept_over });
         Ok(PreparedCompaction {
             first_kept_seq,
             based_on_seq,
@@ -181,6 +189,7 @@ impl Session {
             tokens_before,
             input_tokens: summary.tokens,
             split_turn,
+            trim_kept_over,
             cached_bytes,
             cached_share: cached_bytes as f64 / built.built.body.len().max(1) as f64,
             system: SUMMARY_SYSTEM.to_owned(),
@@ -257,6 +266,7 @@ impl Session {
                 first_kept_seq: prepared.first_kept_seq,
                 tokens_before: Some(prepared.tokens_before),
                 summary_tokens: apply.usage.as_ref().map(|u| u.output_tokens),
+                trim_kept_over: prepared.trim_kept_over,
             })),
             ts,
         )];

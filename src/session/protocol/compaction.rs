@@ -76,6 +76,10 @@ pub struct PreparedCompaction {
     /// The cut falls inside the latest request's work: its first steps are summarised, its
     /// latest stay verbatim (the summary says what was done for it so far).
     pub split_turn: bool,
+    /// What stays verbatim would not leave the next request under half the window: its tool
+    /// results and command outputs over this many characters will keep their head and tail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trim_kept_over: Option<usize>,
     /// Bytes at the start of the request that repeat the last request the session built — what
     /// the provider's prompt cache can serve — and their share of the request.
     pub cached_bytes: usize,

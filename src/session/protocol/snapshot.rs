@@ -53,4 +53,8 @@ pub struct PreparedCut {
     pub first_kept_seq: u64,
     pub based_on_seq: u64,
     pub tokens_before: u64,
+    /// Kept results and outputs over this many characters are trimmed (what stays verbatim
+    /// would not fit otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trim_kept_over: Option<usize>,
 }

@@ -89,7 +89,7 @@ fn ends_on(items: &[Item], last: Option<&Item>) -> bool {
 
 /// Options that decide the payload's old part (the ledger's count only matters through the
 /// pruning decision, checked on its own).
-fn same_shape(a: &BuildOptions, b: &BuildOptions) -> bool {
+pub(super) fn same_shape(a: &BuildOptions, b: &BuildOptions) -> bool {
     a.provider == b.provider
         && a.render == b.render
         && a.repair == b.repair

@@ -81,11 +81,18 @@ impl BuildOptions {
             context.follow_view(&self.ledger, last.rewrites());
             return context;
         }
+        // Counted without a build since: the view made once, kept until it changes.
+        if let Some(followed) = cache.followed.as_ref().filter(|f| incremental::same_shape(&f.options, self) && f.plan == plan && f.holds_for(items)) {
+            context.follow_view(&self.ledger, &followed.rewrites);
+            return context;
+        }
         let (view, _) = repair::repair(items, &self.repair);
         let (view, _) = prune::prune(view, &self.pruning, plan);
         let (view, _) = images::budget(view, &self.images, self.provider, &self.render.limits);
         let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
-        context.follow_view(&self.ledger, &ledger::rewrites(items, &refs, &cache.sizes, self.family()));
+        let rewrites = ledger::rewrites(items, &refs, &cache.sizes, self.family());
+        context.follow_view(&self.ledger, &rewrites);
+        cache.followed = Some(Followed { options: self.clone(), plan, items: items.len(), rewrites });
         context
     }
 
@@ -199,12 +206,31 @@ pub struct ViewCache {
     last: Option<Kept>,
     /// The last build, for the append fast path ([`incremental`]).
     last_build: Option<incremental::LastBuild>,
+    /// What the view left out when the ledger last followed it without a build.
+    followed: Option<Followed>,
     /// Lowest item index changed since the last build.
     dirty_from: usize,
     /// The last heads measured (system prompt, tool definitions) and their tokens: a session is
     /// built with the same ones request after request, and comparing them costs less than
     /// estimating them again.
     heads: Option<Heads>,
+}
+
+/// What a view left out of the logged items ([`ledger::rewrites`]), made for the ledger between
+/// builds: it holds while the options and the pruning plan are the same and nothing but items
+/// without images was appended since (only pruning and image eviction rewrite what repair left).
+#[derive(Debug, Clone)]
+struct Followed {
+    options: BuildOptions,
+    plan: prune::Plan,
+    items: usize,
+    rewrites: Vec<(usize, i64)>,
+}
+
+impl Followed {
+    fn holds_for(&self, items: &[Item]) -> bool {
+        items.len() >= self.items && !items[self.items..].iter().any(|item| crate::tokens::item_images(item).next().is_some())
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -220,6 +246,9 @@ impl ViewCache {
     pub fn invalidate_from(&mut self, index: usize) {
         self.sizes.truncate(index);
         self.dirty_from = self.dirty_from.min(index);
+        if self.followed.as_ref().is_some_and(|f| index < f.items) {
+            self.followed = None;
+        }
     }
 
     /// [`ledger::head_tokens`], measured again only when the heads changed.

@@ -469,6 +469,9 @@ fn pruning_makes_room_before_a_compaction_is_asked_for() {
     // Twenty-four results of about 3,300 tokens: twice the window as logged, never past the
     // compaction threshold (20,000) as sent.
     assert!(counts.len() >= 24 && counts.iter().all(|&used| used <= 20_000), "{counts:?}");
+    // The last count, made without a build, is the one a build reports.
+    let Some(Reply::Built { report, .. }) = ok(&mut s, json!({"type": "buildRequest"})).reply else { panic!("not built") };
+    assert_eq!(counts.last().copied(), Some(report.tokens.context.used));
 }
 
 /// Each request answered with the request's own estimate as the provider's count: the ledger
@@ -479,9 +482,14 @@ fn the_ledger_follows_the_view_across_pruning() {
     ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "m", "contextWindow": 40000}));
     ok(&mut s, json!({"type": "userMessage", "text": "go"}));
     let (mut moves, mut last_cut) = (0, (0, 0));
+    let input: contextview::request::BuildInput =
+        serde_json::from_value(json!({"provider": "openai-chat", "model": "m", "contextWindow": 40000})).unwrap();
     for i in 0..30 {
+        // Between builds the session counts what the next build will (its usage_update).
+        let between = s.usage(&input);
         let Some(Reply::Built { report, .. }) = ok(&mut s, json!({"type": "buildRequest"})).reply else { panic!("not built") };
         let (context, request) = (&report.tokens.context, report.tokens.request);
+        assert_eq!((between.used, between.adjusted_tokens), (context.used, context.adjusted_tokens), "round {i}");
         let off = context.used.abs_diff(request) as f64 / request as f64;
         assert!(context.anchored == (i > 0) && off < 0.02, "round {i}: ledger {} vs request {request}: {context:?}", context.used);
         let cut = (report.pruning.cleared.len(), report.pruning.trimmed.len());

@@ -847,18 +847,25 @@ fn pi_session_ending_with_an_output_of(output_lines: usize) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
-#[test]
-fn a_compaction_after_a_large_output_keeps_the_latest_exchange() {
-    let text = pi_session_ending_with_a_large_output();
-    assert!(text.len() > 50_000);
+/// The pi session with an output of `output_lines` lines, imported into a session on a
+/// 200,000-token window, and a new prompt after it; then a compaction prepared with defaults.
+fn compacting_after_an_output_of(output_lines: usize) -> (Session, Processed) {
+    let text = pi_session_ending_with_an_output_of(output_lines);
     let mut s = Session::create(Header::new("big-output"));
     for record in contextview::import::import(None, &text).unwrap().records {
         s.append(record).unwrap();
     }
     ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
     ok(&mut s, json!({"type": "userMessage", "text": "Why did the test log print so much?"}));
-    // The default budget (12,000 tokens) holds the new prompt, not the output before it.
     let p = ok(&mut s, json!({"type": "prepareCompaction"}));
+    (s, p)
+}
+
+#[test]
+fn a_compaction_after_a_large_output_keeps_the_latest_exchange() {
+    assert!(pi_session_ending_with_a_large_output().len() > 50_000);
+    // The default budget (12,000 tokens) holds the new prompt, not the output before it.
+    let (mut s, p) = compacting_after_an_output_of(1800);
     assert!(matches!(p.reply, Some(Reply::Compaction(_))), "{p:?}");
     ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
     let after = body(&ok(&mut s, json!({"type": "buildRequest"})));
@@ -871,14 +878,7 @@ fn a_compaction_after_a_large_output_keeps_the_latest_exchange() {
 #[test]
 fn a_latest_exchange_too_large_to_keep_whole_keeps_its_outputs_head_and_tail() {
     // 600 KB of output: about 150,000 tokens, more than half of a 200,000-token window.
-    let text = pi_session_ending_with_an_output_of(20_000);
-    let mut s = Session::create(Header::new("huge-output"));
-    for record in contextview::import::import(None, &text).unwrap().records {
-        s.append(record).unwrap();
-    }
-    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
-    ok(&mut s, json!({"type": "userMessage", "text": "Why did the test log print so much?"}));
-    let p = ok(&mut s, json!({"type": "prepareCompaction"}));
+    let (mut s, p) = compacting_after_an_output_of(20_000);
     let Some(Reply::Compaction(prepared)) = p.reply else { panic!("{p:?}") };
     assert_eq!(prepared.trim_kept_over, Some(2_000), "the default trimming length");
     ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));

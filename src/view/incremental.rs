@@ -37,9 +37,6 @@ pub(super) struct LastBuild {
     report: Report,
     /// The pruning plan it was built under (a build that would prune otherwise is a full one).
     plan: prune::Plan,
-    /// What its view changed of the logged items ([`super::ledger::rewrites`]): an append
-    /// changes none, so the ledger follows the next view with these.
-    rewrites: Vec<(usize, i64)>,
     /// Call ids in the last view (a new call reusing one needs repair).
     call_ids: FxHashSet<String>,
     /// The last view ended with the last session item itself (repair dropped nothing after it
@@ -48,7 +45,7 @@ pub(super) struct LastBuild {
 }
 
 impl LastBuild {
-    pub(super) fn new(options: &BuildOptions, items: &[Item], view: &[&Item], report: &Report, plan: prune::Plan, rewrites: Vec<(usize, i64)>) -> LastBuild {
+    pub(super) fn new(options: &BuildOptions, items: &[Item], view: &[&Item], report: &Report, plan: prune::Plan) -> LastBuild {
         let call_ids = view
             .iter()
             .filter_map(|item| match item {
@@ -57,26 +54,11 @@ impl LastBuild {
             })
             .collect();
         let ends_on_last_item = ends_on(items, view.last().copied());
-        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), plan, rewrites, call_ids, ends_on_last_item }
+        LastBuild { options: options.clone(), items: items.len(), report: report.clone(), plan, call_ids, ends_on_last_item }
     }
 }
 
 impl LastBuild {
-    /// Its view's changes to the logged items still hold for `items`: the same options and
-    /// pruning plan, nothing changed before its end, and nothing since with an image (only
-    /// pruning and image eviction rewrite items after a repair that changed nothing new).
-    pub(super) fn rewrites_hold(&self, options: &BuildOptions, items: &[Item], plan: prune::Plan, dirty_from: usize) -> bool {
-        same_shape(&self.options, options)
-            && self.plan == plan
-            && dirty_from >= self.items
-            && items.len() >= self.items
-            && !items[self.items..].iter().any(|item| item_images(item).next().is_some())
-    }
-
-    pub(super) fn rewrites(&self) -> &[(usize, i64)] {
-        &self.rewrites
-    }
-
     pub(super) fn report(&self) -> &Report {
         &self.report
     }
@@ -149,6 +131,8 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     if options.pruning_plan(items, &context, cache) != was {
         return None;
     }
+    // What the last view left out still holds: an append rewrites nothing before it.
+    context.follow_view(&options.ledger, &cache.built.as_ref().filter(|f| f.holds(options, was, items))?.rewrites);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
     // Only the new entries are kept from this render: the envelope (and Chat's leading system
     // message) is the last payload's.
@@ -183,7 +167,6 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     let super::Kept { payload, checked, .. } = cache.last.take()?;
 
     let last = cache.last_build.as_mut()?;
-    context.follow_view(&options.ledger, &last.rewrites);
     let sizes = &cache.sizes;
     // Every new view item is borrowed from the session's items (repair changed nothing).
     let size = |item: &Item| match super::index_in(items, item) {

@@ -70,19 +70,13 @@ impl BuildOptions {
     }
 
     /// How full the request built from `items` now would be: the ledger's count following the
-    /// view ([`ContextUsage::follow_view`]) — the last build's, when its pruning still holds and
-    /// nothing but items without images came since, else the view made again (without
+    /// view ([`ContextUsage::follow_view`]) — what the last view (a build's, or one made here)
+    /// left out, while it still holds ([`Followed`]), else the view made again (without
     /// rendering it).
     pub fn usage_followed(&self, items: &[Item], cache: &mut ViewCache) -> ContextUsage {
         let mut context = self.usage_cached(items, cache);
         let plan = self.pruning_plan(items, &context, cache);
-        let dirty_from = cache.dirty_from;
-        if let Some(last) = cache.last_build.as_ref().filter(|last| last.rewrites_hold(self, items, plan, dirty_from)) {
-            context.follow_view(&self.ledger, last.rewrites());
-            return context;
-        }
-        // Counted without a build since: the view made once, kept until it changes.
-        if let Some(followed) = cache.followed.as_ref().filter(|f| incremental::same_shape(&f.options, self) && f.plan == plan && f.holds_for(items)) {
+        if let Some(followed) = [&cache.built, &cache.followed].into_iter().flatten().find(|f| f.holds(self, plan, items)) {
             context.follow_view(&self.ledger, &followed.rewrites);
             return context;
         }
@@ -94,12 +88,6 @@ impl BuildOptions {
         context.follow_view(&self.ledger, &rewrites);
         cache.followed = Some(Followed { options: self.clone(), plan, items: items.len(), rewrites });
         context
-    }
-
-    /// The ledger's count of the conversation as the log holds it (before the view): what
-    /// pruning decides on.
-    pub fn usage_held(&self, items: &[Item]) -> ContextUsage {
-        self.usage_estimated(items, None, None)
     }
 
     /// [`BuildOptions::usage`] with the estimates a session's cache keeps (items, heads).
@@ -206,7 +194,10 @@ pub struct ViewCache {
     last: Option<Kept>,
     /// The last build, for the append fast path ([`incremental`]).
     last_build: Option<incremental::LastBuild>,
-    /// What the view left out when the ledger last followed it without a build.
+    /// What the last full build's view left out (an append leaves it as it is).
+    built: Option<Followed>,
+    /// What a view made for the ledger between builds left out (its options may not be the
+    /// builds': a session counts with the options it last built with, a host may build with others).
     followed: Option<Followed>,
     /// Lowest item index changed since the last build.
     dirty_from: usize,
@@ -216,9 +207,11 @@ pub struct ViewCache {
     heads: Option<Heads>,
 }
 
-/// What a view left out of the logged items ([`ledger::rewrites`]), made for the ledger between
-/// builds: it holds while the options and the pruning plan are the same and nothing but items
-/// without images was appended since (only pruning and image eviction rewrite what repair left).
+/// What a view left out of the logged items ([`ledger::rewrites`]), for the ledger: made by
+/// each full build and, between builds, by [`BuildOptions::usage_followed`]. It holds while the options and the pruning plan are the
+/// same, no item before its end changed ([`ViewCache::invalidate_from`] drops it), and nothing
+/// but items without images was appended since (only pruning and image eviction rewrite what
+/// repair left).
 #[derive(Debug, Clone)]
 struct Followed {
     options: BuildOptions,
@@ -228,8 +221,11 @@ struct Followed {
 }
 
 impl Followed {
-    fn holds_for(&self, items: &[Item]) -> bool {
-        items.len() >= self.items && !items[self.items..].iter().any(|item| crate::tokens::item_images(item).next().is_some())
+    fn holds(&self, options: &BuildOptions, plan: prune::Plan, items: &[Item]) -> bool {
+        self.plan == plan
+            && incremental::same_shape(&self.options, options)
+            && items.len() >= self.items
+            && !items[self.items..].iter().any(|item| crate::tokens::item_images(item).next().is_some())
     }
 }
 
@@ -246,8 +242,10 @@ impl ViewCache {
     pub fn invalidate_from(&mut self, index: usize) {
         self.sizes.truncate(index);
         self.dirty_from = self.dirty_from.min(index);
-        if self.followed.as_ref().is_some_and(|f| index < f.items) {
-            self.followed = None;
+        for slot in [&mut self.built, &mut self.followed] {
+            if slot.as_ref().is_some_and(|f| index < f.items) {
+                *slot = None;
+            }
         }
     }
 
@@ -458,6 +456,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         diagnostics: Vec::new(),
     };
     let report = Report { diagnostics: report::diagnose(&report), ..report };
-    cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report, plan, rewrites));
+    cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report, plan));
+    cache.built = Some(Followed { options: options.clone(), plan, items: items.len(), rewrites });
     Ok((Kept::new(payload, entries, checked, &body), body, report))
 }

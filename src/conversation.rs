@@ -227,6 +227,18 @@ pub fn response_start(items_before_anchor: &[Item]) -> usize {
     items_before_anchor.iter().rposition(|i| !i.is_assistant_side()).map_or(0, |p| p + 1)
 }
 
+/// Text-only content of more than `over` characters, as its first `head` and last `tail`
+/// characters with a marker between; `None` when it stays whole (shorter, not all text, or no
+/// shorter once the marker is added).
+pub fn soft_trimmed(content: &[Part], over: usize, head: usize, tail: usize) -> Option<String> {
+    if !content.iter().all(|p| matches!(p, Part::Text { .. })) {
+        return None;
+    }
+    let text = text_of(content);
+    let chars = text.chars().count();
+    (chars > over).then(|| soft_trim(&text, head, tail)).filter(|trimmed| trimmed.chars().count() < chars)
+}
+
 /// The first `head` and last `tail` characters with a marker saying how much is gone between.
 pub fn soft_trim(text: &str, head: usize, tail: usize) -> String {
     let total = text.chars().count();

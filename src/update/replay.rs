@@ -593,11 +593,7 @@ fn origin_of(meta: &ProviderMeta) -> Option<Origin> {
 /// command the user ran, over `limit` characters keeps its head and tail; what a person or the
 /// model wrote stays whole.
 fn trim_kept(item: Item, limit: usize) -> Item {
-    let trimmed = |content: &[Part]| -> Option<Vec<Part>> {
-        let text = crate::conversation::text_of(content);
-        let all_text = content.iter().all(|p| matches!(p, Part::Text { .. }));
-        (all_text && text.chars().count() > limit).then(|| vec![Part::text(crate::conversation::soft_trim(&text, limit / 2, limit / 2))])
-    };
+    let trimmed = |content: &[Part]| crate::conversation::soft_trimmed(content, limit, limit / 2, limit / 2).map(|text| vec![Part::text(text)]);
     match item {
         Item::ToolResult(mut r) => {
             if let Some(content) = trimmed(&r.content) {

@@ -34,7 +34,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use crate::conversation::soft_trim;
-use crate::conversation::{text_of, Item, Part, ToolResult};
+use crate::conversation::{soft_trimmed, text_of, Item, Part, ToolResult};
 use crate::tokens::ItemSize;
 
 /// Pruning settings (camelCase in JSON; every number has the chapter's default).
@@ -408,11 +408,8 @@ pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, plan: Plan) 
                 "[Tool result cleared to save context: `{tool}` returned {chars} characters {when}. The full output is kept in the session log; run the tool again if you need it.]"
             );
             out.push(Cow::Owned(Item::ToolResult(ToolResult { content: vec![Part::text(placeholder)], ..result.clone() })));
-        } else if let Some(trimmed) = (chars > config.soft_trim_chars && result.content.iter().all(|p| matches!(p, Part::Text { .. })))
-            .then(|| soft_trim(&text, config.soft_trim_head, config.soft_trim_tail))
-            // Head, tail and marker can outweigh a result just over the threshold: then keep it.
-            .filter(|trimmed| trimmed.chars().count() < chars)
-        {
+        // Head, tail and marker can outweigh a result just over the threshold: then it stays.
+        } else if let Some(trimmed) = soft_trimmed(&result.content, config.soft_trim_chars, config.soft_trim_head, config.soft_trim_tail) {
             Arc::make_mut(&mut report.trimmed).push(result.id.clone());
             report.chars_saved += chars - trimmed.chars().count();
             out.push(Cow::Owned(Item::ToolResult(ToolResult { content: vec![Part::text(trimmed)], ..result.clone() })));

@@ -87,7 +87,8 @@ export class ContextviewInspector extends Base {
  * takes: the `.wasm`'s URL when a bundler moved it.
  */
 export function defineInspector({ name = 'contextview-inspector', wasm } = {}) {
-  wasmSource = wasm;
+  // A later call without `wasm` (another name) keeps the source an earlier one gave.
+  if (wasm !== undefined) wasmSource = wasm;
   if (!customElements.get(name)) customElements.define(name, class extends ContextviewInspector {});
   return customElements.get(name);
 }

@@ -18,7 +18,9 @@ const ENTRY = `import { memoryFs } from 'contextview';
 import wasmUrl from 'contextview/contextview_bg.wasm';
 import { defineInspector } from 'contextview/inspector';
 
-defineInspector({ wasm: wasmUrl });
+const Inspector = defineInspector({ wasm: wasmUrl });
+// Defining again gives the same class; another name registers the element under it too.
+window.__defined = [defineInspector() === Inspector, customElements.get('contextview-inspector') === Inspector, defineInspector({ name: 'ide-inspector' }) === customElements.get('ide-inspector')];
 const inspector = document.createElement('contextview-inspector');
 window.__states = [];
 inspector.addEventListener('contextview-state', (e) => window.__states.push(e.detail.state));
@@ -61,6 +63,7 @@ test('the inspector element, bundled from the packed package, shows what the pac
   await inChromium(join(dir, 'dist'), '/index.html', async (page, errors) => {
     await page.waitForFunction(() => document.body.dataset.status !== undefined && document.body.dataset.status !== 'loading', null, { timeout: 30_000 });
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'ok', errors.join('\n'));
+    assert.deepEqual(await page.evaluate(() => window.__defined), [true, true, true]);
     // Everything is inside the element's own root: the document has none of its ids.
     assert.equal(await page.evaluate(() => document.getElementById('figures')), null);
     const shadow = (fn, arg) => page.evaluate(([f, a]) => new Function('root', 'arg', `return (${f})(root, arg)`)(window.__inspector.shadowRoot, a), [fn.toString(), arg]);

@@ -34,8 +34,9 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(code: &str, severity: Severity, message: impl Into<String>) -> Self {
-        Diagnostic { code: code.to_owned(), severity, message: message.into(), line: None, path: None }
+    /// A diagnostic of one of the codes a module lists ([`codes()`]): its severity is the code's.
+    pub fn new(code: &Code, message: impl Into<String>) -> Self {
+        Diagnostic { code: code.code.to_owned(), severity: code.severity, message: message.into(), line: None, path: None }
     }
 
     pub fn at_line(mut self, line: usize) -> Self {
@@ -47,6 +48,45 @@ impl Diagnostic {
         self.path = Some(path.into());
         self
     }
+}
+
+/// One kind of diagnostic: its stable code, its severity and when it is raised.
+///
+/// Each module that raises diagnostics lists its kinds once, with [`declare_codes!`](crate::diagnostic::declare_codes),
+/// in a `codes` module of its own; a [`Diagnostic`] can only be made from one of them.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Code {
+    pub code: &'static str,
+    pub severity: Severity,
+    /// When it is raised, as the README's Diagnostics table says it.
+    pub when: &'static str,
+}
+
+/// Declares a module's diagnostic codes: a constant for each and `CODES`, the list of them all.
+macro_rules! declare_codes {
+    ($($name:ident = $code:literal, $severity:ident, $when:literal;)*) => {
+        $(pub const $name: $crate::diagnostic::Code =
+            $crate::diagnostic::Code { code: $code, severity: $crate::diagnostic::Severity::$severity, when: $when };)*
+        /// Every code this module raises.
+        pub const CODES: &[&$crate::diagnostic::Code] = &[$(&$name),*];
+    };
+}
+pub(crate) use declare_codes;
+
+/// Every diagnostic code the crate raises, by module (update, view, session, answer, import,
+/// discovery).
+pub fn codes() -> impl Iterator<Item = &'static Code> {
+    [
+        crate::update::codes::CODES,
+        crate::view::codes::CODES,
+        crate::session::codes::CODES,
+        crate::answer::codes::CODES,
+        crate::import::codes::CODES,
+        crate::discovery::codes::CODES,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
 }
 
 /// Reads `T` from a JSON value; a failure names where in the value it happened

@@ -15,6 +15,7 @@
 //! - [`openai_responses`]: Responses (typed events to `response.completed`, or one response);
 //! - [`gemini`]: `generateContent` (SSE or a JSON array of responses, or one response).
 
+pub mod codes;
 pub mod anthropic;
 mod assemble;
 pub mod framing;
@@ -26,7 +27,7 @@ pub mod usage;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::provider::Provider;
 use crate::update::acp::SessionUpdate;
 use crate::update::record::{AnswerEnd, AnswerStatus, Event, ProviderFailure, RecordBody, UnfinishedCall, UsageAnchor};
@@ -252,8 +253,7 @@ impl Decoder {
                     match serde_json::from_str::<Value>(data) {
                         Ok(value) => self.read(name.as_deref(), &value, true),
                         Err(e) => self.diagnostics.push(Diagnostic::new(
-                            "answer.bad_event",
-                            Severity::Warning,
+                            &codes::ANSWER_BAD_EVENT,
                             format!("an event's data is not JSON ({e}); skipped"),
                         )),
                     }
@@ -267,8 +267,7 @@ impl Decoder {
                     }
                     Ok(value) => self.read(None, &value, false),
                     Err(e) => self.diagnostics.push(Diagnostic::new(
-                        "answer.bad_json",
-                        Severity::Warning,
+                        &codes::ANSWER_BAD_JSON,
                         format!("the answer holds text that is not JSON ({e}); skipped"),
                     )),
                 },
@@ -276,12 +275,12 @@ impl Decoder {
         }
         for error in std::mem::take(&mut self.errors) {
             let (code, message) = match error {
-                FramingError::TooLong => ("answer.frame_too_long", format!("an event longer than {} bytes was dropped", framing::MAX_FRAME_BYTES)),
-                FramingError::NotUtf8 => ("answer.not_utf8", "the answer holds bytes that are not UTF-8; they were replaced".to_owned()),
-                FramingError::Unterminated => ("answer.cut_short", "the answer ended inside an event or document".to_owned()),
-                FramingError::TrailingBytes => ("answer.trailing_bytes", "bytes after the end of the answer's JSON array were ignored".to_owned()),
+                FramingError::TooLong => (&codes::ANSWER_FRAME_TOO_LONG, format!("an event longer than {} bytes was dropped", framing::MAX_FRAME_BYTES)),
+                FramingError::NotUtf8 => (&codes::ANSWER_NOT_UTF8, "the answer holds bytes that are not UTF-8; they were replaced".to_owned()),
+                FramingError::Unterminated => (&codes::ANSWER_CUT_SHORT, "the answer ended inside an event or document".to_owned()),
+                FramingError::TrailingBytes => (&codes::ANSWER_TRAILING_BYTES, "bytes after the end of the answer's JSON array were ignored".to_owned()),
             };
-            self.diagnostics.push(Diagnostic::new(code, Severity::Warning, message));
+            self.diagnostics.push(Diagnostic::new(code, message));
         }
     }
 
@@ -319,29 +318,26 @@ impl Decoder {
             Api::Gemini(r) => r.cut_short(&mut self.assembler),
         };
         if self.bytes == 0 {
-            self.diagnostics.push(Diagnostic::new("answer.empty", Severity::Warning, "the answer holds no bytes"));
+            self.diagnostics.push(Diagnostic::new(&codes::ANSWER_EMPTY, "the answer holds no bytes"));
         }
         let mut live = self.assembler.take_live();
         let (answer, closing) = self.assembler.finish(cut_short);
         live.extend(closing);
         if answer.status == AnswerStatus::Partial {
             self.diagnostics.push(Diagnostic::new(
-                "answer.partial",
-                Severity::Warning,
+                &codes::ANSWER_PARTIAL,
                 "the answer ended before the provider finished it; what arrived is kept and marked partial",
             ));
         }
         if answer.extra_choices > 0 {
             self.diagnostics.push(Diagnostic::new(
-                "answer.extra_choices",
-                Severity::Info,
+                &codes::ANSWER_EXTRA_CHOICES,
                 format!("the provider returned {} choices; the first is recorded", answer.extra_choices + 1),
             ));
         }
         if !answer.unfinished_calls.is_empty() {
             self.diagnostics.push(Diagnostic::new(
-                "answer.unfinished_call",
-                Severity::Warning,
+                &codes::ANSWER_UNFINISHED_CALL,
                 format!("{} tool call(s) never received whole arguments: not recorded as calls (kept in answer_end)", answer.unfinished_calls.len()),
             ));
         }

@@ -208,7 +208,7 @@ impl<'a> Walk<'a> {
         let log = parse_log(text);
         let lines: Vec<&str> = text.split('\n').collect();
         let points = request_points(&log, lines.len());
-        let refused = log.diagnostics.iter().filter(|d| d.severity == crate::diagnostic::Severity::Error || d.code == "log.torn_tail").filter_map(|d| d.line).collect();
+        let refused = log.diagnostics.iter().filter(|d| d.severity == crate::diagnostic::Severity::Error || d.code == crate::update::codes::LOG_TORN_TAIL.code).filter_map(|d| d.line).collect();
         // When each request went out: the time of the last record before its point.
         let at = points
             .iter()

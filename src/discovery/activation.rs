@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 use super::frontmatter::{as_list, as_text};
 use super::paths;
 use super::rules::{Activation, Rule, RuleSource};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::discovery::codes;
 
 pub(super) fn activation(source: RuleSource, fields: &Map<String, Value>, project: &str, path: &str, diags: &mut Vec<Diagnostic>) -> Activation {
     match source {
@@ -14,7 +15,7 @@ pub(super) fn activation(source: RuleSource, fields: &Map<String, Value>, projec
             Some(value) => match as_list(value) {
                 Some(globs) if !globs.is_empty() => Activation::Globs { globs, base: project.to_owned() },
                 _ => {
-                    diags.push(Diagnostic::new("rules.bad_paths", Severity::Warning, "`paths` is not a list of globs; loaded always").at_path(path));
+                    diags.push(Diagnostic::new(&codes::RULES_BAD_PATHS, "`paths` is not a list of globs; loaded always").at_path(path));
                     Activation::Always
                 }
             },
@@ -25,7 +26,7 @@ pub(super) fn activation(source: RuleSource, fields: &Map<String, Value>, projec
                 Some(Value::Bool(b)) => *b,
                 Some(Value::String(s)) => s.trim().eq_ignore_ascii_case("true"),
                 Some(_) => {
-                    diags.push(Diagnostic::new("rules.bad_always_apply", Severity::Warning, "`alwaysApply` is not a boolean").at_path(path));
+                    diags.push(Diagnostic::new(&codes::RULES_BAD_ALWAYS_APPLY, "`alwaysApply` is not a boolean").at_path(path));
                     false
                 }
                 None => false,

@@ -15,7 +15,8 @@ use super::ignore::Ignores;
 use super::rules::{self, Collected, Rule, RuleCtx};
 use super::skills::{self, LoadedSkill, Skill};
 use super::{paths, DiscoveryOptions, Environment, OutsideRepo};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::discovery::codes;
 
 /// A job the engine can run.
 #[derive(Debug, Clone, PartialEq)]
@@ -331,7 +332,7 @@ pub fn compute_environment(opts: &DiscoveryOptions, fs: &FsView) -> Environment 
                 }
             }
             Lookup::Ready(Err(e)) if *dir == cwd => {
-                diagnostics.push(Diagnostic::new("discovery.cwd_unreadable", Severity::Error, format!("cwd cannot be listed: {e:?}")).at_path(cwd));
+                diagnostics.push(Diagnostic::new(&codes::DISCOVERY_CWD_UNREADABLE, format!("cwd cannot be listed: {e:?}")).at_path(cwd));
             }
             Lookup::Ready(Err(_)) | Lookup::Pending => {}
         }
@@ -368,8 +369,7 @@ pub fn compute_environment(opts: &DiscoveryOptions, fs: &FsView) -> Environment 
     let neutralized = collected.rules.iter().chain(&collected.conditional).filter(|r| r.text.contains("&lt;")).count();
     if neutralized > 0 {
         diagnostics.push(Diagnostic::new(
-            "rules.neutralized",
-            Severity::Info,
+            &codes::RULES_NEUTRALIZED,
             format!("{neutralized} rule files contained text that could open or close our framing tags; it was defused"),
         ));
     }

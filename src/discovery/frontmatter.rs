@@ -9,7 +9,8 @@
 use serde_json::{Map, Value};
 
 use super::yaml::YamlError;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::discovery::codes;
 
 /// A file split into its frontmatter fields and its body.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,7 +55,7 @@ pub fn parse(text: &str, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Parse
         // Over budget (an alias bomb, or absurd nesting): refuse; never try to read it another way.
         Err(YamlError::OverBudget(first)) => {
             diagnostics.push(
-                Diagnostic::new("frontmatter.too_complex", Severity::Warning, format!("frontmatter refused: {first}")).at_path(path),
+                Diagnostic::new(&codes::FRONTMATTER_TOO_COMPLEX, format!("frontmatter refused: {first}")).at_path(path),
             );
             Err(first)
         }
@@ -64,8 +65,7 @@ pub fn parse(text: &str, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Parse
                 (false, Ok(map)) => {
                     diagnostics.push(
                         Diagnostic::new(
-                            "frontmatter.repaired",
-                            Severity::Warning,
+                            &codes::FRONTMATTER_REPAIRED,
                             format!("frontmatter is not valid YAML ({first}); read {} as plain text", changed.join(", ")),
                         )
                         .at_path(path),
@@ -74,7 +74,7 @@ pub fn parse(text: &str, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Parse
                 }
                 _ => {
                     diagnostics.push(
-                        Diagnostic::new("frontmatter.invalid", Severity::Warning, format!("frontmatter could not be parsed: {first}"))
+                        Diagnostic::new(&codes::FRONTMATTER_INVALID, format!("frontmatter could not be parsed: {first}"))
                             .at_path(path),
                     );
                     Err(first)

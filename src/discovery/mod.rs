@@ -9,6 +9,7 @@
 //! - [`skills`]: skill roots, validation, shadowing, the listing the prompt gets;
 //! - [`frontmatter`], [`ignore`], [`paths`]: the pieces they share.
 
+pub mod codes;
 mod activation;
 pub mod engine;
 pub mod frontmatter;

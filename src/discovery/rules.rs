@@ -23,7 +23,8 @@ pub use super::imports::import_targets;
 use super::host::{DirEntry, EntryKind, FileView, FsView, Lookup, ReadError};
 use super::ignore::Ignores;
 use super::{paths, DiscoveryOptions};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::discovery::codes;
 
 /// One rule, with where it came from.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -138,8 +139,7 @@ pub fn decode(data: &FileView, path: &str, diags: &mut Vec<Diagnostic>) -> Strin
         Err(e) => {
             diags.push(
                 Diagnostic::new(
-                    "fs.invalid_utf8",
-                    Severity::Warning,
+                    &codes::FS_INVALID_UTF8,
                     format!("not valid UTF-8 (first bad byte at {}); read with replacement characters", e.valid_up_to()),
                 )
                 .at_path(path),
@@ -154,7 +154,7 @@ pub fn unreadable(path: &str, error: &ReadError) -> Diagnostic {
         ReadError::NotFound => "listed but not found when read".to_owned(),
         ReadError::Failed(m) => format!("could not be read: {m}"),
     };
-    Diagnostic::new("fs.unreadable", Severity::Warning, message).at_path(path)
+    Diagnostic::new(&codes::FS_UNREADABLE, message).at_path(path)
 }
 
 /// Resolves a symlink entry of `dir` to the path it points at, following chains of links
@@ -170,7 +170,7 @@ pub fn resolve_entry(fs: &FsView, dir: &str, entry: &DirEntry, diags: &mut Vec<D
         let parent = paths::parent(&path).unwrap_or("/").to_owned();
         path = paths::join(&parent, &target);
         if !visited.insert(path.clone()) {
-            diags.push(Diagnostic::new("fs.symlink_loop", Severity::Warning, "symlinks form a loop").at_path(&path));
+            diags.push(Diagnostic::new(&codes::FS_SYMLINK_LOOP, "symlinks form a loop").at_path(&path));
             return path;
         }
         let Some(next_parent) = paths::parent(&path) else { return path };
@@ -183,7 +183,7 @@ pub fn resolve_entry(fs: &FsView, dir: &str, entry: &DirEntry, diags: &mut Vec<D
             _ => return path,
         }
     }
-    diags.push(Diagnostic::new("fs.symlink_loop", Severity::Warning, "more than 8 symlinks in a row").at_path(&path));
+    diags.push(Diagnostic::new(&codes::FS_SYMLINK_LOOP, "more than 8 symlinks in a row").at_path(&path));
     path
 }
 
@@ -248,7 +248,7 @@ pub fn dir_rules(ctx: &mut RuleCtx, dir: &str, out: &mut Collected) {
         let Some(entry) = found else { continue };
         if name == "AGENTS.md" && override_present {
             ctx.diags.push(
-                Diagnostic::new("rules.overridden", Severity::Info, "AGENTS.override.md in the same directory stands in for it")
+                Diagnostic::new(&codes::RULES_OVERRIDDEN, "AGENTS.override.md in the same directory stands in for it")
                     .at_path(paths::join(dir, name)),
             );
             continue;
@@ -315,7 +315,7 @@ fn walk(ctx: &mut RuleCtx, root: &str, dir: &str, depth: u32, source: RuleSource
             EntryKind::Dir => {
                 if depth + 1 >= ctx.opts.limits.walk_depth {
                     ctx.diags.push(
-                        Diagnostic::new("rules.walk_depth", Severity::Warning, format!("not walked: deeper than {} levels", ctx.opts.limits.walk_depth))
+                        Diagnostic::new(&codes::RULES_WALK_DEPTH, format!("not walked: deeper than {} levels", ctx.opts.limits.walk_depth))
                             .at_path(&path),
                     );
                     continue;
@@ -337,7 +337,7 @@ fn load_file(ctx: &mut RuleCtx, parent: &str, entry: &DirEntry, source: RuleSour
     let mut canonical = resolve_entry(ctx.fs, parent, entry, ctx.diags);
     if ctx.seen.contains(&canonical) {
         ctx.diags.push(
-            Diagnostic::new("rules.duplicate", Severity::Info, format!("same file as {canonical}, which is already loaded")).at_path(&path),
+            Diagnostic::new(&codes::RULES_DUPLICATE, format!("same file as {canonical}, which is already loaded")).at_path(&path),
         );
         imports_under_claude_name(ctx, &path, &canonical, source, project, home, out);
         return;
@@ -346,7 +346,7 @@ fn load_file(ctx: &mut RuleCtx, parent: &str, entry: &DirEntry, source: RuleSour
     // Git checks a symlink out as a one-line file holding its target where links are off.
     if let Some(target) = link_stand_in(&text, parent, ctx.fs) {
         ctx.diags.push(
-            Diagnostic::new("rules.link_file", Severity::Info, format!("holds only the name of {target}; read as a link to it")).at_path(&path),
+            Diagnostic::new(&codes::RULES_LINK_FILE, format!("holds only the name of {target}; read as a link to it")).at_path(&path),
         );
         canonical = target;
         if ctx.seen.contains(&canonical) {
@@ -413,8 +413,7 @@ fn finish(
         body.push_str(&cut_marker(data.size - data.bytes.len() as u64, &path, "limits.ruleFileBytes", ctx.opts.limits.rule_file_bytes));
         ctx.diags.push(
             Diagnostic::new(
-                "rules.truncated",
-                Severity::Warning,
+                &codes::RULES_TRUNCATED,
                 format!("{} bytes, over the {}-byte limit per rule file; the rest was not loaded", data.size, ctx.opts.limits.rule_file_bytes),
             )
             .at_path(&path),
@@ -429,7 +428,7 @@ fn finish(
         && imports.iter().all(|t| ctx.seen.contains(&resolve_import(t, &canonical, ctx.opts)))
     {
         ctx.diags.push(
-            Diagnostic::new("rules.only_imports", Severity::Info, "only imports files that are already loaded; adds nothing").at_path(&path),
+            Diagnostic::new(&codes::RULES_ONLY_IMPORTS, "only imports files that are already loaded; adds nothing").at_path(&path),
         );
         return;
     }
@@ -494,21 +493,21 @@ fn follow_imports(
         let resolved = resolve_import(&target, canonical, ctx.opts);
         if hops + 1 > ctx.opts.limits.import_hops {
             ctx.diags.push(
-                Diagnostic::new("rules.import_too_deep", Severity::Warning, format!("`@{target}` not followed: more than {} hops", ctx.opts.limits.import_hops))
+                Diagnostic::new(&codes::RULES_IMPORT_TOO_DEEP, format!("`@{target}` not followed: more than {} hops", ctx.opts.limits.import_hops))
                     .at_path(path),
             );
             continue;
         }
         if ctx.seen.contains(&resolved) {
             ctx.diags.push(
-                Diagnostic::new("rules.import_cycle", Severity::Info, format!("`@{target}` is already loaded (a cycle or a repeat)")).at_path(path),
+                Diagnostic::new(&codes::RULES_IMPORT_CYCLE, format!("`@{target}` is already loaded (a cycle or a repeat)")).at_path(path),
             );
             continue;
         }
         match ctx.fs.read(&resolved, ctx.opts.limits.rule_file_bytes) {
             Lookup::Pending => {}
             Lookup::Ready(Err(ReadError::NotFound)) => ctx.diags.push(
-                Diagnostic::new("rules.import_missing", Severity::Warning, format!("`@{target}` does not exist")).at_path(path),
+                Diagnostic::new(&codes::RULES_IMPORT_MISSING, format!("`@{target}` does not exist")).at_path(path),
             ),
             Lookup::Ready(Err(e)) => ctx.diags.push(unreadable(&resolved, &e)),
             Lookup::Ready(Ok(data)) => {
@@ -562,8 +561,7 @@ pub fn apply_total_budget(rules: &mut Vec<Rule>, limit: u64, diags: &mut Vec<Dia
     }
     let dropped: Vec<String> = rules.drain(..keep_from).map(|r| r.path).collect();
     diags.push(Diagnostic::new(
-        "rules.over_total_budget",
-        Severity::Warning,
+        &codes::RULES_OVER_TOTAL_BUDGET,
         format!(
             "rules total {total} bytes, over the {limit}-byte limit (limits.ruleTotalBytes); the broadest were cut{}",
             if dropped.is_empty() { String::new() } else { format!(", left out: {}", dropped.join(", ")) }

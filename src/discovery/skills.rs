@@ -20,7 +20,8 @@ use super::frontmatter::{self, as_text};
 use super::host::{EntryKind, FsView, Lookup, ReadError};
 use super::rules::{decode, unreadable};
 use super::{paths, DiscoveryOptions};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::discovery::codes;
 
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -155,7 +156,7 @@ fn roots(opts: &DiscoveryOptions, chain: &[&str], diags: &mut Vec<Diagnostic>) -
     }
     for plugin in &opts.skills.plugins {
         if paths::is_unsafe_name(&plugin.name) || plugin.name.contains(':') {
-            diags.push(Diagnostic::new("skills.bad_plugin_name", Severity::Error, format!("plugin name `{}` is not a plain name; plugin skipped", plugin.name)).at_path(&plugin.root));
+            diags.push(Diagnostic::new(&codes::SKILLS_BAD_PLUGIN_NAME, format!("plugin name `{}` is not a plain name; plugin skipped", plugin.name)).at_path(&plugin.root));
             continue;
         }
         out.push(Root { path: paths::join(&plugin.root, "skills"), source: SkillSource::Plugin, plugin: Some(plugin.name.clone()) });
@@ -203,7 +204,7 @@ fn walk(
     diags: &mut Vec<Diagnostic>,
 ) {
     if !visited.insert(dir.to_owned()) {
-        diags.push(Diagnostic::new("fs.symlink_loop", Severity::Warning, "directory reached twice (a symlink loop); skipped").at_path(dir));
+        diags.push(Diagnostic::new(&codes::FS_SYMLINK_LOOP, "directory reached twice (a symlink loop); skipped").at_path(dir));
         return;
     }
     let entries = match fs.list(dir) {
@@ -225,7 +226,7 @@ fn walk(
         return;
     }
     if depth >= opts.limits.walk_depth {
-        diags.push(Diagnostic::new("skills.walk_depth", Severity::Info, format!("not walked: deeper than {} levels", opts.limits.walk_depth)).at_path(dir));
+        diags.push(Diagnostic::new(&codes::SKILLS_WALK_DEPTH, format!("not walked: deeper than {} levels", opts.limits.walk_depth)).at_path(dir));
         return;
     }
     for entry in entries {
@@ -258,12 +259,12 @@ fn read_skill(opts: &DiscoveryOptions, fs: &FsView, root: &Root, dir: &str, diag
     let fields = match parsed.fields {
         Some(Ok(fields)) => fields,
         Some(Err(_)) => {
-            diags.push(Diagnostic::new("skills.skipped", Severity::Warning, "frontmatter cannot be parsed; skill skipped").at_path(&path));
+            diags.push(Diagnostic::new(&codes::SKILLS_SKIPPED, "frontmatter cannot be parsed; skill skipped").at_path(&path));
             return None;
         }
         None => {
-            let code = if data.is_partial() && text.starts_with("---") { "skills.frontmatter_too_long" } else { "skills.missing_description" };
-            diags.push(Diagnostic::new(code, Severity::Warning, "no frontmatter with a description; skill skipped").at_path(&path));
+            let code = if data.is_partial() && text.starts_with("---") { &codes::SKILLS_FRONTMATTER_TOO_LONG } else { &codes::SKILLS_MISSING_DESCRIPTION };
+            diags.push(Diagnostic::new(code, "no frontmatter with a description; skill skipped").at_path(&path));
             return None;
         }
     };
@@ -272,31 +273,31 @@ fn read_skill(opts: &DiscoveryOptions, fs: &FsView, root: &Root, dir: &str, diag
         Some(value) => match as_text(value).map(|d| d.trim().to_owned()).filter(|d| !d.is_empty()) {
             Some(d) => {
                 if !matches!(value, Value::String(_)) {
-                    diags.push(Diagnostic::new("skills.non_string_value", Severity::Warning, "`description` is not a string; read as text").at_path(&path));
+                    diags.push(Diagnostic::new(&codes::SKILLS_NON_STRING_VALUE, "`description` is not a string; read as text").at_path(&path));
                 }
                 d
             }
             None => {
-                diags.push(Diagnostic::new("skills.missing_description", Severity::Warning, "`description` is empty or not text; skill skipped").at_path(&path));
+                diags.push(Diagnostic::new(&codes::SKILLS_MISSING_DESCRIPTION, "`description` is empty or not text; skill skipped").at_path(&path));
                 return None;
             }
         },
         None => {
-            diags.push(Diagnostic::new("skills.missing_description", Severity::Warning, "no `description`; skill skipped").at_path(&path));
+            diags.push(Diagnostic::new(&codes::SKILLS_MISSING_DESCRIPTION, "no `description`; skill skipped").at_path(&path));
             return None;
         }
     };
     if description.chars().count() > 1024 {
-        diags.push(Diagnostic::new("skills.description_too_long", Severity::Warning, "`description` is over 1,024 characters").at_path(&path));
+        diags.push(Diagnostic::new(&codes::SKILLS_DESCRIPTION_TOO_LONG, "`description` is over 1,024 characters").at_path(&path));
     }
     let name = match fields.get("name").map(|v| (as_text(v), v)) {
         Some((Some(name), value)) => {
             if !matches!(value, Value::String(_)) {
-                diags.push(Diagnostic::new("skills.non_string_value", Severity::Warning, "`name` is not a string; read as text").at_path(&path));
+                diags.push(Diagnostic::new(&codes::SKILLS_NON_STRING_VALUE, "`name` is not a string; read as text").at_path(&path));
             }
             if paths::is_unsafe_name(&name) || name.contains(':') {
                 diags.push(
-                    Diagnostic::new("skills.unsafe_name", Severity::Warning, format!("name `{name}` could name another path; using the directory name `{dir_name}`"))
+                    Diagnostic::new(&codes::SKILLS_UNSAFE_NAME, format!("name `{name}` could name another path; using the directory name `{dir_name}`"))
                         .at_path(&path),
                 );
                 dir_name.clone()
@@ -305,33 +306,33 @@ fn read_skill(opts: &DiscoveryOptions, fs: &FsView, root: &Root, dir: &str, diag
             }
         }
         Some((None, _)) => {
-            diags.push(Diagnostic::new("skills.non_string_value", Severity::Warning, "`name` is not text; using the directory name").at_path(&path));
+            diags.push(Diagnostic::new(&codes::SKILLS_NON_STRING_VALUE, "`name` is not text; using the directory name").at_path(&path));
             dir_name.clone()
         }
         None => {
-            diags.push(Diagnostic::new("skills.missing_name", Severity::Info, "no `name`; using the directory name").at_path(&path));
+            diags.push(Diagnostic::new(&codes::SKILLS_MISSING_NAME, "no `name`; using the directory name").at_path(&path));
             dir_name.clone()
         }
     };
     if let Some(problem) = name_problem(&name) {
-        diags.push(Diagnostic::new("skills.invalid_name", Severity::Warning, format!("name `{name}`: {problem}")).at_path(&path));
+        diags.push(Diagnostic::new(&codes::SKILLS_INVALID_NAME, format!("name `{name}`: {problem}")).at_path(&path));
     }
     if name != dir_name {
-        diags.push(Diagnostic::new("skills.name_mismatch", Severity::Warning, format!("name `{name}` differs from its directory `{dir_name}`")).at_path(&path));
+        diags.push(Diagnostic::new(&codes::SKILLS_NAME_MISMATCH, format!("name `{name}` differs from its directory `{dir_name}`")).at_path(&path));
     }
     if let Some(c) = fields.get("compatibility").and_then(as_text) {
         if c.chars().count() > 500 {
-            diags.push(Diagnostic::new("skills.compatibility_too_long", Severity::Warning, "`compatibility` is over 500 characters").at_path(&path));
+            diags.push(Diagnostic::new(&codes::SKILLS_COMPATIBILITY_TOO_LONG, "`compatibility` is over 500 characters").at_path(&path));
         }
     }
     if let Some(metadata) = fields.get("metadata") {
         let ok = metadata.as_object().is_some_and(|m| m.values().all(|v| v.is_string()));
         if !ok {
-            diags.push(Diagnostic::new("skills.bad_metadata", Severity::Warning, "`metadata` is not a map of strings").at_path(&path));
+            diags.push(Diagnostic::new(&codes::SKILLS_BAD_METADATA, "`metadata` is not a map of strings").at_path(&path));
         }
     }
     for key in fields.keys().filter(|k| !KNOWN_KEYS.contains(&k.as_str())) {
-        diags.push(Diagnostic::new("skills.unknown_field", Severity::Info, format!("unknown frontmatter key `{key}`")).at_path(&path));
+        diags.push(Diagnostic::new(&codes::SKILLS_UNKNOWN_FIELD, format!("unknown frontmatter key `{key}`")).at_path(&path));
     }
     let user_only = fields.get("disable-model-invocation").is_some_and(|v| v == &Value::Bool(true) || v == "true");
     Some(Skill { name, description, path, source: root.source, plugin: root.plugin.clone(), user_only })
@@ -358,20 +359,20 @@ fn resolve_names(opts: &DiscoveryOptions, found: Vec<Skill>, diags: &mut Vec<Dia
     let mut out = Vec::new();
     for mut skill in found {
         if disabled.contains(skill.name.as_str()) {
-            diags.push(Diagnostic::new("skills.disabled", Severity::Info, format!("`{}` is disabled", skill.name)).at_path(&skill.path));
+            diags.push(Diagnostic::new(&codes::SKILLS_DISABLED, format!("`{}` is disabled", skill.name)).at_path(&skill.path));
             continue;
         }
         if let Some(plugin) = &skill.plugin {
             let qualified = format!("{plugin}:{}", skill.name);
             if let Some(winner) = taken.get(&skill.name) {
                 diags.push(
-                    Diagnostic::new("skills.plugin_shadowed", Severity::Info, format!("`{}` is taken by {winner}; this one is reachable as `{qualified}`", skill.name))
+                    Diagnostic::new(&codes::SKILLS_PLUGIN_SHADOWED, format!("`{}` is taken by {winner}; this one is reachable as `{qualified}`", skill.name))
                         .at_path(&skill.path),
                 );
                 skill.name = qualified.clone();
             }
             if taken.contains_key(&skill.name) {
-                diags.push(Diagnostic::new("skills.shadowed", Severity::Info, format!("`{}` is already taken", skill.name)).at_path(&skill.path));
+                diags.push(Diagnostic::new(&codes::SKILLS_SHADOWED, format!("`{}` is already taken", skill.name)).at_path(&skill.path));
                 continue;
             }
             taken.insert(skill.name.clone(), skill.path.clone());
@@ -381,7 +382,7 @@ fn resolve_names(opts: &DiscoveryOptions, found: Vec<Skill>, diags: &mut Vec<Dia
         }
         match taken.get(&skill.name) {
             Some(winner) => diags.push(
-                Diagnostic::new("skills.shadowed", Severity::Info, format!("`{}` is shadowed by {winner}", skill.name)).at_path(&skill.path),
+                Diagnostic::new(&codes::SKILLS_SHADOWED, format!("`{}` is shadowed by {winner}", skill.name)).at_path(&skill.path),
             ),
             None => {
                 taken.insert(skill.name.clone(), skill.path.clone());
@@ -417,8 +418,7 @@ pub fn listing(opts: &DiscoveryOptions, skills: &[Skill], diags: &mut Vec<Diagno
     }
     if !listing.omitted.is_empty() {
         diags.push(Diagnostic::new(
-            "skills.listing_over_budget",
-            Severity::Warning,
+            &codes::SKILLS_LISTING_OVER_BUDGET,
             format!(
                 "{} skills not listed: over the {}-byte listing budget (limits.skillListingBytes): {}",
                 listing.omitted.len(),
@@ -455,7 +455,7 @@ pub fn load(opts: &DiscoveryOptions, fs: &FsView, skill: &Skill) -> Lookup<Loade
             skill.path,
             opts.limits.max_file_bytes
         ));
-        diagnostics.push(Diagnostic::new("skills.truncated", Severity::Warning, "skill body cut at limits.maxFileBytes").at_path(&skill.path));
+        diagnostics.push(Diagnostic::new(&codes::SKILLS_TRUNCATED, "skill body cut at limits.maxFileBytes").at_path(&skill.path));
     }
     let frontmatter = match parsed.fields {
         Some(Ok(map)) => map,

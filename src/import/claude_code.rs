@@ -30,7 +30,8 @@ use serde_json::Value;
 use super::tree::TreePath;
 use super::{image_block, json_lines, Imported, LogBuilder, Stream};
 use crate::conversation::SyntheticReason;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::import::codes;
 use crate::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
 use crate::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, UsageAnchor};
 
@@ -106,8 +107,7 @@ pub fn import(text: &str) -> Imported {
     }
     if let Some(tokens) = writer.pending_compaction.take() {
         out.diagnostic(Diagnostic::new(
-            "import.compaction_without_summary",
-            Severity::Warning,
+            &codes::IMPORT_COMPACTION_WITHOUT_SUMMARY,
             format!("a compact boundary ({} tokens before) has no summary line after it", tokens.pre_tokens.unwrap_or(0)),
         ));
     }
@@ -115,8 +115,7 @@ pub fn import(text: &str) -> Imported {
         let inline = entries.iter().filter(|e| e.sidechain()).count();
         if inline > 0 {
             out.diagnostic(Diagnostic::new(
-                "import.sidechains_left_out",
-                Severity::Info,
+                &codes::IMPORT_SIDECHAINS_LEFT_OUT,
                 format!(
                     "{inline} sidechain entries (subagents' own conversations) are not part of the main agent's view and were left out; the main view keeps each subagent call and its result. Import a subagent's agent-*.jsonl file on its own to see its view."
                 ),
@@ -414,13 +413,13 @@ fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compa
                 }
             }
         }
-        _ => out.bad_line(line, "import.bad_message", "user line has no message.content"),
+        _ => out.bad_line(line, &codes::IMPORT_BAD_MESSAGE, "user line has no message.content"),
     }
 }
 
 fn tool_result(out: &mut LogBuilder, line: usize, block: &Value, raw_output: Option<Value>) {
     let Some(id) = block.get("tool_use_id").and_then(Value::as_str) else {
-        out.bad_line(line, "import.bad_tool_result", "tool_result has no tool_use_id");
+        out.bad_line(line, &codes::IMPORT_BAD_TOOL_RESULT, "tool_result has no tool_use_id");
         return;
     };
     let mut content = Vec::new();
@@ -460,7 +459,7 @@ fn assistant_line(
     thinking: &mut HashMap<String, usize>,
 ) {
     let Some(message) = value.get("message") else {
-        out.bad_line(line, "import.bad_message", "assistant line has no message");
+        out.bad_line(line, &codes::IMPORT_BAD_MESSAGE, "assistant line has no message");
         return;
     };
     let message_id = message
@@ -501,7 +500,7 @@ fn assistant_line(
                 let id = block.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
                 let name = block.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
                 if id.is_empty() {
-                    out.bad_line(line, "import.bad_tool_use", "tool_use has no id");
+                    out.bad_line(line, &codes::IMPORT_BAD_TOOL_USE, "tool_use has no id");
                     continue;
                 }
                 out.tool_call(id, &name, block.get("input").cloned(), ProviderMeta { tool_name: Some(name.clone()), ..base.clone() });

@@ -20,6 +20,7 @@
 //! difference. Other `event_msg`s mirror response items for the UI and are counted.
 
 use serde_json::Value;
+use crate::import::codes;
 
 use super::{image_block, json_lines, Imported, LogBuilder, Stream};
 use crate::conversation::SyntheticReason;
@@ -274,14 +275,14 @@ fn response_item(out: &mut LogBuilder, state: &mut State, line: usize, item: &Va
                 (Some(args), _, _) => args.clone(),
             };
             if call_id.is_empty() {
-                out.bad_line(line, "import.bad_tool_call", "tool call has no call_id");
+                out.bad_line(line, &codes::IMPORT_BAD_TOOL_CALL, "tool call has no call_id");
                 return;
             }
             out.tool_call(call_id, &name, Some(input), ProviderMeta { tool_name: Some(name.clone()), ..state.meta() });
         }
         "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" | "tool_search_output" => {
             let Some(call_id) = item.get("call_id").and_then(Value::as_str) else {
-                out.bad_line(line, "import.bad_tool_output", "tool output has no call_id");
+                out.bad_line(line, &codes::IMPORT_BAD_TOOL_OUTPUT, "tool output has no call_id");
                 return;
             };
             let output = if kind == "tool_search_output" { item.get("tools") } else { item.get("output") };

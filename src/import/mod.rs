@@ -10,6 +10,7 @@
 //! - [`codex`]: Codex rollout JSONL (`session_meta`, `response_item`, `event_msg`, `compacted`);
 //! - [`pi`]: pi session JSONL (v1 linear, v2/v3 `id`/`parentId` tree, compaction entries).
 
+pub mod codes;
 pub mod claude_code;
 pub mod codex;
 pub mod fidelity;
@@ -23,7 +24,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 pub use crate::update::acp::Stream;
 use crate::update::acp::{AcpUpdate, ContentBlock, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind};
 use crate::update::write;
@@ -147,8 +148,7 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
     if !imported.report.fidelity.missing.is_empty() {
         let missing = &imported.report.fidelity.missing;
         imported.report.diagnostics.push(Diagnostic::new(
-            "import.content_missing",
-            Severity::Warning,
+            &codes::IMPORT_CONTENT_MISSING,
             format!(
                 "{} element(s) the source agent's model saw are not in the imported view (first: {:?} from line {}); see report.fidelity.missing",
                 missing.len(),
@@ -274,8 +274,8 @@ impl LogBuilder {
     }
 
     /// Reports a line that is not JSON, or not the shape its format promises.
-    pub fn bad_line(&mut self, line: usize, code: &str, message: impl Into<String>) {
-        self.report.diagnostics.push(Diagnostic::new(code, Severity::Error, message).at_line(line));
+    pub fn bad_line(&mut self, line: usize, code: &crate::diagnostic::Code, message: impl Into<String>) {
+        self.report.diagnostics.push(Diagnostic::new(code, message).at_line(line));
     }
 
     /// Counts one input line and returns it as a JSON object; anything else is reported with
@@ -288,11 +288,11 @@ impl LogBuilder {
                 Some(value)
             }
             Ok(_) => {
-                self.bad_line(line, "import.not_an_object", "line is JSON but not an object");
+                self.bad_line(line, &codes::IMPORT_NOT_AN_OBJECT, "line is JSON but not an object");
                 None
             }
             Err(e) => {
-                self.bad_line(line, "import.malformed_line", format!("line is not JSON: {e}"));
+                self.bad_line(line, &codes::IMPORT_MALFORMED_LINE, format!("line is not JSON: {e}"));
                 None
             }
         }
@@ -335,7 +335,7 @@ impl LogBuilder {
 pub fn image_block(data: &str, mime_type: &str, line: usize, out: &mut LogBuilder) -> ContentBlock {
     write::image(data, mime_type).unwrap_or_else(|_| {
         out.diagnostic(
-            Diagnostic::new("import.bad_image", Severity::Warning, "image data is not valid base64; replaced by a note")
+            Diagnostic::new(&codes::IMPORT_BAD_IMAGE, "image data is not valid base64; replaced by a note")
                 .at_line(line),
         );
         ContentBlock::text(format!("[image ({mime_type}) could not be imported: its data is not valid base64]"))

@@ -14,7 +14,8 @@ use serde_json::Value;
 use super::tree::TreePath;
 use super::{image_block, json_lines, Imported, LogBuilder, Stream};
 use crate::conversation::SyntheticReason;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::import::codes;
 use crate::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
 use crate::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, UsageAnchor};
 
@@ -69,13 +70,13 @@ pub fn import(text: &str) -> Imported {
         tree.entry(&mut out, line, &id, parent.as_deref(), |out| match kind.as_str() {
             "message" => match value.get("message") {
                 Some(message) => message_entry(out, line, &id, message),
-                None => out.bad_line(line, "import.bad_message", "message entry has no message"),
+                None => out.bad_line(line, &codes::IMPORT_BAD_MESSAGE, "message entry has no message"),
             },
             "model_change" => match (value.get("provider").and_then(Value::as_str), value.get("modelId").and_then(Value::as_str)) {
                 (Some(provider), Some(model)) => {
                     out.event(Event::ModelSwitch(ModelSwitch { provider: provider.to_owned(), model: model.to_owned(), context_window: None }));
                 }
-                _ => out.bad_line(line, "import.bad_entry", "model_change without provider and modelId"),
+                _ => out.bad_line(line, &codes::IMPORT_BAD_ENTRY, "model_change without provider and modelId"),
             },
             "compaction" => {
                 let summary = value.get("summary").and_then(Value::as_str).unwrap_or("").to_owned();
@@ -84,8 +85,7 @@ pub fn import(text: &str) -> Imported {
                     if names_kept {
                         out.diagnostic(
                             Diagnostic::new(
-                                "import.compaction_keeps_unknown_entry",
-                                Severity::Warning,
+                                &codes::IMPORT_COMPACTION_KEEPS_UNKNOWN_ENTRY,
                                 "compaction keeps from an entry not on the current branch; nothing before it is kept",
                             )
                             .at_line(line),
@@ -149,7 +149,7 @@ fn user_content(out: &mut LogBuilder, line: usize, id: &str, content: Option<&Va
                 }
             }
         }
-        _ => out.bad_line(line, "import.bad_message", "message has no content"),
+        _ => out.bad_line(line, &codes::IMPORT_BAD_MESSAGE, "message has no content"),
     }
 }
 
@@ -223,7 +223,7 @@ fn assistant(out: &mut LogBuilder, line: usize, id: &str, message: &Value) {
                 let call_id = block.get("id").and_then(Value::as_str).unwrap_or("");
                 let name = block.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
                 if call_id.is_empty() {
-                    out.bad_line(line, "import.bad_tool_call", "toolCall has no id");
+                    out.bad_line(line, &codes::IMPORT_BAD_TOOL_CALL, "toolCall has no id");
                     continue;
                 }
                 // pi joins the Responses call id and item id with `|`; the call id is what results name.
@@ -259,7 +259,7 @@ fn assistant(out: &mut LogBuilder, line: usize, id: &str, message: &Value) {
 
 fn tool_result(out: &mut LogBuilder, line: usize, message: &Value) {
     let Some(call_id) = message.get("toolCallId").and_then(Value::as_str) else {
-        out.bad_line(line, "import.bad_tool_result", "toolResult has no toolCallId");
+        out.bad_line(line, &codes::IMPORT_BAD_TOOL_RESULT, "toolResult has no toolCallId");
         return;
     };
     let mut content = Vec::new();

@@ -11,7 +11,8 @@
 use std::collections::HashMap;
 
 use super::LogBuilder;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::import::codes;
 use crate::update::record::{Event, Record, RecordBody, Rewind};
 
 #[derive(Debug)]
@@ -116,8 +117,7 @@ impl TreePath {
                     if !self.path.is_empty() {
                         out.diagnostic(
                             Diagnostic::new(
-                                "import.unknown_parent",
-                                Severity::Warning,
+                                &codes::IMPORT_UNKNOWN_PARENT,
                                 format!("parent `{parent}` is not on the current branch; the entry is appended at the end"),
                             )
                             .at_line(line),

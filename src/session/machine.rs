@@ -10,6 +10,7 @@
 use serde_json::{json, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::session::codes;
 use crate::prompt::{self, PromptContext};
 use crate::request::BuildInput;
 use crate::tokens::Family;
@@ -372,8 +373,7 @@ impl Session {
             dropped = self.records[same..].iter().map(Record::to_line).collect();
             if self.records[same..].iter().any(|r| r.seq <= confirmed) {
                 diagnostics.push(Diagnostic::new(
-                    "storage.diverged",
-                    Severity::Error,
+                    &codes::STORAGE_DIVERGED,
                     format!("storage changed records it had confirmed (from seq {}); it is taken as the truth", self.records[same].seq),
                 ));
             }
@@ -389,8 +389,7 @@ impl Session {
         let stored_last = log.records.last().map_or(0, |r| r.seq);
         if confirmed > stored_last {
             diagnostics.push(Diagnostic::new(
-                "storage.lost_records",
-                Severity::Error,
+                &codes::STORAGE_LOST_RECORDS,
                 format!("storage confirmed records up to seq {confirmed} but holds them only up to {stored_last}; they are sent again"),
             ));
         }

@@ -9,6 +9,7 @@
 //! held is acknowledged, not duplicated; a different one under a used `seq` is refused),
 //! the replay kept in step with appends, reminders drained into the log, and builds.
 
+pub mod codes;
 pub mod compaction;
 mod machine;
 pub mod persist;
@@ -408,8 +409,7 @@ impl Session {
                 context.allowed_tools().into_iter().filter(|name| !options.render.tools.iter().any(|t| t.name == *name)).collect();
             if !missing.is_empty() {
                 report.diagnostics.push(crate::diagnostic::Diagnostic::new(
-                    "tools.undefined",
-                    crate::diagnostic::Severity::Warning,
+                    &codes::TOOLS_UNDEFINED,
                     format!("the prompt lists tools this request does not define: {} (pass their definitions in `tools`)", missing.join(", ")),
                 ));
             }

@@ -7,7 +7,8 @@
 use serde_json::Value;
 
 use super::record::{Header, Record, RecordBody, RecordError, LOG_FORMAT, LOG_VERSION};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::update::codes;
 
 /// A parsed log: what could be read, and what could not.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,8 +40,7 @@ pub fn parse_log(text: &str) -> Log {
             Err(e) if is_torn_candidate => {
                 log.diagnostics.push(
                     Diagnostic::new(
-                        "log.torn_tail",
-                        Severity::Warning,
+                        &codes::LOG_TORN_TAIL,
                         format!("last line is incomplete ({} bytes, {e}); it was dropped", line.len()),
                     )
                     .at_line(line_no),
@@ -49,7 +49,7 @@ pub fn parse_log(text: &str) -> Log {
             }
             Err(e) => {
                 log.diagnostics.push(
-                    Diagnostic::new("log.malformed_line", Severity::Error, format!("line is not JSON: {e}"))
+                    Diagnostic::new(&codes::LOG_MALFORMED_LINE, format!("line is not JSON: {e}"))
                         .at_line(line_no),
                 );
                 continue;
@@ -62,8 +62,7 @@ pub fn parse_log(text: &str) -> Log {
                     if header.version > LOG_VERSION {
                         log.diagnostics.push(
                             Diagnostic::new(
-                                "log.newer_version",
-                                Severity::Warning,
+                                &codes::LOG_NEWER_VERSION,
                                 format!(
                                     "log version {} is newer than {LOG_VERSION}; unknown records will be kept and skipped",
                                     header.version
@@ -75,7 +74,7 @@ pub fn parse_log(text: &str) -> Log {
                     log.header = Some(header);
                 }
                 Err(e) => log.diagnostics.push(
-                    Diagnostic::new("log.bad_header", Severity::Error, format!("header line is invalid: {e}"))
+                    Diagnostic::new(&codes::LOG_BAD_HEADER, format!("header line is invalid: {e}"))
                         .at_line(line_no),
                 ),
             }
@@ -83,7 +82,7 @@ pub fn parse_log(text: &str) -> Log {
         }
         if log.header.is_none() && log.records.is_empty() {
             log.diagnostics.push(
-                Diagnostic::new("log.missing_header", Severity::Warning, "log has no header line; reading records anyway")
+                Diagnostic::new(&codes::LOG_MISSING_HEADER, "log has no header line; reading records anyway")
                     .at_line(line_no),
             );
         }
@@ -95,8 +94,7 @@ pub fn parse_log(text: &str) -> Log {
                         if log.records.iter().rev().any(|r| r.seq == record.seq && *r == record) {
                             log.diagnostics.push(
                                 Diagnostic::new(
-                                    "log.duplicate_record",
-                                    Severity::Info,
+                                    &codes::LOG_DUPLICATE_RECORD,
                                     format!("record seq {} appears twice; the copy was skipped", record.seq),
                                 )
                                 .at_line(line_no),
@@ -105,8 +103,7 @@ pub fn parse_log(text: &str) -> Log {
                         }
                         log.diagnostics.push(
                             Diagnostic::new(
-                                "log.seq_out_of_order",
-                                Severity::Warning,
+                                &codes::LOG_SEQ_OUT_OF_ORDER,
                                 format!("seq {} does not follow {prev}; kept in file order", record.seq),
                             )
                             .at_line(line_no),
@@ -117,8 +114,7 @@ pub fn parse_log(text: &str) -> Log {
                 if let RecordBody::Unknown(_) = record.body {
                     log.diagnostics.push(
                         Diagnostic::new(
-                            "log.unknown_record",
-                            Severity::Info,
+                            &codes::LOG_UNKNOWN_RECORD,
                             format!("record seq {} is of a kind this version does not know; kept and skipped", record.seq),
                         )
                         .at_line(line_no),
@@ -128,11 +124,11 @@ pub fn parse_log(text: &str) -> Log {
                 log.lines.push(line_no);
             }
             Err(RecordError::BadEnvelope(reason)) => log.diagnostics.push(
-                Diagnostic::new("log.bad_envelope", Severity::Error, format!("line is not a record: {reason}"))
+                Diagnostic::new(&codes::LOG_BAD_ENVELOPE, format!("line is not a record: {reason}"))
                     .at_line(line_no),
             ),
             Err(RecordError::BadBody { kind, reason }) => log.diagnostics.push(
-                Diagnostic::new("log.bad_record", Severity::Error, format!("`{kind}` record is malformed: {reason}"))
+                Diagnostic::new(&codes::LOG_BAD_RECORD, format!("`{kind}` record is malformed: {reason}"))
                     .at_line(line_no),
             ),
         }

@@ -9,6 +9,7 @@
 //! - [`timeline`]: the points in a log where the agent sent the model a request;
 //! - [`write`]: the one writer of conversation updates (session, importers, answer decoders).
 
+pub mod codes;
 pub mod acp;
 pub mod client;
 pub mod log;

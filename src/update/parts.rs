@@ -6,7 +6,8 @@ use serde_json::Value;
 
 use super::acp::{ContentBlock, ToolCallContent};
 use crate::conversation::{Image, Part};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::update::codes;
 
 pub(super) fn unsupported(seq: u64, what: &str, block: &ContentBlock) -> Diagnostic {
     let kind = match block {
@@ -17,8 +18,7 @@ pub(super) fn unsupported(seq: u64, what: &str, block: &ContentBlock) -> Diagnos
         ContentBlock::Resource { .. } => "resource",
     };
     Diagnostic::new(
-        "replay.unsupported_content",
-        Severity::Warning,
+        &codes::REPLAY_UNSUPPORTED_CONTENT,
         format!("{kind} content in {what} has no model form; left out of the model view (kept in the log)"),
     )
     .at_path(format!("seq:{seq}"))
@@ -33,7 +33,7 @@ pub(super) fn part_of(block: &ContentBlock, seq: u64, diags: &mut Vec<Diagnostic
                 Some(uri) => Image::Url { url: uri.clone() },
                 None => {
                     diags.push(
-                        Diagnostic::new("replay.empty_image", Severity::Warning, "image block has neither data nor uri")
+                        Diagnostic::new(&codes::REPLAY_EMPTY_IMAGE, "image block has neither data nor uri")
                             .at_path(format!("seq:{seq}")),
                     );
                     return None;

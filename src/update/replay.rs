@@ -25,7 +25,8 @@ pub use super::client::{ClientEntry, ClientRole};
 use super::parts::{append_part, part_of, result_parts, unsupported};
 use super::record::{Event, ModelSwitch, PromptHeadSnapshot, Record, RecordBody, UsageAnchor};
 use crate::conversation::{AssistantText, Item, Origin, Part, Reasoning, SyntheticReason, ToolCall, ToolResult, UserMessage};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::update::codes;
 use crate::tokens::{item_tokens, Family};
 
 /// The model's view of a compaction summary: framed, so it never reads as something a person
@@ -521,8 +522,7 @@ impl Folder {
         if !self.calls.contains_key(&patch.tool_call_id) {
             diags.push(
                 Diagnostic::new(
-                    "replay.orphan_update",
-                    Severity::Warning,
+                    &codes::REPLAY_ORPHAN_UPDATE,
                     format!("tool_call_update for unknown call `{}`", patch.tool_call_id),
                 )
                 .at_path(format!("seq:{seq}")),

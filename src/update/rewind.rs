@@ -6,7 +6,8 @@
 
 use super::acp::{AcpUpdate, ContentBlock, ContentChunk, ProviderMeta, Stream};
 use super::record::{Event, Record, RecordBody};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::update::codes;
 
 pub(super) fn chunk_of(record: &Record) -> Option<(Stream, &ContentChunk)> {
     match &record.body {
@@ -80,8 +81,7 @@ pub(super) fn apply_rewinds<'a>(records: &'a [Record], diagnostics: &mut Vec<Dia
                 }
                 None => diagnostics.push(
                     Diagnostic::new(
-                        "replay.rewind_out_of_range",
-                        Severity::Warning,
+                        &codes::REPLAY_REWIND_OUT_OF_RANGE,
                         format!(
                             "rewind (seq {}) to prompt {} but only {} prompts exist; ignored",
                             record.seq,

@@ -12,6 +12,7 @@
 //! [`reminders`] is the queue a session drains into its log before a build (reminders reach
 //! the model through replay, so they keep their place in the prefix).
 
+pub mod codes;
 pub mod images;
 mod incremental;
 pub mod ledger;

@@ -9,7 +9,8 @@ use super::ledger::ContextUsage;
 use super::prune::PruneReport;
 use super::repair::Repair;
 use crate::conversation::{Item, SyntheticReason};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::view::codes;
 use crate::provider::{Provider, ReasoningCounts, ToolDef};
 use crate::tokens::{text_tokens, Family, ItemSize};
 
@@ -95,33 +96,29 @@ pub fn diagnose(report: &Report) -> Vec<Diagnostic> {
     let r = &report.reasoning;
     if r.downgraded > 0 {
         out.push(Diagnostic::new(
-            "reasoning.downgraded",
-            Severity::Warning,
+            &codes::REASONING_DOWNGRADED,
             format!("{} reasoning block(s) another provider or model made went to {} {} as text", r.downgraded, report.provider, report.model),
         ));
     }
     if r.dropped > 0 {
-        out.push(Diagnostic::new("reasoning.dropped", Severity::Info, format!("{} reasoning block(s) {} cannot take back were left out", r.dropped, report.provider)));
+        out.push(Diagnostic::new(&codes::REASONING_DROPPED, format!("{} reasoning block(s) {} cannot take back were left out", r.dropped, report.provider)));
     }
     if report.dropped_natives > 0 {
         out.push(Diagnostic::new(
-            "natives.dropped",
-            Severity::Info,
+            &codes::NATIVES_DROPPED,
             format!("{} server-tool block(s) another API made were left out", report.dropped_natives),
         ));
     }
     if report.thinking_suspended {
         out.push(Diagnostic::new(
-            "thinking.suspended",
-            Severity::Warning,
+            &codes::THINKING_SUSPENDED,
             "thinking is on, but the tool loop this request continues began without a thinking block (another model's turn, or one recorded without its thinking), which Anthropic refuses: this request goes without thinking, and it comes back with the next prompt",
         ));
     }
     let c = &report.tokens.context;
     if c.size > 0 && c.used > c.size {
         out.push(Diagnostic::new(
-            "context.over_window",
-            Severity::Warning,
+            &codes::CONTEXT_OVER_WINDOW,
             format!("the context holds about {} tokens, more than the model's window of {}: prune harder or compact before sending", c.used, c.size),
         ));
     }

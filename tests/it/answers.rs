@@ -459,6 +459,7 @@ fn a_paused_server_tool_turn_is_sent_back_as_it_came_to_continue() {
     let p = dispatch(&mut s, json!({"type": "buildRequest", "options": {"provider": "openai-chat", "model": "gpt-4o"}}));
     let Some(Reply::Built { report, .. }) = &p.reply else { panic!("{p:?}") };
     assert_eq!(report.dropped_natives, 2);
+    assert_eq!(report.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), vec!["natives.dropped"]);
 }
 
 #[test]
@@ -695,4 +696,56 @@ fn any_answer_read_by_any_decoder_builds_valid_payloads() {
             }
         }
     }
+}
+
+/// The codes of what decoding `bytes` as `provider`'s answer reported, in order.
+fn decoded_codes(provider: Provider, bytes: &[u8]) -> (Answer, Vec<String>) {
+    let (answer, diagnostics) = decode(provider, bytes, "fallback");
+    (answer, diagnostics.into_iter().map(|d| d.code).collect())
+}
+
+#[test]
+fn answers_framed_badly_say_how_and_keep_what_they_hold() {
+    let chat_text = |text: &str| format!("data: {{\"id\":\"c1\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n");
+    // An event whose data is not JSON is skipped; the events around it are read.
+    let stream = format!("{}data: {{oops\n\n{}data: [DONE]\n\n", chat_text("Hel"), chat_text("lo"));
+    let (answer, codes) = decoded_codes(Provider::OpenAiChat, stream.as_bytes());
+    assert_eq!(codes, vec!["answer.bad_event"]);
+    assert_eq!(describe(&answer).iter().filter(|l| l.contains("Hello")).count(), 1, "{:?}", describe(&answer));
+    // Bytes that are not UTF-8 are replaced, not dropped with their event.
+    let mut stream = chat_text("caf").into_bytes();
+    stream.extend_from_slice(b"data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\xff!\"}}]}\n\ndata: [DONE]\n\n");
+    let (answer, codes) = decoded_codes(Provider::OpenAiChat, &stream);
+    assert_eq!(codes, vec!["answer.not_utf8"]);
+    assert!(describe(&answer).iter().any(|l| l.contains("caf\u{fffd}!")), "{:?}", describe(&answer));
+    // A stream that stops inside an event.
+    let stream = format!("{}data: {{\"id\":\"c1\",\"choi", chat_text("cut"));
+    let (answer, codes) = decoded_codes(Provider::OpenAiChat, stream.as_bytes());
+    assert_eq!(codes, vec!["answer.bad_event", "answer.cut_short", "answer.partial"]);
+    assert!(describe(&answer).iter().any(|l| l.contains("cut")), "{:?}", describe(&answer));
+    // A whole body that is not JSON.
+    let (_, codes) = decoded_codes(Provider::Anthropic, b"{\"id\": \"msg_1\", \"content\": [");
+    assert_eq!(codes, vec!["answer.bad_json", "answer.partial"]);
+    // Gemini's JSON-array stream with something after its closing bracket.
+    let array = br#"[{"candidates":[{"content":{"role":"model","parts":[{"text":"Hi."}]},"finishReason":"STOP"}]}] and more"#;
+    let (answer, codes) = decoded_codes(Provider::Gemini, array);
+    assert_eq!(codes, vec!["answer.trailing_bytes"]);
+    assert!(describe(&answer).iter().any(|l| l.contains("Hi.")), "{:?}", describe(&answer));
+    // Nothing at all.
+    let (_, codes) = decoded_codes(Provider::OpenAiResponses, b"");
+    assert_eq!(codes, vec!["answer.empty", "answer.partial"]);
+}
+
+/// An event over the framer's limit is dropped whole and the events after it are read.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn an_event_longer_than_any_provider_sends_is_dropped_and_the_rest_read() {
+    let huge = "x".repeat(contextview::answer::framing::MAX_FRAME_BYTES + 1);
+    let stream = format!(
+        "data: {{\"id\":\"c1\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{huge}\"}}}}]}}\n\ndata: {{\"id\":\"c1\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"after\"}},\"finish_reason\":\"stop\"}}]}}\n\ndata: [DONE]\n\n"
+    );
+    let (answer, codes) = decoded_codes(Provider::OpenAiChat, stream.as_bytes());
+    assert_eq!(codes, vec!["answer.frame_too_long"]);
+    let said = describe(&answer);
+    assert!(said.iter().any(|l| l.contains("after")) && said.iter().all(|l| !l.contains("xxxx")), "{said:?}");
 }

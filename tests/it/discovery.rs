@@ -559,3 +559,98 @@ fn rules_attached_on_read_reach_the_model_as_one_reminder_told_once() {
     let saved = crate::common::log::store(&mut session);
     assert_eq!(saved.len(), 1, "the reminder is in the log for the host to store");
 }
+
+/// The codes of the diagnostics at `path`, sorted.
+fn codes_at(env: &Environment, path: &str) -> Vec<String> {
+    let mut found: Vec<String> = env.diagnostics.iter().filter(|d| d.path.as_deref() == Some(path)).map(|d| d.code.clone()).collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn a_cwd_the_host_cannot_list_is_an_error_and_discovery_goes_on() {
+    let mut host = MemoryHost::new(&[("/r/.git/HEAD", ""), ("/r/AGENTS.md", "Root rules.")]);
+    host.broken("/r/app", "EACCES: permission denied");
+    let (_, env) = discover(&mut host, DiscoveryOptions::new("/r/app"));
+    assert_eq!(codes_at(&env, "/r/app"), vec!["discovery.cwd_unreadable"]);
+    assert_eq!(env.diagnostics.iter().find(|d| d.path.as_deref() == Some("/r/app")).unwrap().severity, contextview::diagnostic::Severity::Error);
+    assert_eq!(env.rules.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(), vec!["Root rules."]);
+}
+
+#[test]
+fn rule_files_that_stand_aside_or_lie_too_deep_say_so() {
+    let mut host = MemoryHost::new(&[
+        ("/r/.git/HEAD", ""),
+        ("/r/AGENTS.md", "Plain agents rules."),
+        ("/r/AGENTS.override.md", "Override rules."),
+        ("/r/.claude/rules/a/b/c/d/e/f/g/deep.md", "Too deep to load."),
+        ("/r/.claude/rules/top.md", "Top-level rule."),
+    ]);
+    let (_, env) = discover(&mut host, DiscoveryOptions::new("/r"));
+    assert_eq!(codes_at(&env, "/r/AGENTS.md"), vec!["rules.overridden"]);
+    let deep: Vec<&str> = env.diagnostics.iter().filter(|d| d.code == "rules.walk_depth").filter_map(|d| d.path.as_deref()).collect();
+    assert_eq!(deep.len(), 1, "{:?}", env.diagnostics);
+    assert!("/r/.claude/rules/a/b/c/d/e/f/g/deep.md".starts_with(deep[0]), "{deep:?}");
+    let texts: Vec<&str> = env.rules.iter().map(|r| r.text.as_str()).collect();
+    assert!(texts.contains(&"Override rules.") && texts.contains(&"Top-level rule."), "{texts:?}");
+    assert!(!texts.contains(&"Plain agents rules.") && !texts.contains(&"Too deep to load."), "{texts:?}");
+}
+
+#[test]
+fn activation_fields_of_the_wrong_type_fall_back_as_documented() {
+    let mut host = MemoryHost::new(&[
+        ("/r/.git/HEAD", ""),
+        ("/r/.claude/rules/numbers.md", "---\npaths: 5\n---\nClaude rule with bad paths."),
+        ("/r/.cursor/rules/maybe.mdc", "---\nalwaysApply: [yes]\ndescription: Use for SQL\n---\nCursor rule with bad alwaysApply."),
+    ]);
+    let (_, env) = discover(&mut host, DiscoveryOptions::new("/r"));
+    assert_eq!(codes_at(&env, "/r/.claude/rules/numbers.md"), vec!["rules.bad_paths"]);
+    assert_eq!(codes_at(&env, "/r/.cursor/rules/maybe.mdc"), vec!["rules.bad_always_apply"]);
+    let claude = env.rules.iter().find(|r| r.path == "/r/.claude/rules/numbers.md").expect("loaded always");
+    assert_eq!(claude.activation, Activation::Always);
+    // alwaysApply read as false: with a description, the rule is one the model may ask for.
+    assert!(!env.rules.iter().any(|r| r.path == "/r/.cursor/rules/maybe.mdc"), "{:?}", env.rules);
+    assert!(env.requestable.iter().any(|r| r.path == "/r/.cursor/rules/maybe.mdc"), "{:?}", env.requestable);
+}
+
+#[test]
+fn skill_frontmatter_problems_are_named_and_the_fallbacks_hold() {
+    let long = "d".repeat(1025);
+    let mut host = MemoryHost::new(&[
+        ("/r/.git/HEAD", ""),
+        ("/r/.claude/skills/wordy/SKILL.md", &skill("wordy", &long, "")),
+        ("/r/.claude/skills/nameless/SKILL.md", "---\ndescription: Has no name.\n---\nBody.\n"),
+        ("/r/.claude/skills/compat/SKILL.md", &format!("---\nname: compat\ndescription: Picky.\ncompatibility: {}\n---\n", "c".repeat(501))),
+        ("/r/.claude/skills/meta/SKILL.md", "---\nname: meta\ndescription: Odd metadata.\nmetadata: [1, 2]\n---\n"),
+        ("/r/.claude/skills/endless/SKILL.md", &format!("---\nname: endless\ndescription: {}\n", "e".repeat(40_000))),
+    ]);
+    let (_, env) = discover(&mut host, DiscoveryOptions::new("/r"));
+    assert_eq!(codes_at(&env, "/r/.claude/skills/wordy/SKILL.md"), vec!["skills.description_too_long"]);
+    assert_eq!(codes_at(&env, "/r/.claude/skills/nameless/SKILL.md"), vec!["skills.missing_name"]);
+    assert_eq!(codes_at(&env, "/r/.claude/skills/compat/SKILL.md"), vec!["skills.compatibility_too_long"]);
+    assert_eq!(codes_at(&env, "/r/.claude/skills/meta/SKILL.md"), vec!["skills.bad_metadata"]);
+    assert_eq!(codes_at(&env, "/r/.claude/skills/endless/SKILL.md"), vec!["skills.frontmatter_too_long"]);
+    let mut names: Vec<&str> = env.skills.iter().map(|s| s.name.as_str()).collect();
+    names.sort();
+    // Kept, with the directory's name where the skill has none; the endless one is skipped.
+    assert_eq!(names, vec!["compat", "meta", "nameless", "wordy"]);
+}
+
+#[test]
+fn a_skill_body_over_the_file_limit_loads_cut_and_says_so() {
+    let body = "step\n".repeat(10_000);
+    let mut host = MemoryHost::new(&[("/r/.git/HEAD", ""), ("/r/.claude/skills/big/SKILL.md", &skill("big", "A huge skill.", &body))]);
+    let mut o = DiscoveryOptions::new("/r");
+    o.limits.max_file_bytes = 20_000;
+    let (mut ws, _) = discover(&mut host, o);
+    ws.start_load_skill("big");
+    match host.drive(&mut ws) {
+        Outcome::Skill(s) => {
+            assert_eq!(s.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), vec!["skills.truncated"]);
+            let (kept, marker) = s.body.split_once("\n\n[… ").expect("the cut is marked");
+            assert!(kept.starts_with("step\nstep\n") && kept.len() < 20_000, "{}", kept.len());
+            assert!(marker.contains("more bytes of /r/.claude/skills/big/SKILL.md not loaded"), "{marker}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

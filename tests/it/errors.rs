@@ -154,24 +154,33 @@ fn imports_and_discovery_refuse_with_their_codes() {
     assert_eq!(error(ws.step()), "discovery_stalled");
 }
 
-/// A test line asserts that an error has `code`: it names the code beside an error's code
-/// (`e.code`, `error.code`, `.code()`, a `code` binding) or inside an assertion that compares it
-/// (`assert_eq!(refused(…), "code")`, `check.rejects(…, 'code')`), and is not a claim that the
-/// code is absent (`notEqual`, `assert_ne!`, `!==`, …). A mention in a list, a comment or a
-/// stub that raises the code does not count.
+/// A test asserts `code` when a line names it beside an error's code (`e.code`, `error.code`,
+/// `.code()`, a `code` binding) or a statement names it inside an assertion
+/// (`assert_eq!(refused(…), "code")`, `check.rejects(…, 'code')`, `assert_eq!(found, vec![…])`
+/// over several lines, a `for expected in [...] { assert!(…) }`), and the line or statement is not
+/// a claim that the code is absent (`notEqual`, `assert_ne!`, `!==`, …). A mention in a list, a
+/// comment or a stub that raises the code does not count.
 #[cfg(not(target_arch = "wasm32"))]
 fn asserts_code(tests: &str, code: &str) -> bool {
     let quoted = [format!("\"{code}\""), format!("'{code}'")];
-    let asserting = ["code", "assert_eq!(", "assert.equal(", "assert.deepEqual(", "rejects(", "throws("];
-    let negating = ["notEqual", "assert_ne", "!==", "!=", "doesNotMatch", "notDeepEqual", "doesNotThrow", "doesNotReject"];
-    tests.lines().any(|line| {
-        let line = line.trim_start();
-        !line.starts_with("//")
-            && !line.contains("new StorageError(")
-            && quoted.iter().any(|q| line.contains(q.as_str()))
-            && asserting.iter().any(|a| line.contains(a))
-            && !negating.iter().any(|not| line.contains(not))
-    })
+    let negating = ["notEqual", "assert_ne", "!==", "!=", "doesNotMatch", "notDeepEqual", "doesNotThrow", "doesNotReject", "new StorageError("];
+    let plain = |s: &str| !negating.iter().any(|not| s.contains(not));
+    let text: Vec<&str> = tests.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+    let by_line = text.iter().any(|line| {
+        quoted.iter().any(|q| line.contains(q.as_str()))
+            && ["code", "assert_eq!(", "assert.equal(", "assert.deepEqual(", "rejects(", "throws("].iter().any(|a| line.contains(a))
+            && plain(line)
+    });
+    let text = text.join("\n");
+    let by_statement = quoted.iter().any(|q| {
+        text.match_indices(q.as_str()).any(|(at, _)| {
+            let start = text[..at].rfind([';', '{', '}']).map_or(0, |i| i + 1);
+            let end = text[at..].find(';').map_or(text.len(), |i| at + i);
+            let statement = &text[start..end];
+            ["assert", "rejects(", "throws("].iter().any(|a| statement.contains(a)) && plain(statement)
+        })
+    });
+    by_line || by_statement
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -185,6 +194,11 @@ fn only_an_assertion_on_the_code_counts_as_asserting_it() {
     assert!(!asserts_code("(json!({\"type\": \"rewind\"}), \"invalid_prompt_index\"),", "invalid_prompt_index"));
     assert!(!asserts_code("throw new StorageError('seq_gap', 'gap');", "seq_gap"));
     assert!(!asserts_code("assert_ne!(error.code, \"internal\");", "internal"));
+    assert!(asserts_code("assert_eq!(\n    found,\n    vec![\n        \"a.b\",\n        \"c.d\",\n    ]\n);", "c.d"));
+    assert!(asserts_code("for expected in [\"a.b\", \"c.d\"] {\n    assert!(found.contains(&expected));\n}", "a.b"));
+    assert!(!asserts_code("let cases = [\n    \"a.b\",\n];\nassert!(ok)", "a.b"));
+    assert!(!asserts_code("fn a() { assert!(x) }\nfn b() { run(\"a.b\"); }", "a.b"));
+    assert!(!asserts_code("assert!(!found.iter().any(|c| c != \"a.b\"));", "a.b"));
 }
 
 /// The codes a source raises, by the patterns each kind of source uses.
@@ -284,4 +298,74 @@ fn every_code_the_sources_raise_is_documented_and_asserted_by_a_test() {
     }
     assert_eq!(undocumented, Vec::<String>::new(), "codes missing from README's Errors table");
     assert_eq!(unasserted, Vec::<String>::new(), "codes no test asserts");
+}
+
+/// The tests' text, for [`asserts_code`]: every test file but this one's source scan.
+#[cfg(not(target_arch = "wasm32"))]
+fn test_sources() -> String {
+    use std::path::Path;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut tests = String::new();
+    for dir in ["tests/it", "tests/corpus", "tests/js", "tests/workerd", "tests/sdk-types"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs" || e == "mjs" || e == "ts") && !path.ends_with("errors.rs") {
+                tests.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    tests.push_str(&std::fs::read_to_string(root.join("tests/it/errors.rs")).unwrap().split("/// The codes a source raises").next().unwrap().to_owned());
+    // Unit tests beside the code: each source file from its `#[cfg(test)]` on.
+    let mut dirs = vec![root.join("src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                if let Some(at) = text.find("#[cfg(test)]") {
+                    tests.push_str(&text[at..]);
+                }
+            }
+        }
+    }
+    tests
+}
+
+/// Every diagnostic code is in one module's list; the README's Diagnostics table has a row for
+/// each, saying what the list says, and a test asserts each.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn every_diagnostic_code_is_listed_once_documented_and_asserted_by_a_test() {
+    use contextview::diagnostic::{codes, Severity};
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let table = &readme[readme.find("## Diagnostics").expect("README has a Diagnostics section")..];
+    let table = &table[..table[3..].find("\n## ").map_or(table.len(), |i| i + 3)];
+    let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("| `")).collect();
+    let tests = test_sources();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut wrong_rows = Vec::new();
+    let mut unasserted = Vec::new();
+    for code in codes() {
+        assert!(seen.insert(code.code), "`{}` is listed twice", code.code);
+        let (area, name) = code.code.split_once('.').expect("a code is area.name");
+        assert!(!area.is_empty() && !name.is_empty() && code.code.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.'), "{}", code.code);
+        let severity = match code.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        let row = format!("| `{}` | {severity} | {} |", code.code, code.when);
+        if !rows.contains(&row.as_str()) {
+            wrong_rows.push(row);
+        }
+        if !asserts_code(&tests, code.code) {
+            unasserted.push(code.code);
+        }
+    }
+    assert!(seen.len() >= 80, "{seen:?}");
+    assert_eq!(rows.len(), seen.len(), "the README's table has rows for codes no module lists");
+    assert_eq!(wrong_rows, Vec::<String>::new(), "README rows missing or not saying what the list says");
+    assert_eq!(unasserted, Vec::<&str>::new(), "diagnostic codes no test asserts");
 }

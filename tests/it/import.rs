@@ -1006,3 +1006,91 @@ mod any_lines {
         fn pi(picks in picks()) { check(Format::Pi, &picks)?; }
     }
 }
+
+fn codes_and_lines(imported: &contextview::import::Imported) -> Vec<(&str, Option<usize>)> {
+    imported.report.diagnostics.iter().map(|d| (d.code.as_str(), d.line)).collect()
+}
+
+#[test]
+fn claude_code_entries_missing_what_their_type_needs_are_named_by_line() {
+    let text = lines(&[
+        cc_user("u1", None, json!("first")),
+        json!({"type": "user", "uuid": "u2", "parentUuid": "u1", "message": {"role": "user"}}),
+        json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1"}),
+        cc_assistant("a2", "u1", "m2", json!([{"type": "tool_use", "name": "read", "input": {}}, {"type": "text", "text": "kept"}])),
+        cc_user("r1", Some("a2"), json!([{"type": "tool_result", "content": "no id"}])),
+        json!({"type": "system", "subtype": "compact_boundary", "uuid": "cb", "parentUuid": null, "logicalParentUuid": "r1", "compactMetadata": {"preTokens": 9000}}),
+    ]);
+    let imported = import(Some(Format::ClaudeCode), &text).unwrap();
+    assert_eq!(
+        codes_and_lines(&imported),
+        vec![
+            ("import.bad_message", Some(2)),
+            ("import.bad_message", Some(3)),
+            ("import.bad_tool_use", Some(4)),
+            ("import.bad_tool_result", Some(5)),
+            ("import.compaction_without_summary", None),
+        ]
+    );
+    assert!(imported.report.diagnostics[4].message.contains("9000 tokens before"));
+    assert_eq!(summary(&replay(&imported.records).items), vec!["user: first", "assistant: kept"]);
+}
+
+#[test]
+fn codex_calls_and_outputs_without_a_call_id_are_named_by_line() {
+    let text = lines(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "cx-3"}}),
+        codex_item(json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go"}]})),
+        codex_item(json!({"type": "function_call", "name": "shell", "arguments": "{}"})),
+        codex_item(json!({"type": "function_call_output", "output": "lost"})),
+        codex_item(json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]})),
+    ]);
+    let imported = import(Some(Format::Codex), &text).unwrap();
+    assert_eq!(codes_and_lines(&imported), vec![("import.bad_tool_call", Some(3)), ("import.bad_tool_output", Some(4))]);
+    assert_eq!(summary(&replay(&imported.records).items), vec!["user: go", "assistant: done"]);
+}
+
+#[test]
+fn pi_entries_missing_what_their_type_needs_are_named_by_line() {
+    let text = lines(&[
+        json!({"type": "session", "version": 3, "id": "pi-3", "timestamp": "t", "cwd": "/w"}),
+        pi_entry("e1", None, json!({"role": "user", "content": "start"})),
+        json!({"type": "message", "id": "e2", "parentId": "e1", "timestamp": "t"}),
+        json!({"type": "model_change", "id": "e3", "parentId": "e2", "timestamp": "t", "provider": "openai"}),
+        pi_entry("e4", Some("e3"), json!({"role": "assistant", "provider": "openai", "model": "gpt-5", "stopReason": "toolUse",
+            "content": [{"type": "toolCall", "name": "read", "arguments": {}}, {"type": "text", "text": "answered"}]})),
+        pi_entry("e5", Some("e4"), json!({"role": "toolResult", "toolName": "read", "content": [{"type": "text", "text": "x"}], "isError": false})),
+        pi_entry("e6", Some("e5"), json!({"role": "user"})),
+        pi_entry("e7", Some("e6"), json!({"role": "user", "content": "end"})),
+    ]);
+    let imported = import(Some(Format::Pi), &text).unwrap();
+    assert_eq!(
+        codes_and_lines(&imported),
+        vec![
+            ("import.bad_message", Some(3)),
+            ("import.bad_entry", Some(4)),
+            ("import.bad_tool_call", Some(5)),
+            ("import.bad_tool_result", Some(6)),
+            ("import.bad_message", Some(7)),
+        ]
+    );
+    assert_eq!(summary(&replay(&imported.records).items), vec!["user: start", "assistant: answered", "user: end"]);
+}
+
+#[test]
+fn pi_entries_whose_parent_or_kept_entry_is_off_the_branch_are_kept_at_the_end() {
+    let text = lines(&[
+        json!({"type": "session", "version": 3, "id": "pi-4", "timestamp": "t", "cwd": "/w"}),
+        pi_entry("e1", None, json!({"role": "user", "content": "one"})),
+        pi_entry("e2", Some("e1"), json!({"role": "assistant", "provider": "openai", "model": "gpt-5", "stopReason": "stop", "content": [{"type": "text", "text": "two"}]})),
+        pi_entry("e3", Some("nowhere"), json!({"role": "user", "content": "three"})),
+        json!({"type": "compaction", "id": "e4", "parentId": "e3", "summary": "Counted to three.", "firstKeptEntryId": "gone", "tokensBefore": 100}),
+        pi_entry("e5", Some("e4"), json!({"role": "user", "content": "four"})),
+    ]);
+    let imported = import(Some(Format::Pi), &text).unwrap();
+    assert_eq!(codes_and_lines(&imported), vec![("import.unknown_parent", Some(4)), ("import.compaction_keeps_unknown_entry", Some(5))]);
+    assert_eq!(
+        summary(&replay(&imported.records).items),
+        vec!["user(Compaction): <compaction_summary>\nCounted to three.\n</compaction_summary>", "user: four"]
+    );
+}

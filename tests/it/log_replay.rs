@@ -304,3 +304,33 @@ fn a_log_image_with_a_garbled_media_type_builds_for_every_provider() {
         assert!(built.body.contains("image/png"), "{provider}");
     }
 }
+
+#[test]
+fn a_header_from_a_newer_version_or_of_the_wrong_shape_is_reported_and_records_read() {
+    use contextview::update::record::{LOG_FORMAT, LOG_VERSION};
+    let newer = json!({"format": LOG_FORMAT, "version": LOG_VERSION + 1, "sessionId": "s"});
+    let log = parse_log(&format!("{newer}\n{}\n", user(1, "u", "hi")));
+    assert_eq!(codes(&log.diagnostics), vec!["log.newer_version"]);
+    assert_eq!((log.header.map(|h| h.version), log.records.len()), (Some(LOG_VERSION + 1), 1));
+    // A header with a version that is not a number is no header: the records are still read.
+    let broken = json!({"format": LOG_FORMAT, "version": "two", "sessionId": "s"});
+    let log = parse_log(&format!("{broken}\n{}\n", user(1, "u", "hi")));
+    assert_eq!(codes(&log.diagnostics), vec!["log.bad_header", "log.missing_header"]);
+    assert_eq!(log.diagnostics[0].line, Some(1));
+    assert_eq!((log.header.is_none(), log.records.len()), (true, 1));
+}
+
+#[test]
+fn an_image_with_neither_data_nor_a_uri_is_left_out_with_a_warning() {
+    let text = log_of(&[
+        update(1, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "text", "text": "see"}})),
+        update(2, json!({"sessionUpdate": "user_message_chunk", "messageId": "u", "content": {"type": "image", "data": "", "mimeType": "image/png"}})),
+    ]);
+    let r = replay(&parse_log(&text).records);
+    assert_eq!(codes(&r.diagnostics), vec!["replay.empty_image"]);
+    assert_eq!(r.diagnostics[0].path.as_deref(), Some("seq:2"));
+    match &r.items[..] {
+        [Item::User(m)] => assert_eq!(m.content, vec![Part::text("see")]),
+        other => panic!("{other:?}"),
+    }
+}

@@ -109,6 +109,7 @@ fn the_drop_policy_leaves_foreign_reasoning_out_and_counts_it() {
     for provider in Provider::ALL {
         let built = build_for(provider, "model-b", &conversation(own_reasoning(provider, "model-a", THOUGHT)), ForeignReasoning::Drop);
         assert_eq!(built.report.reasoning, counts(0, 0, 1), "{provider}");
+        assert_eq!(built.report.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), vec!["reasoning.dropped"], "{provider}");
         assert!(!built.body.contains(THOUGHT), "{provider}: dropped reasoning is not in the payload: {}", built.body);
         // The rest of the turn is still there.
         assert!(built.body.contains("Looking at the parser."), "{provider}");

@@ -227,6 +227,21 @@ fn reconcile_converges_memory_to_storage() {
     assert_eq!(r.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), vec!["storage.lost_records"]);
     assert_eq!(r.resent, 4);
 
+    // Storage changed a record it had confirmed: it is still the truth, and that is reported.
+    let mut s = working_session();
+    for ticket in s.persistence().in_flight {
+        s.ack(ticket, PersistOutcome::Committed).unwrap();
+    }
+    let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let at = changed.iter().position(|l| l.contains("\"seq\":2,")).expect("a record with seq 2");
+    changed[at] = serde_json::json!({"seq": 2, "ts": "2026-01-01T00:00:00Z", "event": {"kind": "edited_paths", "paths": ["/elsewhere"]}}).to_string();
+    let r = s.reconcile(&(changed.join("\n") + "\n")).unwrap();
+    assert_eq!(r.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), vec!["storage.diverged"]);
+    assert!(r.diagnostics[0].message.contains("from seq 2"), "{:?}", r.diagnostics);
+    let from_two = changed.len() - at;
+    assert_eq!((r.adopted, r.dropped.len(), r.resent), (from_two, from_two, 0));
+    assert_eq!(s.snapshot().log, changed.join("\n") + "\n");
+
     let mut s = working_session();
     let foreign = log.replace("sess-1", "sess-2");
     assert_eq!(s.reconcile(&foreign).unwrap_err().code(), "session_mismatch");

@@ -1,0 +1,12 @@
+//! The diagnostics of building a request: each code, its severity and when it is raised.
+//!
+//! Every diagnostic this module raises is made from one of these; `diagnostic::codes()` lists
+//! them all, and the README's Diagnostics table documents each.
+
+crate::diagnostic::declare_codes! {
+    REASONING_DOWNGRADED = "reasoning.downgraded", Warning, "reasoning another provider or model made, sent as text";
+    REASONING_DROPPED = "reasoning.dropped", Info, "reasoning the provider cannot take back; left out";
+    NATIVES_DROPPED = "natives.dropped", Info, "server-tool blocks another API made; left out";
+    THINKING_SUSPENDED = "thinking.suspended", Warning, "thinking is on but the tool loop began without a thinking block, so Anthropic runs this request without thinking";
+    CONTEXT_OVER_WINDOW = "context.over_window", Warning, "the request holds more tokens than the model's window";
+}

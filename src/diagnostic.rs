@@ -53,7 +53,8 @@ impl Diagnostic {
 /// One kind of diagnostic: its stable code, its severity and when it is raised.
 ///
 /// Each module that raises diagnostics lists its kinds once, with [`declare_codes!`](crate::diagnostic::declare_codes),
-/// in a `codes` module of its own; a [`Diagnostic`] can only be made from one of them.
+/// in a `codes` module of its own; a [`Diagnostic`] can only be made from one of them, and
+/// [`crate::diagnostic_codes`] lists them all.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Code {
     pub code: &'static str,
@@ -72,22 +73,6 @@ macro_rules! declare_codes {
     };
 }
 pub(crate) use declare_codes;
-
-/// Every diagnostic code the crate raises, by module (update, view, session, answer, import,
-/// discovery).
-pub fn codes() -> impl Iterator<Item = &'static Code> {
-    [
-        crate::update::codes::CODES,
-        crate::view::codes::CODES,
-        crate::session::codes::CODES,
-        crate::answer::codes::CODES,
-        crate::import::codes::CODES,
-        crate::discovery::codes::CODES,
-    ]
-    .into_iter()
-    .flatten()
-    .copied()
-}
 
 /// Reads `T` from a JSON value; a failure names where in the value it happened
 /// (`providerOptions.anthropic.thinking: invalid type: …`), so an input's author finds what to

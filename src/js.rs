@@ -332,9 +332,9 @@ pub fn build_request_string(input: Ts<BuildInput>) -> Result<Ts<BuildStringResul
 /// Replays a log's requests under each policy and prices them: what each request sends, what
 /// the provider's cache should serve and write, its share of the window, its cost in dollars.
 #[wasm_bindgen]
-pub fn simulate(input: Ts<crate::cost::simulate::SimulateInput>) -> Result<Ts<crate::cost::simulate::Simulation>, JsValue> {
-    let input: crate::cost::simulate::SimulateInput = via_value(&input.js_value(), "invalid_options", "simulation")?;
-    ts(&crate::cost::simulate::simulate(&input).map_err(|e| error(e.code(), e.message()))?)
+pub fn simulate(input: Ts<crate::simulate::SimulateInput>) -> Result<Ts<crate::simulate::Simulation>, JsValue> {
+    let input: crate::simulate::SimulateInput = via_value(&input.js_value(), "invalid_options", "simulation")?;
+    ts(&crate::simulate::simulate(&input).map_err(|e| error(e.code(), e.message()))?)
 }
 
 /// The built-in prices and caching rules, one row per model family, each dated.

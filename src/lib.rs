@@ -51,7 +51,9 @@ pub mod prompt;
 pub mod provider;
 pub mod request;
 pub mod session;
+pub mod simulate;
 pub mod tokens;
+pub mod tool_def;
 pub mod update;
 pub mod view;
 
@@ -62,6 +64,15 @@ pub use conversation::{Item, Part};
 pub use diagnostic::{Diagnostic, Severity};
 pub use provider::{Payload, Provider};
 pub use view::{build, BuildError, BuildOptions, Built, Report};
+
+/// Every diagnostic code the crate raises, by module (update, view, session, answer, import,
+/// discovery): each module lists its own in its `codes` module.
+pub fn diagnostic_codes() -> impl Iterator<Item = &'static diagnostic::Code> {
+    [update::codes::CODES, view::codes::CODES, session::codes::CODES, answer::codes::CODES, import::codes::CODES, discovery::codes::CODES]
+        .into_iter()
+        .flatten()
+        .copied()
+}
 
 /// The README's Rust example, compiled and run by `cargo test --doc` (its `ts` examples run in
 /// tests/js/readme.test.mjs).

@@ -27,7 +27,7 @@ pub struct BuildInput {
     /// The tools, in any shape developers already have (see [`crate::provider::ToolDef`]). A
     /// session records them when they change; left out, a build from a log carries the tools
     /// the log last recorded.
-    #[serde(default, deserialize_with = "crate::provider::tool_def::deserialize_tools")]
+    #[serde(default, deserialize_with = "crate::tool_def::deserialize_tools")]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolInput[]"))]
     pub tools: Tools,
     #[serde(default)]
@@ -267,7 +267,7 @@ pub fn build_request(input: &BuildInput) -> Result<BuildOutput, RequestError> {
 
 /// A build on its own: the cache's forecast for a request with nothing cached before it.
 fn forecast(mut built: Built, options: &BuildOptions, input: &BuildInput) -> Built {
-    let at = input.now.as_deref().and_then(crate::cost::simulate::epoch_seconds);
+    let at = input.now.as_deref().and_then(crate::cost::epoch_seconds);
     built.report.forecast = crate::cost::Forecaster::default().forecast(&built.report, &options.render.cache, &input.cost_models, at).map(|(f, _)| f);
     built
 }

@@ -6,7 +6,7 @@
 //! breakpoints, OpenAI and Gemini at the whole prompt), each living for the API's time to live
 //! from its last use, a request reading the longest entry that is still a prefix of it and long
 //! enough to be cached. From that, each request's tokens split into uncached input, cache reads
-//! and cache writes, priced at the model's rates ([`RequestCost`]). [`simulate`] replays a log's
+//! and cache writes, priced at the model's rates ([`RequestCost`]). [`crate::simulate`] replays a log's
 //! requests under build policies and prices each.
 //!
 //! A prediction, not a bill: the tokens are the estimator's, the shared prefix is the bytes the
@@ -15,7 +15,6 @@
 //! early under load.
 
 pub mod prices;
-pub mod simulate;
 
 use serde::{Deserialize, Serialize};
 
@@ -295,9 +294,59 @@ impl Forecaster {
     }
 }
 
+/// Seconds since the epoch of an RFC 3339 time (`2026-12-04T10:00:00Z`, `…+01:00`, fractions
+/// dropped); `None` when it is not one.
+pub fn epoch_seconds(ts: &str) -> Option<i64> {
+    let b = ts.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i64> { ts.get(r)?.parse().ok() };
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let (y, m, d, hh, mm, ss) = (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 60 {
+        return None;
+    }
+    let mut rest = &ts[19..];
+    if let Some(frac) = rest.strip_prefix('.') {
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
+        rest = &frac[digits..];
+    }
+    let offset = match rest {
+        "Z" | "z" => 0,
+        _ if rest.len() == 6 && matches!(rest.as_bytes()[0], b'+' | b'-') && rest.as_bytes()[3] == b':' => {
+            let sign = if rest.starts_with('-') { -1 } else { 1 };
+            sign * (rest[1..3].parse::<i64>().ok()? * 3600 + rest[4..6].parse::<i64>().ok()? * 60)
+        }
+        _ => return None,
+    };
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days * 86_400 + hh * 3600 + mm * 60 + ss - offset)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn rfc3339_times_read_as_seconds() {
+        assert_eq!(epoch_seconds("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(epoch_seconds("2026-12-04T10:00:00Z"), Some(1_796_378_400));
+        assert_eq!(epoch_seconds("2026-12-04T10:00:05.123Z"), Some(1_796_378_405));
+        assert_eq!(epoch_seconds("2026-12-04T11:00:00+01:00"), Some(1_796_378_400));
+        assert_eq!(epoch_seconds("2024-02-29T00:00:00Z"), Some(1_709_164_800));
+        for bad in ["", "yesterday", "2026-13-01T00:00:00Z", "2026-12-04T10:00:00", "2026-12-04T10:00:00.Z"] {
+            assert_eq!(epoch_seconds(bad), None, "{bad}");
+        }
+    }
+
     use pretty_assertions::assert_eq;
 
     fn shape(tokens: u64, shared: u64, at: i64) -> RequestShape {

@@ -14,7 +14,6 @@ pub mod openai_chat;
 pub mod openai_responses;
 mod payload;
 pub mod settings;
-pub mod tool_def;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -80,12 +79,8 @@ impl FromStr for Provider {
     }
 }
 
-/// The tool definitions of a build, shared: a session is built with the same ones request after
-/// request, so options are cloned and compared by pointer first, not tool by tool.
-pub type Tools = Arc<Vec<ToolDef>>;
-
+pub use crate::tool_def::{tools_from_value, ToolDef, Tools};
 pub use payload::{render, Checked, Payload};
-pub use tool_def::{tools_from_value, ToolDef};
 
 /// What to do with reasoning that cannot be replayed natively to the target.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -441,7 +441,7 @@ impl Session {
         self.last_boundary = Some(boundary);
         self.last_build_seq = self.records.last().map_or(0, |r| r.seq);
         // What the provider's cache should serve of this request, after the ones before it.
-        let at = crate::cost::simulate::epoch_seconds(&ts);
+        let at = crate::cost::epoch_seconds(&ts);
         report.forecast = self.forecaster.forecast(&report, &options.render.cache, &input.cost_models, at).map(|(f, _)| f);
         Ok((body, report))
     }

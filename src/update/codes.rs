@@ -1,6 +1,6 @@
 //! The diagnostics of reading and replaying a log: each code, its severity and when it is raised.
 //!
-//! Every diagnostic this module raises is made from one of these; `diagnostic::codes()` lists
+//! Every diagnostic this module raises is made from one of these; `crate::diagnostic_codes()` lists
 //! them all, and the README's Diagnostics table documents each.
 
 crate::diagnostic::declare_codes! {

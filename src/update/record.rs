@@ -182,7 +182,7 @@ impl UsageAnchor {
 #[serde(rename_all = "camelCase")]
 pub struct ToolsDefined {
     #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
-    pub tools: crate::provider::Tools,
+    pub tools: crate::tool_def::Tools,
 }
 
 /// How an answer ended (see [`Event::AnswerEnd`]).

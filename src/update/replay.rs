@@ -75,7 +75,7 @@ pub struct ReplayState {
     /// The tools the log last recorded (`tools_defined`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
-    pub tools: Option<crate::provider::Tools>,
+    pub tools: Option<crate::tool_def::Tools>,
     /// Files the agent changed, in the order first changed: paths of tool calls with a diff
     /// or of kind edit, delete or move, and `edited_paths` records.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -2,7 +2,7 @@
 //! one before (computed here from the requests' own token counts), entries expire with time, and
 //! policies compare side by side.
 
-use contextview::cost::simulate::{simulate, Policy, SimulateInput};
+use contextview::simulate::{simulate, Policy, SimulateInput};
 use contextview::cost::{model_for, RequestCost};
 use contextview::session::{Command, Session};
 use contextview::update::Header;
@@ -80,7 +80,7 @@ fn openai_reads_in_steps_and_policies_compare_side_by_side() {
     // drops the prompt_cache_key), at gpt-5's rates (reads $0.125, writes free).
     assert_eq!(sim.policies[1].requests[1].cost.cache.read, r[1].cost.cache.read);
     let read_saving = r[1].cost.cache.read as f64 * (1.25 - 0.125) / 1e6;
-    let full = |x: &contextview::cost::simulate::SimulatedRequest| (x.tokens as f64 * 1.25 + x.cost.output as f64 * 10.0) / 1e6;
+    let full = |x: &contextview::simulate::SimulatedRequest| (x.tokens as f64 * 1.25 + x.cost.output as f64 * 10.0) / 1e6;
     assert!((r[1].cost.dollars - (full(&r[1]) - read_saving)).abs() < 1e-12);
 }
 

@@ -12,6 +12,7 @@ mod example_session;
 mod images;
 mod import;
 mod incremental;
+mod layers;
 mod layout;
 mod ledger;
 mod log_replay;

@@ -1,4 +1,6 @@
 //! Tools, defined once in whichever shape a developer already has, rendered in each API's own.
+//! The definitions sit on the ground floor, beside the conversation: the log records them
+//! (`tools_defined`), the view carries them and each provider's renderer writes them its way.
 //!
 //! Read (the JSON of a build's `tools`): ours and MCP's `{name, description, inputSchema}`,
 //! Anthropic's `input_schema`, OpenAI Responses' and pi's `{type: "function", name, parameters}`,
@@ -11,6 +13,10 @@
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
+
+/// The tool definitions of a build, shared: a session is built with the same ones request after
+/// request, so options are cloned and compared by pointer first, not tool by tool.
+pub type Tools = std::sync::Arc<Vec<ToolDef>>;
 
 /// A tool the model may call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -125,7 +131,7 @@ impl<'de> Deserialize<'de> for ToolDef {
 }
 
 /// Reads `tools` the way [`tools_from_value`] does (serde's `deserialize_with`).
-pub fn deserialize_tools<'de, D: Deserializer<'de>>(deserializer: D) -> Result<super::Tools, D::Error> {
+pub fn deserialize_tools<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Tools, D::Error> {
     tools_from_value(Value::deserialize(deserializer)?).map(std::sync::Arc::new).map_err(D::Error::custom)
 }
 

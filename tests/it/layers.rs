@@ -1,0 +1,100 @@
+//! The crate's modules form layers, and code names only the layers below its own: the log does
+//! not know the providers' renderers, the view does not know sessions, a session does not know
+//! the simulator that drives it. Read from the sources (comments and unit tests left out).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use pretty_assertions::assert_eq;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Each top-level module's layer, lowest first. Modules in one layer do not name each other.
+const LAYERS: &[&[&str]] = &[
+    &["diagnostic", "framing"],
+    &["conversation", "tool_def"],
+    &["provider"],
+    &["discovery", "tokens"],
+    &["update"],
+    &["view"],
+    &["answer", "cost", "import", "prompt"],
+    &["request"],
+    &["session"],
+    &["simulate"],
+    &["js"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+/// The code of a source file: its comment lines and its `#[cfg(test)]` tail left out.
+fn code_of(text: &str) -> String {
+    let text = text.split("#[cfg(test)]").next().unwrap_or("");
+    text.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+}
+
+/// The top-level modules `code` names through `crate::` paths.
+fn named_modules(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("crate::") {
+        let name: String = code[at + 7..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+        if !name.is_empty() {
+            found.push(name);
+        }
+    }
+    found
+}
+
+/// Each top-level module of `src/` (a file or a directory), with the code of all its files.
+fn modules() -> BTreeMap<String, String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut modules = BTreeMap::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if name == "lib" {
+            continue;
+        }
+        let mut code = String::new();
+        let mut pending = vec![path];
+        while let Some(path) = pending.pop() {
+            if path.is_dir() {
+                pending.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                code.push_str(&code_of(&std::fs::read_to_string(&path).unwrap()));
+                code.push('\n');
+            }
+        }
+        modules.insert(name, code);
+    }
+    modules
+}
+
+#[test]
+fn every_module_names_only_the_layers_below_its_own() {
+    let modules = modules();
+    let unplaced: Vec<&String> = modules.keys().filter(|m| layer_of(m).is_none()).collect();
+    assert_eq!(unplaced, Vec::<&String>::new(), "modules missing from LAYERS");
+    let mut upward = Vec::new();
+    for (module, code) in &modules {
+        let own = layer_of(module).unwrap();
+        let mut named = named_modules(code);
+        named.sort();
+        named.dedup();
+        for other in named.into_iter().filter(|o| o != module) {
+            match layer_of(&other) {
+                Some(layer) if layer < own => {}
+                _ => upward.push(format!("{module} names {other}")),
+            }
+        }
+    }
+    assert_eq!(upward, Vec::<String>::new());
+}
+
+#[test]
+fn the_layer_check_sees_code_and_not_comments_or_tests() {
+    assert_eq!(named_modules(&code_of("use crate::view::Report;\nlet x = crate::session::Session::new();")), vec!["view", "session"]);
+    assert_eq!(named_modules(&code_of("//! See [`crate::session`].\n/// and crate::view\nfn a() {}")), Vec::<String>::new());
+    assert_eq!(named_modules(&code_of("fn a() {}\n#[cfg(test)]\nmod tests { use crate::session::Session; }")), Vec::<String>::new());
+    assert_eq!(named_modules("$crate::diagnostic::Code"), vec!["diagnostic"]);
+}

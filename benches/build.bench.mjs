@@ -106,6 +106,8 @@ function measure(name, log, runs) {
   let bodyBytes = first.body.length;
   let appendedSteps = 0;
   let fastSteps = 0;
+  // The report's JSON per step: what crosses into JS beside the body on every build.
+  const reportBytes = [];
   const stringify = () => {
     const t = performance.now();
     JSON.stringify(payload);
@@ -128,6 +130,7 @@ function measure(name, log, runs) {
         // A step that moves a pruning boundary rewrites old results: the full path, by design.
         if (report.reuse?.appendedOnly) fastSteps++;
         bodyBytes = body.length;
+        reportBytes.push(JSON.stringify(report).length);
       },
       () => {
         step(countOnly);
@@ -179,6 +182,7 @@ function measure(name, log, runs) {
     bodyBytes,
     appendedSteps,
     stepsOnTheAppendPath: `${fastSteps} of ${times.stepBytes.length}`,
+    reportBytes: { median: median(reportBytes), max: Math.max(...reportBytes) },
     medianMs: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, +median(v).toFixed(3)])),
     ratioToStringify: { stepBytes: ratio('stepBytes'), stepString: ratio('stepString'), full: ratio('full'), fromText: ratio('fromText') },
     stepOverCountOnly: +(median(times.stepBytes) / median(times.stepBytesCountOnly)).toFixed(2),
@@ -191,12 +195,12 @@ function main() {
   if (real.skipped) console.log(`real sessions SKIPPED: ${real.skipped}`);
   for (const { name, log } of real.sessions) results.push(measure(name, log, Math.max(5, Math.round(RUNS / 2))));
 
-  console.log('\n| session | log | items | body | stringify (ms) | step → buildBytes | ÷ count rules only | step → buildString | full build | from text |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('\n| session | log | items | body | stringify (ms) | step → buildBytes | ÷ count rules only | step → buildString | full build | from text | report JSON per step |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const kb = (n) => `${Math.round(n / 1024)} KB`;
   for (const r of results) {
     const x = r.ratioToStringify;
-    console.log(`| ${r.name} | ${kb(r.logBytes)} | ${r.items} | ${kb(r.bodyBytes)} | ${r.medianMs.stringify} | ${x.stepBytes}× (${r.medianMs.stepBytes} ms; ${r.stepsOnTheAppendPath} appended) | ${r.stepOverCountOnly}× | ${x.stepString}× | ${x.full}× (${r.medianMs.full} ms) | ${x.fromText}× (${r.medianMs.fromText} ms) |`);
+    console.log(`| ${r.name} | ${kb(r.logBytes)} | ${r.items} | ${kb(r.bodyBytes)} | ${r.medianMs.stringify} | ${x.stepBytes}× (${r.medianMs.stepBytes} ms; ${r.stepsOnTheAppendPath} appended) | ${r.stepOverCountOnly}× | ${x.stepString}× | ${x.full}× (${r.medianMs.full} ms) | ${x.fromText}× (${r.medianMs.fromText} ms) | ${r.reportBytes.median} B (max ${r.reportBytes.max}) |`);
   }
   console.log('targets: step ≤ 0.3×, full ≤ 1.5×, from text ≤ 3×');
   const wasm = readFileSync(fileURLToPath(new URL('../pkg/web/contextview_bg.wasm', import.meta.url)));

@@ -352,7 +352,7 @@ function formatReport(r = {}, diagnostics = []) {
       `context ${c.used}${of}${share}, ${c.anchored ? 'anchored on reported usage' : 'estimated'}, threshold ${c.threshold}`);
   }
   const pr = r.pruning;
-  if (pr && pr.active) lines.push(`  pruning: boundary turn ${pr.boundaryTurn} of ${pr.turns}, step ${pr.boundaryStep} of ${pr.steps}, trimmed ${pr.trimmed.length}, cleared ${pr.cleared.length}`);
+  if (pr && pr.active) lines.push(`  pruning: boundary turn ${pr.boundaryTurn} of ${pr.turns}, step ${pr.boundaryStep} of ${pr.steps}, trimmed ${pr.trimmed} (${pr.newlyTrimmed.length} newly), cleared ${pr.cleared} (${pr.newlyCleared.length} newly)`);
   const im = r.images;
   if (im && (im.evicted?.length || im.stripped)) lines.push(`  images: ${im.evicted?.length ?? 0} evicted${im.stripped ? ', all stripped' : ''}`);
   for (const rep of repairs) lines.push(`  repair ${rep.kind ?? '?'}${rep.callId ? ` ${rep.callId}` : ''}`);

@@ -316,12 +316,13 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     const p = report.pruning;
     const lines = [];
     for (const r of report.repairs) lines.push(el('li', { 'data-kind': 'repair', text: `repair: ${r.kind}${r.callId ? ` (${r.callId})` : ''}` }));
-    lines.push(el('li', { 'data-kind': 'pruning', 'data-cleared': String(p.cleared.length), 'data-trimmed': String(p.trimmed.length),
-      text: p.active ? `pruning: ${p.cleared.length} results cleared, ${p.trimmed.length} trimmed (results before step ${p.boundaryStep ?? 0} of ${p.steps ?? 0}, turn ${p.boundaryTurn} of ${p.turns})` : 'pruning: inactive (below its trigger)' }));
-    for (const [what, ids] of [['cleared', p.cleared], ['trimmed', p.trimmed]]) {
+    lines.push(el('li', { 'data-kind': 'pruning', 'data-cleared': String(p.cleared), 'data-trimmed': String(p.trimmed),
+      text: p.active ? `pruning: ${fmt(p.cleared)} results cleared, ${fmt(p.trimmed)} trimmed (results before step ${p.boundaryStep ?? 0} of ${p.steps ?? 0}, turn ${p.boundaryTurn} of ${p.turns})` : 'pruning: inactive (below its trigger)' }));
+    // The report names the results this request prunes that the one before did not.
+    for (const [what, ids] of [['cleared', p.newlyCleared], ['trimmed', p.newlyTrimmed]]) {
       if (ids.length === 0) continue;
       const list = el('ul', { class: 'plain' });
-      const box = el('details', { 'data-kind': `pruned-${what}` }, el('summary', { text: `${fmt(ids.length)} results ${what}` }), list);
+      const box = el('details', { 'data-kind': `pruned-${what}` }, el('summary', { text: `${fmt(ids.length)} results newly ${what} by this request` }), list);
       box.addEventListener('toggle', () => {
         if (!box.open || list.childElementCount > 0) return;
         list.append(...ids.slice(0, 500).map((id) => el('li', {}, el('code', { text: id }))));

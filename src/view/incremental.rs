@@ -178,6 +178,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     report.items = items.len();
     report.view_items += view.len();
     report.bytes = body.len();
+    report.pruning = report.pruning.unchanged();
     report.pruning.turns = turns;
     report.pruning.steps = steps;
     report.pruning.invalidated_bytes = 0;

@@ -405,7 +405,8 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
     let family = options.family();
     let mut context = options.usage_cached(items, cache);
     let plan = options.pruning_plan(items, &context, cache);
-    let (view, pruning) = prune::prune(view, &options.pruning, plan);
+    let (view, mut pruning) = prune::prune(view, &options.pruning, plan);
+    pruning.compare_with(cache.last_build.as_ref().map(|last| &last.report().pruning));
     let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();
     // The count follows the view: thresholds are crossed on what this request holds.

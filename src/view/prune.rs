@@ -130,13 +130,15 @@ pub struct PruneReport {
     /// Results before this step are pruned (0 = none).
     #[serde(default)]
     pub boundary_step: u32,
-    /// Item ids of soft-trimmed results. (Shared: a session's build after a step repeats the
-    /// lists of the build before it, which grow with the session.)
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string[]"))]
-    pub trimmed: Arc<Vec<String>>,
-    /// Item ids of cleared results.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string[]"))]
-    pub cleared: Arc<Vec<String>>,
+    /// Results soft-trimmed in this request (their head and tail kept).
+    pub trimmed: usize,
+    /// Results cleared in this request (a placeholder stands in for each).
+    pub cleared: usize,
+    /// Item ids of the results this request trims that the session's last build did not (every
+    /// one, for a first or a stateless build; none, when the boundaries stayed).
+    pub newly_trimmed: Vec<String>,
+    /// Item ids of the results this request clears that the session's last build did not.
+    pub newly_cleared: Vec<String>,
     /// Characters of tool output left out of the view.
     pub chars_saved: usize,
     /// Bytes of the previous request this one rewrote because the boundary moved — what the
@@ -144,6 +146,52 @@ pub struct PruneReport {
     /// the boundary stayed).
     #[serde(default)]
     pub invalidated_bytes: usize,
+    /// Every pruned id, for the next build to compare against and for Rust callers
+    /// ([`PruneReport::trimmed_ids`], [`PruneReport::cleared_ids`]); not serialized: a report
+    /// carries what changed, not every id on every build. Shared: a session's build after a step
+    /// repeats the lists of the build before it.
+    #[serde(skip)]
+    ids: Arc<Pruned>,
+}
+
+/// The ids of the results pruning trimmed and cleared, in view order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Pruned {
+    trimmed: Vec<String>,
+    cleared: Vec<String>,
+}
+
+impl PruneReport {
+    /// Item ids of every result this request trims, in order.
+    pub fn trimmed_ids(&self) -> &[String] {
+        &self.ids.trimmed
+    }
+
+    /// Item ids of every result this request clears, in order.
+    pub fn cleared_ids(&self) -> &[String] {
+        &self.ids.cleared
+    }
+
+    /// Names what this request prunes that `previous` (the session's last build, if any) did
+    /// not prune the same way.
+    pub(crate) fn compare_with(&mut self, previous: Option<&PruneReport>) {
+        let newly = |now: &[String], before: Option<&[String]>| -> Vec<String> {
+            match before {
+                Some(before) if !before.is_empty() => {
+                    let before: rustc_hash::FxHashSet<&str> = before.iter().map(String::as_str).collect();
+                    now.iter().filter(|id| !before.contains(id.as_str())).cloned().collect()
+                }
+                _ => now.to_vec(),
+            }
+        };
+        self.newly_trimmed = newly(&self.ids.trimmed, previous.map(PruneReport::trimmed_ids));
+        self.newly_cleared = newly(&self.ids.cleared, previous.map(PruneReport::cleared_ids));
+    }
+
+    /// What a build that appended to the last one reports: the same pruning, nothing newly pruned.
+    pub(crate) fn unchanged(&self) -> PruneReport {
+        PruneReport { newly_trimmed: Vec::new(), newly_cleared: Vec::new(), ..self.clone() }
+    }
 }
 
 /// Where the two clocks' boundaries stand: results before either are pruned.
@@ -401,7 +449,7 @@ pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, plan: Plan) 
         let text = text_of(&result.content);
         let chars = text.chars().count();
         if turn < clear_before.turn || step < clear_before.step {
-            Arc::make_mut(&mut report.cleared).push(result.id.clone());
+            Arc::make_mut(&mut report.ids).cleared.push(result.id.clone());
             report.chars_saved += chars;
             let when = if turn < clear_before.turn { format!("in turn {turn}") } else { format!("in step {step}") };
             let placeholder = format!(
@@ -410,13 +458,15 @@ pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, plan: Plan) 
             out.push(Cow::Owned(Item::ToolResult(ToolResult { content: vec![Part::text(placeholder)], ..result.clone() })));
         // Head, tail and marker can outweigh a result just over the threshold: then it stays.
         } else if let Some(trimmed) = soft_trimmed(&result.content, config.soft_trim_chars, config.soft_trim_head, config.soft_trim_tail) {
-            Arc::make_mut(&mut report.trimmed).push(result.id.clone());
+            Arc::make_mut(&mut report.ids).trimmed.push(result.id.clone());
             report.chars_saved += chars - trimmed.chars().count();
             out.push(Cow::Owned(Item::ToolResult(ToolResult { content: vec![Part::text(trimmed)], ..result.clone() })));
         } else {
             out.push(item);
         }
     }
+    report.trimmed = report.ids.trimmed.len();
+    report.cleared = report.ids.cleared.len();
     (out, report)
 }
 

@@ -183,7 +183,7 @@ pub fn corpus_request_pipeline_keeps_its_rules(dir: &Path) {
                 let current = step_starts.last().copied().unwrap_or(0);
                 let family = contextview::tokens::Family::of(provider, model_for(provider));
                 let window = options.context_window.unwrap_or(0) as f64;
-                for id in pruning.trimmed.iter().chain(pruning.cleared.iter()) {
+                for id in pruning.trimmed_ids().iter().chain(pruning.cleared_ids()) {
                     let at = (0..p).find(|&i| items[i].id() == id).expect("a pruned item is in the view");
                     assert!(at < current, "{name}: {provider} pruned {id} from the current tool round");
                     if at >= from_turns.max(from_steps) {

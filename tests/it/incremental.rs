@@ -72,7 +72,15 @@ fn comparable(mut report: contextview::Report) -> contextview::Report {
     report.prefix = None;
     report.forecast = None;
     report.pruning.invalidated_bytes = 0;
+    report.pruning.newly_trimmed.clear();
+    report.pruning.newly_cleared.clear();
     report
+}
+
+/// The ids in `now` that are not in `before`, in order: what a session's report says is newly
+/// pruned, computed here from the two builds' whole lists.
+fn newly(now: &[String], before: &[String]) -> Vec<String> {
+    now.iter().filter(|id| !before.contains(id)).cloned().collect()
 }
 
 proptest! {
@@ -104,6 +112,7 @@ proptest! {
         let records = records(&ops);
         let header = r#"{"format":"contextview.session-log","version":1,"sessionId":"s"}"#;
         let mut live: Vec<Session> = Provider::ALL.iter().map(|_| Session::from_log(header)).collect();
+        let mut last_pruned: Vec<(Vec<String>, Vec<String>)> = Provider::ALL.iter().map(|_| Default::default()).collect();
         for (n, record) in records.iter().enumerate() {
           for (p, provider) in Provider::ALL.into_iter().enumerate() {
             let mut input = BuildInput { system: Some("You are careful.".into()), tools: tools().into(), ..BuildInput::new(provider) };
@@ -120,6 +129,13 @@ proptest! {
             match (a, b) {
                 (Ok(a), Ok(b)) => {
                     prop_assert_eq!(&a.body, &b.body);
+                    // The live session names what it prunes that its last build did not.
+                    let pruning = &a.report.pruning;
+                    let (trimmed, cleared) = (pruning.trimmed_ids().to_vec(), pruning.cleared_ids().to_vec());
+                    prop_assert_eq!((pruning.trimmed, pruning.cleared), (trimmed.len(), cleared.len()));
+                    prop_assert_eq!(&pruning.newly_trimmed, &newly(&trimmed, &last_pruned[p].0));
+                    prop_assert_eq!(&pruning.newly_cleared, &newly(&cleared, &last_pruned[p].1));
+                    last_pruned[p] = (trimmed, cleared);
                     prop_assert_eq!(comparable(a.report), comparable(b.report));
                 }
                 (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),

@@ -204,7 +204,7 @@ mod content {
         let has_text = |t: &str| strings.iter().any(|s| s.contains(t));
         let report = &built.report;
         let repaired = |id: &str, kinds: &[RepairKind]| report.repairs.iter().any(|r| r.item_id == id && kinds.contains(&r.kind));
-        let pruned = |id: &str| report.pruning.trimmed.iter().chain(report.pruning.cleared.iter()).any(|p| p == id);
+        let pruned = |id: &str| report.pruning.trimmed_ids().iter().chain(report.pruning.cleared_ids()).any(|p| p == id);
         let evicted = |id: &str| report.images.evicted.iter().any(|e| e == id);
         let (mut reasoning_seen, mut reasoning_missing) = (0usize, 0usize);
         for item in items {

@@ -52,7 +52,7 @@ fn nothing_is_pruned_below_the_trigger() {
     let items = session(20, 5000, "bash");
     let built = build(&items, &options(10_000_000)).unwrap();
     assert!(!built.report.pruning.active);
-    assert!(built.report.pruning.trimmed.is_empty() && built.report.pruning.cleared.is_empty());
+    assert!(built.report.pruning.trimmed == 0 && built.report.pruning.cleared == 0);
 }
 
 #[test]
@@ -65,8 +65,8 @@ fn old_results_are_trimmed_very_old_cleared_recent_kept() {
     assert_eq!(report.turns, 20);
     // Boundary: the largest multiple of 8 leaving 3 turns: 16. Cleared: turns before 16 - 7 = 9.
     assert_eq!(report.boundary_turn, 16);
-    assert_eq!(*report.cleared, (1..9).map(|t| format!("r{t}")).collect::<Vec<_>>());
-    assert_eq!(*report.trimmed, (9..16).map(|t| format!("r{t}")).collect::<Vec<_>>());
+    assert_eq!(report.cleared_ids(), (1..9).map(|t| format!("r{t}")).collect::<Vec<_>>());
+    assert_eq!(report.trimmed_ids(), (9..16).map(|t| format!("r{t}")).collect::<Vec<_>>());
     let texts = result_texts(&items, &o);
     assert!(texts[0].starts_with("[Tool result cleared to save context: `bash` returned 5000 characters in turn 1."));
     assert!(texts[0].contains("run the tool again"));
@@ -83,11 +83,11 @@ fn old_results_are_trimmed_very_old_cleared_recent_kept() {
 fn protected_tools_and_small_results_are_left_alone() {
     let items = session(20, 5000, "skill");
     let built = build(&items, &options(10_000)).unwrap();
-    assert!(built.report.pruning.cleared.is_empty() && built.report.pruning.trimmed.is_empty());
+    assert!(built.report.pruning.cleared == 0 && built.report.pruning.trimmed == 0);
     let small = session(20, 100, "bash");
     let built = build(&small, &options(100)).unwrap();
-    assert!(built.report.pruning.trimmed.is_empty(), "short results are not trimmed");
-    assert_eq!(built.report.pruning.cleared.len(), 8, "but old ones are still cleared");
+    assert!(built.report.pruning.trimmed == 0, "short results are not trimmed");
+    assert_eq!(built.report.pruning.cleared, 8, "but old ones are still cleared");
 }
 
 #[test]
@@ -99,7 +99,7 @@ fn synthetic_user_items_do_not_age_results() {
     let built = build(&items, &options(1000)).unwrap();
     assert_eq!(built.report.pruning.turns, 4);
     assert_eq!(built.report.pruning.boundary_turn, 0);
-    assert!(built.report.pruning.cleared.is_empty());
+    assert!(built.report.pruning.cleared == 0);
 }
 
 #[test]
@@ -162,7 +162,7 @@ fn a_result_just_over_the_threshold_is_left_whole_when_trimming_would_not_shorte
     let mut o = options(100);
     o.pruning.soft_trim_chars = 3000;
     let built = build(&items, &o).unwrap();
-    assert!(built.report.pruning.trimmed.is_empty());
+    assert!(built.report.pruning.trimmed == 0);
     assert!(result_texts(&items, &o).iter().rev().take(10).all(|t| t.chars().count() == 3001));
 }
 
@@ -190,8 +190,8 @@ fn a_one_prompt_run_ages_by_steps() {
     // keepSteps 12, batches of 24: the boundary is 72 (100 − 12 = 88, down to a multiple of 24);
     // results at least 48 steps old there (before step 72 − 36 = 36) are cleared.
     assert_eq!(report.boundary_step, 72);
-    assert_eq!(*report.cleared, (1..36).map(|s| format!("r{s}")).collect::<Vec<_>>());
-    assert_eq!(*report.trimmed, (36..72).map(|s| format!("r{s}")).collect::<Vec<_>>());
+    assert_eq!(report.cleared_ids(), (1..36).map(|s| format!("r{s}")).collect::<Vec<_>>());
+    assert_eq!(report.trimmed_ids(), (36..72).map(|s| format!("r{s}")).collect::<Vec<_>>());
     let texts = result_texts(&items, &o);
     assert!(texts[0].starts_with("[Tool result cleared to save context: `bash` returned 5000 characters in step 1."), "{}", texts[0]);
     assert!(texts[71..].iter().all(|t| t.len() == 5000), "the last steps are intact");
@@ -247,8 +247,8 @@ fn a_run_of_few_huge_steps_prunes_the_steps_its_config_says() {
     // Steps 5 and 6 are kept; the boundary is 6 − 2 = 4 (batches of one): results of steps 1–3
     // are pruned; those at least 4 steps old at the boundary (before step 4 − (4 − 2) = 2) cleared.
     assert_eq!((report.active, report.steps, report.boundary_step), (true, 6, 4));
-    assert_eq!(*report.cleared, ["r1"]);
-    assert_eq!(*report.trimmed, ["r2", "r3"]);
+    assert_eq!(report.cleared_ids(), ["r1"]);
+    assert_eq!(report.trimmed_ids(), ["r2", "r3"]);
     let texts = result_texts(&items, &o);
     assert!(texts[0].starts_with("[Tool result cleared to save context: `bash` returned 60000 characters in step 1."), "{}", texts[0]);
     assert_eq!(texts[1].chars().count(), 1500 + 1500 + "\n[… 57000 characters trimmed …]\n".chars().count());
@@ -273,7 +273,7 @@ fn under_token_pressure_a_run_of_large_results_stays_under_its_window() {
         }
         assert!(tokens <= 20_000, "request {steps}: {tokens} tokens in a 20,000 window");
         // The current round's result is never touched.
-        let pruned: Vec<&String> = built.report.pruning.trimmed.iter().chain(built.report.pruning.cleared.iter()).collect();
+        let pruned: Vec<&String> = built.report.pruning.trimmed_ids().iter().chain(built.report.pruning.cleared_ids()).collect();
         assert!(!pruned.iter().any(|id| **id == format!("r{steps}")), "request {steps} pruned its own round");
         if let Some(prev) = &previous {
             if !built.body.starts_with(&prev[..prev.len() - 2]) {

@@ -455,7 +455,7 @@ fn a_model_switch_to_a_window_pruning_can_make_room_in_asks_for_no_compaction() 
     assert!(!p.effects.iter().any(|e| matches!(e, Effect::CompactionDue { .. })), "{:?}", p.effects);
     let Some(Reply::Built { report, .. }) = ok(&mut s, json!({"type": "buildRequest"})).reply else { panic!("not built") };
     let context = &report.tokens.context;
-    assert_eq!(report.pruning.cleared.len() + report.pruning.trimmed.len(), 3, "{:?}", report.pruning);
+    assert_eq!(report.pruning.cleared + report.pruning.trimmed, 3, "{:?}", report.pruning);
     assert!(context.used < context.compact_at.unwrap(), "{context:?}");
     // The count is the request's, not the log's: three results of 3,000 words are trimmed.
     assert!(context.adjusted_tokens < -5_000 && context.omitted_tokens as i64 == -context.adjusted_tokens, "{context:?}");
@@ -497,6 +497,7 @@ fn the_ledger_follows_the_view_across_pruning() {
     ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "m", "contextWindow": 40000}));
     ok(&mut s, json!({"type": "userMessage", "text": "go"}));
     let (mut moves, mut last_cut) = (0, (0, 0));
+    let mut last_ids: (Vec<String>, Vec<String>) = Default::default();
     let input: contextview::request::BuildInput =
         serde_json::from_value(json!({"provider": "openai-chat", "model": "m", "contextWindow": 40000})).unwrap();
     for i in 0..30 {
@@ -507,9 +508,19 @@ fn the_ledger_follows_the_view_across_pruning() {
         assert_eq!((between.used, between.adjusted_tokens), (context.used, context.adjusted_tokens), "round {i}");
         let off = context.used.abs_diff(request) as f64 / request as f64;
         assert!(context.anchored == (i > 0) && off < 0.02, "round {i}: ledger {} vs request {request}: {context:?}", context.used);
-        let cut = (report.pruning.cleared.len(), report.pruning.trimmed.len());
+        let cut = (report.pruning.cleared, report.pruning.trimmed);
         moves += usize::from(cut != last_cut);
         last_cut = cut;
+        // The report names only what this request prunes that the last one did not.
+        let (trimmed, cleared) = (report.pruning.trimmed_ids().to_vec(), report.pruning.cleared_ids().to_vec());
+        let newly = |now: &[String], before: &[String]| now.iter().filter(|id| !before.contains(id)).cloned().collect::<Vec<_>>();
+        assert_eq!(report.pruning.newly_trimmed, newly(&trimmed, &last_ids.0), "round {i}");
+        assert_eq!(report.pruning.newly_cleared, newly(&cleared, &last_ids.1), "round {i}");
+        let json = serde_json::to_string(&report.pruning).unwrap();
+        for old in last_ids.1.iter().filter(|id| cleared.contains(id)) {
+            assert!(!json.contains(&format!("\"{old}\"")), "round {i}: {old} was cleared before and is named again: {json}");
+        }
+        last_ids = (trimmed, cleared);
         ok(&mut s, json!({"type": "assistantResponse", "toolCalls": [{"id": format!("c{i}"), "name": "read", "input": {}}],
             "usage": {"inputTokens": request, "outputTokens": 12}}));
         ok(&mut s, json!({"type": "toolResult", "toolCallId": format!("c{i}"), "output": format!("{i} {}", "alpha beta ".repeat(1500))}));

@@ -53,12 +53,16 @@ test('reports say what pruning did and how much of the last request is repeated'
   const session = cv.Session.fromLog(log);
   const first = session.buildString({ provider: 'gemini', contextWindow: 100, pruning: { keepTurns: 0, stepTurns: 1, softTrimChars: 50, softTrimHead: 10, softTrimTail: 10 } });
   assert.equal(first.report.pruning.active, true);
-  assert.ok(first.report.pruning.trimmed.length + first.report.pruning.cleared.length > 0);
+  assert.ok(first.report.pruning.trimmed + first.report.pruning.cleared > 0);
+  // A first build names every result it prunes; the same build again names none.
+  assert.deepEqual([first.report.pruning.newlyTrimmed.length, first.report.pruning.newlyCleared.length], [first.report.pruning.trimmed, first.report.pruning.cleared]);
   assert.equal(first.report.prefix, undefined, 'no previous request yet');
   const again = session.buildString({ provider: 'gemini', contextWindow: 100, pruning: { keepTurns: 0, stepTurns: 1, softTrimChars: 50, softTrimHead: 10, softTrimTail: 10 } });
   const bytes = Buffer.byteLength(first.body); // UTF-8 bytes, as sent
   assert.deepEqual(again.report.prefix, { previousBytes: bytes, sharedBytes: bytes, extendsPrevious: true, rewrittenBytes: 0 });
   assert.equal(again.report.pruning.invalidatedBytes, 0, 'the boundary did not move');
+  assert.deepEqual([again.report.pruning.newlyTrimmed, again.report.pruning.newlyCleared], [[], []], 'nothing newly pruned');
+  assert.equal(again.report.pruning.trimmed + again.report.pruning.cleared, first.report.pruning.trimmed + first.report.pruning.cleared);
   assert.ok(again.report.sources.toolResults > 0 && again.report.sources.system === 0);
 });
 

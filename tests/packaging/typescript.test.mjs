@@ -23,14 +23,15 @@ const bytes: Uint8Array = session.buildBytes(options).body;
 const text: string = session.buildString(options).body;
 const reused: boolean | undefined = session.buildString(options).report.reuse?.appendedOnly;
 const fromText: string = buildRequestString({ ...options, log }).body;
-const cleared: string[] = session.buildString(options).report.pruning.cleared;
+const cleared: number = session.buildString(options).report.pruning.cleared;
+const newlyCleared: string[] = session.buildString(options).report.pruning.newlyCleared;
 const durable = openSession(nodeFileStorage('s.jsonl'), { sessionId: 's' }).then(async (s) => {
   const p = await s.dispatch({ type: 'buildRequest', options: { provider: 'gemini' } });
   return p.error ? p.error.code : p.reply.body;
 });
 const storageCode: string = new StorageError('seq_gap', 'gap').code;
 const points: number = new Timeline(log).length;
-export { bytes, text, reused, fromText, cleared, durable, storageCode, points };
+export { bytes, text, reused, fromText, cleared, newlyCleared, durable, storageCode, points };
 `;
 
 // Each line breaks the API's types.
@@ -38,7 +39,7 @@ const MISUSE = `import { Session } from 'contextview';
 const session = Session.fromLog('');
 const a: string = session.buildBytes({ provider: 'anthropic' }).body;
 const b = session.buildString({ provider: 'not-a-provider' });
-const c: number = session.buildString({ provider: 'anthropic' }).report.pruning.cleared;
+const c: string[] = session.buildString({ provider: 'anthropic' }).report.pruning.cleared;
 export { a, b, c };
 `;
 

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// Consecutive assistant-side items (reasoning, text, tool calls) form one assistant turn; tool
 /// results answer calls of the turn before them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Item {
@@ -26,6 +26,15 @@ pub enum Item {
     /// Responses hosted-tool item), kept as the provider sent it.
     Native(Native),
 }
+
+crate::tagged::deserialize_tagged!(Item, "type", {
+    "user" => User,
+    "assistant" => Assistant,
+    "reasoning" => Reasoning,
+    "tool_call" => ToolCall,
+    "tool_result" => ToolResult,
+    "native" => Native,
+});
 
 impl Item {
     /// The item's stable id (derived from the log, so it survives replays).

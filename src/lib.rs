@@ -52,6 +52,7 @@ pub mod provider;
 pub mod request;
 pub mod session;
 pub mod simulate;
+mod tagged;
 pub mod tokens;
 pub mod tool_def;
 pub mod update;

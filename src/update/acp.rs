@@ -31,7 +31,7 @@ impl AcpUpdate {
 }
 
 /// The stable ACP v1 updates that carry conversation content.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "sessionUpdate", rename_all = "snake_case")]
 pub enum SessionUpdate {
@@ -42,6 +42,15 @@ pub enum SessionUpdate {
     ToolCallUpdate(ToolCallPatch),
     Plan(Plan),
 }
+
+crate::tagged::deserialize_tagged!(SessionUpdate, "sessionUpdate", {
+    "user_message_chunk" => UserMessageChunk,
+    "agent_message_chunk" => AgentMessageChunk,
+    "agent_thought_chunk" => AgentThoughtChunk,
+    "tool_call" => ToolCall,
+    "tool_call_update" => ToolCallUpdate,
+    "plan" => Plan,
+});
 
 impl SessionUpdate {
     pub fn kind(&self) -> &'static str {

@@ -79,7 +79,7 @@ impl RecordBody {
 }
 
 /// Our own record kinds: facts with no ACP update.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Event {
@@ -106,6 +106,18 @@ pub enum Event {
     /// the provider's error when it failed, and its usage exactly as the provider reported it.
     AnswerEnd(AnswerEnd),
 }
+
+crate::tagged::deserialize_tagged!(Event, "kind", {
+    "usage_anchor" => UsageAnchor,
+    "model_switch" => ModelSwitch,
+    "compaction_checkpoint" => CompactionCheckpoint,
+    "rewind" => Rewind,
+    "reminder_injected" => ReminderInjected,
+    "prompt_head_snapshot" => PromptHeadSnapshot,
+    "edited_paths" => EditedPaths,
+    "tools_defined" => ToolsDefined,
+    "answer_end" => AnswerEnd,
+});
 
 impl Event {
     pub fn kind(&self) -> &'static str {

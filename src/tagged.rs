@@ -1,0 +1,76 @@
+//! Internally tagged enums of newtype variants, read without serde's buffered content.
+//!
+//! A derived `#[serde(tag = "…")]` enum first copies the whole object into serde's private
+//! buffer (any key may come first, the tag among them), then reads the variant from that copy:
+//! the buffering code is instantiated once per variant type, and every string is copied twice.
+//! The enums here read the object as a JSON value instead, look its tag up, and hand the value to
+//! the variant's own type (which ignores the tag key as it ignores any key it does not know).
+//! Serialization stays derived. What each enum's reading removed from the `.wasm` is in
+//! BENCHMARKS.md.
+
+/// Implements `Deserialize` for `$enum`, whose variants each hold one type, tagged by `$key`.
+macro_rules! deserialize_tagged {
+    ($enum:ident, $key:literal, { $($tag:literal => $variant:ident),+ $(,)? }) => {
+        impl<'de> serde::Deserialize<'de> for $enum {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                use serde::de::Error as _;
+                const VARIANTS: &[&str] = &[$($tag),+];
+                let value = serde_json::Value::deserialize(deserializer)?;
+                let tag = match value.get($key) {
+                    Some(serde_json::Value::String(tag)) => tag.clone(),
+                    Some(_) => return Err(D::Error::custom(concat!("`", $key, "` is not a string"))),
+                    None if !value.is_object() => {
+                        return Err(D::Error::custom(concat!("invalid type: expected an object tagged by `", $key, "`")))
+                    }
+                    None => return Err(D::Error::missing_field($key)),
+                };
+                match tag.as_str() {
+                    $($tag => serde::Deserialize::deserialize(value).map($enum::$variant).map_err(D::Error::custom),)+
+                    other => Err(D::Error::unknown_variant(other, VARIANTS)),
+                }
+            }
+        }
+    };
+}
+pub(crate) use deserialize_tagged;
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct A {
+        x: u32,
+    }
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct B {
+        #[serde(default)]
+        y: Option<String>,
+    }
+    #[derive(Debug, PartialEq)]
+    enum E {
+        A(A),
+        B(B),
+    }
+    deserialize_tagged!(E, "kind", { "a" => A, "b" => B });
+
+    #[test]
+    fn the_tag_picks_the_variant_wherever_it_stands() {
+        assert_eq!(serde_json::from_str::<E>(r#"{"kind":"a","x":1}"#).unwrap(), E::A(A { x: 1 }));
+        assert_eq!(serde_json::from_str::<E>(r#"{"x":2,"kind":"a"}"#).unwrap(), E::A(A { x: 2 }));
+        assert_eq!(E::deserialize(&json!({"y": "z", "kind": "b"})).unwrap(), E::B(B { y: Some("z".into()) }));
+    }
+
+    #[test]
+    fn what_is_wrong_is_said_as_serde_says_it() {
+        let err = |v: serde_json::Value| E::deserialize(v).unwrap_err().to_string();
+        assert_eq!(err(json!({"kind": "c"})), "unknown variant `c`, expected `a` or `b`");
+        assert_eq!(err(json!({"x": 1})), "missing field `kind`");
+        assert_eq!(err(json!({"kind": "a"})), "missing field `x`");
+        assert_eq!(err(json!({"kind": "a", "x": "one"})), "invalid type: string \"one\", expected u32");
+        assert_eq!(err(json!({"kind": 3})), "`kind` is not a string");
+        assert_eq!(err(json!([1])), "invalid type: expected an object tagged by `kind`");
+    }
+}

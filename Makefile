@@ -78,6 +78,7 @@ test-js:
 
 bench: build
 	node benches/build.bench.mjs
+	node benches/memory.bench.mjs
 	node benches/peers.bench.mjs
 	node benches/answer.bench.mjs
 	cargo bench --bench answer

@@ -1,0 +1,137 @@
+//! How values cross the JavaScript boundary, for the facade: results out as JSON text parsed by
+//! the engine (`JSON.parse`), arguments in as JSON text read through a JSON value (one
+//! deserializer per type in the `.wasm`), and errors as JS `Error`s with a stable `code`.
+
+use serde::Serialize;
+use tsify::Ts;
+use wasm_bindgen::prelude::*;
+
+use crate::diagnostic::Diagnostic;
+use crate::request::{BuildInput, RequestError};
+use crate::session::SessionError;
+use crate::view::{BuildError, Report};
+
+/// A built request as an object (`BuildResult<P>` in TypeScript, told apart by `provider`).
+/// The payload object is made by `JSON.parse` of the body the build already serialized:
+/// one native pass over a string, measured faster than converting field by field.
+pub(super) fn build_result(body: &str, report: &Report, diagnostics: &[Diagnostic]) -> Result<JsValue, JsValue> {
+    let payload = js_sys::JSON::parse(body).map_err(|_| error("internal", "the request body did not parse as JSON"))?;
+    let result = js_sys::Object::new();
+    js_sys::Reflect::set(&result, &"provider".into(), &report.provider.as_str().into())?;
+    js_sys::Reflect::set(&result, &"payload".into(), &payload)?;
+    js_sys::Reflect::set(&result, &"report".into(), &to_js(report)?)?;
+    js_sys::Reflect::set(&result, &"diagnostics".into(), &to_js(diagnostics)?)?;
+    Ok(result.into())
+}
+
+/// `{body, report, diagnostics}` with the body handed over as it is (a string or bytes), not
+/// written into JSON text and parsed back.
+pub(super) fn body_result(body: JsValue, report: &Report, diagnostics: &[Diagnostic]) -> Result<JsValue, JsValue> {
+    let result = js_sys::Object::new();
+    js_sys::Reflect::set(&result, &"body".into(), &body)?;
+    js_sys::Reflect::set(&result, &"report".into(), &to_js(report)?)?;
+    js_sys::Reflect::set(&result, &"diagnostics".into(), &to_js(diagnostics)?)?;
+    Ok(result.into())
+}
+
+pub(super) fn error(code: &str, message: &str) -> JsValue {
+    let err = js_sys::Error::new(message);
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &code.into());
+    err.into()
+}
+
+pub(super) fn error_with<T: Serialize>(code: &str, message: &str, details: &T) -> JsValue {
+    let err = error(code, message);
+    if let Ok(details) = to_js(details) {
+        let _ = js_sys::Reflect::set(&err, &"details".into(), &details);
+    }
+    err
+}
+
+pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| error("internal", &format!("could not convert the result to JS: {e}")))?;
+    js_sys::JSON::parse(&text).map_err(|_| error("internal", "a result did not parse as JSON"))
+}
+
+pub(super) fn ts<T: tsify::Tsify + Serialize>(value: &T) -> Result<Ts<T>, JsValue> {
+    to_js(value).map(Ts::new_unchecked)
+}
+
+/// A JS value as JSON text (`undefined` is `null`). A value `JSON.stringify` refuses (a
+/// `BigInt`, a cycle) or cannot write (a function) is refused with `code`.
+pub(super) fn json_text(value: &JsValue, code: &str, what: &str) -> Result<String, JsValue> {
+    if value.is_undefined() {
+        return Ok("null".to_owned());
+    }
+    let text = js_sys::JSON::stringify(value).map_err(|e| {
+        let reason = e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default();
+        error(code, &format!("{what} is not JSON data: {reason}"))
+    })?;
+    text.as_string().ok_or_else(|| error(code, &format!("{what} is not JSON data")))
+}
+
+/// Reads a JS value as a JSON value first, then the type from that: every type then has one
+/// deserializer in the `.wasm` (the JSON value's), not one per source.
+pub(super) fn via_value<T: serde::de::DeserializeOwned>(value: &JsValue, code: &str, what: &str) -> Result<T, JsValue> {
+    from_json_text(&json_text(value, code, what)?, code, what)
+}
+
+/// The type from JSON text, through a JSON value (see [`via_value`]).
+pub(super) fn from_json_text<T: serde::de::DeserializeOwned>(text: &str, code: &str, what: &str) -> Result<T, JsValue> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| error(code, &format!("{what} is invalid: {e}")))?;
+    crate::diagnostic::from_value(value).map_err(|e| error(code, &format!("{what} is invalid: {e}")))
+}
+
+pub(super) fn options(input: Ts<BuildInput>) -> Result<BuildInput, JsValue> {
+    via_value(&input.js_value(), "invalid_options", "build options")
+}
+
+/// The last build options a session was given, as JSON text and as read: an agent loop passes
+/// the same options (system prompt, tool definitions) on every step, and reading them again
+/// costs more than the build that follows a step. Options whose text differs are read anew.
+#[derive(Default)]
+pub(super) struct OptionsMemo {
+    text: String,
+    read: Option<BuildInput>,
+}
+
+impl OptionsMemo {
+    pub(super) fn get(&mut self, input: &Ts<BuildInput>) -> Result<&BuildInput, JsValue> {
+        let text = json_text(&input.js_value(), "invalid_options", "build options")?;
+        if self.read.is_none() || text != self.text {
+            let previous = self.read.take();
+            let mut read: BuildInput = from_json_text(&text, "invalid_options", "build options")?;
+            // Options that differ elsewhere (a new `now` each step) keep sharing equal tools, so
+            // the build still compares them by pointer.
+            if let Some(previous) = previous.filter(|p| p.tools == read.tools) {
+                read.tools = previous.tools;
+            }
+            self.read = Some(read);
+            self.text = text;
+        }
+        self.read.as_ref().ok_or_else(|| error("internal", "build options were not kept"))
+    }
+}
+
+pub(super) fn request_error(e: RequestError) -> JsValue {
+    match e {
+        RequestError::InvalidOptions(m) => error("invalid_options", &m),
+        RequestError::Build(e @ (BuildError::EndsWithAssistant { .. } | BuildError::EmptyConversation { .. })) => {
+            error(e.code(), e.message())
+        }
+        RequestError::Build(e @ (BuildError::InvalidPayload { .. } | BuildError::InvalidOptions { .. })) => error_with(e.code(), e.message(), &e),
+    }
+}
+
+/// The host's time, or the clock's: records always carry when they were written. (The core has
+/// no clock; tests pass their own `now`.)
+pub(super) fn clock(now: Option<String>) -> String {
+    now.unwrap_or_else(|| String::from(js_sys::Date::new_0().to_iso_string()))
+}
+
+pub(super) fn session_error(e: SessionError) -> JsValue {
+    match e {
+        SessionError::Request(e) => request_error(e),
+        other => error(other.code(), &other.to_string()),
+    }
+}

@@ -11,10 +11,22 @@
 /// Implements `Deserialize` for `$enum`, whose variants each hold one type, tagged by `$key`.
 macro_rules! deserialize_tagged {
     ($enum:ident, $key:literal, { $($tag:literal => $variant:ident),+ $(,)? }) => {
+        impl $enum {
+            /// Reads the variant `tag` names from `value` (an object whose tag is `tag`): for a
+            /// caller that has looked the tag up already.
+            pub fn from_tagged(tag: &str, value: serde_json::Value) -> Result<Self, serde_json::Error> {
+                use serde::de::Error as _;
+                const VARIANTS: &[&str] = &[$($tag),+];
+                match tag {
+                    $($tag => serde::Deserialize::deserialize(value).map($enum::$variant),)+
+                    other => Err(serde_json::Error::unknown_variant(other, VARIANTS)),
+                }
+            }
+        }
+
         impl<'de> serde::Deserialize<'de> for $enum {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 use serde::de::Error as _;
-                const VARIANTS: &[&str] = &[$($tag),+];
                 let value = serde_json::Value::deserialize(deserializer)?;
                 let tag = match value.get($key) {
                     Some(serde_json::Value::String(tag)) => tag.clone(),
@@ -24,10 +36,7 @@ macro_rules! deserialize_tagged {
                     }
                     None => return Err(D::Error::missing_field($key)),
                 };
-                match tag.as_str() {
-                    $($tag => serde::Deserialize::deserialize(value).map($enum::$variant).map_err(D::Error::custom),)+
-                    other => Err(D::Error::unknown_variant(other, VARIANTS)),
-                }
+                $enum::from_tagged(&tag, value).map_err(D::Error::custom)
             }
         }
     };

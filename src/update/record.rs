@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::acp::AcpUpdate;
+use super::acp::{AcpUpdate, SessionUpdate};
 
 /// Format name written in the header line.
 pub const LOG_FORMAT: &str = "contextview.session-log";
@@ -385,10 +385,7 @@ impl Record {
             (None, Some(event)) => match event.get("kind").and_then(Value::as_str) {
                 Some(kind) if EVENT_KINDS.contains(&kind) => {
                     let kind = kind.to_owned();
-                    RecordBody::Event(
-                        serde_json::from_value(event)
-                            .map_err(|e| RecordError::BadBody { kind, reason: e.to_string() })?,
-                    )
+                    RecordBody::Event(Event::from_tagged(&kind, event).map_err(|e| RecordError::BadBody { kind, reason: e.to_string() })?)
                 }
                 _ => RecordBody::Unknown(value),
             },
@@ -401,9 +398,7 @@ impl Record {
 fn parse_update(update: Value) -> Result<AcpUpdate, RecordError> {
     let kind = update.get("sessionUpdate").and_then(Value::as_str).unwrap_or("").to_owned();
     if super::acp::TYPED_KINDS.contains(&kind.as_str()) {
-        serde_json::from_value(update)
-            .map(AcpUpdate::Known)
-            .map_err(|e| RecordError::BadBody { kind, reason: e.to_string() })
+        SessionUpdate::from_tagged(&kind, update).map(AcpUpdate::Known).map_err(|e| RecordError::BadBody { kind, reason: e.to_string() })
     } else {
         Ok(AcpUpdate::Other(update))
     }

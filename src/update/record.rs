@@ -337,14 +337,22 @@ pub struct PromptHeadSnapshot {
 
 // --- wire form -------------------------------------------------------------------------------
 
-#[derive(Serialize, Deserialize)]
-struct Envelope {
+/// A record as it is written: `{seq, ts, update | event}`.
+#[derive(Serialize)]
+struct Envelope<'a> {
+    seq: u64,
+    ts: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    update: Option<&'a AcpUpdate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event: Option<&'a Event>,
+}
+
+/// The envelope's own fields, as a line is read.
+#[derive(Deserialize)]
+struct Head {
     seq: u64,
     ts: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    update: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    event: Option<Value>,
 }
 
 /// Why a JSON line could not become a [`Record`].
@@ -359,39 +367,49 @@ pub enum RecordError {
 impl Record {
     /// Serialises to one JSON line (no trailing newline).
     pub fn to_line(&self) -> String {
-        serde_json::to_string(&self.to_value()).unwrap_or_default()
+        let (update, event) = match &self.body {
+            RecordBody::Update(u) => (Some(u), None),
+            RecordBody::Event(e) => (None, Some(e)),
+            RecordBody::Unknown(v) => return serde_json::to_string(v).unwrap_or_default(),
+        };
+        serde_json::to_string(&Envelope { seq: self.seq, ts: &self.ts, update, event }).unwrap_or_default()
     }
 
     /// The record's wire form as a JSON value.
     pub fn to_value(&self) -> Value {
         let (update, event) = match &self.body {
-            RecordBody::Update(u) => (Some(serde_json::to_value(u).unwrap_or(Value::Null)), None),
-            RecordBody::Event(e) => (None, Some(serde_json::to_value(e).unwrap_or(Value::Null))),
+            RecordBody::Update(u) => (Some(u), None),
+            RecordBody::Event(e) => (None, Some(e)),
             RecordBody::Unknown(v) => return v.clone(),
         };
-        let env = Envelope { seq: self.seq, ts: self.ts.clone(), update, event };
-        serde_json::to_value(&env).unwrap_or(Value::Null)
+        serde_json::to_value(Envelope { seq: self.seq, ts: &self.ts, update, event }).unwrap_or(Value::Null)
     }
 
     /// Reads one parsed JSON line. Lines without `update` or `event` are [`RecordBody::Unknown`].
     pub fn from_value(value: Value) -> Result<Record, RecordError> {
-        // Read the envelope from a borrow: the value itself is kept only for unknown kinds.
-        let env: Envelope = match Envelope::deserialize(&value) {
-            Ok(env) => env,
+        // The envelope's own fields are read from a borrow; the body is taken out of the value,
+        // which is kept whole only for kinds this version does not know.
+        let head = match Head::deserialize(&value) {
+            Ok(head) => head,
             Err(e) => return Err(RecordError::BadEnvelope(e.to_string())),
         };
-        let body = match (env.update, env.event) {
-            (Some(update), None) => RecordBody::Update(parse_update(update)?),
-            (None, Some(event)) => match event.get("kind").and_then(Value::as_str) {
+        let Value::Object(mut map) = value else {
+            return Err(RecordError::BadEnvelope("not an object".to_owned()));
+        };
+        let present = |key: &str| map.get(key).is_some_and(|v| !v.is_null());
+        let body = match (present("update"), present("event")) {
+            (true, false) => RecordBody::Update(parse_update(map.remove("update").unwrap_or_default())?),
+            (false, true) => match map.get("event").and_then(|e| e.get("kind")).and_then(Value::as_str) {
                 Some(kind) if EVENT_KINDS.contains(&kind) => {
                     let kind = kind.to_owned();
+                    let event = map.remove("event").unwrap_or_default();
                     RecordBody::Event(Event::from_tagged(&kind, event).map_err(|e| RecordError::BadBody { kind, reason: e.to_string() })?)
                 }
-                _ => RecordBody::Unknown(value),
+                _ => RecordBody::Unknown(Value::Object(map)),
             },
-            _ => RecordBody::Unknown(value),
+            _ => RecordBody::Unknown(Value::Object(map)),
         };
-        Ok(Record { seq: env.seq, ts: env.ts, body })
+        Ok(Record { seq: head.seq, ts: head.ts, body })
     }
 }
 

@@ -218,19 +218,7 @@ fn raised_codes() -> std::collections::BTreeSet<String> {
             }
         }
     };
-    let mut rust_files = Vec::new();
-    let mut dirs = vec![root.join("src")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                rust_files.push(path);
-            }
-        }
-    }
-    for path in rust_files {
+    for path in rust_sources() {
         let text = std::fs::read_to_string(&path).unwrap();
         // `fn code(&self)` arms: `Variant => "code",`.
         for (at, _) in text.match_indices("pub fn code(&self) -> &'static str {") {
@@ -276,16 +264,7 @@ fn every_code_the_sources_raise_is_documented_and_asserted_by_a_test() {
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let table = &readme[readme.find("## Errors").expect("README has an Errors section")..];
     let table = &table[..table[3..].find("\n## ").map_or(table.len(), |i| i + 3)];
-    let mut tests = String::new();
-    for dir in ["tests/it", "tests/corpus", "tests/js", "tests/workerd", "tests/sdk-types"] {
-        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "rs" || e == "mjs" || e == "ts") && !path.ends_with("errors.rs") {
-                tests.push_str(&std::fs::read_to_string(&path).unwrap());
-            }
-        }
-    }
-    tests.push_str(&std::fs::read_to_string(root.join("tests/it/errors.rs")).unwrap().split("/// The codes a source raises").next().unwrap().to_owned());
+    let tests = test_sources();
     let mut undocumented = Vec::new();
     let mut unasserted = Vec::new();
     for code in &codes {
@@ -316,21 +295,31 @@ fn test_sources() -> String {
     }
     tests.push_str(&std::fs::read_to_string(root.join("tests/it/errors.rs")).unwrap().split("/// The codes a source raises").next().unwrap().to_owned());
     // Unit tests beside the code: each source file from its `#[cfg(test)]` on.
-    let mut dirs = vec![root.join("src")];
+    for path in rust_sources() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if let Some(at) = text.find("#[cfg(test)]") {
+            tests.push_str(&text[at..]);
+        }
+    }
+    tests
+}
+
+/// Every Rust source file under `src/`.
+#[cfg(not(target_arch = "wasm32"))]
+fn rust_sources() -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 dirs.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).unwrap();
-                if let Some(at) = text.find("#[cfg(test)]") {
-                    tests.push_str(&text[at..]);
-                }
+                files.push(path);
             }
         }
     }
-    tests
+    files
 }
 
 /// Every diagnostic code is in one module's list; the README's Diagnostics table has a row for

@@ -30,9 +30,12 @@ macro_rules! deserialize_tagged {
                 let value = serde_json::Value::deserialize(deserializer)?;
                 let tag = match value.get($key) {
                     Some(serde_json::Value::String(tag)) => tag.clone(),
-                    Some(_) => return Err(D::Error::custom(concat!("`", $key, "` is not a string"))),
+                    Some(other) => return Err(D::Error::invalid_type($crate::tagged::unexpected(other), &"variant identifier")),
                     None if !value.is_object() => {
-                        return Err(D::Error::custom(concat!("invalid type: expected an object tagged by `", $key, "`")))
+                        return Err(D::Error::invalid_type(
+                            $crate::tagged::unexpected(&value),
+                            &concat!("internally tagged enum ", stringify!($enum)),
+                        ))
                     }
                     None => return Err(D::Error::missing_field($key)),
                 };
@@ -42,6 +45,24 @@ macro_rules! deserialize_tagged {
     };
 }
 pub(crate) use deserialize_tagged;
+
+/// What a JSON value is, as serde names it in an error (`string "x"`, `integer `3``, `sequence`).
+pub(crate) fn unexpected(value: &serde_json::Value) -> serde::de::Unexpected<'_> {
+    use serde::de::Unexpected;
+    use serde_json::Value;
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Unexpected::Unsigned(u),
+            (None, Some(i), _) => Unexpected::Signed(i),
+            (None, None, f) => Unexpected::Float(f.unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -72,6 +93,26 @@ mod tests {
         assert_eq!(E::deserialize(&json!({"y": "z", "kind": "b"})).unwrap(), E::B(B { y: Some("z".into()) }));
     }
 
+    /// The same enum as serde derives it.
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "kind")]
+    #[allow(dead_code)]
+    enum Derived {
+        #[serde(rename = "a")]
+        A(A),
+        #[serde(rename = "b")]
+        B(B),
+    }
+
+    #[test]
+    fn errors_read_as_the_derived_enum_s() {
+        // (Serde also reads an array as the tag then the fields; an array is refused here.)
+        for input in [json!({"kind": "c"}), json!({"x": 1}), json!({"kind": "a"}), json!({"kind": 3}), json!("x"), json!(null), json!(true)] {
+            let ours = E::deserialize(&input).unwrap_err().to_string().replace("enum E", "enum Derived");
+            assert_eq!(ours, Derived::deserialize(&input).unwrap_err().to_string(), "{input}");
+        }
+    }
+
     #[test]
     fn what_is_wrong_is_said_as_serde_says_it() {
         let err = |v: serde_json::Value| E::deserialize(v).unwrap_err().to_string();
@@ -79,7 +120,8 @@ mod tests {
         assert_eq!(err(json!({"x": 1})), "missing field `kind`");
         assert_eq!(err(json!({"kind": "a"})), "missing field `x`");
         assert_eq!(err(json!({"kind": "a", "x": "one"})), "invalid type: string \"one\", expected u32");
-        assert_eq!(err(json!({"kind": 3})), "`kind` is not a string");
-        assert_eq!(err(json!([1])), "invalid type: expected an object tagged by `kind`");
+        assert_eq!(err(json!({"kind": 3})), "invalid type: integer `3`, expected variant identifier");
+        assert_eq!(err(json!([1])), "invalid type: sequence, expected internally tagged enum E");
+        assert_eq!(err(json!("x")), "invalid type: string \"x\", expected internally tagged enum E");
     }
 }

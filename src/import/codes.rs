@@ -13,7 +13,7 @@ crate::diagnostic::declare_codes! {
     IMPORT_BAD_TOOL_RESULT = "import.bad_tool_result", Error, "a tool result that names no call; skipped";
     IMPORT_BAD_TOOL_OUTPUT = "import.bad_tool_output", Error, "a tool output that names no call; skipped";
     IMPORT_BAD_IMAGE = "import.bad_image", Warning, "image data that is not valid base64; replaced by a note";
-    IMPORT_CONTENT_MISSING = "import.content_missing", Warning, "content the source no longer holds (elided by the agent); a note stands in for it";
+    IMPORT_CONTENT_MISSING = "import.content_missing", Warning, "what the source agent's model saw that the imported view lacks (an image that could not be kept, …); `report.fidelity.missing` names each";
     IMPORT_UNKNOWN_PARENT = "import.unknown_parent", Warning, "an entry whose parent is not on the current branch; appended at the end";
     IMPORT_COMPACTION_KEEPS_UNKNOWN_ENTRY = "import.compaction_keeps_unknown_entry", Warning, "a compaction that keeps from an entry not on the branch; nothing before it is kept";
     IMPORT_COMPACTION_WITHOUT_SUMMARY = "import.compaction_without_summary", Warning, "a compact boundary with no summary after it";

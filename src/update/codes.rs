@@ -12,7 +12,7 @@ crate::diagnostic::declare_codes! {
     LOG_DUPLICATE_RECORD = "log.duplicate_record", Info, "a seq appears twice with the same record; the copy is skipped";
     LOG_SEQ_OUT_OF_ORDER = "log.seq_out_of_order", Warning, "a seq does not follow the one before it; records are kept in file order";
     LOG_UNKNOWN_RECORD = "log.unknown_record", Info, "a record of a kind this version does not know; kept in the log, left out of the view";
-    LOG_BAD_ENVELOPE = "log.bad_envelope", Error, "a JSON line that is not a record (no seq, kind or body)";
+    LOG_BAD_ENVELOPE = "log.bad_envelope", Error, "a JSON line that is not a record: no numeric `seq` or no string `ts`";
     LOG_BAD_RECORD = "log.bad_record", Error, "a record whose body does not fit its kind";
     REPLAY_UNSUPPORTED_CONTENT = "replay.unsupported_content", Warning, "content with no model form (audio, a resource link, …); kept in the log, left out of the view";
     REPLAY_EMPTY_IMAGE = "replay.empty_image", Warning, "an image block with neither data nor a URI; left out";

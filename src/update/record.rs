@@ -365,14 +365,11 @@ pub enum RecordError {
 }
 
 impl Record {
-    /// Serialises to one JSON line (no trailing newline).
+    /// Serialises to one JSON line (no trailing newline). Written through the JSON value, whose
+    /// key order (sorted, in a build without serde_json's `preserve_order`) is the stored logs':
+    /// storages compare a line sent again with the stored one by its text, so it must not change.
     pub fn to_line(&self) -> String {
-        let (update, event) = match &self.body {
-            RecordBody::Update(u) => (Some(u), None),
-            RecordBody::Event(e) => (None, Some(e)),
-            RecordBody::Unknown(v) => return serde_json::to_string(v).unwrap_or_default(),
-        };
-        serde_json::to_string(&Envelope { seq: self.seq, ts: &self.ts, update, event }).unwrap_or_default()
+        serde_json::to_string(&self.to_value()).unwrap_or_default()
     }
 
     /// The record's wire form as a JSON value.
@@ -393,8 +390,10 @@ impl Record {
             Ok(head) => head,
             Err(e) => return Err(RecordError::BadEnvelope(e.to_string())),
         };
+        // An array with a seq and a time (which serde reads as a struct) is no record we know:
+        // kept as it is.
         let Value::Object(mut map) = value else {
-            return Err(RecordError::BadEnvelope("not an object".to_owned()));
+            return Ok(Record { seq: head.seq, ts: head.ts, body: RecordBody::Unknown(value) });
         };
         let present = |key: &str| map.get(key).is_some_and(|v| !v.is_null());
         let body = match (present("update"), present("event")) {

@@ -355,6 +355,17 @@ fn every_diagnostic_code_is_listed_once_documented_and_asserted_by_a_test() {
         }
     }
     assert!(seen.len() >= 80, "{seen:?}");
+    // Every module's list is in `diagnostic_codes()`: the codes each `codes.rs` declares.
+    let mut declared = std::collections::BTreeSet::new();
+    for path in rust_sources().into_iter().filter(|p| p.ends_with("codes.rs")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_uppercase())) {
+            if let Some(code) = line.split('"').nth(1) {
+                declared.insert(code.to_owned());
+            }
+        }
+    }
+    assert_eq!(declared, seen.iter().map(|c| c.to_string()).collect(), "codes declared in a codes.rs but not listed by diagnostic_codes(), or the reverse");
     assert_eq!(rows.len(), seen.len(), "the README's table has rows for codes no module lists");
     assert_eq!(wrong_rows, Vec::<String>::new(), "README rows missing or not saying what the list says");
     assert_eq!(unasserted, Vec::<&str>::new(), "diagnostic codes no test asserts");

@@ -334,3 +334,12 @@ fn an_image_with_neither_data_nor_a_uri_is_left_out_with_a_warning() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_line_that_is_an_array_with_a_seq_and_a_time_is_kept_as_an_unknown_record() {
+    let text = format!("{}[3,\"2026-01-01T00:00:00Z\"]\n", log_of(&[user(1, "u", "hi")]));
+    let log = parse_log(&text);
+    assert_eq!(codes(&log.diagnostics), vec!["log.unknown_record"]);
+    assert_eq!(log.records.len(), 2);
+    assert_eq!(log.records[1].to_line(), "[3,\"2026-01-01T00:00:00Z\"]");
+}

@@ -234,7 +234,8 @@ fn reconcile_converges_memory_to_storage() {
     }
     let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     let at = changed.iter().position(|l| l.contains("\"seq\":2,")).expect("a record with seq 2");
-    changed[at] = serde_json::json!({"seq": 2, "ts": "2026-01-01T00:00:00Z", "event": {"kind": "edited_paths", "paths": ["/elsewhere"]}}).to_string();
+    // Written as the session writes its lines (key order included: storage compares by text).
+    changed[at] = contextview::update::Record::from_value(serde_json::json!({"seq": 2, "ts": "2026-01-01T00:00:00Z", "event": {"kind": "edited_paths", "paths": ["/elsewhere"]}})).unwrap().to_line();
     let r = s.reconcile(&(changed.join("\n") + "\n")).unwrap();
     assert_eq!(r.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), vec!["storage.diverged"]);
     assert!(r.diagnostics[0].message.contains("from seq 2"), "{:?}", r.diagnostics);

@@ -182,12 +182,16 @@ pub struct ToolResult {
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Part {
-    Text { text: String },
+    /// Shared, not copied, with the log's content block it came from and the payload it goes to.
+    Text {
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: std::sync::Arc<str>,
+    },
     Image(Image),
 }
 
 impl Part {
-    pub fn text(text: impl Into<String>) -> Part {
+    pub fn text(text: impl Into<std::sync::Arc<str>>) -> Part {
         Part::Text { text: text.into() }
     }
 }
@@ -219,6 +223,14 @@ impl Image {
 }
 
 /// Concatenated text of parts (images are skipped).
+/// The text of `parts`, shared rather than copied when it is one text part.
+pub fn shared_text_of(parts: &[Part]) -> std::sync::Arc<str> {
+    match parts {
+        [Part::Text { text }] => text.clone(),
+        _ => text_of(parts).into(),
+    }
+}
+
 pub fn text_of(parts: &[Part]) -> String {
     let mut out = String::new();
     for part in parts {

@@ -168,7 +168,8 @@ impl Assembler {
         if let Some((last_stream, chunk)) = self.live.last_mut().and_then(chunk_mut) {
             if last_stream == stream && chunk.message_id.as_deref() == Some(s.message_id.as_str()) {
                 if let ContentBlock::Text { text, .. } = &mut chunk.content {
-                    text.push_str(delta);
+                    // Bounded by one read's deltas of one message.
+                    *text = [&**text, delta].concat().into();
                     return;
                 }
             }

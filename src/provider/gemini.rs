@@ -228,7 +228,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 for part in &message.content {
                     match part {
                         ItemPart::Text { text } if text.is_empty() => {}
-                        ItemPart::Text { text } => push(&mut contents, USER, text_part(text.clone())),
+                        ItemPart::Text { text } => push(&mut contents, USER, text_part(text.to_string())),
                         ItemPart::Image(image) => push(&mut contents, USER, image_part(image)),
                     }
                 }

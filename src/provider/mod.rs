@@ -436,9 +436,9 @@ pub fn json_len<T: Serialize + ?Sized>(value: &T) -> usize {
 }
 
 /// Result text for APIs with no error flag on tool output: a failure is said in the text.
-pub fn result_text(text: String, is_error: bool) -> String {
+pub fn result_text(text: std::sync::Arc<str>, is_error: bool) -> std::sync::Arc<str> {
     if is_error && !text.starts_with("Error") {
-        format!("Error: {text}")
+        format!("Error: {text}").into()
     } else {
         text
     }

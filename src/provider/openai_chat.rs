@@ -65,7 +65,7 @@ pub enum Message {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(untagged)]
 pub enum UserContent {
-    Text(String),
+    Text(#[cfg_attr(target_arch = "wasm32", tsify(type = "string"))] std::sync::Arc<str>),
     Parts(Vec<UserPart>),
 }
 
@@ -74,7 +74,10 @@ pub enum UserContent {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UserPart {
-    Text { text: String },
+    Text {
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: std::sync::Arc<str>,
+    },
     ImageUrl { image_url: ImageUrl },
 }
 
@@ -96,7 +99,7 @@ pub struct ImageUrl {
 #[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | { type: "text"; text: string }[]"#))]
 #[serde(untagged)]
 pub enum ToolContent {
-    Text(String),
+    Text(std::sync::Arc<str>),
     Parts(Vec<UserPart>),
 }
 
@@ -169,7 +172,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     };
     let flush_images = |pending: &mut Vec<UserPart>, messages: &mut Vec<Message>| {
         if !pending.is_empty() {
-            let mut parts = vec![UserPart::Text { text: super::TOOL_IMAGES_NOTE.to_owned() }];
+            let mut parts = vec![UserPart::Text { text: super::TOOL_IMAGES_NOTE.into() }];
             parts.append(pending);
             messages.push(Message::User { content: UserContent::Parts(parts) });
         }
@@ -207,17 +210,13 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::ToolResult(result) => {
                 flush_turn(&mut texts, &mut calls, &mut messages);
-                let mut text = String::new();
                 for part in &result.content {
-                    match part {
-                        Part::Text { text: t } => text.push_str(t),
-                        Part::Image(image) => {
-                            notes.moved_images += 1;
-                            pending_images.push(UserPart::ImageUrl { image_url: ImageUrl { url: image.to_url(), detail: None } });
-                        }
+                    if let Part::Image(image) = part {
+                        notes.moved_images += 1;
+                        pending_images.push(UserPart::ImageUrl { image_url: ImageUrl { url: image.to_url(), detail: None } });
                     }
                 }
-                let text = super::result_text(text, result.is_error);
+                let text = super::result_text(crate::conversation::shared_text_of(&result.content), result.is_error);
                 messages.push(Message::Tool { tool_call_id: ids.get(&result.call_id), content: ToolContent::Text(text) });
             }
             Item::User(message) => {

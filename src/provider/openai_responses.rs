@@ -111,7 +111,8 @@ pub enum MessageContent {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentPart {
     InputText {
-        text: String,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: std::sync::Arc<str>,
     },
     InputImage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -126,13 +127,24 @@ pub enum ContentPart {
     },
 }
 
+impl ContentPart {
+    /// The text of a text part.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            ContentPart::InputText { text } => Some(text),
+            ContentPart::OutputText { text } => Some(text),
+            ContentPart::InputImage { .. } => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | ({ type: "input_text"; text: string } | { type: "input_image"; image_url?: string; file_id?: string; detail: "auto" | "low" | "high" })[]"#))]
 #[serde(untagged)]
 pub enum Output {
-    Text(String),
+    Text(#[cfg_attr(target_arch = "wasm32", tsify(type = "string"))] std::sync::Arc<str>),
     Parts(Vec<ContentPart>),
 }
 
@@ -242,7 +254,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 let call_id = ids.get(&result.call_id);
                 let has_image = result.content.iter().any(|p| matches!(p, Part::Image(_)));
                 let output = if has_image {
-                    let marker = result.is_error.then(|| ContentPart::InputText { text: "Error:".to_owned() });
+                    let marker = result.is_error.then(|| ContentPart::InputText { text: "Error:".into() });
                     Output::Parts(
                         marker
                             .into_iter()
@@ -255,7 +267,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                             .collect(),
                     )
                 } else {
-                    Output::Text(super::result_text(crate::conversation::text_of(&result.content), result.is_error))
+                    Output::Text(super::result_text(crate::conversation::shared_text_of(&result.content), result.is_error))
                 };
                 // A free-form tool's output takes the same string or parts as a function's.
                 if custom_calls.contains(&call_id) {
@@ -419,7 +431,7 @@ fn check_parts(parts: &[ContentPart], path: &At<'_>, input_side: bool, v: &mut V
     for (k, part) in parts.iter().enumerate() {
         let ppath = path.child(".content[", k, "]");
         match part {
-            ContentPart::InputText { text } | ContentPart::OutputText { text } if text.is_empty() => {
+            ContentPart::InputText { .. } | ContentPart::OutputText { .. } if part.text().is_some_and(str::is_empty) => {
                 v.push(Violation::new("openai_responses.text_non_empty", &ppath, format!("Invalid '{ppath}.text': empty string.")))
             }
             ContentPart::InputImage { image_url: None, file_id: None, .. } => v.push(Violation::new(

@@ -107,7 +107,9 @@ pub struct ContentChunk {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentBlock {
     Text {
-        text: String,
+        /// Shared with the conversation item (and the payload) made from it.
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: std::sync::Arc<str>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         annotations: Option<Value>,
         #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -159,7 +161,7 @@ pub enum ContentBlock {
 }
 
 impl ContentBlock {
-    pub fn text(text: impl Into<String>) -> Self {
+    pub fn text(text: impl Into<std::sync::Arc<str>>) -> Self {
         ContentBlock::Text { text: text.into(), annotations: None, meta: None }
     }
 }

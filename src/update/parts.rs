@@ -59,7 +59,7 @@ pub(super) fn part_of(block: &ContentBlock, seq: u64, diags: &mut Vec<Diagnostic
 
 pub(super) fn append_part(parts: &mut Vec<Part>, part: Part) {
     if let (Some(Part::Text { text: last }), Part::Text { text }) = (parts.last_mut(), &part) {
-        last.push_str(text);
+        *last = [&**last, &**text].concat().into();
         return;
     }
     parts.push(part);

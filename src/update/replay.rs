@@ -317,7 +317,7 @@ impl Folder {
     fn set_prefix(&mut self, seq: u64, prefix: &str) {
         let has_prefix = matches!(self.items.first(), Some(Item::User(m)) if m.synthetic == Some(SyntheticReason::Prefix));
         let same = match self.items.first() {
-            Some(Item::User(m)) if has_prefix => matches!(m.content.as_slice(), [Part::Text { text, .. }] if text == prefix),
+            Some(Item::User(m)) if has_prefix => matches!(m.content.as_slice(), [Part::Text { text, .. }] if **text == *prefix),
             _ => prefix.is_empty(),
         };
         if same {
@@ -436,12 +436,12 @@ impl Folder {
             }
         }
         let id = chunk.message_id.clone().unwrap_or_else(|| format!("agent-{}", record.seq));
-        self.push(record.seq, Item::Assistant(AssistantText { id, text: text.clone(), origin: origin_of(&meta), signature: meta.signature }));
+        self.push(record.seq, Item::Assistant(AssistantText { id, text: text.to_string(), origin: origin_of(&meta), signature: meta.signature }));
     }
 
     fn thought_chunk(&mut self, prev: Option<&ChunkKey>, record: &Record, chunk: &ContentChunk) {
         let text = match &chunk.content {
-            ContentBlock::Text { text, .. } => text.as_str(),
+            ContentBlock::Text { text, .. } => &**text,
             ContentBlock::Image { .. } | ContentBlock::Audio { .. } | ContentBlock::ResourceLink { .. } | ContentBlock::Resource { .. } => {
                 ""
             }

@@ -178,7 +178,7 @@ pub fn turn(turn: &Turn) -> Vec<SessionUpdate> {
                     summary: summary.clone(),
                     ..base.clone()
                 };
-                out.push(chunk(Stream::Thought, Some(&message_id), ContentBlock::text(text), &meta));
+                out.push(chunk(Stream::Thought, Some(&message_id), ContentBlock::text(text.as_str()), &meta));
             }
             TurnBlock::Text { text, signature, annotations, refusal, item_id } => {
                 let message_id = block_message_id(&turn.message_id, false, texts);
@@ -191,7 +191,7 @@ pub fn turn(turn: &Turn) -> Vec<SessionUpdate> {
                     item_id: item_id.clone(),
                     ..base.clone()
                 };
-                out.push(chunk(Stream::Agent, Some(&message_id), ContentBlock::text(text), &meta));
+                out.push(chunk(Stream::Agent, Some(&message_id), ContentBlock::text(text.as_str()), &meta));
             }
             TurnBlock::Call { id, name, input, kind, paths, signature, item_id } => {
                 let id = id.clone().unwrap_or_else(|| derived_call_id(&turn.message_id, calls));

@@ -130,7 +130,89 @@ fn chunks_of_one_message_merge_and_a_new_id_starts_a_new_message() {
     assert_eq!(texts, vec!["Hello", "Hi there", "Second"]);
     assert_eq!(r.state.prompt_count, 1);
     // The client view coalesces the same way.
-    assert_eq!(r.view.len(), 3);
+    let client: Vec<Vec<String>> = r
+        .view
+        .iter()
+        .map(|e| match e {
+            ClientEntry::Message { content, .. } => content.iter().map(|b| match b {
+                ContentBlock::Text { text, .. } => text.to_string(),
+                other => format!("{other:?}"),
+            }).collect(),
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect();
+    assert_eq!(client, vec![vec!["Hello"], vec!["Hi there"], vec!["Second"]]);
+}
+
+#[test]
+fn the_client_view_joins_a_message_s_text_chunks_around_other_blocks() {
+    let image = |seq| update(seq, json!({"sessionUpdate": "agent_message_chunk", "messageId": "a", "content": {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}}));
+    let text = log_of(&[user(1, "u", "go"), agent(2, "a", "one "), agent(3, "a", "two "), agent(4, "a", "three"), image(5), agent(6, "a", "four"), agent(7, "a", "!"), user(8, "v", "next")]);
+    let r = replay(&parse_log(&text).records);
+    let shapes: Vec<Vec<String>> = r
+        .view
+        .iter()
+        .map(|e| match e {
+            ClientEntry::Message { content, .. } => content.iter().map(|b| match b {
+                ContentBlock::Text { text, .. } => text.to_string(),
+                ContentBlock::Image { .. } => "<image>".to_owned(),
+                other => format!("{other:?}"),
+            }).collect(),
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect();
+    assert_eq!(shapes, vec![vec!["go".to_owned()], vec!["one two three".into(), "<image>".into(), "four!".into()], vec!["next".into()]]);
+}
+
+/// A tool's output is held once: the log's content block, the conversation item and the
+/// payload share one string.
+#[test]
+fn a_tool_output_is_one_string_in_the_log_the_item_and_the_payload() {
+    use std::sync::Arc;
+    let [call, result] = crate::common::log::tool(2, "t1", "read", json!({"path": "a.rs"}), &"fn main() {}\n".repeat(100));
+    let records = parse_log(&log_of(&[user(1, "u", "read a.rs"), call, result, user(4, "u2", "thanks")])).records;
+    let in_log = records.iter().find_map(|r| match &r.body {
+        RecordBody::Update(AcpUpdate::Known(SessionUpdate::ToolCallUpdate(p))) => p.content.as_ref()?.iter().find_map(|c| match c {
+            contextview::update::acp::ToolCallContent::Content { content: ContentBlock::Text { text, .. }, .. } => Some(text.clone()),
+            _ => None,
+        }),
+        _ => None,
+    });
+    let items = replay(&records).items;
+    let in_item = items.iter().find_map(|i| match i {
+        Item::ToolResult(r) => match r.content.as_slice() {
+            [Part::Text { text }] => Some(text.clone()),
+            _ => None,
+        },
+        _ => None,
+    });
+    let (in_log, in_item) = (in_log.expect("the output in the log"), in_item.expect("the output in the item"));
+    assert!(Arc::ptr_eq(&in_log, &in_item), "the item copied the log's text");
+    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::Anthropic, "m")).unwrap();
+    let contextview::Payload::Anthropic(payload) = &built.payload else { panic!("not an Anthropic payload") };
+    let in_payload = payload.messages.iter().flat_map(|m| m.content.iter()).find_map(|b| match b {
+        contextview::provider::anthropic::Block::ToolResult { content, .. } => content.iter().find_map(|r| match r {
+            contextview::provider::anthropic::ResultBlock::Text { text } => Some(text.clone()),
+            _ => None,
+        }),
+        _ => None,
+    });
+    assert!(Arc::ptr_eq(&in_item, &in_payload.expect("the output in the payload")), "the payload copied the item's text");
+    // The same for the APIs whose tool output is a string.
+    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::OpenAiChat, "m")).unwrap();
+    let contextview::Payload::OpenAiChat(chat) = &built.payload else { panic!("not a Chat payload") };
+    let in_chat = chat.messages.iter().find_map(|m| match m {
+        contextview::provider::openai_chat::Message::Tool { content: contextview::provider::openai_chat::ToolContent::Text(text), .. } => Some(text.clone()),
+        _ => None,
+    });
+    assert!(Arc::ptr_eq(&in_item, &in_chat.expect("the output in the Chat payload")), "Chat copied the item's text");
+    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::OpenAiResponses, "m")).unwrap();
+    let contextview::Payload::OpenAiResponses(responses) = &built.payload else { panic!("not a Responses payload") };
+    let in_responses = responses.input.iter().find_map(|i| match i {
+        contextview::provider::openai_responses::InputItem::FunctionCallOutput { output: contextview::provider::openai_responses::Output::Text(text), .. } => Some(text.clone()),
+        _ => None,
+    });
+    assert!(Arc::ptr_eq(&in_item, &in_responses.expect("the output in the Responses payload")), "Responses copied the item's text");
 }
 
 #[test]

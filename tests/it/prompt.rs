@@ -158,7 +158,7 @@ fn the_prefix_opens_the_conversation_and_survives_compaction() {
         .iter()
         .map(|i| match i {
             Item::User(m) => match m.content.as_slice() {
-                [Part::Text { text, .. }] => text.clone(),
+                [Part::Text { text, .. }] => text.to_string(),
                 _ => String::new(),
             },
             _ => String::new(),

@@ -51,7 +51,7 @@ fn image() -> impl Strategy<Value = Part> {
 }
 
 fn parts() -> impl Strategy<Value = Vec<Part>> {
-    prop::collection::vec(prop_oneof![3 => text().prop_map(|t| Part::Text { text: t }), 1 => image()], 0..3)
+    prop::collection::vec(prop_oneof![3 => text().prop_map(|t| Part::Text { text: t.into() }), 1 => image()], 0..3)
 }
 
 /// An item whose call ids come from a small shared pool, so results, duplicates and orphans meet.

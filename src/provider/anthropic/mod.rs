@@ -104,7 +104,7 @@ impl CacheControl {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     Text {
-        text: String,
+        text: std::sync::Arc<str>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cache_control: Option<CacheControl>,
     },
@@ -147,7 +147,10 @@ pub enum Block {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ResultBlock {
-    Text { text: String },
+    Text {
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: std::sync::Arc<str>,
+    },
     Image { source: ImageSource },
 }
 
@@ -212,7 +215,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::Assistant(text) => {
                 if !text.text.is_empty() {
-                    push(Role::Assistant, Block::Text { text: text.text.clone(), cache_control: None }, &mut messages);
+                    push(Role::Assistant, Block::Text { text: text.text.as_str().into(), cache_control: None }, &mut messages);
                 }
             }
             Item::Reasoning(reasoning) => {
@@ -231,7 +234,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                     }
                     ReasoningFate::AsText => push(
                         Role::Assistant,
-                        Block::Text { text: reasoning_as_text(reasoning), cache_control: None },
+                        Block::Text { text: reasoning_as_text(reasoning).into(), cache_control: None },
                         &mut messages,
                     ),
                     ReasoningFate::Drop => {}

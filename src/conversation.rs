@@ -177,6 +177,11 @@ pub struct ToolResult {
     pub is_error: bool,
 }
 
+/// Text shared, not copied, from the log's content block through the conversation item to the
+/// payload. While only one holder has it, it grows in place (`Arc::make_mut`), so chunks of one
+/// message merge in linear time.
+pub type SharedText = std::sync::Arc<String>;
+
 /// Content of a user message or a tool result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -185,14 +190,14 @@ pub enum Part {
     /// Shared, not copied, with the log's content block it came from and the payload it goes to.
     Text {
         #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
-        text: std::sync::Arc<str>,
+        text: SharedText,
     },
     Image(Image),
 }
 
 impl Part {
-    pub fn text(text: impl Into<std::sync::Arc<str>>) -> Part {
-        Part::Text { text: text.into() }
+    pub fn text(text: impl Into<String>) -> Part {
+        Part::Text { text: SharedText::new(text.into()) }
     }
 }
 
@@ -224,10 +229,10 @@ impl Image {
 
 /// Concatenated text of parts (images are skipped).
 /// The text of `parts`, shared rather than copied when it is one text part.
-pub fn shared_text_of(parts: &[Part]) -> std::sync::Arc<str> {
+pub fn shared_text_of(parts: &[Part]) -> SharedText {
     match parts {
         [Part::Text { text }] => text.clone(),
-        _ => text_of(parts).into(),
+        _ => SharedText::new(text_of(parts)),
     }
 }
 

@@ -168,8 +168,8 @@ impl Assembler {
         if let Some((last_stream, chunk)) = self.live.last_mut().and_then(chunk_mut) {
             if last_stream == stream && chunk.message_id.as_deref() == Some(s.message_id.as_str()) {
                 if let ContentBlock::Text { text, .. } = &mut chunk.content {
-                    // Bounded by one read's deltas of one message.
-                    *text = [&**text, delta].concat().into();
+                    // The live chunk's own text (no one else holds it yet): it grows in place.
+                    std::sync::Arc::make_mut(text).push_str(delta);
                     return;
                 }
             }

@@ -436,9 +436,9 @@ pub fn json_len<T: Serialize + ?Sized>(value: &T) -> usize {
 }
 
 /// Result text for APIs with no error flag on tool output: a failure is said in the text.
-pub fn result_text(text: std::sync::Arc<str>, is_error: bool) -> std::sync::Arc<str> {
+pub fn result_text(text: crate::conversation::SharedText, is_error: bool) -> crate::conversation::SharedText {
     if is_error && !text.starts_with("Error") {
-        format!("Error: {text}").into()
+        crate::conversation::SharedText::new(format!("Error: {text}"))
     } else {
         text
     }

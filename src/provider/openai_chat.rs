@@ -65,7 +65,7 @@ pub enum Message {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(untagged)]
 pub enum UserContent {
-    Text(#[cfg_attr(target_arch = "wasm32", tsify(type = "string"))] std::sync::Arc<str>),
+    Text(#[cfg_attr(target_arch = "wasm32", tsify(type = "string"))] crate::conversation::SharedText),
     Parts(Vec<UserPart>),
 }
 
@@ -76,7 +76,7 @@ pub enum UserContent {
 pub enum UserPart {
     Text {
         #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
-        text: std::sync::Arc<str>,
+        text: crate::conversation::SharedText,
     },
     ImageUrl { image_url: ImageUrl },
 }
@@ -99,7 +99,7 @@ pub struct ImageUrl {
 #[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | { type: "text"; text: string }[]"#))]
 #[serde(untagged)]
 pub enum ToolContent {
-    Text(std::sync::Arc<str>),
+    Text(crate::conversation::SharedText),
     Parts(Vec<UserPart>),
 }
 
@@ -172,7 +172,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     };
     let flush_images = |pending: &mut Vec<UserPart>, messages: &mut Vec<Message>| {
         if !pending.is_empty() {
-            let mut parts = vec![UserPart::Text { text: super::TOOL_IMAGES_NOTE.into() }];
+            let mut parts = vec![UserPart::Text { text: super::TOOL_IMAGES_NOTE.to_owned().into() }];
             parts.append(pending);
             messages.push(Message::User { content: UserContent::Parts(parts) });
         }

@@ -112,7 +112,7 @@ pub enum MessageContent {
 pub enum ContentPart {
     InputText {
         #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
-        text: std::sync::Arc<str>,
+        text: crate::conversation::SharedText,
     },
     InputImage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -144,7 +144,7 @@ impl ContentPart {
 #[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | ({ type: "input_text"; text: string } | { type: "input_image"; image_url?: string; file_id?: string; detail: "auto" | "low" | "high" })[]"#))]
 #[serde(untagged)]
 pub enum Output {
-    Text(#[cfg_attr(target_arch = "wasm32", tsify(type = "string"))] std::sync::Arc<str>),
+    Text(#[cfg_attr(target_arch = "wasm32", tsify(type = "string"))] crate::conversation::SharedText),
     Parts(Vec<ContentPart>),
 }
 
@@ -254,7 +254,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 let call_id = ids.get(&result.call_id);
                 let has_image = result.content.iter().any(|p| matches!(p, Part::Image(_)));
                 let output = if has_image {
-                    let marker = result.is_error.then(|| ContentPart::InputText { text: "Error:".into() });
+                    let marker = result.is_error.then(|| ContentPart::InputText { text: "Error:".to_owned().into() });
                     Output::Parts(
                         marker
                             .into_iter()

@@ -254,7 +254,7 @@ pub fn item_texts(item: &Item) -> Vec<std::borrow::Cow<'_, str>> {
         parts
             .iter()
             .filter_map(|part| match part {
-                Part::Text { text } => Some(Cow::Borrowed(&**text)),
+                Part::Text { text } => Some(Cow::Borrowed(text.as_str())),
                 Part::Image(_) => None,
             })
             .collect()

@@ -109,7 +109,7 @@ pub enum ContentBlock {
     Text {
         /// Shared with the conversation item (and the payload) made from it.
         #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
-        text: std::sync::Arc<str>,
+        text: crate::conversation::SharedText,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         annotations: Option<Value>,
         #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -161,8 +161,8 @@ pub enum ContentBlock {
 }
 
 impl ContentBlock {
-    pub fn text(text: impl Into<std::sync::Arc<str>>) -> Self {
-        ContentBlock::Text { text: text.into(), annotations: None, meta: None }
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Text { text: crate::conversation::SharedText::new(text.into()), annotations: None, meta: None }
     }
 }
 

@@ -70,22 +70,8 @@ pub(super) fn client_view(records: &[Record]) -> Vec<ClientEntry> {
     let mut calls: HashMap<&str, usize> = HashMap::new();
     let mut plan_at: Option<usize> = None;
     let mut prev: Option<&Record> = None;
-    // The text of the last message's last block while chunks go on extending it: written into
-    // the block (a shared string) once it stops growing, so a message of many chunks is not
-    // copied again at each one.
-    let mut growing: Option<String> = None;
     for record in records {
         let seq = record.seq;
-        if let Some((_, c)) = chunk_of(record).filter(|_| continues(prev, record)) {
-            if let (Some(ClientEntry::Message { content, .. }), ContentBlock::Text { text, .. }) = (view.last(), &c.content) {
-                if let Some(ContentBlock::Text { text: last, .. }) = content.last() {
-                    growing.get_or_insert_with(|| last.to_string()).push_str(text);
-                    prev = Some(record);
-                    continue;
-                }
-            }
-        }
-        settle(&mut view, &mut growing);
         match &record.body {
             RecordBody::Update(AcpUpdate::Known(update)) => match update {
                 SessionUpdate::UserMessageChunk(_) | SessionUpdate::AgentMessageChunk(_) | SessionUpdate::AgentThoughtChunk(_) => {
@@ -99,8 +85,10 @@ pub(super) fn client_view(records: &[Record]) -> Vec<ClientEntry> {
                     };
                     if continues(prev, record) {
                         if let Some(ClientEntry::Message { content, .. }) = view.last_mut() {
-                            // (Two text blocks merged above.)
-                            content.push(c.content.clone());
+                            match (content.last_mut(), &c.content) {
+                                (Some(ContentBlock::Text { text: last, .. }), ContentBlock::Text { text, .. }) => std::sync::Arc::make_mut(last).push_str(text),
+                                _ => content.push(c.content.clone()),
+                            }
                             prev = Some(record);
                             continue;
                         }
@@ -168,17 +156,5 @@ pub(super) fn client_view(records: &[Record]) -> Vec<ClientEntry> {
         }
         prev = Some(record);
     }
-    settle(&mut view, &mut growing);
     view
-}
-
-/// Writes the text that grew into the last message's last block.
-fn settle(view: &mut [ClientEntry], growing: &mut Option<String>) {
-    if let Some(text) = growing.take() {
-        if let Some(ClientEntry::Message { content, .. }) = view.last_mut() {
-            if let Some(ContentBlock::Text { text: last, .. }) = content.last_mut() {
-                *last = text.into();
-            }
-        }
-    }
 }

@@ -27,7 +27,7 @@ pub(super) fn unsupported(seq: u64, what: &str, block: &ContentBlock) -> Diagnos
 /// A content block as a user-side part; audio has no model form here.
 pub(super) fn part_of(block: &ContentBlock, seq: u64, diags: &mut Vec<Diagnostic>) -> Option<Part> {
     match block {
-        ContentBlock::Text { text, .. } => Some(Part::text(text.clone())),
+        ContentBlock::Text { text, .. } => Some(Part::Text { text: text.clone() }),
         ContentBlock::Image { data, mime_type, uri, .. } => Some(Part::Image(if data.is_empty() {
             match uri {
                 Some(uri) => Image::Url { url: uri.clone() },
@@ -59,7 +59,7 @@ pub(super) fn part_of(block: &ContentBlock, seq: u64, diags: &mut Vec<Diagnostic
 
 pub(super) fn append_part(parts: &mut Vec<Part>, part: Part) {
     if let (Some(Part::Text { text: last }), Part::Text { text }) = (parts.last_mut(), &part) {
-        *last = [&**last, &**text].concat().into();
+        std::sync::Arc::make_mut(last).push_str(text);
         return;
     }
     parts.push(part);

@@ -425,3 +425,27 @@ fn a_line_that_is_an_array_with_a_seq_and_a_time_is_kept_as_an_unknown_record() 
     assert_eq!(log.records.len(), 2);
     assert_eq!(log.records[1].to_line(), "[3,\"2026-01-01T00:00:00Z\"]");
 }
+
+/// A message written as many small chunks merges into one text, in the items and in the client
+/// view (each grows in place while nothing else holds it).
+#[test]
+fn a_message_of_many_chunks_merges_whole() {
+    let mut lines = vec![];
+    for seq in 1..=3000u64 {
+        lines.push(user(seq, "u", &format!("{} ", seq % 10)));
+    }
+    lines.push(agent(3001, "a", "ok"));
+    let r = replay(&parse_log(&log_of(&lines)).records);
+    let expected: String = (1..=3000u64).map(|seq| format!("{} ", seq % 10)).collect();
+    match &r.items[0] {
+        Item::User(m) => assert_eq!(contextview::conversation::text_of(&m.content), expected),
+        other => panic!("{other:?}"),
+    }
+    match &r.view[0] {
+        ClientEntry::Message { content, .. } => match content.as_slice() {
+            [ContentBlock::Text { text, .. }] => assert_eq!(**text, expected),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    }
+}

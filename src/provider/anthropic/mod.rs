@@ -104,7 +104,7 @@ impl CacheControl {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     Text {
-        text: std::sync::Arc<str>,
+        text: crate::conversation::SharedText,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cache_control: Option<CacheControl>,
     },
@@ -149,7 +149,7 @@ pub enum Block {
 pub enum ResultBlock {
     Text {
         #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
-        text: std::sync::Arc<str>,
+        text: crate::conversation::SharedText,
     },
     Image { source: ImageSource },
 }
@@ -215,7 +215,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::Assistant(text) => {
                 if !text.text.is_empty() {
-                    push(Role::Assistant, Block::Text { text: text.text.as_str().into(), cache_control: None }, &mut messages);
+                    push(Role::Assistant, Block::Text { text: text.text.clone().into(), cache_control: None }, &mut messages);
                 }
             }
             Item::Reasoning(reasoning) => {

@@ -106,7 +106,7 @@ impl Check {
         }
         // A message whose text blocks are all whitespace is refused (one beside real text is not).
         let texts: Vec<&str> = message.content.iter().filter_map(|b| match b {
-            Block::Text { text, .. } => Some(&**text),
+            Block::Text { text, .. } => Some(text.as_str()),
             Block::Image { .. }
             | Block::ToolUse { .. }
             | Block::ToolResult { .. }
@@ -185,7 +185,7 @@ impl Check {
                         ));
                     }
                     let inner_texts: Vec<&str> = content.iter().filter_map(|b| match b {
-                        ResultBlock::Text { text } => Some(&**text),
+                        ResultBlock::Text { text } => Some(text.as_str()),
                         ResultBlock::Image { .. } => None,
                     }).collect();
                     if inner_texts.iter().any(|t| !t.is_empty()) && inner_texts.iter().all(|t| t.trim().is_empty()) {

@@ -89,7 +89,8 @@ pub enum SyntheticReason {
 #[serde(rename_all = "camelCase")]
 pub struct AssistantText {
     pub id: String,
-    pub text: String,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+    pub text: SharedText,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
     /// Gemini thought signature that came on this text's part (it may be the only thing on an

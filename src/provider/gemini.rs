@@ -237,7 +237,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 // A signature goes back on the part it came with, even an otherwise empty one.
                 let signature = text.signature.clone().filter(|_| same_origin(text.origin.as_ref(), Provider::Gemini, &options.model));
                 if !text.text.is_empty() || signature.is_some() {
-                    push(&mut contents, MODEL, Part { text: Some(text.text.clone()), thought_signature: signature, ..Part::default() });
+                    push(&mut contents, MODEL, Part { text: Some(text.text.to_string()), thought_signature: signature, ..Part::default() });
                 }
             }
             Item::Native(native) => match super::native_replays(native, Provider::Gemini) {

@@ -183,7 +183,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             Item::Assistant(text) => {
                 flush_images(&mut pending_images, &mut messages);
                 if !text.text.is_empty() {
-                    texts.push(text.text.clone());
+                    texts.push(text.text.to_string());
                 }
             }
             Item::Reasoning(reasoning) => {

@@ -202,7 +202,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::Assistant(text) => {
                 if !text.text.is_empty() {
-                    input.push(InputItem::Message { role: MessageRole::Assistant, content: MessageContent::Text(text.text.clone()) });
+                    input.push(InputItem::Message { role: MessageRole::Assistant, content: MessageContent::Text(text.text.to_string()) });
                 }
             }
             Item::Reasoning(reasoning) => {

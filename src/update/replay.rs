@@ -427,7 +427,7 @@ impl Folder {
         if continues_key(prev, record) {
             let last = self.items.len().wrapping_sub(1);
             if let Some(Item::Assistant(message)) = self.items.last_mut() {
-                message.text.push_str(text);
+                std::sync::Arc::make_mut(&mut message.text).push_str(text);
                 if message.origin.is_none() {
                     message.origin = origin_of(&meta);
                 }
@@ -436,7 +436,7 @@ impl Folder {
             }
         }
         let id = chunk.message_id.clone().unwrap_or_else(|| format!("agent-{}", record.seq));
-        self.push(record.seq, Item::Assistant(AssistantText { id, text: text.to_string(), origin: origin_of(&meta), signature: meta.signature }));
+        self.push(record.seq, Item::Assistant(AssistantText { id, text: text.clone(), origin: origin_of(&meta), signature: meta.signature }));
     }
 
     fn thought_chunk(&mut self, prev: Option<&ChunkKey>, record: &Record, chunk: &ContentChunk) {

@@ -47,7 +47,7 @@ fn builds_refuse_with_their_codes() {
     assert_eq!(build(&[user_item("u1", "  ")], &options).unwrap_err().code(), "empty_conversation");
 
     // A model that takes no prefill, and the conversation ends with its own turn.
-    let ends = [user_item("u1", "hi"), Item::Assistant(AssistantText { id: "a1".into(), text: "Hello.".into(), origin: None, signature: None })];
+    let ends = [user_item("u1", "hi"), Item::Assistant(AssistantText { id: "a1".into(), text: String::from("Hello.").into(), origin: None, signature: None })];
     let e = build(&ends, &BuildOptions::new(Provider::Anthropic, "claude-opus-4-6")).unwrap_err();
     assert_eq!(e.code(), "ends_with_assistant");
 

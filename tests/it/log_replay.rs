@@ -123,7 +123,7 @@ fn chunks_of_one_message_merge_and_a_new_id_starts_a_new_message() {
         .iter()
         .map(|i| match i {
             Item::User(m) => contextview::conversation::text_of(&m.content),
-            Item::Assistant(a) => a.text.clone(),
+            Item::Assistant(a) => a.text.to_string(),
             other => panic!("unexpected {other:?}"),
         })
         .collect();
@@ -448,4 +448,33 @@ fn a_message_of_many_chunks_merges_whole() {
         },
         other => panic!("{other:?}"),
     }
+}
+
+/// The model's text, written as one chunk, is one string in the log, the item and the
+/// Anthropic payload.
+#[test]
+fn the_model_s_text_is_one_string_in_the_log_the_item_and_the_anthropic_payload() {
+    use std::sync::Arc;
+    let records = parse_log(&log_of(&[user(1, "u", "hi"), agent(2, "a", "Hello there."), user(3, "v", "go on")])).records;
+    let in_log = records.iter().find_map(|r| match &r.body {
+        RecordBody::Update(AcpUpdate::Known(SessionUpdate::AgentMessageChunk(c))) => match &c.content {
+            ContentBlock::Text { text, .. } => Some(text.clone()),
+            _ => None,
+        },
+        _ => None,
+    });
+    let items = replay(&records).items;
+    let in_item = items.iter().find_map(|i| match i {
+        Item::Assistant(a) => Some(a.text.clone()),
+        _ => None,
+    });
+    let (in_log, in_item) = (in_log.expect("the text in the log"), in_item.expect("the text in the item"));
+    assert!(Arc::ptr_eq(&in_log, &in_item), "the item copied the log's text");
+    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::Anthropic, "m")).unwrap();
+    let contextview::Payload::Anthropic(payload) = &built.payload else { panic!("not an Anthropic payload") };
+    let in_payload = payload.messages.iter().flat_map(|m| m.content.iter()).find_map(|b| match b {
+        contextview::provider::anthropic::Block::Text { text, .. } if text.as_str() == "Hello there." => Some(text.clone()),
+        _ => None,
+    });
+    assert!(Arc::ptr_eq(&in_item, &in_payload.expect("the text in the payload")), "the payload copied the item's text");
 }

@@ -34,7 +34,7 @@ fn conversation(reasoning: Reasoning) -> Vec<Item> {
     vec![
         Item::User(UserMessage { id: "u1".into(), content: vec![Part::text("Why does it fail?")], synthetic: None }),
         Item::Reasoning(reasoning),
-        Item::Assistant(AssistantText { id: "a1".into(), text: "Looking at the parser.".into(), origin: None, signature: None }),
+        Item::Assistant(AssistantText { id: "a1".into(), text: String::from("Looking at the parser.").into(), origin: None, signature: None }),
         Item::User(UserMessage { id: "u2".into(), content: vec![Part::text("Go on.")], synthetic: None }),
     ]
 }

@@ -118,7 +118,7 @@ fn anthropic_prefill_is_decided_by_the_model_and_by_thinking() {
     use contextview::conversation::{AssistantText, Item, Part, UserMessage};
     let items = [
         Item::User(UserMessage { id: "u".into(), content: vec![Part::text("hi")], synthetic: None }),
-        Item::Assistant(AssistantText { id: "a".into(), text: "Sure".into(), origin: None, signature: None }),
+        Item::Assistant(AssistantText { id: "a".into(), text: String::from("Sure").into(), origin: None, signature: None }),
     ];
     let built = |model: &str| contextview::build(&items, &contextview::BuildOptions::new(Provider::Anthropic, model));
     assert!(built("claude-sonnet-4-5").is_ok());

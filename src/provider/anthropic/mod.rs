@@ -215,7 +215,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::Assistant(text) => {
                 if !text.text.is_empty() {
-                    push(Role::Assistant, Block::Text { text: text.text.clone().into(), cache_control: None }, &mut messages);
+                    push(Role::Assistant, Block::Text { text: text.text.clone(), cache_control: None }, &mut messages);
                 }
             }
             Item::Reasoning(reasoning) => {

@@ -53,7 +53,7 @@ fn entries(items: &[Item]) -> Vec<Entry> {
                 };
                 Entry { label: label.into(), text: parts_text(&m.content), result: false, pinned: first }
             }
-            Item::Assistant(a) => Entry { label: "assistant".into(), text: a.text.clone(), result: false, pinned: false },
+            Item::Assistant(a) => Entry { label: "assistant".into(), text: a.text.to_string(), result: false, pinned: false },
             // Reasoning is the model's scratch work: the summary is about what was done and said.
             Item::Reasoning(_) => continue,
             Item::ToolCall(c) => {

@@ -178,7 +178,9 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     report.items = items.len();
     report.view_items += view.len();
     report.bytes = body.len();
-    report.pruning = report.pruning.unchanged();
+    // The same pruning as the last build: nothing newly pruned.
+    report.pruning.newly_trimmed.clear();
+    report.pruning.newly_cleared.clear();
     report.pruning.turns = turns;
     report.pruning.steps = steps;
     report.pruning.invalidated_bytes = 0;

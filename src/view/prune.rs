@@ -187,11 +187,6 @@ impl PruneReport {
         self.newly_trimmed = newly(&self.ids.trimmed, previous.map(PruneReport::trimmed_ids));
         self.newly_cleared = newly(&self.ids.cleared, previous.map(PruneReport::cleared_ids));
     }
-
-    /// What a build that appended to the last one reports: the same pruning, nothing newly pruned.
-    pub(crate) fn unchanged(&self) -> PruneReport {
-        PruneReport { newly_trimmed: Vec::new(), newly_cleared: Vec::new(), ..self.clone() }
-    }
 }
 
 /// Where the two clocks' boundaries stand: results before either are pruned.

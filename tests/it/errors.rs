@@ -218,7 +218,7 @@ fn raised_codes() -> std::collections::BTreeSet<String> {
             }
         }
     };
-    for path in rust_sources() {
+    for path in crate::common::rust_sources() {
         let text = std::fs::read_to_string(&path).unwrap();
         // `fn code(&self)` arms: `Variant => "code",`.
         for (at, _) in text.match_indices("pub fn code(&self) -> &'static str {") {
@@ -295,7 +295,7 @@ fn test_sources() -> String {
     }
     tests.push_str(&std::fs::read_to_string(root.join("tests/it/errors.rs")).unwrap().split("/// The codes a source raises").next().unwrap().to_owned());
     // Unit tests beside the code: each source file from its `#[cfg(test)]` on.
-    for path in rust_sources() {
+    for path in crate::common::rust_sources() {
         let text = std::fs::read_to_string(&path).unwrap();
         if let Some(at) = text.find("#[cfg(test)]") {
             tests.push_str(&text[at..]);
@@ -304,23 +304,6 @@ fn test_sources() -> String {
     tests
 }
 
-/// Every Rust source file under `src/`.
-#[cfg(not(target_arch = "wasm32"))]
-fn rust_sources() -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files
-}
 
 /// Every diagnostic code is in one module's list; the README's Diagnostics table has a row for
 /// each, saying what the list says, and a test asserts each.
@@ -357,7 +340,7 @@ fn every_diagnostic_code_is_listed_once_documented_and_asserted_by_a_test() {
     assert!(seen.len() >= 80, "{seen:?}");
     // Every module's list is in `diagnostic_codes()`: the codes each `codes.rs` declares.
     let mut declared = std::collections::BTreeSet::new();
-    for path in rust_sources().into_iter().filter(|p| p.ends_with("codes.rs")) {
+    for path in crate::common::rust_sources().into_iter().filter(|p| p.ends_with("codes.rs")) {
         let text = std::fs::read_to_string(&path).unwrap();
         for line in text.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_uppercase())) {
             if let Some(code) = line.split('"').nth(1) {

@@ -48,24 +48,17 @@ fn named_modules(code: &str) -> Vec<String> {
 /// Each top-level module of `src/` (a file or a directory), with the code of all its files.
 fn modules() -> BTreeMap<String, String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut modules = BTreeMap::new();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+    let mut modules: BTreeMap<String, String> = BTreeMap::new();
+    for path in crate::common::rust_sources() {
+        // The top-level module: `src/view/prune.rs` is `view`, `src/tagged.rs` is `tagged`.
+        let first = path.strip_prefix(&src).unwrap().components().next().unwrap().as_os_str().to_string_lossy().into_owned();
+        let name = first.strip_suffix(".rs").unwrap_or(&first).to_owned();
         if name == "lib" {
             continue;
         }
-        let mut code = String::new();
-        let mut pending = vec![path];
-        while let Some(path) = pending.pop() {
-            if path.is_dir() {
-                pending.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                code.push_str(&code_of(&std::fs::read_to_string(&path).unwrap()));
-                code.push('\n');
-            }
-        }
-        modules.insert(name, code);
+        let code = modules.entry(name).or_default();
+        code.push_str(&code_of(&std::fs::read_to_string(&path).unwrap()));
+        code.push('\n');
     }
     modules
 }

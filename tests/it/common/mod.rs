@@ -4,6 +4,24 @@
 
 pub mod log;
 
+/// Every Rust source file under `src/`, for the tests that read the sources.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn rust_sources() -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
 /// Proptest cases for a property: `base` natively, a tenth of it in wasm (the same code runs far
 /// slower there), ten times it under `make test-long` (`CONTEXTVIEW_LONG=1`).
 pub fn cases(base: u32) -> u32 {

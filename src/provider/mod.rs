@@ -12,11 +12,11 @@ pub mod gemini;
 pub mod ids;
 pub mod openai_chat;
 pub mod openai_responses;
+mod body;
 mod payload;
 pub mod settings;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::fmt;
 use std::str::FromStr;
 
@@ -80,6 +80,7 @@ impl FromStr for Provider {
 }
 
 pub use crate::tool_def::{tools_from_value, ToolDef, Tools};
+pub use body::Body;
 pub use payload::{render, Checked, Payload};
 
 /// What to do with reasoning that cannot be replayed natively to the target.

@@ -179,27 +179,33 @@ impl Payload {
         }
     }
 
-    /// Serializes the payload whose first `known` entries are those `json` was serialized
-    /// from (the rest were appended since): their JSON is reused without comparing them, and
-    /// `stem`, the body before its conversation, stands for every other field (unchanged).
-    pub fn to_json_appended(&mut self, json: &[Arc<str>], known: usize, stem: &str) -> (String, Vec<Arc<str>>, usize) {
-        let known = known.min(json.len());
-        each!(self, r => splice(r, None, &json[..known], Some(stem)))
+    /// Writes the entries appended to this payload since `body` was serialized from it onto the
+    /// end of `body` (its first `body.entries()` entries are taken as they are, without comparing
+    /// them, and the rest of the payload as unchanged). Returns how many entries were kept; `None`
+    /// when the payload holds fewer entries than the body.
+    pub fn to_json_appended(&self, body: &mut Body) -> Option<usize> {
+        fn append<A: Api>(r: &A, body: &mut Body) -> Option<usize> {
+            let known = body.entries();
+            for entry in r.entries().get(known..)? {
+                body.push(entry);
+            }
+            Some(known)
+        }
+        each!(self, r => append(r, body))
     }
 
-    /// Serializes the payload, reusing the JSON of conversation entries equal to the same entry
-    /// of `previous` (a payload serialized this way before, with its entries' JSON). Returns the
-    /// body — byte for byte what [`Payload::to_json`] gives —, this payload's entries' JSON, and
-    /// how many entries' JSON was reused.
-    ///
-    /// The conversation is every payload's last field, so the body is the rest of the payload
-    /// (serialized with an empty conversation) with the entries spliced into its final `[]`.
-    pub fn to_json_reusing(&mut self, previous: Option<(&Payload, &[Arc<str>])>) -> (String, Vec<Arc<str>>, usize) {
-        fn reusing<A: Api>(r: &mut A, previous: Option<(&Payload, &[Arc<str>])>) -> (String, Vec<Arc<str>>, usize) {
-            let previous = previous.and_then(|(p, json)| A::of(p).map(|p| (&p.entries()[..], json)));
-            splice(r, previous, &[], None)
+    /// Serializes the payload, copying the JSON of conversation entries equal to the same entry
+    /// of `previous` (a payload serialized before, with its body) from that body. Returns the
+    /// body — byte for byte what [`Payload::to_json`] gives — with its entries' places, and how
+    /// many entries were copied. `size_hint` is the body's expected length when there is no
+    /// previous body (room is made for it at once rather than by doubling: a body is the largest
+    /// string a session makes).
+    pub fn to_json_reusing(&mut self, previous: Option<(&Payload, &Body)>, size_hint: usize) -> (Body, usize) {
+        fn reusing<A: Api>(r: &mut A, previous: Option<(&Payload, &Body)>, size_hint: usize) -> (Body, usize) {
+            let previous = previous.and_then(|(p, body)| A::of(p).map(|p| (&p.entries()[..], body)));
+            serialize(r, previous, size_hint)
         }
-        each!(self, r => reusing(r, previous))
+        each!(self, r => reusing(r, previous, size_hint))
     }
 
     pub fn validate(&self, limits: &Limits) -> Vec<Violation> {
@@ -274,50 +280,28 @@ pub fn render(provider: Provider, items: &[&Item], options: &RenderOptions) -> (
     }
 }
 
-/// Serializes `request` with its conversation (its last field, `entries`) spliced in from
-/// per-entry JSON: the first `known.len()` entries' JSON is `known` as it is; later entries reuse
-/// the JSON of entries equal to `previous`'s at the same position.
-fn splice<A: Api>(request: &mut A, previous: Option<(&[A::Entry], &[Arc<str>])>, known: &[Arc<str>], stem: Option<&str>) -> (String, Vec<Arc<str>>, usize) {
-    // The envelope (every field but the conversation) is serialized unless given.
-    let envelope = match stem {
-        Some(_) => String::new(),
-        None => {
-            let list = std::mem::take(request.entries_mut());
-            let envelope = serde_json::to_string(request).unwrap_or_default();
-            *request.entries_mut() = list;
-            envelope
-        }
-    };
-    let list = request.entries();
-    let (prev_entries, prev_json) = previous.filter(|(e, j)| e.len() == j.len()).unwrap_or((&[], &[]));
-    let mut reused = 0;
-    let json: Vec<Arc<str>> = list
-        .iter()
-        .enumerate()
-        .map(|(i, entry)| match (known.get(i), prev_entries.get(i)) {
-            (Some(json), _) => {
-                reused += 1;
-                Arc::clone(json)
-            }
-            (None, Some(old)) if old == entry => {
-                reused += 1;
-                Arc::clone(&prev_json[i])
-            }
-            (None, _) => Arc::from(serde_json::to_string(entry).unwrap_or_default()),
-        })
-        .collect();
+/// Serializes `request`: the rest of the request with an empty conversation (its last field,
+/// `entries`), then the entries in its place, each copied from `previous`'s body when it equals
+/// the entry there, else serialized.
+fn serialize<A: Api>(request: &mut A, previous: Option<(&[A::Entry], &Body)>, size_hint: usize) -> (Body, usize) {
+    let list = std::mem::take(request.entries_mut());
+    let envelope = serde_json::to_string(request).unwrap_or_default();
+    *request.entries_mut() = list;
     // The envelope ends with the empty conversation: `[]}`.
-    let stem = stem.unwrap_or_else(|| envelope.strip_suffix("[]}").unwrap_or(&envelope));
-    let mut body = String::with_capacity(stem.len() + json.iter().map(|j| j.len() + 1).sum::<usize>() + 2);
-    body.push_str(stem);
-    body.push('[');
-    for (i, j) in json.iter().enumerate() {
-        if i > 0 {
-            body.push(',');
+    let stem = envelope.strip_suffix("[]}").unwrap_or(&envelope);
+    let previous = previous.filter(|(entries, body)| entries.len() == body.entries());
+    // The last body is the best guess of this one's size; the first build has the caller's.
+    let mut body = Body::start(stem, previous.map_or(size_hint, |(_, body)| body.len()));
+    let mut reused = 0;
+    for (i, entry) in request.entries().iter().enumerate() {
+        match previous {
+            Some((old, old_body)) if old.get(i) == Some(entry) => {
+                reused += 1;
+                body.push_json(old_body.entry(i));
+            }
+            _ => body.push(entry),
         }
-        body.push_str(&j[..]);
     }
-    body.push_str("]}");
-    (body, json, reused)
+    body.fit();
+    (body, reused)
 }
-

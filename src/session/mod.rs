@@ -24,6 +24,7 @@ pub use protocol::{
 };
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
@@ -281,15 +282,15 @@ impl Session {
     /// Builds a request from the session's items; `input.log` and `input.items` must be absent.
     pub fn build(&mut self, input: &BuildInput) -> Result<Built, RequestError> {
         let (body, report) = self.build_body(input)?;
-        // The payload stays cached for the next build; the caller gets its own copy.
+        // The payload and body stay cached for the next build; the caller gets its own copies.
         let payload =
             self.cache.last_payload().cloned().ok_or_else(|| RequestError::InvalidOptions("the build kept no payload".to_owned()))?;
-        Ok(Built { payload, body, report })
+        Ok(Built { payload, body: String::clone(&body), report })
     }
 
     /// Builds a request and returns its body (the string to send) and report — what the JS
     /// facade needs, without copying the typed payload.
-    pub fn build_body(&mut self, input: &BuildInput) -> Result<(String, view::Report), RequestError> {
+    pub fn build_body(&mut self, input: &BuildInput) -> Result<(Arc<String>, view::Report), RequestError> {
         self.input(Build(input))
     }
 
@@ -384,7 +385,7 @@ impl Session {
         (!recorded).then(|| self.write(RecordBody::Event(Event::ToolsDefined(defined)), ts))
     }
 
-    fn build_now(&mut self, input: &BuildInput) -> Result<(String, view::Report), RequestError> {
+    fn build_now(&mut self, input: &BuildInput) -> Result<(Arc<String>, view::Report), RequestError> {
         if input.log.is_some() || input.items.is_some() {
             return Err(RequestError::InvalidOptions("a session builds from its own records; leave out `log` and `items`".to_owned()));
         }
@@ -491,7 +492,7 @@ impl Input for AppendRecord {
 }
 
 impl Input for Build<'_> {
-    type Output = Result<(String, view::Report), RequestError>;
+    type Output = Result<(Arc<String>, view::Report), RequestError>;
     const SETTLE: Settle = Settle::Persist;
     fn apply(self, s: &mut Session) -> Self::Output {
         s.build_now(self.0)

@@ -25,7 +25,7 @@ use rustc_hash::FxHashSet;
 use super::report::{self, Report, ReuseReport, TokenReport};
 use super::{prune, repair, BuildOptions, RepairKind, ViewCache};
 use crate::conversation::Item;
-use crate::provider::{self, Payload, RenderOptions};
+use crate::provider::{self, RenderOptions};
 use crate::tokens::{item_images, item_size};
 
 /// What the fast path needs to know of the last build of a session.
@@ -82,7 +82,7 @@ pub(super) fn same_shape(a: &BuildOptions, b: &BuildOptions) -> bool {
 }
 
 /// The build after an append, when it can be made from the last one; `None` to take the full path.
-pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Option<(super::Kept, String, Report)> {
+pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Option<(super::Kept, Report)> {
     let last = cache.last_build.as_ref()?;
     if !same_shape(&last.options, options) || !last.ends_on_last_item || cache.dirty_from < last.items || items.len() <= last.items {
         return None;
@@ -145,26 +145,29 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     }
     let kept = cache.last.as_mut()?;
     // Same options, same envelope: the last body's part before its conversation is this one's.
-    let (payload, json, stem) = (&mut kept.payload, &kept.entries, &kept.stem);
-    let known = payload.entries_len();
-    if !payload.append_entries(tail) {
+    let known = kept.payload.entries_len();
+    if kept.body.entries() != known || !kept.payload.append_entries(tail) {
         return None;
     }
-    // Giving up from here puts the last payload back as it was, for the full path to reuse.
-    let give_up = |payload: &mut Payload| {
-        payload.truncate_entries(known);
+    // Giving up from here puts the last payload and body back as they were, for the full path
+    // to reuse.
+    let give_up = |kept: &mut super::Kept| {
+        kept.payload.truncate_entries(known);
+        kept.body.truncate_entries(known);
         None
     };
-    if payload.prefill_refusal(&options.render.limits).is_some() || !payload.settings_hold(&options.render) {
-        return give_up(payload);
+    if kept.payload.prefill_refusal(&options.render.limits).is_some() || !kept.payload.settings_hold(&options.render) {
+        return give_up(kept);
     }
-    let (body, entries, reused) = payload.to_json_appended(json, known, stem);
+    // The new entries are written onto the end of the last body (copied first only when the
+    // last build's caller still holds it).
+    let Some(reused) = kept.payload.to_json_appended(&mut kept.body) else { return give_up(kept) };
     // A failed check leaves the validator's state past the old entries: the full path that
     // follows starts a new one.
-    if !payload.validate_appended(&options.render.limits, body.len(), &mut kept.checked).is_empty() {
-        return give_up(payload);
+    if !kept.payload.validate_appended(&options.render.limits, kept.body.len(), &mut kept.checked).is_empty() {
+        return give_up(kept);
     }
-    let super::Kept { payload, checked, .. } = cache.last.take()?;
+    let kept = cache.last.take()?;
 
     let last = cache.last_build.as_mut()?;
     let sizes = &cache.sizes;
@@ -177,7 +180,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     let mut report = last.report.clone();
     report.items = items.len();
     report.view_items += view.len();
-    report.bytes = body.len();
+    report.bytes = kept.body.len();
     // The same pruning as the last build: nothing newly pruned.
     report.pruning.newly_trimmed.clear();
     report.pruning.newly_cleared.clear();
@@ -191,7 +194,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     report.sources = report.sources + bytes;
     let by_source = report.tokens.by_source.clone() + tokens;
     report.tokens = TokenReport { request: by_source.total(), by_source, context };
-    report.reuse = Some(ReuseReport { entries: entries.len(), reused_entries: reused, appended_only: true });
+    report.reuse = Some(ReuseReport { entries: kept.body.entries(), reused_entries: reused, appended_only: true });
     report.prefix = None;
     report.diagnostics = report::diagnose(&report);
 
@@ -199,5 +202,5 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     last.ends_on_last_item = ends_on(items, view.last().map(|item| item.as_ref()));
     last.report = report.clone();
     last.call_ids.extend(new_calls);
-    Some((super::Kept::new(payload, entries, checked, &body), body, report))
+    Some((kept, report))
 }

@@ -21,6 +21,8 @@ pub mod reminders;
 pub mod repair;
 pub mod report;
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::conversation::Item;
@@ -274,9 +276,9 @@ impl ViewCache {
         &self.sizes
     }
 
-    /// The body of the last payload built, if any (rebuilt from its pieces).
-    pub fn last_body(&self) -> Option<String> {
-        self.last.as_ref().map(|kept| String::from_utf8(kept.pieces().concat()).unwrap_or_default())
+    /// The body of the last payload built, if any.
+    pub fn last_body(&self) -> Option<&str> {
+        self.last.as_ref().map(|kept| kept.body.as_str())
     }
 
     /// What the last request built left out of the log, in estimated tokens
@@ -291,47 +293,13 @@ impl ViewCache {
     }
 }
 
-/// The last payload built, with its conversation entries' JSON (reused by the next build's
-/// serialization) and its validator's state (resumed when the next payload only adds entries).
+/// The last payload built, with its body (whose entries' JSON the next build copies or
+/// extends) and its validator's state (resumed when the next payload only adds entries).
 #[derive(Debug, Clone)]
 struct Kept {
     payload: Payload,
-    entries: Vec<std::sync::Arc<str>>,
+    body: provider::Body,
     checked: crate::provider::Checked,
-    /// The body before its conversation's `[`: with the entries, the body is rebuilt on demand
-    /// (a session does not keep the body it sent besides them).
-    stem: Box<str>,
-}
-
-impl Kept {
-    fn new(payload: Payload, entries: Vec<std::sync::Arc<str>>, checked: crate::provider::Checked, body: &str) -> Kept {
-        let stem = body.get(..body.len().saturating_sub(list_len(&entries))).unwrap_or_default().into();
-        Kept { payload, entries, checked, stem }
-    }
-
-    /// The body, as the pieces it is joined from.
-    fn pieces(&self) -> Vec<&[u8]> {
-        let mut pieces = Vec::with_capacity(self.entries.len() * 2 + 3);
-        pieces.push(self.stem.as_bytes());
-        pieces.push(b"[");
-        for (i, entry) in self.entries.iter().enumerate() {
-            if i > 0 {
-                pieces.push(b",");
-            }
-            pieces.push(entry.as_bytes());
-        }
-        pieces.push(b"]}");
-        pieces
-    }
-
-    fn body_len(&self) -> usize {
-        self.stem.len() + list_len(&self.entries)
-    }
-}
-
-/// Bytes of the conversation list the entries make, with the body's closing `}`: `[a,b]}`.
-fn list_len(entries: &[std::sync::Arc<str>]) -> usize {
-    entries.iter().map(|e| e.len()).sum::<usize>() + entries.len().saturating_sub(1) + "[]}".len()
 }
 
 /// Index of `item` in `items` when it is one of them (not a copy).
@@ -368,33 +336,35 @@ fn check_settings(options: &BuildOptions) -> Result<(), BuildError> {
 
 /// Builds the provider request for `items`.
 pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError> {
-    let (kept, body, report) = build_with(items, options, &mut ViewCache::default())?;
+    let (kept, report) = build_with(items, options, &mut ViewCache::default())?;
+    let body = Arc::try_unwrap(kept.body.text().clone()).unwrap_or_else(|text| String::clone(&text));
     Ok(Built { payload: kept.payload, body, report })
 }
 
 /// [`build`] with a cache kept between builds of the same session: the result is the same, the
 /// work is less. The payload stays in the cache ([`ViewCache::last_payload`]), and the report
 /// says what this body shares with the last one ([`Report::prefix`]).
-pub fn build_cached(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(String, Report), BuildError> {
-    let previous_bytes = cache.last.as_ref().map(Kept::body_len);
-    let (kept, body, report) = match incremental::try_append(items, options, cache) {
+pub fn build_cached(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(Arc<String>, Report), BuildError> {
+    let previous_bytes = cache.last.as_ref().map(|last| last.body.len());
+    let (kept, report) = match incremental::try_append(items, options, cache) {
         // The body repeats the last one up to its closing `]}`, then goes on with `,`.
-        Some((kept, body, mut report)) => {
+        Some((kept, mut report)) => {
             report.prefix = previous_bytes.map(PrefixReport::appended);
-            (kept, body, report)
+            (kept, report)
         }
         None => {
-            let (kept, body, mut report) = build_with(items, options, cache)?;
-            report.prefix = cache.last.as_ref().map(|last| PrefixReport::between_pieces(&last.pieces(), &body));
-            (kept, body, report)
+            let (kept, mut report) = build_with(items, options, cache)?;
+            report.prefix = cache.last.as_ref().map(|last| PrefixReport::between(last.body.as_str(), kept.body.as_str()));
+            (kept, report)
         }
     };
+    let body = Arc::clone(kept.body.text());
     cache.last = Some(kept);
     cache.dirty_from = usize::MAX;
     Ok((body, report))
 }
 
-fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(Kept, String, Report), BuildError> {
+fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> Result<(Kept, Report), BuildError> {
     check_settings(options)?;
     let (view, repairs) = repair::repair(items, &options.repair);
     if view.is_empty() {
@@ -418,9 +388,17 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
             message: format!("the conversation ends with an assistant turn and {reason}; append a user message first"),
         });
     }
-    let previous = cache.last.as_ref().map(|kept| (&kept.payload, &kept.entries[..]));
+    let sizes = &cache.sizes;
+    let estimate = |item: &Item| match index_in(items, item) {
+        Some(i) if i < sizes.len() => sizes[i],
+        _ => item_size(item, family),
+    };
+    let (sources, by_source_tokens) = report::by_source(&refs, options.render.system.as_deref(), &options.render.tools, family, &estimate);
+    let previous = cache.last.as_ref().map(|kept| (&kept.payload, &kept.body));
     let had_previous = previous.is_some();
-    let (body, entries, reused) = payload.to_json_reusing(previous);
+    // The text the view holds, with room for JSON's escapes and each entry's own keys.
+    let size_hint = (sources.total() as usize).saturating_mul(9) / 8 + 96 * refs.len();
+    let (body, reused) = payload.to_json_reusing(previous, size_hint);
     let (violations, checked) = payload.validate_keeping(&options.render.limits, body.len());
     if !violations.is_empty() {
         let rules: Vec<&str> = violations.iter().map(|v| v.rule.as_str()).collect();
@@ -429,12 +407,6 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
             violations,
         });
     }
-    let sizes = &cache.sizes;
-    let estimate = |item: &Item| match index_in(items, item) {
-        Some(i) if i < sizes.len() => sizes[i],
-        _ => item_size(item, family),
-    };
-    let (sources, by_source_tokens) = report::by_source(&refs, options.render.system.as_deref(), &options.render.tools, family, &estimate);
     let report = Report {
         provider: options.provider,
         model: options.render.model.clone(),
@@ -452,7 +424,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         thinking_suspended: notes.thinking_suspended,
         sources,
         tokens: TokenReport { request: by_source_tokens.total(), by_source: by_source_tokens, context },
-        reuse: had_previous.then_some(ReuseReport { entries: entries.len(), reused_entries: reused, appended_only: false }),
+        reuse: had_previous.then_some(ReuseReport { entries: body.entries(), reused_entries: reused, appended_only: false }),
         prefix: None,
         forecast: None,
         diagnostics: Vec::new(),
@@ -460,5 +432,5 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
     let report = Report { diagnostics: report::diagnose(&report), ..report };
     cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report, plan));
     cache.built = Some(Followed { options: options.clone(), plan, items: items.len(), rewrites });
-    Ok((Kept::new(payload, entries, checked, &body), body, report))
+    Ok((Kept { payload, body, checked }, report))
 }

@@ -144,7 +144,7 @@ pub fn corpus_request_pipeline_keeps_its_rules(dir: &Path) {
                 let (body, report) = build_cached(&items[..p], &options, &mut cache).unwrap();
                 appended += usize::from(report.reuse.is_some_and(|r| r.appended_only));
                 if sample(k) {
-                    assert_eq!(body, build(&items[..p], &options).unwrap().body, "{name}: {provider} request {k}");
+                    assert_eq!(**body, build(&items[..p], &options).unwrap().body, "{name}: {provider} request {k}");
                 }
                 bodies.push(body);
             }
@@ -157,7 +157,7 @@ pub fn corpus_request_pipeline_keeps_its_rules(dir: &Path) {
             // results are never touched; the last three turns' results within the last twelve
             // tool rounds only when those recent results outweigh a fifth of the window (token
             // pressure); and a session's build equals a fresh one.
-            let largest = bodies.iter().map(String::len).max().unwrap_or(0) as u64;
+            let largest = bodies.iter().map(|b| b.len()).max().unwrap_or(0) as u64;
             let mut options = BuildOptions::new(provider, model_for(provider));
             options.context_window = Some(largest * 6 / 40);
             let mut cache = ViewCache::default();
@@ -165,7 +165,7 @@ pub fn corpus_request_pipeline_keeps_its_rules(dir: &Path) {
             for (k, &p) in points.iter().enumerate() {
                 let (body, report) = build_cached(&items[..p], &options, &mut cache).unwrap();
                 if sample(k) {
-                    assert_eq!(body, build(&items[..p], &options).unwrap().body, "{name}: {provider} pruned request {k}");
+                    assert_eq!(**body, build(&items[..p], &options).unwrap().body, "{name}: {provider} pruned request {k}");
                 }
                 let pruning = &report.pruning;
                 if !pruning.active {

@@ -186,3 +186,43 @@ fn an_agent_loop_renders_only_what_it_appends_and_builds_what_a_fresh_build_does
         assert_eq!(appended, 8, "{provider}: every turn of the loop only appended");
     }
 }
+
+#[test]
+fn an_appended_build_writes_onto_the_last_body_and_never_changes_one_still_held() {
+    let header = r#"{"format":"contextview.session-log","version":1,"sessionId":"grow"}"#;
+    for provider in Provider::ALL {
+        let mut live = Session::from_log(header);
+        let mut seq = 0;
+        let mut push = |live: &mut Session, body: serde_json::Value| {
+            seq += 1;
+            let mut value = json!({"seq": seq, "ts": "2026-12-01T00:00:00Z"});
+            value.as_object_mut().unwrap().extend(body.as_object().unwrap().clone());
+            live.append_line(&value.to_string()).unwrap();
+        };
+        let round = |live: &mut Session, push: &mut dyn FnMut(&mut Session, serde_json::Value), turn: u32| {
+            push(live, json!({"update": {"sessionUpdate": "tool_call", "toolCallId": format!("call_{turn}"), "title": "ls", "status": "pending", "rawInput": {"dir": turn}}}));
+            push(live, json!({"update": {"sessionUpdate": "tool_call_update", "toolCallId": format!("call_{turn}"), "status": "completed", "content": [{"type": "content", "content": {"type": "text", "text": format!("{turn} files")}}]}}));
+        };
+        let input = BuildInput { tools: tools().into(), ..BuildInput::new(provider) };
+        push(&mut live, json!({"update": {"sessionUpdate": "user_message_chunk", "messageId": "u0", "content": {"type": "text", "text": "Count the files."}}}));
+        let (first, _) = live.build_body(&input).unwrap();
+        let first_text = first.to_string();
+        // Held by the caller: the next body is another string, and this one stays as it was.
+        round(&mut live, &mut push, 0);
+        let (second, report) = live.build_body(&input).unwrap();
+        assert!(report.reuse.unwrap().appended_only, "{provider}");
+        assert!(!std::sync::Arc::ptr_eq(&first, &second), "{provider}");
+        assert_eq!(*first, first_text, "{provider}: a body handed out changed");
+        assert!(second.starts_with(&first_text[..first_text.len() - 2]), "{provider}");
+        // Let go of: the next build writes its new entries onto the same string.
+        let at = std::sync::Arc::as_ptr(&second);
+        let second_text = second.to_string();
+        drop((first, second));
+        round(&mut live, &mut push, 1);
+        let (third, report) = live.build_body(&input).unwrap();
+        assert!(report.reuse.unwrap().appended_only, "{provider}");
+        assert_eq!(std::sync::Arc::as_ptr(&third), at, "{provider}: the last body was copied, not extended");
+        assert!(third.starts_with(&second_text[..second_text.len() - 2]) && third.len() > second_text.len(), "{provider}");
+        assert_eq!(*third, live.build(&input).unwrap().body, "{provider}");
+    }
+}

@@ -38,7 +38,7 @@ fn persisted(p: &Processed) -> Vec<(u64, Vec<String>)> {
 
 fn body(p: &Processed) -> String {
     match &p.reply {
-        Some(Reply::Built { body, .. }) => body.clone(),
+        Some(Reply::Built { body, .. }) => body.to_string(),
         other => panic!("not built: {other:?}"),
     }
 }

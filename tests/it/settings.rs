@@ -24,7 +24,7 @@ fn run(s: &mut Session, command: Value) -> Processed {
 
 fn built(p: &Processed) -> (String, Box<contextview::view::Report>) {
     match &p.reply {
-        Some(Reply::Built { body, report }) => (body.clone(), report.clone()),
+        Some(Reply::Built { body, report }) => (body.to_string(), report.clone()),
         other => panic!("not built: {other:?} {:?}", p.error),
     }
 }

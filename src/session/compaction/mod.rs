@@ -135,13 +135,12 @@ impl Session {
             let fits = budget.is_none_or(|b| extended.1.tokens.request <= b);
             if fits {
                 let (body, report) = extended;
-                let last = match self.cache.last_body() {
-                    Some(last) => Some(last),
+                let cached_bytes = match self.cache.last_body() {
+                    Some(last) => cached_prefix(last, &body),
                     // Nothing sent from here yet: the last request the conversation implies (up
                     // to what the model last answered).
-                    None => self.build_extended_from(&input, None).ok().map(|(body, _)| body),
+                    None => self.build_extended_from(&input, None).ok().map_or(0, |(last, _)| cached_prefix(&last, &body)),
                 };
-                let cached_bytes = last.map_or(0, |last| cached_prefix(&last, &body));
                 self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before, trim_kept_over });
                 return Ok(PreparedCompaction {
                     first_kept_seq,
@@ -176,7 +175,7 @@ impl Session {
         build.max_tokens = Some(options.summary_tokens.min(u32::MAX as u64) as u32);
         build.items = Some(vec![Item::User(UserMessage { id: "compaction-request".into(), content: vec![Part::text(summary.prompt.clone())], synthetic: None })]);
         let built = crate::request::build_request(&build).map_err(SessionError::Request)?;
-        let cached_bytes = self.cache.last_body().map_or(0, |last| cached_prefix(&last, &built.built.body));
+        let cached_bytes = self.cache.last_body().map_or(0, |last| cached_prefix(last, &built.built.body));
         self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before, trim_kept_over });
         Ok(PreparedCompaction {
             first_kept_seq,

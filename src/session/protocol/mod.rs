@@ -151,7 +151,7 @@ pub enum Reply {
     Unchanged,
     /// `enqueueReminder`: whether the reminder was queued (`false`: it would repeat what was told).
     Queued { queued: bool },
-    Built { body: String, report: Box<Report> },
+    Built { body: std::sync::Arc<String>, report: Box<Report> },
     Compaction(Box<PreparedCompaction>),
     Snapshot(Box<SessionSnapshot>),
     /// A provider's answer was recorded under these sequence numbers (none when it held nothing

@@ -53,7 +53,7 @@ fn one_prompt_run_of(steps: usize, size: impl Fn(&mut dyn FnMut() -> u64) -> usi
             id: format!("c{s}"),
             call_id: format!("call_{s}"),
             name: if s % 3 == 0 { "edit".into() } else { "bash".into() },
-            input: serde_json::json!({"command": format!("cargo test storage::case_{s}")}),
+            input: serde_json::json!({"command": format!("cargo test storage::case_{s}")}).into(),
             origin: None,
             signature: None,
         }));

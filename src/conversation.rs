@@ -158,7 +158,8 @@ pub struct ToolCall {
     pub call_id: String,
     pub name: String,
     /// Arguments as JSON (an object for function tools; a string for free-form tools).
-    pub input: serde_json::Value,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
+    pub input: SharedValue,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
     /// Gemini thought signature attached to this call's part.
@@ -182,6 +183,10 @@ pub struct ToolResult {
 /// payload. While only one holder has it, it grows in place (`Arc::make_mut`), so chunks of one
 /// message merge in linear time.
 pub type SharedText = std::sync::Arc<String>;
+
+/// A tool call's input (a JSON value), shared — not copied — by the log's record, the
+/// conversation's tool call and the payloads that carry it as it is.
+pub type SharedValue = std::sync::Arc<serde_json::Value>;
 
 /// Content of a user message or a tool result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

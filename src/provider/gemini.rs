@@ -112,7 +112,7 @@ pub struct FunctionCall {
     pub id: Option<String>,
     pub name: String,
     #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
-    pub args: Map<String, Value>,
+    pub args: super::InputObject,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

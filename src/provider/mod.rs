@@ -23,7 +23,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::conversation::{Origin, Reasoning};
+use crate::conversation::{Origin, Reasoning, SharedValue};
 
 /// The provider APIs we render for. xAI and most others speak one of the OpenAI shapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -400,22 +400,54 @@ pub struct RenderNotes {
     pub thinking_suspended: bool,
 }
 
-/// Tool input as a JSON object: objects pass through; anything else is wrapped as `{"input": …}`.
-pub fn input_object(input: &Value, notes: &mut RenderNotes) -> serde_json::Map<String, Value> {
-    match input {
-        Value::Object(map) => map.clone(),
+/// A tool input that is a JSON object, as the APIs that take one carry it (Anthropic's
+/// `tool_use.input`, Gemini's `functionCall.args`): shared, not copied, with the conversation's
+/// tool call (and the log's record) when the call's input is an object already.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputObject(SharedValue);
+
+impl InputObject {
+    pub fn as_map(&self) -> &serde_json::Map<String, Value> {
+        static EMPTY: std::sync::OnceLock<serde_json::Map<String, Value>> = std::sync::OnceLock::new();
+        self.0.as_object().unwrap_or_else(|| EMPTY.get_or_init(serde_json::Map::new))
+    }
+
+    /// The shared value (an object).
+    pub fn value(&self) -> &SharedValue {
+        &self.0
+    }
+}
+
+impl Serialize for InputObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for InputObject {
+    /// Only an object is one (a payload read back is held to the API's shape).
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_json::Map::deserialize(deserializer).map(|map| InputObject(SharedValue::new(Value::Object(map))))
+    }
+}
+
+/// Tool input as a JSON object: objects pass through (shared); anything else is wrapped as
+/// `{"input": …}`.
+pub fn input_object(input: &SharedValue, notes: &mut RenderNotes) -> InputObject {
+    match &**input {
+        Value::Object(_) => InputObject(SharedValue::clone(input)),
         other => {
             notes.wrapped_inputs += 1;
             let mut map = serde_json::Map::new();
             map.insert("input".to_owned(), other.clone());
-            map
+            InputObject(SharedValue::new(Value::Object(map)))
         }
     }
 }
 
 /// Tool input as the JSON string OpenAI's `arguments` field carries.
-pub fn arguments_string(input: &Value, notes: &mut RenderNotes) -> String {
-    Value::Object(input_object(input, notes)).to_string()
+pub fn arguments_string(input: &SharedValue, notes: &mut RenderNotes) -> String {
+    input_object(input, notes).0.to_string()
 }
 
 /// Length of `value` serialized as JSON, without building the string.

@@ -227,15 +227,15 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::ToolCall(call) => {
                 let call_id = ids.map(&call.call_id, ids::LENIENT);
-                match &call.input {
+                match &*call.input {
                     Value::String(text) => {
                         custom_calls.insert(call_id.clone());
                         input.push(InputItem::CustomToolCall { call_id, name: call.name.clone(), input: text.clone() });
                     }
-                    other => input.push(InputItem::FunctionCall {
+                    _ => input.push(InputItem::FunctionCall {
                         call_id,
                         name: call.name.clone(),
-                        arguments: arguments_string(other, &mut notes),
+                        arguments: arguments_string(&call.input, &mut notes),
                     }),
                 }
             }

@@ -244,7 +244,8 @@ pub struct ToolCallStart {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locations: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub raw_input: Option<Value>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
+    pub raw_input: Option<crate::conversation::SharedValue>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_output: Option<Value>,
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -268,7 +269,8 @@ pub struct ToolCallPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locations: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub raw_input: Option<Value>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
+    pub raw_input: Option<crate::conversation::SharedValue>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_output: Option<Value>,
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]

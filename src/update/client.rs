@@ -35,7 +35,8 @@ pub enum ClientEntry {
         content: Vec<ToolCallContent>,
         locations: Vec<Value>,
         #[serde(rename = "rawInput", skip_serializing_if = "Option::is_none")]
-        raw_input: Option<Value>,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
+        raw_input: Option<crate::conversation::SharedValue>,
         #[serde(rename = "rawOutput", skip_serializing_if = "Option::is_none")]
         raw_output: Option<Value>,
         seq: u64,

@@ -499,7 +499,7 @@ impl Folder {
                 id: call_item_id(&call.tool_call_id),
                 call_id: meta.provider_call_id.clone().unwrap_or_else(|| call.tool_call_id.clone()),
                 name: meta.tool_name.clone().unwrap_or_else(|| call.title.clone()),
-                input: call.raw_input.clone().unwrap_or_else(|| Value::Object(Default::default())),
+                input: call.raw_input.clone().unwrap_or_else(|| Value::Object(Default::default()).into()),
                 origin: origin_of(&meta),
                 signature: meta.signature,
             }),

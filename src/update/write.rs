@@ -69,7 +69,7 @@ pub fn tool_call(call: CallStart) -> SessionUpdate {
         locations: (!call.locations.is_empty())
             .then(|| call.locations.into_iter().map(|path| serde_json::json!({ "path": path })).collect()),
         // A JSON null reads back as "absent", so it is written as absent.
-        raw_input: call.input.filter(|v| !v.is_null()),
+        raw_input: call.input.filter(|v| !v.is_null()).map(Into::into),
         raw_output: None,
         meta: call.meta.to_meta(),
     })

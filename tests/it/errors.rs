@@ -20,7 +20,7 @@ fn user_item(id: &str, text: &str) -> Item {
 }
 
 fn call(id: &str, call_id: &str) -> Item {
-    Item::ToolCall(ToolCall { id: id.into(), call_id: call_id.into(), name: "read".into(), input: json!({"path": "a.rs"}), origin: None, signature: None })
+    Item::ToolCall(ToolCall { id: id.into(), call_id: call_id.into(), name: "read".into(), input: json!({"path": "a.rs"}).into(), origin: None, signature: None })
 }
 
 fn result(id: &str, call_id: &str) -> Item {

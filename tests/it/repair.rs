@@ -14,7 +14,7 @@ fn say(id: &str, text: &str) -> Item {
     Item::Assistant(AssistantText { id: id.into(), text: String::from(text).into(), origin: None, signature: None })
 }
 fn call(id: &str, call_id: &str) -> Item {
-    Item::ToolCall(ToolCall { id: id.into(), call_id: call_id.into(), name: "grep".into(), input: json!({}), origin: None, signature: None })
+    Item::ToolCall(ToolCall { id: id.into(), call_id: call_id.into(), name: "grep".into(), input: json!({}).into(), origin: None, signature: None })
 }
 fn result(id: &str, call_id: &str, text: &str) -> Item {
     Item::ToolResult(ToolResult { id: id.into(), call_id: call_id.into(), content: vec![Part::text(text)], is_error: false })

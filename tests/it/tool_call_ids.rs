@@ -30,7 +30,7 @@ fn conversation() -> Vec<Item> {
             id: format!("c{i}"),
             call_id: (*call_id).into(),
             name: format!("tool_{i}"),
-            input: serde_json::json!({"n": i}),
+            input: serde_json::json!({"n": i}).into(),
             origin: None,
             signature: None,
         }));
@@ -137,7 +137,7 @@ fn rewritten_ids_are_the_same_in_every_build_and_after_appending() {
         let options = BuildOptions::new(provider, "model-a");
         let first = build(&items, &options).unwrap();
         let mut longer = items.clone();
-        longer.push(Item::ToolCall(ToolCall { id: "c9".into(), call_id: "x|y".into(), name: "tool_9".into(), input: serde_json::json!({}), origin: None, signature: None }));
+        longer.push(Item::ToolCall(ToolCall { id: "c9".into(), call_id: "x|y".into(), name: "tool_9".into(), input: serde_json::json!({}).into(), origin: None, signature: None }));
         longer.push(Item::ToolResult(ToolResult { id: "r9".into(), call_id: "x|y".into(), content: vec![Part::text("later")], is_error: false }));
         let second = build(&longer, &options).unwrap();
         let (before, _) = payload_ids(provider, &serde_json::from_str(&first.body).unwrap());

@@ -309,6 +309,19 @@ fn gemini_roles_parts_and_unanswered_calls() {
 fn payloads_of_the_wrong_shape_are_refused() {
     assert!(Payload::from_json(Provider::Anthropic, json!({"messages": "nope"})).is_err());
     assert!(Payload::from_json(Provider::Gemini, json!({"contents": [{"role": "user", "parts": [{"text": 3}]}]})).is_err());
+    // A tool's input is an object in both APIs that carry it as JSON.
+    let call = |input: Value| json!({"model": "m", "max_tokens": 10, "messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "x", "input": input}]}]});
+    // Anthropic reads a block it does not know the shape of as a block of its own (kept as it
+    // is): one whose input is not an object is not read as a tool call.
+    let tool_uses = |payload: Payload| match payload {
+        Payload::Anthropic(r) => r.messages.iter().flat_map(|m| &m.content).filter(|b| matches!(b, contextview::provider::anthropic::Block::ToolUse { .. })).count(),
+        _ => unreachable!(),
+    };
+    assert_eq!(tool_uses(Payload::from_json(Provider::Anthropic, call(json!({"a": 1}))).unwrap()), 1);
+    assert_eq!(tool_uses(Payload::from_json(Provider::Anthropic, call(json!("ls"))).unwrap()), 0);
+    let call = |args: Value| json!({"model": "m", "contents": [{"role": "model", "parts": [{"functionCall": {"name": "a", "args": args}}]}]});
+    assert!(Payload::from_json(Provider::Gemini, call(json!({}))).is_ok());
+    assert!(Payload::from_json(Provider::Gemini, call(json!([1]))).is_err());
 }
 
 /// One payload that breaks each rule, per provider. (Several rules have fuller tests above; every

@@ -361,7 +361,7 @@ mod tests {
             provider_id: None,
             summary: None,
         };
-        let call = ToolCall { id: "call:toolu_1".into(), call_id: "toolu_1".into(), name: "read".into(), input: serde_json::json!({}), origin: None, signature: None };
+        let call = ToolCall { id: "call:toolu_1".into(), call_id: "toolu_1".into(), name: "read".into(), input: serde_json::json!({}).into(), origin: None, signature: None };
         let image = Part::Image(Image::Base64 { media_type: "image/png".into(), data: "iVBORw0KGgo=".into() });
         let result = ToolResult { id: "result:toolu_1".into(), call_id: "toolu_1".into(), content: vec![Part::text("fn parse()"), image], is_error: false };
         let all = vec![

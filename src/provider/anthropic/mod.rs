@@ -117,7 +117,7 @@ pub enum Block {
         id: String,
         name: String,
         #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
-        input: Map<String, Value>,
+        input: super::InputObject,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cache_control: Option<CacheControl>,
     },

@@ -80,7 +80,7 @@ mod tests {
         Item::Assistant(AssistantText { id: id.into(), text: String::from(id).into(), origin: None, signature: None })
     }
     fn call(id: &str) -> Item {
-        Item::ToolCall(ToolCall { id: id.into(), call_id: id.into(), name: "bash".into(), input: serde_json::json!({}), origin: None, signature: None })
+        Item::ToolCall(ToolCall { id: id.into(), call_id: id.into(), name: "bash".into(), input: serde_json::json!({}).into(), origin: None, signature: None })
     }
     fn result(id: &str) -> Item {
         Item::ToolResult(ToolResult { id: format!("r-{id}"), call_id: id.into(), content: vec![Part::text("out")], is_error: false })

@@ -96,22 +96,18 @@ struct Piece {
 }
 
 impl Counts {
+    /// Counts one piece without branching on it (which of these hold varies word by word, so
+    /// branches would be mispredicted).
     fn piece(&mut self, p: &Piece) {
-        let len = p.len;
-        if !p.spaced {
-            self.bare_letters += len.saturating_sub(4) as u64;
-        }
+        let len = p.len as u64;
+        let long = len >= 2;
+        self.bare_letters += u64::from(!p.spaced) * len.saturating_sub(4);
         self.word_pieces += 1;
-        self.long_letters += (len.clamp(6, 20) - 6) as u64;
-        self.run_on_letters += len.saturating_sub(20) as u64;
-        if len >= 2 && !p.vowels {
-            self.vowelless_letters += len as u64;
-        }
-        if len >= 2 && p.all_upper {
-            self.capital_letters += (len - 1) as u64;
-        } else if len >= 2 && p.first_upper {
-            self.capitalized += 1;
-        }
+        self.long_letters += len.clamp(6, 20) - 6;
+        self.run_on_letters += len.saturating_sub(20);
+        self.vowelless_letters += u64::from(long && !p.vowels) * len;
+        self.capital_letters += u64::from(long && p.all_upper) * len.saturating_sub(1);
+        self.capitalized += u64::from(long && !p.all_upper && p.first_upper);
     }
 
     fn features(&self) -> Features {
@@ -190,6 +186,36 @@ fn is_escape(bytes: &[u8], at: usize) -> bool {
     bytes[at] == b'\\' && bytes.get(at + 1).is_some_and(|c| matches!(c, b'n' | b't' | b'r' | b'"' | b'\\' | b'/'))
 }
 
+/// Whether a letter piece at `at` may count as spaced: it does not follow a line break or an
+/// opening mark.
+fn spaced_at(bytes: &[u8], at: usize) -> bool {
+    at == 0 || !matches!(bytes[at - 1], b'\n' | b'*' | b'#' | b'(' | b'[' | b'`' | b'"' | b'\'' | b'{')
+}
+
+/// Counts the letter piece at `at` when it is a whole base64 run by itself — capitals then
+/// lowercase letters, followed by no letter, digit or `+/=`, and shorter than a blob — and
+/// returns where it ends; `None` (nothing counted) for any other piece.
+fn lone_piece(bytes: &[u8], at: usize, n: &mut Counts) -> Option<usize> {
+    let mut i = at;
+    let mut seen = 0;
+    while i < bytes.len() && class(bytes[i]) & UPPER != 0 {
+        seen |= class(bytes[i]);
+        i += 1;
+    }
+    let capitals = i - at;
+    while i < bytes.len() && class(bytes[i]) & LOWER != 0 {
+        seen |= class(bytes[i]);
+        i += 1;
+    }
+    let next = bytes.get(i).map_or(0, |&b| class(b));
+    if next & (ALNUM | B64) != 0 || i - at >= BLOB {
+        return None;
+    }
+    let len = i - at;
+    n.piece(&Piece { len, spaced: spaced_at(bytes, at), vowels: seen & VOWEL != 0, all_upper: capitals == len, first_upper: capitals > 0 });
+    Some(i)
+}
+
 /// Counts the features of `text` in one pass.
 pub fn features(text: &str) -> Features {
     let mut n = Counts::default();
@@ -199,6 +225,20 @@ pub fn features(text: &str) -> Features {
     while i < bytes.len() {
         let b = bytes[i];
         let c = class(b);
+        // Most words are one piece ending before a space or a punctuation mark: counted in one
+        // pass over their letters, without first measuring the base64 run they start (a run
+        // that short cannot be a blob).
+        if c & LETTER != 0 && i >= run.end {
+            if let Some(end) = lone_piece(bytes, i, &mut n) {
+                i = end;
+                continue;
+            }
+        }
+        // The space between two words joins the next one: nothing to count.
+        if b == b' ' && bytes.get(i + 1).is_some_and(|&next| class(next) & SPACE == 0) {
+            i += 1;
+            continue;
+        }
         if c & ALNUM != 0 || b == b'+' || b == b'/' {
             // A long unbroken run of base64 alphabet is a blob, not words.
             if let Some(len) = run.blob_at(bytes, i) {
@@ -210,7 +250,7 @@ pub fn features(text: &str) -> Features {
         if c & LETTER != 0 {
             // Pieces are capitals then lowercase letters (`HTTPServer` is one piece,
             // `camelCase` is `camel` `Case`): a capital after a lowercase letter starts the next.
-            let mut spaced = i == 0 || !matches!(bytes[i - 1], b'\n' | b'*' | b'#' | b'(' | b'[' | b'`' | b'"' | b'\'' | b'{');
+            let mut spaced = spaced_at(bytes, i);
             loop {
                 let start = i;
                 let mut vowels = 0;

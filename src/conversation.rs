@@ -128,9 +128,11 @@ pub struct Origin {
 #[serde(rename_all = "camelCase")]
 pub struct Reasoning {
     pub id: String,
-    /// Visible reasoning text (Anthropic thinking, an OpenAI summary, a Gemini thought).
+    /// Visible reasoning text (Anthropic thinking, an OpenAI summary, a Gemini thought): shared
+    /// with the log's chunk it came from (when it came in one) and Anthropic's thinking block.
     #[serde(default)]
-    pub text: String,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+    pub text: SharedText,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
     /// Anthropic thinking signature or Gemini thought signature.

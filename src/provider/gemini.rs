@@ -255,7 +255,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                         &mut contents,
                         MODEL,
                         Part {
-                            text: Some(reasoning.text.clone()),
+                            text: Some(String::clone(&reasoning.text)),
                             thought: Some(true),
                             thought_signature: reasoning.signature.clone(),
                             ..Part::default()

@@ -214,7 +214,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                         summary: match &reasoning.summary {
                             Some(parts) => parts.iter().map(|text| SummaryText { kind: "summary_text".to_owned(), text: text.clone() }).collect(),
                             None if reasoning.text.is_empty() => Vec::new(),
-                            None => vec![SummaryText { kind: "summary_text".to_owned(), text: reasoning.text.clone() }],
+                            None => vec![SummaryText { kind: "summary_text".to_owned(), text: String::clone(&reasoning.text) }],
                         },
                         encrypted_content: reasoning.encrypted.clone(),
                     }),

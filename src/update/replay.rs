@@ -441,16 +441,16 @@ impl Folder {
 
     fn thought_chunk(&mut self, prev: Option<&ChunkKey>, record: &Record, chunk: &ContentChunk) {
         let text = match &chunk.content {
-            ContentBlock::Text { text, .. } => &**text,
-            ContentBlock::Image { .. } | ContentBlock::Audio { .. } | ContentBlock::ResourceLink { .. } | ContentBlock::Resource { .. } => {
-                ""
-            }
+            ContentBlock::Text { text, .. } => Some(text),
+            ContentBlock::Image { .. } | ContentBlock::Audio { .. } | ContentBlock::ResourceLink { .. } | ContentBlock::Resource { .. } => None,
         };
         let meta = ProviderMeta::from_meta(chunk.meta.as_ref());
         if continues_key(prev, record) {
             let last = self.items.len().wrapping_sub(1);
             if let Some(Item::Reasoning(reasoning)) = self.items.last_mut() {
-                reasoning.text.push_str(text);
+                if let Some(text) = text.filter(|t| !t.is_empty()) {
+                    std::sync::Arc::make_mut(&mut reasoning.text).push_str(text);
+                }
                 // Signatures arrive with the last chunk of a thinking block.
                 if reasoning.origin.is_none() {
                     reasoning.origin = origin_of(&meta);
@@ -476,7 +476,7 @@ impl Folder {
             record.seq,
             Item::Reasoning(Reasoning {
                 id,
-                text: text.to_owned(),
+                text: text.cloned().unwrap_or_default(),
                 origin: origin_of(&meta),
                 signature: meta.signature,
                 encrypted: meta.encrypted,

@@ -508,3 +508,36 @@ fn the_model_s_text_is_one_string_in_the_log_the_item_and_the_anthropic_payload(
     });
     assert!(Arc::ptr_eq(&in_item, &in_payload.expect("the text in the payload")), "the payload copied the item's text");
 }
+
+#[test]
+fn the_model_s_thinking_is_one_string_in_the_log_the_item_and_the_anthropic_payload() {
+    use std::sync::Arc;
+    let thought = update(
+        2,
+        json!({"sessionUpdate": "agent_thought_chunk", "messageId": "a", "content": {"type": "text", "text": "Check the parser first."}, "_meta": {"contextview": {"provider": "anthropic", "model": "m", "signature": "sig-1"}}}),
+    );
+    let answer = update(3, json!({"sessionUpdate": "agent_message_chunk", "messageId": "a", "content": {"type": "text", "text": "Done."}, "_meta": {"contextview": {"provider": "anthropic", "model": "m"}}}));
+    let records = parse_log(&log_of(&[user(1, "u", "hi"), thought, answer, user(4, "v", "go on")])).records;
+    let in_log = records.iter().find_map(|r| match &r.body {
+        RecordBody::Update(AcpUpdate::Known(SessionUpdate::AgentThoughtChunk(c))) => match &c.content {
+            ContentBlock::Text { text, .. } => Some(text.clone()),
+            _ => None,
+        },
+        _ => None,
+    });
+    let items = replay(&records).items;
+    let in_item = items.iter().find_map(|i| match i {
+        Item::Reasoning(r) => Some(r.text.clone()),
+        _ => None,
+    });
+    let (in_log, in_item) = (in_log.expect("the thinking in the log"), in_item.expect("the thinking in the item"));
+    assert_eq!(in_item.as_str(), "Check the parser first.");
+    assert!(Arc::ptr_eq(&in_log, &in_item), "the item copied the log's thinking");
+    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::Anthropic, "m")).unwrap();
+    let contextview::Payload::Anthropic(payload) = &built.payload else { panic!("not an Anthropic payload") };
+    let in_payload = payload.messages.iter().flat_map(|m| m.content.iter()).find_map(|b| match b {
+        contextview::provider::anthropic::Block::Thinking { thinking, .. } => Some(thinking.clone()),
+        _ => None,
+    });
+    assert!(Arc::ptr_eq(&in_item, &in_payload.expect("the thinking in the payload")), "the payload copied the item's thinking");
+}

@@ -62,7 +62,7 @@ fn item(pool: Vec<String>) -> impl Strategy<Value = Item> {
             .prop_map(|(content, synthetic)| Item::User(UserMessage { id: String::new(), content, synthetic })),
         2 => (text(), origin()).prop_map(|(text, origin)| Item::Assistant(AssistantText { id: String::new(), text: text.into(), origin, signature: None })),
         2 => (text(), origin(), prop::option::of("[a-z]{1,5}"), prop::option::of("[a-z]{1,5}"), prop::option::of("rs_[a-z]{1,3}"))
-            .prop_map(|(text, origin, signature, encrypted, provider_id)| Item::Reasoning(Reasoning { id: String::new(), text, origin, signature, encrypted, provider_id, summary: None })),
+            .prop_map(|(text, origin, signature, encrypted, provider_id)| Item::Reasoning(Reasoning { id: String::new(), text: text.into(), origin, signature, encrypted, provider_id, summary: None })),
         3 => (pick.clone(), "[a-z_]{1,6}", prop_oneof![Just(json!({"a": 1})), Just(json!("raw patch")), Just(json!([1, 2])), Just(json!(null))], origin(), prop::option::of("[a-z]{1,4}"))
             .prop_map(|(call_id, name, input, origin, signature)| Item::ToolCall(ToolCall { id: String::new(), call_id, name, input: input.into(), origin, signature })),
         3 => (pick, parts(), any::<bool>())

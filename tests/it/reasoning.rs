@@ -16,17 +16,17 @@ const THOUGHT: &str = "The failing test points at the parser";
 fn own_reasoning(provider: Provider, model: &str, text: &str) -> Reasoning {
     let origin = |p: &str| Some(Origin { provider: p.into(), model: Some(model.into()) });
     match provider {
-        Provider::Anthropic => Reasoning { id: "r1".into(), text: text.into(), origin: origin("anthropic"), signature: Some("sig-anthropic".into()), encrypted: None, provider_id: None, summary: None },
+        Provider::Anthropic => Reasoning { id: "r1".into(), text: String::from(text).into(), origin: origin("anthropic"), signature: Some("sig-anthropic".into()), encrypted: None, provider_id: None, summary: None },
         Provider::OpenAiResponses | Provider::OpenAiChat => Reasoning {
             id: "r1".into(),
-            text: text.into(),
+            text: String::from(text).into(),
             origin: origin("openai"),
             signature: None,
             encrypted: Some("enc-openai".into()),
             provider_id: Some("rs_1".into()),
             summary: None,
         },
-        Provider::Gemini => Reasoning { id: "r1".into(), text: text.into(), origin: origin("gemini"), signature: Some("sig-gemini".into()), encrypted: None, provider_id: None, summary: None },
+        Provider::Gemini => Reasoning { id: "r1".into(), text: String::from(text).into(), origin: origin("gemini"), signature: Some("sig-gemini".into()), encrypted: None, provider_id: None, summary: None },
     }
 }
 

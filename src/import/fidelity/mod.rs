@@ -354,7 +354,7 @@ mod tests {
     fn view(drop: &[&str]) -> Vec<Item> {
         let reasoning = Reasoning {
             id: "r1".into(),
-            text: "The parser drops a line.".into(),
+            text: String::from("The parser drops a line.").into(),
             origin: None,
             signature: Some("SIG1".into()),
             encrypted: None,

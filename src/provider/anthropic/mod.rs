@@ -130,7 +130,8 @@ pub enum Block {
         cache_control: Option<CacheControl>,
     },
     Thinking {
-        thinking: String,
+        /// Shared with the conversation's reasoning item.
+        thinking: crate::conversation::SharedText,
         signature: String,
     },
     RedactedThinking {

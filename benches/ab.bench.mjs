@@ -7,8 +7,9 @@
 // Per workload (the build bench's generated sessions of 2,000 and 10,000 items, with its system
 // prompt and tool definitions): a full build (the first buildBytes of a session just loaded from
 // its log, the replay included), a build from text (buildRequestString({log})), and an agent step
-// (three records appended, then buildBytes). The bodies of both packages are compared first: a
-// change that moves speed must not move bytes unless it meant to, and then this says so.
+// (three records appended, then buildBytes). The bodies of both packages are compared (a whole
+// build's, and the last step's): a change that moves speed must not move bytes unless it meant
+// to, and then this says so.
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -64,7 +65,9 @@ function measure(name, log, runs) {
       times[k].step.push(performance.now() - t);
     }
   }
-  const row = { name, sameBody };
+  // Both sessions took the same steps: their last bodies, grown step by step, must agree too.
+  const sameStepBody = sessions.self.s.buildString(options).body === sessions.base.s.buildString(options).body;
+  const row = { name, sameBody: sameBody && sameStepBody };
   for (const what of ['full', 'fromText', 'step']) {
     const [a, b] = [median(times.self[what]), median(times.base[what])];
     row[what] = { selfMs: +a.toFixed(3), baseMs: +b.toFixed(3), ratio: +(a / b).toFixed(2) };

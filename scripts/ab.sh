@@ -9,8 +9,14 @@ rev=${1:-HEAD~1}
 [ -f pkg/node.mjs ] || { echo "ab.sh: pkg/ missing (run make build)" >&2; exit 1; }
 sha=$(git rev-parse --verify "$rev^{commit}")
 tree=${AB_WORKTREE:-/tmp/contextview-ab}
-if [ -d "$tree" ]; then
-  git -C "$tree" checkout -q --detach "$sha"
+# A worktree whose directory was deleted is forgotten first; a directory that is not one of
+# this repository's worktrees is not touched.
+git worktree prune
+if git worktree list --porcelain | grep -qx "worktree $tree"; then
+  git -C "$tree" checkout -q -f --detach "$sha"
+elif [ -e "$tree" ]; then
+  echo "ab.sh: $tree exists and is not a worktree of this repository (set AB_WORKTREE)" >&2
+  exit 1
 else
   git worktree add -q --detach "$tree" "$sha"
 fi

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 /// A request body with the place of each conversation entry's JSON.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Body {
     /// The body's text, shared with whoever the build handed it to.
     text: Arc<String>,
@@ -39,6 +39,11 @@ impl Body {
     /// The body's text, shared.
     pub fn text(&self) -> &Arc<String> {
         &self.text
+    }
+
+    /// The body's text, no longer tracked.
+    pub fn into_text(self) -> Arc<String> {
+        self.text
     }
 
     pub fn len(&self) -> usize {
@@ -76,41 +81,43 @@ impl Body {
         self.ends.last().map_or(self.list + 1, |end| *end)
     }
 
-    /// The text, to write to: copied first only when another holder still has it.
-    fn open(&mut self) -> &mut String {
+    /// The text, to write `additional` more bytes onto the end of its list: copied first (the
+    /// part before the list's end, with room) only when another holder still has it. Room
+    /// grows by an eighth of the body at least, so a body an agent loop extends step by step is
+    /// copied once per eighth it grows, and never holds more than an eighth unused.
+    fn open(&mut self, additional: usize) -> &mut String {
         let at = self.list_end();
+        let room = |len: usize| additional.max(len / 8);
+        if Arc::get_mut(&mut self.text).is_none() {
+            let mut copy = String::with_capacity(at + room(at));
+            copy.push_str(&self.text[..at]);
+            self.text = Arc::new(copy);
+        }
         let text = Arc::make_mut(&mut self.text);
         text.truncate(at);
+        if text.capacity() - text.len() < additional {
+            text.reserve_exact(room(text.len()));
+        }
         text
     }
 
     /// Adds `entry` to the conversation, as its JSON.
     pub(super) fn push<E: Serialize>(&mut self, entry: &E) {
-        let first = self.ends.is_empty();
-        let text = self.open();
-        if !first {
-            text.push(',');
-        }
-        write_json(text, entry);
-        self.close();
+        with_json(entry, |json| self.push_json(json));
     }
 
     /// Adds an entry whose JSON is already written.
     pub(super) fn push_json(&mut self, json: &str) {
         let first = self.ends.is_empty();
-        let text = self.open();
+        // A comma, the entry, and the closing `]}`.
+        let text = self.open(json.len() + 3);
         if !first {
             text.push(',');
         }
         text.push_str(json);
-        self.close();
-    }
-
-    /// Records the entry just written and closes the conversation and the body after it.
-    fn close(&mut self) {
-        let text = Arc::make_mut(&mut self.text);
-        self.ends.push(text.len());
+        let end = text.len();
         text.push_str("]}");
+        self.ends.push(end);
     }
 
     /// Gives back room reserved beyond a sixteenth more than the body holds.
@@ -125,17 +132,17 @@ impl Body {
     pub fn truncate_entries(&mut self, len: usize) {
         if len < self.ends.len() {
             self.ends.truncate(len);
-            self.open().push_str("]}");
+            self.open(2).push_str("]}");
         }
     }
 }
 
-/// Writes `value`'s JSON onto the end of `text`.
+/// Calls `f` with `value`'s JSON.
 ///
-/// Through a byte buffer (kept per thread, so it is allocated once) rather than straight onto the
-/// text: `serde_json::to_string` writes to one too, so every entry type's serializer is the one
-/// already in the module, not a second copy for another writer (+4 KB gzipped, measured).
-fn write_json<T: Serialize>(text: &mut String, value: &T) {
+/// Written into a byte buffer (kept per thread, so it is allocated once) rather than straight onto
+/// the body: `serde_json::to_string` writes to one too, so every entry type's serializer is the
+/// one already in the module, not a second copy for another writer (+4 KB gzipped, measured).
+fn with_json<T: Serialize>(value: &T, f: impl FnOnce(&str)) {
     thread_local! {
         static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
@@ -143,9 +150,11 @@ fn write_json<T: Serialize>(text: &mut String, value: &T) {
         scratch.clear();
         // Serialising these types cannot fail (every map key is a string); were it to, the
         // entry is left empty, as `serde_json::to_string(…).unwrap_or_default()` would leave it.
-        if serde_json::to_writer(&mut *scratch, value).is_ok() {
-            text.push_str(std::str::from_utf8(scratch).unwrap_or_default());
-        }
+        let json = match serde_json::to_writer(&mut *scratch, value) {
+            Ok(()) => std::str::from_utf8(scratch).unwrap_or_default(),
+            Err(_) => "",
+        };
+        f(json);
         // A large entry's buffer is not held on to.
         if scratch.capacity() > 1 << 20 {
             *scratch = Vec::new();
@@ -187,10 +196,12 @@ mod tests {
         }
         body.truncate_entries(1);
         assert_eq!((body.as_str(), body.entries()), ("{\"x\":[0]}", 1));
+        body.push(&12);
+        assert_eq!((body.as_str(), entries(&body)), ("{\"x\":[0,12]}", vec!["0", "12"]));
         body.truncate_entries(0);
         assert_eq!((body.as_str(), body.entries()), ("{\"x\":[]}", 0));
         body.push(&7);
-        assert_eq!(body.as_str(), "{\"x\":[7]}");
+        assert_eq!((body.as_str(), entries(&body)), ("{\"x\":[7]}", vec!["7"]));
     }
 
     #[test]
@@ -200,5 +211,22 @@ mod tests {
         let sent = Arc::clone(body.text());
         body.push(&2);
         assert_eq!((sent.as_str(), body.as_str()), ("{\"x\":[1]}", "{\"x\":[1,2]}"));
+        assert!(!Arc::ptr_eq(&sent, body.text()));
+        // Let go of, it grows in place.
+        drop(sent);
+        let at = Arc::as_ptr(body.text());
+        body.push(&3);
+        assert_eq!((Arc::as_ptr(body.text()), body.as_str()), (at, "{\"x\":[1,2,3]}"));
+    }
+
+    #[test]
+    fn a_growing_body_keeps_at_most_an_eighth_unused() {
+        let mut body = Body::start("{\"x\":", 0);
+        for i in 0..20_000 {
+            body.push(&format!("entry {i}"));
+            let (len, capacity) = (body.len(), body.text().capacity());
+            assert!(capacity - len <= len / 8 + 16, "{capacity} for {len} bytes");
+        }
+        assert_eq!(body.entry(19_999), "\"entry 19999\"");
     }
 }

@@ -407,11 +407,6 @@ pub struct RenderNotes {
 pub struct InputObject(SharedValue);
 
 impl InputObject {
-    pub fn as_map(&self) -> &serde_json::Map<String, Value> {
-        static EMPTY: std::sync::OnceLock<serde_json::Map<String, Value>> = std::sync::OnceLock::new();
-        self.0.as_object().unwrap_or_else(|| EMPTY.get_or_init(serde_json::Map::new))
-    }
-
     /// The shared value (an object).
     pub fn value(&self) -> &SharedValue {
         &self.0

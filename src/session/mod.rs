@@ -62,8 +62,8 @@ pub struct Session {
     notified: Option<(u64, u64)>,
     /// A compaction was asked for and has not happened yet (it is asked for once).
     compaction_asked: bool,
-    /// Work kept between builds (token estimates, the last payload and its entries' JSON, from
-    /// which the last body is known without keeping a copy of it).
+    /// Work kept between builds (token estimates, the last payload and the body it was sent as,
+    /// with each entry's JSON in place).
     cache: view::ViewCache,
     /// The provider's cache as this session's requests have filled it (the reports' forecast).
     forecaster: crate::cost::Forecaster,

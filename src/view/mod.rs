@@ -188,8 +188,8 @@ impl std::fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 /// What a session keeps between builds so that a build after an append redoes little: each
-/// item's measured size, and the last payload with its conversation entries' JSON and what its
-/// validation left.
+/// item's measured size, and the last payload with the body it was sent as (each entry's JSON
+/// in place) and what its validation left.
 #[derive(Debug, Clone, Default)]
 pub struct ViewCache {
     family: Option<Family>,
@@ -336,9 +336,10 @@ fn check_settings(options: &BuildOptions) -> Result<(), BuildError> {
 
 /// Builds the provider request for `items`.
 pub fn build(items: &[Item], options: &BuildOptions) -> Result<Built, BuildError> {
-    let (kept, report) = build_with(items, options, &mut ViewCache::default())?;
-    let body = Arc::try_unwrap(kept.body.text().clone()).unwrap_or_else(|text| String::clone(&text));
-    Ok(Built { payload: kept.payload, body, report })
+    let (Kept { payload, body, .. }, report) = build_with(items, options, &mut ViewCache::default())?;
+    // The only holder: the text moves out, uncopied.
+    let body = Arc::try_unwrap(body.into_text()).unwrap_or_else(|text| String::clone(&text));
+    Ok(Built { payload, body, report })
 }
 
 /// [`build`] with a cache kept between builds of the same session: the result is the same, the

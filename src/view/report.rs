@@ -238,47 +238,25 @@ pub enum RewriteCause {
 }
 
 impl PrefixReport {
+    /// What `body` repeats of `previous`, the last body sent.
     pub fn between(previous: &str, body: &str) -> PrefixReport {
-        PrefixReport::between_pieces(&[previous.as_bytes()], body)
+        let (previous, body) = (previous.as_bytes(), body.as_bytes());
+        let shared = common_prefix(previous, body);
+        // The previous body without its closing brackets: what a request must repeat to extend it.
+        let stem = previous.len() - previous.iter().rev().take_while(|b| **b == b'}' || **b == b']').count();
+        PrefixReport {
+            previous_bytes: previous.len(),
+            shared_bytes: shared,
+            extends_previous: shared >= stem,
+            rewritten_bytes: stem.saturating_sub(shared),
+            cause: None,
+        }
     }
 
     /// A body that is the previous one (of `previous_bytes`) with entries appended: it repeats
     /// all of it but the closing `]}`.
     pub fn appended(previous_bytes: usize) -> PrefixReport {
         PrefixReport { previous_bytes, shared_bytes: previous_bytes.saturating_sub(2), extends_previous: true, rewritten_bytes: 0, cause: None }
-    }
-
-    /// As [`PrefixReport::between`], with the previous body given as the pieces it was joined
-    /// from (a session keeps those, not the body).
-    pub fn between_pieces(previous: &[&[u8]], body: &str) -> PrefixReport {
-        let body = body.as_bytes();
-        let previous_bytes: usize = previous.iter().map(|p| p.len()).sum();
-        let mut shared = 0;
-        for piece in previous {
-            let same = common_prefix(piece, &body[shared.min(body.len())..]);
-            shared += same;
-            if same < piece.len() {
-                break;
-            }
-        }
-        // The previous body without its closing brackets: what a request must repeat to extend it.
-        let mut closing = 0;
-        'pieces: for piece in previous.iter().rev() {
-            for byte in piece.iter().rev() {
-                if *byte != b'}' && *byte != b']' {
-                    break 'pieces;
-                }
-                closing += 1;
-            }
-        }
-        let stem = previous_bytes - closing;
-        PrefixReport {
-            previous_bytes,
-            shared_bytes: shared,
-            extends_previous: shared >= stem,
-            rewritten_bytes: stem.saturating_sub(shared),
-            cause: None,
-        }
     }
 }
 

@@ -110,11 +110,11 @@ fn a_told_reminder_is_not_told_again_after_resume() {
     assert!(!resumed.enqueue_reminder(Reminder { kind: ReminderKind::Date, text: "Today is 2026-12-01.".into(), day: Some("2026-12-01".into()) }));
 }
 
-mod pieces {
+mod prefix_report {
     use contextview::view::PrefixReport;
     use proptest::prelude::*;
 
-    /// The report computed the slow way, from the whole previous body.
+    /// The report computed the slow way: byte by byte.
     fn expected(previous: &[u8], body: &[u8]) -> (usize, bool, usize) {
         let shared = previous.iter().zip(body).take_while(|(a, b)| a == b).count();
         let stem = previous.len() - previous.iter().rev().take_while(|b| **b == b'}' || **b == b']').count();
@@ -124,26 +124,17 @@ mod pieces {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(crate::common::cases(256)))]
 
-        /// A session keeps the last body as pieces (envelope, entries): comparing the next body
-        /// against them gives what comparing against the whole body gives, wherever it splits.
+        /// What a body repeats of the last one, compared in blocks, is what comparing byte by
+        /// byte gives, wherever the two part (bodies past a block of 256 bytes included).
         #[test]
-        fn the_prefix_over_pieces_is_the_prefix_over_the_body(
-            previous in "[ab\\]}]{0,40}",
-            edit in 0usize..45,
+        fn the_prefix_report_is_what_comparing_byte_by_byte_gives(
+            previous in "[ab\\]}]{0,700}",
+            edit in 0usize..720,
             tail in "[ab\\]},]{0,10}",
-            cuts in proptest::collection::vec(0usize..45, 0..6),
         ) {
             let at = edit.min(previous.len());
             let body = format!("{}{}", &previous[..at], tail);
-            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(previous.len())).collect();
-            cuts.sort_unstable();
-            let mut pieces = Vec::new();
-            let mut from = 0;
-            for cut in cuts.into_iter().chain([previous.len()]) {
-                pieces.push(&previous.as_bytes()[from..cut]);
-                from = cut;
-            }
-            let report = PrefixReport::between_pieces(&pieces, &body);
+            let report = PrefixReport::between(&previous, &body);
             let (shared, extends, rewritten) = expected(previous.as_bytes(), body.as_bytes());
             prop_assert_eq!((report.previous_bytes, report.shared_bytes, report.extends_previous, report.rewritten_bytes), (previous.len(), shared, extends, rewritten));
         }

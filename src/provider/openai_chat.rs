@@ -49,8 +49,10 @@ pub enum Message {
         content: UserContent,
     },
     Assistant {
+        /// Shared with the conversation's text when the turn has one text (joined otherwise).
         #[serde(default)]
-        content: Option<String>,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null", optional))]
+        content: Option<crate::conversation::SharedText>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tool_calls: Option<Vec<ToolCall>>,
     },
@@ -157,15 +159,19 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
         messages.push(Message::System { content: system.clone() });
     }
     // The assistant turn being collected, and tool-result images waiting for the tool group to end.
-    let mut texts: Vec<String> = Vec::new();
+    let mut texts: Vec<crate::conversation::SharedText> = Vec::new();
     let mut calls: Vec<ToolCall> = Vec::new();
     let mut pending_images: Vec<UserPart> = Vec::new();
 
-    let flush_turn = |texts: &mut Vec<String>, calls: &mut Vec<ToolCall>, messages: &mut Vec<Message>| {
+    let flush_turn = |texts: &mut Vec<crate::conversation::SharedText>, calls: &mut Vec<ToolCall>, messages: &mut Vec<Message>| {
         if texts.is_empty() && calls.is_empty() {
             return;
         }
-        let content = (!texts.is_empty()).then(|| texts.join("\n\n"));
+        let content = match texts.as_slice() {
+            [] => None,
+            [one] => Some(one.clone()),
+            many => Some(many.iter().map(|t| t.as_str()).collect::<Vec<_>>().join("\n\n").into()),
+        };
         let tool_calls = (!calls.is_empty()).then(|| std::mem::take(calls));
         texts.clear();
         messages.push(Message::Assistant { content, tool_calls });
@@ -183,7 +189,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             Item::Assistant(text) => {
                 flush_images(&mut pending_images, &mut messages);
                 if !text.text.is_empty() {
-                    texts.push(text.text.to_string());
+                    texts.push(text.text.clone());
                 }
             }
             Item::Reasoning(reasoning) => {
@@ -191,7 +197,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 let fate = reasoning_fate(reasoning, super::Provider::OpenAiChat, options);
                 notes.reasoning.count(fate);
                 match fate {
-                    ReasoningFate::AsText => texts.push(reasoning_as_text(reasoning)),
+                    ReasoningFate::AsText => texts.push(reasoning_as_text(reasoning).into()),
                     ReasoningFate::Native | ReasoningFate::Drop => {}
                 }
             }
@@ -287,7 +293,7 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
             }
             Message::Assistant { content, tool_calls } => {
                 let calls = tool_calls.as_deref().unwrap_or(&[]);
-                if content.as_deref().is_none_or(str::is_empty) && calls.is_empty() {
+                if content.as_ref().is_none_or(|c| c.is_empty()) && calls.is_empty() {
                     v.push(Violation::new(
                         "openai_chat.assistant_content",
                         &path,

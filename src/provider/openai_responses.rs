@@ -101,7 +101,8 @@ pub enum MessageRole {
 #[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | ({ type: "input_text"; text: string } | { type: "input_image"; image_url?: string; file_id?: string; detail: "auto" | "low" | "high" })[]"#))]
 #[serde(untagged)]
 pub enum MessageContent {
-    Text(String),
+    /// Shared with the conversation's text it was rendered from.
+    Text(crate::conversation::SharedText),
     Parts(Vec<ContentPart>),
 }
 
@@ -202,7 +203,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::Assistant(text) => {
                 if !text.text.is_empty() {
-                    input.push(InputItem::Message { role: MessageRole::Assistant, content: MessageContent::Text(text.text.to_string()) });
+                    input.push(InputItem::Message { role: MessageRole::Assistant, content: MessageContent::Text(text.text.clone()) });
                 }
             }
             Item::Reasoning(reasoning) => {
@@ -220,7 +221,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                     }),
                     ReasoningFate::AsText => input.push(InputItem::Message {
                         role: MessageRole::Assistant,
-                        content: MessageContent::Text(reasoning_as_text(reasoning)),
+                        content: MessageContent::Text(reasoning_as_text(reasoning).into()),
                     }),
                     ReasoningFate::Drop => {}
                 }

@@ -483,7 +483,7 @@ fn a_message_of_many_chunks_merges_whole() {
 /// The model's text, written as one chunk, is one string in the log, the item and the
 /// Anthropic payload.
 #[test]
-fn the_model_s_text_is_one_string_in_the_log_the_item_and_the_anthropic_payload() {
+fn the_model_s_text_is_one_string_in_the_log_the_item_and_the_payloads() {
     use std::sync::Arc;
     let records = parse_log(&log_of(&[user(1, "u", "hi"), agent(2, "a", "Hello there."), user(3, "v", "go on")])).records;
     let in_log = records.iter().find_map(|r| match &r.body {
@@ -507,6 +507,25 @@ fn the_model_s_text_is_one_string_in_the_log_the_item_and_the_anthropic_payload(
         _ => None,
     });
     assert!(Arc::ptr_eq(&in_item, &in_payload.expect("the text in the payload")), "the payload copied the item's text");
+    // Chat's assistant message and Responses' assistant message carry a turn's one text as it is.
+    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::OpenAiChat, "m")).unwrap();
+    let contextview::Payload::OpenAiChat(chat) = &built.payload else { panic!("not a Chat payload") };
+    let in_chat = chat.messages.iter().find_map(|m| match m {
+        contextview::provider::openai_chat::Message::Assistant { content, .. } => content.clone(),
+        _ => None,
+    });
+    assert!(Arc::ptr_eq(&in_item, &in_chat.expect("the text in the Chat payload")), "Chat copied the item's text");
+    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::OpenAiResponses, "m")).unwrap();
+    let contextview::Payload::OpenAiResponses(responses) = &built.payload else { panic!("not a Responses payload") };
+    let in_responses = responses.input.iter().find_map(|i| match i {
+        contextview::provider::openai_responses::InputItem::Message {
+            role: contextview::provider::openai_responses::MessageRole::Assistant,
+            content: contextview::provider::openai_responses::MessageContent::Text(text),
+            ..
+        } => Some(text.clone()),
+        _ => None,
+    });
+    assert!(Arc::ptr_eq(&in_item, &in_responses.expect("the text in the Responses payload")), "Responses copied the item's text");
 }
 
 #[test]

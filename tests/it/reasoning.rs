@@ -101,7 +101,17 @@ fn chat_completions_has_no_native_reasoning_so_even_its_own_is_downgraded() {
     let items = conversation(own_reasoning(Provider::OpenAiChat, "model-a", THOUGHT));
     let built = build_for(Provider::OpenAiChat, "model-a", &items, ForeignReasoning::AsText);
     assert_eq!(built.report.reasoning, counts(0, 1, 0));
-    assert!(built.body.contains(THOUGHT));
+    // The reasoning as text and the turn's own text make one assistant message, joined.
+    let contextview::Payload::OpenAiChat(chat) = &built.payload else { panic!("not a Chat payload") };
+    let contents: Vec<&str> = chat
+        .messages
+        .iter()
+        .filter_map(|m| match m {
+            contextview::provider::openai_chat::Message::Assistant { content, .. } => content.as_ref().map(|c| c.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(contents, [format!("<reasoning>\n{THOUGHT}\n</reasoning>\n\nLooking at the parser.").as_str()]);
 }
 
 #[test]

@@ -161,7 +161,7 @@ pub struct ToolCall {
     pub name: String,
     /// Arguments as JSON (an object for function tools; a string for free-form tools).
     #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
-    pub input: SharedValue,
+    pub input: JsonText,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
     /// Gemini thought signature attached to this call's part.
@@ -186,9 +186,82 @@ pub struct ToolResult {
 /// message merge in linear time.
 pub type SharedText = std::sync::Arc<String>;
 
-/// A tool call's input (a JSON value), shared — not copied — by the log's record, the
-/// conversation's tool call and the payloads that carry it as it is.
-pub type SharedValue = std::sync::Arc<serde_json::Value>;
+/// A JSON value held as its text, as `serde_json` writes a `Value` (compact, keys in the order a
+/// `Value` keeps them): a tool call's input, shared — not copied — by the log's record, the
+/// conversation's tool call and the payloads that carry it as it is, and written out verbatim
+/// (the bytes the `Value` would give). As text a small object costs its length; as a `Value`, a
+/// one-key object is a `BTreeMap` node of about 400 bytes in wasm memory.
+#[derive(Clone)]
+pub struct JsonText(std::sync::Arc<serde_json::value::RawValue>);
+
+impl JsonText {
+    pub fn new(value: &serde_json::Value) -> JsonText {
+        // Writing a `Value` cannot fail (its keys are strings).
+        let raw = serde_json::value::to_raw_value(value).unwrap_or_else(|_| serde_json::value::to_raw_value(&()).unwrap_or_default());
+        JsonText(raw.into())
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The value, parsed anew.
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::from_str(self.as_str()).unwrap_or(serde_json::Value::Null)
+    }
+
+    pub fn is_object(&self) -> bool {
+        self.as_str().starts_with('{')
+    }
+
+    /// The string it is, when it is one.
+    pub fn as_string(&self) -> Option<String> {
+        self.as_str().starts_with('"').then(|| serde_json::from_str(self.as_str()).ok()).flatten()
+    }
+
+    /// Both are the same text, not copies of it.
+    pub fn ptr_eq(a: &JsonText, b: &JsonText) -> bool {
+        std::sync::Arc::ptr_eq(&a.0, &b.0)
+    }
+}
+
+impl From<serde_json::Value> for JsonText {
+    fn from(value: serde_json::Value) -> JsonText {
+        JsonText::new(&value)
+    }
+}
+
+impl PartialEq for JsonText {
+    fn eq(&self, other: &JsonText) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl std::fmt::Debug for JsonText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for JsonText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for JsonText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonText {
+    /// Any JSON value, kept as its text.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(deserializer).map(|value| JsonText::new(&value))
+    }
+}
 
 /// Content of a user message or a tool result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -282,4 +355,47 @@ pub fn soft_trim(text: &str, head: usize, tail: usize) -> String {
     let head_end = text.char_indices().nth(head).map_or(text.len(), |(i, _)| i);
     let tail_start = text.char_indices().nth(total - tail).map_or(text.len(), |(i, _)| i);
     format!("{}\n[… {} characters trimmed …]\n{}", &text[..head_end], total - head - tail, &text[tail_start..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::{json, Value};
+
+    #[test]
+    fn json_text_writes_the_bytes_its_value_would() {
+        let values = [
+            json!({"path": "src/a.rs", "limit": 40, "nested": {"deep": [1, 2.5, -3, null, true]}}),
+            json!({"text": "quote \" backslash \\ newline \n tab \t é 你好 🎉 \u{1}"}),
+            json!("ls -la"),
+            json!([]),
+            json!(12345678901234567890u64),
+            json!(null),
+        ];
+        for value in values {
+            let text = JsonText::new(&value);
+            assert_eq!(serde_json::to_string(&text).unwrap(), serde_json::to_string(&value).unwrap());
+            assert_eq!(text.value(), value);
+            // Inside another value, and through a JSON value (as a record's line is written).
+            let wrapped = json!({"input": value.clone()});
+            assert_eq!(serde_json::to_string(&serde_json::json!({"input": text.clone()})).unwrap(), serde_json::to_string(&wrapped).unwrap());
+            assert_eq!(serde_json::to_value(&text).unwrap(), value);
+        }
+    }
+
+    #[test]
+    fn json_text_says_what_it_holds() {
+        assert!(JsonText::new(&json!({"a": 1})).is_object());
+        assert!(!JsonText::new(&json!(["a"])).is_object());
+        assert_eq!(JsonText::new(&json!("a \"b\"")).as_string().as_deref(), Some("a \"b\""));
+        assert_eq!(JsonText::new(&json!(3)).as_string(), None);
+        // Read from any JSON value, kept as its text.
+        let read: JsonText = serde_json::from_value(json!({"k": [1, {"x": "y"}]})).unwrap();
+        assert_eq!(read.as_str(), r#"{"k":[1,{"x":"y"}]}"#);
+        let read: JsonText = serde_json::from_str(r#" { "k" : 1 } "#).unwrap();
+        assert_eq!((read.as_str(), read.value()), (r#"{"k":1}"#, Value::from(serde_json::Map::from_iter([("k".to_owned(), json!(1))]))));
+        let copy = read.clone();
+        assert!(JsonText::ptr_eq(&read, &copy) && read == JsonText::new(&json!({"k": 1})));
+    }
 }

@@ -23,7 +23,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::conversation::{Origin, Reasoning, SharedValue};
+use crate::conversation::{JsonText, Origin, Reasoning};
 
 /// The provider APIs we render for. xAI and most others speak one of the OpenAI shapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -404,11 +404,11 @@ pub struct RenderNotes {
 /// `tool_use.input`, Gemini's `functionCall.args`): shared, not copied, with the conversation's
 /// tool call (and the log's record) when the call's input is an object already.
 #[derive(Debug, Clone, PartialEq)]
-pub struct InputObject(SharedValue);
+pub struct InputObject(JsonText);
 
 impl InputObject {
-    /// The shared value (an object).
-    pub fn value(&self) -> &SharedValue {
+    /// The shared text (of an object).
+    pub fn text(&self) -> &JsonText {
         &self.0
     }
 }
@@ -422,27 +422,25 @@ impl Serialize for InputObject {
 impl<'de> Deserialize<'de> for InputObject {
     /// Only an object is one (a payload read back is held to the API's shape).
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        serde_json::Map::deserialize(deserializer).map(|map| InputObject(SharedValue::new(Value::Object(map))))
+        serde_json::Map::deserialize(deserializer).map(|map| InputObject(JsonText::new(&Value::Object(map))))
     }
 }
 
 /// Tool input as a JSON object: objects pass through (shared); anything else is wrapped as
 /// `{"input": …}`.
-pub fn input_object(input: &SharedValue, notes: &mut RenderNotes) -> InputObject {
-    match &**input {
-        Value::Object(_) => InputObject(SharedValue::clone(input)),
-        other => {
-            notes.wrapped_inputs += 1;
-            let mut map = serde_json::Map::new();
-            map.insert("input".to_owned(), other.clone());
-            InputObject(SharedValue::new(Value::Object(map)))
-        }
+pub fn input_object(input: &JsonText, notes: &mut RenderNotes) -> InputObject {
+    if input.is_object() {
+        return InputObject(input.clone());
     }
+    notes.wrapped_inputs += 1;
+    let mut map = serde_json::Map::new();
+    map.insert("input".to_owned(), input.value());
+    InputObject(JsonText::new(&Value::Object(map)))
 }
 
 /// Tool input as the JSON string OpenAI's `arguments` field carries.
-pub fn arguments_string(input: &SharedValue, notes: &mut RenderNotes) -> String {
-    input_object(input, notes).0.to_string()
+pub fn arguments_string(input: &JsonText, notes: &mut RenderNotes) -> String {
+    input_object(input, notes).0.as_str().to_owned()
 }
 
 /// Length of `value` serialized as JSON, without building the string.

@@ -228,12 +228,12 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::ToolCall(call) => {
                 let call_id = ids.map(&call.call_id, ids::LENIENT);
-                match &*call.input {
-                    Value::String(text) => {
+                match call.input.as_string() {
+                    Some(text) => {
                         custom_calls.insert(call_id.clone());
-                        input.push(InputItem::CustomToolCall { call_id, name: call.name.clone(), input: text.clone() });
+                        input.push(InputItem::CustomToolCall { call_id, name: call.name.clone(), input: text });
                     }
-                    _ => input.push(InputItem::FunctionCall {
+                    None => input.push(InputItem::FunctionCall {
                         call_id,
                         name: call.name.clone(),
                         arguments: arguments_string(&call.input, &mut notes),

@@ -263,7 +263,7 @@ pub fn item_texts(item: &Item) -> Vec<std::borrow::Cow<'_, str>> {
         Item::User(m) => parts(&m.content),
         Item::Assistant(a) => vec![Cow::Borrowed(a.text.as_str())],
         Item::Reasoning(r) => vec![Cow::Borrowed(r.text.as_str())],
-        Item::ToolCall(c) => vec![Cow::Borrowed(c.name.as_str()), Cow::Owned(c.input.to_string())],
+        Item::ToolCall(c) => vec![Cow::Borrowed(c.name.as_str()), Cow::Borrowed(c.input.as_str())],
         Item::ToolResult(r) => parts(&r.content),
         Item::Native(n) => vec![Cow::Owned(serde_json::to_string(&n.value).unwrap_or_default())],
     }
@@ -326,7 +326,7 @@ pub fn bytes_over_four(item: &Item) -> u64 {
         Item::User(m) => text_of(&m.content).len(),
         Item::Assistant(a) => a.text.len(),
         Item::Reasoning(r) => r.text.len(),
-        Item::ToolCall(c) => c.name.len() + c.input.to_string().len(),
+        Item::ToolCall(c) => c.name.len() + c.input.as_str().len(),
         Item::ToolResult(r) => text_of(&r.content).len(),
         Item::Native(n) => crate::provider::json_len(&n.value),
     };

@@ -245,7 +245,7 @@ pub struct ToolCallStart {
     pub locations: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
-    pub raw_input: Option<crate::conversation::SharedValue>,
+    pub raw_input: Option<crate::conversation::JsonText>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_output: Option<Value>,
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -270,7 +270,7 @@ pub struct ToolCallPatch {
     pub locations: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
-    pub raw_input: Option<crate::conversation::SharedValue>,
+    pub raw_input: Option<crate::conversation::JsonText>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_output: Option<Value>,
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]

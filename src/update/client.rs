@@ -36,7 +36,7 @@ pub enum ClientEntry {
         locations: Vec<Value>,
         #[serde(rename = "rawInput", skip_serializing_if = "Option::is_none")]
         #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
-        raw_input: Option<crate::conversation::SharedValue>,
+        raw_input: Option<crate::conversation::JsonText>,
         #[serde(rename = "rawOutput", skip_serializing_if = "Option::is_none")]
         raw_output: Option<Value>,
         seq: u64,

@@ -217,7 +217,7 @@ fn a_tool_output_is_one_string_in_the_log_the_item_and_the_payload() {
 
 #[test]
 fn a_tool_input_is_one_value_in_the_log_the_item_and_the_payloads_that_carry_it_whole() {
-    use std::sync::Arc;
+    use contextview::conversation::JsonText;
     let [call, result] = crate::common::log::tool(2, "t1", "read", json!({"path": "a.rs", "limit": 40}), "fn main() {}");
     let records = parse_log(&log_of(&[user(1, "u", "read a.rs"), call, result, user(4, "u2", "thanks")])).records;
     let in_log = records.iter().find_map(|r| match &r.body {
@@ -230,19 +230,19 @@ fn a_tool_input_is_one_value_in_the_log_the_item_and_the_payloads_that_carry_it_
         _ => None,
     });
     let (in_log, in_item) = (in_log.expect("the input in the log"), in_item.expect("the input in the item"));
-    assert_eq!(*in_item, json!({"path": "a.rs", "limit": 40}));
-    assert!(Arc::ptr_eq(&in_log, &in_item), "the item copied the log's input");
+    assert_eq!(in_item.value(), json!({"path": "a.rs", "limit": 40}));
+    assert!(JsonText::ptr_eq(&in_log, &in_item), "the item copied the log's input");
     let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::Anthropic, "m")).unwrap();
     let contextview::Payload::Anthropic(payload) = &built.payload else { panic!("not an Anthropic payload") };
     let in_anthropic = payload.messages.iter().flat_map(|m| m.content.iter()).find_map(|b| match b {
-        contextview::provider::anthropic::Block::ToolUse { input, .. } => Some(input.value().clone()),
+        contextview::provider::anthropic::Block::ToolUse { input, .. } => Some(input.text().clone()),
         _ => None,
     });
-    assert!(Arc::ptr_eq(&in_item, &in_anthropic.expect("the input in the payload")), "the Anthropic payload copied the input");
+    assert!(JsonText::ptr_eq(&in_item, &in_anthropic.expect("the input in the payload")), "the Anthropic payload copied the input");
     let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::Gemini, "m")).unwrap();
     let contextview::Payload::Gemini(gemini) = &built.payload else { panic!("not a Gemini payload") };
-    let in_gemini = gemini.contents.iter().flat_map(|c| c.parts.iter()).find_map(|p| p.function_call.as_ref().map(|f| f.args.value().clone()));
-    assert!(Arc::ptr_eq(&in_item, &in_gemini.expect("the input in the Gemini payload")), "the Gemini payload copied the input");
+    let in_gemini = gemini.contents.iter().flat_map(|c| c.parts.iter()).find_map(|p| p.function_call.as_ref().map(|f| f.args.text().clone()));
+    assert!(JsonText::ptr_eq(&in_item, &in_gemini.expect("the input in the Gemini payload")), "the Gemini payload copied the input");
 }
 
 #[test]
@@ -259,7 +259,7 @@ fn tool_updates_fold_into_the_call_and_a_terminal_status_makes_a_result() {
     match (&r.items[1], &r.items[2]) {
         (Item::ToolCall(call), Item::ToolResult(result)) => {
             assert_eq!(call.name, "bash");
-            assert_eq!(*call.input, json!({"cmd": "ls"}));
+            assert_eq!(call.input.value(), json!({"cmd": "ls"}));
             assert_eq!(result.call_id, "t1");
             assert!(result.is_error);
             assert_eq!(result.content, vec![Part::text("boom")]);

@@ -250,10 +250,11 @@ mod content {
                 Item::ToolCall(c) => {
                     // Repair never deletes a call.
                     prop_assert!(has_text(&c.name), "{provider}: the call {id} ({}) is lost", c.name);
-                    let input_there = values.contains(&c.input)
-                        || has_text(&c.input.to_string())
-                        || c.input.as_str().is_some_and(|s| has_text(s))
-                        || (c.input.is_null() && report.wrapped_inputs > 0);
+                    let input = c.input.value();
+                    let input_there = values.contains(&input)
+                        || has_text(&input.to_string())
+                        || input.as_str().is_some_and(|s| has_text(s))
+                        || (input.is_null() && report.wrapped_inputs > 0);
                     prop_assert!(input_there, "{provider}: the input of {id} is lost: {}", c.input);
                 }
                 // A native block goes back to its own API (a Responses item less its id), and is

@@ -480,8 +480,8 @@ fn a_message_of_many_chunks_merges_whole() {
     }
 }
 
-/// The model's text, written as one chunk, is one string in the log, the item and the
-/// Anthropic payload.
+/// The model's text, written as one chunk, is one string in the log, the item and the Anthropic,
+/// Chat and Responses payloads.
 #[test]
 fn the_model_s_text_is_one_string_in_the_log_the_item_and_the_payloads() {
     use std::sync::Arc;
@@ -559,4 +559,38 @@ fn the_model_s_thinking_is_one_string_in_the_log_the_item_and_the_anthropic_payl
         _ => None,
     });
     assert!(Arc::ptr_eq(&in_item, &in_payload.expect("the thinking in the payload")), "the payload copied the item's thinking");
+}
+
+/// A tool input that is not an object goes to the APIs that take an object as `{"input": …}`,
+/// byte for byte, and is counted; a string goes to Responses as a free-form tool's input.
+#[test]
+fn a_tool_input_that_is_not_an_object_is_wrapped_where_an_object_is_needed() {
+    use contextview::view::{build, BuildOptions};
+    use contextview::Provider;
+    for (input, wrapped) in [
+        (json!("ls -la \"dir\""), r#"{"input":"ls -la \"dir\""}"#),
+        (json!(42.5), r#"{"input":42.5}"#),
+        (json!(["a", {"b": 1}]), r#"{"input":["a",{"b":1}]}"#),
+    ] {
+        let [call, result] = crate::common::log::tool(2, "t1", "run", input.clone(), "ok");
+        let items = replay(&parse_log(&log_of(&[user(1, "u", "go"), call, result, user(4, "v", "next")])).records).items;
+        let anthropic = build(&items, &BuildOptions::new(Provider::Anthropic, "m")).unwrap();
+        assert!(anthropic.body.contains(&format!(r#""input":{wrapped}"#)), "{input}: {}", anthropic.body);
+        assert_eq!(anthropic.report.wrapped_inputs, 1, "{input}");
+        let gemini = build(&items, &BuildOptions::new(Provider::Gemini, "m")).unwrap();
+        assert!(gemini.body.contains(&format!(r#""args":{wrapped}"#)), "{input}: {}", gemini.body);
+        let chat = build(&items, &BuildOptions::new(Provider::OpenAiChat, "m")).unwrap();
+        assert!(chat.body.contains(&format!(r#""arguments":{}"#, serde_json::to_string(wrapped).unwrap())), "{input}: {}", chat.body);
+        let responses = build(&items, &BuildOptions::new(Provider::OpenAiResponses, "m")).unwrap();
+        match input.as_str() {
+            Some(text) => assert!(responses.body.contains(&format!(r#""type":"custom_tool_call","call_id":"t1","name":"run","input":{}"#, serde_json::to_string(text).unwrap())), "{}", responses.body),
+            None => assert!(responses.body.contains(&format!(r#""arguments":{}"#, serde_json::to_string(wrapped).unwrap())), "{input}: {}", responses.body),
+        }
+    }
+    // A null input is no input: an empty object, nothing wrapped.
+    let [call, result] = crate::common::log::tool(2, "t1", "run", json!(null), "ok");
+    let items = replay(&parse_log(&log_of(&[user(1, "u", "go"), call, result, user(4, "v", "next")])).records).items;
+    let anthropic = build(&items, &BuildOptions::new(Provider::Anthropic, "m")).unwrap();
+    assert!(anthropic.body.contains(r#""name":"run","input":{}"#), "{}", anthropic.body);
+    assert_eq!(anthropic.report.wrapped_inputs, 0);
 }

@@ -59,11 +59,6 @@ impl Body {
         self.ends.len()
     }
 
-    /// The text before the conversation's `[`.
-    pub fn stem(&self) -> &str {
-        &self.text[..self.list]
-    }
-
     /// Entry `i`'s JSON.
     pub fn entry(&self, i: usize) -> &str {
         &self.text[self.entry_start(i)..self.ends[i]]
@@ -185,7 +180,6 @@ mod tests {
         body.push_json(r#"{"role":"assistant"}"#);
         assert_eq!(body.as_str(), r#"{"model":"m","messages":[{"role":"user","content":"héllo \"you\"\n"},{"role":"assistant"}]}"#);
         assert_eq!(entries(&body), [r#"{"role":"user","content":"héllo \"you\"\n"}"#, r#"{"role":"assistant"}"#]);
-        assert_eq!(body.stem(), r#"{"model":"m","messages":"#);
     }
 
     #[test]

@@ -196,9 +196,8 @@ pub struct JsonText(std::sync::Arc<serde_json::value::RawValue>);
 
 impl JsonText {
     pub fn new(value: &serde_json::Value) -> JsonText {
-        // Writing a `Value` cannot fail (its keys are strings).
-        let raw = serde_json::value::to_raw_value(value).unwrap_or_else(|_| serde_json::value::to_raw_value(&()).unwrap_or_default());
-        JsonText(raw.into())
+        // Writing a `Value` cannot fail (its keys are strings); were it to, `null`.
+        JsonText(serde_json::value::to_raw_value(value).unwrap_or_default().into())
     }
 
     /// The JSON text.

@@ -214,6 +214,15 @@ mod tests {
     }
 
     #[test]
+    fn fitting_gives_back_room_reserved_beyond_a_sixteenth() {
+        let mut body = Body::start("{\"x\":", 1 << 16);
+        body.push(&"some entry");
+        body.fit();
+        assert!(body.text().capacity() <= body.len() + body.len() / 16, "{} for {} bytes", body.text().capacity(), body.len());
+        assert_eq!(body.as_str(), "{\"x\":[\"some entry\"]}");
+    }
+
+    #[test]
     fn a_growing_body_keeps_at_most_an_eighth_unused() {
         let mut body = Body::start("{\"x\":", 0);
         for i in 0..20_000 {

@@ -11,6 +11,11 @@ use serde_json::json;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+/// The payload a stateless build of `items` gives for `provider` (default options, model `m`).
+fn payload_for(items: &[Item], provider: contextview::Provider) -> contextview::Payload {
+    contextview::view::build(items, &contextview::view::BuildOptions::new(provider, "m")).unwrap().payload
+}
+
 fn codes(diags: &[contextview::Diagnostic]) -> Vec<&str> {
     diags.iter().map(|d| d.code.as_str()).collect()
 }
@@ -188,8 +193,7 @@ fn a_tool_output_is_one_string_in_the_log_the_item_and_the_payload() {
     });
     let (in_log, in_item) = (in_log.expect("the output in the log"), in_item.expect("the output in the item"));
     assert!(Arc::ptr_eq(&in_log, &in_item), "the item copied the log's text");
-    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::Anthropic, "m")).unwrap();
-    let contextview::Payload::Anthropic(payload) = &built.payload else { panic!("not an Anthropic payload") };
+    let contextview::Payload::Anthropic(payload) = payload_for(&items, contextview::Provider::Anthropic) else { panic!("not an Anthropic payload") };
     let in_payload = payload.messages.iter().flat_map(|m| m.content.iter()).find_map(|b| match b {
         contextview::provider::anthropic::Block::ToolResult { content, .. } => content.iter().find_map(|r| match r {
             contextview::provider::anthropic::ResultBlock::Text { text } => Some(text.clone()),
@@ -199,15 +203,13 @@ fn a_tool_output_is_one_string_in_the_log_the_item_and_the_payload() {
     });
     assert!(Arc::ptr_eq(&in_item, &in_payload.expect("the output in the payload")), "the payload copied the item's text");
     // The same for the APIs whose tool output is a string.
-    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::OpenAiChat, "m")).unwrap();
-    let contextview::Payload::OpenAiChat(chat) = &built.payload else { panic!("not a Chat payload") };
+    let contextview::Payload::OpenAiChat(chat) = payload_for(&items, contextview::Provider::OpenAiChat) else { panic!("not a Chat payload") };
     let in_chat = chat.messages.iter().find_map(|m| match m {
         contextview::provider::openai_chat::Message::Tool { content: contextview::provider::openai_chat::ToolContent::Text(text), .. } => Some(text.clone()),
         _ => None,
     });
     assert!(Arc::ptr_eq(&in_item, &in_chat.expect("the output in the Chat payload")), "Chat copied the item's text");
-    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::OpenAiResponses, "m")).unwrap();
-    let contextview::Payload::OpenAiResponses(responses) = &built.payload else { panic!("not a Responses payload") };
+    let contextview::Payload::OpenAiResponses(responses) = payload_for(&items, contextview::Provider::OpenAiResponses) else { panic!("not a Responses payload") };
     let in_responses = responses.input.iter().find_map(|i| match i {
         contextview::provider::openai_responses::InputItem::FunctionCallOutput { output: contextview::provider::openai_responses::Output::Text(text), .. } => Some(text.clone()),
         _ => None,
@@ -232,15 +234,13 @@ fn a_tool_input_is_one_value_in_the_log_the_item_and_the_payloads_that_carry_it_
     let (in_log, in_item) = (in_log.expect("the input in the log"), in_item.expect("the input in the item"));
     assert_eq!(in_item.value(), json!({"path": "a.rs", "limit": 40}));
     assert!(JsonText::ptr_eq(&in_log, &in_item), "the item copied the log's input");
-    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::Anthropic, "m")).unwrap();
-    let contextview::Payload::Anthropic(payload) = &built.payload else { panic!("not an Anthropic payload") };
+    let contextview::Payload::Anthropic(payload) = payload_for(&items, contextview::Provider::Anthropic) else { panic!("not an Anthropic payload") };
     let in_anthropic = payload.messages.iter().flat_map(|m| m.content.iter()).find_map(|b| match b {
         contextview::provider::anthropic::Block::ToolUse { input, .. } => Some(input.text().clone()),
         _ => None,
     });
     assert!(JsonText::ptr_eq(&in_item, &in_anthropic.expect("the input in the payload")), "the Anthropic payload copied the input");
-    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::Gemini, "m")).unwrap();
-    let contextview::Payload::Gemini(gemini) = &built.payload else { panic!("not a Gemini payload") };
+    let contextview::Payload::Gemini(gemini) = payload_for(&items, contextview::Provider::Gemini) else { panic!("not a Gemini payload") };
     let in_gemini = gemini.contents.iter().flat_map(|c| c.parts.iter()).find_map(|p| p.function_call.as_ref().map(|f| f.args.text().clone()));
     assert!(JsonText::ptr_eq(&in_item, &in_gemini.expect("the input in the Gemini payload")), "the Gemini payload copied the input");
 }
@@ -500,23 +500,20 @@ fn the_model_s_text_is_one_string_in_the_log_the_item_and_the_payloads() {
     });
     let (in_log, in_item) = (in_log.expect("the text in the log"), in_item.expect("the text in the item"));
     assert!(Arc::ptr_eq(&in_log, &in_item), "the item copied the log's text");
-    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::Anthropic, "m")).unwrap();
-    let contextview::Payload::Anthropic(payload) = &built.payload else { panic!("not an Anthropic payload") };
+    let contextview::Payload::Anthropic(payload) = payload_for(&items, contextview::Provider::Anthropic) else { panic!("not an Anthropic payload") };
     let in_payload = payload.messages.iter().flat_map(|m| m.content.iter()).find_map(|b| match b {
         contextview::provider::anthropic::Block::Text { text, .. } if text.as_str() == "Hello there." => Some(text.clone()),
         _ => None,
     });
     assert!(Arc::ptr_eq(&in_item, &in_payload.expect("the text in the payload")), "the payload copied the item's text");
     // Chat's assistant message and Responses' assistant message carry a turn's one text as it is.
-    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::OpenAiChat, "m")).unwrap();
-    let contextview::Payload::OpenAiChat(chat) = &built.payload else { panic!("not a Chat payload") };
+    let contextview::Payload::OpenAiChat(chat) = payload_for(&items, contextview::Provider::OpenAiChat) else { panic!("not a Chat payload") };
     let in_chat = chat.messages.iter().find_map(|m| match m {
         contextview::provider::openai_chat::Message::Assistant { content, .. } => content.clone(),
         _ => None,
     });
     assert!(Arc::ptr_eq(&in_item, &in_chat.expect("the text in the Chat payload")), "Chat copied the item's text");
-    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::OpenAiResponses, "m")).unwrap();
-    let contextview::Payload::OpenAiResponses(responses) = &built.payload else { panic!("not a Responses payload") };
+    let contextview::Payload::OpenAiResponses(responses) = payload_for(&items, contextview::Provider::OpenAiResponses) else { panic!("not a Responses payload") };
     let in_responses = responses.input.iter().find_map(|i| match i {
         contextview::provider::openai_responses::InputItem::Message {
             role: contextview::provider::openai_responses::MessageRole::Assistant,
@@ -552,8 +549,7 @@ fn the_model_s_thinking_is_one_string_in_the_log_the_item_and_the_anthropic_payl
     let (in_log, in_item) = (in_log.expect("the thinking in the log"), in_item.expect("the thinking in the item"));
     assert_eq!(in_item.as_str(), "Check the parser first.");
     assert!(Arc::ptr_eq(&in_log, &in_item), "the item copied the log's thinking");
-    let built = contextview::view::build(&items, &contextview::view::BuildOptions::new(contextview::Provider::Anthropic, "m")).unwrap();
-    let contextview::Payload::Anthropic(payload) = &built.payload else { panic!("not an Anthropic payload") };
+    let contextview::Payload::Anthropic(payload) = payload_for(&items, contextview::Provider::Anthropic) else { panic!("not an Anthropic payload") };
     let in_payload = payload.messages.iter().flat_map(|m| m.content.iter()).find_map(|b| match b {
         contextview::provider::anthropic::Block::Thinking { thinking, .. } => Some(thinking.clone()),
         _ => None,

@@ -185,9 +185,17 @@ impl Assembler {
         self.close_as(slot, true);
     }
 
-    /// Closes a block the provider left open when the answer ended: a call whose arguments do
-    /// not parse stays open, and ends up unfinished.
-    fn settle(&mut self, slot: usize) {
+    /// Closes a block the provider left open when the answer ended. A call the provider never
+    /// closed is a call only when the answer came whole and its argument text is whole JSON
+    /// (an empty text is no arguments yet, a free-form input may have been cut anywhere):
+    /// otherwise it stays open, and ends up unfinished — a host never runs a call whose
+    /// arguments were still arriving.
+    fn settle(&mut self, slot: usize, complete: bool) {
+        if let Some(s) = self.slots.get(slot).filter(|s| s.kind == Kind::Call && !s.closed) {
+            if !complete || s.input.is_some() || s.arguments.trim().is_empty() {
+                return;
+            }
+        }
         self.close_as(slot, false);
     }
 
@@ -256,7 +264,7 @@ impl Assembler {
     pub fn finish(mut self, cut_short: bool) -> (Answer, Vec<SessionUpdate>) {
         let complete = self.failure.is_none() && self.finished && !cut_short;
         for slot in 0..self.slots.len() {
-            self.settle(slot);
+            self.settle(slot, complete);
         }
         let live = std::mem::take(&mut self.live);
         let turn_id = self.turn_id.clone();

@@ -2,9 +2,11 @@
 //!
 //! - **Server-Sent Events** (every streaming API; Gemini with `alt=sse`): lines ended by LF,
 //!   CRLF or CR; `data:` lines joined with `\n` into one event at a blank line; `event:` names
-//!   it; comments (`:`), `id:` and `retry:` are read and dropped; OpenAI's `[DONE]` is an event
-//!   like any other. Text that is not a field (Gemini writes a pretty-printed `{"error": …}`
-//!   after its last event when it fails mid-stream) is gathered and handed on as JSON.
+//!   it; comments (`:`), `id:`, `retry:` and fields the spec does not define are read and
+//!   dropped; OpenAI's `[DONE]` is an event like any other. JSON written outside the event
+//!   stream (Gemini writes a pretty-printed `{"error": …}` after its last event when it fails
+//!   mid-stream) — a line opening an object or array, and the lines after it up to a blank
+//!   line — is gathered and handed on as JSON.
 //! - **A JSON array written element by element** (Gemini's stream without `alt=sse`): each
 //!   top-level element is handed on as soon as its closing brace arrives.
 //! - **One JSON document** (a whole, non-streamed response, or an error body): handed on at the
@@ -46,7 +48,8 @@ enum Mode {
     Unknown,
     Sse(Sse),
     Array(Array),
-    Whole(Vec<u8>),
+    /// One document; `skipping` once it grew past the limit (the rest is dropped too).
+    Whole { buffer: Vec<u8>, skipping: bool },
 }
 
 /// Splits an answer's bytes into frames.
@@ -80,7 +83,7 @@ impl Framer {
                 return;
             };
             self.mode = match self.head[bom + first] {
-                b'{' => Mode::Whole(Vec::new()),
+                b'{' => Mode::Whole { buffer: Vec::new(), skipping: false },
                 b'[' => Mode::Array(Array::default()),
                 _ => Mode::Sse(Sse::default()),
             };
@@ -99,13 +102,13 @@ impl Framer {
             Mode::Unknown => {}
             Mode::Sse(sse) => sse.push(bytes, out, errors),
             Mode::Array(array) => array.push(bytes, out, errors),
-            Mode::Whole(buffer) => {
+            Mode::Whole { skipping: true, .. } => {}
+            Mode::Whole { buffer, skipping } => {
                 if buffer.len() + bytes.len() > MAX_FRAME_BYTES {
-                    if !buffer.is_empty() {
-                        errors.push(FramingError::TooLong);
-                    }
-                    buffer.clear();
-                    buffer.shrink_to_fit();
+                    // Nothing of a document cut in two can be read: the rest is dropped with it.
+                    errors.push(FramingError::TooLong);
+                    *buffer = Vec::new();
+                    *skipping = true;
                 } else {
                     buffer.extend_from_slice(bytes);
                 }
@@ -119,7 +122,7 @@ impl Framer {
             Mode::Unknown => {}
             Mode::Sse(mut sse) => sse.finish(out, errors),
             Mode::Array(array) => array.finish(out, errors),
-            Mode::Whole(buffer) => {
+            Mode::Whole { buffer, .. } => {
                 if !buffer.is_empty() {
                     out.push(Frame::Json(text_of(&buffer, errors)));
                 }
@@ -244,8 +247,12 @@ impl Sse {
             }
             b"event" => self.event = Some(text_cow(value, errors).into_owned()),
             b"id" | b"retry" => {}
+            // A field the event stream does not define is ignored, as the spec says — unless
+            // the line is JSON a server wrote outside the event stream (Gemini's error object
+            // after its last event, pretty-printed over several lines): a line that opens an
+            // object or array, and every line after it until a blank line.
+            _ if self.stray.is_empty() && !matches!(line.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{' | b'[')) => {}
             _ => {
-                // Not a field: JSON a server wrote outside the event stream.
                 let line = text_cow(line, errors);
                 if self.stray.len() + line.len() > MAX_FRAME_BYTES {
                     errors.push(FramingError::TooLong);
@@ -459,6 +466,28 @@ mod tests {
     fn text_outside_the_event_stream_is_handed_on_as_json() {
         let text = "data: {\"a\":1}\r\n\r\n{\n  \"error\": {\n    \"code\": 503\n  }\n}\n";
         assert_eq!(frames(&[text.as_bytes()]).0, vec![event(None, "{\"a\":1}"), Frame::Json("{\n  \"error\": {\n    \"code\": 503\n  }\n}\n".into())]);
+    }
+
+    #[test]
+    fn a_field_the_spec_does_not_define_is_ignored() {
+        let text = "foo: bar\nevent: a\nx-trace: {\"not\": \"json of ours\"}\ndata: {\"a\":1}\n\nfoo\n\n";
+        for split in 0..=text.len() {
+            let (a, b) = text.as_bytes().split_at(split);
+            assert_eq!(frames(&[a, b]), (vec![event(Some("a"), "{\"a\":1}")], vec![]), "split at {split}");
+        }
+    }
+
+    #[test]
+    fn a_whole_document_over_the_limit_is_dropped_with_everything_after_the_cut() {
+        let big = vec![b' '; MAX_FRAME_BYTES];
+        let mut framer = Framer::new();
+        let (mut out, mut errors) = (Vec::new(), Vec::new());
+        framer.push(b"{\"a\":\"", &mut out, &mut errors);
+        framer.push(&big, &mut out, &mut errors);
+        framer.push(b"\"}", &mut out, &mut errors);
+        framer.push(b"{\"b\":1}", &mut out, &mut errors);
+        framer.finish(&mut out, &mut errors);
+        assert_eq!((out, errors), (vec![], vec![FramingError::TooLong]));
     }
 
     #[test]

@@ -313,7 +313,7 @@ impl Decoder {
         self.read_frames();
         let cut_short = match &mut self.api {
             Api::Anthropic(r) => r.cut_short(),
-            Api::OpenAiChat(r) => r.cut_short(&self.assembler),
+            Api::OpenAiChat(r) => r.cut_short(),
             Api::OpenAiResponses(r) => r.cut_short(),
             Api::Gemini(r) => r.cut_short(&mut self.assembler),
         };

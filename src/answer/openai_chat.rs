@@ -228,8 +228,10 @@ impl Reader {
         }
     }
 
-    /// The stream ended with neither a finish reason nor `[DONE]` (and is not a whole completion).
-    pub fn cut_short(&self, asm: &Assembler) -> bool {
-        !(self.whole || self.finished_choice || asm.finished)
+    /// The stream ended without a finish reason for its choice (and is not a whole
+    /// completion): `[DONE]` alone does not make an answer whole — a stream cut short by a
+    /// proxy or a server that ran out of time ends with it too.
+    pub fn cut_short(&self) -> bool {
+        !(self.whole || self.finished_choice)
     }
 }

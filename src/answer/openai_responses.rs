@@ -357,7 +357,10 @@ impl Reader {
                     s.name = name.to_owned();
                 }
                 s.item_id = str_of(item, "id").map(str::to_owned);
-                asm.close(slot);
+                // A call the output limit cut (`status: incomplete`) is not whole.
+                if str_of(item, "status") != Some("incomplete") {
+                    asm.close(slot);
+                }
             }
             "custom_tool_call" => {
                 let slot = self.slot_of(output_index, "custom_tool_call", asm);
@@ -368,7 +371,9 @@ impl Reader {
                     s.name = name.to_owned();
                 }
                 s.item_id = str_of(item, "id").map(str::to_owned);
-                asm.close(slot);
+                if str_of(item, "status") != Some("incomplete") {
+                    asm.close(slot);
+                }
             }
             _ => {
                 let slot = self.slot_of(output_index, "native", asm);

@@ -707,17 +707,23 @@ fn decoded_codes(provider: Provider, bytes: &[u8]) -> (Answer, Vec<String>) {
 #[test]
 fn answers_framed_badly_say_how_and_keep_what_they_hold() {
     let chat_text = |text: &str| format!("data: {{\"id\":\"c1\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n");
+    let stop = "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
     // An event whose data is not JSON is skipped; the events around it are read.
-    let stream = format!("{}data: {{oops\n\n{}data: [DONE]\n\n", chat_text("Hel"), chat_text("lo"));
+    let stream = format!("{}data: {{oops\n\n{}{stop}", chat_text("Hel"), chat_text("lo"));
     let (answer, codes) = decoded_codes(Provider::OpenAiChat, stream.as_bytes());
     assert_eq!(codes, vec!["answer.bad_event"]);
     assert_eq!(describe(&answer).iter().filter(|l| l.contains("Hello")).count(), 1, "{:?}", describe(&answer));
     // Bytes that are not UTF-8 are replaced, not dropped with their event.
     let mut stream = chat_text("caf").into_bytes();
-    stream.extend_from_slice(b"data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\xff!\"}}]}\n\ndata: [DONE]\n\n");
+    stream.extend_from_slice(b"data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\xff!\"}}]}\n\n");
+    stream.extend_from_slice(stop.as_bytes());
     let (answer, codes) = decoded_codes(Provider::OpenAiChat, &stream);
     assert_eq!(codes, vec!["answer.not_utf8"]);
     assert!(describe(&answer).iter().any(|l| l.contains("caf\u{fffd}!")), "{:?}", describe(&answer));
+    // `[DONE]` with no finish reason before it: the server stopped early, the answer is partial.
+    let stream = format!("{}data: [DONE]\n\n", chat_text("Hel"));
+    let (answer, codes) = decoded_codes(Provider::OpenAiChat, stream.as_bytes());
+    assert_eq!((answer.status, codes), (AnswerStatus::Partial, vec!["answer.partial".to_owned()]));
     // A stream that stops inside an event.
     let stream = format!("{}data: {{\"id\":\"c1\",\"choi", chat_text("cut"));
     let (answer, codes) = decoded_codes(Provider::OpenAiChat, stream.as_bytes());
@@ -748,4 +754,36 @@ fn an_event_longer_than_any_provider_sends_is_dropped_and_the_rest_read() {
     assert_eq!(codes, vec!["answer.frame_too_long"]);
     let said = describe(&answer);
     assert!(said.iter().any(|l| l.contains("after")) && said.iter().all(|l| !l.contains("xxxx")), "{said:?}");
+}
+
+/// The calls an answer hands out: id, name and input.
+fn handed_out(answer: &Answer) -> Vec<String> {
+    answer.summary("fallback").tool_calls.iter().map(|c| format!("{} {} {}", c.id, c.name, canonical(&c.input))).collect()
+}
+
+/// Cut anywhere — after any event, inside any event, inside a character — an answer never hands
+/// out a call it would not hand out whole: every call of a cut answer is one of the whole
+/// answer's calls, with the same id, name and input. What was still arriving is unfinished.
+#[test]
+fn a_call_whose_arguments_never_arrived_whole_is_never_handed_out() {
+    let with_calls: Vec<_> = fixtures().into_iter().filter(|(p, _, bytes)| !handed_out(&decode(*p, bytes, "fallback").0).is_empty()).collect();
+    // Every API has a streamed fixture with calls among them.
+    for api in [Provider::Anthropic, Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Gemini] {
+        assert!(with_calls.iter().any(|(p, name, _)| *p == api && name.ends_with(".sse")), "{api:?}");
+    }
+    for (provider, name, bytes) in with_calls {
+        let whole = handed_out(&decode(provider, bytes, "fallback").0);
+        let mut seen_unfinished = false;
+        // Natively every byte; in wasm (slower, unoptimised) every third byte and every line end.
+        let step = if cfg!(target_arch = "wasm32") { 3 } else { 1 };
+        for cut in (0..bytes.len()).filter(|&cut| cut % step == 0 || bytes[cut.saturating_sub(1)] == b'\n') {
+            let (answer, _) = decode(provider, &bytes[..cut], "fallback");
+            for call in handed_out(&answer) {
+                assert!(whole.contains(&call), "{name} cut at {cut}: {call} is not one of {whole:?}");
+            }
+            seen_unfinished |= !answer.unfinished_calls.is_empty();
+        }
+        // A stream cut inside a call's arguments leaves it unfinished (a whole body cut is no JSON).
+        assert!(seen_unfinished || !name.ends_with(".sse"), "{name}: some cut leaves a call unfinished");
+    }
 }

@@ -81,6 +81,24 @@ pub enum SyntheticReason {
     Compaction,
     /// The first-user prefix: the session's environment (see [`crate::prompt`]).
     Prefix,
+    /// Asks the model to go on from an answer the output limit or a filter cut short.
+    AutoContinue,
+    /// Asks the model to go on from an answer a dropped connection or an error interrupted.
+    AutoRecovery,
+}
+
+impl SyntheticReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SyntheticReason::SystemReminder => "system_reminder",
+            SyntheticReason::Interjection => "interjection",
+            SyntheticReason::SubagentCompletion => "subagent_completion",
+            SyntheticReason::Compaction => "compaction",
+            SyntheticReason::Prefix => "prefix",
+            SyntheticReason::AutoContinue => "auto_continue",
+            SyntheticReason::AutoRecovery => "auto_recovery",
+        }
+    }
 }
 
 /// Visible assistant text.

@@ -95,6 +95,7 @@ impl Reader {
                         kind: "spliced_stream".to_owned(),
                         message: format!("a second message ({}) began before this one ended", id.unwrap_or("")),
                         status: None,
+                        code: None,
                     });
                     return;
                 }

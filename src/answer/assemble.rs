@@ -324,6 +324,9 @@ impl Assembler {
             extra_choices: self.extra_choices,
             unfinished_calls: unfinished,
             details: self.details,
+            head: None,
+            hints: super::ErrorHints::default(),
+            dropped: None,
         };
         (answer, live)
     }

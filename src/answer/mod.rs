@@ -18,10 +18,12 @@
 pub mod codes;
 pub mod anthropic;
 mod assemble;
+pub mod failure;
 pub mod framing;
 pub mod gemini;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod retry;
 pub mod usage;
 
 use serde::Serialize;
@@ -34,6 +36,8 @@ use crate::update::record::{AnswerEnd, AnswerStatus, Event, ProviderFailure, Rec
 use crate::update::write::{self, Turn, TurnBlock};
 
 pub use assemble::Assembler;
+pub use failure::{ErrorHints, Head};
+pub(crate) use failure::failure_of;
 use framing::{Frame, Framer, FramingError};
 
 /// A provider's answer, decoded.
@@ -58,6 +62,49 @@ pub struct Answer {
     pub unfinished_calls: Vec<UnfinishedCall>,
     /// Facts of the ending with no field of their own, as the provider sent them.
     pub details: Map<String, Value>,
+    /// The response's status and headers, when the host gave them.
+    pub head: Option<Head>,
+    /// What an error body said beyond the failure (a wait it asked for, its request id).
+    pub hints: ErrorHints,
+    /// The connection dropped while the body arrived: the runtime's words.
+    pub dropped: Option<String>,
+}
+
+/// How an answer ended, for the host's loop: what to do next follows from it.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// The model finished its turn (its calls, if any, are to be run).
+    Done,
+    /// The output limit cut it (`max_tokens`, `length`, `MAX_TOKENS`, `max_output_tokens`): the
+    /// next build asks the model to continue.
+    OutputLimit,
+    /// Anthropic paused a server-tool loop (`pause_turn`): the next build sends it back to go on.
+    Paused,
+    /// The model or the provider's filter refused (`refusal`, `content_filter`, `SAFETY`, a
+    /// blocked prompt, …).
+    Refused,
+    /// It ended before the provider finished it (a dropped connection, a body that stopped):
+    /// what arrived is kept; the next build asks the model to go on from there.
+    Interrupted,
+    /// The provider answered with an error (an HTTP error, or an error event mid-stream).
+    Failed,
+}
+
+impl Ending {
+    /// The ending a stop reason names, for an answer that came whole.
+    pub fn of_stop_reason(reason: Option<&str>) -> Ending {
+        match reason {
+            Some("max_tokens" | "length" | "MAX_TOKENS" | "max_output_tokens" | "model_context_window_exceeded") => Ending::OutputLimit,
+            Some("pause_turn") => Ending::Paused,
+            Some(
+                "refusal" | "content_filter" | "SAFETY" | "RECITATION" | "LANGUAGE" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII"
+                | "IMAGE_SAFETY" | "IMAGE_PROHIBITED_CONTENT" | "OTHER",
+            ) => Ending::Refused,
+            _ => Ending::Done,
+        }
+    }
 }
 
 /// A tool call of an answer, for the host that runs it.
@@ -94,6 +141,50 @@ pub struct AnswerSummary {
     pub usage: Option<UsageAnchor>,
     /// The model refused (a refusal block or stop reason).
     pub refused: bool,
+    /// How it ended, for the loop: done, cut by the output limit, paused, refused, interrupted or
+    /// failed.
+    pub ending: Ending,
+    /// For an answer that failed or was interrupted: whether sending again may succeed, and
+    /// after how long.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry: Option<retry::Retry>,
+    /// What the session changed so that the next request is not refused the same way
+    /// (`strip_images` after a 413, `prune` or `compact` after a context-length refusal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<Recovery>,
+    /// For a context-length refusal: the tokens the request held and the limit, where the
+    /// provider said them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<ContextRefusal>,
+    /// The provider's id of the request (its `request-id` / `x-request-id` header, or its body's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+}
+
+/// What a session did after a refusal so that the next request differs.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recovery {
+    /// The request was too large: the next build leaves every image out (once).
+    StripImages,
+    /// The context was over the window: the count it named is the ledger's anchor, and the next
+    /// build prunes old tool results to fit.
+    Prune,
+    /// Pruning cannot bring the context under the window: compact before the next request
+    /// (`prepareCompaction`; a `compactionDue` effect says so too).
+    Compact,
+}
+
+/// A context-length refusal's numbers.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextRefusal {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
 }
 
 impl Answer {
@@ -126,7 +217,56 @@ impl Answer {
             unfinished_calls: self.unfinished_calls.clone(),
             usage: self.raw_usage.clone(),
             details: (!self.details.is_empty()).then(|| self.details.clone()),
+            request_id: self.request_id(),
+            dropped: self.dropped.clone(),
         }
+    }
+
+    /// The provider's id of the request: its header, else what an error body named.
+    pub fn request_id(&self) -> Option<String> {
+        self.head.as_ref().and_then(Head::request_id).or_else(|| self.hints.request_id.clone())
+    }
+
+    /// How the answer ended (see [`Ending`]).
+    pub fn ending(&self) -> Ending {
+        match self.status {
+            AnswerStatus::Failed => Ending::Failed,
+            AnswerStatus::Partial => Ending::Interrupted,
+            AnswerStatus::Complete => {
+                let refused = self.blocks.iter().any(|b| matches!(b, TurnBlock::Text { refusal: true, .. }));
+                match Ending::of_stop_reason(self.stop_reason.as_deref()) {
+                    Ending::Done if refused || self.details.contains_key("promptFeedback") => Ending::Refused,
+                    ending => ending,
+                }
+            }
+        }
+    }
+
+    /// For an answer that failed or was interrupted, the retry decision for attempt `attempt`
+    /// (see [`retry::advise`]); `None` for one that came whole.
+    pub fn retry(&self, attempt: u32, now_ms: Option<i64>, salt: u64, policy: &retry::RetryPolicy) -> Option<retry::Retry> {
+        let cause = match (self.status, &self.failure, &self.head) {
+            (AnswerStatus::Complete, _, _) => return None,
+            (AnswerStatus::Failed, Some(failure), Some(head)) if !head.is_success() => retry::Cause::Http { head, failure, hints: &self.hints },
+            (AnswerStatus::Failed, Some(failure), _) => retry::Cause::Event { failure },
+            (AnswerStatus::Failed, None, _) => retry::Cause::Incomplete,
+            (AnswerStatus::Partial, _, _) if self.dropped.is_some() => retry::Cause::Dropped,
+            (AnswerStatus::Partial, _, _) => retry::Cause::Incomplete,
+        };
+        Some(retry::advise(cause, attempt, now_ms, salt, policy))
+    }
+
+    /// Whether the provider refused the request as longer than the model's context, and the
+    /// numbers it named.
+    pub fn context_refusal(&self) -> Option<ContextRefusal> {
+        let failure = self.failure.as_ref()?;
+        failure::overflow(self.provider, failure).map(|o| ContextRefusal { tokens: o.tokens, limit: o.limit })
+    }
+
+    /// Whether the provider refused the request for its size or its images (a 413, Anthropic's
+    /// `request_too_large`, a 400 about an image).
+    pub fn too_large(&self) -> bool {
+        self.failure.as_ref().is_some_and(|f| failure::about_size_or_images(f.status, &f.kind, &f.message))
     }
 
     /// Whether there is anything to record: content, usage, or how it ended after content.
@@ -177,6 +317,11 @@ impl Answer {
             error: self.failure.clone(),
             usage: self.usage.clone(),
             refused,
+            ending: self.ending(),
+            retry: None,
+            recovery: None,
+            context: self.context_refusal(),
+            request_id: self.request_id(),
         }
     }
 }
@@ -201,6 +346,11 @@ pub struct Decoder {
     frames: Vec<Frame>,
     errors: Vec<FramingError>,
     bytes: usize,
+    /// The response's head, when the host gave it.
+    head: Option<Head>,
+    /// The body of a response whose status is not 2xx: an error, read whole at the end
+    /// ([`failure::read_error`]), never as an answer.
+    error_body: Option<Vec<u8>>,
 }
 
 impl Decoder {
@@ -221,7 +371,20 @@ impl Decoder {
             frames: Vec::new(),
             errors: Vec::new(),
             bytes: 0,
+            head: None,
+            error_body: None,
         }
+    }
+
+    /// A decoder for a response whose status and headers are known: a status that is not 2xx
+    /// makes its body an error, whatever it holds.
+    pub fn for_response(provider: Provider, fallback_id: &str, head: Head) -> Decoder {
+        let mut decoder = Decoder::new(provider, fallback_id);
+        if !head.is_success() {
+            decoder.error_body = Some(Vec::new());
+        }
+        decoder.head = Some(head);
+        decoder
     }
 
     pub fn provider(&self) -> Provider {
@@ -232,6 +395,11 @@ impl Decoder {
     /// calls once whole), in order.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<SessionUpdate> {
         self.bytes += bytes.len();
+        if let Some(body) = &mut self.error_body {
+            let room = failure::MAX_ERROR_BODY_BYTES.saturating_sub(body.len());
+            body.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            return Vec::new();
+        }
         self.framer.push(bytes, &mut self.frames, &mut self.errors);
         self.read_frames();
         self.assembler.take_live()
@@ -308,7 +476,28 @@ impl Decoder {
 
     /// The end of the answer's bytes: what is still open is closed, and the answer is whole,
     /// partial (the stream ended before the provider said it was done) or failed.
-    pub fn finish(mut self) -> (Answer, Vec<SessionUpdate>, Vec<Diagnostic>) {
+    pub fn finish(self) -> (Answer, Vec<SessionUpdate>, Vec<Diagnostic>) {
+        self.finish_as(None)
+    }
+
+    /// The end of what arrived when the connection dropped (`reason`: the runtime's words): an
+    /// answer the provider had not finished is partial, and says why.
+    pub fn finish_dropped(self, reason: &str) -> (Answer, Vec<SessionUpdate>, Vec<Diagnostic>) {
+        self.finish_as(Some(reason))
+    }
+
+    fn finish_as(mut self, dropped: Option<&str>) -> (Answer, Vec<SessionUpdate>, Vec<Diagnostic>) {
+        if let Some(body) = self.error_body.take() {
+            let head = self.head.take().unwrap_or_default();
+            let (failure, hints) = failure::read_error(&head, &body);
+            let (mut answer, _) = self.assembler.finish(false);
+            answer.status = AnswerStatus::Failed;
+            answer.failure = Some(failure);
+            answer.hints = hints;
+            answer.head = Some(head);
+            answer.dropped = dropped.map(str::to_owned);
+            return (answer, Vec::new(), self.diagnostics);
+        }
         self.framer.finish(&mut self.frames, &mut self.errors);
         self.read_frames();
         let cut_short = match &mut self.api {
@@ -321,8 +510,13 @@ impl Decoder {
             self.diagnostics.push(Diagnostic::new(&codes::ANSWER_EMPTY, "the answer holds no bytes"));
         }
         let mut live = self.assembler.take_live();
-        let (answer, closing) = self.assembler.finish(cut_short);
+        let (mut answer, closing) = self.assembler.finish(cut_short);
         live.extend(closing);
+        answer.head = self.head;
+        // A drop after the provider finished the answer cost nothing: it is whole.
+        if answer.status != AnswerStatus::Complete {
+            answer.dropped = dropped.map(str::to_owned);
+        }
         if answer.status == AnswerStatus::Partial {
             self.diagnostics.push(Diagnostic::new(
                 &codes::ANSWER_PARTIAL,
@@ -356,21 +550,4 @@ pub fn decode(provider: Provider, bytes: &[u8], fallback_id: &str) -> (Answer, V
 /// A string field of a JSON object.
 pub(crate) fn str_of<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
     value.get(key).and_then(Value::as_str)
-}
-
-/// A provider error object (`{type|code|status, message}`) as a failure.
-pub(crate) fn failure_of(error: &Value, fallback_kind: &str) -> ProviderFailure {
-    let kind = ["type", "code", "status"]
-        .iter()
-        .find_map(|k| match error.get(*k) {
-            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-            _ => None,
-        })
-        .unwrap_or_else(|| fallback_kind.to_owned());
-    let status = match error.get("code") {
-        Some(Value::Number(n)) => n.as_u64().and_then(|n| u16::try_from(n).ok()),
-        _ => None,
-    };
-    let message = str_of(error, "message").map(str::to_owned).unwrap_or_else(|| error.to_string());
-    ProviderFailure { kind, message, status }
 }

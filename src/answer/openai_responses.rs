@@ -405,6 +405,7 @@ impl Reader {
                         kind: "failed".to_owned(),
                         message: "the response failed".to_owned(),
                         status: None,
+                        code: None,
                     },
                 });
                 asm.stop_reason = Some("failed".to_owned());

@@ -170,7 +170,7 @@ impl Session {
     }
 
     /// Writes a command's updates, in order.
-    fn write_updates(&mut self, updates: Vec<SessionUpdate>, ts: &str) -> Vec<u64> {
+    pub(super) fn write_updates(&mut self, updates: Vec<SessionUpdate>, ts: &str) -> Vec<u64> {
         updates.into_iter().map(|update| self.write(RecordBody::Update(AcpUpdate::Known(update)), ts)).collect()
     }
 

@@ -15,6 +15,7 @@ mod machine;
 pub mod persist;
 pub mod protocol;
 mod receive;
+mod recovery;
 
 pub use compaction::SUMMARY_HEADROOM;
 pub use persist::{PersistOutcome, PersistenceStatus, RecordState};
@@ -395,6 +396,8 @@ impl Session {
         for injected in self.reminders.drain() {
             self.write(RecordBody::Event(Event::ReminderInjected(injected)), &ts);
         }
+        // An answer cut short asks the model to go on (AutoContinue, AutoRecovery).
+        let continued = self.continue_cut_answer(&ts);
         let strip_images = self.strip_images_once;
         let context = self.prompt.clone();
         let (replayer, cache, session_id) = self.synced();
@@ -416,6 +419,7 @@ impl Session {
             }
         }
         self.strip_images_once = false;
+        report.continued = continued;
         // What rewrote the previous request, if anything did: what pruning cost the provider's
         // cache is reported apart from what a compaction or a rewind cost.
         let boundary = (report.pruning.boundary_turn, report.pruning.boundary_step);
@@ -522,8 +526,7 @@ impl Input for ProviderError<'_> {
     type Output = bool;
     const SETTLE: Settle = Settle::None;
     fn apply(self, s: &mut Session) -> bool {
-        let lower = self.body.to_ascii_lowercase();
-        let about_images = self.status == 413 || lower.contains("request_too_large") || (self.status == 400 && lower.contains("image"));
+        let about_images = crate::answer::failure::about_size_or_images(Some(self.status), "", self.body);
         if about_images {
             s.strip_images_once = true;
         }

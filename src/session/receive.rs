@@ -1,12 +1,17 @@
 //! The provider's answer as an input: a whole answer (`providerAnswer`), or a stream received
 //! between `beginAnswer` and `endAnswer` with its bytes fed through [`AnswerBytes`] in any
 //! chunking. Either way one decoder ([`crate::answer`]) reads it and one writer records it:
-//! every block, the usage anchor, how it ended. An answer that failed with nothing in it
-//! writes nothing; one that failed after content keeps the content, marked failed.
+//! every block, the usage anchor, how it ended.
+//!
+//! The response's status comes first: a status that is not 2xx makes the body an error,
+//! whatever it holds. Every answer is recorded, a refusal with nothing in it too (its
+//! `answer_end` says what the provider said, with the status and the request id), and the reply
+//! says what the host does next: retry after how long, or nothing — what the session changed so
+//! the next request differs (strip the images, prune, compact) is [`super::recovery`]'s.
 
 use super::protocol::{BeginAnswer, EndAnswer, ProviderAnswer, Reply, SessionError};
 use super::{Input, Session, Settle};
-use crate::answer::{Answer, Decoder};
+use crate::answer::{Answer, Decoder, Head};
 use crate::diagnostic::Diagnostic;
 use crate::provider::Provider;
 use crate::update::acp::SessionUpdate;
@@ -17,6 +22,7 @@ pub(super) struct Receiving {
     decoder: Decoder,
     model: Option<String>,
     fallback_id: String,
+    attempt: u32,
 }
 
 /// Bytes of the streamed answer being received, in any chunking. Output: the updates they
@@ -32,6 +38,11 @@ impl Input for AnswerBytes<'_> {
     }
 }
 
+/// The response's head as the decoder reads it, when the host gave its status.
+fn head(status: Option<u16>, headers: Option<std::collections::BTreeMap<String, String>>) -> Option<Head> {
+    status.map(|status| Head::new(status, headers.unwrap_or_default()))
+}
+
 impl Session {
     /// Feeds bytes of the streamed answer begun with `beginAnswer`.
     pub fn answer_bytes(&mut self, bytes: &[u8]) -> Result<Vec<SessionUpdate>, SessionError> {
@@ -45,21 +56,28 @@ impl Session {
             .ok_or_else(|| SessionError::InvalidOptions("no provider: name the answer's `provider` or switch the model first".into()))
     }
 
+    fn decoder(provider: Provider, fallback: &str, head: Option<Head>) -> Decoder {
+        match head {
+            Some(head) => Decoder::for_response(provider, fallback, head),
+            None => Decoder::new(provider, fallback),
+        }
+    }
+
     pub(super) fn provider_answer(&mut self, input: ProviderAnswer, ts: &str) -> Result<Reply, SessionError> {
         let provider = self.answer_provider(input.provider)?;
         let fallback = format!("assistant-{}", self.next_seq());
-        let mut decoder = Decoder::new(provider, &fallback);
+        let mut decoder = Self::decoder(provider, &fallback, head(input.status, input.headers));
         let mut updates = decoder.push(input.body.as_bytes());
         let (answer, closing, diagnostics) = decoder.finish();
         updates.extend(closing);
-        Ok(self.record_answer(answer, input.model, diagnostics, updates, &fallback, ts))
+        Ok(self.record_answer(answer, input.model, input.attempt, diagnostics, updates, &fallback, ts))
     }
 
     pub(super) fn begin_answer(&mut self, begin: BeginAnswer) -> Result<Reply, SessionError> {
         let provider = self.answer_provider(begin.provider)?;
         let fallback_id = format!("assistant-{}", self.next_seq());
-        let decoder = Decoder::new(provider, &fallback_id);
-        self.receiving = Some(Box::new(Receiving { decoder, model: begin.model, fallback_id }));
+        let decoder = Self::decoder(provider, &fallback_id, head(begin.status, begin.headers));
+        self.receiving = Some(Box::new(Receiving { decoder, model: begin.model, fallback_id, attempt: begin.attempt }));
         Ok(Reply::Unchanged)
     }
 
@@ -68,17 +86,22 @@ impl Session {
         if end.discard {
             return Ok(Reply::Unchanged);
         }
-        let Receiving { decoder, model, fallback_id } = *receiving;
-        let (answer, closing, diagnostics) = decoder.finish();
-        Ok(self.record_answer(answer, model, diagnostics, closing, &fallback_id, ts))
+        let Receiving { decoder, model, fallback_id, attempt } = *receiving;
+        let (answer, closing, diagnostics) = match &end.dropped {
+            Some(reason) => decoder.finish_dropped(reason),
+            None => decoder.finish(),
+        };
+        Ok(self.record_answer(answer, model, attempt, diagnostics, closing, &fallback_id, ts))
     }
 
-    /// Writes an answer's records. An answer that names no model belongs to the model the host
-    /// named, else to the session's.
+    /// Writes an answer's records and says what to do next. An answer that names no model
+    /// belongs to the model the host named, else to the session's.
+    #[allow(clippy::too_many_arguments)]
     fn record_answer(
         &mut self,
         mut answer: Answer,
         model: Option<String>,
+        attempt: u32,
         diagnostics: Vec<Diagnostic>,
         updates: Vec<SessionUpdate>,
         fallback: &str,
@@ -92,11 +115,30 @@ impl Session {
             }
         }
         let message_id = answer.message_id(fallback);
-        let seqs = if answer.is_empty() && answer.failure.is_some() {
-            Vec::new()
-        } else {
-            answer.records(&message_id).into_iter().map(|body| self.write(body, ts)).collect()
-        };
-        Reply::Answered { seqs, answer: Box::new(answer.summary(&message_id)), diagnostics, updates }
+        // What the session changes so the next request is not refused the same way: its own
+        // records (a context-length refusal's count as the anchor) go before the answer's end.
+        let (strips_images, recorded) = self.recover(&answer);
+        let mut seqs = Vec::new();
+        let mut records = answer.records(&message_id);
+        let end = records.pop();
+        for body in records.into_iter().chain(recorded).chain(end) {
+            seqs.push(self.write(body, ts));
+        }
+        let recovery = self.recovery(&answer, strips_images);
+        let mut summary = answer.summary(&message_id);
+        let now_ms = crate::cost::epoch_seconds(ts).map(|s| s.saturating_mul(1000));
+        summary.retry = answer.retry(attempt, now_ms, self.retry_salt(attempt), &crate::answer::retry::RetryPolicy::default());
+        summary.recovery = recovery;
+        Reply::Answered { seqs, answer: Box::new(summary), diagnostics, updates }
+    }
+
+    /// What spreads this session's retries from another's: its id and how far its log is.
+    fn retry_salt(&self, attempt: u32) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = rustc_hash::FxHasher::default();
+        self.header.as_ref().map(|h| h.session_id.as_str()).hash(&mut hasher);
+        self.next_seq().hash(&mut hasher);
+        attempt.hash(&mut hasher);
+        hasher.finish()
     }
 }

@@ -231,6 +231,12 @@ pub struct AnswerEnd {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
     pub details: Option<serde_json::Map<String, Value>>,
+    /// The provider's id of the request (its `request-id` / `x-request-id` header).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// The connection dropped before the answer was whole: the runtime's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -255,13 +261,18 @@ pub enum AnswerStatus {
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderFailure {
-    /// The provider's error type or code (`overloaded_error`, `insufficient_quota`,
-    /// `UNAVAILABLE`, …).
+    /// The provider's error type, Gemini's status, or a string code (`overloaded_error`,
+    /// `insufficient_quota`, `UNAVAILABLE`, …); for a body in no API's shape, the HTTP status's
+    /// name (`bad_gateway`, `service_unavailable`, …).
     pub kind: String,
     pub message: String,
-    /// The HTTP status the error names, where it names one.
+    /// The HTTP status of the response, or the one the error names.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<u16>,
+    /// OpenAI's error `code` beside its type (`context_length_exceeded`, `rate_limit_exceeded`,
+    /// `insufficient_quota`), when it differs from `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 /// A tool call whose arguments were still arriving when the answer ended.

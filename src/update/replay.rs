@@ -80,6 +80,25 @@ pub struct ReplayState {
     /// or of kind edit, delete or move, and `edited_paths` records.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edited_paths: Vec<String>,
+    /// How the last provider answer ended (`answer_end`), and how many items there were then: a
+    /// session asks the model to go on after an answer that was cut short, while nothing came
+    /// after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_answer: Option<LastAnswer>,
+}
+
+/// The end of the last answer the log recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct LastAnswer {
+    pub status: super::record::AnswerStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// Items the conversation held right after it.
+    pub items: usize,
+    /// Its `answer_end` record.
+    pub seq: u64,
 }
 
 /// The provider's count at the last usage anchor beyond our estimate of the items it covered,
@@ -294,8 +313,11 @@ impl Folder {
                         self.note_edited(path);
                     }
                 }
-                // How an answer ended says nothing the model sees.
-                Event::AnswerEnd(_) => {}
+                // How an answer ended says nothing the model sees; the session reads it.
+                Event::AnswerEnd(end) => {
+                    self.state.last_answer =
+                        Some(LastAnswer { status: end.status, stop_reason: end.stop_reason.clone(), items: self.items.len(), seq: record.seq })
+                }
                 Event::ToolsDefined(defined) => self.state.tools = Some(defined.tools.clone()),
             },
             RecordBody::Unknown(_) => self.state.skipped_records += 1,

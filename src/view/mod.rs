@@ -33,7 +33,8 @@ pub use ledger::{ContextUsage, LedgerConfig, LedgerState, Threshold};
 pub use prune::{ContextUse, PruneReport, PruningConfig};
 pub use reminders::{Reminder, ReminderKind, ReminderQueue};
 pub use repair::{Repair, RepairConfig, RepairKind};
-pub use report::{BySource, Forecast, PrefixReport, Report, ReuseReport, RewriteCause, TokenReport};
+pub use report::{BySource, Continued, ContinuedReason, Forecast, PrefixReport, Report, ReuseReport, RewriteCause, TokenReport};
+pub use reminders::TAG as REMINDER_TAG;
 
 /// Everything a build needs besides the items.
 #[derive(Debug, Clone, PartialEq)]
@@ -429,6 +430,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         prefix: None,
         forecast: None,
         diagnostics: Vec::new(),
+        continued: None,
     };
     let report = Report { diagnostics: report::diagnose(&report), ..report };
     cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report, plan));

@@ -65,6 +65,35 @@ pub struct Report {
     /// than the window, … (see [`diagnose`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<Diagnostic>,
+    /// The session asked the model to go on from an answer that was cut short (a message it
+    /// wrote to the log right before this build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continued: Option<Continued>,
+}
+
+/// A message asking the model to go on from a cut-short answer (AutoContinue, AutoRecovery).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Continued {
+    pub reason: ContinuedReason,
+    /// The `answer_end` record of the answer it continues.
+    pub answer_seq: u64,
+    /// The record the message was written as.
+    pub seq: u64,
+}
+
+/// What cut the answer short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum ContinuedReason {
+    /// The output token limit (AutoContinue).
+    OutputLimit,
+    /// The provider's filter or the model's refusal (AutoContinue).
+    Refused,
+    /// A dropped connection, or an error after part of it arrived (AutoRecovery).
+    Interrupted,
 }
 
 /// A request's predicted cache use and input cost (filled by the caller that knows prices).
@@ -294,7 +323,13 @@ pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family
                 None => (&mut bytes.user, &mut tokens.user),
                 Some(SyntheticReason::Compaction) => (&mut bytes.summaries, &mut tokens.summaries),
                 Some(SyntheticReason::Prefix) => (&mut bytes.prefix, &mut tokens.prefix),
-                Some(SyntheticReason::SystemReminder | SyntheticReason::Interjection | SyntheticReason::SubagentCompletion) => {
+                Some(
+                    SyntheticReason::SystemReminder
+                    | SyntheticReason::Interjection
+                    | SyntheticReason::SubagentCompletion
+                    | SyntheticReason::AutoContinue
+                    | SyntheticReason::AutoRecovery,
+                ) => {
                     (&mut bytes.reminders, &mut tokens.reminders)
                 }
             },

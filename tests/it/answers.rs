@@ -34,6 +34,7 @@ pub fn fixtures() -> Vec<(Provider, &'static str, &'static [u8])> {
         (a, fixture!("anthropic-refusal.json")),
         (a, fixture!("anthropic-error-body.json")),
         (a, fixture!("anthropic-spliced.sse")),
+        (a, fixture!("anthropic-thinking-max-tokens.sse")),
         (c, fixture!("openai-chat-tools.sse")),
         (c, fixture!("openai-chat-azure.sse")),
         (c, fixture!("openai-chat-reasoning-content.sse")),
@@ -51,6 +52,7 @@ pub fn fixtures() -> Vec<(Provider, &'static str, &'static [u8])> {
         (r, fixture!("openai-responses-refusal.sse")),
         (r, fixture!("openai-responses-error-body.json")),
         (r, fixture!("openai-responses-odd-items.sse")),
+        (r, fixture!("openai-responses-context-error.sse")),
         (g, fixture!("gemini-text-signature.sse")),
         (g, fixture!("gemini-parallel-calls.json")),
         (g, fixture!("gemini-array-code-execution.json")),
@@ -60,6 +62,7 @@ pub fn fixtures() -> Vec<(Provider, &'static str, &'static [u8])> {
         (g, fixture!("gemini-unavailable-mid-stream.sse")),
         (g, fixture!("gemini-error-body.json")),
         (g, fixture!("gemini-odd-parts.json")),
+        (g, fixture!("gemini-max-tokens.sse")),
     ];
     list.into_iter().map(|(p, (name, bytes))| (p, name, bytes)).collect()
 }
@@ -283,6 +286,17 @@ fn expected(name: &str) -> Vec<&'static str> {
             "text \"After.\" sig=- notes=0 item=-",
         ],
         "gemini-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=RESOURCE_EXHAUSTED/429"],
+        "anthropic-thinking-max-tokens.sse" => vec![
+            "Complete stop=max_tokens id=msg_A9 model=claude-sonnet-4-5-20250929 usage=310+0r+0w+1024o extra=0 error=-",
+            "reasoning \"The changelog needs every release since 0.3.\" sig=SIG-limit/9== enc=- id=- parts=0",
+            "text \"## 0.3.0\\n- parser: keep the last line\\n## 0.4.0\\n- lexer: \" sig=- notes=0 item=-",
+        ],
+        "openai-responses-context-error.sse" => vec!["Failed stop=- id=resp_C1 model=gpt-5-2025-08-07 usage=- extra=0 error=invalid_request_error/-"],
+        "gemini-max-tokens.sse" => vec![
+            "Complete stop=MAX_TOKENS id=gM1 model=gemini-2.5-flash usage=90+0r+0w+52o extra=0 error=-",
+            "reasoning \"Listing the files first.\" sig=- enc=- id=- parts=0",
+            "text \"src/a.rs\\nsrc/b.rs\\nsrc/c\" sig=- notes=0 item=-",
+        ],
         other => panic!("no expectation for {other}"),
     }
 }
@@ -559,7 +573,7 @@ fn end_record(s: &Session) -> Value {
 }
 
 #[test]
-fn an_error_body_writes_nothing_and_says_the_providers_error() {
+fn an_error_body_is_recorded_as_a_failed_answer_and_says_the_providers_error() {
     for (provider, bytes, kind, status) in [
         (Provider::Anthropic, &include_bytes!("../fixtures/answers/anthropic-error-body.json")[..], "invalid_request_error", None),
         (Provider::OpenAiChat, include_bytes!("../fixtures/answers/openai-chat-error-body.json"), "requests", None),
@@ -568,10 +582,12 @@ fn an_error_body_writes_nothing_and_says_the_providers_error() {
     ] {
         let (s, p) = answered(provider, "m", bytes);
         let (seqs, summary, _) = answered_reply(&p);
-        assert_eq!(seqs, &[] as &[u64], "{provider}");
+        // Only how it ended: the failure, durable, and nothing the model would see.
+        assert_eq!(seqs.len(), 1, "{provider}");
         let error = summary.error.as_ref().unwrap();
         assert_eq!((error.kind.as_str(), error.status, summary.status), (kind, status, AnswerStatus::Failed), "{provider}");
-        assert_eq!(s.records().iter().filter(|r| r.body.kind() == "answer_end").count(), 0);
+        assert_eq!(end_record(&s)["error"]["kind"], json!(kind));
+        assert_eq!(s.records().last().map(|r| r.body.kind()), Some("answer_end"));
     }
 }
 

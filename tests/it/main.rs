@@ -21,6 +21,7 @@ mod prompt;
 mod properties;
 mod prune;
 mod reasoning;
+mod recovery;
 mod repair;
 mod session;
 mod settings;

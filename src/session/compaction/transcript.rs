@@ -49,7 +49,8 @@ fn entries(items: &[Item]) -> Vec<Entry> {
                     Some(SyntheticReason::SystemReminder) => "harness reminder",
                     Some(SyntheticReason::Interjection) => "user interjection",
                     Some(SyntheticReason::SubagentCompletion) => "subagent report",
-                    Some(SyntheticReason::Compaction | SyntheticReason::Prefix) => continue,
+                    // The summary covers what was done and said, not the harness's plumbing.
+                    Some(SyntheticReason::Compaction | SyntheticReason::Prefix | SyntheticReason::AutoContinue | SyntheticReason::AutoRecovery) => continue,
                 };
                 Entry { label: label.into(), text: parts_text(&m.content), result: false, pinned: first }
             }

@@ -242,6 +242,20 @@ pub struct ProviderAnswer {
     pub model: Option<String>,
     /// The answer's body: JSON, or a stream's text (SSE, or Gemini's JSON array).
     pub body: String,
+    /// The response's HTTP status: one that is not 2xx makes the body an error, whatever it
+    /// holds. Absent, the body is read for what it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The response's headers (`retry-after`, `x-should-retry`, the request id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+    /// Attempts already made for this request (0: the first send), for the retry's backoff.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub attempt: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Starts a streamed answer.
@@ -253,14 +267,28 @@ pub struct BeginAnswer {
     pub provider: Option<Provider>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The response's HTTP status, read before its body: one that is not 2xx makes the body
+    /// an error, whatever it holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The response's headers (`retry-after`, `retry-after-ms`, `x-should-retry`, the request id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+    /// Attempts already made for this request (0: the first send), for the retry's backoff.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub attempt: u32,
 }
 
 /// Ends a streamed answer.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EndAnswer {
     /// Drop what arrived without recording it (a body the host refused, e.g. over its size limit).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub discard: bool,
+    /// The connection dropped while the body arrived (the runtime's words): what arrived is
+    /// recorded, marked partial, and the answer says why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<String>,
 }

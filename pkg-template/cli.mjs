@@ -61,12 +61,14 @@ const COMMANDS = {
   respond: {
     summary: "record a provider's answer (JSON or a stream, detected): prints the records to append (JSON Lines)",
     usage: 'contextview respond --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '> --response <FILE|->\n' +
-      '                   [--model NAME] [--now RFC3339]   (exit 1 when the provider answered with an error)',
+      '                   [--status HTTP_STATUS] [--model NAME] [--now RFC3339]\n' +
+      '                   (exit 1 when the answer is not whole: the provider\'s error, or a body cut short)',
     options: {
       session: { type: 'string' },
       provider: { type: 'string' },
       model: { type: 'string' },
       response: { type: 'string' },
+      status: { type: 'string' },
       now: { type: 'string' },
     },
     run: runRespond,
@@ -251,8 +253,12 @@ function runRespond(values) {
   const body = readAnswer(required(values, 'response'));
   const command = { type: 'providerAnswer', provider, body };
   if (values.model !== undefined) command.model = values.model;
+  if (values.status !== undefined) {
+    if (!/^[1-5][0-9][0-9]$/.test(values.status)) throw new UsageError(`--status must be an HTTP status (100 to 599), got '${values.status}'`);
+    command.status = Number(values.status);
+  }
   const processed = session.dispatch(command, values.now ?? new Date().toISOString());
-  if (processed.error) throw Object.assign(new Error(processed.error.message), { code: processed.error.code });
+  if (processed.error) throw new cv.ContextviewError(processed.error.code, processed.error.message);
   for (const effect of processed.effects) {
     if (effect.type !== 'persist') continue;
     // The log holds its header already: only the records go out.
@@ -265,6 +271,11 @@ function runRespond(values) {
   for (const d of diagnostics) process.stderr.write(`  ${d.severity}: ${d.code}: ${firstLine(d.message)}\n`);
   if (answer.error) {
     process.stderr.write(`contextview: provider_error: ${answer.error.kind}${answer.error.status ? ` (${answer.error.status})` : ''}: ${firstLine(answer.error.message)}\n`);
+  }
+  if (answer.retry) {
+    const { retryable, afterMs, reason } = answer.retry;
+    process.stderr.write(`contextview: ${retryable ? `retry after ${afterMs} ms` : 'do not retry'} (${reason})` +
+      `${answer.recovery ? `; the next build: ${answer.recovery.replace('_', ' ')}` : ''}\n`);
     process.exitCode = 1;
   }
 }

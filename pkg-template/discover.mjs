@@ -6,14 +6,16 @@
 // Each entry (node.mjs, browser.mjs, workerd.mjs) binds the driver to its own wasm build:
 //   export const { discover } = bindDiscover(WorkspaceEngine);
 
+import { ContextviewError, ContextviewTypeError } from './errors.mjs';
+
 /** A job asking for more rounds than this is stopped with code `discovery_stalled`. */
 export const MAX_ROUNDS = 10_000;
 
 const ERR_NOT_FOUND = new Set(['ENOENT', 'ENOTDIR']);
 
-/** An Error with a stable `code` (the package's errors all carry one). */
+/** A ContextviewError with its stable `code`. */
 export function codedError(code, message) {
-  return Object.assign(new Error(message), { code });
+  return new ContextviewError(code, message);
 }
 
 /** An Error like Node's fs errors: `code`, and a message naming the operation and the path. */
@@ -95,18 +97,18 @@ export async function answerRequest(fs, request) {
 
 function checkFs(fs) {
   if (!fs || typeof fs.readDir !== 'function' || typeof fs.readFile !== 'function') {
-    throw codedError('invalid_argument', 'discover(options, fs): fs must have readDir(path) and readFile(path, maxBytes) functions (see nodeFs, memoryFs, browserFs)');
+    throw new ContextviewTypeError('fs', 'discover(options, fs): fs must have readDir(path) and readFile(path, maxBytes) functions (see nodeFs, memoryFs, browserFs)');
   }
 }
 
 function pathList(paths) {
   if (typeof paths === 'string') return [paths];
   if (paths == null || typeof paths[Symbol.iterator] !== 'function') {
-    throw codedError('invalid_argument', 'refresh(changedPaths): expected an array of absolute paths');
+    throw new ContextviewTypeError('changedPaths', 'refresh(changedPaths): expected an array of absolute paths');
   }
   const list = Array.from(paths);
   for (const p of list) {
-    if (typeof p !== 'string') throw codedError('invalid_argument', `refresh(changedPaths): every path must be a string, got ${typeof p}`);
+    if (typeof p !== 'string') throw new ContextviewTypeError('changedPaths', `refresh(changedPaths): every path must be a string, got ${typeof p}`);
   }
   return list;
 }
@@ -127,7 +129,7 @@ export class Workspace {
 
   /** Use `discover(options, fs)`; the constructor is not public. */
   constructor(token, engine, fs) {
-    if (token !== CONSTRUCT) throw new TypeError('use discover(options, fs) to create a Workspace');
+    if (token !== CONSTRUCT) throw new ContextviewTypeError('token', 'use discover(options, fs) to create a Workspace');
     this.#engine = engine;
     this.#fs = fs;
   }
@@ -147,7 +149,7 @@ export class Workspace {
 
   /** The rules that apply to `path` and were not attached before in this workspace. */
   async rulesForPath(path) {
-    if (typeof path !== 'string') throw codedError('invalid_argument', 'rulesForPath(path): path must be a string');
+    if (typeof path !== 'string') throw new ContextviewTypeError('path', 'rulesForPath(path): path must be a string');
     return this.#enqueue(() => this.#engine.startRulesForPath(path));
   }
 
@@ -156,13 +158,13 @@ export class Workspace {
    * inspector shows; `rulesForPath` stays the agent's call).
    */
   async rulesMatching(path) {
-    if (typeof path !== 'string') throw codedError('invalid_argument', 'rulesMatching(path): path must be a string');
+    if (typeof path !== 'string') throw new ContextviewTypeError('path', 'rulesMatching(path): path must be a string');
     return this.#enqueue(() => this.#engine.startRulesMatching(path));
   }
 
   /** A skill's full text: `{name, path, body, frontmatter}`; rejects with code `unknown_skill`. */
   async loadSkill(name) {
-    if (typeof name !== 'string') throw codedError('invalid_argument', 'loadSkill(name): name must be a string');
+    if (typeof name !== 'string') throw new ContextviewTypeError('name', 'loadSkill(name): name must be a string');
     return this.#enqueue(() => this.#engine.startLoadSkill(name));
   }
 
@@ -254,7 +256,7 @@ export function bindDiscover(Engine, ready) {
 // Paths: absolute, '/'-separated.
 
 function normalize(path) {
-  if (typeof path !== 'string') throw new TypeError(`path must be a string, got ${typeof path}`);
+  if (typeof path !== 'string') throw new ContextviewTypeError('path', `path must be a string, got ${typeof path}`);
   const parts = [];
   for (const part of path.split('/')) {
     if (part === '' || part === '.') continue;
@@ -314,7 +316,7 @@ export function memoryFs(files = {}) {
     if (value instanceof ArrayBuffer) return { kind: 'file', data: new Uint8Array(value) };
     if (value && typeof value === 'object' && typeof value.symlink === 'string') return { kind: 'symlink', target: value.symlink };
     if (value && typeof value === 'object' && value.dir === true) return { kind: 'dir', children: new Set(), listing: null };
-    throw new TypeError(`memoryFs: ${path}: expected a string, a Uint8Array, {symlink: target} or {dir: true}`);
+    throw new ContextviewTypeError('value', `memoryFs: ${path}: expected a string, a Uint8Array, {symlink: target} or {dir: true}`);
   }
 
   function ensureDir(path) {
@@ -340,7 +342,7 @@ export function memoryFs(files = {}) {
 
   function write(path, value) {
     const p = normalize(path);
-    if (p === '/') throw new TypeError('memoryFs: cannot replace /');
+    if (p === '/') throw new ContextviewTypeError('path', 'memoryFs: cannot replace /');
     const node = toNode(p, value);
     const parent = ensureDir(parentOf(p));
     const old = nodes.get(p);

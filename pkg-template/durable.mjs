@@ -7,9 +7,11 @@
 // crash or a lost answer, `reconcile()` converges memory to what storage really holds. The same
 // code runs in Node, browsers and workerd; each entry point binds its own Session class.
 
-/** Errors after which storage surely holds nothing of the batch. */
+import { ContextviewError, ContextviewTypeError } from './errors.mjs';
 import { AnswerStream } from './receive.mjs';
+import { send } from './send.mjs';
 
+/** Errors after which storage surely holds nothing of the batch. */
 const REFUSED = new Set(['write_failed', 'seq_gap', 'seq_conflict', 'header_conflict', 'missing_header', 'invalid_line']);
 
 export class DurableSession {
@@ -41,7 +43,7 @@ export class DurableSession {
     let session;
     if (text === '') {
       if (typeof options.sessionId !== 'string' || options.sessionId === '') {
-        throw Object.assign(new TypeError('storage is empty: give options.sessionId for a new session'), { code: 'invalid_argument' });
+        throw new ContextviewTypeError('options.sessionId', 'storage is empty: give options.sessionId for a new session');
       }
       session = Session.create(options.sessionId);
     } else {
@@ -97,7 +99,7 @@ export class DurableSession {
    */
   async buildString(options = {}) {
     const processed = await this.dispatch({ type: 'buildRequest', options });
-    if (processed.error) throw Object.assign(new Error(processed.error.message), { code: processed.error.code });
+    if (processed.error) throw new ContextviewError(processed.error.code, processed.error.message, processed.error.violations?.length ? { details: { violations: processed.error.violations } } : {});
     return { body: processed.reply.body, report: processed.reply.report, diagnostics: [] };
   }
 
@@ -122,6 +124,15 @@ export class DurableSession {
   }
 
   /**
+   * Sends one turn with `fetcher(body, {signal, attempt})` (the host's call to the provider):
+   * built, sent, received and stored, retried after a retryable failure, built again after a
+   * recovery, and continued after an answer the output limit cut short (see send.mjs).
+   */
+  send(fetcher, options = {}) {
+    return send(this, fetcher, options);
+  }
+
+  /**
    * Performs every effect the session has queued: its one queue holds what any input left
    * (a direct call on `session`, such as session.buildString(), included).
    */
@@ -142,7 +153,7 @@ export class DurableSession {
           this.#onCompactionDue?.(effect);
           break;
         default:
-          throw Object.assign(new Error(`unknown effect ${effect.type}`), { code: 'internal' });
+          throw new ContextviewError('internal', `unknown effect ${effect.type}`);
       }
     }
   }

@@ -146,7 +146,7 @@ export type StorageErrorCode =
   | 'write_failed' | 'read_failed';
 
 /** A refused append or a failed store; `cause` holds the store's own error for `*_failed`. */
-export declare class StorageError extends Error {
+export declare class StorageError extends ContextviewError {
   constructor(code: StorageErrorCode, message: string, options?: { cause?: unknown });
   readonly code: StorageErrorCode;
 }
@@ -277,6 +277,11 @@ export declare class DurableSession {
    * iterate for the updates as they decode; the answer is stored when the body ends.
    */
   receive(source: AnswerSource, options?: ReceiveOptions): AnswerStream;
+  /**
+   * Sends one turn with `fetcher` (the host's call to the provider): built, sent, received and
+   * stored, retried, recovered and continued as `send()` does.
+   */
+  send(fetcher: Fetcher, options?: SendOptions): Turn;
 }
 
 /** Opens the session `storage` holds, or a new one (`options.sessionId`) when it is empty. */
@@ -305,14 +310,18 @@ export interface ReceiveOptions {
   model?: string;
   /** RFC 3339 time stamped on the records. */
   now?: string;
+  /** Attempts already made for this request (0: the first send), for the retry's backoff. */
+  attempt?: number;
 }
 
 /**
  * An answer being received: iterate it for the ACP updates as they decode (text and thought
  * chunks, tool calls once their arguments are whole); `done()` reads the rest and resolves to
  * the processed `endAnswer`, whose `reply.answer` says what the model said and which tools to
- * run. When the provider answered with an error, both throw a ProviderError once what arrived
- * is recorded.
+ * run. A Response's status and headers are read first: one that is not 2xx is the provider's
+ * error, whatever its body. When the answer is not whole — an error, a dropped connection, a
+ * body that stopped before the provider finished — iterating and `done()` throw the same
+ * ProviderError, once what arrived is recorded. (A host's own abort is rethrown as it was.)
  */
 export declare class AnswerStream implements AsyncIterable<SessionUpdate> {
   [Symbol.asyncIterator](): AsyncIterator<SessionUpdate>;
@@ -322,11 +331,127 @@ export declare class AnswerStream implements AsyncIterable<SessionUpdate> {
 /** Receives `source` into a Session (records come back as persist effects). */
 export function receive(session: Session, source: AnswerSource, options?: ReceiveOptions): AnswerStream;
 
-/** The provider answered with an error (thrown after what arrived before it was recorded). */
-export declare class ProviderError extends Error {
-  readonly code: 'provider_error';
-  /** The provider's error type or code, message and HTTP status, as it sent them. */
-  readonly providerError: ProviderFailure;
-  /** The processed `endAnswer`. */
+// ---------------------------------------------------------------------------------------------
+// A turn that survives the provider (send.mjs).
+
+import type { AnswerCall, AnswerSummary, ContextRefusal, Recovery } from './web/contextview.js';
+
+/** The host's call to the provider: POST `body`, resolve to the Response (the host's `fetch`). */
+export type Fetcher = (body: Uint8Array<ArrayBuffer>, init: { signal?: AbortSignal; attempt: number }) => Promise<Response>;
+
+export interface SendOptions extends ReceiveOptions {
+  /** The build options (tools, providerOptions, maxTokens, …). */
+  build?: Partial<BuildInput>;
+  /** Retries after a retryable failure (default 2, as the official SDKs). */
+  maxRetries?: number;
+  /** Requests that ask the model to go on after the output limit cut it or the provider paused it (default 3). */
+  maxContinuations?: number;
+  /** Aborts the wait, the request and the turn. */
+  signal?: AbortSignal;
+  /** Told before each retry and each recovery: the error, and how long the turn waits (ms). */
+  onRetry?(error: ProviderError, retry: { attempt: number; delayMs: number }): void;
+  /** How the turn waits (default: a timer the signal can cancel). */
+  sleep?(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** How a turn ended: its last answer, every answer recorded on the way, and what was retried. */
+export interface TurnResult {
+  /** The last answer (its calls are the ones to run). */
+  answer: AnswerSummary;
+  /** Every answer recorded in this turn, continuations included, in order. */
+  answers: AnswerSummary[];
+  /** The tools to run: the last answer's calls (`[]` when the model is done). */
+  toolCalls: AnswerCall[];
+  /** Every answer's text, joined. */
+  text: string;
+  /** Requests sent. */
+  attempts: number;
+  /** The failures retried or recovered from on the way. */
+  errors: ProviderError[];
+}
+
+/**
+ * A turn being sent: iterate it for the ACP updates of every attempt as they decode; `done()`
+ * runs it to its end, or throws the ProviderError that ended it (not retryable, retries spent,
+ * or `recovery: 'compact'`) — iterating and `done()` the same way.
+ */
+export declare class Turn implements AsyncIterable<SessionUpdate> {
+  [Symbol.asyncIterator](): AsyncIterator<SessionUpdate>;
+  done(): Promise<TurnResult>;
+}
+
+/**
+ * Sends one turn of a Session: build, `fetcher`, receive — retried after a retryable failure
+ * (the session says how long to wait), built again after a recovery (images stripped after a
+ * 413, old results pruned after a context-length refusal), and continued after an answer the
+ * output limit cut short or Anthropic paused.
+ */
+export function send(session: Session | DurableSession, fetcher: Fetcher, options?: SendOptions): Turn;
+
+// ---------------------------------------------------------------------------------------------
+// Errors (errors.mjs): every error the package throws is a ContextviewError with a typed code.
+
+/** The codes of the package's refusals (the README's Errors table). */
+export type ContextviewErrorCode =
+  | 'invalid_options' | 'empty_conversation' | 'ends_with_assistant' | 'invalid_payload' | 'invalid_argument'
+  | 'invalid_command' | 'invalid_template' | 'invalid_record' | 'seq_conflict' | 'unknown_tool_call'
+  | 'invalid_prompt_index' | 'nothing_to_compact' | 'no_compaction_prepared' | 'compaction_stale'
+  | 'degenerate_summary' | 'unknown_ticket' | 'session_mismatch' | 'invalid_snapshot' | 'queue_not_empty'
+  | 'no_answer_begun' | 'unknown_model' | 'answer_in_progress' | 'unknown_format' | 'unknown_skill'
+  | 'not_discovered' | 'no_job' | 'discovery_stalled' | 'workspace_closed' | 'unsupported' | 'internal' | 'not_ready'
+  | ProviderErrorCode | StorageErrorCode | 'ack_lost' | 'crashed' | 'injected';
+
+/**
+ * An error of the package, with a stable `code` and, where there is more to say, `details`
+ * (the rules a payload broke, …). A wrong-typed argument is a ContextviewTypeError, which is a
+ * `TypeError` and an instance of this class too.
+ */
+export declare class ContextviewError extends Error {
+  constructor(code: ContextviewErrorCode, message: string, options?: { details?: unknown; cause?: unknown });
+  readonly code: ContextviewErrorCode;
+  readonly details?: unknown;
+}
+
+/** An argument of the wrong type (`argument` names it). `instanceof ContextviewError` holds too. */
+export declare class ContextviewTypeError extends TypeError {
+  constructor(argument: string, message: string);
+  readonly code: 'invalid_argument';
+  readonly argument: string;
+}
+
+/**
+ * Why a ProviderError was thrown: the provider answered with an error (`provider_error`), the
+ * request is longer than the model takes (`context_length_exceeded`) or too large
+ * (`request_too_large`), the connection dropped (`connection_dropped`), or the body ended before
+ * the provider finished (`answer_incomplete`).
+ */
+export type ProviderErrorCode = 'provider_error' | 'context_length_exceeded' | 'request_too_large' | 'connection_dropped' | 'answer_incomplete';
+
+/** The provider said no, or the answer did not arrive whole (thrown after what arrived was recorded). */
+export declare class ProviderError extends ContextviewError {
+  readonly code: ProviderErrorCode;
+  /** The HTTP status, when the response's was not 2xx (or an error event named one). */
+  readonly status?: number;
+  /** The provider's error type (`overloaded_error`, `RESOURCE_EXHAUSTED`, …), or the status's name. */
+  readonly kind: string;
+  /** OpenAI's error code beside its type (`rate_limit_exceeded`, `insufficient_quota`, …). */
+  readonly providerCode?: string;
+  /** The provider's id of the request. */
+  readonly requestId?: string;
+  /** The response's headers, names in lower case. */
+  readonly headers: Record<string, string>;
+  /** Sending the same request again may succeed. */
+  readonly retryable: boolean;
+  /** How long to wait before sending again (the server's ask, else the backoff), in ms. */
+  readonly retryAfterMs: number;
+  /** Why, in a word (`rate_limited`, `overloaded`, `server_error`, `connection_dropped`, `quota_exceeded`, …). */
+  readonly reason?: string;
+  /** What the session changed so the next request differs. */
+  readonly recovery?: Recovery;
+  /** A context-length refusal's numbers. */
+  readonly context?: ContextRefusal;
+  /** The provider's error as it sent it (absent when the stream broke). */
+  readonly providerError?: ProviderFailure;
+  /** The processed `endAnswer`: what was recorded. */
   readonly processed: ProcessedAs<'endAnswer'>;
 }

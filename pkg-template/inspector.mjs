@@ -48,7 +48,7 @@ export class ContextviewInspector extends Base {
   }
 
   #mounted() {
-    if (!this.#inspector) throw new Error('contextview-inspector: not ready yet (await element.ready)');
+    if (!this.#inspector) throw new cv.ContextviewError('not_ready', 'contextview-inspector: not ready yet (await element.ready)');
     return this.#inspector;
   }
 

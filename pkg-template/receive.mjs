@@ -1,32 +1,24 @@
 // A provider's answer into a session, as it streams: the host's `fetch` brings the Response,
-// this reads its body (any chunking), hands each chunk to the session's decoder, yields the ACP
-// updates it completes (text and thought chunks, tool calls once whole) for the UI, and records
-// the answer when the body ends — through `dispatch`, so a durable session stores it like any
-// command. The package never opens a connection itself.
+// this reads its status and headers first, then its body (any chunking), hands each chunk to the
+// session's decoder, yields the ACP updates it completes (text and thought chunks, tool calls
+// once whole) for the UI, and records the answer when the body ends — through `dispatch`, so a
+// durable session stores it like any command. The package never opens a connection itself.
+//
+// What went wrong is the session's to decide (a status that is not 2xx makes the body an error;
+// a dropped connection or a body that stopped early leaves a partial answer): this module only
+// turns the recorded outcome into a ProviderError, after it is recorded.
 
-/** The provider's error, after what arrived before it was recorded. */
-export class ProviderError extends Error {
-  constructor(processed) {
-    const error = processed.reply?.answer?.error ?? {};
-    super(`the provider answered with an error: ${error.kind ?? 'error'}: ${error.message ?? ''}`);
-    this.name = 'ProviderError';
-    this.code = 'provider_error';
-    /** `{kind, message, status?}` as the provider sent it. */
-    this.providerError = error;
-    /** The processed `endAnswer` (what was recorded). */
-    this.processed = processed;
-  }
-}
+import { ContextviewError, ContextviewTypeError, ProviderError } from './errors.mjs';
+
+export { ProviderError };
+
+const encoder = new TextEncoder();
+const asBytes = (value) => (typeof value === 'string' ? encoder.encode(value) : value instanceof Uint8Array ? value : new Uint8Array(value));
 
 /** The body's chunks as Uint8Arrays: a Response or Request, a ReadableStream, an (async) iterable, text or bytes. */
 async function* chunks(source) {
-  const encoder = new TextEncoder();
-  if (typeof source === 'string') {
-    yield encoder.encode(source);
-    return;
-  }
-  if (source instanceof Uint8Array) {
-    yield source;
+  if (typeof source === 'string' || source instanceof Uint8Array) {
+    yield asBytes(source);
     return;
   }
   if (source instanceof ArrayBuffer) {
@@ -43,26 +35,42 @@ async function* chunks(source) {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return;
-        yield typeof value === 'string' ? encoder.encode(value) : value;
+        yield asBytes(value);
       }
     } finally {
       reader.releaseLock();
     }
   }
-  if (typeof stream[Symbol.asyncIterator] === 'function' || typeof stream[Symbol.iterator] === 'function') {
-    for await (const value of stream) yield typeof value === 'string' ? encoder.encode(value) : value;
+  if (typeof stream === 'string' || stream instanceof Uint8Array) {
+    yield asBytes(stream);
     return;
   }
-  throw Object.assign(new TypeError('an answer is a Response, a ReadableStream, an iterable of chunks, a string or bytes'), {
-    code: 'invalid_argument',
-  });
+  if (typeof stream[Symbol.asyncIterator] === 'function' || typeof stream[Symbol.iterator] === 'function') {
+    for await (const value of stream) yield asBytes(value);
+    return;
+  }
+  throw new ContextviewTypeError('source', 'an answer is a Response, a ReadableStream, an iterable of chunks, a string or bytes');
 }
+
+/** A Response's status and headers (names in lower case), when the source is one. */
+function headOf(source) {
+  if (source === null || typeof source !== 'object' || typeof source.status !== 'number') return null;
+  const headers = {};
+  const h = source.headers;
+  if (h && typeof h.forEach === 'function') h.forEach((value, name) => (headers[String(name).toLowerCase()] = String(value)));
+  else if (h && typeof h === 'object') for (const [name, value] of Object.entries(h)) headers[name.toLowerCase()] = String(value);
+  return { status: source.status, headers };
+}
+
+/** Whether an error is the host's own abort (not the provider's failure). */
+const isAbort = (e) => e?.name === 'AbortError' || e?.name === 'TimeoutError';
 
 /**
  * An answer being received: iterate it for the updates as they decode; `done()` reads what is
  * left and resolves to the processed `endAnswer` (`reply.answer` says what the model said and
- * which tools to run). When the provider answered with an error, both throw a ProviderError
- * once what arrived is recorded.
+ * which tools to run). When the answer is not whole — the provider answered with an error, the
+ * connection dropped, the body stopped before the provider finished — both throw the same
+ * ProviderError, once what arrived is recorded.
  */
 export class AnswerStream {
   #session;
@@ -71,6 +79,7 @@ export class AnswerStream {
   #options;
   #iterator = null;
   #processed = null;
+  #failure = null;
 
   constructor(session, dispatch, source, options = {}) {
     this.#session = session;
@@ -80,21 +89,47 @@ export class AnswerStream {
   }
 
   async *#run() {
-    const { provider, model, now } = this.#options;
-    const begun = await this.#dispatch({ type: 'beginAnswer', ...(provider ? { provider } : {}), ...(model ? { model } : {}) }, now);
-    if (begun.error) throw Object.assign(new Error(begun.error.message), { code: begun.error.code });
+    const { provider, model, now, attempt } = this.#options;
+    const head = headOf(this.#source);
+    const begin = { type: 'beginAnswer', ...(provider ? { provider } : {}), ...(model ? { model } : {}), ...(head ?? {}), ...(attempt ? { attempt } : {}) };
+    const begun = await this.#dispatch(begin, now);
+    if (begun.error) throw this.#fail(new ContextviewError(begun.error.code, begun.error.message));
+    let dropped = null;
+    let ended = false;
     try {
       for await (const chunk of chunks(this.#source)) {
         for (const update of this.#session.answerBytes(chunk)) yield update;
       }
+      ended = true;
+    } catch (e) {
+      // A wrong source is the host's mistake, not the provider's: nothing is recorded.
+      if (e instanceof ContextviewTypeError) {
+        await this.#dispatch({ type: 'endAnswer', discard: true }, now);
+        throw this.#fail(e);
+      }
+      dropped = e;
     } finally {
-      // Whatever happened to the body, what arrived is recorded (marked partial if cut short).
-      this.#processed = await this.#dispatch({ type: 'endAnswer' }, now);
+      // Whatever happened to the body, what arrived is recorded (marked partial if cut short);
+      // a consumer that stops iterating early stopped reading it.
+      const reason = dropped ? `${dropped?.name ?? 'Error'}: ${dropped?.message ?? dropped}` : ended ? undefined : 'the host stopped reading the answer';
+      this.#processed = await this.#dispatch({ type: 'endAnswer', ...(reason ? { dropped: reason } : {}) }, now);
     }
     // What only the end completed (a whole body's blocks, calls closed by the end).
     for (const update of this.#processed.reply?.updates ?? []) yield update;
-    if (this.#processed.error) throw Object.assign(new Error(this.#processed.error.message), { code: this.#processed.error.code, processed: this.#processed });
-    if (this.#processed.reply?.answer?.status === 'failed') throw new ProviderError(this.#processed);
+    if (this.#processed.error) throw this.#fail(new ContextviewError(this.#processed.error.code, this.#processed.error.message));
+    // The host's own abort is the host's: rethrown as it was, after what arrived is recorded.
+    if (dropped && isAbort(dropped)) throw this.#fail(dropped);
+    const answer = this.#processed.reply?.answer;
+    if (answer && answer.status !== 'complete') {
+      const error = new ProviderError(this.#processed, dropped ? { cause: dropped } : {});
+      error.headers = head?.headers ?? {};
+      throw this.#fail(error);
+    }
+  }
+
+  #fail(error) {
+    this.#failure = error;
+    return error;
   }
 
   [Symbol.asyncIterator]() {
@@ -102,12 +137,15 @@ export class AnswerStream {
     return this.#iterator;
   }
 
+  /** Reads the rest; resolves to the processed `endAnswer`, or throws what the iteration threw. */
   async done() {
+    if (this.#failure) throw this.#failure;
     const iterator = this[Symbol.asyncIterator]();
     for (;;) {
       const { done } = await iterator.next();
       if (done) break;
     }
+    if (this.#failure) throw this.#failure;
     return this.#processed;
   }
 }

@@ -5,6 +5,7 @@
 // `storage.transactionSync()`, so a batch is stored whole or not at all; the Durable Object's
 // output gate holds the response until the write is durable. Nothing is cached: SQL reads are
 // local and synchronous.
+import { ContextviewTypeError } from './errors.mjs';
 import {
   StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tearLine,
 } from './storage.mjs';
@@ -23,7 +24,7 @@ const CREATE = `CREATE TABLE IF NOT EXISTS cv_log (
  */
 export function durableObjectStorage(storage, { log = 'log' } = {}) {
   if (!storage?.sql || typeof storage.transactionSync !== 'function') {
-    throw new TypeError('durableObjectStorage: pass ctx.storage of a SQLite-backed Durable Object');
+    throw new ContextviewTypeError('storage', 'durableObjectStorage: pass ctx.storage of a SQLite-backed Durable Object');
   }
   const sql = (query, ...bindings) => storage.sql.exec(query, ...bindings).toArray();
   let created = false;

@@ -7,6 +7,7 @@
 // resolves on the transaction's `complete`. Nothing is cached between calls, so several tabs
 // may append to the same log: IndexedDB serialises their transactions. Transactions ask for
 // `durability: 'strict'` (flushed to disk before `complete`) where the browser supports it.
+import { ContextviewTypeError } from './errors.mjs';
 import {
   StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tearLine,
 } from './storage.mjs';
@@ -36,7 +37,7 @@ function openDatabase(indexedDB, name) {
  * @returns {import('./index.d.ts').SessionStorage & {name: string, close(): void}}
  */
 export function indexedDbStorage(name, { indexedDB = globalThis.indexedDB } = {}) {
-  if (!indexedDB) throw new TypeError('indexedDbStorage: no IndexedDB in this runtime (pass { indexedDB })');
+  if (!indexedDB) throw new ContextviewTypeError('options.indexedDB', 'indexedDbStorage: no IndexedDB in this runtime (pass { indexedDB })');
   /** @type {Promise<IDBDatabase> | null} */
   let db = null;
 

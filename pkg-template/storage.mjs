@@ -7,6 +7,8 @@
 // behave the same and one conformance suite (tests/js/storage-conformance.mjs) covers them all.
 // No runtime built-ins are used: this module loads in Node, browsers and workerd.
 
+import { ContextviewError, ContextviewTypeError } from './errors.mjs';
+
 /** The `format` of a session log's header line. */
 export const LOG_FORMAT = 'contextview.session-log';
 
@@ -15,16 +17,15 @@ export const LOG_FORMAT = 'contextview.session-log';
  * `header_conflict`, `seq_conflict`, `seq_gap` (the batch was refused and nothing was written),
  * `write_failed`, `read_failed` (the underlying store failed; `cause` holds its error).
  */
-export class StorageError extends Error {
+export class StorageError extends ContextviewError {
   /**
    * @param {string} code
    * @param {string} message
    * @param {{cause?: unknown}} [options]
    */
   constructor(code, message, options) {
-    super(message, options);
+    super(code, message, { cause: options?.cause });
     this.name = 'StorageError';
-    this.code = code;
   }
 }
 
@@ -303,7 +304,9 @@ export function tearLine(line, keepFraction = 0.5) {
 export const FAULTS = Object.freeze(['write_failure', 'lost_ack', 'duplicate_delivery', 'crash_after_write', 'torn_write']);
 
 function faultError(code, message, cause) {
-  return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { name: 'InjectedFault', code });
+  const error = new ContextviewError(code, message, { cause });
+  error.name = 'InjectedFault';
+  return error;
 }
 
 /**
@@ -338,7 +341,7 @@ export function faultyStorage(inner, plan = []) {
     const next = plan.shift();
     const { fault, keepFraction = 0.5 } = typeof next === 'string' || next == null ? { fault: next } : next;
     if (fault == null || fault === 'none') return inner.append(lines);
-    if (!FAULTS.includes(fault)) throw new TypeError(`unknown fault "${fault}" (known: ${FAULTS.join(', ')})`);
+    if (!FAULTS.includes(fault)) throw new ContextviewTypeError('plan', `unknown fault "${fault}" (known: ${FAULTS.join(', ')})`);
     const record = { fault, results: [] };
     injected.push(record);
     const settle = (p) => p.then(
@@ -363,13 +366,13 @@ export function faultyStorage(inner, plan = []) {
         throw faultError('crashed', 'crashed after the write (injected)', r.ok ? undefined : r.error);
       }
       case 'torn_write': {
-        if (typeof inner._writeTorn !== 'function') throw new TypeError('torn_write needs a storage with a _writeTorn(lines, keepFraction) hook');
+        if (typeof inner._writeTorn !== 'function') throw new ContextviewTypeError('inner', 'torn_write needs a storage with a _writeTorn(lines, keepFraction) hook');
         const r = await settle(inner._writeTorn(lines, keepFraction));
         crashed = true;
         throw faultError('crashed', 'crashed in the middle of the write (injected torn write)', r.ok ? undefined : r.error);
       }
     }
-    throw new TypeError(`unhandled fault "${fault}"`);
+    throw new ContextviewError('internal', `unhandled fault "${fault}"`);
   }
 
   return {

@@ -3,6 +3,7 @@
 // Plain JavaScript over the wasm API (`requestPoints`, `Session`); every entry point binds it.
 
 import { codedError } from './discover.mjs';
+import { ContextviewTypeError } from './errors.mjs';
 
 /** Binds the Timeline class to one wasm instance's `requestPoints` and `Session`. */
 export function bindTimeline(wasm) {
@@ -12,7 +13,7 @@ export function bindTimeline(wasm) {
    */
   class Timeline {
     constructor(text) {
-      if (typeof text !== 'string') throw codedError('invalid_argument', 'Timeline(text): text must be a string');
+      if (typeof text !== 'string') throw new ContextviewTypeError('text', 'Timeline(text): text must be a string');
       const { points, diagnostics } = wasm.requestPoints(text);
       this.points = points;
       this.diagnostics = diagnostics;

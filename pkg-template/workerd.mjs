@@ -13,8 +13,12 @@ export { Workspace, memoryFs, browserFs, fileListFs } from './discover.mjs';
 export { durableObjectStorage } from './storage-durable-object.mjs';
 export { StorageError, faultyStorage } from './storage.mjs';
 export { DurableSession } from './durable.mjs';
-// A provider's answer into a session as it streams (see receive.mjs).
-export { receive, AnswerStream, ProviderError } from './receive.mjs';
+// A provider's answer into a session as it streams (see receive.mjs), and a whole turn that
+// survives the provider: retries, recoveries, continuations (see send.mjs).
+export { receive, AnswerStream } from './receive.mjs';
+export { send, Turn } from './send.mjs';
+// Every error the package throws (see errors.mjs).
+export { ContextviewError, ContextviewTypeError, ProviderError } from './errors.mjs';
 import { DurableSession } from './durable.mjs';
 
 /** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */

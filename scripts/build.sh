@@ -61,6 +61,19 @@ sed -i "s|^const wasmPath = \`\${__dirname}/${NAME}_bg.wasm\`;$|const wasmPath =
 # wasm-bindgen writes a package.json / .gitignore per output dir; the package root owns those.
 rm -f "$OUT"/web/package.json "$OUT"/node/package.json "$OUT"/web/.gitignore "$OUT"/node/.gitignore
 cp -R pkg-template/. "$OUT/"
+# The error classes (src/js/errors.js): one module in the package, errors.mjs (and errors.cjs for
+# `require`), shared by every entry point and by both wasm glues, whose copies of the snippet
+# become re-exports of it — so an error the wasm throws is an instance of the class a host imports.
+cp src/js/errors.js "$OUT/errors.mjs"
+node_modules/.bin/esbuild src/js/errors.js --format=cjs --platform=node --target=node20 --outfile="$OUT/errors.cjs" --log-level=warning
+for target in web node; do
+  found=("$OUT/$target"/snippets/*/src/js/errors.js)
+  [ "${#found[@]}" = 1 ] && [ -f "${found[0]}" ] || die "wasm-bindgen's copy of src/js/errors.js is not under $OUT/$target/snippets; update build.sh"
+  case $target in
+    web) printf "export * from '../../../../../errors.mjs';\n" > "${found[0]}" ;;
+    node) printf "module.exports = require('../../../../../errors.cjs');\n" > "${found[0]}" ;;
+  esac
+done
 # The inspector's modules, shared with the page in www/: the <contextview-inspector> element
 # (inspector.mjs) runs them in its shadow root.
 mkdir -p "$OUT/inspector"
@@ -72,8 +85,11 @@ chmod +x "$OUT/cli.mjs"
 # export `import` gets, from the same instances. Its JavaScript modules are bundled in; the wasm
 # glue stays a module of its own.
 node_modules/.bin/esbuild "$OUT/node-api.mjs" --bundle --platform=node --format=cjs --target=node20 \
-  --external:./node/contextview.js --outfile="$OUT/index.cjs" --log-level=warning
+  --external:./node/contextview.js --external:./errors.mjs --outfile="$OUT/index.cjs" --log-level=warning
 rm "$OUT/node-api.mjs"
+# The error classes stay the one module the node glue requires too (errors.cjs).
+grep -q 'require("./errors.mjs")' "$OUT/index.cjs" || die "index.cjs does not require ./errors.mjs; update build.sh"
+sed -i 's|require("./errors.mjs")|require("./errors.cjs")|g' "$OUT/index.cjs"
 # TypeScript's view of the CommonJS entry: the same declarations.
 sed -e 's|\./web/contextview\.js|./node/contextview.js|g' "$OUT/index.d.ts" > "$OUT/index.d.cts"
 

@@ -34,18 +34,92 @@ pub(super) fn body_result(body: JsValue, report: &Report, diagnostics: &[Diagnos
     Ok(result.into())
 }
 
-pub(super) fn error(code: &str, message: &str) -> JsValue {
-    let err = js_sys::Error::new(message);
-    let _ = js_sys::Reflect::set(&err, &"code".into(), &code.into());
-    err.into()
+// The package's error classes (`ContextviewError`, `ContextviewTypeError`): one module, which
+// every entry point exports (scripts/build.sh points each copy of it at one instance).
+#[wasm_bindgen(module = "/src/js/errors.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = makeError)]
+    fn make_error(code: &str, message: &str, details: JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = makeTypeError)]
+    fn make_type_error(argument: &str, message: &str) -> JsValue;
 }
 
+/// A refusal as a `ContextviewError` with its stable `code`.
+pub(super) fn error(code: &str, message: &str) -> JsValue {
+    make_error(code, message, JsValue::UNDEFINED)
+}
+
+/// A refusal with `details` (the rules a payload broke, …).
 pub(super) fn error_with<T: Serialize>(code: &str, message: &str, details: &T) -> JsValue {
-    let err = error(code, message);
-    if let Ok(details) = to_js(details) {
-        let _ = js_sys::Reflect::set(&err, &"details".into(), &details);
+    make_error(code, message, to_js(details).unwrap_or(JsValue::UNDEFINED))
+}
+
+/// What a JS value is, in words, for a wrong-typed argument's message.
+fn kind_of(value: &JsValue) -> &'static str {
+    if value.is_undefined() {
+        "undefined"
+    } else if value.is_null() {
+        "null"
+    } else if value.is_string() {
+        "a string"
+    } else if value.as_bool().is_some() {
+        "a boolean"
+    } else if value.as_f64().is_some() {
+        "a number"
+    } else if value.is_bigint() {
+        "a bigint"
+    } else if value.is_symbol() {
+        "a symbol"
+    } else if value.is_function() {
+        "a function"
+    } else if js_sys::Array::is_array(value) {
+        "an array"
+    } else {
+        "an object"
     }
-    err
+}
+
+/// A wrong-typed argument: a `ContextviewTypeError` (a `TypeError`, code `invalid_argument`)
+/// naming the argument.
+pub(super) fn type_error(argument: &str, expected: &str, value: &JsValue) -> JsValue {
+    make_type_error(argument, &format!("`{argument}` must be {expected}, not {}", kind_of(value)))
+}
+
+/// A string argument (wasm-bindgen would read anything else as memory and trap).
+pub(super) fn string(value: &JsValue, argument: &str) -> Result<String, JsValue> {
+    value.as_string().ok_or_else(|| type_error(argument, "a string", value))
+}
+
+/// An optional string argument: `undefined` and `null` are none.
+pub(super) fn optional_string(value: &JsValue, argument: &str) -> Result<Option<String>, JsValue> {
+    match value.is_undefined() || value.is_null() {
+        true => Ok(None),
+        false => string(value, argument).map(Some),
+    }
+}
+
+/// A list of strings.
+pub(super) fn strings(value: &JsValue, argument: &str) -> Result<Vec<String>, JsValue> {
+    let expected = "an array of strings";
+    if !js_sys::Array::is_array(value) {
+        return Err(type_error(argument, expected, value));
+    }
+    js_sys::Array::from(value).iter().map(|v| v.as_string().ok_or_else(|| type_error(argument, expected, &v))).collect()
+}
+
+/// Bytes: a `Uint8Array` (a string or anything else would be read as something it is not).
+pub(super) fn bytes(value: &JsValue, argument: &str) -> Result<Vec<u8>, JsValue> {
+    value.dyn_ref::<js_sys::Uint8Array>().map(js_sys::Uint8Array::to_vec).ok_or_else(|| type_error(argument, "a Uint8Array", value))
+}
+
+/// A whole number in `range` (a status, a count).
+pub(super) fn integer(value: &JsValue, argument: &str, range: std::ops::RangeInclusive<u32>) -> Result<u32, JsValue> {
+    let expected = || format!("a whole number from {} to {}", range.start(), range.end());
+    let n = value.as_f64().ok_or_else(|| type_error(argument, &expected(), value))?;
+    if n.fract() != 0.0 || n < f64::from(*range.start()) || n > f64::from(*range.end()) {
+        return Err(make_type_error(argument, &format!("`{argument}` must be {}, not {n}", expected())));
+    }
+    Ok(n as u32)
 }
 
 pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -125,8 +199,8 @@ pub(super) fn request_error(e: RequestError) -> JsValue {
 
 /// The host's time, or the clock's: records always carry when they were written. (The core has
 /// no clock; tests pass their own `now`.)
-pub(super) fn clock(now: Option<String>) -> String {
-    now.unwrap_or_else(|| String::from(js_sys::Date::new_0().to_iso_string()))
+pub(super) fn clock(now: &JsValue) -> Result<String, JsValue> {
+    Ok(optional_string(now, "now")?.unwrap_or_else(|| String::from(js_sys::Date::new_0().to_iso_string())))
 }
 
 pub(super) fn session_error(e: SessionError) -> JsValue {

@@ -13,7 +13,7 @@ use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
 mod cross;
-use cross::{body_result, build_result, clock, error, options, request_error, session_error, to_js, ts, via_value, OptionsMemo};
+use cross::{body_result, build_result, bytes, clock, error, integer, optional_string, options, request_error, session_error, string, strings, to_js, ts, via_value, OptionsMemo};
 
 use crate::diagnostic::Diagnostic;
 use crate::discovery::host::HostAnswer;
@@ -168,8 +168,8 @@ pub fn version() -> String {
 
 /// Parses a session log (JSON Lines). Bad lines become diagnostics; it never throws on data.
 #[wasm_bindgen(js_name = parseLog)]
-pub fn parse_log(text: &str) -> Result<Ts<ParsedLog>, JsValue> {
-    let log = update::parse_log(text);
+pub fn parse_log(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Ts<ParsedLog>, JsValue> {
+    let log = update::parse_log(&string(&text, "text")?);
     let records = log
         .records
         .iter()
@@ -180,8 +180,8 @@ pub fn parse_log(text: &str) -> Result<Ts<ParsedLog>, JsValue> {
 
 /// Replays a session log into conversation items and the client's coalesced view.
 #[wasm_bindgen]
-pub fn replay(text: &str) -> Result<Ts<Replay>, JsValue> {
-    let log = update::parse_log(text);
+pub fn replay(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Ts<Replay>, JsValue> {
+    let log = update::parse_log(&string(&text, "text")?);
     let mut replayed = update::replay(&log.records);
     let mut diagnostics = log.diagnostics;
     diagnostics.append(&mut replayed.diagnostics);
@@ -200,8 +200,9 @@ pub struct Timeline {
 /// (the lines before it rebuild that request); when the log ends waiting for the model, last
 /// the request it would send next (`next`). Bad lines become diagnostics.
 #[wasm_bindgen(js_name = requestPoints)]
-pub fn request_points(text: &str) -> Result<Ts<Timeline>, JsValue> {
-    let log = update::parse_log(text);
+pub fn request_points(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Ts<Timeline>, JsValue> {
+    let text = string(&text, "text")?;
+    let log = update::parse_log(&text);
     let points = update::request_points(&log, text.split('\n').count());
     ts(&Timeline { points, diagnostics: log.diagnostics })
 }
@@ -236,8 +237,12 @@ pub fn cost_models() -> Result<Vec<Ts<crate::cost::CostModel>>, JsValue> {
 
 /// Checks a payload (ours or anyone's) against a provider's rules; `[]` means valid.
 #[wasm_bindgen(js_name = validatePayload)]
-pub fn validate_payload(provider: &str, payload: JsValue, limits: Option<Ts<Limits>>) -> Result<Vec<Ts<Violation>>, JsValue> {
-    let provider: Provider = provider.parse().map_err(|m: String| error("invalid_argument", &m))?;
+pub fn validate_payload(
+    #[wasm_bindgen(unchecked_param_type = "Provider")] provider: JsValue,
+    payload: JsValue,
+    limits: Option<Ts<Limits>>,
+) -> Result<Vec<Ts<Violation>>, JsValue> {
+    let provider: Provider = string(&provider, "provider")?.parse().map_err(|m: String| error("invalid_argument", &m))?;
     let limits = match limits {
         Some(l) => via_value(&l.js_value(), "invalid_argument", "limits")?,
         None => Limits::default(),
@@ -264,12 +269,17 @@ pub struct ImportResult {
 /// Imports another agent's session file (Claude Code, Codex or pi) into our log format. The
 /// format is detected when not given. Bad lines are reported in `report.diagnostics`.
 #[wasm_bindgen(js_name = importSession)]
-pub fn import_session(text: &str, format: Option<String>) -> Result<Ts<ImportResult>, JsValue> {
+pub fn import_session(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | null | undefined")] format: JsValue,
+) -> Result<Ts<ImportResult>, JsValue> {
+    let text = string(&text, "text")?;
+    let format = optional_string(&format, "format")?;
     let format = match format.as_deref() {
         Some(name) => Some(name.parse::<Format>().map_err(|m| error("invalid_argument", &m))?),
         None => None,
     };
-    let imported = import::import(format, text).map_err(|e| error(e.code(), &e.to_string()))?;
+    let imported = import::import(format, &text).map_err(|e| error(e.code(), &e.to_string()))?;
     let log = update::write_log(&imported.header, &imported.records);
     ts(&ImportResult { log, report: imported.report })
 }
@@ -291,13 +301,13 @@ impl Session {
 
     /// Loads a log's text; unreadable lines become diagnostics (see `diagnostics()`).
     #[wasm_bindgen(js_name = fromLog)]
-    pub fn from_log(text: &str) -> Session {
-        Session { inner: NativeSession::from_log(text), options: OptionsMemo::default() }
+    pub fn from_log(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Session, JsValue> {
+        Ok(Session { inner: NativeSession::from_log(&string(&text, "text")?), options: OptionsMemo::default() })
     }
 
     /// Appends one record line. Returns `false` when the record was already held.
-    pub fn append(&mut self, line: &str) -> Result<bool, JsValue> {
-        match self.inner.append_line(line) {
+    pub fn append(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue) -> Result<bool, JsValue> {
+        match self.inner.append_line(&string(&line, "line")?) {
             Ok(Appended::New) => Ok(true),
             Ok(Appended::Duplicate) => Ok(false),
             Err(e) => Err(error(e.code(), &e.to_string())),
@@ -329,24 +339,34 @@ impl Session {
     /// Queues the rules `rulesForPath` returned for `path` as one `rules_attached` reminder for
     /// the next build; `false` when there were none or they were told already.
     #[wasm_bindgen(js_name = enqueueRules)]
-    pub fn enqueue_rules(&mut self, path: &str, rules: Vec<Ts<crate::discovery::Rule>>) -> Result<bool, JsValue> {
-        let rules = rules
-            .into_iter()
-            .map(|r| via_value(&r.js_value(), "invalid_argument", "rule"))
+    pub fn enqueue_rules(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Rule[]")] rules: JsValue,
+    ) -> Result<bool, JsValue> {
+        let path = string(&path, "path")?;
+        if !js_sys::Array::is_array(&rules) {
+            return Err(cross::type_error("rules", "an array of rules", &rules));
+        }
+        let rules = js_sys::Array::from(&rules)
+            .iter()
+            .map(|r| via_value(&r, "invalid_argument", "rule"))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(self.inner.enqueue_rules(path, &rules))
+        Ok(self.inner.enqueue_rules(&path, &rules))
     }
 
     /// A new, empty session; its header line is stored with the first records.
-    pub fn create(session_id: &str) -> Session {
-        Session { inner: NativeSession::create(Header::new(session_id)), options: OptionsMemo::default() }
+    pub fn create(#[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<Session, JsValue> {
+        let session_id = string(&session_id, "sessionId")?;
+        Ok(Session { inner: NativeSession::create(Header::new(session_id)), options: OptionsMemo::default() })
     }
 
     /// Queues a command; `now` (RFC 3339; the clock's time when left out) stamps the records
     /// it writes. Returns the command's id.
-    pub fn submit(&mut self, command: Ts<Command>, now: Option<String>) -> Result<f64, JsValue> {
+    pub fn submit(&mut self, command: Ts<Command>, #[wasm_bindgen(unchecked_param_type = "string | null")] now: JsValue) -> Result<f64, JsValue> {
+        let now = clock(&now)?;
         let command = via_value(&command.js_value(), "invalid_command", "command")?;
-        Ok(self.inner.submit(command, Some(clock(now))) as f64)
+        Ok(self.inner.submit(command, Some(now)) as f64)
     }
 
     /// Processes every queued command, in order. A command's own failure is data (`error`).
@@ -357,9 +377,10 @@ impl Session {
     /// Processes one command now (throws `queue_not_empty` while commands are queued). Its reply
     /// is typed by the command (declared in `TS_TYPES`).
     #[wasm_bindgen(skip_typescript)]
-    pub fn dispatch(&mut self, command: Ts<Command>, now: Option<String>) -> Result<Ts<Processed>, JsValue> {
+    pub fn dispatch(&mut self, command: Ts<Command>, now: JsValue) -> Result<Ts<Processed>, JsValue> {
+        let now = clock(&now)?;
         let command = via_value(&command.js_value(), "invalid_command", "command")?;
-        ts(&self.inner.dispatch(command, Some(clock(now))).map_err(session_error)?)
+        ts(&self.inner.dispatch(command, Some(now)).map_err(session_error)?)
     }
 
     /// Effects produced outside commands (records a `build` drained into the log, to store).
@@ -372,8 +393,9 @@ impl Session {
     /// ACP updates they completed — text and thought chunks, tool calls once their arguments
     /// are whole — for the client. `endAnswer` records the answer. Throws `no_answer_begun`.
     #[wasm_bindgen(js_name = answerBytes, unchecked_return_type = "SessionUpdate[]")]
-    pub fn answer_bytes(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
-        let updates = self.inner.answer_bytes(bytes).map_err(session_error)?;
+    pub fn answer_bytes(&mut self, #[wasm_bindgen(unchecked_param_type = "Uint8Array")] chunk: JsValue) -> Result<JsValue, JsValue> {
+        let chunk = bytes(&chunk, "bytes")?;
+        let updates = self.inner.answer_bytes(&chunk).map_err(session_error)?;
         to_js(&updates)
     }
 
@@ -387,8 +409,9 @@ impl Session {
     }
 
     /// Converges memory to what storage holds (its JSON Lines text).
-    pub fn reconcile(&mut self, stored: &str) -> Result<Ts<Reconciled>, JsValue> {
-        ts(&self.inner.reconcile(stored).map_err(session_error)?)
+    pub fn reconcile(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] stored: JsValue) -> Result<Ts<Reconciled>, JsValue> {
+        let stored = string(&stored, "stored")?;
+        ts(&self.inner.reconcile(&stored).map_err(session_error)?)
     }
 
     pub fn persistence(&self) -> Result<Ts<PersistenceStatus>, JsValue> {
@@ -413,8 +436,14 @@ impl Session {
     /// Tells the session the provider refused its last request (`{status, body}`). A 413 or an
     /// image error makes the next build strip every image, once; returns whether it will.
     #[wasm_bindgen(js_name = onProviderError)]
-    pub fn on_provider_error(&mut self, status: u16, body: &str) -> bool {
-        self.inner.on_provider_error(status, body)
+    pub fn on_provider_error(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] status: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
+    ) -> Result<bool, JsValue> {
+        let status = integer(&status, "status", 100..=599)?;
+        let body = string(&body, "body")?;
+        Ok(self.inner.on_provider_error(status as u16, &body))
     }
 
     /// How full the context is for the model the options name — `{used, size}` as in ACP's
@@ -481,23 +510,27 @@ impl WorkspaceEngine {
     }
 
     #[wasm_bindgen(js_name = startRefresh)]
-    pub fn start_refresh(&mut self, paths: Vec<String>) {
-        self.inner.start_refresh(&paths);
+    pub fn start_refresh(&mut self, #[wasm_bindgen(unchecked_param_type = "string[]")] paths: JsValue) -> Result<(), JsValue> {
+        self.inner.start_refresh(&strings(&paths, "paths")?);
+        Ok(())
     }
 
     #[wasm_bindgen(js_name = startRulesForPath)]
-    pub fn start_rules_for_path(&mut self, path: &str) {
-        self.inner.start_rules_for_path(path);
+    pub fn start_rules_for_path(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue) -> Result<(), JsValue> {
+        self.inner.start_rules_for_path(&string(&path, "path")?);
+        Ok(())
     }
 
     #[wasm_bindgen(js_name = startRulesMatching)]
-    pub fn start_rules_matching(&mut self, path: &str) {
-        self.inner.start_rules_matching(path);
+    pub fn start_rules_matching(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue) -> Result<(), JsValue> {
+        self.inner.start_rules_matching(&string(&path, "path")?);
+        Ok(())
     }
 
     #[wasm_bindgen(js_name = startLoadSkill)]
-    pub fn start_load_skill(&mut self, name: &str) {
-        self.inner.start_load_skill(name);
+    pub fn start_load_skill(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Result<(), JsValue> {
+        self.inner.start_load_skill(&string(&name, "name")?);
+        Ok(())
     }
 
     /// `{done: false, requests}` or `{done: true, outcome}`; a job that cannot finish throws

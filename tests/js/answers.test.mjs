@@ -14,12 +14,14 @@ import * as cv from '../../pkg/node.mjs';
 const fixture = (name) => readFileSync(fileURLToPath(new URL(`../fixtures/answers/${name}`, import.meta.url)));
 const cli = fileURLToPath(new URL('../../pkg/cli.mjs', import.meta.url));
 const NOW = '2026-12-03T10:00:00Z';
+const GEMINI_CALLS = [['k3f9a2x1', 'read_file', { path: 'a.rs' }], ['p0q8w7e6', 'read_file', { path: 'b.rs' }], ['z9y8x7w6', 'list_dir', {}]];
 
 /** A stand-in for the provider's endpoint: its answer as a Response whose body arrives in small pieces. */
 function mockFetch(bytes, { status = 200, piece = 5 } = {}) {
   const calls = [];
   const fetch = async (url, init) => {
-    calls.push({ url, body: init.body });
+    // What went over the wire, copied as it was sent (not the caller's buffer).
+    calls.push({ url, sent: new TextDecoder().decode(init.body.slice()) });
     const body = new ReadableStream({
       start(controller) {
         for (let at = 0; at < bytes.length; at += piece) controller.enqueue(bytes.subarray(at, at + piece));
@@ -32,10 +34,13 @@ function mockFetch(bytes, { status = 200, piece = 5 } = {}) {
 }
 
 const cases = [
-  { provider: 'anthropic', model: 'claude-sonnet-4-5', file: 'anthropic-thinking-tools.sse', key: 'messages', back: 'SIG-one/+==' },
-  { provider: 'openai-chat', model: 'gpt-4.1', file: 'openai-chat-tools.sse', key: 'messages', back: 'call_B' },
-  { provider: 'openai-responses', model: 'gpt-5', file: 'openai-responses-reasoning-call.sse', key: 'input', back: 'gAAAAB-final-R1a' },
-  { provider: 'gemini', model: 'gemini-3-flash-preview', file: 'gemini-parallel-calls.json', key: 'contents', back: 'GSIG/call==' },
+  { provider: 'anthropic', model: 'claude-sonnet-4-5', file: 'anthropic-thinking-tools.sse', key: 'messages', back: 'SIG-one/+==',
+    calls: [['toolu_01Read', 'read_file', { path: 'src/parser.rs', limit: 200 }], ['toolu_02List', 'list_dir', {}]] },
+  { provider: 'openai-chat', model: 'gpt-4.1', file: 'openai-chat-tools.sse', key: 'messages', back: 'call_B',
+    calls: [['call_A', 'bash', { command: 'ls' }], ['call_B', 'read_file', { path: 'Cargo.toml' }]] },
+  { provider: 'openai-responses', model: 'gpt-5', file: 'openai-responses-reasoning-call.sse', key: 'input', back: 'gAAAAB-final-R1a',
+    calls: [['call_R1b', 'read_file', { path: 'src/lib.rs' }]] },
+  { provider: 'gemini', model: 'gemini-3-flash-preview', file: 'gemini-parallel-calls.json', key: 'contents', back: 'GSIG/call==', calls: GEMINI_CALLS },
 ];
 
 for (const c of cases) {
@@ -46,7 +51,10 @@ for (const c of cases) {
     const { fetch, calls } = mockFetch(fixture(c.file));
     const { body } = session.buildBytes({ provider: c.provider, model: c.model });
     const response = await fetch('https://provider.invalid/v1', { method: 'POST', body });
-    assert.equal(new TextDecoder().decode(calls[0].body), new TextDecoder().decode(body));
+    // What was sent is the request as built: the same text a second build gives, and valid.
+    const built = session.buildString({ provider: c.provider, model: c.model }).body;
+    assert.equal(calls[0].sent, built);
+    assert.deepEqual(cv.validatePayload(c.provider, JSON.parse(calls[0].sent)), []);
 
     const stream = cv.receive(session, response, { now: NOW });
     const updates = [];
@@ -55,7 +63,7 @@ for (const c of cases) {
     assert.equal(processed.error, undefined);
     const { answer } = processed.reply;
     assert.equal(answer.status, 'complete');
-    assert.ok(answer.toolCalls.length > 0, 'the answer asks for tools');
+    assert.deepEqual(answer.toolCalls.map((t) => [t.id, t.name, t.input]), c.calls, 'the calls the answer asks for');
     // The calls the UI saw while streaming are the calls to run.
     assert.deepEqual(updates.filter((u) => u.sessionUpdate === 'tool_call').map((u) => u.toolCallId), answer.toolCalls.map((t) => t.id));
     for (const call of answer.toolCalls) {
@@ -110,11 +118,13 @@ test("the provider's error is a ProviderError, thrown once what arrived is recor
   const lines = thrown.processed.effects.flatMap((e) => (e.type === 'persist' ? e.lines : []));
   assert.ok(lines.some((l) => l.includes('Half an answ')), 'the text that arrived is recorded');
   assert.ok(lines.some((l) => l.includes('"status":"failed"')), lines.join('\n'));
-  // An error body (HTTP 429 here) records nothing and says what the provider said.
+  // An error body (HTTP 429 here) records only how the answer ended, and says what the provider said.
   const e = await cv.receive(session, new Response(fixture('gemini-error-body.json'), { status: 429 }), { provider: 'gemini', now: NOW }).done().catch((e) => e);
   assert.ok(e instanceof cv.ProviderError);
-  assert.deepEqual([e.providerError.kind, e.providerError.status], ['RESOURCE_EXHAUSTED', 429]);
-  assert.deepEqual(e.processed.reply.seqs, []);
+  assert.deepEqual([e.providerError.kind, e.providerError.status, e.status, e.retryable], ['RESOURCE_EXHAUSTED', 429, 429, true]);
+  const ended = e.processed.effects.flatMap((x) => (x.type === 'persist' ? x.lines : [])).map((l) => JSON.parse(l))
+    .filter((r) => e.processed.reply.seqs.includes(r.seq));
+  assert.deepEqual(ended.map((r) => [r.event.kind, r.event.status, r.event.error.kind]), [['answer_end', 'failed', 'RESOURCE_EXHAUSTED']]);
   // A command while an answer is being received is refused; bytes with none begun throw.
   assert.throws(() => session.answerBytes(new Uint8Array([1])), (e) => e.code === 'no_answer_begun');
 });
@@ -159,12 +169,22 @@ test('contextview respond prints the records an answer adds; appended, the log b
   assert.deepEqual(lines.map((l) => l.seq), lines.map((_, i) => lastSeq + 1 + i), 'numbered after the log');
   assert.equal(lines.at(-1).event.kind, 'answer_end');
   appendFileSync(log, out);
-  execFileSync('node', [cli, 'respond', '--session', log, '--provider', 'gemini', '--response', '-'], { input: '' });
+  // An empty answer (the connection closed before a byte): recorded as a partial answer, exit 1, retry.
+  const empty = spawnSync('node', [cli, 'respond', '--session', log, '--provider', 'gemini', '--response', '-', '--now', NOW], { input: '', encoding: 'utf8' });
+  assert.equal(empty.status, 1, empty.stderr);
+  const [emptyEnd] = empty.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual([emptyEnd.seq, emptyEnd.event.kind, emptyEnd.event.status], [lastSeq + lines.length + 1, 'answer_end', 'partial']);
+  assert.match(empty.stderr, /answer\.empty[\s\S]*retry after \d+ ms \(answer_incomplete\)/);
   const body = execFileSync('node', [cli, 'build', '--session', log, '--provider', 'gemini', '--model', 'gemini-3-pro-preview'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   assert.ok(body.includes('"thoughtSignature":"GSIG/text+=="'), body);
-  // From stdin, and an error answer: exit 1 with the provider's error on stderr.
-  const failed = spawnSync('node', [cli, 'respond', '--session', log, '--provider', 'gemini', '--response', '-'], { input: fixture('gemini-error-body.json'), encoding: 'utf8' });
+  // From stdin, and an error answer with its status: exit 1 with the provider's error and the
+  // retry decision on stderr; the failure is one record, to append like any other.
+  const failed = spawnSync('node', [cli, 'respond', '--session', log, '--provider', 'gemini', '--response', '-', '--status', '429'], { input: fixture('gemini-error-body.json'), encoding: 'utf8' });
   assert.equal(failed.status, 1);
-  assert.match(failed.stderr, /provider_error: RESOURCE_EXHAUSTED \(429\)/);
-  assert.equal(failed.stdout, '', 'an error body adds nothing');
+  assert.match(failed.stderr, /provider_error: RESOURCE_EXHAUSTED \(429\)[\s\S]*retry after \d+ ms \(rate_limited\)/);
+  const failure = failed.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(failure.map((r) => [r.event.kind, r.event.status, r.event.error.status]), [['answer_end', 'failed', 429]]);
+  const proxy = spawnSync('node', [cli, 'respond', '--session', log, '--provider', 'gemini', '--response', '-', '--status', '502'], { input: '<html><title>502 Bad Gateway</title></html>', encoding: 'utf8' });
+  assert.equal(proxy.status, 1);
+  assert.match(proxy.stderr, /provider_error: bad_gateway \(502\): 502 Bad Gateway[\s\S]*retry after \d+ ms \(server_error\)/);
 });

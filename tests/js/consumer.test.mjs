@@ -70,7 +70,7 @@ test('ESM, CJS and exports-map CJS share one instance and one API', async () => 
   const webApi = Object.keys(web).filter((k) => !internal.has(k)).sort();
   // Written in JavaScript (pkg-template/discover.mjs, node-fs.mjs, storage*.mjs, timeline.mjs), not generated
   // by wasm-bindgen.
-  const jsApi = ['discover', 'Workspace', 'memoryFs', 'browserFs', 'fileListFs', 'nodeFs', 'nodeFileStorage', 'StorageError', 'faultyStorage', 'DurableSession', 'openSession', 'Timeline', 'receive', 'AnswerStream', 'ProviderError'];
+  const jsApi = ['discover', 'Workspace', 'memoryFs', 'browserFs', 'fileListFs', 'nodeFs', 'nodeFileStorage', 'StorageError', 'faultyStorage', 'DurableSession', 'openSession', 'Timeline', 'receive', 'AnswerStream', 'ProviderError', 'send', 'Turn', 'ContextviewError', 'ContextviewTypeError'];
   assert.deepEqual(jsApi.filter((k) => typeof cv[k] !== 'function'), [], 'node.mjs exports the discovery and storage API');
   const esmApi = Object.keys(cv).filter((k) => !jsApi.includes(k)).sort();
   assert.deepEqual(esmApi, [...webApi, 'init'].sort(), 'node.mjs exports what the web build exports, plus init');

@@ -6,8 +6,10 @@
 // on after an answer the output limit cut short or Anthropic paused. Every attempt is recorded
 // in the log as it went; the package still never opens a connection itself.
 
-import { ContextviewTypeError, ProviderError } from './errors.mjs';
-import { receive } from './receive.mjs';
+import { ContextviewError, ContextviewTypeError, ProviderError } from './errors.mjs';
+
+const encoder = new TextEncoder();
+import { AnswerStream } from './receive.mjs';
 
 /** Sleeps `ms`, or rejects with the signal's reason when it aborts first. */
 function sleep(ms, signal) {
@@ -45,6 +47,11 @@ function check(fetcher, options) {
  * throws the ProviderError that ended it (not retryable, or retries spent) — both the same way.
  */
 export class Turn {
+  /**
+   * For a plain Session: the effects of every command the turn ran (persist, notify,
+   * compactionDue), in order, for the host to perform. A DurableSession performs its own.
+   */
+  effects = [];
   #target;
   #fetcher;
   #options;
@@ -154,11 +161,31 @@ function failedFetch(error) {
  * What `send` needs of a session: build and receive. A DurableSession stores what both write; a
  * plain Session leaves its effects to the host, as its other commands do.
  */
-function target(session) {
+function target(session, effects) {
   if (typeof session.settle === 'function') {
     return { build: (options) => session.buildBytes(options), receive: (source, options) => session.receive(source, options) };
   }
-  return { build: (options) => session.buildBytes(options), receive: (source, options) => receive(session, source, options) };
+  return {
+    // The `buildRequest` command: the session's model unless the options name another, and
+    // its tools recorded when they change — as a DurableSession builds.
+    build(options) {
+      const processed = session.dispatch({ type: 'buildRequest', options });
+      effects.push(...processed.effects);
+      if (processed.error) {
+        const { code, message, violations } = processed.error;
+        throw new ContextviewError(code, message, violations?.length ? { details: { violations } } : {});
+      }
+      return { body: encoder.encode(processed.reply.body), report: processed.reply.report };
+    },
+    receive(source, options) {
+      const dispatch = (command, now) => {
+        const processed = session.dispatch(command, now);
+        effects.push(...processed.effects);
+        return processed;
+      };
+      return new AnswerStream(session, dispatch, source, options);
+    },
+  };
 }
 
 /**
@@ -172,5 +199,8 @@ export function send(session, fetcher, options = {}) {
   if (session === null || typeof session !== 'object' || typeof session.buildBytes !== 'function') {
     throw new ContextviewTypeError('session', '`session` must be a Session or a DurableSession');
   }
-  return new Turn(target(session), fetcher, options);
+  const effects = [];
+  const turn = new Turn(target(session, effects), fetcher, options);
+  turn.effects = effects;
+  return turn;
 }

@@ -82,14 +82,23 @@ impl Session {
         let replayer = self.replayer();
         let last = replayer.state().last_answer.clone()?;
         let items = replayer.items();
-        if last.items != items.len() || !matches!(items.last(), Some(Item::Assistant(_) | Item::Reasoning(_))) {
-            return None;
-        }
         let ending = match last.status {
             AnswerStatus::Complete => Ending::of_stop_reason(last.stop_reason.as_deref()),
             AnswerStatus::Partial => Ending::Interrupted,
             AnswerStatus::Failed => Ending::Failed,
         };
+        // What the model said last must be this answer's: text or reasoning (which goes back as
+        // the reasoning rule gives it, so the request must end with a user turn), or — for an
+        // interrupted answer — a call that arrived whole (it goes back with a synthetic result,
+        // not run; a cut answer's whole calls are the host's to run).
+        let said = match items.last() {
+            Some(Item::Assistant(_) | Item::Reasoning(_)) => true,
+            Some(Item::ToolCall(_)) => matches!(ending, Ending::Interrupted | Ending::Failed),
+            Some(Item::User(_) | Item::ToolResult(_) | Item::Native(_)) | None => false,
+        };
+        if last.items != items.len() || !said {
+            return None;
+        }
         let (reason, synthetic, text) = match ending {
             Ending::OutputLimit => (
                 ContinuedReason::OutputLimit,

@@ -9,6 +9,8 @@
 //   POST /receive?provider=P&model=M  body: a provider's answer, streamed in
 //                         -> {updates, lines, answer} (a fresh session asked one question takes
 //                         the answer through receive(), as a Worker relays a provider's stream)
+//   GET  /unhappy         -> {results: [{name, ok, error?}]} (the unhappy-path conformance
+//                         suite, tests/js/unhappy-conformance.mjs, with this runtime's entry)
 //   GET  /storage-conformance  -> {results: [{name, ok, error?}], logs, exports}
 //                         (the session-log storage conformance suite against durableObjectStorage
 //                         in this object's SQLite storage, one log per key; logs = distinct logs
@@ -22,6 +24,7 @@ import { storageCases, runCases } from '../js/storage-conformance.mjs';
 import { sessionCases } from '../js/session-conformance.mjs';
 import * as cv from '../../pkg/workerd.mjs';
 import { receiveAnswer } from './receive-answer.mjs';
+import { unhappyCases, runUnhappy } from '../js/unhappy-conformance.mjs';
 
 const LINE_PREFIX = 'line:';
 const key = (n) => LINE_PREFIX + String(n).padStart(10, '0');
@@ -133,6 +136,9 @@ export default {
     if (request.method === 'POST' && url.pathname === '/discover') return discoverResponse(request);
     if (request.method === 'POST' && url.pathname === '/receive') {
       return Response.json(await receiveAnswer(cv, request, url.searchParams.get('provider'), url.searchParams.get('model')));
+    }
+    if (request.method === 'GET' && url.pathname === '/unhappy') {
+      return Response.json({ results: await runUnhappy(unhappyCases, cv) });
     }
     const name = url.searchParams.get('session') ?? 'default';
     return env.SESSIONS.get(env.SESSIONS.idFromName(name)).fetch(request);

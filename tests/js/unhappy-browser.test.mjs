@@ -1,0 +1,35 @@
+// The unhappy path in headless Chromium: unhappy-page.html runs every case of
+// unhappy-conformance.mjs (the README's loop against a stand-in provider that fails on demand)
+// with the built browser entry.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import { openPage } from './static-server.mjs';
+import { unhappyCases } from './unhappy-conformance.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+let server, browser, page;
+const messages = [];
+
+before(async () => {
+  ({ server, browser, page } = await openPage(chromium, root, '/tests/js/unhappy-page.html', messages));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('every unhappy-path case passes in Chromium', async (t) => {
+  await page.waitForFunction(() => document.body.dataset.status !== 'running', null, { timeout: 120_000 });
+  const { status, results } = await page.evaluate(() => ({ status: document.body.dataset.status, results: window.__results }));
+  assert.equal(status, 'done', `${status}\n${messages.join('\n')}`);
+  assert.deepEqual(results.map((r) => r.name), unhappyCases.map((c) => c.name), 'every case ran');
+  for (const r of results) await t.test(r.name, () => assert.ok(r.ok, r.error));
+});
+
+test('the page logged no errors', () => {
+  assert.deepEqual(messages.filter((m) => /^(error|pageerror)/.test(m)), []);
+});

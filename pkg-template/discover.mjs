@@ -307,6 +307,7 @@ const MAX_SYMLINK_HOPS = 40;
  * tests and editors holding unsaved buffers).
  */
 export function memoryFs(files = {}) {
+  if (files === null || typeof files !== 'object') throw new ContextviewTypeError('files', '`files` must be an object or a Map of paths');
   // path -> {kind: 'dir', children: Set<name>, listing?} | {kind: 'file', data, bytes?} | {kind: 'symlink', target}
   // A directory's sorted listing is kept until one of its children changes.
   const nodes = new Map([['/', { kind: 'dir', children: new Set(), listing: null }]]);
@@ -316,7 +317,7 @@ export function memoryFs(files = {}) {
     if (value instanceof ArrayBuffer) return { kind: 'file', data: new Uint8Array(value) };
     if (value && typeof value === 'object' && typeof value.symlink === 'string') return { kind: 'symlink', target: value.symlink };
     if (value && typeof value === 'object' && value.dir === true) return { kind: 'dir', children: new Set(), listing: null };
-    throw new ContextviewTypeError('value', `memoryFs: ${path}: expected a string, a Uint8Array, {symlink: target} or {dir: true}`);
+    throw new ContextviewTypeError('files', `memoryFs: \`files\` must map paths to a string, a Uint8Array, {symlink: target} or {dir: true}; ${path} is not one`);
   }
 
   function ensureDir(path) {

@@ -8,7 +8,7 @@
 // code runs in Node, browsers and workerd; each entry point binds its own Session class.
 
 import { ContextviewError, ContextviewTypeError } from './errors.mjs';
-import { AnswerStream } from './receive.mjs';
+import { AnswerStream, checkOptions } from './receive.mjs';
 import { send } from './send.mjs';
 
 /** Errors after which storage surely holds nothing of the batch. */
@@ -39,6 +39,10 @@ export class DurableSession {
    * @param {any} Session the wasm Session class
    */
   static async open(Session, storage, options = {}) {
+    if (storage === null || typeof storage !== 'object' || typeof storage.load !== 'function' || typeof storage.append !== 'function') {
+      throw new ContextviewTypeError('storage', '`storage` must be a SessionStorage (load() and append(lines))');
+    }
+    if (options === null || typeof options !== 'object') throw new ContextviewTypeError('options', '`options` must be an object');
     const { text, diagnostics } = await storage.load();
     let session;
     if (text === '') {
@@ -120,6 +124,7 @@ export class DurableSession {
    * for the updates as they decode; the answer is stored when the body ends (see AnswerStream).
    */
   receive(source, options = {}) {
+    checkOptions(options);
     return new AnswerStream(this.session, (command, now) => this.dispatch(command, now), source, options);
   }
 

@@ -152,5 +152,16 @@ export class AnswerStream {
 
 /** Receives `source` into a plain Session (records are handed to the host as persist effects). */
 export function receive(session, source, options = {}) {
+  if (session === null || typeof session !== 'object' || typeof session.dispatch !== 'function' || typeof session.answerBytes !== 'function') {
+    throw new ContextviewTypeError('session', '`session` must be a Session');
+  }
+  checkOptions(options);
   return new AnswerStream(session, (command, now) => session.dispatch(command, now), source, options);
+}
+
+/** Receive options: an object, its `attempt` a whole number. */
+export function checkOptions(options) {
+  if (options === null || typeof options !== 'object') throw new ContextviewTypeError('options', '`options` must be an object');
+  const { attempt } = options;
+  if (attempt !== undefined && !(Number.isInteger(attempt) && attempt >= 0)) throw new ContextviewTypeError('options.attempt', `\`options.attempt\` must be a whole number, not ${typeof attempt === 'symbol' ? 'a symbol' : String(attempt)}`);
 }

@@ -29,9 +29,8 @@ export function bindTimeline(wasm) {
     }
 
     #check(index) {
-      if (!Number.isInteger(index) || index < 0 || index >= this.points.length) {
-        throw codedError('invalid_argument', `request ${index} is not in 0..${this.points.length - 1}`);
-      }
+      if (!Number.isInteger(index)) throw new ContextviewTypeError('index', `\`index\` must be a whole number, not ${typeof index === 'number' ? index : typeof index}`);
+      if (index < 0 || index >= this.points.length) throw codedError('invalid_argument', `request ${index} is not in 0..${this.points.length - 1}`);
     }
 
     /** The log's text as it stood when request `index` was sent. */

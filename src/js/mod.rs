@@ -400,7 +400,8 @@ impl Session {
     }
 
     /// Reports what became of a persist ticket: `committed`, `not_committed` or `indeterminate`.
-    pub fn ack(&mut self, ticket: f64, outcome: Ts<PersistOutcome>) -> Result<Ts<AckResult>, JsValue> {
+    pub fn ack(&mut self, #[wasm_bindgen(unchecked_param_type = "number")] ticket: JsValue, outcome: Ts<PersistOutcome>) -> Result<Ts<AckResult>, JsValue> {
+        let ticket = ticket.as_f64().ok_or_else(|| cross::type_error("ticket", "a number", &ticket))?;
         let outcome = via_value(&outcome.js_value(), "invalid_argument", "outcome")?;
         if !(ticket.is_finite() && ticket >= 0.0 && ticket.fract() == 0.0) {
             return Err(error("unknown_ticket", &format!("{ticket} is not a ticket")));

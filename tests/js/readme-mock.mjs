@@ -1,113 +1,69 @@
 // A local stand-in for the four providers, loaded before a README example runs (node --import):
-// `fetch` to an API's endpoint is answered here, in process, the way that API answers — a
-// stream when the request asks for one (Anthropic and OpenAI `stream: true`, Gemini's
-// `streamGenerateContent?alt=sse`), a whole body otherwise. The first request of a conversation
-// gets a turn that calls `read_file` on parser.rs, the next one (which carries the tool's result)
-// a closing text. Every request is checked with the package's own validator and appended, with
-// what was checked, to requests.jsonl in the working directory for the test to read.
+// `fetch` to an API's endpoint is answered here, in process, the way that API answers
+// (standin.mjs) — a stream when the request asks for one (Anthropic and OpenAI `stream: true`,
+// Gemini's `streamGenerateContent?alt=sse`), a whole body otherwise. The first request of a
+// conversation gets a turn that calls `read_file` on parser.rs, the next one (which carries the
+// tool's result) a closing text. `CV_STANDIN_FAULTS` (`anthropic:rate-limited,gemini:html-500`)
+// makes an API's first request fail that way. Every request is checked with the package's own
+// validator and appended, with what was checked, to requests.jsonl in the working directory.
 import { appendFileSync } from 'node:fs';
 import { validatePayload } from 'contextview';
+import { providerOf, respond } from './standin.mjs';
 
-const FILE = 'parser.rs';
-const ARGS = JSON.stringify({ path: FILE });
+const faults = new Map((process.env.CV_STANDIN_FAULTS ?? '').split(',').filter(Boolean).map((f) => f.split(':')));
+const sent = new Map();
 
-function sse(events) {
-  return events.map(([name, data]) => (name ? `event: ${name}\n` : '') + `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`).join('');
-}
-
-const answers = {
-  anthropic(callTool, model) {
-    const start = { type: 'message_start', message: { id: `msg_${callTool ? 1 : 2}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: 12, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 1 } } };
-    const text = callTool ? 'Reading the parser.' : 'The parser drops the last line.';
-    const events = [
-      ['message_start', start],
-      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
-      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }],
-      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-    ];
-    if (callTool) {
-      events.push(
-        ['content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_01Read', name: 'read_file', input: {} } }],
-        ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: ARGS.slice(0, 5) } }],
-        ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: ARGS.slice(5) } }],
-        ['content_block_stop', { type: 'content_block_stop', index: 1 }],
-      );
+/** A whole (unstreamed) body: the stream's events gathered as the API would have answered. */
+async function whole(provider, response) {
+  if (response.status !== 200) return response;
+  const text = await response.text();
+  const events = text.split('\n').filter((l) => l.startsWith('data: ') && l !== 'data: [DONE]').map((l) => JSON.parse(l.slice(6)));
+  let body;
+  switch (provider) {
+    case 'anthropic': {
+      const message = events.find((e) => e.type === 'message_start').message;
+      const blocks = [];
+      for (const e of events) {
+        if (e.type === 'content_block_start') blocks[e.index] = { ...e.content_block };
+        if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') blocks[e.index].text += e.delta.text;
+        if (e.type === 'content_block_delta' && e.delta.type === 'input_json_delta') blocks[e.index].json = (blocks[e.index].json ?? '') + e.delta.partial_json;
+        if (e.type === 'message_delta') Object.assign(message, e.delta, { usage: { ...message.usage, ...e.usage } });
+      }
+      message.content = blocks.map(({ json, ...b }) => (json === undefined ? b : { ...b, input: JSON.parse(json) }));
+      body = message;
+      break;
     }
-    events.push(
-      ['message_delta', { type: 'message_delta', delta: { stop_reason: callTool ? 'tool_use' : 'end_turn' }, usage: { output_tokens: 20 } }],
-      ['message_stop', { type: 'message_stop' }],
-    );
-    return { stream: sse(events), text };
-  },
-  'openai-chat'(callTool, model) {
-    const text = callTool ? 'Reading the parser.' : 'The parser drops the last line.';
-    const chunk = (delta, finish = null) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1764700000, model, choices: [{ index: 0, delta, finish_reason: finish }] });
-    const events = [[null, chunk({ role: 'assistant', content: text })]];
-    if (callTool) {
-      events.push(
-        [null, chunk({ tool_calls: [{ index: 0, id: 'call_01Read', type: 'function', function: { name: 'read_file', arguments: ARGS.slice(0, 5) } }] })],
-        [null, chunk({ tool_calls: [{ index: 0, function: { arguments: ARGS.slice(5) } }] })],
-      );
+    case 'openai-chat': {
+      const message = { role: 'assistant', content: '' };
+      let finish = null;
+      for (const e of events) {
+        const choice = e.choices[0];
+        if (!choice) continue;
+        message.content += choice.delta.content ?? '';
+        for (const call of choice.delta.tool_calls ?? []) {
+          message.tool_calls ??= [];
+          const held = (message.tool_calls[call.index] ??= { id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } });
+          held.function.arguments += call.function.arguments ?? '';
+        }
+        finish = choice.finish_reason ?? finish;
+      }
+      body = { id: 'chatcmpl-1', object: 'chat.completion', created: 1764700000, model: events[0].model, choices: [{ index: 0, message, finish_reason: finish }], usage: events.at(-1).usage };
+      break;
     }
-    events.push(
-      [null, chunk({}, callTool ? 'tool_calls' : 'stop')],
-      [null, { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1764700000, model, choices: [], usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32 } }],
-      [null, '[DONE]'],
-    );
-    const message = { role: 'assistant', content: text, ...(callTool ? { tool_calls: [{ id: 'call_01Read', type: 'function', function: { name: 'read_file', arguments: ARGS } }] } : {}) };
-    const whole = { id: 'chatcmpl-1', object: 'chat.completion', created: 1764700000, model, choices: [{ index: 0, message, finish_reason: callTool ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32 } };
-    return { stream: sse(events), whole, text };
-  },
-  'openai-responses'(callTool, model) {
-    const text = callTool ? 'Reading the parser.' : 'The parser drops the last line.';
-    const message = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
-    const call = { type: 'function_call', id: 'fc_1', call_id: 'call_01Read', name: 'read_file', arguments: ARGS, status: 'completed' };
-    const output = callTool ? [message, call] : [message];
-    const response = (status, out) => ({ id: 'resp_1', object: 'response', status, model, output: out, usage: status === 'completed' ? { input_tokens: 12, output_tokens: 20, total_tokens: 32 } : null });
-    const events = [
-      ['response.created', { type: 'response.created', response: response('in_progress', []) }],
-      ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { ...message, status: 'in_progress', content: [] } }],
-      ['response.output_text.delta', { type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: text }],
-      ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item: message }],
-    ];
-    if (callTool) {
-      events.push(
-        ['response.output_item.added', { type: 'response.output_item.added', output_index: 1, item: { ...call, arguments: '', status: 'in_progress' } }],
-        ['response.function_call_arguments.delta', { type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 1, delta: ARGS }],
-        ['response.output_item.done', { type: 'response.output_item.done', output_index: 1, item: call }],
-      );
+    case 'openai-responses': {
+      const end = events.at(-1).response;
+      end.output = events.filter((e) => e.type === 'response.output_item.done').map((e) => e.item);
+      body = end;
+      break;
     }
-    events.push(['response.completed', { type: 'response.completed', response: response('completed', output) }]);
-    return { stream: sse(events), whole: response('completed', output), text };
-  },
-  gemini(callTool, model) {
-    const text = callTool ? 'Reading the parser.' : 'The parser drops the last line.';
-    const usage = { promptTokenCount: 12, candidatesTokenCount: 20, totalTokenCount: 32 };
-    const first = { candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }], modelVersion: model };
-    const last = callTool
-      ? { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'read_file', args: { path: FILE } } }] }, finishReason: 'STOP', index: 0 }], usageMetadata: usage, modelVersion: model }
-      : { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: usage, modelVersion: model };
-    return { stream: sse([[null, first], [null, last]]), whole: { candidates: [{ content: { role: 'model', parts: [...first.candidates[0].content.parts, ...last.candidates[0].content.parts] }, finishReason: 'STOP' }], usageMetadata: usage, modelVersion: model }, text };
-  },
-};
-
-function providerOf(url) {
-  if (url.startsWith('https://api.anthropic.com/v1/messages')) return 'anthropic';
-  if (url.startsWith('https://api.openai.com/v1/chat/completions')) return 'openai-chat';
-  if (url.startsWith('https://api.openai.com/v1/responses')) return 'openai-responses';
-  if (url.startsWith('https://generativelanguage.googleapis.com/')) return 'gemini';
-  return null;
-}
-
-/** The body's bytes in small pieces, as a network would deliver them. */
-function inPieces(text) {
-  const bytes = new TextEncoder().encode(text);
-  return new ReadableStream({
-    start(controller) {
-      for (let at = 0; at < bytes.length; at += 7) controller.enqueue(bytes.subarray(at, at + 7));
-      controller.close();
-    },
-  });
+    case 'gemini': {
+      const parts = events.flatMap((e) => e.candidates[0].content.parts);
+      const last = events.at(-1);
+      body = { candidates: [{ content: { role: 'model', parts }, finishReason: last.candidates[0].finishReason, index: 0 }], usageMetadata: last.usageMetadata, modelVersion: last.modelVersion };
+      break;
+    }
+  }
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 }
 
 const realFetch = globalThis.fetch;
@@ -118,16 +74,16 @@ globalThis.fetch = async (input, init = {}) => {
   const raw = init.body instanceof Uint8Array ? new TextDecoder().decode(init.body) : String(init.body);
   const body = JSON.parse(raw);
   const violations = validatePayload(provider, body);
-  const serialized = JSON.stringify(body);
   // A conversation that already holds the tool's result gets the closing turn.
-  const answered = serialized.includes('fn parse');
+  const answered = JSON.stringify(body).includes('fn parse');
   const streamed = provider === 'gemini' ? url.includes(':streamGenerateContent') : body.stream === true;
   const model = body.model ?? url.match(/models\/([^:]+):/)?.[1] ?? 'unknown';
-  appendFileSync('requests.jsonl', JSON.stringify({ provider, url, streamed, violations, answered, bytes: raw.length, body }) + '\n');
-  const answer = answers[provider](!answered, model);
-  if (streamed) return new Response(inPieces(answer.stream), { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  const whole = answer.whole ?? answer.stream;
-  return new Response(inPieces(JSON.stringify(whole)), { status: 200, headers: { 'content-type': 'application/json' } });
+  const nth = sent.get(provider) ?? 0;
+  sent.set(provider, nth + 1);
+  const scenario = nth === 0 && faults.has(provider) ? faults.get(provider) : 'ok';
+  appendFileSync('requests.jsonl', JSON.stringify({ provider, url, streamed, violations, answered, scenario, bytes: raw.length, body }) + '\n');
+  const response = respond(provider, scenario, { model, callTool: !answered });
+  return streamed ? response : whole(provider, response);
 };
 
 /** The README's stand-in for a call to the model with a prepared compaction request. */

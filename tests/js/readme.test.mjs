@@ -1,9 +1,11 @@
 // The README's TypeScript examples as a new user runs them: the package packed with `npm pack`
 // and installed into a scratch project, each ```ts block compiled verbatim by tsc (strict) and
-// run with Node against a local stand-in for the four providers (readme-mock.mjs). The blocks
-// without top-level await are also compiled and run as CommonJS. After the quick start, each API
-// must have been called twice — the second request carrying the tool's result — with bodies the
-// package's own validator passes, and each session's log must hold both answers.
+// run with Node against a local stand-in for the four providers (readme-mock.mjs over
+// standin.mjs). The blocks without top-level await are also compiled and run as CommonJS. The
+// quick start runs against a stand-in whose first answer on each API fails — a 429, a connection
+// dropped mid-text, an answer cut by the output limit, a proxy's HTML 500 — and must still end
+// each turn: every request valid, the second carrying the tool's result, each log holding the
+// failure and both answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,6 +15,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+/** How each API's first answer fails in the quick start's run. */
+const FAULTS = 'anthropic:rate-limited,openai-chat:drop-text,openai-responses:max-tokens,gemini:html-500';
+const CUT_TEXT = 'The parser keeps every line but the';
 const tsc = join(root, 'node_modules/.bin/tsc');
 
 /** The README's ```ts blocks, in order. */
@@ -21,8 +26,8 @@ function blocks() {
   return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
 }
 
-function run(cmd, args, cwd) {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'k' } });
+function run(cmd, args, cwd, env = {}) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'k', ...env } });
   if (r.error) throw r.error;
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -43,6 +48,7 @@ function project() {
   mkdirSync(join(dir, '.claude/skills/deploy'), { recursive: true });
   writeFileSync(join(dir, '.claude/skills/deploy/SKILL.md'), '---\nname: deploy\ndescription: Deploy the service.\n---\nRun make deploy.\n');
   cpSync(join(root, 'tests/js/readme-mock.mjs'), join(dir, 'mock.mjs'));
+  cpSync(join(root, 'tests/js/standin.mjs'), join(dir, 'standin.mjs'));
   // The one name an example leaves to the reader.
   writeFileSync(join(dir, 'globals.d.ts'), 'declare function summarize(body: string): Promise<string>;\n');
   return dir;
@@ -74,16 +80,33 @@ test("the README's TypeScript examples compile as written and run against a loca
     for (const [i, code] of examples.entries()) {
       await t.test(`example ${i}: ${code.split('\n').find((l) => !l.startsWith('import') && l.trim())?.slice(0, 60)}`, () => {
         rmSync(join(dir, 'requests.jsonl'), { force: true });
-        const r = run(process.execPath, ['--import', './mock.mjs', `out/example${i}.js`], dir);
+        const quickStart = code.includes("for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const)");
+        const r = run(process.execPath, ['--import', './mock.mjs', `out/example${i}.js`], dir, quickStart ? { CV_STANDIN_FAULTS: FAULTS } : {});
         assert.equal(r.code, 0, `example ${i} failed:\n${r.err}`);
-        assert.doesNotMatch(r.err, /Error|warning/i, r.err);
-        if (!code.includes("for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const)")) return;
-        // The quick start: one turn with a tool round on every API.
-        const requests = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-        assert.deepEqual(requests.map((q) => [q.provider, q.answered]), [
-          ['anthropic', false], ['anthropic', true], ['openai-chat', false], ['openai-chat', true],
-          ['openai-responses', false], ['openai-responses', true], ['gemini', false], ['gemini', true],
+        // The quick start says each retry on stderr; nothing else may be said there.
+        const retries = r.err.split('\n').filter((l) => l.startsWith('retry: '));
+        assert.doesNotMatch(r.err.split('\n').filter((l) => !l.startsWith('retry: ')).join('\n'), /Error|warning/i, r.err);
+        if (!quickStart) return;
+        // The quick start: one turn with a tool round on every API, each API's first answer failing.
+        assert.deepEqual(retries.map((l) => l.replace(/again in \d+ ms/, 'again in N ms')), [
+          'retry: provider_error 429, again in N ms',
+          'retry: connection_dropped connection_dropped, again in N ms',
+          'retry: provider_error 500, again in N ms',
         ]);
+        assert.match(retries[0], /again in 20 ms$/, "the server's retry-after-ms, obeyed");
+        const requests = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        assert.deepEqual(requests.map((q) => [q.provider, q.scenario, q.answered]), [
+          ['anthropic', 'rate-limited', false], ['anthropic', 'ok', false], ['anthropic', 'ok', true],
+          ['openai-chat', 'drop-text', false], ['openai-chat', 'ok', false], ['openai-chat', 'ok', true],
+          ['openai-responses', 'max-tokens', false], ['openai-responses', 'ok', false], ['openai-responses', 'ok', true],
+          ['gemini', 'html-500', false], ['gemini', 'ok', false], ['gemini', 'ok', true],
+        ]);
+        // After a failure with nothing in it, the same bytes; after part of an answer, more.
+        const sent = (provider, n) => JSON.stringify(requests.filter((q) => q.provider === provider)[n].body);
+        assert.equal(sent('anthropic', 1), sent('anthropic', 0));
+        assert.equal(sent('gemini', 1), sent('gemini', 0));
+        assert.match(sent('openai-chat', 1), /interrupted before it finished/);
+        assert.match(sent('openai-responses', 1), /cut off by the output token limit/);
         for (const q of requests) {
           assert.deepEqual(q.violations, [], `${q.provider}: the body passes its API's rules`);
           assert.equal(q.streamed, true, `${q.provider}: the settings asked for a stream`);
@@ -94,11 +117,15 @@ test("the README's TypeScript examples compile as written and run against a loca
         assert.match(second['openai-chat'], /"tool_call_id":"call_01Read"/);
         assert.match(second['openai-responses'], /"type":"function_call_output","call_id":"call_01Read"/);
         assert.match(second.gemini, /"functionResponse":\{"id":"[^"]+","name":"read_file","response":\{"output":"fn parse/);
-        assert.equal(r.out, 'Reading the parser.The parser drops the last line.'.repeat(4), 'the streamed text, as it arrived');
-        for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
-          const log = readFileSync(join(dir, `${provider}.jsonl`), 'utf8');
-          assert.equal(log.match(/"answer_end"/g)?.length, 2, `${provider}.jsonl holds both answers`);
-          assert.equal(log.match(/"usage_anchor"/g)?.length, 2, `${provider}.jsonl holds both usages`);
+        const turn = 'Reading the parser.The parser drops the last line.';
+        assert.equal(r.out, [turn, `Reading th${turn}`, `${CUT_TEXT}${turn}`, turn].join(''), 'the streamed text, as it arrived');
+        // Each log: the failure, then both answers (and the continued one).
+        for (const [provider, ends] of Object.entries({
+          anthropic: ['failed', 'complete', 'complete'], 'openai-chat': ['partial', 'complete', 'complete'],
+          'openai-responses': ['complete', 'complete', 'complete'], gemini: ['failed', 'complete', 'complete'],
+        })) {
+          const log = readFileSync(join(dir, `${provider}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+          assert.deepEqual(log.filter((l) => l.event?.kind === 'answer_end').map((l) => l.event.status), ends, `${provider}.jsonl`);
         }
       });
     }

@@ -48,7 +48,7 @@ fn one_prompt_run_of(steps: usize, size: impl Fn(&mut dyn FnMut() -> u64) -> usi
     };
     let words = ["fn", "let", "storage", "append", "commit", "error:", "test", "ok", "result", "=>", "{", "}", "pub", "async", "await", "line", "42", "src/lib.rs"];
     for s in 1..=steps {
-        items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: format!("Step {s}: checking the next part of the storage layer.").into(), origin: None, signature: None }));
+        items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: format!("Step {s}: checking the next part of the storage layer.").into(), origin: None, signature: None, annotations: None }));
         items.push(Item::ToolCall(ToolCall {
             id: format!("c{s}"),
             call_id: format!("call_{s}"),

@@ -115,6 +115,23 @@ pub struct AssistantText {
     /// otherwise empty part).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
+    /// Citations (Anthropic) or annotations (OpenAI Responses) the provider attached to the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Box<Annotations>>,
+}
+
+/// What a provider attached to a text besides its words, as it sent it: Anthropic's
+/// `citations`, OpenAI's `annotations`, and the Responses output item the text came in. Goes
+/// back only to the API that made it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Annotations {
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value[]"))]
+    pub list: Vec<serde_json::Value>,
+    /// The Responses `msg_…` item the text came in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_id: Option<String>,
 }
 
 /// A provider-native block of a model turn (see [`Item::Native`]).

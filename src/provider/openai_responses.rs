@@ -42,13 +42,19 @@ pub struct Request {
 // The untagged variant is written by hand: a derived type would give it a `type: "native"`.
 #[cfg_attr(
     target_arch = "wasm32",
-    tsify(type = r#"{ type: "message"; role: OpenAiResponsesMessageRole; content: OpenAiResponsesMessageContent } | { type: "function_call"; call_id: string; name: string; arguments: string } | { type: "function_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "custom_tool_call"; call_id: string; name: string; input: string } | { type: "custom_tool_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "reasoning"; id?: string; summary: OpenAiResponsesSummaryText[]; encrypted_content?: string } | NativeBlock"#)
+    tsify(type = r#"{ type: "message"; role: OpenAiResponsesMessageRole; content: OpenAiResponsesMessageContent } | { type: "message"; id?: string; role: "assistant"; content: { type: "output_text"; text: string; annotations: Value[] }[]; status?: "completed" } | { type: "function_call"; call_id: string; name: string; arguments: string } | { type: "function_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "custom_tool_call"; call_id: string; name: string; input: string } | { type: "custom_tool_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "reasoning"; id?: string; summary: OpenAiResponsesSummaryText[]; encrypted_content?: string } | NativeBlock"#)
 )]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum InputItem {
     Message {
+        /// A stored message's `msg_…` id (`store` not false): the model's annotated text goes back
+        /// as the output message it came as.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
         role: MessageRole,
         content: MessageContent,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<String>,
     },
     FunctionCall {
         call_id: String,
@@ -68,8 +74,9 @@ pub enum InputItem {
         call_id: String,
         output: Output,
     },
-    /// Reasoning goes back with its encrypted content and no id (which a `store: false` request
-    /// would look up and not find), or, without encrypted content, with its `rs_…` id alone.
+    /// Reasoning goes back with its `rs_…` id when the request is stored (and its encrypted
+    /// content when it has some); not stored, with its encrypted content and no id (which the
+    /// API would look up and not find).
     Reasoning {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<String>,
@@ -78,7 +85,8 @@ pub enum InputItem {
         encrypted_content: Option<String>,
     },
     /// An output item of the model's own turn that only this API reads (a hosted tool's call:
-    /// web search, file search, code interpreter, …), sent back as it came less its `id`.
+    /// web search, file search, code interpreter, …), sent back as it came (less its `id` when
+    /// the request is not stored).
     #[serde(untagged)]
     Native(serde_json::Map<String, Value>),
 }
@@ -124,7 +132,11 @@ pub enum ContentPart {
         detail: String,
     },
     OutputText {
-        text: String,
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
+        text: crate::conversation::SharedText,
+        /// The annotations (URL and file citations) the model's text came with.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Vec<Value>>,
     },
 }
 
@@ -133,7 +145,7 @@ impl ContentPart {
     pub fn text(&self) -> Option<&str> {
         match self {
             ContentPart::InputText { text } => Some(text),
-            ContentPart::OutputText { text } => Some(text),
+            ContentPart::OutputText { text, .. } => Some(text),
             ContentPart::InputImage { .. } => None,
         }
     }
@@ -184,6 +196,8 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     let mut ids = IdMapper::default();
     let mut custom_calls: HashSet<String> = HashSet::default();
     let mut input: Vec<InputItem> = Vec::new();
+    // What the API keeps of this request's items: `store` is true unless the request says false.
+    let stored = options.settings.openai_responses.store != Some(false);
 
     for item in items {
         match item {
@@ -198,20 +212,37 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                     })
                     .collect();
                 if !parts.is_empty() {
-                    input.push(InputItem::Message { role: MessageRole::User, content: MessageContent::Parts(parts) });
+                    input.push(InputItem::Message { id: None, role: MessageRole::User, content: MessageContent::Parts(parts), status: None });
                 }
             }
             Item::Assistant(text) => {
-                if !text.text.is_empty() {
-                    input.push(InputItem::Message { role: MessageRole::Assistant, content: MessageContent::Text(text.text.clone()) });
+                if text.text.is_empty() {
+                    continue;
+                }
+                match text.annotations.as_ref().filter(|_| text.origin.as_ref().is_some_and(|o| o.provider == "openai-responses")) {
+                    // Annotated text goes back as the output message it came as, annotations and
+                    // all (its id when stored).
+                    Some(annotations) => {
+                        let id = annotations.item_id.clone().filter(|_| stored);
+                        let status = id.as_ref().map(|_| "completed".to_owned());
+                        let part = ContentPart::OutputText { text: text.text.clone(), annotations: Some(annotations.list.clone()) };
+                        input.push(InputItem::Message { id, role: MessageRole::Assistant, content: MessageContent::Parts(vec![part]), status });
+                    }
+                    None => input.push(InputItem::Message { id: None, role: MessageRole::Assistant, content: MessageContent::Text(text.text.clone()), status: None }),
                 }
             }
             Item::Reasoning(reasoning) => {
-                let fate = reasoning_fate(reasoning, super::Provider::OpenAiResponses, options);
+                let fate = match reasoning_fate(reasoning, super::Provider::OpenAiResponses, options) {
+                    // Not stored, an item without its encrypted content cannot be read back.
+                    ReasoningFate::Native if !stored && reasoning.encrypted.is_none() => ReasoningFate::Drop,
+                    fate => fate,
+                };
                 notes.reasoning.count(fate);
                 match fate {
+                    // Stored, it goes back as it came, id and all (a hosted tool's item that
+                    // follows it names it); not stored, by its encrypted content alone.
                     ReasoningFate::Native => input.push(InputItem::Reasoning {
-                        id: reasoning.encrypted.is_none().then(|| reasoning.provider_id.clone()).flatten(),
+                        id: reasoning.provider_id.clone().filter(|_| stored),
                         summary: match &reasoning.summary {
                             Some(parts) => parts.iter().map(|text| SummaryText { kind: "summary_text".to_owned(), text: text.clone() }).collect(),
                             None if reasoning.text.is_empty() => Vec::new(),
@@ -220,6 +251,8 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                         encrypted_content: reasoning.encrypted.clone(),
                     }),
                     ReasoningFate::AsText => input.push(InputItem::Message {
+                        id: None,
+                        status: None,
                         role: MessageRole::Assistant,
                         content: MessageContent::Text(reasoning_as_text(reasoning).into()),
                     }),
@@ -243,9 +276,12 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             Item::Native(native) => match super::native_replays(native, super::Provider::OpenAiResponses) {
                 true => {
                     let mut value = native.value.clone();
-                    // Ids of stored items are looked up (and refused when `store` is false);
+                    // Stored, the item goes back with its `id`, as the API reference lists it;
+                    // not stored, without (an id would be looked up and not found).
                     // `created_by` is output-only.
-                    value.remove("id");
+                    if !stored {
+                        value.remove("id");
+                    }
                     value.remove("created_by");
                     input.push(InputItem::Native(value));
                 }
@@ -340,6 +376,24 @@ pub fn validate(request: &Request) -> Vec<Violation> {
         .collect();
     for (i, item) in request.input.iter().enumerate() {
         let path = At::root("input[", i, "]");
+        // Not stored, an item's id is looked up all the same, and not found.
+        if request.settings.store == Some(false) {
+            let id = match item {
+                InputItem::Message { id, .. } | InputItem::Reasoning { id, .. } => id.as_deref(),
+                InputItem::Native(value) => value.get("id").and_then(Value::as_str),
+                InputItem::FunctionCall { .. }
+                | InputItem::FunctionCallOutput { .. }
+                | InputItem::CustomToolCall { .. }
+                | InputItem::CustomToolCallOutput { .. } => None,
+            };
+            if let Some(id) = id {
+                v.push(Violation::new(
+                    "openai_responses.unstored_item_id",
+                    &path,
+                    format!("Item with id '{id}' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input."),
+                ));
+            }
+        }
         match item {
             InputItem::FunctionCall { call_id, arguments, .. } => {
                 if serde_json::from_str::<Value>(arguments).is_err() {
@@ -393,7 +447,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
                     v.push(Violation::new("openai_responses.item_type", &path, format!("Missing required parameter: '{path}.type'.")));
                 }
             }
-            InputItem::Message { role, content } => match content {
+            InputItem::Message { role, content, .. } => match content {
                 MessageContent::Text(text) if text.is_empty() => {
                     v.push(Violation::new("openai_responses.message_content", &path, format!("Invalid '{path}.content': empty string.")))
                 }

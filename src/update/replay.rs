@@ -24,7 +24,7 @@ pub(crate) use super::rewind::is_real_prompt_start;
 pub use super::client::{ClientEntry, ClientRole};
 use super::parts::{append_part, part_of, result_parts, unsupported};
 use super::record::{Event, ModelSwitch, PromptHeadSnapshot, Record, RecordBody, UsageAnchor};
-use crate::conversation::{AssistantText, Item, Origin, Part, Reasoning, SyntheticReason, ToolCall, ToolResult, UserMessage};
+use crate::conversation::{Annotations, AssistantText, Item, Origin, Part, Reasoning, SyntheticReason, ToolCall, ToolResult, UserMessage};
 use crate::diagnostic::Diagnostic;
 use crate::update::codes;
 use crate::tokens::{item_tokens, Family};
@@ -458,7 +458,12 @@ impl Folder {
             }
         }
         let id = chunk.message_id.clone().unwrap_or_else(|| format!("agent-{}", record.seq));
-        self.push(record.seq, Item::Assistant(AssistantText { id, text: text.clone(), origin: origin_of(&meta), signature: meta.signature }));
+        let origin = origin_of(&meta);
+        let annotations = match meta.annotations {
+            Some(serde_json::Value::Array(list)) if !list.is_empty() => Some(Box::new(Annotations { list, item_id: meta.item_id })),
+            _ => None,
+        };
+        self.push(record.seq, Item::Assistant(AssistantText { id, text: text.clone(), origin, signature: meta.signature, annotations }));
     }
 
     fn thought_chunk(&mut self, prev: Option<&ChunkKey>, record: &Record, chunk: &ContentChunk) {

@@ -508,7 +508,7 @@ mod pressure_tests {
     fn run(steps: usize) -> Vec<Item> {
         let mut items = vec![Item::User(UserMessage { id: "u".into(), content: vec![Part::text("go")], synthetic: None })];
         for s in 1..=steps {
-            items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: String::from("step").into(), origin: None, signature: None }));
+            items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: String::from("step").into(), origin: None, signature: None, annotations: None }));
             items.push(Item::ToolCall(ToolCall { id: format!("c{s}"), call_id: format!("k{s}"), name: "bash".into(), input: serde_json::json!({}).into(), origin: None, signature: None }));
             items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("k{s}"), content: vec![Part::text("x".repeat(5_000))], is_error: false }));
         }

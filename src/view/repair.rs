@@ -255,7 +255,8 @@ fn clean<'a>(item: &'a Item, repairs: &mut Vec<Repair>) -> Option<Cow<'a, Item>>
         }
         Item::Assistant(_) => Some(Cow::Borrowed(item)),
         Item::Reasoning(r) => {
-            (!blank(&r.text) || r.signature.is_some() || r.encrypted.is_some()).then_some(Cow::Borrowed(item))
+            // A stored reasoning item (OpenAI Responses) goes back by its id, whatever its text.
+            (!blank(&r.text) || r.signature.is_some() || r.encrypted.is_some() || r.provider_id.is_some()).then_some(Cow::Borrowed(item))
         }
         Item::ToolCall(_) | Item::Native(_) => Some(Cow::Borrowed(item)),
         Item::ToolResult(result) => match clean_parts(&result.content, item.id(), repairs) {

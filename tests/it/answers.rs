@@ -447,7 +447,10 @@ fn anthropic_gets_its_thinking_signatures_and_calls_back_exactly() {
             {"type": "thinking", "thinking": "First I list the tests.", "signature": "SIG-a"},
             {"type": "redacted_thinking", "data": "REDACTED-opaque-data=="},
             {"type": "thinking", "thinking": "", "signature": "SIG-empty"},
-            {"type": "text", "text": "The docs say so."},
+            // Its citation goes back in the request's shape: without the answer's `file_id`.
+            {"type": "text", "text": "The docs say so.", "citations": [
+                {"type": "char_location", "cited_text": "so", "document_index": 0, "document_title": "README", "start_char_index": 4, "end_char_index": 6},
+            ]},
             {"type": "tool_use", "id": "toolu_03Bash", "name": "bash", "input": {"command": "cargo test"}},
         ])
     );
@@ -466,7 +469,9 @@ fn a_paused_server_tool_turn_is_sent_back_as_it_came_to_continue() {
             {"type": "text", "text": "I'll search for that."},
             {"type": "server_tool_use", "id": "srvtoolu_01Web", "name": "web_search", "input": {"query": "rust serde untagged variant"}},
             {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01Web", "content": [{"type": "web_search_result", "url": "https://serde.rs/enum-representations.html", "title": "Enum representations", "encrypted_content": "ENC-page-1", "page_age": null}]},
-            {"type": "text", "text": "Untagged variants come last."},
+            {"type": "text", "text": "Untagged variants come last.", "citations": [
+                {"type": "web_search_result_location", "cited_text": "Variants marked untagged", "url": "https://serde.rs/enum-representations.html", "title": "Enum representations", "encrypted_index": "EIDX-1"},
+            ]},
         ]})
     );
     // Another API gets neither block, and says so.
@@ -497,7 +502,8 @@ fn openai_responses_gets_its_encrypted_reasoning_back_from_the_finished_item() {
     assert_eq!(
         input[1..3],
         [
-            json!({"type": "reasoning", "summary": [{"type": "summary_text", "text": "**Plan**\n\nRead the file."}, {"type": "summary_text", "text": "Then edit it."}], "encrypted_content": "gAAAAB-final-R1a"}),
+            // Stored (the API's default): as it came, its `rs_` id with its encrypted content.
+            json!({"type": "reasoning", "id": "rs_R1a", "summary": [{"type": "summary_text", "text": "**Plan**\n\nRead the file."}, {"type": "summary_text", "text": "Then edit it."}], "encrypted_content": "gAAAAB-final-R1a"}),
             json!({"type": "function_call", "call_id": "call_R1b", "name": "read_file", "arguments": "{\"path\":\"src/lib.rs\"}"}),
         ]
     );
@@ -801,5 +807,73 @@ fn a_call_whose_arguments_never_arrived_whole_is_never_handed_out() {
         }
         // A stream cut inside a call's arguments leaves it unfinished (a whole body cut is no JSON).
         assert!(seen_unfinished || !name.ends_with(".sse"), "{name}: some cut leaves a call unfinished");
+    }
+}
+
+/// Builds the next request after `answered` with `options`, and returns its conversation.
+fn next_with(s: &mut Session, options: Value, key: &str) -> Vec<Value> {
+    dispatch(s, json!({"type": "userMessage", "text": "And then?"}));
+    let p = dispatch(s, json!({"type": "buildRequest", "options": options}));
+    let Some(Reply::Built { body, .. }) = &p.reply else { panic!("{p:?}") };
+    let body: Value = serde_json::from_str(body).unwrap();
+    body[key].as_array().unwrap().clone()
+}
+
+#[test]
+fn responses_hosted_tool_items_and_annotations_go_back_as_the_reference_lists_them_stored_or_not() {
+    let answer = include_bytes!("../fixtures/answers/openai-responses-web-search.json");
+    let annotated = json!({"type": "output_text", "text": "Use #[serde(untagged)] on the last variant.", "annotations": [
+        {"type": "url_citation", "start_index": 0, "end_index": 20, "url": "https://serde.rs/", "title": "Serde"},
+    ]});
+    // Stored (the API's default): every item as the API returned it — the reasoning by its id
+    // (it has no encrypted content), the web search with its id, the message with its id, its
+    // status and its annotations.
+    let (mut s, _) = answered(Provider::OpenAiResponses, "gpt-5-mini", answer);
+    let input = next_with(&mut s, json!({}), "input");
+    assert_eq!(
+        input[1..4],
+        [
+            json!({"type": "reasoning", "id": "rs_R2a", "summary": []}),
+            json!({"type": "web_search_call", "id": "ws_R2b", "status": "completed", "action": {"type": "search", "query": "serde untagged"}}),
+            json!({"type": "message", "id": "msg_R2c", "role": "assistant", "content": [annotated.clone()], "status": "completed"}),
+        ]
+    );
+    // Not stored: no id can be looked up. The reasoning (no encrypted content) cannot come back
+    // and is left out, and counted; the search and the message go without their ids.
+    let (mut s, _) = answered(Provider::OpenAiResponses, "gpt-5-mini", answer);
+    let options = json!({"providerOptions": {"openai-responses": {"store": false}}});
+    let input = next_with(&mut s, options.clone(), "input");
+    assert_eq!(
+        input[1..3],
+        [
+            json!({"type": "web_search_call", "status": "completed", "action": {"type": "search", "query": "serde untagged"}}),
+            json!({"type": "message", "role": "assistant", "content": [annotated]}),
+        ]
+    );
+    let p = dispatch(&mut s, json!({"type": "buildRequest", "options": options}));
+    let Some(Reply::Built { report, .. }) = &p.reply else { panic!("{p:?}") };
+    assert_eq!((report.reasoning.kept, report.reasoning.dropped), (0, 1));
+    // Another API takes none of it: Chat's assistant message has no annotations, and the hosted
+    // search is left out (and counted).
+    let (mut s, _) = answered(Provider::OpenAiResponses, "gpt-5-mini", answer);
+    let messages = next_with(&mut s, json!({"provider": "openai-chat", "model": "gpt-4.1"}), "messages");
+    assert_eq!(messages[1], json!({"role": "assistant", "content": "Use #[serde(untagged)] on the last variant."}));
+}
+
+#[test]
+fn anthropic_citations_go_back_to_anthropic_in_the_requests_shape_and_nowhere_else() {
+    let (mut s, _) = answered(Provider::Anthropic, "claude-opus-4-1", include_bytes!("../fixtures/answers/anthropic-two-thinking-redacted.json"));
+    // The log keeps the citation as it came (file_id included).
+    let logged = s.records().iter().map(|r| r.to_line()).find(|l| l.contains("The docs say so.")).unwrap();
+    assert!(logged.contains(r#""file_id":null"#) && logged.contains(r#""cited_text":"so""#), "{logged}");
+    for (options, key) in [
+        (json!({"provider": "openai-chat", "model": "gpt-4.1"}), "messages"),
+        (json!({"provider": "openai-responses", "model": "gpt-5"}), "input"),
+        (json!({"provider": "gemini", "model": "gemini-2.5-flash"}), "contents"),
+    ] {
+        dispatch(&mut s, json!({"type": "userMessage", "text": "Next."}));
+        let p = dispatch(&mut s, json!({"type": "buildRequest", "options": options}));
+        let Some(Reply::Built { body, .. }) = &p.reply else { panic!("{p:?}") };
+        assert!(body.contains("The docs say so.") && !body.contains("cited_text") && !body.contains("citations"), "{key}: {body}");
     }
 }

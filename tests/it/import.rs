@@ -200,9 +200,13 @@ fn codex_rollout_items_usage_and_abort() {
     assert!(built.body.contains(r#""type":"custom_tool_call""#));
     assert!(built.body.contains(r#""encrypted_content":"gAAA""#));
 
-    // The encrypted content is what the API reads back: it goes without the `rs_` id (which a
-    // `store: false` request would look up and not find).
-    assert!(!built.body.contains("rs_1"), "{}", built.body);
+    // Stored (the API's default), it goes as it came; Codex sends `store: false`, and then the
+    // encrypted content goes without the `rs_` id (which the API would look up and not find).
+    assert!(built.body.contains(r#"{"type":"reasoning","id":"rs_1","#), "{}", built.body);
+    let mut unstored = BuildOptions::new(Provider::OpenAiResponses, "gpt-5");
+    unstored.render.settings.openai_responses.store = Some(false);
+    let built = build(&replayed.items, &unstored).unwrap();
+    assert!(!built.body.contains("rs_1") && built.body.contains(r#""encrypted_content":"gAAA""#), "{}", built.body);
     let without_id = text.replace(r#""id":"rs_1","#, "");
     let items = replay(&import(None, &without_id).unwrap().records).items;
     let built = build(&items, &BuildOptions::new(Provider::OpenAiResponses, "gpt-5")).unwrap();

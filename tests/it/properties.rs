@@ -60,7 +60,7 @@ fn item(pool: Vec<String>) -> impl Strategy<Value = Item> {
     prop_oneof![
         3 => (parts(), prop::option::of(prop_oneof![Just(SyntheticReason::SystemReminder), Just(SyntheticReason::Interjection)]))
             .prop_map(|(content, synthetic)| Item::User(UserMessage { id: String::new(), content, synthetic })),
-        2 => (text(), origin()).prop_map(|(text, origin)| Item::Assistant(AssistantText { id: String::new(), text: text.into(), origin, signature: None })),
+        2 => (text(), origin()).prop_map(|(text, origin)| Item::Assistant(AssistantText { id: String::new(), text: text.into(), origin, signature: None , annotations: None })),
         2 => (text(), origin(), prop::option::of("[a-z]{1,5}"), prop::option::of("[a-z]{1,5}"), prop::option::of("rs_[a-z]{1,3}"))
             .prop_map(|(text, origin, signature, encrypted, provider_id)| Item::Reasoning(Reasoning { id: String::new(), text: text.into(), origin, signature, encrypted, provider_id, summary: None })),
         3 => (pick.clone(), "[a-z_]{1,6}", prop_oneof![Just(json!({"a": 1})), Just(json!("raw patch")), Just(json!([1, 2])), Just(json!(null))], origin(), prop::option::of("[a-z]{1,4}"))
@@ -240,7 +240,9 @@ mod content {
                     let ids = [r.signature.as_deref(), r.encrypted.as_deref(), r.provider_id.as_deref()];
                     let native = ids.iter().flatten().any(|x| has_text(x));
                     let as_text = !r.text.trim().is_empty() && segments(&r.text).iter().all(|s| has_text(s));
-                    if !repaired(id, &[RepairKind::EmptyDropped]) && (r.signature.is_some() || r.encrypted.is_some() || !r.text.trim().is_empty()) {
+                    // What repair keeps: text, or what a provider reads it back by (a stored item's id too).
+                    let kept = r.signature.is_some() || r.encrypted.is_some() || r.provider_id.is_some() || !r.text.trim().is_empty();
+                    if !repaired(id, &[RepairKind::EmptyDropped]) && kept {
                         reasoning_seen += 1;
                         if !native && !as_text {
                             reasoning_missing += 1;
@@ -257,8 +259,8 @@ mod content {
                         || (input.is_null() && report.wrapped_inputs > 0);
                     prop_assert!(input_there, "{provider}: the input of {id} is lost: {}", c.input);
                 }
-                // A native block goes back to its own API (a Responses item less its id), and is
-                // counted as left out everywhere else.
+                // A native block goes back to its own API (a Responses item as it came: these
+                // builds are stored, the API's default), and is counted as left out everywhere else.
                 Item::Native(n) => {
                     let own = match provider {
                         Provider::Anthropic => n.origin.provider == "anthropic",
@@ -268,9 +270,7 @@ mod content {
                     };
                     if own {
                         let mut sent = n.value.clone();
-                        if provider == Provider::OpenAiResponses {
-                            sent.remove("id");
-                        }
+                        sent.remove("created_by");
                         prop_assert!(values.contains(&Value::Object(sent)), "{provider}: the native block {id} is lost");
                     } else {
                         prop_assert!(report.dropped_natives > 0, "{provider}: a foreign native block {id} left out unsaid");

@@ -34,7 +34,7 @@ fn conversation(reasoning: Reasoning) -> Vec<Item> {
     vec![
         Item::User(UserMessage { id: "u1".into(), content: vec![Part::text("Why does it fail?")], synthetic: None }),
         Item::Reasoning(reasoning),
-        Item::Assistant(AssistantText { id: "a1".into(), text: String::from("Looking at the parser.").into(), origin: None, signature: None }),
+        Item::Assistant(AssistantText { id: "a1".into(), text: String::from("Looking at the parser.").into(), origin: None, signature: None , annotations: None }),
         Item::User(UserMessage { id: "u2".into(), content: vec![Part::text("Go on.")], synthetic: None }),
     ]
 }
@@ -74,14 +74,32 @@ fn the_same_model_gets_its_reasoning_back_natively() {
 }
 
 #[test]
-fn responses_reasoning_goes_back_by_its_encrypted_content_or_else_by_its_id() {
+fn responses_reasoning_goes_back_as_it_came_when_stored_and_by_its_encrypted_content_alone_when_not() {
     let with_both = own_reasoning(Provider::OpenAiResponses, "model-a", THOUGHT);
-    let built = build_for(Provider::OpenAiResponses, "model-a", &conversation(with_both.clone()), ForeignReasoning::AsText);
-    assert!(built.body.contains(r#"{"type":"reasoning","summary":[{"type":"summary_text","text":"The failing test points at the parser"}],"encrypted_content":"enc-openai"}"#), "{}", built.body);
-    assert!(!built.body.contains("rs_1"), "a store:false request would look the id up: {}", built.body);
-    let id_only = Reasoning { encrypted: None, ..with_both };
-    let built = build_for(Provider::OpenAiResponses, "model-a", &conversation(id_only), ForeignReasoning::AsText);
-    assert!(built.body.contains(r#"{"type":"reasoning","id":"rs_1","summary""#), "{}", built.body);
+    let id_only = Reasoning { encrypted: None, ..with_both.clone() };
+    let store = |stored: bool| {
+        let mut options = BuildOptions::new(Provider::OpenAiResponses, "model-a");
+        options.render.settings.openai_responses.store = Some(stored);
+        options
+    };
+    let summary = r#""summary":[{"type":"summary_text","text":"The failing test points at the parser"}]"#;
+    // Stored (the API's default, or `store: true`): as the API returned it, id and all.
+    for options in [BuildOptions::new(Provider::OpenAiResponses, "model-a"), store(true)] {
+        let built = build(&conversation(with_both.clone()), &options).unwrap();
+        assert!(built.body.contains(&format!(r#"{{"type":"reasoning","id":"rs_1",{summary},"encrypted_content":"enc-openai"}}"#)), "{}", built.body);
+        let built = build(&conversation(id_only.clone()), &options).unwrap();
+        assert!(built.body.contains(&format!(r#"{{"type":"reasoning","id":"rs_1",{summary}}}"#)), "{}", built.body);
+        assert_eq!(built.report.reasoning, counts(1, 0, 0));
+    }
+    // Not stored: an id would be looked up and not found; the encrypted content is the item.
+    let built = build(&conversation(with_both), &store(false)).unwrap();
+    assert!(built.body.contains(&format!(r#"{{"type":"reasoning",{summary},"encrypted_content":"enc-openai"}}"#)), "{}", built.body);
+    assert!(!built.body.contains("rs_1"), "{}", built.body);
+    // …and without it, nothing can be read back: left out, and counted so.
+    let built = build(&conversation(id_only), &store(false)).unwrap();
+    assert!(!built.body.contains("rs_1") && !built.body.contains(r#""type":"reasoning""#), "{}", built.body);
+    assert_eq!(built.report.reasoning, counts(0, 0, 1));
+    assert!(built.payload.validate(&Default::default()).is_empty());
 }
 
 #[test]

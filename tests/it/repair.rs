@@ -11,7 +11,7 @@ fn user(id: &str, text: &str) -> Item {
     Item::User(UserMessage { id: id.into(), content: vec![Part::text(text)], synthetic: None })
 }
 fn say(id: &str, text: &str) -> Item {
-    Item::Assistant(AssistantText { id: id.into(), text: String::from(text).into(), origin: None, signature: None })
+    Item::Assistant(AssistantText { id: id.into(), text: String::from(text).into(), origin: None, signature: None , annotations: None })
 }
 fn call(id: &str, call_id: &str) -> Item {
     Item::ToolCall(ToolCall { id: id.into(), call_id: call_id.into(), name: "grep".into(), input: json!({}).into(), origin: None, signature: None })

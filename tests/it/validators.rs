@@ -118,7 +118,7 @@ fn anthropic_prefill_is_decided_by_the_model_and_by_thinking() {
     use contextview::conversation::{AssistantText, Item, Part, UserMessage};
     let items = [
         Item::User(UserMessage { id: "u".into(), content: vec![Part::text("hi")], synthetic: None }),
-        Item::Assistant(AssistantText { id: "a".into(), text: String::from("Sure").into(), origin: None, signature: None }),
+        Item::Assistant(AssistantText { id: "a".into(), text: String::from("Sure").into(), origin: None, signature: None , annotations: None }),
     ];
     let built = |model: &str| contextview::build(&items, &contextview::BuildOptions::new(Provider::Anthropic, model));
     assert!(built("claude-sonnet-4-5").is_ok());
@@ -391,6 +391,7 @@ fn breaking_cases() -> Vec<(&'static str, Provider, Value)> {
         ("openai_responses.item_type", r, json!({"model": "m", "input": [{"role": "user", "content": "hi"}, {"action": {"type": "search"}}]})),
         ("openai_responses.reasoning_id", r, json!({"model": "m", "input": [{"type": "reasoning", "summary": []}, {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]}]})),
         ("openai_responses.reasoning_id", r, json!({"model": "m", "input": [{"type": "reasoning", "id": "", "summary": []}, {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]}]})),
+        ("openai_responses.unstored_item_id", r, json!({"model": "m", "store": false, "input": [{"type": "message", "role": "user", "content": "x"}, {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "q"}}]})),
         ("gemini.contents_non_empty", g, json!({"contents": []})),
         ("gemini.role", g, json!({"contents": [{"role": "assistant", "parts": [{"text": "x"}]}]})),
         ("gemini.parts_non_empty", g, json!({"contents": [{"role": "user", "parts": []}]})),

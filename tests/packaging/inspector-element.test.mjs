@@ -22,6 +22,12 @@ const Inspector = defineInspector({ wasm: wasmUrl });
 // Defining again gives the same class; another name registers the element under it too.
 window.__defined = [defineInspector() === Inspector, customElements.get('contextview-inspector') === Inspector, defineInspector({ name: 'ide-inspector' }) === customElements.get('ide-inspector')];
 const inspector = document.createElement('contextview-inspector');
+// Used before it is ready (not yet in a document): refused, with the package's error.
+try {
+  inspector.loadSession('', 'early');
+} catch (e) {
+  window.__early = [e.constructor.name, e.code];
+}
 window.__states = [];
 inspector.addEventListener('contextview-state', (e) => window.__states.push(e.detail.state));
 document.body.append(inspector);
@@ -64,6 +70,7 @@ test('the inspector element, bundled from the packed package, shows what the pac
     await page.waitForFunction(() => document.body.dataset.status !== undefined && document.body.dataset.status !== 'loading', null, { timeout: 30_000 });
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'ok', errors.join('\n'));
     assert.deepEqual(await page.evaluate(() => window.__defined), [true, true, true]);
+    assert.deepEqual(await page.evaluate(() => window.__early), ['ContextviewError', 'not_ready']);
     // Everything is inside the element's own root: the document has none of its ids.
     assert.equal(await page.evaluate(() => document.getElementById('figures')), null);
     const shadow = (fn, arg) => page.evaluate(([f, a]) => new Function('root', 'arg', `return (${f})(root, arg)`)(window.__inspector.shadowRoot, a), [fn.toString(), arg]);

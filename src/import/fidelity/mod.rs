@@ -347,7 +347,7 @@ mod tests {
     }
 
     fn text(id: &str, text: &str) -> Item {
-        Item::Assistant(AssistantText { id: id.into(), text: String::from(text).into(), origin: None, signature: None })
+        Item::Assistant(AssistantText { id: id.into(), text: String::from(text).into(), origin: None, signature: None , annotations: None })
     }
 
     /// The view of `source()`, less the items `drop` names.

@@ -99,12 +99,15 @@ impl CacheControl {
 // The untagged variant is written by hand: a derived type would give it a `type: "native"`.
 #[cfg_attr(
     target_arch = "wasm32",
-    tsify(type = r#"{ type: "text"; text: string; cache_control?: AnthropicCacheControl } | { type: "image"; source: AnthropicImageSource; cache_control?: AnthropicCacheControl } | { type: "tool_use"; id: string; name: string; input: Record<string, Value>; cache_control?: AnthropicCacheControl } | { type: "tool_result"; tool_use_id: string; content: AnthropicResultBlock[]; is_error?: boolean; cache_control?: AnthropicCacheControl } | { type: "thinking"; thinking: string; signature: string } | { type: "redacted_thinking"; data: string } | NativeBlock"#)
+    tsify(type = r#"{ type: "text"; text: string; citations?: Value[]; cache_control?: AnthropicCacheControl } | { type: "image"; source: AnthropicImageSource; cache_control?: AnthropicCacheControl } | { type: "tool_use"; id: string; name: string; input: Record<string, Value>; cache_control?: AnthropicCacheControl } | { type: "tool_result"; tool_use_id: string; content: AnthropicResultBlock[]; is_error?: boolean; cache_control?: AnthropicCacheControl } | { type: "thinking"; thinking: string; signature: string } | { type: "redacted_thinking"; data: string } | NativeBlock"#)
 )]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     Text {
         text: crate::conversation::SharedText,
+        /// The citations the model's text came with, in the shape the API takes them back.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        citations: Option<Vec<Value>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cache_control: Option<CacheControl>,
     },
@@ -207,7 +210,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 for part in &message.content {
                     match part {
                         Part::Text { text } if text.is_empty() => {}
-                        Part::Text { text } => push(Role::User, Block::Text { text: text.clone(), cache_control: None }, &mut messages),
+                        Part::Text { text } => push(Role::User, Block::Text { text: text.clone(), citations: None, cache_control: None }, &mut messages),
                         Part::Image(image) => {
                             push(Role::User, Block::Image { source: image_source(image), cache_control: None }, &mut messages)
                         }
@@ -216,7 +219,8 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::Assistant(text) => {
                 if !text.text.is_empty() {
-                    push(Role::Assistant, Block::Text { text: text.text.clone(), cache_control: None }, &mut messages);
+                    let citations = citations_of(text);
+                    push(Role::Assistant, Block::Text { text: text.text.clone(), citations, cache_control: None }, &mut messages);
                 }
             }
             Item::Reasoning(reasoning) => {
@@ -235,7 +239,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                     }
                     ReasoningFate::AsText => push(
                         Role::Assistant,
-                        Block::Text { text: reasoning_as_text(reasoning).into(), cache_control: None },
+                        Block::Text { text: reasoning_as_text(reasoning).into(), citations: None, cache_control: None },
                         &mut messages,
                     ),
                     ReasoningFate::Drop => {}
@@ -344,6 +348,35 @@ pub fn unthought_turn(request: &Request) -> Option<(usize, &str)> {
 
 fn tool(def: &ToolDef) -> Tool {
     Tool { name: def.name.clone(), description: def.description.clone(), input_schema: def.input_schema.clone(), cache_control: None }
+}
+
+/// The citations Anthropic attached to a text it wrote, in the request's shape (each kind's own
+/// fields: the answer's `file_id` is not one); kinds this version does not know are left out.
+/// Another API's annotations are not citations.
+fn citations_of(text: &crate::conversation::AssistantText) -> Option<Vec<Value>> {
+    let annotations = text.annotations.as_ref()?;
+    if text.origin.as_ref().is_none_or(|o| o.provider != "anthropic") {
+        return None;
+    }
+    let fields: &[&str] = &["cited_text", "type"];
+    let list: Vec<Value> = annotations
+        .list
+        .iter()
+        .filter_map(|citation| {
+            let own: &[&str] = match citation.get("type").and_then(Value::as_str)? {
+                "char_location" => &["document_index", "document_title", "end_char_index", "start_char_index"],
+                "page_location" => &["document_index", "document_title", "end_page_number", "start_page_number"],
+                "content_block_location" => &["document_index", "document_title", "end_block_index", "start_block_index"],
+                "web_search_result_location" => &["encrypted_index", "title", "url"],
+                "search_result_location" => &["end_block_index", "search_result_index", "source", "start_block_index", "title"],
+                _ => return None,
+            };
+            let map: serde_json::Map<String, Value> =
+                fields.iter().chain(own).filter_map(|k| citation.get(*k).map(|v| ((*k).to_owned(), v.clone()))).collect();
+            Some(Value::Object(map))
+        })
+        .collect();
+    (!list.is_empty()).then_some(list)
 }
 
 /// The request ends with the model's own paused turn: its last assistant message holds a server

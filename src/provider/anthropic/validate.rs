@@ -121,7 +121,7 @@ impl Check {
         for (m, block) in message.content.iter().enumerate() {
             let bpath = path.child(".content.", m, "");
             match block {
-                Block::Text { text, cache_control } => {
+                Block::Text { text, cache_control, .. } => {
                     if text.is_empty() {
                         self.v.push(Violation::new("anthropic.text_non_empty", &bpath, format!("{bpath}: text content blocks must be non-empty")));
                     }

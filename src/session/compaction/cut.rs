@@ -77,7 +77,7 @@ mod tests {
         Item::User(UserMessage { id: "prefix".into(), content: vec![Part::text("env")], synthetic: Some(SyntheticReason::Prefix) })
     }
     fn text(id: &str) -> Item {
-        Item::Assistant(AssistantText { id: id.into(), text: String::from(id).into(), origin: None, signature: None })
+        Item::Assistant(AssistantText { id: id.into(), text: String::from(id).into(), origin: None, signature: None , annotations: None })
     }
     fn call(id: &str) -> Item {
         Item::ToolCall(ToolCall { id: id.into(), call_id: id.into(), name: "bash".into(), input: serde_json::json!({}).into(), origin: None, signature: None })

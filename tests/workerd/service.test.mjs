@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import * as cv from '../../pkg/node.mjs';
 import { mintToken } from '../../examples/worker/src/auth.mjs';
 import { SECRET, bundleService, exampleConfig, root, startService, wranglerEnv } from './service-host.mjs';
+import { respond } from '../js/standin.mjs';
 
 const MODEL = { provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 };
 const BUILD = { provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 };
@@ -575,4 +576,75 @@ test('a WebSocket ping is answered with a pong', async () => {
   socket.send('ping');
   assert.equal(await pong, 'pong');
   socket.close();
+});
+
+/** What the stand-in's `scenario` answer holds, read whole as a relay would (a drop ends it early). */
+async function relayed(provider, scenario) {
+  const response = respond(provider, scenario, { model: MODEL.model });
+  const reader = (response.body ?? new ReadableStream({ start: (c) => c.close() })).getReader();
+  const chunks = [];
+  let dropped = null;
+  for (;;) {
+    let step;
+    try {
+      step = await reader.read();
+    } catch (e) {
+      dropped = `${e.name}: ${e.message}`;
+      break;
+    }
+    if (step.done) break;
+    chunks.push(...step.value);
+  }
+  const headers = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  return { status: response.status, headers, body: new Uint8Array(chunks), dropped };
+}
+
+test("a provider's failure, relayed, is recorded as the package records it and answered with what happened — never a 500", async () => {
+  // (stand-in scenario, status, code, retryable, recovery)
+  const cases = [
+    ['rate-limited', 429, 'provider_error', true, undefined],
+    ['overloaded', 502, 'provider_error', true, undefined],
+    ['html-500', 502, 'provider_error', true, undefined],
+    ['empty-503', 502, 'provider_error', true, undefined],
+    ['overloaded-mid-stream', 502, 'provider_error', true, undefined],
+    ['drop-text', 502, 'connection_dropped', true, undefined],
+    ['early-end', 502, 'answer_incomplete', true, undefined],
+    ['context-length', 422, 'context_length_exceeded', false, 'compact'],
+    ['max-tokens', 200, undefined, undefined, undefined],
+  ];
+  for (const [i, [scenario, status, code, retryable, recovery]] of cases.entries()) {
+    const id = `acme-relay-${i}`;
+    await call('PUT', `/v1/sessions/${id}`);
+    await command(id, { type: 'switchModel', ...MODEL });
+    await command(id, { type: 'userMessage', text: 'Why does the parser test fail?' });
+    const before = await exported(id);
+    const answer = await relayed('anthropic', scenario);
+    const head = { 'x-provider-status': String(answer.status), 'x-provider-headers': JSON.stringify(answer.headers) };
+    if (answer.dropped) head['x-provider-dropped'] = answer.dropped;
+    const res = await call('POST', `/v1/sessions/${id}/responses?provider=anthropic`, { body: answer.body, headers: head });
+    assert.equal(res.status, status, `${scenario}: ${res.text}`);
+    if (code) {
+      assert.deepEqual([res.json.error.code, res.json.error.retryable, res.json.error.recovery], [code, retryable, recovery], scenario);
+      assert.equal(res.headers.get('retry-after') !== null, retryable, `${scenario}: Retry-After when a retry is worth it`);
+      assert.equal(res.json.reply.type, 'answered', `${scenario}: what was recorded comes back too`);
+    }
+    // The log holds what the package itself records of that answer.
+    const local = cv.Session.fromLog(before);
+    local.dispatch({ type: 'beginAnswer', provider: 'anthropic', status: answer.status, headers: answer.headers }, 'x');
+    local.answerBytes(answer.body);
+    const p = local.dispatch({ type: 'endAnswer', ...(answer.dropped ? { dropped: answer.dropped } : {}) }, 'x');
+    const expected = p.effects.flatMap((e) => (e.type === 'persist' ? e.lines : [])).map((l) => JSON.parse(l)).filter((r) => p.reply.seqs.includes(r.seq)).map((r) => ({ ...r, ts: undefined }));
+    const stored = (await exported(id)).trim().split('\n').map((l) => JSON.parse(l)).slice(-expected.length).map((r) => ({ ...r, ts: undefined }));
+    assert.deepEqual(stored, expected, scenario);
+    // And the next request builds.
+    const built = await call('POST', `/v1/sessions/${id}/build`, { body: BUILD });
+    assert.equal(built.status, 200, `${scenario}: ${built.text}`);
+    assert.deepEqual(cv.validatePayload('anthropic', built.json.body), [], scenario);
+  }
+  // A status that is no HTTP status is refused before anything is read.
+  const bad = await call('POST', '/v1/sessions/acme-relay-0/responses?provider=anthropic', { body: '{}', headers: { 'x-provider-status': 'teapot' } });
+  assert.deepEqual([bad.status, bad.json.error.code], [400, 'invalid_provider_status']);
+  const badHeaders = await call('POST', '/v1/sessions/acme-relay-0/responses?provider=anthropic', { body: '{}', headers: { 'x-provider-status': '200', 'x-provider-headers': '[1]' } });
+  assert.deepEqual([badHeaders.status, badHeaders.json.error.code], [400, 'invalid_provider_headers']);
 });

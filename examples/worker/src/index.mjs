@@ -6,8 +6,11 @@
 //   POST /v1/sessions/:id/commands        one command (Idempotency-Key: optional)  -> its result
 //   POST /v1/sessions/:id/build           build options -> {report, body}
 //   POST /v1/sessions/:id/responses       ?provider=&model=; body: a provider's answer (JSON or a
-//                                         stream, streamed in) -> the recorded answer; its updates
-//                                         go to WebSocket clients as they decode
+//                                         stream, streamed in; X-Provider-Status and
+//                                         X-Provider-Headers: the provider's response head) ->
+//                                         the recorded answer, or the provider's failure as a
+//                                         4xx/5xx saying what happened; updates go to WebSocket
+//                                         clients as they decode
 //   GET  /v1/sessions/:id/usage           ?provider=&model=&contextWindow=          -> usage_update's figures
 //   GET  /v1/sessions/:id/log             the log, streamed as JSON Lines
 //   POST /v1/sessions/:id/import          ?format=claude-code|codex|pi; body: the file -> a new session
@@ -115,6 +118,27 @@ async function route(request, env) {
         headers['idempotency-key'] = key;
       }
       headers['x-cv-max-bytes'] = String(max);
+      // The provider's response head, as the relay saw it: its status decides what the body is.
+      const status = request.headers.get('x-provider-status');
+      if (status !== null) {
+        if (!/^[1-5][0-9][0-9]$/.test(status)) throw new HttpError(400, 'invalid_provider_status', 'X-Provider-Status is the provider\'s HTTP status, 100 to 599');
+        headers['x-provider-status'] = status;
+      }
+      const providerHeaders = request.headers.get('x-provider-headers');
+      if (providerHeaders !== null) {
+        let parsed;
+        try {
+          parsed = JSON.parse(providerHeaders);
+        } catch {
+          parsed = null;
+        }
+        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) {
+          throw new HttpError(400, 'invalid_provider_headers', 'X-Provider-Headers is a JSON object of the provider\'s response headers (strings)');
+        }
+        headers['x-provider-headers'] = providerHeaders;
+      }
+      const dropped = request.headers.get('x-provider-dropped');
+      if (dropped !== null) headers['x-provider-dropped'] = dropped.slice(0, 500);
       const forwarded = new Request(`https://session/responses${url.search}`, { method: 'POST', headers, body: request.body, duplex: 'half' });
       return stub(env, id).fetch(forwarded);
     }

@@ -287,9 +287,17 @@ export class SessionObject extends DurableObject {
     }
     const durable = await this.#require();
     const now = new Date().toISOString();
-    const begin = { type: 'beginAnswer', ...(provider ? { provider } : {}), ...(model ? { model } : {}) };
+    // The provider's status and headers, when the relay passed them: a status that is not 2xx
+    // makes the body the provider's error, whatever it holds.
+    const providerStatus = Number(request.headers.get('x-provider-status'));
+    const head = Number.isInteger(providerStatus) && providerStatus >= 100
+      ? { status: providerStatus, headers: JSON.parse(request.headers.get('x-provider-headers') ?? '{}') }
+      : {};
+    const begin = { type: 'beginAnswer', ...(provider ? { provider } : {}), ...(model ? { model } : {}), ...head };
     const begun = await this.#dispatch(durable, begin, 'the session could not begin the answer; retry');
     if (begun.error) return json({ error: begun.error }, 422);
+    // The relay said its connection to the provider dropped; or the body broke while it arrived.
+    let dropped = request.headers.get('x-provider-dropped');
     try {
       for (let chunk; (chunk = await read()) !== null;) {
         for (const update of durable.session.answerBytes(chunk)) {
@@ -297,27 +305,31 @@ export class SessionObject extends DurableObject {
         }
       }
     } catch (e) {
-      await durable.dispatch({ type: 'endAnswer', discard: true }, now);
-      throw e;
+      // Over the limit: nothing of it is kept. A body that broke: what arrived is the answer so far.
+      if (e instanceof HttpError) {
+        await durable.dispatch({ type: 'endAnswer', discard: true }, now);
+        throw e;
+      }
+      dropped = `${e?.name ?? 'Error'}: ${e?.message ?? e}`;
     }
     const fingerprint = key ? await fingerprintOf(whole()) : null;
     this.#pendingKey = key ? { key, fingerprint, command: 'providerAnswer' } : null;
     let processed;
     try {
-      processed = await this.#dispatch(durable, { type: 'endAnswer' }, 'the answer could not be stored; retry it with the same Idempotency-Key');
+      processed = await this.#dispatch(durable, { type: 'endAnswer', ...(dropped ? { dropped } : {}) }, 'the answer could not be stored; retry it with the same Idempotency-Key');
     } finally {
       this.#pendingKey = null;
     }
     for (const update of processed.reply?.updates ?? []) {
       this.#broadcast({ type: 'notification', notification: { sessionId: durable.session.state().sessionId, update } });
     }
-    const reply = replyText(processed);
-    const status = processed.error ? 422 : 200;
+    const { status, error, headers } = answerStatus(processed);
+    const reply = error ? JSON.stringify({ error, ...JSON.parse(replyText(processed)) }) : replyText(processed);
     if (key) {
       this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, ?, ?, ?)',
         key, fingerprint, status, reply, Date.now());
     }
-    return jsonText(reply, status);
+    return jsonText(reply, status, headers);
   }
 
   async #build(request) {
@@ -427,6 +439,38 @@ export class SessionObject extends DurableObject {
 }
 
 /** A processed command as the API answers it (the built body stays raw JSON, not a string). */
+/**
+ * The reply's status for a recorded answer: 200 when it came whole; otherwise what happened,
+ * never a 500 — the provider's failure is not the service's. 429 when the provider rate-limited,
+ * 502 for a failure worth retrying (an overload, a 5xx, a dropped or cut-short stream), 422 when
+ * the request itself must change (a context-length refusal, a request too large, a refusal no
+ * retry mends); a `Retry-After` when a retry is worth it. The error says what the session did
+ * (`recovery`) and when to retry (`retryAfterMs`).
+ */
+function answerStatus(processed) {
+  if (processed.error) return { status: 422, error: null, headers: {} };
+  const answer = processed.reply?.answer;
+  if (!answer || answer.status === 'complete') return { status: 200, error: null, headers: {} };
+  const retry = answer.retry ?? { retryable: false, afterMs: 0, reason: 'not_transient' };
+  const code = answer.status === 'partial'
+    ? (retry.reason === 'connection_dropped' ? 'connection_dropped' : 'answer_incomplete')
+    : answer.context ? 'context_length_exceeded' : answer.recovery === 'strip_images' ? 'request_too_large' : 'provider_error';
+  const status = retry.reason === 'rate_limited' ? 429 : retry.retryable ? 502 : 422;
+  const error = {
+    code,
+    message: answer.error ? `${answer.error.kind}: ${answer.error.message}` : 'the answer ended before the provider finished it; what arrived is recorded',
+    ...(answer.error?.status ? { providerStatus: answer.error.status } : {}),
+    ...(answer.error ? { kind: answer.error.kind } : {}),
+    retryable: retry.retryable,
+    retryAfterMs: retry.afterMs,
+    reason: retry.reason,
+    ...(answer.recovery ? { recovery: answer.recovery } : {}),
+    ...(answer.requestId ? { requestId: answer.requestId } : {}),
+  };
+  const headers = retry.retryable ? { 'retry-after': String(Math.max(1, Math.ceil(retry.afterMs / 1000))) } : {};
+  return { status, error, headers };
+}
+
 function replyText(processed) {
   const { effects, reply, ...rest } = processed;
   const summary = { ...rest, effects: effects.map((e) => e.type) };

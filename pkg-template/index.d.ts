@@ -334,7 +334,7 @@ export function receive(session: Session, source: AnswerSource, options?: Receiv
 // ---------------------------------------------------------------------------------------------
 // A turn that survives the provider (send.mjs).
 
-import type { AnswerCall, AnswerSummary, ContextRefusal, Recovery } from './web/contextview.js';
+import type { AnswerCall, AnswerSummary, ContextRefusal, Recovery, Reply } from './web/contextview.js';
 
 /** The host's call to the provider: POST `body`, resolve to the Response (the host's `fetch`). */
 export type Fetcher = (body: Uint8Array<ArrayBuffer>, init: { signal?: AbortSignal; attempt: number }) => Promise<Response>;
@@ -452,6 +452,6 @@ export declare class ProviderError extends ContextviewError {
   readonly context?: ContextRefusal;
   /** The provider's error as it sent it (absent when the stream broke). */
   readonly providerError?: ProviderFailure;
-  /** The processed `endAnswer`: what was recorded. */
-  readonly processed: ProcessedAs<'endAnswer'>;
+  /** The processed `endAnswer`: what was recorded, and the answer as it stood. */
+  readonly processed: Omit<ProcessedAs<'endAnswer'>, 'reply' | 'error'> & { reply: Extract<Reply, { type: 'answered' }>; error?: undefined };
 }

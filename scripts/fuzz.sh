@@ -3,8 +3,9 @@
 # reader and replay, each importer, frontmatter, `@path` imports, the tool-call id normaliser
 # and the provider-answer decoders. Each target runs for FUZZ_SECONDS (default 120), seeded from our fixtures and, when
 # it is there, ../shared/corpus. Its corpus, crashes and a log with the final figures land in
-# target/fuzz/. Not part of `make test`: `make fuzz` (FUZZ_SECONDS=1200 make fuzz for a long run,
-# FUZZ_TARGETS="log import_pi" for some).
+# target/fuzz/. `make fuzz` (FUZZ_SECONDS=1200 make fuzz for a long run, FUZZ_TARGETS="log
+# import_pi" for some); `make test` runs the same checks (fuzz/checks/) on stable over the seeds
+# and fuzz/regressions/ — an input that fails here belongs there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -31,12 +32,21 @@ seed import_codex tests/fixtures/codex.jsonl $(ls "$CORPUS"/sessions/*codex*.jso
 seed import_pi tests/fixtures/pi.jsonl $(ls "$CORPUS"/sessions/*pi-mono*.jsonl 2>/dev/null || true)
 seed frontmatter $(ls "$CORPUS"/rules/* "$CORPUS"/skills/*.md "$CORPUS"/odd/*.md 2>/dev/null || true)
 seed rule_imports $(ls "$CORPUS"/rules/*.md 2>/dev/null || true)
-# Answers: each fixture behind a control byte naming its API (0 Anthropic, 1 Chat, 2 Responses, 3 Gemini).
+# Answers: each fixture behind the three control bytes fuzz/checks/answer.rs reads — its API (0
+# Anthropic, 1 Chat, 2 Responses, 3 Gemini), no HTTP status, no drop — and each HTTP fixture's
+# body under its status (byte 1: 128 + the status's place in the target's table).
 mkdir -p "$OUT/seeds/answer"
 for f in tests/fixtures/answers/*; do
   case "$(basename "$f")" in anthropic-*) c='\000' ;; openai-chat-*) c='\001' ;; openai-responses-*) c='\002' ;; *) c='\003' ;; esac
-  { printf "$c"; cat "$f"; } > "$OUT/seeds/answer/$(basename "$f")"
+  { printf "$c\000\000"; cat "$f"; } > "$OUT/seeds/answer/$(basename "$f")"
 done
+for f in tests/fixtures/http/*; do
+  case "$(basename "$f")" in openai-chat-*) c='\001' ;; openai-responses-*) c='\002' ;; gemini-*) c='\003' ;; *) c='\000' ;; esac
+  case "$(sed -n '1s/^HTTP\/1.1 \([0-9]*\).*/\1/p' "$f")" in 400) h='\201' ;; 413) h='\207' ;; 429) h='\210' ;; 500) h='\211' ;; 503) h='\213' ;; *) h='\215' ;; esac
+  { printf "$c$h\000"; sed '1,/^\r\{0,1\}$/d' "$f"; } > "$OUT/seeds/answer/http-$(basename "$f")"
+done
+# Every input that once failed a target's checks (make test replays them too).
+for d in fuzz/regressions/*/; do [ -d "$d" ] && seed "$(basename "$d")" "$d"*; done
 mkdir -p "$OUT/seeds/rule_imports" "$OUT/seeds/tool_call_ids"
 printf 'Root rules. See @a.md and @docs/b.md.\001Sub: @../a.md @~/d.md\001A: @docs/b.md\001B: @deep/c.md @../CLAUDE.md\001C: `@not/this.md` @../../a.md\001Home.' > "$OUT/seeds/rule_imports/cycle"
 printf 'toolu_01A\001call_abc|fc_123\001call abc\001\001toolu_01A\001%s' "$(printf 'x%.0s' $(seq 1 80))" > "$OUT/seeds/tool_call_ids/mixed"

@@ -1,16 +1,8 @@
-//! The pi importer: any text imports (bad lines become diagnostics), with a fidelity
-//! report, into a log that replays, builds valid payloads and round-trips as text.
+//! The `import_pi` target: see `checks/import_pi.rs` for what it checks (the same checks replay the
+//! checked-in regression inputs in `make test`).
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
+#[path = "../checks/mod.rs"]
+mod checks;
 
-#[path = "common.rs"]
-mod common;
-
-fuzz_target!(|data: &[u8]| {
-    let text = String::from_utf8_lossy(data);
-    let imported = contextview::import::import(Some(contextview::import::Format::Pi), &text).expect("an explicit format always imports");
-    common::report_adds_up(&text, &imported);
-    common::replays_and_builds(&imported.records);
-    common::round_trips(&imported.header, &imported.records);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::import_pi::check(data));

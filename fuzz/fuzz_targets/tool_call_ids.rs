@@ -1,31 +1,8 @@
-//! Tool-call id normalisation: whatever the ids, each provider gets ids it accepts, the same
-//! original always maps to the same id, two originals never share one, and the map leads back.
+//! The `tool_call_ids` target: see `checks/tool_call_ids.rs` for what it checks (the same checks replay the
+//! checked-in regression inputs in `make test`).
 #![no_main]
 
-use std::collections::HashMap;
+#[path = "../checks/mod.rs"]
+mod checks;
 
-use contextview::provider::ids::{IdMapper, ANTHROPIC, LENIENT};
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let text = String::from_utf8_lossy(data);
-    let originals: Vec<&str> = text.split('\u{1}').collect();
-    for rule in [ANTHROPIC, LENIENT] {
-        let mut mapper = IdMapper::default();
-        let mut seen: HashMap<String, String> = HashMap::new();
-        for original in &originals {
-            let id = mapper.map(original, rule);
-            assert!(rule.accepts(&id), "{id:?} for {original:?}");
-            assert_eq!(mapper.map(original, rule), id, "stable");
-            if let Some(other) = seen.insert(id.clone(), (*original).to_owned()) {
-                assert_eq!(&other, original, "{other:?} and {original:?} share {id:?}");
-            }
-        }
-        let back = mapper.into_changed();
-        for (id, original) in &seen {
-            if id != original {
-                assert_eq!(back.get(id), Some(original));
-            }
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::tool_call_ids::check(data));

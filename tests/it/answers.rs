@@ -88,7 +88,8 @@ fn opt(s: &Option<String>) -> &str {
 /// An answer, one line per fact, for whole-answer comparisons written by hand.
 fn describe(answer: &Answer) -> Vec<String> {
     let usage = answer.usage.as_ref().map_or("-".to_owned(), |u| {
-        format!("{}+{}r+{}w+{}o", u.input_tokens, u.cache_read_tokens, u.cache_write_tokens, u.output_tokens)
+        let thinking = u.reasoning_tokens.map_or(String::new(), |r| format!(" think={r}"));
+        format!("{}+{}r+{}w+{}o{thinking}", u.input_tokens, u.cache_read_tokens, u.cache_write_tokens, u.output_tokens)
     });
     let mut lines = vec![format!(
         "{:?} stop={} id={} model={} usage={} extra={} error={}",
@@ -98,8 +99,18 @@ fn describe(answer: &Answer) -> Vec<String> {
         opt(&answer.model),
         usage,
         answer.extra_choices,
-        answer.failure.as_ref().map_or("-".to_owned(), |f| format!("{}/{}", f.kind, f.status.map_or("-".to_owned(), |s| s.to_string()))),
+        answer.failure.as_ref().map_or("-".to_owned(), |f| {
+            let code = f.code.as_deref().map_or(String::new(), |c| format!("/{c}"));
+            format!("{}/{}{code} {:?}", f.kind, f.status.map_or("-".to_owned(), |s| s.to_string()), f.message)
+        }),
     )];
+    // What the ending said beyond its fields, and the usage as the provider reported it.
+    if !answer.details.is_empty() {
+        lines.push(format!("details {}", canonical(&Value::Object(answer.details.clone()))));
+    }
+    if let Some(raw) = &answer.raw_usage {
+        lines.push(format!("raw {}", canonical(raw)));
+    }
     for block in &answer.blocks {
         lines.push(match block {
             TurnBlock::Reasoning { text, signature, encrypted, id, summary } => format!(
@@ -134,6 +145,7 @@ fn expected(name: &str) -> Vec<&'static str> {
     match name {
         "anthropic-thinking-tools.sse" => vec![
             "Complete stop=tool_use id=msg_A1 model=claude-sonnet-4-5-20250929 usage=3+4000r+120w+87o extra=0 error=-",
+            "raw {\"cache_creation_input_tokens\":120,\"cache_read_input_tokens\":4000,\"input_tokens\":3,\"output_tokens\":87}",
             "reasoning \"The test fails because the parser drops the last line.\" sig=SIG-one/+== enc=- id=- parts=0",
             "text \"Let me read the parser — “é” and 😀 included.\" sig=- notes=0 item=-",
             "call toolu_01Read read_file {\"limit\":200,\"path\":\"src/parser.rs\"} sig=- item=-",
@@ -141,6 +153,7 @@ fn expected(name: &str) -> Vec<&'static str> {
         ],
         "anthropic-two-thinking-redacted.json" => vec![
             "Complete stop=tool_use id=msg_A2 model=claude-opus-4-1 usage=10+0r+0w+40o extra=0 error=-",
+            "raw {\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0,\"input_tokens\":10,\"output_tokens\":40,\"service_tier\":\"standard\"}",
             "reasoning \"First I list the tests.\" sig=SIG-a enc=- id=- parts=0",
             "reasoning \"\" sig=- enc=REDACTED-opaque-data== id=- parts=0",
             "reasoning \"\" sig=SIG-empty enc=- id=- parts=0",
@@ -149,151 +162,191 @@ fn expected(name: &str) -> Vec<&'static str> {
         ],
         "anthropic-web-search-pause.sse" => vec![
             "Complete stop=pause_turn id=msg_A3 model=claude-sonnet-4-5 usage=15665+0r+0w+60o extra=0 error=-",
+            "raw {\"input_tokens\":15665,\"output_tokens\":60,\"server_tool_use\":{\"web_search_requests\":1}}",
             "text \"I'll search for that.\" sig=- notes=0 item=-",
             "native server_tool_use answers=-",
             "native web_search_tool_result answers=srvtoolu_01Web",
             "text \"Untagged variants come last.\" sig=- notes=1 item=-",
         ],
         "anthropic-overloaded-mid-stream.sse" => vec![
-            "Failed stop=- id=msg_A4 model=claude-sonnet-4-5 usage=50+0r+0w+1o extra=0 error=overloaded_error/-",
+            "Failed stop=- id=msg_A4 model=claude-sonnet-4-5 usage=50+0r+0w+1o extra=0 error=overloaded_error/- \"Overloaded\"",
+            "raw {\"input_tokens\":50,\"output_tokens\":1}",
             "text \"Half an answ\" sig=- notes=0 item=-",
         ],
         "anthropic-max-tokens-mid-call.sse" => vec![
             "Complete stop=max_tokens id=msg_A5 model=claude-sonnet-4-5 usage=20+0r+0w+64o extra=0 error=-",
+            "raw {\"input_tokens\":20,\"output_tokens\":64}",
             "text \"Writing the file now.\" sig=- notes=0 item=-",
             "unfinished toolu_04Write write_file \"{\\\"path\\\": \\\"a.txt\\\", \\\"content\\\": \\\"lorem ips\"",
         ],
         "anthropic-dropped-mid-call.sse" => vec![
             "Partial stop=- id=msg_A1 model=claude-sonnet-4-5-20250929 usage=3+4000r+120w+1o extra=0 error=-",
+            "raw {\"cache_creation_input_tokens\":120,\"cache_read_input_tokens\":4000,\"input_tokens\":3,\"output_tokens\":1}",
             "reasoning \"The test fails because the parser drops the last line.\" sig=SIG-one/+== enc=- id=- parts=0",
             "text \"Let me read the parser — “é” and 😀 included.\" sig=- notes=0 item=-",
             "unfinished toolu_01Read read_file \"{\\\"path\\\": \\\"src/par\"",
         ],
-        "anthropic-refusal.json" => vec!["Complete stop=refusal id=msg_A7 model=claude-sonnet-4-5 usage=30+0r+0w+1o extra=0 error=-"],
-        "anthropic-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=invalid_request_error/-"],
-        // A second message begins inside the first: the first is what was answered.
+        "anthropic-refusal.json" => vec![
+            "Complete stop=refusal id=msg_A7 model=claude-sonnet-4-5 usage=30+0r+0w+1o extra=0 error=-",
+            "details {\"stop_details\":{\"category\":\"cyber\",\"explanation\":null,\"type\":\"refusal\"}}",
+            "raw {\"input_tokens\":30,\"output_tokens\":1}",
+        ],
+        "anthropic-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=invalid_request_error/- \"messages: text content blocks must be non-empty\""],
         "anthropic-spliced.sse" => vec![
-            "Failed stop=- id=msg_S1 model=claude-sonnet-4-5 usage=8+0r+0w+1o extra=0 error=spliced_stream/-",
+            "Failed stop=- id=msg_S1 model=claude-sonnet-4-5 usage=8+0r+0w+1o extra=0 error=spliced_stream/- \"a second message (msg_S2) began before this one ended\"",
+            "raw {\"input_tokens\":8,\"output_tokens\":1}",
             "text \"First answer\" sig=- notes=0 item=-",
         ],
         "openai-chat-tools.sse" => vec![
-            "Complete stop=tool_calls id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=220+1280r+0w+40o extra=0 error=-",
+            "Complete stop=tool_calls id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=20+1280r+200w+40o think=12 extra=0 error=-",
+            "details {\"service_tier\":\"default\",\"system_fingerprint\":\"fp_1\"}",
+            "raw {\"completion_tokens\":40,\"completion_tokens_details\":{\"accepted_prediction_tokens\":0,\"audio_tokens\":0,\"reasoning_tokens\":12,\"rejected_prediction_tokens\":0},\"prompt_tokens\":1500,\"prompt_tokens_details\":{\"audio_tokens\":0,\"cache_write_tokens\":200,\"cached_tokens\":1280},\"total_tokens\":1540}",
             "text \"Running both checks.\" sig=- notes=0 item=-",
             "call call_A bash {\"command\":\"ls\"} sig=- item=-",
             "call call_B read_file {\"path\":\"Cargo.toml\"} sig=- item=-",
         ],
         "openai-chat-azure.sse" => vec![
             "Complete stop=stop id=chatcmpl-AZ model=gpt-4o-2024-11-20 usage=- extra=0 error=-",
+            "details {\"system_fingerprint\":\"fp_az\"}",
             "text \"Hello from Azure.\" sig=- notes=0 item=-",
         ],
         "openai-chat-reasoning-content.sse" => vec![
-            "Complete stop=stop id=ds-1 model=deepseek-reasoner usage=12+0r+0w+9o extra=0 error=-",
+            "Complete stop=stop id=ds-1 model=deepseek-reasoner usage=12+0r+0w+9o think=7 extra=0 error=-",
+            "raw {\"completion_tokens\":9,\"completion_tokens_details\":{\"reasoning_tokens\":7},\"prompt_tokens\":12,\"total_tokens\":21}",
             "reasoning \"Two plus two is four.\" sig=- enc=- id=- parts=0",
             "text \"4\" sig=- notes=0 item=-",
         ],
         "openai-chat-two-choices.json" => vec![
             "Complete stop=stop id=chatcmpl-N2 model=gpt-4o-search-preview usage=20+0r+0w+12o extra=1 error=-",
+            "raw {\"completion_tokens\":12,\"prompt_tokens\":20,\"total_tokens\":32}",
             "text \"Rust 1.95 is out.\" sig=- notes=1 item=-",
         ],
         "openai-chat-refusal.json" => vec![
             "Complete stop=stop id=chatcmpl-R model=gpt-4o usage=9+0r+0w+6o extra=0 error=-",
+            "raw {\"completion_tokens\":6,\"prompt_tokens\":9,\"total_tokens\":15}",
             "text \"I can't help with that.\" sig=- notes=0 item=- refusal",
         ],
         "openai-chat-error-mid-stream.sse" => vec![
-            "Failed stop=- id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=- extra=0 error=server_error/-",
+            "Failed stop=- id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=- extra=0 error=server_error/- \"The server had an error while processing your request.\"",
             "text \"Partial\" sig=- notes=0 item=-",
         ],
         "openai-chat-length.sse" => vec![
             "Complete stop=length id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=5+0r+0w+16o extra=0 error=-",
+            "details {\"service_tier\":\"default\",\"system_fingerprint\":\"fp_1\"}",
+            "raw {\"completion_tokens\":16,\"prompt_tokens\":5,\"total_tokens\":21}",
             "text \"A long essay\" sig=- notes=0 item=-",
         ],
         "openai-chat-custom-tool.json" => vec![
-            "Complete stop=tool_calls id=chatcmpl-CU model=gpt-5 usage=100+0r+0w+20o extra=0 error=-",
+            "Complete stop=tool_calls id=chatcmpl-CU model=gpt-5 usage=100+0r+0w+20o think=8 extra=0 error=-",
+            "raw {\"completion_tokens\":20,\"completion_tokens_details\":{\"reasoning_tokens\":8},\"prompt_tokens\":100,\"total_tokens\":120}",
             "call call_patch apply_patch \"*** Begin Patch\\n*** End Patch\" sig=- item=-",
         ],
-        "openai-chat-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=requests/-"],
+        "openai-chat-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=requests/-/rate_limit_exceeded \"Rate limit reached for gpt-4o\""],
         "openai-chat-dropped.sse" => vec![
             "Partial stop=- id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=- extra=0 error=-",
+            "details {\"service_tier\":\"default\",\"system_fingerprint\":\"fp_1\"}",
             "text \"Running both checks.\" sig=- notes=0 item=-",
             "unfinished call_A bash \"{\\\"comm\"",
         ],
         "openai-responses-reasoning-call.sse" => vec![
-            "Complete stop=completed id=resp_R1 model=gpt-5-2025-08-07 usage=27361+3712r+0w+4416o extra=0 error=-",
+            "Complete stop=completed id=resp_R1 model=gpt-5-2025-08-07 usage=27361+3712r+0w+4416o think=3712 extra=0 error=-",
+            "raw {\"input_tokens\":31073,\"input_tokens_details\":{\"cached_tokens\":3712},\"output_tokens\":4416,\"output_tokens_details\":{\"reasoning_tokens\":3712},\"total_tokens\":35489}",
             "reasoning \"**Plan**\\n\\nRead the file.\\n\\nThen edit it.\" sig=- enc=gAAAAB-final-R1a id=rs_R1a parts=2",
             "call call_R1b read_file {\"path\":\"src/lib.rs\"} sig=- item=fc_R1b",
         ],
         "openai-responses-web-search.json" => vec![
-            "Complete stop=completed id=resp_R2 model=gpt-5-mini-2025-08-07 usage=900+0r+0w+120o extra=0 error=-",
+            "Complete stop=completed id=resp_R2 model=gpt-5-mini-2025-08-07 usage=900+0r+0w+120o think=64 extra=0 error=-",
+            "raw {\"input_tokens\":900,\"input_tokens_details\":{\"cached_tokens\":0},\"output_tokens\":120,\"output_tokens_details\":{\"reasoning_tokens\":64},\"total_tokens\":1020}",
             "reasoning \"\" sig=- enc=- id=rs_R2a parts=0",
             "native web_search_call answers=-",
             "text \"Use #[serde(untagged)] on the last variant.\" sig=- notes=1 item=msg_R2c",
         ],
         "openai-responses-incomplete.sse" => vec![
-            "Complete stop=max_output_tokens id=resp_R3 model=gpt-5-2025-08-07 usage=50+0r+0w+16o extra=0 error=-",
+            "Complete stop=max_output_tokens id=resp_R3 model=gpt-5-2025-08-07 usage=50+0r+0w+16o think=0 extra=0 error=-",
+            "details {\"incomplete_details\":{\"reason\":\"max_output_tokens\"}}",
+            "raw {\"input_tokens\":50,\"input_tokens_details\":{\"cached_tokens\":0},\"output_tokens\":16,\"output_tokens_details\":{\"reasoning_tokens\":0},\"total_tokens\":66}",
             "text \"The first half\" sig=- notes=0 item=msg_R3",
         ],
-        "openai-responses-failed.sse" => vec!["Failed stop=failed id=resp_R4 model=gpt-5-2025-08-07 usage=- extra=0 error=insufficient_quota/-"],
+        "openai-responses-failed.sse" => vec!["Failed stop=failed id=resp_R4 model=gpt-5-2025-08-07 usage=- extra=0 error=insufficient_quota/- \"You exceeded your current quota.\""],
         "openai-responses-refusal.sse" => vec![
             "Complete stop=completed id=resp_R5 model=gpt-5-2025-08-07 usage=10+0r+0w+7o extra=0 error=-",
+            "raw {\"input_tokens\":10,\"output_tokens\":7,\"total_tokens\":17}",
             "text \"I can't help with that.\" sig=- notes=0 item=msg_R5 refusal",
         ],
-        "openai-responses-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=invalid_request_error/-"],
-        // Items out of the usual order: a summary on a message's index, an item with no type.
+        "openai-responses-error-body.json" => vec![
+            "Failed stop=- id=- model=- usage=- extra=0 error=invalid_request_error/- \"Item with id 'rs_x' not found. Items are not persisted when `store` is set to false.\"",
+        ],
         "openai-responses-odd-items.sse" => vec![
             "Complete stop=completed id=resp_O model=gpt-5 usage=5+0r+0w+5o extra=0 error=-",
+            "raw {\"input_tokens\":5,\"output_tokens\":5,\"total_tokens\":10}",
             "text \"Text first, \" sig=- notes=0 item=-",
             "reasoning \"then a summary on the same index\" sig=- enc=- id=- parts=0",
             "native part answers=-",
         ],
         "gemini-text-signature.sse" => vec![
-            "Complete stop=STOP id=gR1 model=gemini-3-pro-preview usage=440+0r+0w+134o extra=0 error=-",
+            "Complete stop=STOP id=gR1 model=gemini-3-pro-preview usage=240+200r+0w+134o think=120 extra=0 error=-",
+            "raw {\"cachedContentTokenCount\":200,\"candidatesTokenCount\":14,\"promptTokenCount\":440,\"thoughtsTokenCount\":120,\"totalTokenCount\":574}",
             "reasoning \"**Reading the test**\\n\\nIt checks the last line.\" sig=- enc=- id=- parts=0",
             "text \"The parser drops the last line — “é” 😀.\" sig=- notes=0 item=-",
             "text \"\" sig=GSIG/text+== notes=0 item=-",
         ],
         "gemini-parallel-calls.json" => vec![
-            "Complete stop=STOP id=gR2 model=gemini-3-flash-preview usage=161+0r+0w+252o extra=0 error=-",
+            "Complete stop=STOP id=gR2 model=gemini-3-flash-preview usage=161+0r+0w+252o think=204 extra=0 error=-",
+            "details {\"finishMessage\":\"Model generated function call(s).\"}",
+            "raw {\"candidatesTokenCount\":48,\"promptTokenCount\":161,\"promptTokensDetails\":[{\"modality\":\"TEXT\",\"tokenCount\":161}],\"thoughtsTokenCount\":204,\"totalTokenCount\":413}",
             "call k3f9a2x1 read_file {\"path\":\"a.rs\"} sig=GSIG/call== item=-",
             "call p0q8w7e6 read_file {\"path\":\"b.rs\"} sig=- item=-",
             "call z9y8x7w6 list_dir {} sig=- item=-",
         ],
         "gemini-array-code-execution.json" => vec![
             "Complete stop=STOP id=gR3 model=gemini-2.5-flash usage=42+0r+0w+18o extra=0 error=-",
+            "raw {\"candidatesTokenCount\":18,\"promptTokenCount\":30,\"toolUsePromptTokenCount\":12,\"totalTokenCount\":60}",
             "text \"I'll compute it.\" sig=- notes=0 item=-",
             "native part answers=-",
             "native part answers=-",
             "text \"It is 1024.\" sig=- notes=0 item=-",
         ],
         "gemini-vertex-partial-args.sse" => vec![
-            "Complete stop=STOP id=gR4 model=gemini-3.1-pro-preview usage=50+0r+0w+50o extra=0 error=-",
+            "Complete stop=STOP id=gR4 model=gemini-3.1-pro-preview usage=50+0r+0w+50o think=30 extra=0 error=-",
+            "raw {\"candidatesTokenCount\":20,\"promptTokenCount\":50,\"thoughtsTokenCount\":30,\"totalTokenCount\":100,\"trafficType\":\"ON_DEMAND\"}",
             "call - get_weather {\"days\":3,\"location\":\"Boston, MA\"} sig=GSIG/stream== item=-",
         ],
-        "gemini-prompt-blocked.json" => vec!["Complete stop=PROHIBITED_CONTENT id=gR5 model=gemini-2.5-flash-lite usage=638+0r+0w+0o extra=0 error=-"],
+        "gemini-prompt-blocked.json" => vec![
+            "Complete stop=PROHIBITED_CONTENT id=gR5 model=gemini-2.5-flash-lite usage=638+0r+0w+0o extra=0 error=-",
+            "details {\"promptFeedback\":{\"blockReason\":\"PROHIBITED_CONTENT\"}}",
+            "raw {\"promptTokenCount\":638,\"totalTokenCount\":638}",
+        ],
         "gemini-safety.json" => vec![
             "Complete stop=SAFETY id=gR6 model=gemini-2.5-flash usage=12+0r+0w+1o extra=0 error=-",
+            "details {\"safetyRatings\":[{\"blocked\":true,\"category\":\"HARM_CATEGORY_DANGEROUS_CONTENT\",\"probability\":\"HIGH\"}]}",
+            "raw {\"candidatesTokenCount\":1,\"promptTokenCount\":12,\"totalTokenCount\":13}",
             "text \"Partial\" sig=- notes=0 item=-",
         ],
         "gemini-unavailable-mid-stream.sse" => vec![
-            "Failed stop=- id=gR7 model=gemini-2.5-flash usage=9+0r+0w+2o extra=0 error=UNAVAILABLE/503",
+            "Failed stop=- id=gR7 model=gemini-2.5-flash usage=9+0r+0w+2o extra=0 error=UNAVAILABLE/503 \"This model is currently experiencing high demand.\"",
+            "raw {\"candidatesTokenCount\":2,\"promptTokenCount\":9,\"totalTokenCount\":11}",
             "text \"Half of \" sig=- notes=0 item=-",
         ],
-        // A part this version does not know is kept as it came (two fields of data: never sent
-        // back, a part holds one); an empty part holds nothing.
         "gemini-odd-parts.json" => vec![
             "Complete stop=STOP id=gO model=gemini-2.5-flash usage=4+0r+0w+3o extra=0 error=-",
+            "raw {\"candidatesTokenCount\":3,\"promptTokenCount\":4,\"totalTokenCount\":7}",
             "text \"Before.\" sig=- notes=0 item=-",
             "native part answers=-",
             "text \"After.\" sig=- notes=0 item=-",
         ],
-        "gemini-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=RESOURCE_EXHAUSTED/429"],
+        "gemini-error-body.json" => vec!["Failed stop=- id=- model=- usage=- extra=0 error=RESOURCE_EXHAUSTED/429 \"You exceeded your current quota, please check your plan.\""],
         "anthropic-thinking-max-tokens.sse" => vec![
             "Complete stop=max_tokens id=msg_A9 model=claude-sonnet-4-5-20250929 usage=310+0r+0w+1024o extra=0 error=-",
+            "raw {\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0,\"input_tokens\":310,\"output_tokens\":1024}",
             "reasoning \"The changelog needs every release since 0.3.\" sig=SIG-limit/9== enc=- id=- parts=0",
             "text \"## 0.3.0\\n- parser: keep the last line\\n## 0.4.0\\n- lexer: \" sig=- notes=0 item=-",
         ],
-        "openai-responses-context-error.sse" => vec!["Failed stop=- id=resp_C1 model=gpt-5-2025-08-07 usage=- extra=0 error=invalid_request_error/-"],
+        "openai-responses-context-error.sse" => vec![
+            "Failed stop=- id=resp_C1 model=gpt-5-2025-08-07 usage=- extra=0 error=invalid_request_error/-/context_length_exceeded \"Your input exceeds the context window of this model. Please adjust your input and try again.\"",
+        ],
         "gemini-max-tokens.sse" => vec![
-            "Complete stop=MAX_TOKENS id=gM1 model=gemini-2.5-flash usage=90+0r+0w+52o extra=0 error=-",
+            "Complete stop=MAX_TOKENS id=gM1 model=gemini-2.5-flash usage=90+0r+0w+52o think=40 extra=0 error=-",
+            "raw {\"candidatesTokenCount\":12,\"promptTokenCount\":90,\"thoughtsTokenCount\":40,\"totalTokenCount\":142}",
             "reasoning \"Listing the files first.\" sig=- enc=- id=- parts=0",
             "text \"src/a.rs\\nsrc/b.rs\\nsrc/c\" sig=- notes=0 item=-",
         ],
@@ -304,8 +357,17 @@ fn expected(name: &str) -> Vec<&'static str> {
 #[test]
 fn every_fixture_decodes_to_what_it_holds() {
     for (provider, name, bytes) in fixtures() {
-        let (answer, _) = decode(provider, bytes, "fallback");
+        let (answer, diagnostics) = decode(provider, bytes, "fallback");
         assert_eq!(describe(&answer), expected(name), "{name}");
+        // A clean answer says nothing; the odd ones say what is odd about them.
+        let noticed: &[&str] = match name {
+            "anthropic-max-tokens-mid-call.sse" => &["answer.unfinished_call"],
+            "anthropic-dropped-mid-call.sse" => &["answer.bad_event", "answer.cut_short", "answer.partial", "answer.unfinished_call"],
+            "openai-chat-two-choices.json" => &["answer.extra_choices"],
+            "openai-chat-dropped.sse" => &["answer.partial", "answer.unfinished_call"],
+            _ => &[],
+        };
+        assert_eq!(diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), noticed, "{name}");
     }
 }
 

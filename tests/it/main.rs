@@ -8,6 +8,7 @@ mod answers;
 mod cost;
 mod discovery;
 mod errors;
+mod fuzz_regressions;
 mod example_session;
 mod images;
 mod import;

@@ -7,7 +7,7 @@
 //! - a live session appending the records one by one builds what a fresh build of the log does;
 //! - it survives the text form;
 //! - an import's report accounts for every line and its fidelity counts add up.
-#![allow(dead_code)]
+
 
 use std::collections::HashSet;
 
@@ -77,7 +77,7 @@ pub fn live_equals_fresh(header: &Header, records: &[Record]) {
             let live = session.build_body(&input);
             let fresh = build_request(&BuildInput { log: Some(write_log(header, &records[..=n])), ..input.clone() });
             match (live, fresh) {
-                (Ok((body, _)), Ok(out)) => assert_eq!(body, out.built.body, "{provider} after record {}", n + 1),
+                (Ok((body, _)), Ok(out)) => assert_eq!(*body, out.built.body, "{provider} after record {}", n + 1),
                 (Err(a), Err(b)) => assert_eq!(a.code(), b.code()),
                 (a, b) => panic!("{provider} after record {}: live {:?}, fresh {:?}", n + 1, a.map(|_| ()), b.map(|_| ())),
             }

@@ -53,6 +53,7 @@ pub mod request;
 pub mod session;
 pub mod simulate;
 mod tagged;
+pub mod time;
 pub mod tokens;
 pub mod tool_def;
 pub mod update;

@@ -148,9 +148,8 @@ fn server_wait(head: &Head, hints: &ErrorHints, now_ms: Option<i64>) -> Option<u
         if let Ok(seconds) = value.parse::<f64>() {
             return ms(seconds * 1000.0);
         }
-        if let (Ok(at), Some(now)) = (httpdate::parse_http_date(value), now_ms) {
-            let at = at.duration_since(std::time::UNIX_EPOCH).ok()?.as_millis() as i64;
-            return u64::try_from(at - now).ok();
+        if let (Some(at), Some(now)) = (crate::time::http_date_seconds(value), now_ms) {
+            return u64::try_from(at.saturating_mul(1000) - now).ok();
         }
     }
     hints.retry_delay_ms

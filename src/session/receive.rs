@@ -126,7 +126,7 @@ impl Session {
         }
         let recovery = self.recovery(&answer, strips_images);
         let mut summary = answer.summary(&message_id);
-        let now_ms = crate::cost::epoch_seconds(ts).map(|s| s.saturating_mul(1000));
+        let now_ms = crate::time::epoch_seconds(ts).map(|s| s.saturating_mul(1000));
         summary.retry = answer.retry(attempt, now_ms, self.retry_salt(attempt), &crate::answer::retry::RetryPolicy::default());
         summary.recovery = recovery;
         Reply::Answered { seqs, answer: Box::new(summary), diagnostics, updates }

@@ -130,6 +130,59 @@ test("the README's TypeScript examples compile as written and run against a loca
       });
     }
 
+    // The quick start as written, with every API's first answer failing the same way, for each
+    // way an answer can fail: the loop goes on by itself, or stops with the error it cannot mend.
+    const quick = examples.findIndex((code) => code.includes("for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const)"));
+    const turn = 'Reading the parser.The parser drops the last line.';
+    // (scenario, what the stderr says of each retry, what each log's answer_ends say, or the error it stops with)
+    const runs = [
+      ['rate-limited', /^retry: provider_error 429, again in 20 ms$/, ['failed', 'complete', 'complete']],
+      ['overloaded', /^retry: provider_error (529|503), again in \d+ ms$/, ['failed', 'complete', 'complete']],
+      ['overloaded-mid-stream', /^retry: provider_error (undefined|503|overloaded|server_error), again in \d+ ms$/, ['failed', 'complete', 'complete']],
+      ['html-500', /^retry: provider_error 500, again in \d+ ms$/, ['failed', 'complete', 'complete']],
+      ['empty-503', /^retry: provider_error 503, again in \d+ ms$/, ['failed', 'complete', 'complete']],
+      ['drop-text', /^retry: connection_dropped connection_dropped, again in \d+ ms$/, ['partial', 'complete', 'complete']],
+      ['drop-thinking', /^retry: connection_dropped connection_dropped, again in \d+ ms$/, ['partial', 'complete', 'complete']],
+      ['drop-call', /^retry: connection_dropped connection_dropped, again in \d+ ms$/, ['partial', 'complete', 'complete']],
+      ['early-end', /^retry: answer_incomplete answer_incomplete, again in \d+ ms$/, ['partial', 'complete', 'complete']],
+      ['max-tokens', null, ['complete', 'complete', 'complete']],
+      ['refusal', null, ['complete']],
+      ['context-length', 'anthropic: context_length_exceeded 400 invalid_request_error, request req_standinCtx', ['failed']],
+    ];
+    for (const [scenario, retried, ends] of runs) {
+      await t.test(`the quick start, each API's first answer: ${scenario}`, () => {
+        rmSync(join(dir, 'requests.jsonl'), { force: true });
+        for (const p of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) rmSync(join(dir, `${p}.jsonl`), { force: true });
+        const faults = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'].map((p) => `${p}:${scenario}`).join(',');
+        const r = run(process.execPath, ['--import', './mock.mjs', `out/example${quick}.js`], dir, { CV_STANDIN_FAULTS: faults });
+        const lines = r.err.split('\n').filter(Boolean);
+        if (typeof retried === 'string') {
+          // Not mended by a retry: the loop stops with the typed error, after the log holds it.
+          assert.notEqual(r.code, 0);
+          assert.ok(lines.includes(retried), r.err);
+          const log = readFileSync(join(dir, 'anthropic.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+          assert.deepEqual(log.filter((l) => l.event?.kind === 'answer_end').map((l) => l.event.status), ends);
+          return;
+        }
+        assert.equal(r.code, 0, r.err);
+        const retries = lines.filter((l) => l.startsWith('retry: '));
+        if (retried) {
+          assert.equal(retries.length, 4, r.err);
+          for (const l of retries) assert.match(l, retried);
+        } else {
+          assert.deepEqual(retries, []);
+        }
+        assert.doesNotMatch(lines.filter((l) => !l.startsWith('retry: ')).join('\n'), /Error|warning/i, r.err);
+        if (scenario !== 'refusal') assert.ok(r.out.endsWith(turn), r.out);
+        const requests = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        for (const q of requests) assert.deepEqual(q.violations, [], `${q.provider}: every request passes its API's rules`);
+        for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
+          const log = readFileSync(join(dir, `${provider}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+          assert.deepEqual(log.filter((l) => l.event?.kind === 'answer_end').map((l) => l.event.status), ends, `${provider}.jsonl`);
+        }
+      });
+    }
+
     // The same examples from CommonJS, where they need no top-level await.
     const cjs = examples.map((code, i) => [code, i]).filter(([code]) => !/\bawait\b/.test(code));
     assert.ok(cjs.length >= 1, 'a README example runs in CommonJS');

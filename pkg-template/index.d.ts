@@ -348,6 +348,8 @@ export interface SendOptions extends ReceiveOptions {
   maxContinuations?: number;
   /** Aborts the wait, the request and the turn. */
   signal?: AbortSignal;
+  /** Each ACP update of every attempt as it decodes (for a host that only awaits `done()`). */
+  onUpdate?(update: SessionUpdate): void;
   /** Told before each retry and each recovery: the error, and how long the turn waits (ms). */
   onRetry?(error: ProviderError, retry: { attempt: number; delayMs: number }): void;
   /** How the turn waits (default: a timer the signal can cancel). */

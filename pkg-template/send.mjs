@@ -36,7 +36,7 @@ function check(fetcher, options) {
     const n = options[key];
     if (n !== undefined && !(Number.isInteger(n) && n >= 0)) throw new ContextviewTypeError(key, `\`${key}\` must be a whole number, not ${n}`);
   }
-  for (const key of ['onRetry', 'sleep']) {
+  for (const key of ['onRetry', 'onUpdate', 'sleep']) {
     if (options[key] !== undefined && typeof options[key] !== 'function') throw new ContextviewTypeError(key, `\`${key}\` must be a function`);
   }
 }
@@ -66,7 +66,7 @@ export class Turn {
   }
 
   async *#run() {
-    const { build = {}, maxRetries = 2, maxContinuations = 3, signal, onRetry, now, provider, model } = this.#options;
+    const { build = {}, maxRetries = 2, maxContinuations = 3, signal, onRetry, onUpdate, now, provider, model } = this.#options;
     const wait = this.#options.sleep ?? sleep;
     const answers = [];
     const errors = [];
@@ -89,7 +89,10 @@ export class Turn {
       }
       let processed;
       try {
-        for await (const update of stream) yield update;
+        for await (const update of stream) {
+          onUpdate?.(update);
+          yield update;
+        }
         processed = await stream.done();
       } catch (e) {
         if (!(e instanceof ProviderError)) throw e;
@@ -192,7 +195,8 @@ function target(session, effects) {
  * Sends one turn of `session` (a plain Session, or a DurableSession, whose effects it performs)
  * with `fetcher(body, {signal, attempt})`, the host's call to the provider. `options.build` are
  * the build options (tools, providerOptions, …); `maxRetries` (2, as the official SDKs),
- * `maxContinuations` (3), `signal`, `onRetry(error, {attempt, delayMs})`, `sleep(ms, signal)`.
+ * `maxContinuations` (3), `signal`, `onUpdate(update)` (each ACP update as it decodes, for a
+ * host that only awaits `done()`), `onRetry(error, {attempt, delayMs})`, `sleep(ms, signal)`.
  */
 export function send(session, fetcher, options = {}) {
   check(fetcher, options);

@@ -64,10 +64,12 @@ async function sendTurn(cv, provider, plan, sessionOptions) {
     requests.push({ text, attempt, violations: cv.validatePayload(provider, JSON.parse(text)) });
     return respond(provider, plan[requests.length - 1] ?? 'ok', { model: MODELS[provider] });
   };
+  const told = [];
   const turn = cv.send(session, fetcher, {
     build: { tools: TOOLS }, now: NOW,
     sleep: async (ms) => void waits.push(ms),
     onRetry: (error, retry) => retries.push({ error, ...retry }),
+    onUpdate: (update) => told.push(update),
   });
   const updates = [];
   let result = null;
@@ -82,6 +84,7 @@ async function sendTurn(cv, provider, plan, sessionOptions) {
     assert(again === e, 'done() throws the error the iteration threw');
   }
   for (const [i, r] of requests.entries()) equal(r.violations, [], `request ${i} passes the API's rules`);
+  assert(told.length === updates.length && told.every((u, i) => u === updates[i]), 'onUpdate is told each update the iteration yields');
   return { session, requests, retries, waits, result, error, updates, log: records(session) };
 }
 

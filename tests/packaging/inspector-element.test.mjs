@@ -14,7 +14,7 @@ import { consumerProject, inChromium, indexHtml, root } from './page.mjs';
 
 const log = readFileSync(join(root, 'examples/session.jsonl'), 'utf8');
 
-const ENTRY = `import { memoryFs } from 'contextview';
+const ENTRY = `import { memoryFs, ContextviewError } from 'contextview';
 import wasmUrl from 'contextview/contextview_bg.wasm';
 import { defineInspector } from 'contextview/inspector';
 
@@ -26,7 +26,7 @@ const inspector = document.createElement('contextview-inspector');
 try {
   inspector.loadSession('', 'early');
 } catch (e) {
-  window.__early = [e.constructor.name, e.code];
+  window.__early = [e instanceof ContextviewError, e.name, e.code];
 }
 window.__states = [];
 inspector.addEventListener('contextview-state', (e) => window.__states.push(e.detail.state));
@@ -70,7 +70,7 @@ test('the inspector element, bundled from the packed package, shows what the pac
     await page.waitForFunction(() => document.body.dataset.status !== undefined && document.body.dataset.status !== 'loading', null, { timeout: 30_000 });
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'ok', errors.join('\n'));
     assert.deepEqual(await page.evaluate(() => window.__defined), [true, true, true]);
-    assert.deepEqual(await page.evaluate(() => window.__early), ['ContextviewError', 'not_ready']);
+    assert.deepEqual(await page.evaluate(() => window.__early), [true, 'ContextviewError', 'not_ready']);
     // Everything is inside the element's own root: the document has none of its ids.
     assert.equal(await page.evaluate(() => document.getElementById('figures')), null);
     const shadow = (fn, arg) => page.evaluate(([f, a]) => new Function('root', 'arg', `return (${f})(root, arg)`)(window.__inspector.shadowRoot, a), [fn.toString(), arg]);

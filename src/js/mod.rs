@@ -79,6 +79,24 @@ export interface Session {
  */
 export type NativeBlock = { type: string; [key: string]: Value };
 
+/**
+ * A citation on a text Claude wrote, as a request takes it back (the SDK's
+ * `TextCitationParam`).
+ */
+export type AnthropicCitation =
+  | { type: 'char_location'; cited_text: string; document_index: number; document_title: string | null; start_char_index: number; end_char_index: number }
+  | { type: 'page_location'; cited_text: string; document_index: number; document_title: string | null; start_page_number: number; end_page_number: number }
+  | { type: 'content_block_location'; cited_text: string; document_index: number; document_title: string | null; start_block_index: number; end_block_index: number }
+  | { type: 'web_search_result_location'; cited_text: string; encrypted_index: string; title: string | null; url: string }
+  | { type: 'search_result_location'; cited_text: string; search_result_index: number; source: string; title: string | null; start_block_index: number; end_block_index: number };
+
+/** An annotation on a text an OpenAI Responses model wrote, as a request takes it back. */
+export type OpenAiResponsesAnnotation =
+  | { type: 'url_citation'; url: string; title: string; start_index: number; end_index: number }
+  | { type: 'file_citation'; file_id: string; filename: string; index: number }
+  | { type: 'container_file_citation'; container_id: string; file_id: string; filename: string; start_index: number; end_index: number }
+  | { type: 'file_path'; file_id: string; index: number };
+
 /** Any JSON value. */
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
 

@@ -42,7 +42,7 @@ pub struct Request {
 // The untagged variant is written by hand: a derived type would give it a `type: "native"`.
 #[cfg_attr(
     target_arch = "wasm32",
-    tsify(type = r#"{ type: "message"; role: OpenAiResponsesMessageRole; content: OpenAiResponsesMessageContent } | { type: "message"; id?: string; role: "assistant"; content: { type: "output_text"; text: string; annotations: Value[] }[]; status?: "completed" } | { type: "function_call"; call_id: string; name: string; arguments: string } | { type: "function_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "custom_tool_call"; call_id: string; name: string; input: string } | { type: "custom_tool_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "reasoning"; id?: string; summary: OpenAiResponsesSummaryText[]; encrypted_content?: string } | NativeBlock"#)
+    tsify(type = r#"{ type: "message"; role: OpenAiResponsesMessageRole; content: OpenAiResponsesMessageContent } | { type: "message"; id?: string; role: "assistant"; content: { type: "output_text"; text: string; annotations: OpenAiResponsesAnnotation[] }[]; status?: "completed" } | { type: "function_call"; call_id: string; name: string; arguments: string } | { type: "function_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "custom_tool_call"; call_id: string; name: string; input: string } | { type: "custom_tool_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "reasoning"; id?: string; summary: OpenAiResponsesSummaryText[]; encrypted_content?: string } | NativeBlock"#)
 )]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum InputItem {
@@ -136,6 +136,7 @@ pub enum ContentPart {
         text: crate::conversation::SharedText,
         /// The annotations (URL and file citations) the model's text came with.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiResponsesAnnotation[]"))]
         annotations: Option<Vec<Value>>,
     },
 }
@@ -225,7 +226,8 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                     Some(annotations) => {
                         let id = annotations.item_id.clone().filter(|_| stored);
                         let status = id.as_ref().map(|_| "completed".to_owned());
-                        let part = ContentPart::OutputText { text: text.text.clone(), annotations: Some(annotations.list.clone()) };
+                        let list = annotations.list.iter().filter_map(annotation_param).collect();
+                        let part = ContentPart::OutputText { text: text.text.clone(), annotations: Some(list) };
                         input.push(InputItem::Message { id, role: MessageRole::Assistant, content: MessageContent::Parts(vec![part]), status });
                     }
                     None => input.push(InputItem::Message { id: None, role: MessageRole::Assistant, content: MessageContent::Text(text.text.clone()), status: None }),
@@ -344,6 +346,24 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
     let prompt_cache_key = options.cache.enabled.then(|| options.cache.key.clone()).flatten();
     let settings = options.settings.openai_responses.clone();
     (Request { model: options.model.clone(), prompt_cache_key, max_output_tokens: options.max_tokens, settings, tools, instructions, input }, notes)
+}
+
+/// One annotation the model's text came with, as the request takes it back: each kind's own
+/// fields, all required. One of a kind this version does not know, or missing a field, is left
+/// out of the request (the log keeps it as it came).
+fn annotation_param(annotation: &Value) -> Option<Value> {
+    let fields: &[&str] = match annotation.get("type").and_then(Value::as_str)? {
+        "url_citation" => &["url", "title", "start_index", "end_index"],
+        "file_citation" => &["file_id", "filename", "index"],
+        "container_file_citation" => &["container_id", "file_id", "filename", "start_index", "end_index"],
+        "file_path" => &["file_id", "index"],
+        _ => return None,
+    };
+    let mut map = serde_json::Map::new();
+    for key in ["type"].iter().chain(fields) {
+        map.insert((*key).to_owned(), annotation.get(*key).filter(|v| !v.is_null())?.clone());
+    }
+    Some(Value::Object(map))
 }
 
 fn follows_reasoning(next: Option<&InputItem>) -> bool {

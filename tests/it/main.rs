@@ -4,6 +4,7 @@
 mod common;
 
 mod acp_conformance;
+mod answer_replay;
 mod answers;
 mod cost;
 mod discovery;

@@ -34,14 +34,16 @@ const SDK_TYPES = {
     "import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';",
     'ChatCompletionCreateParamsNonStreaming',
   ],
-  // One deliberate difference: a reasoning item with its encrypted content goes back without
-  // its `rs_…` id (the SDK's type requires one), because a `store: false` request that names the
-  // id is refused ("Item with id 'rs_…' not found. Items are not persisted when `store` is set to
-  // false."). Everything else is checked against the SDK's own item types.
+  // One deliberate difference: under `store: false` the model's items go back without their ids
+  // (the SDK's types require them), because a request that names one is refused ("Item with id
+  // 'rs_…' not found. Items are not persisted when `store` is set to false."): a reasoning item by
+  // its encrypted content, an annotated text as an output message without `id` and `status`.
+  // Stored, both go with their ids. Everything else is checked against the SDK's own item types.
   'openai-responses': [
-    "import type { ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseReasoningItem } from 'openai/resources/responses/responses';\n" +
+    "import type { ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseOutputMessage, ResponseReasoningItem } from 'openai/resources/responses/responses';\n" +
       "type ReasoningBack = Omit<ResponseReasoningItem, 'id'> & { id?: string };\n" +
-      "type ResponsesBody = Omit<ResponseCreateParamsNonStreaming, 'input'> & { input: Array<Exclude<ResponseInputItem, ResponseReasoningItem> | ReasoningBack> };",
+      "type MessageBack = Omit<ResponseOutputMessage, 'id' | 'status'> & { id?: string; status?: ResponseOutputMessage['status'] };\n" +
+      "type ResponsesBody = Omit<ResponseCreateParamsNonStreaming, 'input'> & { input: Array<Exclude<ResponseInputItem, ResponseReasoningItem | ResponseOutputMessage> | ReasoningBack | MessageBack> };",
     'ResponsesBody',
   ],
   // Our Gemini payload is the REST body, not the SDK's GenerateContentParameters (which nests
@@ -123,23 +125,51 @@ function nativeLog(provider, model, turns) {
       status: 'completed',
       content: [{ type: 'content', content: { type: 'text', text: 'Cargo.toml\nsrc' } }],
     });
-    add({ sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text: `Done with step ${i}.` }, _meta: { contextview: origin } });
+    add({
+      sessionUpdate: 'agent_message_chunk',
+      messageId: `m${i}`,
+      content: { type: 'text', text: `Done with step ${i}.` },
+      _meta: { contextview: { ...origin, ...turn.message } },
+    });
   });
   add({ sessionUpdate: 'user_message_chunk', messageId: 'ulast', content: { type: 'text', text: 'continue' } });
   return records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 }
 
-// target provider -> [origin provider, model, turns]
+// Citations as Anthropic's answers carry them (with `file_id`, which a request does not take),
+// one of each kind, and one of a kind no version knows (left out of the request).
+const CITATIONS = [
+  { type: 'char_location', cited_text: 'a', document_index: 0, document_title: 'README', start_char_index: 0, end_char_index: 1, file_id: null },
+  { type: 'page_location', cited_text: 'b', document_index: 1, document_title: null, start_page_number: 1, end_page_number: 2, file_id: null },
+  { type: 'content_block_location', cited_text: 'c', document_index: 2, document_title: 'notes', start_block_index: 0, end_block_index: 1 },
+  { type: 'web_search_result_location', cited_text: 'd', encrypted_index: 'EIDX', title: 'Serde', url: 'https://serde.rs/' },
+  { type: 'search_result_location', cited_text: 'e', search_result_index: 0, source: 'kb', title: null, start_block_index: 0, end_block_index: 0 },
+  { type: 'a_future_location', cited_text: 'f' },
+];
+// The same for OpenAI Responses annotations.
+const ANNOTATIONS = [
+  { type: 'url_citation', url: 'https://serde.rs/', title: 'Serde', start_index: 0, end_index: 4 },
+  { type: 'file_citation', file_id: 'file_1', filename: 'a.md', index: 3 },
+  { type: 'container_file_citation', container_id: 'cntr_1', file_id: 'file_2', filename: 'b.csv', start_index: 0, end_index: 2 },
+  { type: 'file_path', file_id: 'file_3', index: 5 },
+  { type: 'a_future_annotation', index: 1 },
+];
+
+// target provider -> [origin provider, model, turns, provider options]
 const NATIVE = {
   anthropic: ['anthropic', 'claude-sonnet-4-5', [
-    { reasoning: { signature: 'EqQBCkYIBRgCKkCsig' } }, // thinking + signature
+    { reasoning: { signature: 'EqQBCkYIBRgCKkCsig' }, message: { annotations: CITATIONS } }, // thinking + signature; cited text
     { text: '', reasoning: { encrypted: 'EmwKAhgBEgy3redacted' } }, // redacted_thinking
   ]],
-  'openai-responses': ['openai', 'gpt-5', [
+  'openai-responses': ['openai-responses', 'gpt-5', [
     { reasoning: { encrypted: 'gAAAAABencryptedOnly' } }, // stateless replay: encrypted content, no id
-    { reasoning: { reasoningId: 'rs_0002', encrypted: 'gAAAAABencrypted2' } },
+    { reasoning: { reasoningId: 'rs_0002', encrypted: 'gAAAAABencrypted2' }, message: { itemId: 'msg_0002', annotations: ANNOTATIONS } },
     { reasoning: { reasoningId: 'rs_0003' } }, // id alone (store=true)
   ]],
+  // Not stored: items go back without their ids.
+  'openai-responses-unstored': ['openai-responses', 'gpt-5', [
+    { reasoning: { encrypted: 'gAAAAABencryptedOnly' }, message: { itemId: 'msg_0001', annotations: ANNOTATIONS } },
+  ], { 'openai-responses': { store: false } }],
   gemini: ['gemini', 'gemini-2.5-pro', [
     { reasoning: { signature: 'CiQBthoughtSig' }, call: { signature: 'CiQBcallSig' } }, // thoughtSignature on parts
   ]],
@@ -210,10 +240,14 @@ type WithoutNative<T> = T extends NativeBlock ? (string extends T['type'] ? neve
 type Anthropic = Omit<AnthropicRequest, 'messages'> & {
   messages: Array<Omit<AnthropicRequest['messages'][number], 'content'> & { content: WithoutNative<AnthropicRequest['messages'][number]['content'][number]>[] }>;
 };
-// A reasoning item with encrypted content goes back without its id (see SDK_TYPES): checked with one.
+// Not stored, a reasoning item and an annotated text go back without their ids (see SDK_TYPES):
+// checked with them.
 type Item = WithoutNative<OpenAiResponsesRequest['input'][number]>;
 type Reasoning = Extract<Item, { type: 'reasoning' }>;
-type Responses = Omit<OpenAiResponsesRequest, 'input'> & { input: (Exclude<Item, Reasoning> | (Reasoning & { id: string }))[] };
+type Output = Extract<Item, { content: { type: 'output_text' }[] }>;
+type Responses = Omit<OpenAiResponsesRequest, 'input'> & {
+  input: (Exclude<Item, Reasoning | Output> | (Reasoning & { id: string }) | (Output & { id: string; status: 'completed' }))[];
+};
 
 declare const anthropic: Anthropic;
 declare const chat: OpenAiChatRequest;
@@ -283,9 +317,12 @@ export function generate() {
   }
 
   // (c) Synthetic sessions with reasoning native to the target.
-  for (const [provider, [origin, model, turns]] of Object.entries(NATIVE)) {
-    const { payload } = build({ log: nativeLog(origin, model, turns), provider, model });
-    write('native', provider, payload, `synthetic session with ${origin} ${model} reasoning, --provider ${provider} --model ${model}`);
+  for (const [name, [origin, model, turns, providerOptions]] of Object.entries(NATIVE)) {
+    const provider = name.replace(/-unstored$/, '');
+    const { payload } = build({ log: nativeLog(origin, model, turns), provider, model, providerOptions });
+    const what = providerOptions ? `, providerOptions ${JSON.stringify(providerOptions)}` : '';
+    write(name === provider ? 'native' : `native-${name.slice(provider.length + 1)}`, provider, payload,
+      `synthetic session with ${origin} ${model} reasoning and cited text, --provider ${provider} --model ${model}${what}`);
   }
 
   // (b) The shared corpus, if present.

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,6 +22,22 @@ test('payloads type-check against the provider SDKs', async (t) => {
   const gen = run(process.execPath, [join(root, 'tests/sdk-types/generate.mjs')]);
   assert.equal(gen.code, 0, `generate.mjs failed:\n${gen.out}`);
   t.diagnostic(gen.out);
+
+  await t.test('the native payloads hold what they are there to check', () => {
+    const read = (file) => readFileSync(join(root, 'target/sdk-types', file), 'utf8');
+    const anthropic = read('native.anthropic.ts');
+    for (const kind of ['char_location', 'page_location', 'content_block_location', 'web_search_result_location', 'search_result_location', 'redacted_thinking', '"signature"']) {
+      assert.ok(anthropic.includes(kind), `native.anthropic.ts has no ${kind}`);
+    }
+    for (const file of ['native.openai-responses.ts', 'native-unstored.openai-responses.ts']) {
+      const text = read(file);
+      for (const kind of ['url_citation', 'file_citation', 'container_file_citation', 'file_path', '"encrypted_content"']) {
+        assert.ok(text.includes(kind), `${file} has no ${kind}`);
+      }
+    }
+    assert.ok(read('native.openai-responses.ts').includes('"id": "msg_0002"'));
+    assert.ok(!read('native-unstored.openai-responses.ts').includes('"id"'));
+  });
 
   await t.test('tsc -p target/sdk-types passes', () => {
     const r = run(tsc, ['-p', 'target/sdk-types']);

@@ -99,7 +99,7 @@ impl CacheControl {
 // The untagged variant is written by hand: a derived type would give it a `type: "native"`.
 #[cfg_attr(
     target_arch = "wasm32",
-    tsify(type = r#"{ type: "text"; text: string; citations?: Value[]; cache_control?: AnthropicCacheControl } | { type: "image"; source: AnthropicImageSource; cache_control?: AnthropicCacheControl } | { type: "tool_use"; id: string; name: string; input: Record<string, Value>; cache_control?: AnthropicCacheControl } | { type: "tool_result"; tool_use_id: string; content: AnthropicResultBlock[]; is_error?: boolean; cache_control?: AnthropicCacheControl } | { type: "thinking"; thinking: string; signature: string } | { type: "redacted_thinking"; data: string } | NativeBlock"#)
+    tsify(type = r#"{ type: "text"; text: string; citations?: AnthropicCitation[]; cache_control?: AnthropicCacheControl } | { type: "image"; source: AnthropicImageSource; cache_control?: AnthropicCacheControl } | { type: "tool_use"; id: string; name: string; input: Record<string, Value>; cache_control?: AnthropicCacheControl } | { type: "tool_result"; tool_use_id: string; content: AnthropicResultBlock[]; is_error?: boolean; cache_control?: AnthropicCacheControl } | { type: "thinking"; thinking: string; signature: string } | { type: "redacted_thinking"; data: string } | NativeBlock"#)
 )]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
@@ -350,33 +350,37 @@ fn tool(def: &ToolDef) -> Tool {
     Tool { name: def.name.clone(), description: def.description.clone(), input_schema: def.input_schema.clone(), cache_control: None }
 }
 
-/// The citations Anthropic attached to a text it wrote, in the request's shape (each kind's own
-/// fields: the answer's `file_id` is not one); kinds this version does not know are left out.
-/// Another API's annotations are not citations.
+/// The citations Anthropic attached to a text it wrote, in the request's shape: each kind's own
+/// fields, all of which the API requires (a title it did not give is `null`; the answer's
+/// `file_id` is not one). A citation of a kind this version does not know, or missing a field
+/// the request needs, is left out of the request (the log keeps it as it came). Another API's
+/// annotations are not citations.
 fn citations_of(text: &crate::conversation::AssistantText) -> Option<Vec<Value>> {
     let annotations = text.annotations.as_ref()?;
     if text.origin.as_ref().is_none_or(|o| o.provider != "anthropic") {
         return None;
     }
-    let fields: &[&str] = &["cited_text", "type"];
-    let list: Vec<Value> = annotations
-        .list
-        .iter()
-        .filter_map(|citation| {
-            let own: &[&str] = match citation.get("type").and_then(Value::as_str)? {
-                "char_location" => &["document_index", "document_title", "end_char_index", "start_char_index"],
-                "page_location" => &["document_index", "document_title", "end_page_number", "start_page_number"],
-                "content_block_location" => &["document_index", "document_title", "end_block_index", "start_block_index"],
-                "web_search_result_location" => &["encrypted_index", "title", "url"],
-                "search_result_location" => &["end_block_index", "search_result_index", "source", "start_block_index", "title"],
-                _ => return None,
-            };
-            let map: serde_json::Map<String, Value> =
-                fields.iter().chain(own).filter_map(|k| citation.get(*k).map(|v| ((*k).to_owned(), v.clone()))).collect();
-            Some(Value::Object(map))
-        })
-        .collect();
+    let list: Vec<Value> = annotations.list.iter().filter_map(citation_param).collect();
     (!list.is_empty()).then_some(list)
+}
+
+/// One answer citation as the request takes it (see [`citations_of`]); `None` when it cannot be.
+fn citation_param(citation: &Value) -> Option<Value> {
+    // The fields each kind requires besides `type` and `cited_text`, and the one that may be null.
+    let (fields, nullable): (&[&str], &str) = match citation.get("type").and_then(Value::as_str)? {
+        "char_location" => (&["document_index", "start_char_index", "end_char_index"], "document_title"),
+        "page_location" => (&["document_index", "start_page_number", "end_page_number"], "document_title"),
+        "content_block_location" => (&["document_index", "start_block_index", "end_block_index"], "document_title"),
+        "web_search_result_location" => (&["encrypted_index", "url"], "title"),
+        "search_result_location" => (&["search_result_index", "source", "start_block_index", "end_block_index"], "title"),
+        _ => return None,
+    };
+    let mut map = serde_json::Map::new();
+    for key in ["type", "cited_text"].iter().chain(fields) {
+        map.insert((*key).to_owned(), citation.get(*key).filter(|v| !v.is_null())?.clone());
+    }
+    map.insert(nullable.to_owned(), citation.get(nullable).cloned().unwrap_or(Value::Null));
+    Some(Value::Object(map))
 }
 
 /// The request ends with the model's own paused turn: its last assistant message holds a server

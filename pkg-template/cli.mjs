@@ -24,12 +24,8 @@ const BUILD_OPTIONS = {
   'provider-options': { type: 'string' },
 };
 
-/** Policies `simulate` knows by name: build options laid over the command line's. */
-const BUILTIN_POLICIES = {
-  default: {},
-  'no-pruning': { pruning: { enabled: false } },
-  'prune-every-turn': { pruning: { stepTurns: 1, batchSteps: 1 } },
-};
+/** The policies `simulate` knows by name: the library's (`policies()`), the inspector's too. */
+const POLICY_NAMES = cv.policies().map((p) => p.name);
 
 const COMMANDS = {
   build: {
@@ -77,7 +73,7 @@ const COMMANDS = {
     summary: 'price a session\'s requests under build policies: cache reads and writes, window share, dollars (JSON on stdout)',
     usage: 'contextview simulate --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '>\n' +
       '                   [build options as above] [--policy NAME|FILE]... [--cost-models FILE]\n' +
-      '                   (policies: ' + Object.keys(BUILTIN_POLICIES).join(', ') + ', or a JSON file {name, options}; default: default)',
+      '                   (policies: ' + POLICY_NAMES.join(', ') + ', or a JSON file {name, options}; default: default)',
     options: { ...BUILD_OPTIONS, policy: { type: 'string', multiple: true }, 'cost-models': { type: 'string' } },
     run: runSimulate,
   },
@@ -377,22 +373,43 @@ function firstLine(s) {
   return String(s).split('\n')[0];
 }
 
+/** A `--policy`: a name the library knows (passed as it is), else a JSON file {name, options}. */
+function readPolicy(p) {
+  if (POLICY_NAMES.includes(p)) return p;
+  let text;
+  try {
+    text = readFileSync(p, 'utf8');
+  } catch (e) {
+    if (e.code === 'ENOENT') {
+      throw new UsageError(`unknown policy '${p}': not one of ${POLICY_NAMES.join(', ')}, and no file by that name (a policy is a name or a JSON file {name, options})`);
+    }
+    throw new UsageError(`cannot read policy file ${p}: ${e.code ?? firstLine(e.message)}`);
+  }
+  let read;
+  try {
+    read = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`policy file ${p} is not valid JSON: ${firstLine(e.message)}`);
+  }
+  if (read === null || typeof read !== 'object' || Array.isArray(read) || typeof read.name !== 'string') {
+    throw new UsageError(`policy file ${p} must hold {name, options}`);
+  }
+  return read;
+}
+
 function runSimulate(values) {
   const options = buildOptions(values);
   const log = readText(required(values, 'session'), 'session');
-  const policies = (values.policy ?? []).map((p) => {
-    if (Object.hasOwn(BUILTIN_POLICIES, p)) return { name: p, options: BUILTIN_POLICIES[p] };
-    const read = readJson(p, 'policy');
-    if (read === null || typeof read !== 'object' || typeof read.name !== 'string') {
-      throw new UsageError(`policy ${p} is neither ${Object.keys(BUILTIN_POLICIES).join(', ')} nor a JSON file {name, options}`);
-    }
-    return read;
-  });
+  const policies = (values.policy ?? []).map(readPolicy);
   const costModels = values['cost-models'] === undefined ? [] : readJson(values['cost-models'], 'cost-models');
   const sim = cv.simulate({ log, options, policies, costModels });
   process.stdout.write(JSON.stringify(sim) + '\n');
   const money = (d) => `$${d.toFixed(d < 1 ? 4 : 2)}`;
   const lines = [`contextview: simulate ${sim.provider} ${sim.model} (window ${sim.window}; prices of ${sim.costModel.modelPrefix}, ${sim.costModel.asOf})`];
+  // A log that switched models: each request went to (and is priced at) the model of its time.
+  const models = new Map();
+  for (const r of sim.policies[0]?.requests ?? []) models.set(r.model, (models.get(r.model) ?? 0) + 1);
+  if (models.size > 1) lines.push(`  requests by model: ${[...models].map(([m, n]) => `${m} ${n}`).join(', ')}`);
   for (const p of sim.policies) {
     const t = p.totals;
     lines.push(`  ${p.name}: ${t.requests} requests, ${t.tokens} input tokens (${(100 * t.cachedShare).toFixed(1)}% from cache, ${t.written} written), ` +

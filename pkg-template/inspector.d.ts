@@ -1,5 +1,5 @@
 // Types of `contextview/inspector`: the <contextview-inspector> element.
-import type { DiscoverFs, WasmSource } from './index.js';
+import type { DiscoverFs, PolicyName, WasmSource } from './index.js';
 
 /** The what-if options the inspector builds each request with. */
 export interface InspectorOptions {
@@ -7,8 +7,11 @@ export interface InspectorOptions {
   /** The session's own model when empty. */
   model?: string;
   contextWindow?: number;
-  /** `default` (the package's defaults), `eager` (keep 2 steps, batches of 1) or `off`. */
-  pruning?: 'default' | 'eager' | 'off';
+  /**
+   * A policy known by name (`policies()` lists them, as `simulate` takes them): `default`,
+   * `eager` or `off`. Any other is refused with a ContextviewError naming them.
+   */
+  pruning?: PolicyName;
 }
 
 /**

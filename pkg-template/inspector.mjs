@@ -67,7 +67,10 @@ export class ContextviewInspector extends Base {
     return this.#mounted().openWorkspace(fs, cwd, label);
   }
 
-  /** The what-if options: `provider`, `model`, `contextWindow`, `pruning` (`default`, `eager` or `off`). */
+  /**
+   * The what-if options: `provider`, `model`, `contextWindow`, `pruning` (a policy known by name,
+   * `policies()`; another is refused with a ContextviewError naming them).
+   */
   set options(o) {
     this.#mounted().setOptions(o);
   }

@@ -21,6 +21,8 @@ export const {
   renderHeads,
   simulate,
   costModels,
+  policies,
+  policy,
 } = cv;
 
 // Discovery of rules and skills (JavaScript driver over WorkspaceEngine; see discover.mjs).

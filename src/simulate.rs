@@ -2,8 +2,17 @@
 //! timeline's points, each built by one session after the one before, so each knows what it
 //! repeats of the last), each request's input split by a [`Cache`](crate::cost::Cache) into what the provider's cache
 //! serves, writes and leaves uncached, the answer that followed counted as output, all priced at
-//! the model's rates; side by side for several policies (build options such as pruning or the
-//! window), so "what would another policy have cost" has an answer.
+//! the rates of the model the request was built for; side by side for several policies (build
+//! options such as pruning or the window), so "what would another policy have cost" has an answer.
+//!
+//! Each request goes to the model a build of the log as it stood would name: the options' model
+//! when given, else the one the log last switched to for the simulated provider (a log that moved
+//! from one model to another is priced at each in turn), else the provider's default. An answer's
+//! output is the provider's own count where the log records it for the same model family (hidden
+//! reasoning included), never less than the estimate of what it shows.
+//!
+//! The policies known by name ([`PolicyName`]: `default`, `eager`, `off`) are defined here once,
+//! for the CLI's `--policy`, `simulate()`, the inspector's pruning choice and Rust callers.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -20,10 +29,148 @@ use crate::update::{parse_log, request_points, Replayer};
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Policy {
     pub name: String,
+    /// What it does, in a line (each policy known by name says; yours may).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub summary: String,
     /// Build options (as `buildRequest` takes them) that differ from the simulation's.
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "Partial<BuildInput>"))]
     pub options: Map<String, Value>,
+}
+
+impl Policy {
+    /// A policy of your own: `options` laid over the simulation's.
+    pub fn new(name: impl Into<String>, options: Map<String, Value>) -> Policy {
+        Policy { name: name.into(), summary: String::new(), options }
+    }
+}
+
+/// The policies known by name. A policy is a choice of how to prune: these three are the
+/// package's defaults, the other end of the trade between a small request and a cached prefix,
+/// and none.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PolicyName {
+    /// The options as given: pruning at the package's defaults (above half the window, deep and
+    /// in batches, so the prefix the provider cached lasts).
+    Default,
+    /// Pruning as early and as often as its rules allow: both boundaries move every turn and
+    /// every step, the last 2 steps kept, results 2 steps old cleared.
+    Eager,
+    /// No pruning: every tool result stays whole.
+    Off,
+}
+
+impl PolicyName {
+    /// Every policy known by name, in the order the CLI and the inspector list them.
+    pub const ALL: [PolicyName; 3] = [PolicyName::Default, PolicyName::Eager, PolicyName::Off];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PolicyName::Default => "default",
+            PolicyName::Eager => "eager",
+            PolicyName::Off => "off",
+        }
+    }
+
+    /// What it does, in a line.
+    pub fn summary(self) -> &'static str {
+        match self {
+            PolicyName::Default => "the package's pruning: above half the window, deep and in batches, so the cached prefix lasts",
+            PolicyName::Eager => "pruning every turn and every step: the last 2 steps kept, results 2 steps old cleared",
+            PolicyName::Off => "no pruning: every tool result stays whole",
+        }
+    }
+
+    /// The build options it lays over the simulation's.
+    pub fn options(self) -> Map<String, Value> {
+        let pruning = match self {
+            PolicyName::Default => return Map::new(),
+            PolicyName::Eager => serde_json::json!({"stepTurns": 1, "keepSteps": 2, "batchSteps": 1, "hardClearSteps": 2}),
+            PolicyName::Off => serde_json::json!({"enabled": false}),
+        };
+        Map::from_iter([("pruning".to_owned(), pruning)])
+    }
+
+    pub fn policy(self) -> Policy {
+        Policy { name: self.as_str().to_owned(), summary: self.summary().to_owned(), options: self.options() }
+    }
+}
+
+impl std::fmt::Display for PolicyName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name no policy has; its message lists the names there are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownPolicy(pub String);
+
+impl std::fmt::Display for UnknownPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = PolicyName::ALL.iter().map(|p| format!("`{p}`")).collect();
+        write!(f, "unknown policy `{}`: the policies known by name are {}", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownPolicy {}
+
+impl std::str::FromStr for PolicyName {
+    type Err = UnknownPolicy;
+
+    fn from_str(name: &str) -> Result<PolicyName, UnknownPolicy> {
+        PolicyName::ALL.into_iter().find(|p| p.as_str() == name).ok_or_else(|| UnknownPolicy(name.to_owned()))
+    }
+}
+
+impl<'de> Deserialize<'de> for PolicyName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PolicyName, D::Error> {
+        String::deserialize(deserializer)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A policy as `simulate` takes it: a name it knows, or a name and options of your own.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum PolicyChoice {
+    Named(PolicyName),
+    Custom(Policy),
+}
+
+impl PolicyChoice {
+    pub fn policy(&self) -> Policy {
+        match self {
+            PolicyChoice::Named(name) => name.policy(),
+            PolicyChoice::Custom(policy) => policy.clone(),
+        }
+    }
+}
+
+impl From<PolicyName> for PolicyChoice {
+    fn from(name: PolicyName) -> PolicyChoice {
+        PolicyChoice::Named(name)
+    }
+}
+
+impl From<Policy> for PolicyChoice {
+    fn from(policy: Policy) -> PolicyChoice {
+        PolicyChoice::Custom(policy)
+    }
+}
+
+/// A string is a name (refused with the names there are when it is none); anything else is read
+/// as a [`Policy`], its errors worded as serde words them.
+impl<'de> Deserialize<'de> for PolicyChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PolicyChoice, D::Error> {
+        match Value::deserialize(deserializer)? {
+            Value::String(name) => name.parse().map(PolicyChoice::Named).map_err(serde::de::Error::custom),
+            other => Policy::deserialize(other).map(PolicyChoice::Custom).map_err(serde::de::Error::custom),
+        }
+    }
 }
 
 /// What to simulate.
@@ -34,11 +181,13 @@ pub struct SimulateInput {
     /// The session log (JSON Lines text).
     pub log: String,
     /// Build options every policy starts from (`provider` required; `model`, `contextWindow`, …).
+    /// A `model` given here is every request's; left out, each request goes to the model the log
+    /// had switched to by then (for this provider), else the provider's default.
     #[cfg_attr(target_arch = "wasm32", tsify(type = "BuildInput"))]
     pub options: Map<String, Value>,
-    /// The policies to compare; none is the options as given (`default`).
+    /// The policies to compare, by name or your own; none is the options as given (`default`).
     #[serde(default)]
-    pub policies: Vec<Policy>,
+    pub policies: Vec<PolicyChoice>,
     /// Prices and caching rules to use instead of (or beside) the built-in ones.
     #[serde(default)]
     pub cost_models: Vec<CostModel>,
@@ -56,9 +205,12 @@ pub struct SimulatedRequest {
     /// Input tokens (the estimator's count of the request).
     pub tokens: u64,
     pub bytes: usize,
+    /// The model it was built for and priced at, and the price row's model prefix.
+    pub model: String,
+    pub priced_as: String,
     /// Tokens it repeats of the request before it.
     pub shared_tokens: u64,
-    /// Its share of the context window.
+    /// Its share of the context window its build assumed (0 when the window is unknown).
     pub window_share: f64,
     #[serde(flatten)]
     pub cost: RequestCost,
@@ -96,7 +248,9 @@ pub struct Totals {
     pub over_window: usize,
 }
 
-/// A whole simulation: the model's row used and each policy's result.
+/// A whole simulation: each policy's result, and the model the session is at when its log ends
+/// (the options' model, else the one the log last switched to for this provider, else the
+/// provider's default) with its window and price row; each request names its own.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -136,23 +290,49 @@ impl SimulateError {
 pub fn simulate(input: &SimulateInput) -> Result<Simulation, SimulateError> {
     let base: BuildInput = crate::diagnostic::from_value(Value::Object(input.options.clone())).map_err(SimulateError::InvalidOptions)?;
     let provider = base.provider;
-    let model = base.model.clone().unwrap_or_else(|| crate::request::default_model(provider).to_owned());
-    let row = model_for(provider, &model, &input.cost_models)
-        .ok_or_else(|| SimulateError::UnknownModel(format!("no prices for {provider} `{model}`: pass a row for it in `costModels`")))?;
-    let window = base.context_window.or_else(|| crate::view::ledger::model_window(&model)).unwrap_or(0);
-    let default = [Policy { name: "default".to_owned(), options: Map::new() }];
+    let walk = Walk::new(&input.log);
+    // The model and window the session is at when the log ends, as a build of the whole log
+    // would name them.
+    let at_end = base.options_for(walk.end.state(), None);
+    let model = at_end.render.model.clone();
+    let row = price_row(provider, &model, &input.cost_models)?;
+    let window = at_end.context_window.or_else(|| crate::view::ledger::model_window(&model)).unwrap_or(0);
+    let default = [PolicyChoice::Named(PolicyName::Default)];
     let policies = if input.policies.is_empty() { &default[..] } else { &input.policies[..] };
-    let walk = Walk::new(&input.log, Family::of(provider, &model));
     let mut results = Vec::with_capacity(policies.len());
-    for policy in policies {
+    for policy in policies.iter().map(PolicyChoice::policy) {
         let mut options = input.options.clone();
         options.extend(policy.options.clone());
-        options.insert("model".to_owned(), Value::String(model.clone()));
         let options: BuildInput =
             crate::diagnostic::from_value(Value::Object(options)).map_err(|e| SimulateError::InvalidOptions(format!("policy `{}`: {e}", policy.name)))?;
-        results.push(walk.run(&policy.name, &options, &row, window));
+        results.push(walk.run(&policy.name, &options, &input.cost_models)?);
     }
     Ok(Simulation { provider, model, window, cost_model: row, policies: results })
+}
+
+/// The price row for a model: the host's rows first, then the built-in ones.
+fn price_row(provider: crate::provider::Provider, model: &str, rows: &[CostModel]) -> Result<CostModel, SimulateError> {
+    model_for(provider, model, rows).ok_or_else(|| SimulateError::UnknownModel(format!("no prices for {provider} `{model}`: pass a row for it in `costModels`")))
+}
+
+/// The answer to one request, as the log holds it.
+#[derive(Default)]
+struct Answer {
+    /// Its items (text, reasoning, calls), whose estimate is its least output.
+    items: Vec<crate::conversation::Item>,
+    /// The output tokens the provider reported for it, by the family of the model that counted.
+    reported: Vec<(Family, u64)>,
+}
+
+impl Answer {
+    /// Output tokens in `family`'s count: the provider's, when a model of that family reported
+    /// it, but never less than the estimate of what the answer shows (some agents log a count
+    /// taken mid-stream).
+    fn output(&self, family: Family) -> u64 {
+        let estimate: u64 = self.items.iter().map(|item| item_size(item, family).tokens).sum();
+        let reported: u64 = self.reported.iter().filter(|(f, _)| *f == family).map(|(_, n)| n).sum();
+        estimate.max(reported)
+    }
 }
 
 /// A log's requests, ready to be built under any options.
@@ -161,13 +341,15 @@ struct Walk<'a> {
     points: Vec<crate::update::RequestPoint>,
     /// Line numbers the log reader refused (not appended).
     refused: std::collections::HashSet<usize>,
-    /// Per request: when it was sent, and the output tokens of the answer that followed.
+    /// Per request: when it was sent, and the answer that followed.
     at: Vec<Option<String>>,
-    output: Vec<u64>,
+    answers: Vec<Answer>,
+    /// The whole log replayed (its rewinds applied).
+    end: Replayer,
 }
 
 impl<'a> Walk<'a> {
-    fn new(text: &'a str, family: Family) -> Walk<'a> {
+    fn new(text: &'a str) -> Walk<'a> {
         let log = parse_log(text);
         let lines: Vec<&str> = text.split('\n').collect();
         let points = request_points(&log, lines.len());
@@ -177,9 +359,10 @@ impl<'a> Walk<'a> {
             .iter()
             .map(|p| log.records.iter().zip(&log.lines).filter(|(_, &line)| line < p.line).last().map(|(r, _)| r.ts.clone()).filter(|ts| !ts.is_empty()))
             .collect();
-        // The answer to each request: the model's items between it and the next one.
+        // The answer to each request: the model's items between it and the next one, and the
+        // usage reported for them (a refusal's anchor counts no output: it is not an answer's).
         let mut replayer = Replayer::new(&[]);
-        let mut output = vec![0u64; points.len()];
+        let mut answers: Vec<Answer> = points.iter().map(|_| Answer::default()).collect();
         let mut next = 0;
         for (record, &line) in log.records.iter().zip(&log.lines) {
             while next < points.len() && !points[next].next && points[next].line <= line {
@@ -187,16 +370,16 @@ impl<'a> Walk<'a> {
             }
             let before = replayer.items().len();
             replayer.push(record);
-            if next > 0 {
-                let added: u64 = replayer.items()[before.min(replayer.items().len())..]
-                    .iter()
-                    .filter(|item| item.is_assistant_side())
-                    .map(|item| item_size(item, family).tokens)
-                    .sum();
-                output[next - 1] += added;
+            let Some(answer) = next.checked_sub(1).map(|i| &mut answers[i]) else { continue };
+            let added = &replayer.items()[before.min(replayer.items().len())..];
+            answer.items.extend(added.iter().filter(|item| item.is_assistant_side()).cloned());
+            if let crate::update::RecordBody::Event(crate::update::Event::UsageAnchor(usage)) = &record.body {
+                if usage.output_tokens > 0 && (usage.provider.is_some() || usage.model.is_some()) {
+                    answer.reported.push((Family::of_names(usage.provider.as_deref(), usage.model.as_deref()), usage.output_tokens));
+                }
             }
         }
-        Walk { lines, points, refused, at, output }
+        Walk { lines, points, refused, at, answers, end: Replayer::new(&log.records) }
     }
 
     /// The log's text as it stood at request `index`.
@@ -210,7 +393,9 @@ impl<'a> Walk<'a> {
         text
     }
 
-    fn run(&self, name: &str, options: &BuildInput, row: &CostModel, window: u64) -> PolicyResult {
+    /// Every request built under `options` and priced at its model's row (`rows` before the
+    /// built-in ones); a model no row prices is refused.
+    fn run(&self, name: &str, options: &BuildInput, rows: &[CostModel]) -> Result<PolicyResult, SimulateError> {
         let mut requests = Vec::with_capacity(self.points.len());
         let mut errors = Vec::new();
         let mut forecaster = Forecaster::default();
@@ -237,6 +422,7 @@ impl<'a> Walk<'a> {
                     continue;
                 }
             };
+            let row = price_row(report.provider, &report.model, rows)?;
             let tokens = report.tokens.request;
             let at = self.at[index].as_deref().and_then(epoch_seconds);
             let cache_config = options.cache.clone().unwrap_or_default();
@@ -244,11 +430,24 @@ impl<'a> Walk<'a> {
             if !appended {
                 forecaster = Forecaster::default();
             }
-            let Some((_, cache_use)) = forecaster.forecast(&report, &cache_config, std::slice::from_ref(row), at) else { continue };
+            // The row found above is the only one offered, so the forecast is priced by it.
+            let Some((_, cache_use)) = forecaster.forecast(&report, &cache_config, std::slice::from_ref(&row), at) else { continue };
             let shared = forecaster.last_shared();
-            let cost = RequestCost::of(cache_use, self.output[index], &row.prices);
+            let output = self.answers[index].output(Family::of(report.provider, &report.model));
+            let cost = RequestCost::of(cache_use, output, &row.prices);
+            let window = report.tokens.context.size;
             let window_share = if window > 0 { tokens as f64 / window as f64 } else { 0.0 };
-            requests.push(SimulatedRequest { index, at: self.at[index].clone(), tokens, bytes: report.bytes, shared_tokens: shared, window_share, cost });
+            requests.push(SimulatedRequest {
+                index,
+                at: self.at[index].clone(),
+                tokens,
+                bytes: report.bytes,
+                model: report.model.clone(),
+                priced_as: row.model_prefix.clone(),
+                shared_tokens: shared,
+                window_share,
+                cost,
+            });
         }
         let mut totals = Totals { requests: requests.len(), ..Totals::default() };
         for r in &requests {
@@ -262,6 +461,6 @@ impl<'a> Walk<'a> {
             totals.over_window += usize::from(r.window_share > 1.0);
         }
         totals.cached_share = if totals.tokens > 0 { totals.read as f64 / totals.tokens as f64 } else { 0.0 };
-        PolicyResult { name: name.to_owned(), requests, totals, errors }
+        Ok(PolicyResult { name: name.to_owned(), requests, totals, errors })
     }
 }

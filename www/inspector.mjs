@@ -37,25 +37,27 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
   // ---------------------------------------------------------------------------------------------
   // Options
 
-  const PRUNING = {
-    default: undefined,
-    eager: { keepSteps: 2, batchSteps: 1, hardClearSteps: 2 },
-    off: { enabled: false },
-  };
+  // The pruning choices are the package's policies known by name (`policies()`), the ones the
+  // CLI's `simulate --policy` takes: each lays its build options over the controls' own.
+  const POLICIES = cv.policies();
+  $('pruning').replaceChildren(...POLICIES.map((p) => el('option', { value: p.name, title: p.summary, text: p.name })));
 
-  function options() {
+  /** The controls' build options before the pruning choice: provider, model, window. */
+  function baseOptions() {
     const o = { provider: $('provider').value };
     const model = $('model').value.trim();
     if (model) o.model = model;
     const window = Number($('window').value);
     if (Number.isInteger(window) && window > 0) o.contextWindow = window;
-    const pruning = PRUNING[$('pruning').value];
-    if (pruning) o.pruning = pruning;
     return o;
   }
 
+  function options() {
+    return { ...baseOptions(), ...cv.policy($('pruning').value).options };
+  }
+
   const { priceOptions, prepareCompaction } = whatIfPanels(cv, status, () => ({
-    session: state.session, timeline: state.timeline, index: state.index, options: options(), pruning: PRUNING, text: sessionText,
+    session: state.session, timeline: state.timeline, index: state.index, base: baseOptions(), options: options(), text: sessionText,
   }));
 
   // ---------------------------------------------------------------------------------------------
@@ -548,15 +550,17 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
   const redraw = () => drawTimeline($('timeline-chart'), state.requests, state.index);
   wire();
 
-  /** Sets the what-if controls from build options (`provider`, `model`, `contextWindow`, `pruning`: a name of PRUNING). */
+  /**
+   * Sets the what-if controls from build options (`provider`, `model`, `contextWindow`, `pruning`:
+   * a policy known by name). An unknown policy is refused before anything changes, with the
+   * package's ContextviewError, which names the policies there are.
+   */
   function setOptions(o = {}) {
+    if (o.pruning !== undefined) cv.policy(o.pruning);
     if (o.provider !== undefined) $('provider').value = o.provider;
     if (o.model !== undefined) $('model').value = o.model ?? '';
     if (o.contextWindow !== undefined) $('window').value = String(o.contextWindow ?? '');
-    if (o.pruning !== undefined) {
-      if (!(o.pruning in PRUNING)) throw new TypeError(`pruning: one of ${Object.keys(PRUNING).join(', ')}, not ${o.pruning}`);
-      $('pruning').value = o.pruning;
-    }
+    if (o.pruning !== undefined) $('pruning').value = o.pruning;
     if (!state.timeline || state.timeline.length === 0) return;
     showRequest();
     startWalk();

@@ -37,11 +37,7 @@ export const MARKUP = `<div class="cv-inspector">
       <label>context window <input id="window" type="number" min="1000" step="1000" value="200000" size="9"></label>
       <label title="for sessions that recorded no prompt heads of their own"><input type="checkbox" id="use-heads" disabled> start the session with the workspace's prompt (system prompt, rules, skills)</label>
       <label>pruning
-        <select id="pruning">
-          <option value="default">default steps</option>
-          <option value="eager">eager (keep 2 steps, batches of 1)</option>
-          <option value="off">off</option>
-        </select>
+        <select id="pruning"><!-- the package's policies known by name, filled by inspector.mjs --></select>
       </label>
     </fieldset>
   </div>
@@ -68,7 +64,7 @@ export const MARKUP = `<div class="cv-inspector">
       <dl id="import-report" class="grid"></dl>
       <h3>What the pruning options cost</h3>
       <div class="row"><button type="button" id="price" disabled>Price the pruning options</button> <span id="prices-note" class="muted"></span></div>
-      <table id="prices"><thead><tr><th>pruning</th><th class="num">input $</th><th class="num">cache reads</th><th class="num">largest</th><th class="num">over the window</th></tr></thead><tbody></tbody></table>
+      <table id="prices"><thead><tr><th>pruning</th><th class="num">$ (input and output)</th><th class="num">cache reads</th><th class="num">largest</th><th class="num">over the window</th></tr></thead><tbody></tbody></table>
       <details id="session-diagnostics-box"><summary>Diagnostics (<span id="session-diag-count">0</span>)</summary><ul id="session-diagnostics"></ul></details>
     </section>
 

@@ -5,23 +5,23 @@ import { el, fmt, jsonView, dollars } from './views.mjs';
 
 /**
  * The what-if panels of one inspector: `current()` says what is selected now — `{session,
- * timeline, index, options, pruning, text()}` (`pruning`: the pruning choices by name, `text()`:
- * the log as the inspector builds from it).
+ * timeline, index, base, options, text()}` (`base`: the build options before the pruning choice,
+ * `options`: with it, `text()`: the log as the inspector builds from it).
  */
 export function whatIfPanels(cv, { $, setState, fail }, current) {
   /**
-   * What the session's input would cost under each pruning choice, at the selected provider,
-   * model and window: the package's simulator, each request priced with the cache the requests
-   * before it filled. The selected choice is marked.
+   * What the session would cost (its input, and the answers it got) under each pruning choice
+   * (the package's policies known by name), at the selected provider, model and window: the
+   * package's simulator, each request priced with the cache the requests before it filled. The
+   * selected choice is marked.
    */
   function priceOptions() {
     const now = current();
     if (!now.session) return fail('pricing', new Error('load a session first'));
     setState('busy', 'pricing the pruning options…');
     try {
-      const { pruning: _selected, ...base } = now.options;
-      const policies = Object.entries(now.pruning).map(([name, pruning]) => ({ name, options: pruning ? { pruning } : {} }));
-      const sim = cv.simulate({ log: now.text(), options: base, policies });
+      const policies = cv.policies().map((p) => p.name);
+      const sim = cv.simulate({ log: now.text(), options: now.base, policies });
       const selected = $('pruning').value;
       $('prices').tBodies[0].replaceChildren(...sim.policies.map((p) => el('tr', {
         'data-policy': p.name, 'data-dollars': String(p.totals.dollars), 'data-read': String(p.totals.read), 'data-over': String(p.totals.overWindow),

@@ -13,6 +13,7 @@ use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
 mod cross;
+mod policies;
 use cross::{body_result, build_result, bytes, clock, error, integer, optional_string, options, request_error, session_error, string, strings, to_js, ts, via_value, OptionsMemo};
 
 use crate::diagnostic::Diagnostic;

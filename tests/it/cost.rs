@@ -2,7 +2,7 @@
 //! one before (computed here from the requests' own token counts), entries expire with time, and
 //! policies compare side by side.
 
-use contextview::simulate::{simulate, Policy, SimulateInput};
+use contextview::simulate::{simulate, Policy, PolicyChoice, PolicyName, SimulateInput};
 use contextview::cost::{model_for, RequestCost};
 use contextview::session::{Command, Session};
 use contextview::update::Header;
@@ -32,7 +32,7 @@ fn log() -> String {
     format!("{header}\n{records}")
 }
 
-fn input(provider: &str, model: &str, policies: Vec<Policy>) -> SimulateInput {
+fn input(provider: &str, model: &str, policies: Vec<PolicyChoice>) -> SimulateInput {
     let options: Map<String, Value> = serde_json::from_value(json!({"provider": provider, "model": model, "contextWindow": 200000})).unwrap();
     SimulateInput { log: log(), options, policies, cost_models: Vec::new() }
 }
@@ -67,9 +67,8 @@ fn anthropic_reads_what_the_request_before_wrote_until_it_expires() {
 
 #[test]
 fn openai_reads_in_steps_and_policies_compare_side_by_side() {
-    let no_cache = Policy { name: "no cache".into(), options: serde_json::from_value(json!({"cache": {"enabled": false}})).unwrap() };
-    let default = Policy { name: "default".into(), options: Map::new() };
-    let sim = simulate(&input("openai-responses", "gpt-5", vec![default, no_cache])).unwrap();
+    let no_cache = Policy::new("no cache", serde_json::from_value(json!({"cache": {"enabled": false}})).unwrap());
+    let sim = simulate(&input("openai-responses", "gpt-5", vec![PolicyName::Default.into(), no_cache.into()])).unwrap();
     assert_eq!(sim.policies.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["default", "no cache"]);
     let r = &sim.policies[0].requests;
     let t0 = r[0].tokens;

@@ -27,6 +27,7 @@ mod recovery;
 mod repair;
 mod session;
 mod settings;
+mod simulate;
 mod tokens;
 mod tool_call_ids;
 mod tools;

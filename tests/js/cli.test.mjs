@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 import * as cv from '../../pkg/node.mjs';
 import { PROVIDERS, checkBuild } from './payload-checks.mjs';
+import { geminiSession, byHand, GEMINI_3_PRO } from './simulate-fixture.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'pkg/cli.mjs');
@@ -102,12 +103,12 @@ test('build with --provider-options: each API\'s settings in the body; a broken 
 });
 
 test('simulate prices every request under each policy, as the package does', () => {
-  const r = run(['simulate', '--session', session, '--provider', 'anthropic', '--context-window', '200000', '--policy', 'default', '--policy', 'no-pruning']);
+  const r = run(['simulate', '--session', session, '--provider', 'anthropic', '--context-window', '200000', '--policy', 'default', '--policy', 'off']);
   assert.equal(r.code, 0, r.stderr);
   const sim = JSON.parse(r.stdout);
-  const expected = cv.simulate({ log, options: { provider: 'anthropic', contextWindow: 200000 }, policies: [{ name: 'default', options: {} }, { name: 'no-pruning', options: { pruning: { enabled: false } } }] });
+  const expected = cv.simulate({ log, options: { provider: 'anthropic', contextWindow: 200000 }, policies: [{ name: 'default', options: {} }, { name: 'off', options: { pruning: { enabled: false } } }] });
   assert.deepEqual(sim, expected);
-  assert.deepEqual(sim.policies.map((p) => p.name), ['default', 'no-pruning']);
+  assert.deepEqual(sim.policies.map((p) => p.name), ['default', 'off']);
   const requests = new cv.Timeline(log).length;
   assert.equal(sim.policies[0].requests.length, requests);
   const t = sim.policies[0].totals;
@@ -120,6 +121,95 @@ test('simulate prices every request under each policy, as the package does', () 
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /^contextview: unknown_model: no prices for anthropic `mistral-large`/);
   assert.equal(run(['simulate', '--session', session, '--provider', 'anthropic', '--policy', 'cheapest']).code, 2);
+});
+
+test("simulate --policy takes the library's names or a JSON file; any other name is refused with the names", () => {
+  const help = run(['simulate', '--help']);
+  assert.match(help.stdout, /\(policies: default, eager, off, or a JSON file \{name, options\}; default: default\)/);
+  // The names the CLI and the inspector used before this vocabulary, and names that never were.
+  for (const name of ['eager2', 'no-pruning', 'prune-every-turn', 'Off']) {
+    assertUsageError(['simulate', '--session', session, '--provider', 'anthropic', '--policy', name],
+      new RegExp(`^contextview: unknown policy '${name}': not one of default, eager, off, and no file by that name \\(a policy is a name or a JSON file \\{name, options\\}\\)$`));
+  }
+  const mine = join(tmp, 'mine.json');
+  writeFileSync(mine, JSON.stringify({ name: 'mine', options: { pruning: { keepSteps: 4 } } }));
+  const r = run(['simulate', '--session', session, '--provider', 'anthropic', '--policy', 'eager', '--policy', mine]);
+  assert.equal(r.code, 0, r.stderr);
+  const sim = JSON.parse(r.stdout);
+  assert.deepEqual(sim, cv.simulate({ log, options: { provider: 'anthropic' }, policies: [
+    { name: 'eager', options: { pruning: { stepTurns: 1, keepSteps: 2, batchSteps: 1, hardClearSteps: 2 } } }, { name: 'mine', options: { pruning: { keepSteps: 4 } } },
+  ] }));
+  writeFileSync(mine, JSON.stringify({ options: {} }));
+  assertUsageError(['simulate', '--session', session, '--provider', 'anthropic', '--policy', mine], /must hold \{name, options\}$/);
+});
+
+test('simulate --cost-models: the figures of a session of our own, worked out by hand at the rows given', () => {
+  const { text, sent } = geminiSession(cv);
+  const file = join(tmp, 'gemini-session.jsonl');
+  writeFileSync(file, text);
+  // Each request's input tokens, as a build of the log as it stood counts them.
+  const t = sent.map((l) => cv.buildRequestString({ log: l, provider: 'gemini' }).report.tokens.request);
+  assert.ok(t[0] >= 4096 && t[0] < t[1] && t[1] < t[2], `${t}`);
+  const figures = (p) => ({ ...p.totals, requests: p.requests.map((r) => [r.read, r.written, r.uncached, r.output, r.model, r.pricedAs]) });
+  const close = (a, b, what) => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} != ${b}`);
+
+  // At the built-in row of the model the log switched to: gemini-3-pro.
+  const builtIn = run(['simulate', '--session', file, '--provider', 'gemini']);
+  assert.equal(builtIn.code, 0, builtIn.stderr);
+  let sim = JSON.parse(builtIn.stdout);
+  let expected = byHand(t, GEMINI_3_PRO);
+  let shown = figures(sim.policies[0]);
+  assert.deepEqual(shown.requests, expected.requests.map((e) => [e.read, e.written, e.uncached, e.output, 'gemini-3-pro-preview', 'gemini-3-pro']));
+  assert.deepEqual([shown.tokens, shown.read, shown.written, shown.uncached, shown.output], [expected.totals.tokens, expected.totals.read, expected.totals.written, 0, 800]);
+  close(shown.dollars, expected.totals.dollars, 'dollars at gemini-3-pro');
+  assert.match(builtIn.stderr, /^contextview: simulate gemini gemini-3-pro-preview \(window 1048576; prices of gemini-3-pro, 2026-12-04\)\n/);
+  const pct = (100 * expected.totals.cachedShare).toFixed(1);
+  assert.match(builtIn.stderr, new RegExp(`\n  default: 3 requests, ${expected.totals.tokens} input tokens \\(${pct}% from cache, ${expected.totals.written} written\\), 800 output, \\$${expected.totals.dollars.toFixed(4)}; `));
+
+  // At a row of the host's own for the model: $1 in, $4 out, $0.10 read per million, the same
+  // cache rules. It wins over the built-in row.
+  const rows = join(tmp, 'rows.json');
+  writeFileSync(rows, JSON.stringify([{ provider: 'gemini', modelPrefix: 'gemini-3-pro-preview', prices: { input: 1, output: 4, cacheRead: 0.1, cacheWrite: 0 }, caching: { kind: 'implicit', minTokens: 4096, ttlSeconds: 300 } }]));
+  const hosted = run(['simulate', '--session', file, '--provider', 'gemini', '--cost-models', rows]);
+  assert.equal(hosted.code, 0, hosted.stderr);
+  sim = JSON.parse(hosted.stdout);
+  expected = byHand(t, { input: 1, output: 4, cacheRead: 0.1 });
+  shown = figures(sim.policies[0]);
+  assert.deepEqual(shown.requests.map((r) => r.slice(0, 4)), expected.requests.map((e) => [e.read, e.written, e.uncached, e.output]));
+  assert.deepEqual(shown.requests.map((r) => r[5]), ['gemini-3-pro-preview', 'gemini-3-pro-preview', 'gemini-3-pro-preview']);
+  sim.policies[0].requests.forEach((r, i) => close(r.dollars, expected.requests[i].dollars, `request ${i} at the host's row`));
+  close(shown.dollars, expected.totals.dollars, "dollars at the host's row");
+
+  // A model given on the command line is every request's: gemini-2.5-flash ($0.30 in, $2.50
+  // out, $0.03 read; cached from 2,048 tokens, so as above).
+  const flash = run(['simulate', '--session', file, '--provider', 'gemini', '--model', 'gemini-2.5-flash']);
+  assert.equal(flash.code, 0, flash.stderr);
+  sim = JSON.parse(flash.stdout);
+  const tf = sent.map((l) => cv.buildRequestString({ log: l, provider: 'gemini', model: 'gemini-2.5-flash' }).report.tokens.request);
+  close(sim.policies[0].totals.dollars, byHand(tf, { input: 0.3, output: 2.5, cacheRead: 0.03 }).totals.dollars, 'dollars at gemini-2.5-flash');
+  assert.deepEqual(sim.policies[0].requests.map((r) => r.model), ['gemini-2.5-flash', 'gemini-2.5-flash', 'gemini-2.5-flash']);
+});
+
+test('simulate on a log that switched models: each request at the model of its time, the models listed', () => {
+  const s = cv.Session.create('switched');
+  const lines = [];
+  const runs = [
+    ['2026-12-04T10:00:00Z', { type: 'switchModel', provider: 'gemini', model: 'gemini-2.5-flash' }],
+    ['2026-12-04T10:00:01Z', { type: 'userMessage', text: 'Where is the parser?' }],
+    ['2026-12-04T10:00:05Z', { type: 'assistantResponse', text: 'In src/parse.rs.' }],
+    ['2026-12-04T10:01:00Z', { type: 'switchModel', provider: 'gemini', model: 'gemini-3-pro-preview' }],
+    ['2026-12-04T10:01:01Z', { type: 'userMessage', text: 'Read it.' }],
+  ];
+  for (const [at, command] of runs) for (const e of s.dispatch(command, at).effects) if (e.type === 'persist') lines.push(...e.lines);
+  s.free();
+  const file = join(tmp, 'switched.jsonl');
+  writeFileSync(file, lines.join('\n') + '\n');
+  const r = run(['simulate', '--session', file, '--provider', 'gemini']);
+  assert.equal(r.code, 0, r.stderr);
+  const sim = JSON.parse(r.stdout);
+  assert.deepEqual(sim.policies[0].requests.map((q) => [q.model, q.pricedAs]), [['gemini-2.5-flash', 'gemini-2.5-flash'], ['gemini-3-pro-preview', 'gemini-3-pro']]);
+  assert.equal(sim.model, 'gemini-3-pro-preview');
+  assert.match(r.stderr, /\n  requests by model: gemini-2.5-flash 1, gemini-3-pro-preview 1\n/);
 });
 
 test('--help', () => {

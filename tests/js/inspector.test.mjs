@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core';
 import * as cv from '../../pkg/node.mjs';
 import { openPage } from './static-server.mjs';
 import { commonPrefix } from './payload-checks.mjs';
+import { geminiSession, byHand, GEMINI_3_PRO } from './simulate-fixture.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'pkg/cli.mjs');
@@ -271,12 +272,14 @@ test('what if: the provider, the window and pruning change the request, its gaug
   assert.ok(report.tokens.context.pruneAt < 8000 && view.gaugeText.includes(report.tokens.context.pruneAt.toLocaleString('en-US')), view.gaugeText);
   await walkDone();
 
-  // Eager pruning clears old results: a smaller body, and the cache figures say the request
-  // rewrote what the one before sent, because of pruning.
+  // Eager pruning (the package's policy of that name, written out here) clears old results: a
+  // smaller body, and the cache figures say the request rewrote what the one before sent,
+  // because of pruning.
+  assert.deepEqual(await page.$$eval('#pruning option', (os) => os.map((o) => o.value)), ['default', 'eager', 'off']);
   await act(() => page.selectOption('#pruning', 'eager'));
   view = await shown();
   const eager = new cv.Timeline(readFileSync(exampleLog, 'utf8'))
-    .buildAt(last, { provider: 'openai-responses', contextWindow: 8000, pruning: { keepSteps: 2, batchSteps: 1, hardClearSteps: 2 } }).report;
+    .buildAt(last, { provider: 'openai-responses', contextWindow: 8000, pruning: { stepTurns: 1, keepSteps: 2, batchSteps: 1, hardClearSteps: 2 } }).report;
   assertMatches(view, eager, 'eager pruning');
   assert.ok(eager.pruning.cleared > 0 && view.bytes < report.bytes, 'pruning cleared results');
   // The gauge says what the count is made of, as the report does.
@@ -418,6 +421,40 @@ test("a provider's answer dropped after a session: recorded as the CLI records i
   assert.equal(view.bytes, Buffer.byteLength(body));
   assert.match(await page.textContent('#request-title'), /the next request, after the answer/);
   assert.match(await page.textContent('#status'), /stop pause_turn/);
+});
+
+test('the prices of a session of our own, worked out by hand: the price table and the selected request\'s figures', async () => {
+  const { text, sent } = geminiSession(cv);
+  const file = join(work, 'gemini-session.jsonl');
+  writeFileSync(file, text);
+  await act(() => page.setInputFiles('#session-input', file));
+  await page.selectOption('#provider', 'gemini');
+  await page.fill('#model', '');
+  await page.fill('#window', '200000');
+  await act(() => page.dispatchEvent('#window', 'change'));
+  await walkDone();
+  // Each request's input tokens, as a build of the log as it stood counts them (in Node).
+  const t = sent.map((log) => cv.buildRequestString({ log, provider: 'gemini', contextWindow: 200000 }).report.tokens.request);
+  assert.ok(t[0] >= 4096 && t[0] < t[1] && t[1] < t[2] && t[2] < 100000, `cached from the first request, pruning never due: ${t}`);
+  const expected = byHand(t, GEMINI_3_PRO);
+  const close = (a, b, what) => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} != ${b}`);
+  // The last request, selected: t1 read from the cache, the rest written (billed as input).
+  const view = await shown();
+  assert.equal(view.slider, 2);
+  assert.equal(view.tokens, t[2]);
+  assert.equal(view.cacheRead, t[1]);
+  close(view.inputCost, (t[1] * 0.2 + (t[2] - t[1]) * 2) / 1e6, 'input cost of the last request');
+  // Every pruning choice prices the same here (nothing is pruned below half the window): the
+  // session's total, output included.
+  await act(() => page.click('#price'));
+  const rows = await page.$$eval('#prices tbody tr', (trs) => trs.map((tr) => ({ policy: tr.dataset.policy, dollars: Number(tr.dataset.dollars), read: Number(tr.dataset.read), over: Number(tr.dataset.over) })));
+  assert.deepEqual(rows.map((r) => r.policy), ['default', 'eager', 'off']);
+  for (const r of rows) {
+    close(r.dollars, expected.totals.dollars, `${r.policy}: dollars`);
+    assert.deepEqual([r.read, r.over], [expected.totals.read, 0], r.policy);
+  }
+  assert.match(await page.textContent('#prices-note'), /^gemini gemini-3-pro-preview, window 200,000, at gemini-3-pro prices of 2026-12-04$/);
+  await act(() => page.selectOption('#provider', 'anthropic'));
 });
 
 // Real sessions from ../shared/corpus when it is there: the page imports each one and shows its

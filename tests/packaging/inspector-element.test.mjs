@@ -28,6 +28,7 @@ try {
 } catch (e) {
   window.__early = [e instanceof ContextviewError, e.name, e.code];
 }
+window.__ContextviewError = ContextviewError;
 window.__states = [];
 inspector.addEventListener('contextview-state', (e) => window.__states.push(e.detail.state));
 document.body.append(inspector);
@@ -97,14 +98,26 @@ test('the inspector element, bundled from the packed package, shows what the pac
     assert.equal(await settle(page, () => window.__inspector.priceOptions()), 'ready');
     const priced = await shadow((r) => [...r.querySelectorAll('#prices tbody tr')].map((tr) => [tr.dataset.policy, Number(tr.dataset.dollars), Number(tr.dataset.over), tr.className]));
     const sim = cv.simulate({ log, options: { provider: 'anthropic', contextWindow: 4000 }, policies: [
-      { name: 'default', options: {} }, { name: 'eager', options: { pruning: { keepSteps: 2, batchSteps: 1, hardClearSteps: 2 } } }, { name: 'off', options: { pruning: { enabled: false } } },
+      { name: 'default', options: {} }, { name: 'eager', options: { pruning: { stepTurns: 1, keepSteps: 2, batchSteps: 1, hardClearSteps: 2 } } }, { name: 'off', options: { pruning: { enabled: false } } },
     ] });
     assert.deepEqual(priced, sim.policies.map((p) => [p.name, p.totals.dollars, p.totals.overWindow, p.name === 'off' ? 'selected' : '']));
     assert.ok(sim.policies[1].totals.dollars < sim.policies[2].totals.dollars, 'eager pruning costs less than none on this session');
 
-    // A bad option is the host's mistake: thrown, nothing changed.
-    const refused = await page.evaluate(() => { try { window.__inspector.options = { pruning: 'sometimes' }; return null; } catch (e) { return e.message; } });
-    assert.match(refused, /pruning: one of default, eager, off/);
+    // A bad option is the host's mistake: thrown as the package's error, naming the policies
+    // there are, and nothing changed.
+    const refused = await page.evaluate(() => {
+      try {
+        window.__inspector.options = { provider: 'gemini', pruning: 'sometimes' };
+        return null;
+      } catch (e) {
+        return { ours: e instanceof window.__ContextviewError, code: e.code, message: e.message, options: window.__inspector.options };
+      }
+    });
+    assert.deepEqual(refused, {
+      ours: true, code: 'invalid_argument',
+      message: 'unknown policy `sometimes`: the policies known by name are `default`, `eager`, `off`',
+      options: { provider: 'anthropic', contextWindow: 4000, pruning: { enabled: false } },
+    });
     const states = await page.evaluate(() => window.__states);
     assert.ok(states.includes('busy') && states.at(-1) === 'ready', states.join(' '));
     assert.deepEqual(errors, []);

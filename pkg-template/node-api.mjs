@@ -23,6 +23,7 @@ export const {
   costModels,
   policies,
   policy,
+  endpoint,
 } = cv;
 
 // Discovery of rules and skills (JavaScript driver over WorkspaceEngine; see discover.mjs).

@@ -30,6 +30,13 @@ use crate::session::{
 use crate::update::{self, Header, Replay, RequestPoint};
 use crate::view::Report;
 
+// The shapes the official SDKs give request settings passed through as given, and the blocks
+// and items a provider's answer carries back: long, and TypeScript only, so in files of their own.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SETTINGS_SHAPES: &str = include_str!("shapes/settings.d.ts");
+#[wasm_bindgen(typescript_custom_section)]
+const TS_NATIVE_SHAPES: &str = include_str!("shapes/natives.d.ts");
+
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
 /** The request body of each API. */
@@ -102,22 +109,52 @@ export type OpenAiResponsesAnnotation =
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
 
 /** A JSON Schema for a tool's arguments: an object schema. */
-export type ToolSchema = { type?: 'object'; [key: string]: Value | undefined };
+export type ToolSchema = { type?: 'object'; [key: string]: unknown };
 
 /**
- * A tool, in whichever shape a developer already has: ours and MCP's (`inputSchema`), the
- * Anthropic SDK's (`input_schema`), OpenAI Responses' (`{type: 'function', name, parameters}`),
- * Chat Completions' (`{type: 'function', function: {...}}`), or a Gemini group
- * (`{functionDeclarations: [...]}`, one tool per declaration). Fields that say nothing to the
- * model (`title`, `annotations`, `outputSchema`, `strict`, `cache_control`) are accepted and
- * not sent; any other field is refused with its name.
+ * Gemini's `Schema` (an OpenAPI subset: upper-case types, `nullable`, counts as strings), as a
+ * function declaration's `parameters` takes it; read as the JSON Schema it means.
+ */
+export type GeminiSchema = {
+  type?: 'TYPE_UNSPECIFIED' | 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' | 'OBJECT' | 'NULL';
+  format?: string; title?: string; description?: string; nullable?: boolean; enum?: string[];
+  maxItems?: string; minItems?: string; maxLength?: string; minLength?: string; maxProperties?: string; minProperties?: string;
+  minimum?: number; maximum?: number; pattern?: string; default?: unknown; example?: unknown;
+  properties?: Record<string, GeminiSchema>; required?: string[]; propertyOrdering?: string[];
+  anyOf?: GeminiSchema[]; items?: GeminiSchema;
+};
+
+/**
+ * A tool, in whichever shape a developer already has — the official SDKs' function tool types
+ * are accepted as they are: ours and MCP's (`inputSchema`), Anthropic's `Tool`
+ * (`input_schema`), OpenAI Responses' `FunctionTool` (`{type: 'function', name, parameters}`),
+ * Chat Completions' `ChatCompletionFunctionTool` (`{type: 'function', function: {...}}`), or
+ * Gemini's `Tool` (`{functionDeclarations: [...]}`, one tool per declaration; `parameters` in
+ * Gemini's `Schema` or `parametersJsonSchema`). Fields that tell an API how to run a tool
+ * rather than the model what it is (`strict`, `cache_control`, `defer_loading`,
+ * `allowed_callers`, `input_examples`, `eager_input_streaming`, `async`, `output_schema`,
+ * `behavior`, `response`, and MCP's `title`, `annotations`, `outputSchema`, `icons`,
+ * `execution`, `_meta`) are accepted and not sent; null counts as absent. Any other field, a
+ * server or hosted tool, a freeform `custom` tool and Gemini's built-in tools are refused with
+ * the field's name.
  */
 export type ToolInput =
-  | ToolInputFields & { inputSchema?: ToolSchema }
-  | ToolInputFields & { input_schema: ToolSchema }
-  | ToolInputFields & { type: 'function'; parameters?: ToolSchema }
-  | { type: 'function'; function: ToolInputFields & { parameters?: ToolSchema }; strict?: boolean }
-  | { functionDeclarations: Array<ToolInputFields & ({ parameters?: ToolSchema } | { parametersJsonSchema?: ToolSchema })> };
+  | ToolInputFields & { inputSchema?: ToolSchema; title?: string; annotations?: unknown; outputSchema?: unknown; icons?: unknown; execution?: unknown; _meta?: unknown }
+  | ToolInputFields & {
+      input_schema: ToolSchema; type?: 'custom' | null; cache_control?: unknown; strict?: boolean; defer_loading?: boolean;
+      allowed_callers?: readonly string[]; eager_input_streaming?: boolean | null; input_examples?: readonly unknown[];
+    }
+  | ToolInputFields & {
+      type: 'function'; parameters?: ToolSchema | null; strict?: boolean | null; allowed_callers?: readonly string[] | null;
+      async?: boolean; defer_loading?: boolean; output_schema?: unknown;
+    }
+  | { type: 'function'; function: ToolInputFields & { parameters?: ToolSchema; strict?: boolean | null } }
+  | {
+      functionDeclarations?: Array<{
+        name?: string; description?: string; parameters?: GeminiSchema | ToolSchema; parametersJsonSchema?: unknown;
+        response?: unknown; responseJsonSchema?: unknown; behavior?: 'UNSPECIFIED' | 'BLOCKING' | 'NON_BLOCKING';
+      }>;
+    };
 
 /**
  * Each API's request settings, in its own field names (thinking, tool choice, sampling,
@@ -127,21 +164,26 @@ export type ToolInput =
  * and OpenAI's `prompt_cache_key` may be given here or as `maxTokens` / `cache.key`.
  */
 export interface ProviderOptions {
-  anthropic?: AnthropicSettings & { max_tokens?: number };
-  'openai-chat'?: OpenAiChatSettings & { max_completion_tokens?: number; prompt_cache_key?: string };
-  'openai-responses'?: OpenAiResponsesSettings & { max_output_tokens?: number; prompt_cache_key?: string };
-  gemini?: GeminiSettings;
+  anthropic?: Nullish<AnthropicSettings & { max_tokens?: number; user_profile_id?: string; workspace_id?: string }> | null;
+  'openai-chat'?: Nullish<OpenAiChatSettings & { max_completion_tokens?: number; prompt_cache_key?: string }> | null;
+  'openai-responses'?: Nullish<OpenAiResponsesSettings & { max_output_tokens?: number; prompt_cache_key?: string }> | null;
+  gemini?: Nullish<GeminiSettings & { stream?: boolean }> | null;
 }
+
+/**
+ * `T` as a caller may give it: `null` wherever a field may be left out (null is as good as
+ * absent, and is not sent), as the official SDKs' own types allow.
+ */
+export type Nullish<T> = T extends readonly (infer U)[]
+  ? Nullish<U>[]
+  : T extends object
+    ? { [K in keyof T]: undefined extends T[K] ? Nullish<Exclude<T[K], undefined>> | null | undefined : Nullish<T[K]> }
+    : T;
 
 /** The fields every tool shape shares. */
 export interface ToolInputFields {
   name: string;
   description?: string | null;
-  title?: string;
-  annotations?: Value;
-  outputSchema?: Value;
-  strict?: boolean | null;
-  cache_control?: Value;
 }
 "#;
 
@@ -252,6 +294,19 @@ pub fn simulate(input: Ts<crate::simulate::SimulateInput>) -> Result<Ts<crate::s
 #[wasm_bindgen(js_name = costModels)]
 pub fn cost_models() -> Result<Vec<Ts<crate::cost::CostModel>>, JsValue> {
     crate::cost::prices::table().iter().map(ts).collect()
+}
+
+/// Where a provider's API answers: the URL and headers for a request (the host's key, when
+/// given, in the header the API reads), streaming as `stream` or the build's settings say.
+#[wasm_bindgen]
+pub fn endpoint(input: Ts<crate::provider::endpoint::EndpointInput>) -> Result<Ts<crate::provider::endpoint::Endpoint>, JsValue> {
+    let value = input.js_value();
+    if !value.is_object() {
+        return Err(cross::type_error("input", "an object ({provider, model, stream?, apiKey?, baseUrl?, providerOptions?})", &value));
+    }
+    let value: serde_json::Value = via_value(&value, "invalid_argument", "input")?;
+    let input = crate::provider::endpoint::EndpointInput::from_value(value).map_err(|m| error("invalid_argument", &format!("endpoint input: {m}")))?;
+    ts(&crate::provider::endpoint::endpoint(&input).map_err(|m| error("invalid_argument", &m))?)
 }
 
 /// Checks a payload (ours or anyone's) against a provider's rules; `[]` means valid.

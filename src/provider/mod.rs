@@ -13,6 +13,8 @@ pub mod ids;
 pub mod openai_chat;
 pub mod openai_responses;
 mod body;
+pub mod endpoint;
+pub mod natives;
 mod payload;
 pub mod settings;
 
@@ -394,6 +396,10 @@ pub struct RenderNotes {
     /// Provider-native blocks (server tools' calls and results) left out: another API made them.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dropped_natives: usize,
+    /// The kinds of the API's own blocks left out because no request takes them back (a beta's,
+    /// or newer than this version: [`natives`]), one entry a block.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown_natives: Vec<String>,
     /// Anthropic thinking was asked for and left out of this request: the turn it continues
     /// has no thinking block to start it ([`anthropic::thinking_sent`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

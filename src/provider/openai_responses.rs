@@ -42,7 +42,7 @@ pub struct Request {
 // The untagged variant is written by hand: a derived type would give it a `type: "native"`.
 #[cfg_attr(
     target_arch = "wasm32",
-    tsify(type = r#"{ type: "message"; role: OpenAiResponsesMessageRole; content: OpenAiResponsesMessageContent } | { type: "message"; id?: string; role: "assistant"; content: { type: "output_text"; text: string; annotations: OpenAiResponsesAnnotation[] }[]; status?: "completed" } | { type: "function_call"; call_id: string; name: string; arguments: string } | { type: "function_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "custom_tool_call"; call_id: string; name: string; input: string } | { type: "custom_tool_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "reasoning"; id?: string; summary: OpenAiResponsesSummaryText[]; encrypted_content?: string } | NativeBlock"#)
+    tsify(type = r#"{ type: "message"; role: OpenAiResponsesMessageRole; content: OpenAiResponsesMessageContent } | { type: "message"; id?: string; role: "assistant"; content: { type: "output_text"; text: string; annotations: OpenAiResponsesAnnotation[] }[]; status?: "completed" } | { type: "function_call"; call_id: string; name: string; arguments: string } | { type: "function_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "custom_tool_call"; call_id: string; name: string; input: string } | { type: "custom_tool_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "reasoning"; id?: string; summary: OpenAiResponsesSummaryText[]; encrypted_content?: string } | OpenAiResponsesNativeItemBack"#)
 )]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum InputItem {
@@ -276,17 +276,17 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 }
             }
             Item::Native(native) => match super::native_replays(native, super::Provider::OpenAiResponses) {
-                true => {
-                    let mut value = native.value.clone();
+                true => match super::natives::responses_item(&native.value) {
                     // Stored, the item goes back with its `id`, as the API reference lists it;
                     // not stored, without (an id would be looked up and not found).
-                    // `created_by` is output-only.
-                    if !stored {
-                        value.remove("id");
+                    Some(mut value) => {
+                        if !stored {
+                            value.remove("id");
+                        }
+                        input.push(InputItem::Native(value));
                     }
-                    value.remove("created_by");
-                    input.push(InputItem::Native(value));
-                }
+                    None => notes.unknown_natives.push(super::natives::kind_of(&native.value)),
+                },
                 false => notes.dropped_natives += 1,
             },
             Item::ToolResult(result) => {

@@ -3,12 +3,19 @@
 //! (`tools_defined`), the view carries them and each provider's renderer writes them its way.
 //!
 //! Read (the JSON of a build's `tools`): ours and MCP's `{name, description, inputSchema}`,
-//! Anthropic's `input_schema`, OpenAI Responses' and pi's `{type: "function", name, parameters}`,
-//! Chat Completions' `{type: "function", function: {name, description, parameters}}`, and
-//! Gemini's `{functionDeclarations: [...]}` (with `parameters` or `parametersJsonSchema`), which
-//! gives one tool per declaration. Anything that cannot be read is refused with the field named:
-//! an unknown field (a typo would otherwise lose the schema), a schema that is not an object
-//! schema, a missing name, a tool kind we cannot send to every API.
+//! Anthropic's `Tool` (`input_schema`), OpenAI Responses' `FunctionTool` and pi's
+//! `{type: "function", name, parameters}`, Chat Completions' `{type: "function", function: {name,
+//! description, parameters}}`, and Gemini's `Tool` (`{functionDeclarations: [...]}`, with
+//! `parameters` — Gemini's own `Schema`, read as JSON Schema by [`gemini_schema`] — or
+//! `parametersJsonSchema`), which gives one tool per declaration. Every field those SDKs' function
+//! tool types have is taken; the ones that tell an API how to run the tool rather than the model
+//! what it is (`strict`, `cache_control`, `defer_loading`, `allowed_callers`, `input_examples`, …:
+//! [`IGNORED`]) are not sent, and null is as good as absent wherever a type allows it. Anything
+//! that cannot be read is refused with the field named: an unknown field (a typo would otherwise
+//! lose the schema), a schema that is not an object schema, a missing name, a tool kind we cannot
+//! send to every API (a server or hosted tool, a freeform `custom` tool, Gemini's built-in tools).
+
+pub mod gemini_schema;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -35,8 +42,30 @@ fn empty_object_schema() -> Value {
     serde_json::json!({"type": "object", "properties": {}})
 }
 
-/// Fields a tool may carry that say something about it but not to the model.
-const IGNORED: [&str; 5] = ["title", "annotations", "outputSchema", "strict", "cache_control"];
+/// Fields a tool may carry that say something about it, or about how an API runs it, but
+/// nothing the model reads: MCP's (`title`, `annotations`, `outputSchema`, `icons`, `execution`,
+/// `_meta`), Anthropic's (`strict`, `cache_control`, `defer_loading`, `allowed_callers`,
+/// `eager_input_streaming`, `input_examples`), OpenAI Responses' (`async`, `output_schema`) and
+/// Gemini's (`behavior`, `response`, `responseJsonSchema`).
+pub const IGNORED: [&str; 17] = [
+    "title",
+    "annotations",
+    "outputSchema",
+    "icons",
+    "execution",
+    "_meta",
+    "strict",
+    "cache_control",
+    "defer_loading",
+    "allowed_callers",
+    "eager_input_streaming",
+    "input_examples",
+    "async",
+    "output_schema",
+    "behavior",
+    "response",
+    "responseJsonSchema",
+];
 
 impl ToolDef {
     /// One tool from any of the shapes above (a Gemini group gives several: see
@@ -52,10 +81,21 @@ impl ToolDef {
                 map = function;
             }
         }
-        if let Some(kind) = map.get("type") {
-            return Err(format!(
-                "`type`: {kind} tools are not function tools every API takes (give a function tool: name, description, input schema)"
-            ));
+        // Anthropic's own tools say `type: "custom"` (or null); with an input schema, that is
+        // a function tool. OpenAI's `custom` tools (freeform input) have none.
+        match map.get("type") {
+            Some(Value::Null) => {
+                map.remove("type");
+            }
+            Some(Value::String(kind)) if kind == "custom" && map.contains_key("input_schema") => {
+                map.remove("type");
+            }
+            Some(kind) => {
+                return Err(format!(
+                    "`type`: {kind} tools are not function tools every API takes (give a function tool: name, description, input schema)"
+                ))
+            }
+            None => {}
         }
         let name = match map.remove("name") {
             Some(Value::String(name)) if !name.is_empty() => name,
@@ -73,6 +113,12 @@ impl ToolDef {
                 if schema.is_some() {
                     return Err(format!("`{key}`: the tool already has an input schema"));
                 }
+                let value = match value {
+                    // OpenAI Responses' `parameters: null`: no arguments.
+                    Value::Null => continue,
+                    v if key == "parameters" && gemini_schema::is_gemini_schema(&v) => gemini_schema::to_json_schema(&v, key)?,
+                    v => v,
+                };
                 match &value {
                     Value::Object(o) if o.get("type").is_none_or(|t| t == "object") => schema = Some(value),
                     _ => return Err(format!("`{key}` must be a JSON Schema for an object (`{{\"type\": \"object\", …}}`), not {value}")),
@@ -103,7 +149,7 @@ pub fn tools_from_value(value: Value) -> Result<Vec<ToolDef>, String> {
         match map.remove("functionDeclarations") {
             Some(Value::Array(declarations)) => {
                 if let Some(extra) = map.keys().next() {
-                    return Err(format!("tools[{i}]: unknown field `{extra}` beside `functionDeclarations`"));
+                    return Err(format!("tools[{i}]: {}", beside_declarations(extra)));
                 }
                 for (k, d) in declarations.into_iter().enumerate() {
                     let Value::Object(d) = d else { return Err(format!("tools[{i}].functionDeclarations[{k}] is not an object")) };
@@ -111,7 +157,10 @@ pub fn tools_from_value(value: Value) -> Result<Vec<ToolDef>, String> {
                 }
             }
             Some(other) => return Err(format!("tools[{i}].functionDeclarations must be a list, not {other}")),
-            None => out.push(ToolDef::from_map(map).map_err(|e| format!("tools[{i}]: {e}"))?),
+            None => match map.keys().find(|k| GEMINI_BUILT_INS.contains(&k.as_str())) {
+                Some(built_in) => return Err(format!("tools[{i}]: {}", beside_declarations(built_in))),
+                None => out.push(ToolDef::from_map(map).map_err(|e| format!("tools[{i}]: {e}"))?),
+            },
         }
     }
     let mut seen = std::collections::HashSet::new();
@@ -127,6 +176,32 @@ impl<'de> Deserialize<'de> for ToolDef {
             Value::Object(map) => ToolDef::from_map(map).map_err(D::Error::custom),
             other => Err(D::Error::custom(format!("a tool is an object, not {other}"))),
         }
+    }
+}
+
+/// The tools Gemini runs itself, which a Gemini `Tool` may hold beside (or instead of) its
+/// function declarations.
+const GEMINI_BUILT_INS: [&str; 12] = [
+    "googleSearch",
+    "googleSearchRetrieval",
+    "codeExecution",
+    "urlContext",
+    "retrieval",
+    "googleMaps",
+    "computerUse",
+    "enterpriseWebSearch",
+    "fileSearch",
+    "mcpServers",
+    "exaAiSearch",
+    "parallelAiSearch",
+];
+
+/// Why a key beside a Gemini tool's `functionDeclarations` is refused.
+fn beside_declarations(key: &str) -> String {
+    if GEMINI_BUILT_INS.contains(&key) {
+        format!("`{key}`: Gemini's built-in tools are not function tools every API takes (give its function declarations only)")
+    } else {
+        format!("unknown field `{key}` beside `functionDeclarations`")
     }
 }
 
@@ -156,6 +231,16 @@ mod tests {
             json!({"type": "function", "function": {"name": "read", "description": "Read a file.", "parameters": schema}}),
             json!({"functionDeclarations": [{"name": "read", "description": "Read a file.", "parametersJsonSchema": schema}]}),
             json!({"name": "read", "title": "Read", "description": "Read a file.", "inputSchema": schema, "annotations": {"readOnlyHint": true}}),
+            // Every field of each SDK's function tool type, nulls where the type allows them.
+            json!({"name": "read", "description": "Read a file.", "input_schema": schema, "type": "custom", "cache_control": {"type": "ephemeral", "ttl": "1h"},
+                   "strict": true, "defer_loading": false, "allowed_callers": ["direct"], "eager_input_streaming": null, "input_examples": [{"path": "a"}]}),
+            json!({"name": "read", "description": "Read a file.", "input_schema": schema, "type": null, "cache_control": null}),
+            json!({"type": "function", "name": "read", "description": "Read a file.", "parameters": schema, "strict": null, "allowed_callers": null,
+                   "async": false, "defer_loading": true, "output_schema": null}),
+            json!({"type": "function", "function": {"name": "read", "description": "Read a file.", "parameters": schema, "strict": null}}),
+            json!({"functionDeclarations": [{"name": "read", "description": "Read a file.", "behavior": "BLOCKING", "response": {"type": "STRING"},
+                   "responseJsonSchema": null, "parameters": {"type": "OBJECT", "properties": {"path": {"type": "STRING"}}, "required": ["path"], "propertyOrdering": ["path"]}}]}),
+            json!({"name": "read", "title": "Read", "description": "Read a file.", "inputSchema": schema, "icons": [], "execution": {"taskSupport": "forbidden"}, "_meta": {}}),
         ] {
             assert_eq!(read(json!([shape.clone()])), Ok(expected.clone()), "{shape}");
         }
@@ -164,6 +249,9 @@ mod tests {
         assert_eq!(two[0].input_schema, json!({"type": "object", "properties": {}}));
         // A schema that does not say it is an object's is made to say so.
         assert_eq!(two[1].input_schema, json!({"type": "object", "properties": {}}));
+        // OpenAI Responses' `parameters: null`: a tool without arguments.
+        let none = read(json!([{"type": "function", "name": "now", "parameters": null, "strict": null, "description": null}])).unwrap();
+        assert_eq!(none, vec![ToolDef { name: "now".into(), description: None, input_schema: json!({"type": "object", "properties": {}}) }]);
     }
 
     #[test]
@@ -176,6 +264,12 @@ mod tests {
             (json!([{"name": "a"}, {"name": "a"}]), "two tools are named `a`"),
             (json!({"name": "a"}), "`tools` must be a list"),
             (json!([{"functionDeclarations": [{"name": "a", "args": {}}]}]), "tools[0].functionDeclarations[0]: unknown field `args`"),
+            (json!([{"functionDeclarations": [{"name": "a"}], "googleSearch": {}}]), "tools[0]: `googleSearch`: Gemini's built-in tools"),
+            (json!([{"codeExecution": {}}]), "tools[0]: `codeExecution`: Gemini's built-in tools"),
+            (json!([{"type": "custom", "name": "patch", "format": {"type": "text"}}]), "tools[0]: `type`: \"custom\" tools are not function tools"),
+            (json!([{"type": "function", "function": {"name": "a"}, "extra": 1}]), "tools[0]: unknown field `extra` beside `function`"),
+            (json!([{"functionDeclarations": [{"name": "a", "parameters": {"type": "OBJECT", "properties": {"n": {"type": "INTEGER", "minimum": 0, "maxItems": "x"}}}}]}]),
+             "tools[0].functionDeclarations[0]: `parameters.properties.n.maxItems` must be a count"),
         ] {
             let e = read(tools.clone()).unwrap_err();
             assert!(e.starts_with(says), "{tools}: {e}");

@@ -191,6 +191,7 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     report.wrapped_inputs += notes.wrapped_inputs;
     report.moved_images += notes.moved_images;
     report.dropped_natives += notes.dropped_natives;
+    report.unknown_natives.extend(notes.unknown_natives);
     report.sources = report.sources + bytes;
     let by_source = report.tokens.by_source.clone() + tokens;
     report.tokens = TokenReport { request: by_source.total(), by_source, context };

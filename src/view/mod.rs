@@ -423,6 +423,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         wrapped_inputs: notes.wrapped_inputs,
         moved_images: notes.moved_images,
         dropped_natives: notes.dropped_natives,
+        unknown_natives: notes.unknown_natives,
         thinking_suspended: notes.thinking_suspended,
         sources,
         tokens: TokenReport { request: by_source_tokens.total(), by_source: by_source_tokens, context },

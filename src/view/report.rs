@@ -42,6 +42,10 @@ pub struct Report {
     /// Provider-native blocks (server tools' calls and results) another API made, left out.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dropped_natives: usize,
+    /// The API's own blocks of a kind no request takes back (a beta's, or newer than this
+    /// version), left out with what they pair with: their kinds, one entry a block.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown_natives: Vec<String>,
     /// Anthropic thinking was asked for and left out of this request: the tool loop it
     /// continues was started without thinking (another model, or an answer recorded without it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -118,6 +122,7 @@ pub struct Forecast {
 /// - `reasoning.downgraded`: reasoning another provider or model made went as framed text;
 /// - `reasoning.dropped`: reasoning that could go neither natively nor as text was left out;
 /// - `natives.dropped`: another API's server-tool blocks were left out;
+/// - `natives.unknown_kind`: the API's own blocks of a kind no request takes were left out;
 /// - `thinking.suspended`: Anthropic thinking left out of a request whose tool loop began without it;
 /// - `context.over_window`: the context (the ledger's count) is larger than the model's window.
 pub fn diagnose(report: &Report) -> Vec<Diagnostic> {
@@ -136,6 +141,23 @@ pub fn diagnose(report: &Report) -> Vec<Diagnostic> {
         out.push(Diagnostic::new(
             &codes::NATIVES_DROPPED,
             format!("{} server-tool block(s) another API made were left out", report.dropped_natives),
+        ));
+    }
+    if !report.unknown_natives.is_empty() {
+        let mut kinds: Vec<&str> = Vec::new();
+        for kind in &report.unknown_natives {
+            if !kinds.contains(&kind.as_str()) {
+                kinds.push(kind);
+            }
+        }
+        out.push(Diagnostic::new(
+            &codes::NATIVES_UNKNOWN_KIND,
+            format!(
+                "{} block(s) of a kind no {} request takes back ({}) were left out, with the calls or results they pair with; the log keeps them",
+                report.unknown_natives.len(),
+                report.provider,
+                kinds.join(", ")
+            ),
         ));
     }
     if report.thinking_suspended {

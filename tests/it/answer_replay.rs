@@ -480,3 +480,52 @@ fn each_responses_annotation_goes_back_with_the_fields_the_request_requires_or_n
         ]}]})
     );
 }
+
+#[test]
+fn the_apis_own_blocks_of_a_kind_no_request_takes_are_left_out_with_their_pairs_and_said() {
+    // Anthropic: a web search goes back; the beta MCP connector's call and result do not (the
+    // Messages API's request types have neither).
+    let answer = json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "content": [
+        {"type": "text", "text": "Searching."},
+        {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "q"}},
+        {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []},
+        {"type": "mcp_tool_use", "id": "mcptoolu_1", "name": "lookup", "server_name": "docs", "input": {}},
+        {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_1", "is_error": false, "content": [{"type": "text", "text": "r"}]},
+        {"type": "text", "text": "Done."},
+    ], "stop_reason": "end_turn", "usage": {"input_tokens": 10, "output_tokens": 5}});
+    let (mut s, _) = answered(Provider::Anthropic, "claude-sonnet-4-5", answer.to_string().as_bytes());
+    dispatch(&mut s, json!({"type": "userMessage", "text": "And?"}));
+    let p = dispatch(&mut s, json!({"type": "buildRequest"}));
+    let Some(Reply::Built { body, report, .. }) = &p.reply else { panic!("{p:?}") };
+    let body: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(
+        body["messages"][1]["content"],
+        json!([
+            {"type": "text", "text": "Searching."},
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "q"}},
+            {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []},
+            {"type": "text", "text": "Done."},
+        ])
+    );
+    assert_eq!(report.unknown_natives, ["mcp_tool_use", "mcp_tool_result"]);
+    let said: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(said, ["natives.unknown_kind"]);
+    assert!(report.diagnostics[0].message.contains("(mcp_tool_use, mcp_tool_result)"), "{}", report.diagnostics[0].message);
+    // The log keeps them.
+    assert!(s.records().iter().any(|r| r.to_line().contains("mcptoolu_1")));
+
+    // OpenAI Responses: what only an answer says is taken off; a kind no request takes stays out.
+    let answer = json!({"id": "resp_1", "object": "response", "status": "completed", "model": "gpt-5", "output": [
+        {"type": "shell_call", "id": "sh_1", "call_id": "call_sh", "status": "completed", "action": {"commands": ["ls"]}, "created_by": "resp_1"},
+        {"type": "a_future_item", "id": "fut_1"},
+        {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "content": [{"type": "output_text", "text": "Listed.", "annotations": []}]},
+    ], "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}});
+    let (mut s, _) = answered(Provider::OpenAiResponses, "gpt-5", answer.to_string().as_bytes());
+    dispatch(&mut s, json!({"type": "userMessage", "text": "And?"}));
+    let p = dispatch(&mut s, json!({"type": "buildRequest"}));
+    let Some(Reply::Built { body, report, .. }) = &p.reply else { panic!("{p:?}") };
+    let body: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(body["input"][1], json!({"type": "shell_call", "id": "sh_1", "call_id": "call_sh", "status": "completed", "action": {"commands": ["ls"]}}));
+    assert_eq!(body["input"][2]["role"], json!("assistant"));
+    assert_eq!(report.unknown_natives, ["a_future_item"]);
+}

@@ -4,8 +4,9 @@
 // Gemini's `streamGenerateContent?alt=sse`), a whole body otherwise. The first request of a
 // conversation gets a turn that calls `read_file` on parser.rs, the next one (which carries the
 // tool's result) a closing text. `CV_STANDIN_FAULTS` (`anthropic:rate-limited,gemini:html-500`)
-// makes an API's first request fail that way. Every request is checked with the package's own
-// validator and appended, with what was checked, to requests.jsonl in the working directory.
+// makes an API's first request fail that way. A request without the API's key header (and
+// Anthropic's version header) is refused with a 401. Every request is checked with the package's
+// own validator and appended, with what was checked, to requests.jsonl in the working directory.
 import { appendFileSync } from 'node:fs';
 import { validatePayload } from 'contextview';
 import { providerOf, respond } from './standin.mjs';
@@ -71,6 +72,15 @@ globalThis.fetch = async (input, init = {}) => {
   const url = String(input instanceof Request ? input.url : input);
   const provider = providerOf(url);
   if (!provider) return realFetch(input, init);
+  // Each API reads its key, and Anthropic its version, from its own header; without them it says
+  // no, as the real one does.
+  const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
+  const key = { anthropic: headers.get('x-api-key'), 'openai-chat': headers.get('authorization')?.replace(/^Bearer /, ''),
+    'openai-responses': headers.get('authorization')?.replace(/^Bearer /, ''), gemini: headers.get('x-goog-api-key') }[provider];
+  if (!key || (provider === 'anthropic' && !headers.get('anthropic-version')) || headers.get('content-type') !== 'application/json') {
+    appendFileSync('requests.jsonl', JSON.stringify({ provider, url, refused: 'headers', headers: [...headers.keys()] }) + '\n');
+    return new Response(JSON.stringify({ error: { type: 'authentication_error', message: 'missing key, version or content type' } }), { status: 401, headers: { 'content-type': 'application/json' } });
+  }
   const raw = init.body instanceof Uint8Array ? new TextDecoder().decode(init.body) : String(init.body);
   const body = JSON.parse(raw);
   const violations = validatePayload(provider, body);

@@ -32,15 +32,32 @@ function run(cmd, args, cwd, env = {}) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-/** A scratch project with the packed package installed, as `npm install contextview` would leave it. */
+/** The README's set-up commands for a JavaScript project (its ```sh block that runs `npm init`). */
+function setup() {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('npm init'));
+  assert.ok(block, 'the README says how to set a project up');
+  return block.split('\n').map((l) => l.replace(/#.*$/, '').trim()).filter(Boolean);
+}
+
+/**
+ * A scratch project made as the README says (`npm init -y`, then its other set-up commands),
+ * with the packed package installed where it says `npm install contextview`.
+ */
 function project() {
   const dir = mkdtempSync(join(tmpdir(), 'cv-readme-'));
   const packed = run('npm', ['pack', join(root, 'pkg'), '--pack-destination', dir, '--silent'], dir);
   assert.equal(packed.code, 0, packed.err);
   const tarball = join(dir, packed.out.trim().split('\n').pop());
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'readme', private: true, type: 'module' }));
-  const installed = run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', tarball], dir);
-  assert.equal(installed.code, 0, installed.err);
+  for (const line of setup()) {
+    const [cmd, ...args] = line.split(/\s+/);
+    assert.equal(cmd, 'npm', `a set-up command the test knows how to run: ${line}`);
+    const install = args[0] === 'install' && args.includes('contextview');
+    const argv = install ? ['install', '--offline', '--no-audit', '--no-fund', '--silent', tarball] : args;
+    const r = run('npm', argv, dir);
+    assert.equal(r.code, 0, `${line}:\n${r.err}`);
+  }
+  assert.equal(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type, 'module', 'the set-up makes an ES module project');
   // What the examples read: the example session, a file for the tool to read, a rule and a skill.
   cpSync(join(root, 'examples'), join(dir, 'examples'), { recursive: true });
   writeFileSync(join(dir, 'parser.rs'), 'fn parse(input: &str) -> Vec<&str> { input.lines().collect() }\n');

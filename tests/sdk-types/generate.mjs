@@ -8,10 +8,17 @@
 // Also writes target/sdk-types/negative/: deliberately broken payloads in their own project, on
 // which tsc must fail (see sdk-types.test.mjs), so the check provably can fail.
 //
-// A third, small source: synthetic sessions whose reasoning is native to the target (same provider
-// family and model), so reasoning items, thinking/redacted_thinking blocks and Gemini thought
-// signatures are rendered for replay (the example and corpus sessions mostly downgrade reasoning
-// to text). They are written as native.<provider>.ts.
+// More sources, all our own and always present: synthetic sessions whose reasoning is native to
+// the target (same provider family and model), so reasoning items, thinking/redacted_thinking
+// blocks and Gemini thought signatures are rendered for replay (native.<provider>.ts); answers
+// holding every kind of server and hosted tool block the APIs' request types list
+// (tests/fixtures/natives/*, answer-natives.<provider>.ts); and builds with every request
+// setting each SDK's create params have, set (settings-N.<provider>.ts, which also prove that
+// every SDK key is covered).
+//
+// The other direction, the SDKs' types into ours (inputs.ts): each SDK's function tool type is
+// a ToolInput, and each SDK's create params, less the keys the package makes itself or refuses
+// (REFUSED, each with its reason in the README), are a providerOptions section, null and all.
 //
 // Usage: node tests/sdk-types/generate.mjs && node_modules/.bin/tsc -p target/sdk-types
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,22 +44,30 @@ const SDK_TYPES = {
   // One deliberate difference: under `store: false` the model's items go back without their ids
   // (the SDK's types require them), because a request that names one is refused ("Item with id
   // 'rs_…' not found. Items are not persisted when `store` is set to false."): a reasoning item by
-  // its encrypted content, an annotated text as an output message without `id` and `status`.
-  // Stored, both go with their ids. Everything else is checked against the SDK's own item types.
+  // its encrypted content, an annotated text as an output message without `id` and `status`, a
+  // hosted tool's item without `id`. Stored, they go with their ids. Everything else is checked
+  // against the SDK's own item types.
   'openai-responses': [
-    "import type { ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseOutputMessage, ResponseReasoningItem } from 'openai/resources/responses/responses';\n" +
-      "type ReasoningBack = Omit<ResponseReasoningItem, 'id'> & { id?: string };\n" +
+    "import type { ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseOutputMessage } from 'openai/resources/responses/responses';\n" +
+      "type IdBack<T> = T extends { id: string } ? Omit<T, 'id'> & { id?: string } : T;\n" +
       "type MessageBack = Omit<ResponseOutputMessage, 'id' | 'status'> & { id?: string; status?: ResponseOutputMessage['status'] };\n" +
-      "type ResponsesBody = Omit<ResponseCreateParamsNonStreaming, 'input'> & { input: Array<Exclude<ResponseInputItem, ResponseReasoningItem | ResponseOutputMessage> | ReasoningBack | MessageBack> };",
+      "type ResponsesBody = Omit<ResponseCreateParamsNonStreaming, 'input'> & { input: Array<IdBack<Exclude<ResponseInputItem, ResponseOutputMessage>> | MessageBack> };",
     'ResponsesBody',
   ],
   // Our Gemini payload is the REST body, not the SDK's GenerateContentParameters (which nests
   // systemInstruction and tools under `config`): check each field against the SDK's type, and
   // (by excess-property checking of the literal) that there are no other top-level fields.
+  //
+  // @google/genai declares its enumerations as TS `enum`s, to which no string is assignable (not
+  // ours, not a caller's literal): its types are checked with each enum read as the strings it is
+  // (`${Enum}`), the one transformation of an SDK type here. @google/genai has no type for the
+  // REST body either (its client takes `{model, contents, config}`): the body is composed of its
+  // types for each field.
   gemini: [
     "import type { Content, GenerationConfig, SafetySetting, Tool, ToolConfig } from '@google/genai';\n" +
-      'type GeminiRestBody = { generationConfig?: GenerationConfig; safetySettings?: SafetySetting[]; toolConfig?: ToolConfig; cachedContent?: string;\n' +
-      '  labels?: Record<string, string>; systemInstruction?: Content; contents: Content[]; tools?: Tool[] };',
+      'type Strings<T> = T extends string ? `${T}` : T extends (infer U)[] ? Strings<U>[] : T extends object ? { [K in keyof T]: Strings<T[K]> } : T;\n' +
+      'type GeminiRestBody = Strings<{ generationConfig?: GenerationConfig; safetySettings?: SafetySetting[]; toolConfig?: ToolConfig; cachedContent?: string;\n' +
+      '  labels?: Record<string, string>; systemInstruction?: Content; contents: Content[]; tools?: Tool[] }>;',
     'GeminiRestBody',
   ],
 };
@@ -221,42 +236,249 @@ const NEGATIVE = {
   ],
 };
 
-const OUR_TYPES = "import type { AnthropicRequest, GeminiRequest, NativeBlock, OpenAiChatRequest, OpenAiResponsesRequest } from '../../pkg/web/contextview.js';";
+const OUR_TYPES = "import type { AnthropicRequest, GeminiRequest, OpenAiChatRequest, OpenAiResponsesRequest } from '../../pkg/web/contextview.js';";
 const SDK_IMPORTS = [
   "import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';",
   "import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';",
-  "import type { ResponseCreateParamsBase } from 'openai/resources/responses/responses';",
+  "import type { ResponseCreateParamsBase, ResponseInputItem, ResponseOutputMessage } from 'openai/resources/responses/responses';",
   SDK_TYPES.gemini[0],
 ].join('\n');
 
-// Blocks and items the provider's own answer carried (server tools' calls and results) are sent
-// back as the provider gave them: typed as the opaque objects they are (NativeBlock), not as
-// one of the SDK's block types. Everything else must be the SDK's.
+// Blocks and items the provider's own answer carried (server and hosted tools' calls and results)
+// are typed as the SDKs' own request shapes, so nothing is left out of this check. The one
+// exception is the Responses ids a request leaves out under `store: false` (see SDK_TYPES), the
+// same on both sides here; Gemini's enums are read as their strings (see SDK_TYPES).
 const TYPES_FILE = `// Our payload types are assignable to the SDKs' request types.
 ${OUR_TYPES}
 ${SDK_IMPORTS}
 
-type WithoutNative<T> = T extends NativeBlock ? (string extends T['type'] ? never : T) : T;
-type Anthropic = Omit<AnthropicRequest, 'messages'> & {
-  messages: Array<Omit<AnthropicRequest['messages'][number], 'content'> & { content: WithoutNative<AnthropicRequest['messages'][number]['content'][number]>[] }>;
-};
-// Not stored, a reasoning item and an annotated text go back without their ids (see SDK_TYPES):
-// checked with them.
-type Item = WithoutNative<OpenAiResponsesRequest['input'][number]>;
-type Reasoning = Extract<Item, { type: 'reasoning' }>;
-type Output = Extract<Item, { content: { type: 'output_text' }[] }>;
-type Responses = Omit<OpenAiResponsesRequest, 'input'> & {
-  input: (Exclude<Item, Reasoning | Output> | (Reasoning & { id: string }) | (Output & { id: string; status: 'completed' }))[];
-};
+type IdBack<T> = T extends { id: string } ? Omit<T, 'id'> & { id?: string } : T;
+type MessageBack = Omit<ResponseOutputMessage, 'id' | 'status'> & { id?: string; status?: ResponseOutputMessage['status'] };
+type ResponsesBase = Omit<ResponseCreateParamsBase, 'input'> & { input?: Array<IdBack<Exclude<ResponseInputItem, ResponseOutputMessage>> | MessageBack> };
 
-declare const anthropic: Anthropic;
+declare const anthropic: AnthropicRequest;
 declare const chat: OpenAiChatRequest;
-declare const responses: Responses;
+declare const responses: OpenAiResponsesRequest;
 declare const gemini: GeminiRequest;
 export const a: MessageCreateParamsBase = anthropic;
 export const c: ChatCompletionCreateParamsBase = chat;
-export const r: ResponseCreateParamsBase = responses;
+export const r: ResponsesBase = responses;
 export const g: GeminiRestBody = gemini;
+`;
+
+// Every request setting each SDK's create params have (less REFUSED), set — in two objects
+// where two of them may not go together. Built with the example session, each must be taken,
+// and each (but the header ones, and nulls) must be in the body.
+export const SETTINGS = {
+  anthropic: [
+    {
+      max_tokens: 4096,
+      container: { id: 'container_01', skills: [{ skill_id: 'pdf', type: 'anthropic', version: 'latest' }] },
+      diagnostics: { previous_message_id: 'msg_01Prev' },
+      inference_geo: 'us',
+      metadata: { user_id: 'user-7f3a' },
+      output_config: { effort: 'high', format: { type: 'json_schema', schema: { type: 'object', properties: { answer: { type: 'string' } } } } },
+      service_tier: 'auto',
+      speed: 'standard',
+      stop_sequences: ['<END>'],
+      stream: true,
+      thinking: { type: 'adaptive', display: 'summarized' },
+      tool_choice: { type: 'auto', disable_parallel_tool_use: false },
+      user_profile_id: 'up_01',
+      workspace_id: 'wrkspc_01',
+    },
+  ],
+  'openai-chat': [
+    {
+      frequency_penalty: 0.1,
+      logit_bias: { 50256: -100 },
+      logprobs: true,
+      max_completion_tokens: 2048,
+      max_tokens: null,
+      metadata: { project: 'parser' },
+      moderation: { model: 'omni-moderation-latest', policy: { input: { mode: 'score' }, output: null } },
+      n: 1,
+      parallel_tool_calls: true,
+      presence_penalty: 0,
+      prompt_cache_key: 'parser-session',
+      prompt_cache_options: { mode: 'implicit', ttl: '30m' },
+      prompt_cache_retention: '24h',
+      reasoning_effort: null,
+      response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object', properties: { answer: { type: 'string' } } }, strict: true } },
+      safety_identifier: 'user-7f3a',
+      seed: 7,
+      service_tier: 'default',
+      stop: ['<END>'],
+      store: false,
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.2,
+      tool_choice: { type: 'function', function: { name: 'read_file' } },
+      top_logprobs: 2,
+      top_p: 0.9,
+      user: 'user-7f3a',
+      verbosity: null,
+      web_search_options: { search_context_size: 'low', user_location: { type: 'approximate', approximate: { country: 'DE' } } },
+    },
+    { prediction: { type: 'content', content: 'fn main() {}' }, verbosity: 'low', reasoning_effort: 'low' },
+  ],
+  'openai-responses': [
+    {
+      access_programs: { cyber: 'standard' },
+      background: false,
+      background_options: { completion_window: 'soonest' },
+      image: { context_compression: 'auto' },
+      include: ['reasoning.encrypted_content'],
+      max_output_tokens: 4096,
+      max_tool_calls: 5,
+      metadata: { project: 'parser' },
+      moderation: { model: 'omni-moderation-latest' },
+      parallel_tool_calls: true,
+      prompt_cache_key: 'parser-session',
+      prompt_cache_options: { mode: 'implicit', ttl: '30m', comparison_response_id: null },
+      prompt_cache_retention: '24h',
+      reasoning: { effort: 'medium', summary: 'auto' },
+      safety_identifier: 'user-7f3a',
+      service_tier: 'auto',
+      store: false,
+      stream: true,
+      stream_options: { include_obfuscation: false },
+      temperature: null,
+      text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object', properties: { answer: { type: 'string' } } }, strict: true }, verbosity: 'low' },
+      tool_choice: { type: 'mcp', server_label: 'docs', name: null },
+      top_logprobs: null,
+      top_p: null,
+      truncation: 'auto',
+      user: 'user-7f3a',
+    },
+  ],
+  gemini: [
+    {
+      generationConfig: {
+        maxOutputTokens: 4096, temperature: 0.4, topP: 0.9, topK: 40, candidateCount: 1, stopSequences: ['<END>'],
+        presencePenalty: 0, frequencyPenalty: 0, seed: 7, responseMimeType: 'application/json',
+        responseSchema: { type: 'OBJECT', properties: { answer: { type: 'STRING', nullable: true } }, required: ['answer'] },
+        responseModalities: ['TEXT'], responseLogprobs: true, logprobs: 2, mediaResolution: 'MEDIA_RESOLUTION_LOW',
+        thinkingConfig: { thinkingLevel: 'THINKING_LEVEL_UNSPECIFIED', includeThoughts: true },
+        speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } }, languageCode: 'en-US' },
+        audioTranscriptionConfig: { languageCodes: ['en-US'], mode: 'VERBATIM' },
+        audioTimestamp: false, enableAffectiveDialog: false, enableEnhancedCivicAnswers: false,
+        modelSelectionConfig: { featureSelectionPreference: 'BALANCED' },
+        responseFormat: [{ text: { mimeType: 'application/json' } }],
+        routingConfig: { autoMode: { modelRoutingPreference: 'BALANCED' } },
+        translationConfig: { targetLanguageCode: 'de', echoTargetLanguage: false },
+      },
+      safetySettings: [
+        { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', threshold: 'BLOCK_ONLY_HIGH', method: 'SEVERITY' },
+        { category: 'HARM_CATEGORY_IMAGE_HATE', threshold: 'HARM_BLOCK_THRESHOLD_UNSPECIFIED' },
+      ],
+      toolConfig: {
+        functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['read_file'] },
+        retrievalConfig: { languageCode: 'en', latLng: { latitude: 52.5, longitude: 13.4 } },
+        includeServerSideToolInvocations: true,
+      },
+      labels: { team: 'parser' },
+    },
+    { generationConfig: { responseMimeType: 'application/json', responseJsonSchema: { type: 'object' }, thinkingConfig: { thinkingBudget: 1024 } }, cachedContent: 'cachedContents/parser-1' },
+  ],
+};
+
+// A session of one prompt: no earlier turn decides anything for the settings (a tool loop begun
+// without thinking, say, would leave Anthropic's thinking out of the request).
+const PROMPT_LOG = [
+  { format: 'contextview.session-log', version: 1, sessionId: 'settings' },
+  { seq: 1, ts: '2026-12-01T10:00:00Z', update: { sessionUpdate: 'user_message_chunk', messageId: 'u1', content: { type: 'text', text: 'Why does the parser test fail?' } } },
+].map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+// The model each settings build targets (one that takes every setting given).
+const SETTINGS_MODEL = { anthropic: 'claude-opus-4-6', 'openai-chat': 'gpt-4o-search-preview', 'openai-responses': 'gpt-5', gemini: 'gemini-3-pro-preview' };
+
+// The settings' own type on the SDK's side, for the files that check them.
+const SETTINGS_TYPES = {
+  anthropic: ["import type { MessageCreateParamsBase as Params } from '@anthropic-ai/sdk/resources/messages';", 'Params'],
+  'openai-chat': ["import type { ChatCompletionCreateParamsBase as Params } from 'openai/resources/chat/completions';", 'Params'],
+  'openai-responses': ["import type { ResponseCreateParamsBase as Params, ResponseInputItem, ResponseOutputMessage } from 'openai/resources/responses/responses';\n" +
+    "type IdBack<T> = T extends { id: string } ? Omit<T, 'id'> & { id?: string } : T;\n" +
+    "type MessageBack = Omit<ResponseOutputMessage, 'id' | 'status'> & { id?: string; status?: ResponseOutputMessage['status'] };", 'Omit<Params, \'input\'> & { input?: Array<IdBack<Exclude<ResponseInputItem, ResponseOutputMessage>> | MessageBack> }'],
+  gemini: [SDK_TYPES.gemini[0], 'GeminiRestBody'],
+};
+
+function settingsFile(provider, given, payloads) {
+  const [imports, body] = SETTINGS_TYPES[provider];
+  const section = provider === 'gemini'
+    ? "Omit<GeminiRestBody, 'contents' | 'systemInstruction' | 'tools'>"
+    : `Omit<Params, ${REFUSED[provider].map((k) => `'${k}'`).join(' | ')}>`;
+  const lines = [`// Every setting of the SDK's create params, given to a build, and the payloads built.`, imports, ''];
+  given.forEach((g, i) => lines.push(`export const given${i}: ${section} = ${JSON.stringify(g, null, 2)};`));
+  lines.push(`type Covered = ${given.map((_, i) => `keyof typeof given${i}`).join(' | ')};`);
+  lines.push(`export const covered: [Exclude<keyof ${section}, Covered>] extends [never] ? 'all' : Exclude<keyof ${section}, Covered> = 'all';`);
+  payloads.forEach((p, i) => lines.push(`export const payload${i}: ${body} = ${JSON.stringify(p, null, 2)};`));
+  return lines.join('\n') + '\n';
+}
+
+// Answers holding server and hosted tools' blocks of every kind the request types list.
+const NATIVE_ANSWERS = {
+  anthropic: ['anthropic-server-tools.json', 'claude-sonnet-4-5', [{}]],
+  'openai-responses': ['openai-responses-hosted-tools.json', 'gpt-5', [{}, { 'openai-responses': { store: false } }]],
+};
+
+/** A session that asked one question and recorded `answer`, then asked again. */
+function answeredSession(provider, model, answer) {
+  const session = cv.Session.create(`natives-${provider}`);
+  const now = '2026-12-01T10:00:00Z';
+  session.dispatch({ type: 'switchModel', provider, model, contextWindow: 200000 }, now);
+  session.dispatch({ type: 'userMessage', text: 'What changed in the parser?' }, now);
+  const p = session.dispatch({ type: 'providerAnswer', body: answer }, now);
+  if (p.error) throw new Error(`${provider}: ${JSON.stringify(p.error)}`);
+  session.dispatch({ type: 'userMessage', text: 'Go on.' }, now);
+  return session;
+}
+
+// What a providerOptions section does not take of its SDK's create params, and why (the README
+// lists the same, in "Types both ways"): what the build makes itself, and what would put in the
+// request what the log does not hold.
+export const REFUSED = {
+  anthropic: ['messages', 'model', 'system', 'tools', 'cache_control'],
+  'openai-chat': ['messages', 'model', 'tools', 'functions', 'function_call', 'audio', 'modalities'],
+  'openai-responses': ['input', 'model', 'instructions', 'tools', 'previous_response_id', 'conversation', 'context_management', 'prompt'],
+};
+
+// The SDKs' types into ours: function tools as ToolInput, create params (less REFUSED) as a
+// providerOptions section — and no key of theirs that ours lacks.
+const INPUTS_FILE = `// The SDKs' types are accepted where the package takes the same thing.
+import type { ProviderOptions, ToolInput } from '../../pkg/web/contextview.js';
+import type { MessageCreateParamsBase, Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
+import type { ChatCompletionCreateParamsBase, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { ResponseCreateParamsBase, FunctionTool } from 'openai/resources/responses/responses';
+import type { GenerationConfig, SafetySetting, Tool as GeminiTool, ToolConfig } from '@google/genai';
+
+declare const anthropicTools: AnthropicTool[];
+declare const chatTools: ChatCompletionFunctionTool[];
+declare const responsesTools: FunctionTool[];
+declare const geminiTools: GeminiTool[];
+export const tools: ToolInput[] = [...anthropicTools, ...chatTools, ...responsesTools, ...geminiTools];
+
+type Anthropic = Omit<MessageCreateParamsBase, ${REFUSED.anthropic.map((k) => `'${k}'`).join(' | ')}>;
+type Chat = Omit<ChatCompletionCreateParamsBase, ${REFUSED['openai-chat'].map((k) => `'${k}'`).join(' | ')}>;
+type Responses = Omit<ResponseCreateParamsBase, ${REFUSED['openai-responses'].map((k) => `'${k}'`).join(' | ')}>;
+type Gemini = { generationConfig?: GenerationConfig; safetySettings?: SafetySetting[]; toolConfig?: ToolConfig; cachedContent?: string; labels?: Record<string, string> };
+declare const anthropic: Anthropic;
+declare const chat: Chat;
+declare const responses: Responses;
+declare const gemini: Gemini;
+export const options: ProviderOptions = { anthropic, 'openai-chat': chat, 'openai-responses': responses, gemini };
+export const nulls: ProviderOptions = { anthropic: null, 'openai-chat': { temperature: null, stop: null }, 'openai-responses': { reasoning: { effort: null } }, gemini: { generationConfig: null } };
+
+// Every key of theirs is one of ours (an SDK type with more keys would still be assignable).
+type Ours<P extends keyof ProviderOptions> = NonNullable<ProviderOptions[P]>;
+type Missing<Sdk, Our> = [Exclude<keyof Sdk, keyof Our>] extends [never] ? 'none' : Exclude<keyof Sdk, keyof Our>;
+export const anthropicKeys: Missing<Anthropic, Ours<'anthropic'>> = 'none';
+export const chatKeys: Missing<Chat, Ours<'openai-chat'>> = 'none';
+export const responsesKeys: Missing<Responses, Ours<'openai-responses'>> = 'none';
+export const geminiKeys: Missing<Gemini, Ours<'gemini'>> = 'none';
+export const generationKeys: Missing<GenerationConfig, NonNullable<Ours<'gemini'>['generationConfig']>> = 'none';
+export const safetyKeys: Missing<SafetySetting, NonNullable<Ours<'gemini'>['safetySettings']>[number]> = 'none';
+export const toolConfigKeys: Missing<ToolConfig, NonNullable<Ours<'gemini'>['toolConfig']>> = 'none';
 `;
 
 // The same check must fail when the types do not fit: each API's type given to another's.
@@ -325,6 +547,46 @@ export function generate() {
       `synthetic session with ${origin} ${model} reasoning and cited text, --provider ${provider} --model ${model}${what}`);
   }
 
+  // (d) Answers with every kind of server and hosted tool block, sent back.
+  const nativeKinds = {};
+  for (const [provider, [file, model, optionSets]] of Object.entries(NATIVE_ANSWERS)) {
+    const answer = readFileSync(join(root, 'tests/fixtures/natives', file), 'utf8');
+    optionSets.forEach((providerOptions, i) => {
+      const session = answeredSession(provider, model, answer);
+      const built = session.build({ provider, model, providerOptions });
+      if (built.report.unknownNatives?.length) throw new Error(`${file}: left out ${built.report.unknownNatives}`);
+      const sent = JSON.stringify(built.payload);
+      nativeKinds[`${provider}${i ? '-unstored' : ''}`] = [...sent.matchAll(/"type":"([a-z_]+)"/g)].map((m) => m[1]);
+      write(i ? 'answer-natives-unstored' : 'answer-natives', provider, built.payload, `tests/fixtures/natives/${file} answered, asked again${i ? ', providerOptions ' + JSON.stringify(providerOptions) : ''}`);
+    });
+  }
+
+  // (e) Every setting each SDK's create params have, given to a build of the example session.
+  const settingsBuilt = {};
+  for (const [provider, given] of Object.entries(SETTINGS)) {
+    const model = SETTINGS_MODEL[provider];
+    const payloads = given.map((section) => {
+      // An explicit cache holds the system prompt and tools itself.
+      const own = section.cachedContent === undefined ? { system, tools } : {};
+      const input = { log: PROMPT_LOG, provider, model, ...own, providerOptions: { [provider]: section } };
+      try {
+        return cv.buildRequest(input).payload;
+      } catch (e) {
+        throw new Error(`${provider} settings refused: ${e.message}`);
+      }
+    });
+    settingsBuilt[provider] = payloads;
+    const file = `settings.${provider}.ts`;
+    writeFileSync(join(out, file), settingsFile(provider, given, payloads));
+    files.push(file);
+  }
+
+  writeFileSync(join(out, 'settings-built.json'), JSON.stringify(settingsBuilt, null, 2) + '\n');
+
+  // (f) The SDKs' types into ours.
+  writeFileSync(join(out, 'inputs.ts'), INPUTS_FILE);
+  files.push('inputs.ts');
+
   // (b) The shared corpus, if present.
   const corpusFound = existsSync(corpus);
   let sessions = 0;
@@ -362,7 +624,7 @@ export function generate() {
   }
   writeFileSync(join(out, 'negative', 'tsconfig.json'), tsconfig(negative));
 
-  return { out, files, negative, corpusFound, sessions };
+  return { out, files, negative, corpusFound, sessions, nativeKinds, settingsBuilt };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -99,7 +99,7 @@ impl CacheControl {
 // The untagged variant is written by hand: a derived type would give it a `type: "native"`.
 #[cfg_attr(
     target_arch = "wasm32",
-    tsify(type = r#"{ type: "text"; text: string; citations?: AnthropicCitation[]; cache_control?: AnthropicCacheControl } | { type: "image"; source: AnthropicImageSource; cache_control?: AnthropicCacheControl } | { type: "tool_use"; id: string; name: string; input: Record<string, Value>; cache_control?: AnthropicCacheControl } | { type: "tool_result"; tool_use_id: string; content: AnthropicResultBlock[]; is_error?: boolean; cache_control?: AnthropicCacheControl } | { type: "thinking"; thinking: string; signature: string } | { type: "redacted_thinking"; data: string } | NativeBlock"#)
+    tsify(type = r#"{ type: "text"; text: string; citations?: AnthropicCitation[]; cache_control?: AnthropicCacheControl } | { type: "image"; source: AnthropicImageSource; cache_control?: AnthropicCacheControl } | { type: "tool_use"; id: string; name: string; input: Record<string, Value>; cache_control?: AnthropicCacheControl } | { type: "tool_result"; tool_use_id: string; content: AnthropicResultBlock[]; is_error?: boolean; cache_control?: AnthropicCacheControl } | { type: "thinking"; thinking: string; signature: string } | { type: "redacted_thinking"; data: string } | AnthropicNativeBlock"#)
 )]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
@@ -204,6 +204,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
         _ => messages.push(Message { role, content: vec![block] }),
     };
 
+    let unsendable = super::natives::anthropic_unsendable(items);
     for item in items {
         match item {
             Item::User(message) => {
@@ -251,7 +252,10 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                 push(Role::Assistant, Block::ToolUse { id, name: call.name.clone(), input, cache_control: None }, &mut messages);
             }
             Item::Native(native) => match super::native_replays(native, super::Provider::Anthropic) {
-                true => push(Role::Assistant, Block::Native(native.value.clone()), &mut messages),
+                true if super::natives::anthropic_sends(&native.value, &unsendable) => {
+                    push(Role::Assistant, Block::Native(native.value.clone()), &mut messages)
+                }
+                true => notes.unknown_natives.push(super::natives::kind_of(&native.value)),
                 false => notes.dropped_natives += 1,
             },
             Item::ToolResult(result) => {

@@ -42,6 +42,35 @@ pub struct Settings {
     pub inference_geo: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<bool>,
+    /// Inference speed (`"fast"`: more output tokens a second, at its price).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<Speed>,
+    // Passed through as given (the API checks them; their shapes are in src/js/shapes).
+    /// The code-execution container to reuse (an id), or the skills to load into one.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "AnthropicContainer"))]
+    pub container: Value,
+    /// Asks the answer to say why the prompt cache missed against an earlier message.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "AnthropicDiagnostics"))]
+    pub diagnostics: Value,
+    /// Sent as the `anthropic-user-profile-id` header, not in the body (see
+    /// [`crate::provider::endpoint`]): the user profile the request is made on behalf of.
+    #[serde(default, skip_serializing)]
+    pub user_profile_id: Option<String>,
+    /// Sent as the `anthropic-workspace-id` header, not in the body: the Workspace a key that
+    /// can act in several is acting in.
+    #[serde(default, skip_serializing)]
+    pub workspace_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
+#[serde(rename_all = "snake_case")]
+pub enum Speed {
+    Standard,
+    Fast,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +87,8 @@ pub enum Thinking {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         display: Option<ThinkingDisplay>,
     },
+    /// The model thinks between tool calls.
+    BetweenTools,
     Disabled,
 }
 
@@ -65,7 +96,7 @@ impl Thinking {
     /// Thinking is on: the model thinks before it answers.
     pub fn is_on(&self) -> bool {
         match self {
-            Thinking::Enabled { .. } | Thinking::Adaptive { .. } => true,
+            Thinking::Enabled { .. } | Thinking::Adaptive { .. } | Thinking::BetweenTools => true,
             Thinking::Disabled => false,
         }
     }
@@ -150,7 +181,7 @@ pub enum Effort {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum OutputFormat {
     JsonSchema {
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "{ [key: string]: unknown }"))]
         schema: Map<String, Value>,
     },
 }

@@ -31,6 +31,10 @@ pub struct Settings {
     pub cached_content: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub labels: Option<BTreeMap<String, String>>,
+    /// Stream the answer: for Gemini a choice of URL (`:streamGenerateContent?alt=sse`), not a
+    /// field of the body; [`crate::provider::endpoint`] reads it.
+    #[serde(default, skip_serializing)]
+    pub stream: Option<bool>,
 }
 
 impl Settings {
@@ -72,22 +76,56 @@ pub struct GenerationConfig {
     pub response_mime_type: Option<String>,
     /// An OpenAPI-subset schema (with `responseMimeType: "application/json"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "GeminiSchema"))]
     pub response_schema: Option<Map<String, Value>>,
     /// A JSON Schema (instead of `responseSchema`, with `responseMimeType`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "unknown"))]
     pub response_json_schema: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "GeminiModality[]"))]
     pub response_modalities: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_logprobs: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logprobs: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "GeminiMediaResolution"))]
     pub media_resolution: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_config: Option<ThinkingConfig>,
+    // Passed through as given (the API checks them; their shapes are in src/js/shapes).
+    /// Spoken output: the voice or voices, and their language.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiSpeechConfig"))]
+    pub speech_config: Value,
+    /// How audio in the input is transcribed.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiAudioTranscriptionConfig"))]
+    pub audio_transcription_config: Value,
+    /// Timestamps for audio input (Vertex AI).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audio_timestamp: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable_affective_dialog: Option<bool>,
+    /// Gemini Developer API.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable_enhanced_civic_answers: Option<bool>,
+    /// A preference among models (Vertex AI).
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiModelSelectionConfig"))]
+    pub model_selection_config: Value,
+    /// The format of each output modality.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiResponseFormat"))]
+    pub response_format: Value,
+    /// Automatic or chosen model routing (Vertex AI).
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiRoutingConfig"))]
+    pub routing_config: Value,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiTranslationConfig"))]
+    pub translation_config: Value,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,6 +151,8 @@ pub struct ThinkingConfig {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ThinkingLevel {
+    /// Says nothing: the model's default.
+    ThinkingLevelUnspecified,
     Minimal,
     Low,
     Medium,
@@ -125,8 +165,25 @@ pub enum ThinkingLevel {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(deny_unknown_fields)]
 pub struct SafetySetting {
-    pub category: HarmCategory,
-    pub threshold: HarmBlockThreshold,
+    /// Required by the API (optional in @google/genai's type: a rule says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<HarmCategory>,
+    /// Required by the API.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<HarmBlockThreshold>,
+    /// Block by the harm's probability or its severity (Vertex AI).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<HarmBlockMethod>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum HarmBlockMethod {
+    HarmBlockMethodUnspecified,
+    Severity,
+    Probability,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,6 +191,8 @@ pub struct SafetySetting {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[allow(clippy::enum_variant_names)]
 pub enum HarmCategory {
+    #[serde(rename = "HARM_CATEGORY_UNSPECIFIED")]
+    Unspecified,
     #[serde(rename = "HARM_CATEGORY_HARASSMENT")]
     Harassment,
     #[serde(rename = "HARM_CATEGORY_HATE_SPEECH")]
@@ -146,6 +205,14 @@ pub enum HarmCategory {
     CivicIntegrity,
     #[serde(rename = "HARM_CATEGORY_JAILBREAK")]
     Jailbreak,
+    #[serde(rename = "HARM_CATEGORY_IMAGE_HATE")]
+    ImageHate,
+    #[serde(rename = "HARM_CATEGORY_IMAGE_DANGEROUS_CONTENT")]
+    ImageDangerousContent,
+    #[serde(rename = "HARM_CATEGORY_IMAGE_HARASSMENT")]
+    ImageHarassment,
+    #[serde(rename = "HARM_CATEGORY_IMAGE_SEXUALLY_EXPLICIT")]
+    ImageSexuallyExplicit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,6 +220,7 @@ pub enum HarmCategory {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum HarmBlockThreshold {
+    HarmBlockThresholdUnspecified,
     BlockLowAndAbove,
     BlockMediumAndAbove,
     BlockOnlyHigh,
@@ -167,6 +235,14 @@ pub enum HarmBlockThreshold {
 pub struct ToolConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function_calling_config: Option<FunctionCallingConfig>,
+    /// Where the user is and their language, for the grounding tools (passed through).
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiRetrievalConfig"))]
+    pub retrieval_config: Value,
+    /// Server-side tools' calls and results come back in the answer's content (Gemini
+    /// Developer API).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_server_side_tool_invocations: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -186,6 +262,7 @@ pub struct FunctionCallingConfig {
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum FunctionCallingMode {
+    ModeUnspecified,
     Auto,
     Any,
     None,
@@ -242,10 +319,12 @@ pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
         }
         if let Some(t) = &g.thinking_config {
             let path = "generationConfig.thinkingConfig";
-            if t.thinking_budget.is_some() && t.thinking_level.is_some() {
+            // `THINKING_LEVEL_UNSPECIFIED` says nothing, as if absent.
+            let level = t.thinking_level.filter(|l| *l != ThinkingLevel::ThinkingLevelUnspecified);
+            if t.thinking_budget.is_some() && level.is_some() {
                 out.push(Violation::new(rule, path, "You can only set only one of thinking budget and thinking level."));
             }
-            if t.thinking_level.is_some() && !takes_level(context.model) {
+            if level.is_some() && !takes_level(context.model) {
                 out.push(Violation::new(rule, format!("{path}.thinkingLevel"), "Thinking level is not supported for this model."));
             }
             match (t.thinking_budget, budget_range(context.model)) {
@@ -266,6 +345,13 @@ pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
                     format!("{path}.includeThoughts"),
                     "Thinking_config.include_thoughts is only enabled when thinking is enabled.",
                 ));
+            }
+        }
+    }
+    for (i, setting) in s.safety_settings.iter().flatten().enumerate() {
+        for (name, missing) in [("category", setting.category.is_none()), ("threshold", setting.threshold.is_none())] {
+            if missing {
+                out.push(Violation::new(rule, format!("safetySettings[{i}].{name}"), format!("* GenerateContentRequest.safety_settings[{i}].{name}: a safety setting needs its {name}")));
             }
         }
     }
@@ -328,6 +414,22 @@ mod tests {
                 "Thinking_config.include_thoughts is only enabled when thinking is enabled.",
             ]
         );
+    }
+
+    #[test]
+    fn what_the_sdks_types_leave_optional_the_api_still_needs_and_unspecified_says_nothing() {
+        assert_eq!(
+            said("gemini-2.5-pro", json!({"safetySettings": [{"category": "HARM_CATEGORY_HARASSMENT"}, {"threshold": "OFF", "method": "SEVERITY"}]})),
+            [
+                "* GenerateContentRequest.safety_settings[0].threshold: a safety setting needs its threshold",
+                "* GenerateContentRequest.safety_settings[1].category: a safety setting needs its category",
+            ]
+        );
+        // An unspecified level is no level: a 2.5 model (budgets only) takes it beside a budget.
+        let unspecified = json!({"generationConfig": {"thinkingConfig": {"thinkingLevel": "THINKING_LEVEL_UNSPECIFIED", "thinkingBudget": 1024}}});
+        assert_eq!(said("gemini-2.5-pro", unspecified), Vec::<String>::new());
+        let low = json!({"generationConfig": {"thinkingConfig": {"thinkingLevel": "LOW", "thinkingBudget": 1024}}});
+        assert_eq!(said("gemini-2.5-pro", low).len(), 2);
     }
 
     #[test]

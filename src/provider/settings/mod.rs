@@ -101,6 +101,7 @@ fn refused(provider: Provider, key: &str) -> Option<&'static str> {
         Provider::OpenAiChat => match key {
             "messages" => Some("the conversation comes from the session"),
             "function_call" => Some("use `tool_choice`"),
+            "audio" | "modalities" => Some("a spoken answer is not something the session's log records"),
             _ => None,
         },
         Provider::OpenAiResponses => match key {
@@ -109,6 +110,10 @@ fn refused(provider: Provider, key: &str) -> Option<&'static str> {
             "previous_response_id" | "conversation" => {
                 Some("every request carries the whole conversation; a stored one would be replayed on top of it")
             }
+            "context_management" => {
+                Some("the context is the session's to shape (pruning, `prepareCompaction`); a compaction on the server would rewrite it behind the log")
+            }
+            "prompt" => Some("a stored prompt template's text would be in neither the request nor the log; give it as the build's `system` option"),
             _ => None,
         },
         Provider::Gemini => match key {
@@ -155,13 +160,14 @@ pub fn unknown_key(key: &str, valid: &[&str]) -> String {
 fn section<S: de::DeserializeOwned>(provider: Provider, name: &str, value: Value, out: &mut ProviderOptions) -> Result<S, String> {
     let Value::Object(mut map) = value else { return Err(format!("{name}: must be an object of that API's request settings")) };
     let (budget_key, cache_key) = alias_keys(provider);
+    // Null is as good as absent, here as everywhere in a section (the SDKs' types allow it).
     let budget = match map.remove(budget_key) {
+        Some(Value::Null) | None => None,
         Some(v) => Some(crate::diagnostic::from_value::<u32>(v).map_err(|e| format!("{name}.{budget_key}: {e}"))?),
-        None => None,
     };
     let cache = match cache_key.and_then(|k| map.remove(k)) {
+        Some(Value::Null) | None => None,
         Some(v) => Some(crate::diagnostic::from_value::<String>(v).map_err(|e| format!("{name}.prompt_cache_key: {e}"))?),
-        None => None,
     };
     let fields = field_names::<S>();
     for key in map.keys() {
@@ -191,6 +197,9 @@ impl<'de> Deserialize<'de> for ProviderOptions {
                 let names: Vec<&str> = SECTIONS.iter().map(|(n, _)| *n).collect();
                 return Err(de::Error::custom(format!("providerOptions: {}", unknown_key(&key, &names))));
             };
+            if value.is_null() {
+                continue;
+            }
             let read = match provider {
                 Provider::Anthropic => section(*provider, name, value, &mut out).map(|s| out.settings.anthropic = s),
                 Provider::OpenAiChat => section(*provider, name, value, &mut out).map(|s| out.settings.openai_chat = s),

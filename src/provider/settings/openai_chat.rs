@@ -65,7 +65,7 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prediction: Option<Prediction>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiServiceTier"))]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Exclude<OpenAiServiceTier, 'ultrafast'>"))]
     pub service_tier: Option<ServiceTier>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub store: Option<bool>,
@@ -84,6 +84,19 @@ pub struct Settings {
     /// Only with `stream`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream_options: Option<StreamOptions>,
+    // Passed through as given (the API checks them; their shapes are in src/js/shapes).
+    /// A moderation model run on the input and the output, scoring or blocking.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiChatModeration"))]
+    pub moderation: Value,
+    /// Implicit or explicit cache breakpoints.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiChatPromptCacheOptions"))]
+    pub prompt_cache_options: Value,
+    /// Web search, for the search models.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiChatWebSearchOptions"))]
+    pub web_search_options: Value,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,7 +143,7 @@ pub struct JsonSchema {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "{ [key: string]: unknown }"))]
     pub schema: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<bool>,
@@ -181,6 +194,8 @@ pub struct ToolName {
 pub struct AllowedTools {
     #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiAllowedMode"))]
     pub mode: AllowedMode,
+    /// Each a named function or custom tool (the SDK types them as any object).
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "{ [key: string]: unknown }[]"))]
     pub tools: Vec<NamedToolChoice>,
 }
 
@@ -225,6 +240,8 @@ pub enum ServiceTier {
     Scale,
     Priority,
     Fast,
+    /// OpenAI Responses only.
+    Ultrafast,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -290,6 +307,13 @@ pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
             }
             integer_range(&mut out, rule, &format!("logit_bias.{token}"), Some(*value), -100, 100);
         }
+    }
+    if s.service_tier == Some(ServiceTier::Ultrafast) {
+        out.push(Violation::new(
+            rule,
+            "service_tier",
+            "Invalid value: 'ultrafast'. Supported values are: 'auto', 'default', 'flex', 'scale', 'priority', and 'fast'.",
+        ));
     }
     if s.top_logprobs.is_some() && s.logprobs != Some(true) {
         out.push(Violation::new(rule, "top_logprobs", "The 'top_logprobs' parameter is only allowed when 'logprobs' is enabled."));

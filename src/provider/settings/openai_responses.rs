@@ -21,6 +21,7 @@ pub struct Settings {
     /// Extra output to include: `reasoning.encrypted_content` (reasoning a `store: false`
     /// conversation can send back), and [`INCLUDABLE`]'s others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiResponsesIncludable[]"))]
     pub include: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub store: Option<bool>,
@@ -63,6 +64,27 @@ pub struct Settings {
     pub stream: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream_options: Option<StreamOptions>,
+    // Passed through as given (the API checks them; their shapes are in src/js/shapes).
+    /// A moderation model run on the input and the output, scoring or blocking.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiResponsesModeration"))]
+    pub moderation: Value,
+    /// Cache breakpoints, their lifetime, and warming the cache without an answer.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiResponsesPromptCacheOptions"))]
+    pub prompt_cache_options: Value,
+    /// The completion window of a background response.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiResponsesBackgroundOptions"))]
+    pub background_options: Value,
+    /// Whether image context is compressed.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiResponsesImage"))]
+    pub image: Value,
+    /// Access programs the request runs under.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiResponsesAccessPrograms"))]
+    pub access_programs: Value,
 }
 
 /// What `include` takes (as the API lists it in its error).
@@ -121,7 +143,7 @@ pub enum TextFormat {
     JsonObject,
     JsonSchema {
         name: String,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
+        #[cfg_attr(target_arch = "wasm32", tsify(type = "{ [key: string]: unknown }"))]
         schema: Map<String, Value>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         description: Option<String>,
@@ -147,7 +169,7 @@ pub enum ToolChoice {
 // The untagged variant is written by hand: a derived type would give it a `type: "hosted"`.
 #[cfg_attr(
     target_arch = "wasm32",
-    tsify(type = r#"{ type: "function"; name: string } | { type: "custom"; name: string } | { type: "allowed_tools"; mode: OpenAiAllowedMode; tools: Record<string, Value>[] } | NativeBlock"#)
+    tsify(type = r#"{ type: "function"; name: string } | { type: "custom"; name: string } | { type: "allowed_tools"; mode: OpenAiAllowedMode; tools: { [key: string]: unknown }[] } | { type: "file_search" | "web_search_preview" | "computer" | "computer_use_preview" | "computer_use" | "web_search_preview_2025_03_11" | "image_generation" | "code_interpreter" | "mcp" } | { type: "mcp"; server_label: string; name?: string | null } | { type: "apply_patch" } | { type: "shell" } | { type: "programmatic_tool_calling" }"#)
 )]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NamedToolChoice {
@@ -207,9 +229,42 @@ pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
     if s.stream_options.is_some() && s.stream != Some(true) {
         out.push(Violation::new(rule, "stream_options", "The 'stream_options' parameter is only allowed when 'stream' is enabled."));
     }
+    if let Some(ToolChoice::Named(NamedToolChoice::Hosted(hosted))) = &s.tool_choice {
+        match hosted.get("type").and_then(Value::as_str) {
+            Some("mcp") if !hosted.get("server_label").is_some_and(Value::is_string) => {
+                out.push(Violation::new(rule, "tool_choice.server_label", "Missing required parameter: 'tool_choice.server_label'."));
+            }
+            Some(kind) if HOSTED_CHOICES.contains(&kind) => {}
+            kind => out.push(Violation::new(
+                rule,
+                "tool_choice.type",
+                format!(
+                    "Invalid value: {}. Supported values are: 'function', 'custom', 'allowed_tools', {}.",
+                    kind.map_or("none".to_owned(), |k| format!("'{k}'")),
+                    HOSTED_CHOICES.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ")
+                ),
+            )),
+        }
+    }
     openai_metadata(&mut out, rule, s.metadata.as_ref());
     out
 }
+
+/// The hosted tools a `tool_choice` may name by type.
+const HOSTED_CHOICES: [&str; 12] = [
+    "file_search",
+    "web_search_preview",
+    "computer",
+    "computer_use_preview",
+    "computer_use",
+    "web_search_preview_2025_03_11",
+    "image_generation",
+    "code_interpreter",
+    "mcp",
+    "apply_patch",
+    "shell",
+    "programmatic_tool_calling",
+];
 
 #[cfg(test)]
 mod tests {
@@ -244,5 +299,9 @@ mod tests {
         );
         // A hosted tool is chosen by its type; nothing to look up.
         assert_eq!(said(json!({"tool_choice": {"type": "web_search_preview"}, "reasoning": {"effort": "high", "summary": "auto"}}), Some(16), &[]), Vec::<String>::new());
+        assert_eq!(said(json!({"tool_choice": {"type": "mcp", "server_label": "docs", "name": null}}), None, &[]), Vec::<String>::new());
+        assert_eq!(said(json!({"tool_choice": {"type": "mcp"}}), None, &[]), ["Missing required parameter: 'tool_choice.server_label'."]);
+        let unknown = said(json!({"tool_choice": {"type": "web_serch"}}), None, &[]);
+        assert!(unknown[0].starts_with("Invalid value: 'web_serch'. Supported values are: 'function', 'custom', 'allowed_tools', 'file_search',"), "{unknown:?}");
     }
 }

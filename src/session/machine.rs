@@ -17,7 +17,7 @@ use crate::tokens::Family;
 use crate::update::record::{EditedPaths, ModelSwitch, PromptHeadSnapshot, Rewind};
 use crate::update::{parse_log, Header, Record, RecordBody};
 use crate::update::record::Event;
-use crate::view::{self, BuildOptions, ContextUsage};
+use crate::view::{self, ContextUsage};
 
 use super::compaction::{self, compaction_due};
 use super::persist::PersistenceStatus;
@@ -25,7 +25,7 @@ use super::protocol::{
     self, Command, CommandFailure, CompactionReason, Effect, ImageInput, Processed, Reconciled, Reply, SessionError, SessionSnapshot, SessionState,
     SNAPSHOT_FORMAT, SNAPSHOT_VERSION,
 };
-use super::{Input, Session, Settle};
+use super::Session;
 use crate::update::acp::{AcpUpdate, ContentBlock, ProviderMeta, SessionUpdate};
 use crate::update::write;
 
@@ -34,40 +34,17 @@ fn images_of(images: &[ImageInput]) -> Result<Vec<ContentBlock>, SessionError> {
     images.iter().map(|i| write::image(&i.data, &i.mime_type).map_err(SessionError::InvalidRecord)).collect()
 }
 
-/// Applies what the prompt context decides about a build: the audience's tools and output budget.
-pub(super) fn apply_context(options: &mut BuildOptions, input: &BuildInput, context: &PromptContext) {
-    if !context.tools.is_empty() {
-        let allowed = context.allowed_tools();
-        std::sync::Arc::make_mut(&mut options.render.tools).retain(|t| allowed.contains(&t.name.as_str()));
-    }
-    if input.max_tokens.is_none() {
-        if let Some(max) = context.max_tokens() {
-            options.render.max_tokens = Some(max);
-        }
-    }
-}
-
-/// Runs one command (see [`Session::process`]): its reply or its error, as data.
-pub(super) struct Run {
-    pub id: u64,
-    pub command: Command,
-    pub now: Option<String>,
-}
-
-impl Input for Run {
-    type Output = Processed;
-    const SETTLE: Settle = Settle::Full;
-    fn apply(self, s: &mut Session) -> Processed {
-        let name = self.command.name().to_owned();
-        let (reply, error) = match s.handle(self.command, self.now.as_deref()) {
+impl Session {
+    /// Runs one command: its reply or its error, as data.
+    pub(super) fn run_command(&mut self, id: u64, command: Command, now: Option<&str>) -> Processed {
+        let name = command.name().to_owned();
+        let (reply, error) = match self.handle(command, now) {
             Ok(reply) => (Some(reply), None),
             Err(e) => (None, Some(CommandFailure::from(&e))),
         };
-        Processed { id: self.id, command: name, reply, error, effects: Vec::new() }
+        Processed { id, command: name, reply, error, effects: Vec::new() }
     }
-}
 
-impl Session {
     fn handle(&mut self, command: Command, now: Option<&str>) -> Result<Reply, SessionError> {
         let ts = self.stamp(now);
         if self.records.last().is_some_and(|r| r.seq > u64::MAX / 2) {
@@ -135,7 +112,7 @@ impl Session {
             Command::SetPromptContext(protocol::SetPromptContext { context }) => self.set_prompt_context(context, &ts),
             Command::PrepareCompaction(protocol::PrepareCompaction { options }) => self.prepare_compaction(&options).map(|p| Reply::Compaction(Box::new(p))),
             Command::ApplyCompaction(apply) => self.apply_compaction(apply, &ts),
-            Command::EnqueueReminder(protocol::EnqueueReminder { reminder }) => Ok(Reply::Queued { queued: self.enqueue_reminder(reminder) }),
+            Command::EnqueueReminder(protocol::EnqueueReminder { reminder }) => Ok(Reply::Queued { queued: self.reminders.enqueue(reminder) }),
             Command::RecordEditedPath(protocol::RecordEditedPath { path }) => {
                 if self.replayer().state().edited_paths.contains(&path) {
                     return Ok(Reply::Unchanged);
@@ -147,7 +124,7 @@ impl Session {
                 if input.now.is_none() {
                     input.now = now.map(str::to_owned);
                 }
-                let (body, report) = self.build_body(&input).map_err(SessionError::Request)?;
+                let (body, report) = self.build_now(&input).map_err(SessionError::Request)?;
                 // What the request carried, for a reopened session and its timeline.
                 self.record_tools(&input, &ts);
                 // The session's sampling settings: not this call's clock, count or content.

@@ -9,6 +9,7 @@
 //! held is acknowledged, not duplicated; a different one under a used `seq` is refused),
 //! the replay kept in step with appends, reminders drained into the log, and builds.
 
+mod build;
 pub mod codes;
 pub mod compaction;
 mod machine;
@@ -233,7 +234,7 @@ impl Session {
     /// Processes every queued command in order.
     pub fn process(&mut self) -> Vec<Processed> {
         let mut done = Vec::with_capacity(self.queue.len());
-        while let Some(processed) = self.input(RunNext) {
+        while let Some(processed) = self.run_next() {
             done.push(processed);
         }
         done
@@ -245,7 +246,15 @@ impl Session {
             return Err(SessionError::QueueNotEmpty(self.queue.len()));
         }
         let id = self.submit(command, now);
-        Ok(self.input(RunNext).unwrap_or(Processed { id, command: String::new(), reply: None, error: None, effects: Vec::new() }))
+        Ok(self.run_next().unwrap_or(Processed { id, command: String::new(), reply: None, error: None, effects: Vec::new() }))
+    }
+
+    /// Runs the oldest queued command; what it and its settling queued (and anything left from
+    /// before) go with it.
+    fn run_next(&mut self) -> Option<Processed> {
+        let mut processed = self.input(RunNext)?;
+        processed.effects = self.take_effects();
+        Some(processed)
     }
 
     /// The host's answer for a persist ticket.
@@ -302,13 +311,6 @@ impl Session {
 
     pub fn items(&mut self) -> &[Item] {
         self.replayer().items()
-    }
-
-    /// How full the context is for the model `input` names (ACP's `usage_update`: used / size),
-    /// without building or draining anything.
-    pub fn usage(&mut self, input: &BuildInput) -> view::ContextUsage {
-        let (replayer, cache, session_id) = self.synced();
-        input.options_for(replayer.state(), session_id).usage_followed(replayer.items(), cache)
     }
 
     // --- what the inputs do ----------------------------------------------------------------
@@ -374,82 +376,6 @@ impl Session {
         self.cache.invalidate_from(replayer.take_changed_from());
         (replayer, &mut self.cache, self.header.as_ref().map(|h| h.session_id.as_str()))
     }
-
-    /// Records the build's tools when they differ from the ones the log last recorded, so a
-    /// reopened session and its timeline know what each request carried.
-    fn record_tools(&mut self, input: &BuildInput, ts: &str) -> Option<u64> {
-        if input.tools.is_empty() {
-            return None;
-        }
-        let recorded = self.replayer().state().tools.as_ref().is_some_and(|t| std::sync::Arc::ptr_eq(t, &input.tools) || **t == *input.tools);
-        let defined = crate::update::record::ToolsDefined { tools: input.tools.clone() };
-        (!recorded).then(|| self.write(RecordBody::Event(Event::ToolsDefined(defined)), ts))
-    }
-
-    fn build_now(&mut self, input: &BuildInput) -> Result<(Arc<String>, view::Report), RequestError> {
-        if input.log.is_some() || input.items.is_some() {
-            return Err(RequestError::InvalidOptions("a session builds from its own records; leave out `log` and `items`".to_owned()));
-        }
-        input.check()?;
-        // Reminders are drained right before the build, into the log like any other record.
-        let ts = self.stamp(input.now.as_deref());
-        for injected in self.reminders.drain() {
-            self.write(RecordBody::Event(Event::ReminderInjected(injected)), &ts);
-        }
-        // An answer cut short asks the model to go on (AutoContinue, AutoRecovery).
-        let continued = self.continue_cut_answer(&ts);
-        let strip_images = self.strip_images_once;
-        let context = self.prompt.clone();
-        let (replayer, cache, session_id) = self.synced();
-        let mut options = input.options_for(replayer.state(), session_id);
-        if let Some(context) = &context {
-            machine::apply_context(&mut options, input, context);
-        }
-        options.images.strip_all |= strip_images;
-        let (body, mut report) = view::build_cached(replayer.items(), &options, cache).map_err(RequestError::Build)?;
-        // The prompt names the tools the model may use: each must be one the request defines.
-        if let Some(context) = &context {
-            let missing: Vec<&str> =
-                context.allowed_tools().into_iter().filter(|name| !options.render.tools.iter().any(|t| t.name == *name)).collect();
-            if !missing.is_empty() {
-                report.diagnostics.push(crate::diagnostic::Diagnostic::new(
-                    &codes::TOOLS_UNDEFINED,
-                    format!("the prompt lists tools this request does not define: {} (pass their definitions in `tools`)", missing.join(", ")),
-                ));
-            }
-        }
-        self.strip_images_once = false;
-        report.continued = continued;
-        // What rewrote the previous request, if anything did: what pruning cost the provider's
-        // cache is reported apart from what a compaction or a rewind cost.
-        let boundary = (report.pruning.boundary_turn, report.pruning.boundary_step);
-        if let Some(prefix) = report.prefix.as_mut().filter(|p| p.rewritten_bytes > 0) {
-            let last_build_seq = self.last_build_seq;
-            let since = || self.records.iter().rev().take_while(move |r| r.seq > last_build_seq);
-            let compaction = since().any(|r| matches!(&r.body, RecordBody::Event(Event::CompactionCheckpoint(_))));
-            let rewind = since().any(|r| matches!(&r.body, RecordBody::Event(Event::Rewind(_))));
-            let heads = since().any(|r| matches!(&r.body, RecordBody::Event(Event::PromptHeadSnapshot(_))));
-            let cause = if compaction {
-                view::RewriteCause::Compaction
-            } else if rewind {
-                view::RewriteCause::Rewind
-            } else if heads {
-                view::RewriteCause::Heads
-            } else if self.last_boundary.is_some_and(|last| last != boundary) {
-                report.pruning.invalidated_bytes = prefix.rewritten_bytes;
-                view::RewriteCause::Pruning
-            } else {
-                view::RewriteCause::Other
-            };
-            prefix.cause = Some(cause);
-        }
-        self.last_boundary = Some(boundary);
-        self.last_build_seq = self.records.last().map_or(0, |r| r.seq);
-        // What the provider's cache should serve of this request, after the ones before it.
-        let at = crate::cost::epoch_seconds(&ts);
-        report.forecast = self.forecaster.forecast(&report, &options.render.cache, &input.cost_models, at).map(|(f, _)| f);
-        Ok((body, report))
-    }
 }
 
 impl Input for Submit {
@@ -464,13 +390,10 @@ impl Input for Submit {
 
 impl Input for RunNext {
     type Output = Option<Processed>;
-    const SETTLE: Settle = Settle::None;
+    const SETTLE: Settle = Settle::Full;
     fn apply(self, s: &mut Session) -> Option<Processed> {
         let (id, command, now) = s.queue.pop_front()?;
-        let mut processed = s.input(machine::Run { id, command, now });
-        // What the command's settling queued (and anything left from before) goes with it.
-        processed.effects = s.take_effects();
-        Some(processed)
+        Some(s.run_command(id, command, now.as_deref()))
     }
 }
 

@@ -1130,3 +1130,50 @@ fn a_command_with_an_image_that_is_not_base64_writes_nothing() {
     let p = ok(&mut s, json!({"type": "userMessage", "text": "look", "images": [{"data": "aGk=", "mimeType": "image/png"}]}));
     assert_eq!(persisted(&p)[0].1.len(), 3, "header, text and image");
 }
+
+/// The count the client hears between builds is the count of the request the session builds:
+/// tools the prompt context does not allow are left out of both.
+#[test]
+fn the_usage_update_counts_only_the_tools_the_build_sends() {
+    let mut s = Session::create(Header::new("t"));
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
+    ok(&mut s, json!({"type": "setPromptContext", "context": context("/repo", &[])}));
+    ok(&mut s, json!({"type": "userMessage", "text": "Fix the failing test in parser.rs"}));
+    let long = "Runs a shell command in the workspace and returns what it printed. ".repeat(400);
+    let tools = json!([
+        {"name": "read", "description": "Reads a file.", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}},
+        {"name": "bash", "description": long, "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}}},
+    ]);
+    let Some(Reply::Built { body, .. }) = ok(&mut s, json!({"type": "buildRequest", "options": {"tools": tools}})).reply else { panic!("not built") };
+    assert!(!body.contains("Runs a shell command"), "the prompt context allows read and edit only");
+    let p = ok(&mut s, json!({"type": "assistantResponse", "text": "Looking."}));
+    let heard: Vec<u64> = p
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Notify { notification } => notification["update"]["used"].as_u64(),
+            _ => None,
+        })
+        .collect();
+    let Some(Reply::Built { report, .. }) = ok(&mut s, json!({"type": "buildRequest", "options": {"tools": tools}})).reply else { panic!("not built") };
+    assert_eq!(heard, vec![report.tokens.context.used]);
+}
+
+/// A build command writes what it drained and the tools it carried in one batch for storage:
+/// one command, one persist ticket.
+#[test]
+fn a_build_command_hands_its_records_to_storage_once() {
+    let mut s = Session::create(Header::new("t"));
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
+    ok(&mut s, json!({"type": "userMessage", "text": "go"}));
+    let queued = ok(&mut s, json!({"type": "enqueueReminder", "reminder": {"kind": "diagnostics", "text": "a.rs:1 unused"}}));
+    assert_eq!(queued.reply, Some(Reply::Queued { queued: true }));
+    assert_eq!(persisted(&queued), vec![], "a queued reminder writes nothing yet");
+    let tools = json!([{"name": "read", "description": "Reads a file.", "inputSchema": {"type": "object"}}]);
+    let built = ok(&mut s, json!({"type": "buildRequest", "options": {"tools": tools}}));
+    let batches = persisted(&built);
+    assert_eq!(batches.len(), 1, "{batches:?}");
+    let records: Vec<Value> = batches[0].1.iter().map(|l| serde_json::from_str::<Value>(l).unwrap()).filter(|v| v.get("seq").is_some()).collect();
+    let kinds: Vec<&str> = records.iter().map(|v| v["event"]["kind"].as_str().unwrap_or("?")).collect();
+    assert_eq!(kinds, ["reminder_injected", "tools_defined"]);
+}

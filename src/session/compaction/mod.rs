@@ -205,12 +205,8 @@ impl Session {
 
     fn build_extended_from(&mut self, input: &crate::request::BuildInput, instructions: Option<&str>) -> Result<(String, view::Report), SessionError> {
         input.check().map_err(SessionError::Request)?;
-        let context = self.prompt.clone();
-        let (replayer, cache, session_id) = self.synced();
-        let mut options = input.options_for(replayer.state(), session_id);
-        if let Some(context) = &context {
-            super::machine::apply_context(&mut options, input, context);
-        }
+        let mut options = self.build_options(input);
+        let (replayer, cache, _) = self.synced();
         // Pruning decides as it would for the request itself: on the conversation's own count.
         let usage = options.usage_cached(replayer.items(), cache);
         options.context_tokens = Some(usage.used);

@@ -1,17 +1,47 @@
 //! When a rule applies: always, when a file matches its globs (relative to the project it came
 //! from), on the agent's request, or by name only — read from each tool's frontmatter fields.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::frontmatter::{as_list, as_text};
 use super::paths;
-use super::rules::{Activation, Rule, RuleSource};
 use crate::diagnostic::Diagnostic;
 use crate::discovery::codes;
 
-pub(super) fn activation(source: RuleSource, fields: &Map<String, Value>, project: &str, path: &str, diags: &mut Vec<Diagnostic>) -> Activation {
-    match source {
-        RuleSource::ClaudeRules => match fields.get("paths") {
+/// When a rule applies.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Activation {
+    /// Always in the prompt.
+    Always,
+    /// When a read or edited path matches one of `globs` (relative to `base`).
+    Globs { globs: Vec<String>, base: String },
+    /// An instruction file in a directory below cwd: when a path inside it is read or edited.
+    Subdirectory,
+    /// Cursor "agent requested": offered by its description.
+    AgentRequested,
+    /// Cursor "manual": only when a person names it.
+    Manual,
+}
+
+/// Whose frontmatter fields say when a rule applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Convention {
+    /// Claude Code's `.claude/rules`: `paths` globs, else always.
+    ClaudePaths,
+    /// Cursor's `.cursor/rules`: `alwaysApply`, `globs`, `description`.
+    Cursor,
+    /// Instruction files without such fields: always.
+    Always,
+}
+
+/// When a rule read under `convention` applies, from its frontmatter `fields`; a field that
+/// cannot be read is a diagnostic at `path` and the rule loads as the convention's default.
+pub(super) fn activation(convention: Convention, fields: &Map<String, Value>, project: &str, path: &str, diags: &mut Vec<Diagnostic>) -> Activation {
+    match convention {
+        Convention::ClaudePaths => match fields.get("paths") {
             Some(value) => match as_list(value) {
                 Some(globs) if !globs.is_empty() => Activation::Globs { globs, base: project.to_owned() },
                 _ => {
@@ -21,7 +51,7 @@ pub(super) fn activation(source: RuleSource, fields: &Map<String, Value>, projec
             },
             None => Activation::Always,
         },
-        RuleSource::CursorRules => {
+        Convention::Cursor => {
             let always = match fields.get("alwaysApply") {
                 Some(Value::Bool(b)) => *b,
                 Some(Value::String(s)) => s.trim().eq_ignore_ascii_case("true"),
@@ -43,28 +73,22 @@ pub(super) fn activation(source: RuleSource, fields: &Map<String, Value>, projec
                 Activation::Manual
             }
         }
-        RuleSource::AgentsOverride
-        | RuleSource::AgentsMd
-        | RuleSource::ClaudeMd
-        | RuleSource::ClaudeLocal
-        | RuleSource::GrokRules
-        | RuleSource::Cursorrules
-        | RuleSource::Import => Activation::Always,
+        Convention::Always => Activation::Always,
     }
 }
 
-/// Conditional rules whose globs match `path`.
-pub fn matching_globs<'a>(rules: &'a [Rule], path: &str) -> Vec<&'a Rule> {
-    rules
-        .iter()
-        .filter(|rule| match &rule.activation {
+impl Activation {
+    /// A read or edited `path` attaches the rule: one of its globs matches the path relative
+    /// to the rule's base.
+    pub fn matches_path(&self, path: &str) -> bool {
+        match self {
             Activation::Globs { globs, base } => match paths::relative_to(path, base) {
                 Some(rel) => globs.iter().any(|g| glob_matches(g, rel)),
                 None => false,
             },
             Activation::Always | Activation::Subdirectory | Activation::AgentRequested | Activation::Manual => false,
-        })
-        .collect()
+        }
+    }
 }
 
 /// A glob against a path relative to the rule's base; a pattern without `/` matches at any depth.

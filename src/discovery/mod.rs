@@ -24,7 +24,8 @@ pub mod yaml;
 use serde::{Deserialize, Serialize};
 
 pub use engine::{Changes, Job, Outcome, Step, Workspace, WorkspaceStats};
-pub use rules::{Activation, Rule, RuleSource};
+pub use activation::Activation;
+pub use rules::{Rule, RuleSource};
 pub use skills::{LoadedSkill, Skill, SkillListing, SkillSource};
 
 use crate::diagnostic::Diagnostic;

@@ -15,8 +15,8 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Map;
 
-use super::activation::activation;
-pub use super::activation::matching_globs;
+use super::activation::Activation;
+use super::activation::{activation, Convention};
 use super::frontmatter::{self, as_text};
 use super::imports::{is_only_imports, resolve_import};
 pub use super::imports::import_targets;
@@ -67,21 +67,24 @@ pub enum RuleSource {
     Import,
 }
 
-/// When a rule applies.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Activation {
-    /// Always in the prompt.
-    Always,
-    /// When a read or edited path matches one of `globs` (relative to `base`).
-    Globs { globs: Vec<String>, base: String },
-    /// An instruction file in a directory below cwd: when a path inside it is read or edited.
-    Subdirectory,
-    /// Cursor "agent requested": offered by its description.
-    AgentRequested,
-    /// Cursor "manual": only when a person names it.
-    Manual,
+/// Which tool's frontmatter says when a rule of `source` applies.
+fn convention(source: RuleSource) -> Convention {
+    match source {
+        RuleSource::ClaudeRules => Convention::ClaudePaths,
+        RuleSource::CursorRules => Convention::Cursor,
+        RuleSource::AgentsOverride
+        | RuleSource::AgentsMd
+        | RuleSource::ClaudeMd
+        | RuleSource::ClaudeLocal
+        | RuleSource::GrokRules
+        | RuleSource::Cursorrules
+        | RuleSource::Import => Convention::Always,
+    }
+}
+
+/// Conditional rules whose globs match `path`.
+pub fn matching_globs<'a>(rules: &'a [Rule], path: &str) -> Vec<&'a Rule> {
+    rules.iter().filter(|rule| rule.activation.matches_path(path)).collect()
 }
 
 /// Rules found by a discovery run, by how they load.
@@ -404,7 +407,7 @@ fn finish(
     // An import applies when the file importing it does.
     let activation = match inherited {
         Some(inherited) if inherited != Activation::Always => inherited,
-        _ => activation(source, &fields, project, &path, ctx.diags),
+        _ => activation(convention(source), &fields, project, &path, ctx.diags),
     };
     let description = fields.get("description").and_then(as_text).filter(|d| !d.trim().is_empty());
     let mut body = parsed.body.trim_start_matches(['\n', '\r']).to_owned();

@@ -395,7 +395,7 @@ impl Session {
 
     #[wasm_bindgen(js_name = recordCount)]
     pub fn record_count(&self) -> usize {
-        self.inner.records().len()
+        self.inner.record_count()
     }
 
     pub fn diagnostics(&mut self) -> Result<Vec<Ts<Diagnostic>>, JsValue> {

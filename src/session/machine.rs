@@ -95,7 +95,7 @@ impl Session {
             Command::RecordUsage(protocol::RecordUsage { usage }) => Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts)] }),
             Command::SwitchModel(protocol::SwitchModel { provider, model, context_window }) => self.switch_model(provider, model, context_window, &ts),
             Command::Rewind(protocol::RewindTo { prompt_index }) => {
-                let prompts = crate::update::replay::prompt_texts(&self.records).len() as u64;
+                let prompts = self.prompt_fold().prompts.len() as u64;
                 if prompt_index >= prompts {
                     return Err(SessionError::InvalidPromptIndex { index: prompt_index, prompts });
                 }
@@ -103,6 +103,7 @@ impl Session {
                 self.compaction_asked = false;
                 let model_before = self.replayer().state().model.clone();
                 let seqs = vec![self.write(RecordBody::Event(Event::Rewind(Rewind { prompt_index })), &ts)];
+                self.checkpoints.rewritten = true;
                 // A rewind past a model switch goes back to the model before it, as a replay would.
                 if self.replayer().state().model != model_before {
                     self.sampling = None;
@@ -320,7 +321,9 @@ impl Session {
                 i += 1;
             }
             if let Some(record) = self.records.get(i).filter(|r| r.seq == seq) {
-                lines.push(record.to_line());
+                let line = record.to_line();
+                self.checkpoints.since += line.len() as u64;
+                lines.push(line);
             }
         }
         self.effects.push_back(Effect::Persist { ticket, lines });
@@ -332,6 +335,8 @@ impl Session {
 
     /// See [`Session::reconcile`]; the effects are handed out by the caller.
     pub(super) fn reconcile_with(&mut self, stored: &str) -> Result<Reconciled, SessionError> {
+        // Storage is compared with memory from the first record.
+        self.load_history();
         let log = parse_log(stored);
         let mut diagnostics = log.diagnostics;
         match (&self.header, &log.header) {
@@ -382,6 +387,9 @@ impl Session {
         if let Some(h) = &self.header {
             log.push_str(&h.to_line());
             log.push('\n');
+        }
+        if let Some(history) = &self.history {
+            log.push_str(&history.text);
         }
         for r in &self.records {
             log.push_str(&r.to_line());
@@ -439,7 +447,7 @@ impl Session {
 
     /// What the session holds, for inspection.
     pub fn state(&mut self) -> SessionState {
-        let prompts = crate::update::replay::prompt_texts(&self.records);
+        let prompts = self.prompt_fold().prompts;
         let sampling = self.sampling();
         // The window the ledger uses: the model's own when the host gave none.
         let context_window = self.current_usage().map(|u| u.size).filter(|&s| s > 0);
@@ -453,9 +461,9 @@ impl Session {
             context_window,
             prompts,
             edited_paths: replay_state.edited_paths,
-            records: self.records.len(),
+            records: self.record_count(),
             items,
-            started_at: self.records.first().map(|r| r.ts.clone()),
+            started_at: self.started_at(),
             last_activity_at: self.records.last().map(|r| r.ts.clone()),
             last_compaction_seq: replay_state.last_compaction_seq,
             queued_commands: self.queue.len(),

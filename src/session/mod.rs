@@ -10,14 +10,17 @@
 //! the replay kept in step with appends, reminders drained into the log, and builds.
 
 mod build;
+mod checkpoint;
 pub mod codes;
 pub mod compaction;
 mod machine;
+mod open;
 pub mod persist;
 pub mod protocol;
 mod receive;
 mod recovery;
 
+pub use checkpoint::CHECKPOINT_EVERY;
 pub use compaction::SUMMARY_HEADROOM;
 pub use persist::{PersistOutcome, PersistenceStatus, RecordState};
 pub use protocol::{
@@ -40,7 +43,13 @@ use crate::prompt::PromptContext;
 #[derive(Debug, Clone, Default)]
 pub struct Session {
     header: Option<Header>,
+    /// The records held: all of them, or those after the checkpoint the session opened from.
     records: Vec<Record>,
+    /// The records before `records`, as text, when the session opened from a checkpoint: read
+    /// when something needs the whole history ([`Session::load_history`]).
+    history: Option<Box<open::History>>,
+    /// When to write the next checkpoint.
+    checkpoints: checkpoint::Writer,
     diagnostics: Vec<Diagnostic>,
     /// The replay of the records held, kept in step with appends (rebuilt after a rewind).
     replayer: Option<Replayer>,
@@ -154,6 +163,8 @@ impl Session {
         let output = input.apply(self);
         match I::SETTLE {
             Settle::Full => {
+                // A checkpoint when one is due goes to storage with the command's records.
+                self.checkpoint_if_due();
                 // Store first, then tell the client.
                 self.queue_persist();
                 if self.records.len() != before {
@@ -176,8 +187,12 @@ impl Session {
         self.effects.drain(..).collect()
     }
 
-    /// Loads a log's text; unreadable lines become diagnostics.
+    /// Loads a log's text; unreadable lines become diagnostics. A log with a checkpoint opens
+    /// from the last one: only the records after it are read and folded.
     pub fn from_log(text: &str) -> Session {
+        if let Some(session) = Session::from_checkpoint(text) {
+            return session;
+        }
         let log = parse_log(text);
         let mut reminders = ReminderQueue::default();
         for record in &log.records {
@@ -196,6 +211,88 @@ impl Session {
         }
     }
 
+    /// [`Session::from_log`] from the log's last checkpoint; `None` when it has none that reads.
+    fn from_checkpoint(text: &str) -> Option<Session> {
+        let open::Opened { header, history, tail, replay, told } = open::at_checkpoint(text)?;
+        let mut replayer = Replayer::resume(replay)?;
+        let mut reminders = ReminderQueue::default();
+        for (kind, text) in told {
+            reminders.observe(&crate::update::record::ReminderInjected { reminder: kind, text });
+        }
+        for record in &tail.records {
+            if let RecordBody::Event(Event::ReminderInjected(injected)) = &record.body {
+                reminders.observe(injected);
+            }
+            if !replayer.push(record) {
+                // A rewind after the checkpoint needs the whole history: replay it all.
+                return None;
+            }
+        }
+        let stored = tail.records.last().map_or(0, |r| r.seq);
+        let since = text.len().saturating_sub(text.rfind("\"kind\":\"checkpoint\"").unwrap_or(text.len())) as u64;
+        Some(Session {
+            persistence: persist::Persistence::stored(stored, header.is_some()),
+            header,
+            records: tail.records,
+            history: Some(Box::new(history)),
+            checkpoints: checkpoint::Writer { since, ..checkpoint::Writer::default() },
+            diagnostics: tail.diagnostics,
+            replayer: Some(replayer),
+            reminders,
+            ..Session::default()
+        })
+    }
+
+    /// Makes the whole history resident: the records before the checkpoint the session opened
+    /// from are read from their text (a rewind, the full client view and a reconcile need them).
+    pub(super) fn load_history(&mut self) {
+        let Some(history) = self.history.take() else { return };
+        let mut log = parse_log(&history.text);
+        for d in &mut log.diagnostics {
+            if let Some(line) = d.line.as_mut() {
+                // The history's lines follow the header's.
+                *line += history.lines.saturating_sub(history.text.matches('\n').count());
+            }
+        }
+        self.diagnostics.splice(0..0, log.diagnostics);
+        log.records.append(&mut self.records);
+        self.records = log.records;
+    }
+
+    /// Every record of the log, the history's included (read from its text, not kept).
+    fn all_records(&self) -> std::borrow::Cow<'_, [Record]> {
+        match &self.history {
+            Some(history) => {
+                let mut records = parse_log(&history.text).records;
+                records.extend(self.records.iter().cloned());
+                std::borrow::Cow::Owned(records)
+            }
+            None => std::borrow::Cow::Borrowed(&self.records),
+        }
+    }
+
+    /// How many records the log holds, the history's included.
+    pub fn record_count(&self) -> usize {
+        self.history.as_ref().map_or(0, |h| h.records as usize) + self.records.len()
+    }
+
+    /// The first record's time.
+    pub(super) fn started_at(&self) -> Option<String> {
+        match &self.history {
+            Some(history) => history.started_at.clone(),
+            None => self.records.first().map(|r| r.ts.clone()),
+        }
+    }
+
+    /// The summary of the compaction recorded at `seq`.
+    pub(super) fn compaction_summary(&self, seq: u64) -> Option<String> {
+        match self.records.iter().find(|r| r.seq == seq).map(|r| &r.body) {
+            Some(RecordBody::Event(Event::CompactionCheckpoint(cp))) => Some(cp.summary.clone()),
+            Some(_) => None,
+            None => self.history.as_ref().and_then(|h| h.summary.clone()),
+        }
+    }
+
     /// A new, empty session; its header is stored with the first records.
     pub fn create(header: Header) -> Session {
         Session { header: Some(header), persistence: persist::Persistence::stored(0, false), ..Session::default() }
@@ -205,6 +302,8 @@ impl Session {
         self.header.as_ref()
     }
 
+    /// The records held: all of them, or those after the checkpoint the session opened from
+    /// (see [`Session::record_count`]).
     pub fn records(&self) -> &[Record] {
         &self.records
     }
@@ -306,7 +405,7 @@ impl Session {
 
     /// The replay of the records held, with the client's coalesced view (computed on request).
     pub fn replay(&self) -> Replay {
-        replay(&self.records)
+        replay(&self.all_records())
     }
 
     pub fn items(&mut self) -> &[Item] {
@@ -366,12 +465,16 @@ impl Session {
 
     /// The incremental replay: folded record by record as they are appended.
     fn replayer(&mut self) -> &mut Replayer {
+        if self.replayer.is_none() {
+            self.load_history();
+        }
         self.replayer.get_or_insert_with(|| Replayer::new(&self.records))
     }
 
     /// The replay, the cache with what the replay changed since the last build dropped from it,
     /// and the session id.
     fn synced(&mut self) -> (&Replayer, &mut view::ViewCache, Option<&str>) {
+        self.replayer();
         let replayer = self.replayer.get_or_insert_with(|| Replayer::new(&self.records));
         self.cache.invalidate_from(replayer.take_changed_from());
         (replayer, &mut self.cache, self.header.as_ref().map(|h| h.session_id.as_str()))
@@ -406,7 +509,11 @@ impl Input for AppendLine<'_> {
             RecordError::BadEnvelope(m) => AppendError::InvalidRecord(m),
             RecordError::BadBody { kind, reason } => AppendError::InvalidRecord(format!("`{kind}`: {reason}")),
         })?;
-        s.append_record(record)
+        let appended = s.append_record(record)?;
+        if appended == Appended::New {
+            s.checkpoints.since += self.0.len() as u64;
+        }
+        Ok(appended)
     }
 }
 

@@ -78,7 +78,8 @@ impl SessionUpdate {
 }
 
 /// Which message stream a content chunk belongs to: chunks of one stream and message id merge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Stream {
     User,
     Agent,

@@ -72,6 +72,10 @@ pub(super) fn client_view(records: &[Record]) -> Vec<ClientEntry> {
     let mut plan_at: Option<usize> = None;
     let mut prev: Option<&Record> = None;
     for record in records {
+        // A checkpoint is derived: the client's view reads as if it were not there.
+        if record.body.is_checkpoint() {
+            continue;
+        }
         let seq = record.seq;
         match &record.body {
             RecordBody::Update(AcpUpdate::Known(update)) => match update {

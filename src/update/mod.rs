@@ -2,6 +2,7 @@
 //!
 //! - [`acp`]: the ACP `SessionUpdate` shapes we interpret (others are kept verbatim);
 //! - [`record`]: the record envelope and our own record kinds;
+//! - [`checkpoint`]: the replay's state kept in the log, to open from instead of replaying;
 //! - [`log`]: the JSON Lines text form, tolerant of torn tails and bad lines;
 //! - [`replay`]: records → conversation items (with `parts`: ACP content as model parts);
 //! - [`client`]: records → the client's coalesced view;
@@ -11,6 +12,7 @@
 
 pub mod codes;
 pub mod acp;
+pub mod checkpoint;
 pub mod client;
 pub mod log;
 mod parts;
@@ -21,6 +23,7 @@ pub mod timeline;
 pub mod write;
 
 pub use log::{parse_log, write_log, Log};
+pub use checkpoint::Checkpoint;
 pub use record::{Event, Header, Record, RecordBody};
 pub use replay::{replay, ClientEntry, Replay, ReplayState, Replayer};
 pub use timeline::{request_points, RequestPoint};

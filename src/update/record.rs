@@ -68,6 +68,11 @@ pub enum RecordBody {
 }
 
 impl RecordBody {
+    /// A checkpoint: derived data every reader of the history skips.
+    pub fn is_checkpoint(&self) -> bool {
+        matches!(self, RecordBody::Event(Event::Checkpoint(_)))
+    }
+
     /// A short name for reports: the ACP `sessionUpdate`, our event kind, or `unknown`.
     pub fn kind(&self) -> &str {
         match self {
@@ -105,6 +110,9 @@ pub enum Event {
     /// How a provider's answer ended, after its content: the stop reason, whether it came whole,
     /// the provider's error when it failed, and its usage exactly as the provider reported it.
     AnswerEnd(AnswerEnd),
+    /// Derived data: the replay's state through an earlier record, so a session opens from here
+    /// instead of replaying what came before. Replay skips it; deleting it changes no build.
+    Checkpoint(super::checkpoint::Checkpoint),
 }
 
 crate::tagged::deserialize_tagged!(Event, "kind", {
@@ -117,6 +125,7 @@ crate::tagged::deserialize_tagged!(Event, "kind", {
     "edited_paths" => EditedPaths,
     "tools_defined" => ToolsDefined,
     "answer_end" => AnswerEnd,
+    "checkpoint" => Checkpoint,
 });
 
 impl Event {
@@ -131,12 +140,13 @@ impl Event {
             Event::EditedPaths(_) => "edited_paths",
             Event::AnswerEnd(_) => "answer_end",
             Event::ToolsDefined(_) => "tools_defined",
+            Event::Checkpoint(_) => "checkpoint",
         }
     }
 }
 
 /// Kinds that [`Event`] types; an `event` with one of these names that fails to parse is malformed.
-pub const EVENT_KINDS: [&str; 9] = [
+pub const EVENT_KINDS: [&str; 10] = [
     "usage_anchor",
     "model_switch",
     "compaction_checkpoint",
@@ -146,6 +156,7 @@ pub const EVENT_KINDS: [&str; 9] = [
     "edited_paths",
     "answer_end",
     "tools_defined",
+    "checkpoint",
 ];
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -19,7 +19,7 @@ use super::acp::{
 };
 use super::client::client_view;
 use super::rewind::{apply_rewinds, chunk_key, continues_key, ChunkKey};
-pub use super::rewind::prompt_texts;
+pub use super::rewind::{prompt_fold, prompt_texts, PromptFold};
 pub(crate) use super::rewind::is_real_prompt_start;
 pub use super::client::{ClientEntry, ClientRole};
 use super::parts::{append_part, part_of, result_parts, unsupported};
@@ -122,6 +122,24 @@ pub fn replay(records: &[Record]) -> Replay {
     Replay { items: replayer.folder.items, view, state: replayer.folder.state, diagnostics: replayer.diagnostics }
 }
 
+/// The replay's whole state at a point of the log, as a [`super::checkpoint::Checkpoint`] keeps
+/// it: resumed, it folds the records after that point exactly as the full replay would.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Resume {
+    items: Vec<Item>,
+    item_seqs: Vec<u64>,
+    state: ReplayState,
+    /// The overhead carry's `kept`, bit for bit (a JSON number need not read back exactly).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kept_bits: Option<u64>,
+    /// The last record's chunk stream and message id (a chunk after it may continue it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    prev: Option<ChunkKey>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    diagnostics: Vec<Diagnostic>,
+}
+
 /// Replay that keeps going: a session folds each new record into the items it already has,
 /// instead of replaying the whole log after every append. A rewind cannot be folded (it cuts
 /// records already folded); [`Replayer::push`] says so and the caller starts over.
@@ -141,6 +159,36 @@ impl Replayer {
             folder.fold(record, &mut diagnostics);
         }
         Replayer { folder, diagnostics }
+    }
+
+    /// The state to resume from (see [`Resume`]).
+    pub fn resume_state(&self) -> Resume {
+        let mut state = self.folder.state.clone();
+        // `kept` is written as its bits, so that the record reads back equal to itself.
+        let kept_bits = state.overhead_carry.as_mut().map(|c| std::mem::replace(&mut c.kept, 0.0).to_bits());
+        Resume {
+            items: self.folder.items.clone(),
+            item_seqs: self.folder.item_seqs.clone(),
+            state,
+            kept_bits,
+            prev: self.folder.prev.clone(),
+            diagnostics: self.diagnostics.clone(),
+        }
+    }
+
+    /// Goes on from a resumed state; `None` when it does not hold together (an item without
+    /// the record that made it).
+    pub fn resume(resume: Resume) -> Option<Replayer> {
+        let Resume { items, item_seqs, mut state, kept_bits, prev, diagnostics } = resume;
+        if items.len() != item_seqs.len() {
+            return None;
+        }
+        if let (Some(carry), Some(bits)) = (state.overhead_carry.as_mut(), kept_bits) {
+            carry.kept = f64::from_bits(bits);
+        }
+        let mut folder = Folder { items, item_seqs, state, prev, ..Folder::default() };
+        folder.reindex_calls();
+        Some(Replayer { folder, diagnostics })
     }
 
     /// Folds one more record; `false` (and nothing changed) for a rewind, which needs a replay
@@ -208,6 +256,10 @@ impl Folder {
     }
 
     fn fold(&mut self, record: &Record, diagnostics: &mut Vec<Diagnostic>) {
+        // A checkpoint is derived: the history reads as if it were not there.
+        if record.body.is_checkpoint() {
+            return;
+        }
         let prev = std::mem::replace(&mut self.prev, chunk_key(record));
         let prev = prev.as_ref();
         match &record.body {
@@ -319,6 +371,7 @@ impl Folder {
                         Some(LastAnswer { status: end.status, stop_reason: end.stop_reason.clone(), items: self.items.len(), seq: record.seq })
                 }
                 Event::ToolsDefined(defined) => self.state.tools = Some(defined.tools.clone()),
+                Event::Checkpoint(_) => {}
             },
             RecordBody::Unknown(_) => self.state.skipped_records += 1,
         }

@@ -23,7 +23,7 @@ pub(super) fn continues(prev: Option<&Record>, record: &Record) -> bool {
 }
 
 /// What continuation needs of the previous record: its chunk stream and message id.
-pub(super) type ChunkKey = (Stream, Option<String>);
+pub(crate) type ChunkKey = (Stream, Option<String>);
 
 pub(super) fn chunk_key(record: &Record) -> Option<ChunkKey> {
     chunk_of(record).map(|(stream, chunk)| (stream, chunk.message_id.clone()))
@@ -47,32 +47,63 @@ pub(crate) fn is_real_prompt_start(prev: Option<&Record>, record: &Record) -> bo
 /// The text of every real prompt in the effective history (rewinds applied; compactions do not
 /// hide them), in order: what a rewind's prompt index counts.
 pub fn prompt_texts(records: &[Record]) -> Vec<String> {
+    prompt_fold(records).prompts
+}
+
+/// [`prompt_texts`] as a fold the records after these can go on from.
+pub fn prompt_fold(records: &[Record]) -> PromptFold {
     let mut diagnostics = Vec::new();
-    let effective = apply_rewinds(records, &mut diagnostics);
-    let mut prompts: Vec<String> = Vec::new();
-    let mut in_prompt = false;
-    let mut prev: Option<&Record> = None;
-    for record in effective {
-        if is_real_prompt_start(prev, record) {
-            prompts.push(String::new());
-            in_prompt = true;
-        } else if !continues(prev, record) {
-            in_prompt = false;
+    let mut fold = PromptFold::default();
+    for record in apply_rewinds(records, &mut diagnostics) {
+        fold.push(record);
+    }
+    fold
+}
+
+/// [`prompt_texts`] record by record, resumable: a checkpoint keeps it, and the records after
+/// the checkpoint go on from it (they hold no rewind: a rewind needs the whole history).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PromptFold {
+    pub prompts: Vec<String>,
+    /// The last record was part of a real prompt (a chunk continuing it adds to its text).
+    #[serde(default)]
+    in_prompt: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    prev: Option<ChunkKey>,
+}
+
+impl PromptFold {
+    pub fn push(&mut self, record: &Record) {
+        if record.body.is_checkpoint() {
+            return;
         }
-        if let (true, Some((Stream::User, chunk)), Some(last)) = (in_prompt, chunk_of(record), prompts.last_mut()) {
+        let prev = self.prev.as_ref();
+        let starts = matches!(chunk_of(record), Some((Stream::User, chunk)) if ProviderMeta::from_meta(chunk.meta.as_ref()).synthetic.is_none())
+            && !continues_key(prev, record);
+        if starts {
+            self.prompts.push(String::new());
+            self.in_prompt = true;
+        } else if !continues_key(prev, record) {
+            self.in_prompt = false;
+        }
+        if let (true, Some((Stream::User, chunk)), Some(last)) = (self.in_prompt, chunk_of(record), self.prompts.last_mut()) {
             if let ContentBlock::Text { text, .. } = &chunk.content {
                 last.push_str(text);
             }
         }
-        prev = Some(record);
+        self.prev = chunk_key(record);
     }
-    prompts
 }
 
 pub(super) fn apply_rewinds<'a>(records: &'a [Record], diagnostics: &mut Vec<Diagnostic>) -> Vec<&'a Record> {
     let mut effective: Vec<&Record> = Vec::with_capacity(records.len());
     let mut prompt_starts: Vec<usize> = Vec::new();
     for record in records {
+        // A checkpoint is derived: the history reads as if it were not there.
+        if record.body.is_checkpoint() {
+            continue;
+        }
         if let RecordBody::Event(Event::Rewind(rewind)) = &record.body {
             match usize::try_from(rewind.prompt_index).ok().and_then(|i| prompt_starts.get(i).copied()) {
                 Some(position) => {

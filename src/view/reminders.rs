@@ -180,6 +180,13 @@ impl ReminderQueue {
         self.one_shots.insert(injected.reminder.clone());
     }
 
+    /// Every reminder told, as `(kind, text)`, in a stable order (what a checkpoint keeps).
+    pub fn told(&self) -> Vec<(String, String)> {
+        let mut told: Vec<(String, String)> = self.told.iter().cloned().collect();
+        told.sort();
+        told
+    }
+
     /// Remembers a day whose date was already told.
     pub fn observe_day(&mut self, day: &str) {
         self.days.insert(day.to_owned());

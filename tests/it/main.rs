@@ -6,6 +6,7 @@ mod common;
 mod acp_conformance;
 mod answer_replay;
 mod answers;
+mod checkpoints;
 mod cost;
 mod discovery;
 mod errors;

@@ -89,12 +89,7 @@ impl Session {
         let window = usage.map(|u| u.size).filter(|s| *s > 0);
         let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
         let based_on_seq = self.records.last().map_or(0, |r| r.seq);
-        let previous = self.replayer().state().last_compaction_seq.and_then(|seq| {
-            self.records.iter().find(|r| r.seq == seq).and_then(|r| match &r.body {
-                RecordBody::Event(Event::CompactionCheckpoint(cp)) => Some(cp.summary.clone()),
-                _ => None,
-            })
-        });
+        let previous = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));
         let (replayer, cache, _) = self.synced();
         let items = replayer.items();
         let sizes = cache.sizes(items, family);
@@ -275,6 +270,8 @@ impl Session {
         let injected = ReminderInjected { reminder: ReminderKind::CompactionState.as_str().to_owned(), text: view::reminders::render(&reminder) };
         seqs.push(self.write(RecordBody::Event(Event::ReminderInjected(injected)), ts));
         self.prepared = None;
+        // The state after a compaction is small: a checkpoint of it is due.
+        self.checkpoints.rewritten = true;
         Ok(Reply::Accepted { seqs })
     }
 }

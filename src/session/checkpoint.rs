@@ -1,0 +1,88 @@
+//! When the session writes a checkpoint ([`crate::update::checkpoint`]): after each compaction
+//! and each rewind (the history was rewritten: opening would otherwise replay it all),
+//! and when the records written since the last one outgrow both [`CHECKPOINT_EVERY`] (or the
+//! size the host chose) and the last checkpoint itself — so checkpoints add at most about the
+//! log's own size, and opening folds at most that much after the last one. The session is the
+//! one writer of checkpoints, after a command, in the same batch for storage as the command's
+//! records.
+
+use super::Session;
+use crate::update::checkpoint::{Checkpoint, CheckpointState};
+use crate::update::replay::PromptFold;
+use crate::update::{Event, RecordBody};
+
+/// Bytes of records after which a checkpoint is due, by default.
+pub const CHECKPOINT_EVERY: u64 = 4 << 20;
+
+#[derive(Debug, Clone)]
+pub(super) struct Writer {
+    /// Bytes of records between checkpoints (`None`: only after compactions).
+    pub every: Option<u64>,
+    /// Bytes of records handed to storage or appended since the last checkpoint.
+    pub since: u64,
+    /// The last checkpoint's size in bytes.
+    pub last_size: u64,
+    /// A compaction or a rewind rewrote the history since the last checkpoint.
+    pub rewritten: bool,
+}
+
+impl Default for Writer {
+    fn default() -> Writer {
+        Writer { every: Some(CHECKPOINT_EVERY), since: 0, last_size: 0, rewritten: false }
+    }
+}
+
+impl Writer {
+    fn due(&self) -> bool {
+        self.rewritten || self.every.is_some_and(|every| self.since >= every.max(self.last_size))
+    }
+}
+
+impl Session {
+    /// How many bytes of records between checkpoints (`None`: only after compactions; the
+    /// default is [`CHECKPOINT_EVERY`]).
+    pub fn set_checkpoint_every(&mut self, bytes: Option<u64>) {
+        self.checkpoints.every = bytes;
+    }
+
+    /// Writes a checkpoint when one is due (after a command).
+    pub(super) fn checkpoint_if_due(&mut self) {
+        if self.checkpoints.due() && self.receiving.is_none() {
+            self.write_checkpoint();
+        }
+    }
+
+    /// Writes a checkpoint of the state through the last record (nothing when there are no
+    /// records, or the last one is a checkpoint). Returns its `seq`.
+    pub(super) fn write_checkpoint(&mut self) -> Option<u64> {
+        let last = self.records.last().filter(|r| !r.body.is_checkpoint())?;
+        let through = last.seq;
+        let ts = last.ts.clone();
+        let prompts = self.prompt_fold();
+        let summary = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));
+        let replay = self.replayer().resume_state();
+        let state = CheckpointState { replay, prompts, told: self.reminders.told(), summary };
+        let checkpoint = Checkpoint::new(through, self.record_count() as u64, self.started_at(), &state);
+        let size = checkpoint.state.len() as u64;
+        let seq = self.write(RecordBody::Event(Event::Checkpoint(checkpoint)), &ts);
+        self.checkpoints = Writer { last_size: size, since: 0, rewritten: false, ..self.checkpoints.clone() };
+        Some(seq)
+    }
+
+    /// The real prompts so far, as a fold that goes on record by record.
+    pub(super) fn prompt_fold(&mut self) -> PromptFold {
+        match &self.history {
+            Some(history) if !self.records.iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_)))) => {
+                let mut fold = history.prompts.clone();
+                for record in &self.records {
+                    fold.push(record);
+                }
+                fold
+            }
+            _ => {
+                self.load_history();
+                crate::update::replay::prompt_fold(&self.records)
+            }
+        }
+    }
+}

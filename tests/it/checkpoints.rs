@@ -1,0 +1,197 @@
+//! Checkpoints: a session opened from any checkpoint builds, byte for byte, the requests a full
+//! replay builds — for every API, at every cut point of a long generated session with pruning,
+//! images, compactions, a model switch, provider answers and a rewind across a compaction —
+//! and goes on the same after it; deleting every checkpoint changes no build; what the session
+//! holds after opening is the tail, not the history.
+
+use contextview::request::BuildInput;
+use contextview::session::{Reply, Session};
+use contextview::update::{parse_log, Header, RecordBody};
+use contextview::Provider;
+use pretty_assertions::assert_eq;
+use serde_json::{json, Value};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+const NOW: &str = "2026-12-05T09:00:00Z";
+const SUMMARY: &str = "## Goal\nMake the parser accept trailing commas.\n## Constraints\nKeep the public API.\n## Progress\n### Done\nRead the parser.\n### In progress\nThe fix.\n### Blocked\nNone\n## Decisions\nNone\n## Next steps\nRun the tests.\n## Files\nsrc/parser.rs (read)\n## Pending actions\nNone";
+/// A small picture's bytes, base64 (the session only checks the encoding).
+const IMAGE: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+fn ok(s: &mut Session, command: Value) -> Reply {
+    let p = s.dispatch(serde_json::from_value(command.clone()).unwrap(), Some(NOW.into())).unwrap();
+    assert!(p.error.is_none(), "{}: {:?}", &command.to_string()[..200.min(command.to_string().len())], p.error);
+    p.reply.unwrap_or(Reply::Unchanged)
+}
+
+/// An OpenAI Chat answer with one tool call, as the provider sends it.
+fn chat_answer(call: &str) -> String {
+    json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "model": "gpt-4.1",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": "Reading it.",
+            "tool_calls": [{"id": call, "type": "function", "function": {"name": "read", "arguments": "{\"path\":\"src/lib.rs\"}"}}]}}],
+        "usage": {"prompt_tokens": 2100, "completion_tokens": 30, "total_tokens": 2130}
+    })
+    .to_string()
+}
+
+/// A long session: many tool rounds with large outputs (pruned), images (evicted), two
+/// compactions, a model switch, provider answers, and a rewind across the first compaction.
+/// Checkpoints every `every` bytes besides those after compactions.
+fn generated(every: Option<u64>) -> Session {
+    let mut s = Session::create(Header::new("long"));
+    s.set_checkpoint_every(every);
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 24000}));
+    let tools = json!([{"name": "read", "description": "Reads a file.", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}]);
+    for round in 0..48u32 {
+        if round % 8 == 0 {
+            let images = if round % 16 == 0 { json!([{"data": IMAGE, "mimeType": "image/png"}]) } else { json!([]) };
+            ok(&mut s, json!({"type": "userMessage", "text": format!("Task {round}: fix the parser."), "images": images}));
+        }
+        let call = format!("c{round}");
+        if round == 26 {
+            ok(&mut s, json!({"type": "switchModel", "provider": "openai-chat", "model": "gpt-4.1", "contextWindow": 30000}));
+        }
+        if round >= 26 && round % 3 == 0 {
+            ok(&mut s, json!({"type": "providerAnswer", "provider": "openai-chat", "body": chat_answer(&call)}));
+        } else {
+            ok(&mut s, json!({"type": "assistantResponse", "text": format!("Step {round}."), "reasoning": {"text": "Look first.", "signature": "sig"},
+                "toolCalls": [{"id": call, "name": "read", "input": {"path": format!("src/f{round}.rs")}}],
+                "usage": {"inputTokens": 1000 + 300 * round as u64, "outputTokens": 40}}));
+        }
+        let output = format!("fn f{round}() {{}}\n{}", "let value = compute(input);\n".repeat(60 + (round as usize % 5) * 40));
+        let images = if round % 5 == 2 { json!([{"data": IMAGE, "mimeType": "image/png"}]) } else { json!([]) };
+        ok(&mut s, json!({"type": "toolResult", "toolCallId": call, "output": output, "images": images}));
+        if round % 7 == 3 {
+            ok(&mut s, json!({"type": "enqueueReminder", "reminder": {"kind": "diagnostics", "text": format!("src/f{round}.rs:1 unused")}}));
+        }
+        ok(&mut s, json!({"type": "buildRequest", "options": {"tools": tools}}));
+        if round == 14 || round == 36 {
+            ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 3000}}));
+            ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY, "usage": {"inputTokens": 900, "outputTokens": 120}}));
+        }
+        if round == 40 {
+            // Back to before the third prompt: across the second compaction.
+            ok(&mut s, json!({"type": "rewind", "promptIndex": 2}));
+        }
+    }
+    s
+}
+
+fn log_of(s: &Session) -> String {
+    s.snapshot().log
+}
+
+/// The log without its checkpoint lines.
+fn without_checkpoints(log: &str) -> String {
+    log.lines().filter(|l| !l.contains("\"kind\":\"checkpoint\"")).map(|l| format!("{l}\n")).collect()
+}
+
+/// The log's header and its first `n` records.
+fn cut(log: &str, n: usize) -> String {
+    log.lines().take(n + 1).map(|l| format!("{l}\n")).collect()
+}
+
+const APIS: [Provider; 4] = [Provider::Anthropic, Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Gemini];
+
+fn bodies(s: &mut Session) -> Vec<String> {
+    APIS.iter()
+        .map(|&provider| {
+            let input = BuildInput { context_window: Some(24000), ..BuildInput::new(provider) };
+            let usage = s.usage(&input);
+            match s.build(&input) {
+                Ok(built) => format!("{} {}", usage.used, built.body),
+                Err(e) => format!("{} {e}", usage.used),
+            }
+        })
+        .collect()
+}
+
+fn checkpoints_in(log: &str) -> usize {
+    parse_log(log).records.iter().filter(|r| r.body.is_checkpoint()).count()
+}
+
+#[test]
+fn every_cut_point_opens_from_its_last_checkpoint_to_the_same_requests() {
+    let log = log_of(&generated(Some(6_000)));
+    assert!(checkpoints_in(&log) >= 10, "the generated log has checkpoints all through it: {}", checkpoints_in(&log));
+    let records = log.lines().count() - 1;
+    let mut opened_from_checkpoints = 0;
+    for n in 1..=records {
+        let with = cut(&log, n);
+        let plain = without_checkpoints(&with);
+        let mut from_checkpoint = Session::from_log(&with);
+        let mut replayed = Session::from_log(&plain);
+        assert_eq!(from_checkpoint.record_count(), replayed.record_count() + checkpoints_in(&with), "cut {n}");
+        opened_from_checkpoints += usize::from(from_checkpoint.records().len() < from_checkpoint.record_count());
+        assert_eq!(bodies(&mut from_checkpoint), bodies(&mut replayed), "cut {n}");
+        assert_eq!(from_checkpoint.state().prompts, replayed.state().prompts, "cut {n}");
+    }
+    assert!(opened_from_checkpoints > records / 2, "{opened_from_checkpoints} of {records} cuts opened from a checkpoint");
+}
+
+/// After opening from a checkpoint the session goes on as the replayed one does: commands, a
+/// compaction (merging the summary the history holds), and a rewind that reads the history back.
+#[test]
+fn a_session_opened_from_a_checkpoint_goes_on_like_a_replayed_one() {
+    let log = log_of(&generated(Some(6_000)));
+    let mut from_checkpoint = Session::from_log(&log);
+    let mut replayed = Session::from_log(&without_checkpoints(&log));
+    assert!(from_checkpoint.records().len() < from_checkpoint.record_count() / 4, "the history stays text");
+    for s in [&mut from_checkpoint, &mut replayed] {
+        s.set_checkpoint_every(None);
+        ok(s, json!({"type": "userMessage", "text": "Now the lexer."}));
+        ok(s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 2000}}));
+        ok(s, json!({"type": "applyCompaction", "summary": SUMMARY}));
+    }
+    assert_eq!(bodies(&mut from_checkpoint), bodies(&mut replayed));
+    for s in [&mut from_checkpoint, &mut replayed] {
+        ok(s, json!({"type": "rewind", "promptIndex": 2}));
+    }
+    assert_eq!(bodies(&mut from_checkpoint), bodies(&mut replayed));
+    assert_eq!(from_checkpoint.state().prompts, replayed.state().prompts);
+    // The same records (but for the seqs the checkpoints took, and the ids made of them).
+    let bodies_of = |s: &Session| {
+        parse_log(&log_of(s)).records.iter().filter(|r| !r.body.is_checkpoint()).map(|r| r.body.kind().to_owned()).collect::<Vec<_>>()
+    };
+    assert_eq!(bodies_of(&from_checkpoint), bodies_of(&replayed));
+}
+
+/// Checkpoints are derived: a session writing them and one that writes none build the same
+/// requests, and their logs differ by the checkpoint lines alone.
+#[test]
+fn deleting_every_checkpoint_changes_no_build() {
+    let mut with = generated(Some(6_000));
+    let mut after_compactions = generated(None);
+    let log = log_of(&with);
+    assert_eq!(checkpoints_in(&log_of(&after_compactions)), 3, "one after each compaction and after the rewind");
+    assert_eq!(bodies(&mut with), bodies(&mut after_compactions));
+    let mut stripped = Session::from_log(&without_checkpoints(&log));
+    assert_eq!(bodies(&mut Session::from_log(&log)), bodies(&mut stripped));
+    assert_eq!(
+        Session::from_log(&log).replay().view,
+        stripped.replay().view,
+        "the client's view of the history holds no checkpoint"
+    );
+}
+
+/// Opened from its last checkpoint, a session holds the records after it and the items the
+/// view reaches: nothing from before the last compaction.
+#[test]
+fn the_history_before_the_last_checkpoint_is_not_held() {
+    let log = log_of(&generated(None));
+    let s = Session::from_log(&log);
+    let last_checkpoint = parse_log(&log).records.iter().rev().find(|r| r.body.is_checkpoint()).unwrap().seq;
+    assert!(s.records().iter().all(|r| r.seq >= last_checkpoint), "only the tail is held as records");
+    // The first task's text is in the history only: it is in no item and no held record.
+    let mut s = s;
+    let held = serde_json::to_string(&s.items()).unwrap()
+        + &s.records().iter().filter(|r| !r.body.is_checkpoint()).map(|r| r.to_line()).collect::<String>();
+    assert!(s.records().iter().filter(|r| r.body.is_checkpoint()).count() <= 1, "the last checkpoint alone");
+    assert!(log.contains("Task 0: fix the parser.") && !held.contains("Task 0: fix the parser."));
+    assert!(!held.contains("fn f3()"), "a tool output from before the compactions is not held");
+    // Reading the whole history back (the client's full view) does not make it resident.
+    assert!(serde_json::to_string(&s.replay().view).unwrap().contains("Task 0: fix the parser."));
+    assert!(s.records().iter().all(|r| r.seq >= last_checkpoint));
+    assert!(matches!(s.records().first().map(|r| &r.body), Some(RecordBody::Event(_))));
+}

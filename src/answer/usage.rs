@@ -38,6 +38,7 @@ pub fn normalise(provider: Provider, usage: &Value, model: Option<&str>) -> Opti
         cache_write_tokens: cache_write,
         reasoning_tokens: reasoning,
         omitted_tokens: None,
+        head_tokens: None,
     };
     match provider {
         Provider::Anthropic => any(&["/input_tokens", "/output_tokens"]).then(|| {

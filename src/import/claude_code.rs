@@ -185,6 +185,7 @@ impl Facts {
                     cache_write_tokens: n("cache_creation_input_tokens"),
                     reasoning_tokens: None,
                     omitted_tokens: Some(0),
+                    head_tokens: None,
                 };
                 let best = facts.usage.entry(message_id.to_owned()).or_insert_with(|| anchor.clone());
                 if anchor.output_tokens > best.output_tokens {

@@ -367,6 +367,7 @@ fn event_msg(out: &mut LogBuilder, state: &mut State, line: usize, payload: &Val
                 cache_write_tokens: n("cache_write_input_tokens"),
                 reasoning_tokens: usage.get("reasoning_output_tokens").and_then(Value::as_u64),
                 omitted_tokens: Some(0),
+                head_tokens: None,
             }));
         }
         "turn_aborted" => {

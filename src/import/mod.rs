@@ -10,6 +10,7 @@
 //! - [`codex`]: Codex rollout JSONL (`session_meta`, `response_item`, `event_msg`, `compacted`);
 //! - [`pi`]: pi session JSONL (v1 linear, v2/v3 `id`/`parentId` tree, compaction entries).
 
+mod calibrate;
 pub mod codes;
 pub mod claude_code;
 pub mod codex;
@@ -95,6 +96,11 @@ pub struct ImportReport {
     /// Whose view the session is: `primary`, or `subagent` for a subagent's own transcript.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audience: Option<String>,
+    /// The source agent's own heads (system prompt, tools, framing) its usage counted, as
+    /// estimated from its anchors: the ledger counts this package's heads in their place (see
+    /// `calibrate`). Absent when the file reports no usage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_tokens: Option<u64>,
     /// What the source agent's model saw at the end of the file against what our view holds,
     /// and every element of it our view lacks (see [`fidelity`]).
     #[serde(default)]
@@ -142,6 +148,7 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
     };
     imported.report.format = Some(format);
     imported.header.imported_from = Some(format.as_str().to_owned());
+    imported.report.head_tokens = calibrate::foreign_heads(&mut imported.records);
     let items = crate::update::replay(&imported.records).items;
     let (view, _) = crate::view::repair::repair(&items, &Default::default());
     imported.report.fidelity = fidelity::compare(&source, &view);

@@ -252,6 +252,7 @@ fn assistant(out: &mut LogBuilder, line: usize, id: &str, message: &Value) {
                 cache_write_tokens: n("cacheWrite"),
                 reasoning_tokens: None,
                 omitted_tokens: Some(0),
+                head_tokens: None,
             }));
         }
     }

@@ -447,6 +447,7 @@ impl Session {
         // left out of the log, so the ledger can tell the two apart later.
         if let RecordBody::Event(Event::UsageAnchor(usage)) = &mut body {
             usage.omitted_tokens = usage.omitted_tokens.or_else(|| self.cache.last_omitted_tokens());
+            usage.head_tokens = usage.head_tokens.or_else(|| self.cache.last_head_tokens());
         }
         let seq = self.next_seq();
         self.persistence.accept(seq);

@@ -183,6 +183,14 @@ pub struct UsageAnchor {
     /// assumes the request left out before this point what the current view leaves out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omitted_tokens: Option<u64>,
+    /// Estimated tokens of the heads (system prompt, tool definitions, and for another agent's
+    /// request its framing) in the request this usage answers — the part of the count that is
+    /// not the logged conversation. A session records its own build's; an import estimates the
+    /// other agent's from its anchors. The ledger counts the next request's own heads in their
+    /// place, so an anchor calibrates what it measured instead of being added whole. Absent, the
+    /// heads are taken to be the next request's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_tokens: Option<u64>,
 }
 
 impl UsageAnchor {

@@ -111,6 +111,10 @@ pub struct LastAnswer {
 pub struct OverheadCarry {
     pub excess: i64,
     pub kept: f64,
+    /// The anchor said which of its tokens were heads ([`UsageAnchor::head_tokens`]): they are
+    /// not in `excess`, which holds the framing alone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub framing_only: bool,
     /// The tokenizer family the estimates were made in (the anchor's model's).
     pub family: Family,
 }
@@ -295,7 +299,13 @@ impl Folder {
                             let anchored: u64 = covered.iter().map(|i| item_tokens(i, family)).sum();
                             let response: u64 = covered[crate::conversation::response_start(covered)..].iter().map(|i| item_tokens(i, family)).sum();
                             let total = usage.context(response);
-                            Some(OverheadCarry { excess: (total as i64).saturating_sub(anchored as i64), kept: 1.0, family })
+                            let heads = usage.head_tokens.unwrap_or(0) as i64;
+                            Some(OverheadCarry {
+                                excess: (total as i64).saturating_sub(anchored as i64).saturating_sub(heads),
+                                kept: 1.0,
+                                framing_only: usage.head_tokens.is_some(),
+                                family,
+                            })
                         }
                         None => self.state.overhead_carry,
                     };

@@ -260,6 +260,7 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
     let estimate = |from: usize| -> u64 { (from..input.items.len()).map(size).sum() };
     // An anchor past the end of the items no longer describes them (they were cut).
     let anchor = input.state.anchor.as_ref().filter(|(_, at)| *at <= input.items.len());
+    let heads = || input.heads.unwrap_or_else(|| head_tokens(input.system, input.tools, family));
     let (anchor_tokens, estimated_tokens, inherited_overhead, adjusted_tokens) = match anchor {
         _ if input.given.is_some() => (0, 0, 0, 0),
         Some((usage, at)) => {
@@ -268,15 +269,21 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
             // count taken mid-stream (Claude Code logs the usage of a message's first block).
             // A server tool's blocks are not output: providers count them as input.
             let response = (crate::conversation::response_start(&input.items[..*at])..*at).filter(|&i| !matches!(input.items[i], Item::Native(_))).map(size).sum();
+            // The heads the anchored request carried are counted as this request's own.
+            let (then, now) = usage.head_tokens.map_or((0, 0), |then| (then, heads()));
             // What the anchored request had left out is held again, until the view leaves it
             // out again ([`ContextUsage::follow_view`]).
-            (usage.context(response), estimate(*at), 0, usage.omitted_tokens.unwrap_or(0) as i64)
+            (usage.context(response).saturating_sub(then), estimate(*at).saturating_add(now), 0, usage.omitted_tokens.unwrap_or(0) as i64)
         }
         None => {
-            let heads = input.heads.unwrap_or_else(|| head_tokens(input.system, input.tools, family));
-            // The carried excess holds the heads the provider counted; we count them ourselves,
+            let heads = heads();
+            // The carried excess holds the heads the provider counted (unless the anchor said
+            // which they were: then it holds the framing alone); we count the heads ourselves,
             // so only the rest (framing) is inherited, in proportion to what was kept.
-            let inherited = input.state.overhead_carry.map_or(0, |c| (c.excess.saturating_sub(heads as i64) as f64 * c.kept).round() as i64);
+            let inherited = input.state.overhead_carry.map_or(0, |c| {
+                let framing = if c.framing_only { c.excess.max(0) } else { c.excess.saturating_sub(heads as i64) };
+                (framing as f64 * c.kept).round() as i64
+            });
             (0, heads.saturating_add(estimate(0)), inherited, 0)
         }
     };

@@ -288,6 +288,12 @@ impl ViewCache {
         self.last_build.as_ref().map(|last| last.report().tokens.context.omitted_tokens)
     }
 
+    /// The heads' tokens (system prompt, tools) of the last request built, as the ledger
+    /// estimated them.
+    pub fn last_head_tokens(&self) -> Option<u64> {
+        self.last_build.as_ref().and(self.heads.as_ref()).map(|h| h.tokens)
+    }
+
     /// The last payload built, if any.
     pub fn last_payload(&self) -> Option<&Payload> {
         self.last.as_ref().map(|kept| &kept.payload)

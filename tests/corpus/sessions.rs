@@ -241,8 +241,8 @@ pub fn corpus_token_ledger_is_close_to_the_tokenizer_and_to_reported_usage(dir: 
             over_1000 += 1;
             assert!(error <= 0.05, "{name}: the estimate is {:.1}% off o200k", error * 100.0);
         }
-        // Anchored, against what Anthropic reported: the ledger's count right before a response
-        // against the prompt the provider then counted.
+        // Anchored, against what Anthropic reported: the ledger's count right before a response,
+        // with the agent's own heads, against the prompt the provider then counted.
         if !imported.records.iter().any(|r| matches!(&r.body, RecordBody::Event(Event::UsageAnchor(u)) if u.provider.as_deref() == Some("anthropic"))) {
             continue;
         }
@@ -251,9 +251,10 @@ pub fn corpus_token_ledger_is_close_to_the_tokenizer_and_to_reported_usage(dir: 
         let pruning = contextview::view::PruningConfig { enabled: false, ..Default::default() };
         let input = BuildInput { model: Some("claude-sonnet-4-5".into()), pruning: Some(pruning), ..BuildInput::new(Provider::Anthropic) };
         let mut session = Session::default();
-        let (mut predicted, mut last_prompt, mut anchored) = (None, None, false);
+        let (mut predicted, mut last_prompt, mut anchored, mut heads) = (None, None, false, 0);
         for record in &imported.records {
             if let RecordBody::Event(Event::UsageAnchor(u)) = &record.body {
+                heads = u.head_tokens.unwrap_or(0);
                 let prompt = u.input_tokens + u.cache_read_tokens + u.cache_write_tokens;
                 if last_prompt != Some(prompt) {
                     if let (Some(p), true) = (predicted, anchored) {
@@ -267,7 +268,9 @@ pub fn corpus_token_ledger_is_close_to_the_tokenizer_and_to_reported_usage(dir: 
             }
             session.append(record.clone()).unwrap();
             if session.items().last().is_some_and(|i| !i.is_assistant_side()) {
-                predicted = Some(session.usage(&input).used);
+                // The ledger counts this package's heads (none here) in place of the agent's own,
+                // which the agent's next request carries again: the import estimated them.
+                predicted = Some(session.usage(&input).used + heads);
             }
         }
     }
@@ -328,4 +331,31 @@ pub fn corpus_usage_maps_to_the_context_each_provider_reported(dir: &Path) {
     }
     eprintln!("usage checked against the source's reported context in {checked} sessions");
     assert!(checked >= 5, "the corpus's sessions with usage: {checked}");
+}
+
+/// An imported session's usage counted the other agent's own system prompt and tools: built
+/// for a 60k window, its context must count about what the request holds (before anchors were
+/// calibrated, Claude Code sessions counted 1.6–9.7× their request and asked for compaction).
+pub fn corpus_imported_context_counts_what_the_request_holds(dir: &Path) {
+    let mut checked = 0;
+    for (name, text) in sessions(dir) {
+        if expected_format(&name) != Format::ClaudeCode {
+            continue;
+        }
+        let imported = import(None, &text).unwrap();
+        let input = contextview::request::BuildInput {
+            log: Some(write_log(&imported.header, &imported.records)),
+            context_window: Some(60_000),
+            // Sonnet takes a conversation ending with the model's turn as it is.
+            model: Some("claude-sonnet-4-5".into()),
+            ..contextview::request::BuildInput::new(Provider::Anthropic)
+        };
+        let built = contextview::request::build_request(&input).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (used, request) = (built.built.report.tokens.context.used, built.built.report.tokens.request);
+        eprintln!("{name:.60}: used {used} for a request of {request} (their heads ~{:?})", imported.report.head_tokens);
+        assert!(used as f64 <= request as f64 * 1.25 + 1000.0, "{name}: used {used} for a request of {request}");
+        assert!(used as f64 >= request as f64 * 0.7 - 1000.0, "{name}: used {used} for a request of {request}");
+        checked += 1;
+    }
+    assert!(checked >= 5, "{checked} Claude Code sessions");
 }

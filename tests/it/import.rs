@@ -744,7 +744,10 @@ fn codex_usage_counts_cached_input_once() {
         session.append(record.clone()).unwrap();
     }
     let input = contextview::request::BuildInput { model: Some("gpt-5".into()), ..contextview::request::BuildInput::new(Provider::OpenAiResponses) };
-    assert_eq!(session.usage(&input).used, 132006, "the context the provider reported, not twice its cached part");
+    // The context the provider reported, not twice its cached part: what the ledger counts, with
+    // the agent's own heads it leaves to the request's (none here) added back.
+    let heads = usage.head_tokens.expect("an imported anchor says what of it was the agent's heads");
+    assert_eq!(session.usage(&input).used + heads, 132006);
 }
 
 #[test]
@@ -1097,4 +1100,61 @@ fn pi_entries_whose_parent_or_kept_entry_is_off_the_branch_are_kept_at_the_end()
         summary(&replay(&imported.records).items),
         vec!["user(Compaction): <compaction_summary>\nCounted to three.\n</compaction_summary>", "user: four"]
     );
+}
+
+/// A Claude Code session whose provider counted `overhead` tokens of Claude Code's own system
+/// prompt and tools on every request, besides the conversation (about 4 bytes a token); with
+/// `compacted_with`, it compacts after six rounds and its requests then also carry that many
+/// tokens of files Claude Code attached again (which its log does not hold).
+fn claude_code_with_overhead(overhead: u64, compacted_with: Option<u64>) -> String {
+    let mut values = vec![cc_user("u0", None, json!("Find why the parser rejects trailing commas"))];
+    let mut conversation_bytes = 60u64;
+    let mut overhead = overhead;
+    let mut parent = "u0".to_owned();
+    for round in 0..12 {
+        if let (6, Some(attached)) = (round, compacted_with) {
+            values.push(json!({"type": "system", "subtype": "compact_boundary", "uuid": "cb", "parentUuid": null, "logicalParentUuid": parent, "compactMetadata": {"preTokens": 150000}}));
+            values.push(json!({"type": "user", "uuid": "cs", "parentUuid": "cb", "isCompactSummary": true, "message": {"role": "user", "content": "Summary: read six parser files."}}));
+            values.push(cc_user("u6", Some("cs"), json!("Go on with the lexer")));
+            parent = "u6".to_owned();
+            conversation_bytes = 80;
+            overhead += attached;
+        }
+        let output = format!("fn parse_{round}() {{}}\n{}", "let tokens = lexer.next_token()?;\n".repeat(200));
+        let call = format!("toolu_{round}");
+        let mut assistant = cc_assistant(&format!("a{round}"), &parent, &format!("msg_{round}"), json!([{"type": "tool_use", "id": call, "name": "Read", "input": {"file_path": format!("src/p{round}.rs")}}]));
+        assistant["message"]["usage"] = json!({"input_tokens": 3, "cache_read_input_tokens": overhead + conversation_bytes / 4, "cache_creation_input_tokens": 0, "output_tokens": 30});
+        conversation_bytes += 120 + output.len() as u64;
+        values.push(assistant);
+        values.push(cc_result(&format!("r{round}"), &format!("a{round}"), &call, &output));
+        parent = format!("r{round}");
+    }
+    lines(&values)
+}
+
+/// Another agent's usage counted its own heads; the ledger counts this package's in their
+/// place, so how full an imported session is does not depend on how large the other agent's
+/// system prompt and tools were, and is about what the request holds.
+#[test]
+fn imported_anchors_count_this_requests_heads_not_the_other_agents() {
+    let used = |overhead: u64, compacted_with: Option<u64>| {
+        let imported = import(None, &claude_code_with_overhead(overhead, compacted_with)).unwrap();
+        let log = contextview::update::write_log(&imported.header, &imported.records);
+        let input = contextview::request::BuildInput { log: Some(log), context_window: Some(200_000), ..contextview::request::BuildInput::new(Provider::Anthropic) };
+        let built = contextview::request::build_request(&input).unwrap();
+        (imported.report.head_tokens.unwrap(), built.built.report.tokens.context.used, built.built.report.tokens.request)
+    };
+    let (small_heads, small_used, request) = used(8_000, None);
+    let (large_heads, large_used, _) = used(30_000, None);
+    assert_eq!(large_heads - small_heads, 22_000, "the estimate moves with the other agent's heads");
+    assert_eq!(small_used, large_used, "and none of them is counted");
+    let ratio = large_used as f64 / request as f64;
+    assert!((0.85..1.2).contains(&ratio), "used {large_used} for a request of {request} tokens");
+    // After a compaction the reckoning starts again: what the agent attached then is its own.
+    let (plain_heads, plain_used, request) = used(25_000, Some(0));
+    let (attached_heads, attached_used, _) = used(25_000, Some(18_000));
+    assert_eq!(attached_heads - plain_heads, 18_000);
+    assert_eq!(plain_used, attached_used);
+    let ratio = attached_used as f64 / request as f64;
+    assert!((0.85..1.2).contains(&ratio), "used {attached_used} for a request of {request} tokens after the compaction");
 }

@@ -130,7 +130,7 @@ fn compaction_carries_the_provider_overhead_in_proportion_to_what_it_kept() {
 
     let state = replay(&parse_log(&log_of(&lines)).records).state;
     assert_eq!(state.usage, None, "the anchor described the context before the cut");
-    assert_eq!(state.overhead_carry, Some(OverheadCarry { excess, kept: share, family: Family::Anthropic }));
+    assert_eq!(state.overhead_carry, Some(OverheadCarry { excess, kept: share, framing_only: false, family: Family::Anthropic }));
 
     let usage_of = |log: &str| Session::from_log(log).usage(&BuildInput { log: None, ..input(log) });
     let context = usage_of(&log_of(&lines));

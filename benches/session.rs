@@ -121,7 +121,7 @@ fn main() {
     let cmds = commands(2_000);
     let steps = cmds.len();
     let session = drive(&cmds, false);
-    let log = session.snapshot().log;
+    let log = session.snapshot().unwrap().log;
     let lines: Vec<&str> = log.lines().collect();
     let records = lines.len() - 1;
     println!("workload: {steps} commands writing {records} records ({} KB of log)", log.len() / 1024);

@@ -13,6 +13,7 @@ use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
 mod cross;
+mod open;
 mod policies;
 use cross::{body_result, build_result, bytes, clock, error, integer, optional_string, options, request_error, session_error, string, strings, to_js, ts, via_value, OptionsMemo};
 
@@ -363,6 +364,9 @@ pub fn import_session(
 pub struct Session {
     inner: NativeSession,
     options: OptionsMemo,
+    /// The log's lines before the checkpoint the session opened from, kept in the JS heap
+    /// until the session needs the whole history ([`Session::give_history`]).
+    history: Option<js_sys::JsString>,
 }
 
 #[wasm_bindgen]
@@ -370,18 +374,29 @@ impl Session {
     /// An empty session.
     #[wasm_bindgen(constructor)]
     pub fn new() -> Session {
-        Session { inner: NativeSession::default(), options: OptionsMemo::default() }
+        Session { inner: NativeSession::default(), options: OptionsMemo::default(), history: None }
     }
 
-    /// Loads a log's text; unreadable lines become diagnostics (see `diagnostics()`).
+    /// Loads a log's text; unreadable lines become diagnostics (see `diagnostics()`). A log with
+    /// a checkpoint opens from the last one: only the lines after it are read.
     #[wasm_bindgen(js_name = fromLog)]
     pub fn from_log(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Session, JsValue> {
-        Ok(Session { inner: NativeSession::from_log(&string(&text, "text")?), options: OptionsMemo::default() })
+        if !text.is_string() {
+            return Err(cross::type_error("text", "a string", &text));
+        }
+        let (inner, history) = open::from_log(&js_sys::JsString::from(text));
+        Ok(Session { inner, options: OptionsMemo::default(), history })
     }
 
     /// Appends one record line. Returns `false` when the record was already held.
     pub fn append(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue) -> Result<bool, JsValue> {
-        match self.inner.append_line(&string(&line, "line")?) {
+        let line = string(&line, "line")?;
+        let mut appended = self.inner.append_line(&line);
+        if appended == Err(crate::session::AppendError::HistoryNeeded) {
+            self.give_history();
+            appended = self.inner.append_line(&line);
+        }
+        match appended {
             Ok(Appended::New) => Ok(true),
             Ok(Appended::Duplicate) => Ok(false),
             Err(e) => Err(error(e.code(), &e.to_string())),
@@ -432,7 +447,7 @@ impl Session {
     /// A new, empty session; its header line is stored with the first records.
     pub fn create(#[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<Session, JsValue> {
         let session_id = string(&session_id, "sessionId")?;
-        Ok(Session { inner: NativeSession::create(Header::new(session_id)), options: OptionsMemo::default() })
+        Ok(Session { inner: NativeSession::create(Header::new(session_id)), options: OptionsMemo::default(), history: None })
     }
 
     /// Queues a command; `now` (RFC 3339; the clock's time when left out) stamps the records
@@ -440,6 +455,7 @@ impl Session {
     pub fn submit(&mut self, command: Ts<Command>, #[wasm_bindgen(unchecked_param_type = "string | null")] now: JsValue) -> Result<f64, JsValue> {
         let now = clock(&now)?;
         let command = via_value(&command.js_value(), "invalid_command", "command")?;
+        self.give_history_for(&command);
         Ok(self.inner.submit(command, Some(now)) as f64)
     }
 
@@ -454,6 +470,7 @@ impl Session {
     pub fn dispatch(&mut self, command: Ts<Command>, now: JsValue) -> Result<Ts<Processed>, JsValue> {
         let now = clock(&now)?;
         let command = via_value(&command.js_value(), "invalid_command", "command")?;
+        self.give_history_for(&command);
         ts(&self.inner.dispatch(command, Some(now)).map_err(session_error)?)
     }
 
@@ -499,13 +516,14 @@ impl Session {
     }
 
     /// The whole state as a value; `Session.restore(snapshot)` gives it back.
-    pub fn snapshot(&self) -> Result<Ts<SessionSnapshot>, JsValue> {
-        ts(&self.inner.snapshot())
+    pub fn snapshot(&mut self) -> Result<Ts<SessionSnapshot>, JsValue> {
+        self.give_history();
+        ts(&self.inner.snapshot().map_err(session_error)?)
     }
 
     pub fn restore(snapshot: Ts<SessionSnapshot>) -> Result<Session, JsValue> {
         let snapshot: SessionSnapshot = via_value(&snapshot.js_value(), "invalid_snapshot", "snapshot")?;
-        Ok(Session { inner: NativeSession::restore(&snapshot).map_err(session_error)?, options: OptionsMemo::default() })
+        Ok(Session { inner: NativeSession::restore(&snapshot).map_err(session_error)?, options: OptionsMemo::default(), history: None })
     }
 
     /// Tells the session the provider refused its last request (`{status, body}`). A 413 or an
@@ -645,5 +663,23 @@ impl WorkspaceEngine {
     /// Host calls made so far.
     pub fn stats(&self) -> Result<Ts<WorkspaceStats>, JsValue> {
         ts(&self.inner.stats())
+    }
+}
+
+impl Session {
+    /// Hands the session the lines before the checkpoint it opened from, when it lacks them.
+    fn give_history(&mut self) {
+        if self.inner.needs_history() {
+            if let Some(history) = self.history.take() {
+                self.inner.provide_history(String::from(history));
+            }
+        }
+    }
+
+    /// [`Session::give_history`] before a command that needs the whole history (a rewind).
+    fn give_history_for(&mut self, command: &Command) {
+        if matches!(command, Command::Rewind(_) | Command::Snapshot) {
+            self.give_history();
+        }
     }
 }

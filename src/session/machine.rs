@@ -95,6 +95,8 @@ impl Session {
             Command::RecordUsage(protocol::RecordUsage { usage }) => Ok(Reply::Accepted { seqs: vec![self.write(RecordBody::Event(Event::UsageAnchor(usage)), &ts)] }),
             Command::SwitchModel(protocol::SwitchModel { provider, model, context_window }) => self.switch_model(provider, model, context_window, &ts),
             Command::Rewind(protocol::RewindTo { prompt_index }) => {
+                // Its prompt index counts from the start of the history.
+                self.require_history()?;
                 let prompts = self.prompt_fold().prompts.len() as u64;
                 if prompt_index >= prompts {
                     return Err(SessionError::InvalidPromptIndex { index: prompt_index, prompts });
@@ -133,7 +135,7 @@ impl Session {
                 Ok(Reply::Built { body, report: Box::new(report) })
             }
             Command::Flush => Ok(Reply::Unchanged),
-            Command::Snapshot => Ok(Reply::Snapshot(Box::new(self.snapshot()))),
+            Command::Snapshot => Ok(Reply::Snapshot(Box::new(self.snapshot()?))),
             Command::Restore(protocol::Restore { snapshot }) => {
                 // Tickets continue after this process's own: a late answer settles nothing new.
                 let mut restored = Session::restore_after(&snapshot, self.persistence.next_ticket())?;
@@ -335,9 +337,16 @@ impl Session {
 
     /// See [`Session::reconcile`]; the effects are handed out by the caller.
     pub(super) fn reconcile_with(&mut self, stored: &str) -> Result<Reconciled, SessionError> {
-        // Storage is compared with memory from the first record.
-        self.load_history();
         let log = parse_log(stored);
+        // Storage is compared with memory from the first record: the history before the held
+        // records is storage's own when the host kept it.
+        if self.needs_history() {
+            let first = self.records.first().map_or(u64::MAX, |r| r.seq);
+            let before: Vec<Record> = log.records.iter().take_while(|r| r.seq < first).cloned().collect();
+            self.history = None;
+            self.records.splice(0..0, before);
+        }
+        self.load_history();
         let mut diagnostics = log.diagnostics;
         match (&self.header, &log.header) {
             (Some(held), Some(found)) if held.session_id != found.session_id => {
@@ -381,21 +390,23 @@ impl Session {
         Ok(Reconciled { adopted, dropped, resent, persistence: self.persistence.status(), diagnostics, effects: Vec::new() })
     }
 
-    /// The whole state as a value (see [`SessionSnapshot`]).
-    pub fn snapshot(&self) -> SessionSnapshot {
+    /// The whole state as a value (see [`SessionSnapshot`]); `history_needed` while the records
+    /// before the checkpoint the session opened from are with the host.
+    pub fn snapshot(&self) -> Result<SessionSnapshot, SessionError> {
+        self.require_history()?;
         let mut log = String::new();
         if let Some(h) = &self.header {
             log.push_str(&h.to_line());
             log.push('\n');
         }
-        if let Some(history) = &self.history {
-            log.push_str(&history.text);
+        if let Some(text) = self.history.as_ref().and_then(|h| h.text.as_deref()) {
+            log.push_str(text);
         }
         for r in &self.records {
             log.push_str(&r.to_line());
             log.push('\n');
         }
-        SessionSnapshot {
+        Ok(SessionSnapshot {
             format: SNAPSHOT_FORMAT.to_owned(),
             version: SNAPSHOT_VERSION,
             log,
@@ -408,7 +419,7 @@ impl Session {
             last_boundary: self.last_boundary.map(|(turn, _)| turn),
             last_step_boundary: self.last_boundary.map(|(_, step)| step),
             next_command: self.next_command,
-        }
+        })
     }
 
     /// A session from a snapshot: the same state, the same next request.

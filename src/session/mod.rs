@@ -13,8 +13,9 @@ mod build;
 mod checkpoint;
 pub mod codes;
 pub mod compaction;
+mod history;
 mod machine;
-mod open;
+pub mod open;
 pub mod persist;
 pub mod protocol;
 mod receive;
@@ -45,9 +46,9 @@ pub struct Session {
     header: Option<Header>,
     /// The records held: all of them, or those after the checkpoint the session opened from.
     records: Vec<Record>,
-    /// The records before `records`, as text, when the session opened from a checkpoint: read
-    /// when something needs the whole history ([`Session::load_history`]).
-    history: Option<Box<open::History>>,
+    /// The records before `records`, when the session opened from a checkpoint: read when
+    /// something needs the whole history ([`history`]).
+    history: Option<Box<history::History>>,
     /// When to write the next checkpoint.
     checkpoints: checkpoint::Writer,
     diagnostics: Vec<Diagnostic>,
@@ -190,7 +191,7 @@ impl Session {
     /// Loads a log's text; unreadable lines become diagnostics. A log with a checkpoint opens
     /// from the last one: only the records after it are read and folded.
     pub fn from_log(text: &str) -> Session {
-        if let Some(session) = Session::from_checkpoint(text) {
+        if let Some(session) = Session::from_checkpoint(&text) {
             return session;
         }
         let log = parse_log(text);
@@ -208,88 +209,6 @@ impl Session {
             diagnostics: log.diagnostics,
             reminders,
             ..Session::default()
-        }
-    }
-
-    /// [`Session::from_log`] from the log's last checkpoint; `None` when it has none that reads.
-    fn from_checkpoint(text: &str) -> Option<Session> {
-        let open::Opened { header, history, tail, replay, told } = open::at_checkpoint(text)?;
-        let mut replayer = Replayer::resume(replay)?;
-        let mut reminders = ReminderQueue::default();
-        for (kind, text) in told {
-            reminders.observe(&crate::update::record::ReminderInjected { reminder: kind, text });
-        }
-        for record in &tail.records {
-            if let RecordBody::Event(Event::ReminderInjected(injected)) = &record.body {
-                reminders.observe(injected);
-            }
-            if !replayer.push(record) {
-                // A rewind after the checkpoint needs the whole history: replay it all.
-                return None;
-            }
-        }
-        let stored = tail.records.last().map_or(0, |r| r.seq);
-        let since = text.len().saturating_sub(text.rfind("\"kind\":\"checkpoint\"").unwrap_or(text.len())) as u64;
-        Some(Session {
-            persistence: persist::Persistence::stored(stored, header.is_some()),
-            header,
-            records: tail.records,
-            history: Some(Box::new(history)),
-            checkpoints: checkpoint::Writer { since, ..checkpoint::Writer::default() },
-            diagnostics: tail.diagnostics,
-            replayer: Some(replayer),
-            reminders,
-            ..Session::default()
-        })
-    }
-
-    /// Makes the whole history resident: the records before the checkpoint the session opened
-    /// from are read from their text (a rewind, the full client view and a reconcile need them).
-    pub(super) fn load_history(&mut self) {
-        let Some(history) = self.history.take() else { return };
-        let mut log = parse_log(&history.text);
-        for d in &mut log.diagnostics {
-            if let Some(line) = d.line.as_mut() {
-                // The history's lines follow the header's.
-                *line += history.lines.saturating_sub(history.text.matches('\n').count());
-            }
-        }
-        self.diagnostics.splice(0..0, log.diagnostics);
-        log.records.append(&mut self.records);
-        self.records = log.records;
-    }
-
-    /// Every record of the log, the history's included (read from its text, not kept).
-    fn all_records(&self) -> std::borrow::Cow<'_, [Record]> {
-        match &self.history {
-            Some(history) => {
-                let mut records = parse_log(&history.text).records;
-                records.extend(self.records.iter().cloned());
-                std::borrow::Cow::Owned(records)
-            }
-            None => std::borrow::Cow::Borrowed(&self.records),
-        }
-    }
-
-    /// How many records the log holds, the history's included.
-    pub fn record_count(&self) -> usize {
-        self.history.as_ref().map_or(0, |h| h.records as usize) + self.records.len()
-    }
-
-    /// The first record's time.
-    pub(super) fn started_at(&self) -> Option<String> {
-        match &self.history {
-            Some(history) => history.started_at.clone(),
-            None => self.records.first().map(|r| r.ts.clone()),
-        }
-    }
-
-    /// The summary of the compaction recorded at `seq`.
-    pub(super) fn compaction_summary(&self, seq: u64) -> Option<String> {
-        match self.records.iter().find(|r| r.seq == seq).map(|r| &r.body) {
-            Some(RecordBody::Event(Event::CompactionCheckpoint(cp))) => Some(cp.summary.clone()),
-            Some(_) => None,
-            None => self.history.as_ref().and_then(|h| h.summary.clone()),
         }
     }
 
@@ -404,8 +323,10 @@ impl Session {
     }
 
     /// The replay of the records held, with the client's coalesced view (computed on request).
-    pub fn replay(&self) -> Replay {
-        replay(&self.all_records())
+    /// `history_needed` while the records before the checkpoint the session opened from are
+    /// with the host.
+    pub fn replay(&self) -> Result<Replay, SessionError> {
+        Ok(replay(&self.all_records()?))
     }
 
     pub fn items(&mut self) -> &[Item] {
@@ -415,6 +336,7 @@ impl Session {
     // --- what the inputs do ----------------------------------------------------------------
 
     fn append_record(&mut self, record: Record) -> Result<Appended, AppendError> {
+        self.check_append_needs(&record)?;
         if let Some(last) = self.records.last().map(|r| r.seq) {
             if record.seq <= last {
                 return match self.records.iter().rev().find(|r| r.seq == record.seq) {

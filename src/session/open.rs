@@ -1,94 +1,143 @@
-//! Opening a session from its log's text: from the last checkpoint when the log has one, so
-//! only the records after it are read and folded ([`crate::update::checkpoint`]); the lines
-//! before it stay text, read when something needs the whole history (a rewind, the client's
-//! full view, a reconcile). A log without a readable checkpoint opens by replaying it all.
+//! Opening a session from its log: from the last checkpoint when the log has one, so only the
+//! records after it are read and folded ([`crate::update::checkpoint`]); the lines before it are
+//! not parsed, and a host that holds the text elsewhere (a JS string) copies only the tail in
+//! ([`LogText`]). A log without a readable checkpoint, or with a rewind after its last one,
+//! opens by replaying it all.
 
-use crate::diagnostic::Diagnostic;
+use super::history::History;
+use super::{checkpoint, persist, Session};
 use crate::update::checkpoint::{Checkpoint, CheckpointState};
-use crate::update::{parse_log, Event, Header, Log, Record, RecordBody};
+use crate::update::{parse_log, Event, Record, RecordBody, Replayer};
+use crate::view::ReminderQueue;
 
-/// The records before the first one a session holds, when it opened from a checkpoint.
-#[derive(Debug, Clone)]
-pub(super) struct History {
-    /// The log's lines before the held records, header excluded, each ending in a line break.
-    pub text: String,
-    /// Lines of the log before the held records, the header's included (for line numbers).
-    pub lines: usize,
-    /// Records in `text`.
-    pub records: u64,
-    pub started_at: Option<String>,
-    /// The real prompts in it (the records after it go on from here).
-    pub prompts: crate::update::replay::PromptFold,
-    /// The last compaction's summary in it.
-    pub summary: Option<String>,
+/// A log's text as the opener reads it: searched from its end and copied only where it is
+/// read, so a host's text (a JS string) need not be copied whole. Positions are the text's own
+/// units (bytes for `str`, UTF-16 units for a JS string).
+pub trait LogText {
+    fn len(&self) -> usize;
+    /// The last occurrence of `pattern` starting before `before`.
+    fn rfind_before(&self, pattern: &str, before: usize) -> Option<usize>;
+    /// The first occurrence of `pattern` at or after `from`.
+    fn find_from(&self, pattern: &str, from: usize) -> Option<usize>;
+    /// A copy of `from..to`.
+    fn slice(&self, from: usize, to: usize) -> String;
 }
 
-/// A log read from its last checkpoint.
-pub(super) struct Opened {
-    pub header: Option<Header>,
-    pub history: History,
-    /// The records after the ones the checkpoint covers (it among them), with their diagnostics.
-    pub tail: Log,
-    pub replay: crate::update::replay::Resume,
-    pub told: Vec<(String, String)>,
+impl LogText for &str {
+    fn len(&self) -> usize {
+        str::len(self)
+    }
+    fn rfind_before(&self, pattern: &str, before: usize) -> Option<usize> {
+        self.get(..before.min(str::len(self))).and_then(|head| head.rfind(pattern))
+    }
+    fn find_from(&self, pattern: &str, from: usize) -> Option<usize> {
+        self.get(from..).and_then(|rest| rest.find(pattern)).map(|i| i + from)
+    }
+    fn slice(&self, from: usize, to: usize) -> String {
+        self.get(from..to).unwrap_or_default().to_owned()
+    }
 }
 
-/// The last checkpoint of `text` and the lines around it; `None` when the log has none that
-/// reads (it then opens by replay).
-pub(super) fn at_checkpoint(text: &str) -> Option<Opened> {
-    // Find the last checkpoint line, from the end: a cheap look for its kind, then a parse.
-    let mut end = text.len();
-    let (start, checkpoint) = loop {
-        let body = text[..end].trim_end_matches(['\n', '\r']);
-        if body.is_empty() {
+/// Where a log splits at its last checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    /// Where the lines after the header start (0 without a header).
+    pub history_start: usize,
+    /// Where the tail starts: the first record the checkpoint does not cover.
+    pub tail_start: usize,
+}
+
+/// Where `text` splits at its last readable checkpoint; `None` when it has none.
+pub fn split<T: LogText>(text: &T) -> Option<Split> {
+    let mut before = text.len();
+    let (line_start, checkpoint) = loop {
+        let at = text.rfind_before("\"kind\":\"checkpoint\"", before)?;
+        let line_start = text.rfind_before("\n", at).map_or(0, |i| i + 1);
+        let line_end = text.find_from("\n", at).unwrap_or(text.len());
+        if let Some(cp) = checkpoint_of(text.slice(line_start, line_end).trim_end_matches('\r')) {
+            break (line_start, cp);
+        }
+        if line_start == 0 {
             return None;
         }
-        let start = body.rfind('\n').map_or(0, |i| i + 1);
-        let line = &body[start..];
-        if line.contains("\"kind\":\"checkpoint\"") {
-            if let Some(cp) = checkpoint_of(line) {
-                break (start, cp);
-            }
-        }
-        end = start;
+        before = line_start;
     };
-    // The tail starts at the first record after the one the checkpoint covers.
-    let mut tail_start = start;
+    // Records written after the one the checkpoint covers but before it belong to the tail.
+    let mut tail_start = line_start;
     while tail_start > 0 {
-        let before = text[..tail_start - 1].rfind('\n').map_or(0, |i| i + 1);
-        match line_seq(&text[before..tail_start - 1]) {
-            Some(seq) if seq > checkpoint.through => tail_start = before,
+        let previous = text.rfind_before("\n", tail_start - 1).map_or(0, |i| i + 1);
+        match line_seq(&text.slice(previous, tail_start - 1)) {
+            Some(seq) if seq > checkpoint.through => tail_start = previous,
             _ => break,
         }
     }
-    let first_break = text.find('\n')?;
-    let log_head = parse_log(&text[..first_break]);
-    let header = log_head.header;
-    let history_start = if header.is_some() { first_break + 1 } else { 0 };
-    if tail_start < history_start {
-        return None;
+    let first_end = text.find_from("\n", 0).unwrap_or(text.len());
+    let history_start = if parse_log(&text.slice(0, first_end)).header.is_some() { first_end + 1 } else { 0 };
+    (tail_start >= history_start).then_some(Split { history_start, tail_start })
+}
+
+impl Session {
+    /// [`Session::from_log`] from the log's last checkpoint (its text kept for when the whole
+    /// history is needed); `None` when it has none that reads.
+    pub(super) fn from_checkpoint(text: &&str) -> Option<Session> {
+        let at = split(text)?;
+        let history = text[at.history_start..at.tail_start].to_owned();
+        Session::from_tail(&text[..at.history_start], &text[at.tail_start..], Some(history))
     }
-    let lines = text[..tail_start].matches('\n').count();
-    let mut tail = parse_log(&text[tail_start..]);
-    for d in &mut tail.diagnostics {
-        shift_line(d, lines);
+
+    /// A session from the header line (`head`, empty when the log has none) and the lines from
+    /// its last checkpoint on (`tail`, from [`split`]), with the lines between when the host
+    /// gives them (else they stay with the host: see [`Session::needs_history`]). `None` when
+    /// the tail does not open from its checkpoint: the host then opens the whole log.
+    pub fn from_tail(head: &str, tail: &str, history: Option<String>) -> Option<Session> {
+        let header = parse_log(head).header;
+        let header_lines = usize::from(header.is_some());
+        let mut tail = parse_log(tail);
+        let Some(RecordBody::Event(Event::Checkpoint(checkpoint))) = tail.records.iter().find(|r| r.body.is_checkpoint()).map(|r| r.body.clone()) else {
+            return None;
+        };
+        if tail.records.first().is_none_or(|r| r.seq <= checkpoint.through) {
+            return None;
+        }
+        let CheckpointState { replay, prompts, told, summary } = checkpoint.state()?;
+        let Checkpoint { records, started_at, .. } = checkpoint;
+        let mut replayer = Replayer::resume(replay)?;
+        let mut reminders = ReminderQueue::default();
+        for (kind, text) in told {
+            reminders.observe(&crate::update::record::ReminderInjected { reminder: kind, text });
+        }
+        for record in &tail.records {
+            if let RecordBody::Event(Event::ReminderInjected(injected)) = &record.body {
+                reminders.observe(injected);
+            }
+            // A rewind after the checkpoint needs the whole history: the log opens by replay.
+            if !replayer.push(record) {
+                return None;
+            }
+        }
+        // Line numbers: the history's lines are its records (blank or bad lines among them
+        // shift what the tail's diagnostics say by as many).
+        let lines = header_lines + records as usize;
+        for d in &mut tail.diagnostics {
+            if let Some(line) = d.line.as_mut() {
+                *line += lines;
+            }
+        }
+        let stored = tail.records.last().map_or(0, |r| r.seq);
+        let since = tail.records.iter().skip_while(|r| !r.body.is_checkpoint()).skip(1).map(|r| r.to_line().len() as u64).sum();
+        let history = History { text: history, lines, records, started_at, prompts, summary };
+        Some(Session {
+            persistence: persist::Persistence::stored(stored, header.is_some()),
+            header,
+            records: tail.records,
+            history: Some(Box::new(history)),
+            checkpoints: checkpoint::Writer { since, ..checkpoint::Writer::default() },
+            diagnostics: tail.diagnostics,
+            replayer: Some(replayer),
+            reminders,
+            ..Session::default()
+        })
     }
-    for line in &mut tail.lines {
-        *line += lines;
-    }
-    if tail.records.first().is_none_or(|r| r.seq <= checkpoint.through) {
-        return None;
-    }
-    let CheckpointState { replay, prompts, told, summary } = checkpoint.state()?;
-    let history = History {
-        text: text[history_start..tail_start].to_owned(),
-        lines,
-        records: checkpoint.records,
-        started_at: checkpoint.started_at,
-        prompts,
-        summary,
-    };
-    Some(Opened { header, history, tail, replay, told })
 }
 
 /// The checkpoint a line holds, if it is a readable checkpoint record.
@@ -103,6 +152,7 @@ fn checkpoint_of(line: &str) -> Option<Checkpoint> {
 /// The `seq` of a record line, read from its start when it opens with it (as this package
 /// writes records), else from the whole line.
 fn line_seq(line: &str) -> Option<u64> {
+    let line = line.trim_end_matches('\r');
     if let Some(rest) = line.strip_prefix("{\"seq\":") {
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0 && rest[digits..].starts_with([',', '}']) {
@@ -110,10 +160,4 @@ fn line_seq(line: &str) -> Option<u64> {
         }
     }
     serde_json::from_str::<serde_json::Value>(line).ok()?.get("seq")?.as_u64()
-}
-
-fn shift_line(d: &mut Diagnostic, by: usize) {
-    if let Some(line) = d.line.as_mut() {
-        *line += by;
-    }
 }

@@ -79,7 +79,7 @@ fn generated(every: Option<u64>) -> Session {
 }
 
 fn log_of(s: &Session) -> String {
-    s.snapshot().log
+    s.snapshot().unwrap().log
 }
 
 /// The log without its checkpoint lines.
@@ -169,8 +169,8 @@ fn deleting_every_checkpoint_changes_no_build() {
     let mut stripped = Session::from_log(&without_checkpoints(&log));
     assert_eq!(bodies(&mut Session::from_log(&log)), bodies(&mut stripped));
     assert_eq!(
-        Session::from_log(&log).replay().view,
-        stripped.replay().view,
+        Session::from_log(&log).replay().unwrap().view,
+        stripped.replay().unwrap().view,
         "the client's view of the history holds no checkpoint"
     );
 }
@@ -191,7 +191,54 @@ fn the_history_before_the_last_checkpoint_is_not_held() {
     assert!(log.contains("Task 0: fix the parser.") && !held.contains("Task 0: fix the parser."));
     assert!(!held.contains("fn f3()"), "a tool output from before the compactions is not held");
     // Reading the whole history back (the client's full view) does not make it resident.
-    assert!(serde_json::to_string(&s.replay().view).unwrap().contains("Task 0: fix the parser."));
+    assert!(serde_json::to_string(&s.replay().unwrap().view).unwrap().contains("Task 0: fix the parser."));
     assert!(s.records().iter().all(|r| r.seq >= last_checkpoint));
     assert!(matches!(s.records().first().map(|r| &r.body), Some(RecordBody::Event(_))));
+}
+
+/// A host that keeps the history (a JS string, storage) opens from the tail alone: what needs
+/// the whole history is refused with `history_needed` and changes nothing, until the host gives
+/// it; then the session goes on exactly as one opened whole.
+#[test]
+fn a_session_opened_from_its_tail_asks_for_the_history_it_lacks() {
+    use contextview::session::open::split;
+    use contextview::session::{AppendError, SessionError};
+    let log = log_of(&generated(None));
+    let at = split(&log.as_str()).expect("the log has a checkpoint");
+    let (head, history, tail) = (&log[..at.history_start], &log[at.history_start..at.tail_start], &log[at.tail_start..]);
+    let mut whole = Session::from_log(&log);
+    let mut s = Session::from_tail(head, tail, None).expect("opens from its checkpoint");
+    assert!(s.needs_history() && !whole.needs_history());
+    assert_eq!(s.record_count(), whole.record_count());
+    assert_eq!(s.state().prompts, whole.state().prompts, "the prompts came with the checkpoint");
+    assert_eq!(bodies(&mut s), bodies(&mut whole));
+    let records = s.record_count();
+    assert!(matches!(s.snapshot(), Err(SessionError::HistoryNeeded)));
+    assert!(matches!(s.replay(), Err(SessionError::HistoryNeeded)));
+    let refused = s.dispatch(serde_json::from_value(json!({"type": "rewind", "promptIndex": 1})).unwrap(), Some(NOW.into())).unwrap();
+    assert_eq!(refused.error.map(|e| e.code), Some("history_needed".to_owned()));
+    let next = s.record_count() as u64 + 1;
+    let rewind_line = json!({"seq": next + 5, "ts": NOW, "event": {"kind": "rewind", "promptIndex": 0}}).to_string();
+    assert_eq!(s.append_line(&rewind_line), Err(AppendError::HistoryNeeded));
+    assert_eq!(s.record_count(), records, "nothing was written");
+    s.provide_history(history.to_owned());
+    assert!(!s.needs_history());
+    for session in [&mut s, &mut whole] {
+        ok(session, json!({"type": "rewind", "promptIndex": 1}));
+    }
+    assert_eq!(bodies(&mut s), bodies(&mut whole));
+    assert_eq!(s.snapshot().unwrap().log, whole.snapshot().unwrap().log);
+}
+
+/// Reconciling with storage takes the history from storage's own text.
+#[test]
+fn a_session_opened_from_its_tail_reconciles_with_the_whole_log() {
+    use contextview::session::open::split;
+    let log = log_of(&generated(None));
+    let at = split(&log.as_str()).unwrap();
+    let mut s = Session::from_tail(&log[..at.history_start], &log[at.tail_start..], None).unwrap();
+    let reconciled = s.reconcile(&log).unwrap();
+    assert_eq!((reconciled.adopted, reconciled.resent, reconciled.dropped.len()), (0, 0, 0));
+    assert!(!s.needs_history());
+    assert_eq!(s.snapshot().unwrap().log, log);
 }

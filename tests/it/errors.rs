@@ -125,7 +125,7 @@ fn session_calls_refuse_with_their_codes() {
     assert_eq!(s.ack(77, contextview::session::PersistOutcome::Committed).unwrap_err().code(), "unknown_ticket");
     let foreign = format!("{}\n", r#"{"format":"contextview.session-log","version":1,"sessionId":"someone-else"}"#);
     assert_eq!(s.reconcile(&foreign).unwrap_err().code(), "session_mismatch");
-    let mut snapshot = serde_json::to_value(s.snapshot()).unwrap();
+    let mut snapshot = serde_json::to_value(s.snapshot().unwrap()).unwrap();
     snapshot["format"] = json!("something.else");
     assert_eq!(Session::restore(&serde_json::from_value(snapshot).unwrap()).unwrap_err().code(), "invalid_snapshot");
     // A dispatch while commands wait in the queue.

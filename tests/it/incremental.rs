@@ -223,7 +223,7 @@ fn an_appended_build_writes_onto_the_last_body_and_never_changes_one_still_held(
         assert!(report.reuse.unwrap().appended_only, "{provider}");
         assert_eq!(std::sync::Arc::as_ptr(&third), at, "{provider}: the last body was copied, not extended");
         assert!(third.starts_with(&second_text[..second_text.len() - 2]) && third.len() > second_text.len(), "{provider}");
-        let fresh = Session::from_log(&live.snapshot().log).build(&input).unwrap();
+        let fresh = Session::from_log(&live.snapshot().unwrap().log).build(&input).unwrap();
         assert_eq!(*third, fresh.body, "{provider}: the body grown in place is not a fresh build's");
     }
 }

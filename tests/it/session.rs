@@ -105,7 +105,7 @@ fn commands_write_acp_records_and_build_with_the_heads() {
     assert!(first.contains("<user_info>\\nWorkspace: /repo\\n</user_info>") && first.contains("Use tabs."), "{first}");
     assert!(first.contains("Fix the failing test"), "the prefix opens the first user message");
     // A build of the log alone (a fresh process) is the same request.
-    let log = s.snapshot().log;
+    let log = s.snapshot().unwrap().log;
     let fresh = contextview::request::build_request(&contextview::request::BuildInput {
         log: Some(log),
         model: Some("claude-sonnet-4-5".into()),
@@ -192,7 +192,7 @@ fn acknowledgements_move_records_from_accepted_to_committed() {
 fn reconcile_converges_memory_to_storage() {
     // Storage is behind: what it lacks is sent again.
     let mut s = working_session();
-    let log = s.snapshot().log;
+    let log = s.snapshot().unwrap().log;
     let lines: Vec<&str> = log.lines().collect();
     let stored = lines[..4].join("\n") + "\n";
     let r = s.reconcile(&stored).unwrap();
@@ -207,7 +207,7 @@ fn reconcile_converges_memory_to_storage() {
     let mut behind = Session::from_log(&(lines[..4].join("\n") + "\n"));
     let r = behind.reconcile(&log).unwrap();
     assert_eq!((r.adopted, r.resent), (4, 0));
-    assert_eq!(behind.snapshot().log, log);
+    assert_eq!(behind.snapshot().unwrap().log, log);
 
     // Storage holds something else under the same seq: storage wins, memory's line comes back.
     let mut other = Session::from_log(&(lines[..4].join("\n") + "\n"));
@@ -215,7 +215,7 @@ fn reconcile_converges_memory_to_storage() {
     let r = other.reconcile(&log).unwrap();
     assert_eq!(r.dropped.len(), 1);
     assert!(r.dropped[0].contains("edited_paths"));
-    assert_eq!(other.snapshot().log, log);
+    assert_eq!(other.snapshot().unwrap().log, log);
 
     // Storage lost records it had confirmed: they are sent again, and it is reported.
     let mut s = working_session();
@@ -241,7 +241,7 @@ fn reconcile_converges_memory_to_storage() {
     assert!(r.diagnostics[0].message.contains("from seq 2"), "{:?}", r.diagnostics);
     let from_two = changed.len() - at;
     assert_eq!((r.adopted, r.dropped.len(), r.resent), (from_two, from_two, 0));
-    assert_eq!(s.snapshot().log, changed.join("\n") + "\n");
+    assert_eq!(s.snapshot().unwrap().log, changed.join("\n") + "\n");
 
     let mut s = working_session();
     let foreign = log.replace("sess-1", "sess-2");
@@ -356,7 +356,7 @@ fn compaction_refreshes_the_heads_and_keeps_the_state() {
     let kinds: Vec<&str> = s.records().iter().map(|r| r.body.kind()).collect();
     assert!(kinds.contains(&"compaction_checkpoint") && kinds.iter().filter(|k| **k == "tool_call").count() == 2);
     // A fresh replay of the log builds the same request.
-    let mut fresh = Session::from_log(&s.snapshot().log);
+    let mut fresh = Session::from_log(&s.snapshot().unwrap().log);
     // It samples with the log's model: no options needed.
     let fresh_body = body(&ok(&mut fresh, json!({"type": "buildRequest"})));
     assert_eq!(fresh_body, after);
@@ -573,7 +573,7 @@ fn the_threshold_is_announced_once_with_room_for_the_summary_request() {
 #[test]
 fn parse_of_a_session_log_keeps_every_record_kind() {
     let s = working_session();
-    let log = parse_log(&s.snapshot().log);
+    let log = parse_log(&s.snapshot().unwrap().log);
     assert!(log.diagnostics.is_empty(), "{:?}", log.diagnostics);
     assert_eq!(log.records.len(), s.records().len());
 }
@@ -808,8 +808,8 @@ fn run_faults(ops: &[Op]) -> Result<(), String> {
         s.ack(ticket, outcome).map_err(|e| e.to_string())?;
         take(s.take_effects(), &mut inbox);
     }
-    if s.snapshot().log != storage.text() {
-        return Err(format!("memory and storage differ after reconcile:\n{}\n---\n{}", s.snapshot().log, storage.text()));
+    if s.snapshot().unwrap().log != storage.text() {
+        return Err(format!("memory and storage differ after reconcile:\n{}\n---\n{}", s.snapshot().unwrap().log, storage.text()));
     }
     let status = s.persistence();
     if !status.pending.is_empty() || status.committed_through != storage.last() {
@@ -836,7 +836,7 @@ fn faults_never_lose_an_acknowledged_record_and_reconcile_converges() {
 fn a_log_names_its_model_and_window_for_builds_that_do_not() {
     let mut s = working_session();
     ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-opus-4-1", "contextWindow": 500000}));
-    let log = s.snapshot().log;
+    let log = s.snapshot().unwrap().log;
     let build = |input: contextview::request::BuildInput| {
         let out = contextview::request::build_request(&contextview::request::BuildInput { log: Some(log.clone()), ..input }).unwrap();
         let model = serde_json::from_str::<Value>(&out.built.body).unwrap()["model"].as_str().unwrap_or_default().to_owned();
@@ -916,9 +916,9 @@ fn a_latest_exchange_too_large_to_keep_whole_keeps_its_outputs_head_and_tail() {
     assert!(!after.contains("line 10000 of the test log"), "the middle of the output is left out");
     assert!(report.tokens.request < 100_000, "{} tokens", report.tokens.request);
     // The log still holds the whole output, and a fresh replay builds the same request.
-    let mut fresh = Session::from_log(&s.snapshot().log);
+    let mut fresh = Session::from_log(&s.snapshot().unwrap().log);
     assert_eq!(body(&ok(&mut fresh, json!({"type": "buildRequest"}))), *after);
-    assert!(s.snapshot().log.contains("line 10000 of the test log"));
+    assert!(s.snapshot().unwrap().log.contains("line 10000 of the test log"));
 }
 
 #[test]
@@ -958,7 +958,7 @@ fn review_cases_bad_kinds_restores_in_the_queue_and_late_answers() {
 
     // A restore in the queue keeps what is queued behind it.
     let mut s = working_session();
-    let snapshot = serde_json::to_value(s.snapshot()).unwrap();
+    let snapshot = serde_json::to_value(s.snapshot().unwrap()).unwrap();
     let old_ticket = s.persistence().in_flight[0];
     s.submit(cmd(json!({"type": "restore", "snapshot": snapshot})), None);
     s.submit(cmd(json!({"type": "userMessage", "text": "after the restore"})), None);
@@ -972,7 +972,7 @@ fn review_cases_bad_kinds_restores_in_the_queue_and_late_answers() {
     assert_eq!(s.persistence().committed_through, 0);
 
     // A snapshot that claims more than its log holds is refused.
-    let mut bad = serde_json::to_value(s.snapshot()).unwrap();
+    let mut bad = serde_json::to_value(s.snapshot().unwrap()).unwrap();
     bad["persistence"]["committedThrough"] = json!(999);
     assert_eq!(Session::restore(&serde_json::from_value(bad).unwrap()).unwrap_err().code(), "invalid_snapshot");
 }
@@ -1023,14 +1023,14 @@ fn a_rewind_past_a_model_switch_goes_back_to_the_earlier_model() {
     assert_eq!(s.state().model.as_deref(), Some("claude-sonnet-4-5"), "as a replay of the log has it");
     ok(&mut s, json!({"type": "userMessage", "text": "again"}));
     let live = body(&ok(&mut s, json!({"type": "buildRequest"})));
-    let mut fresh = Session::from_log(&s.snapshot().log);
+    let mut fresh = Session::from_log(&s.snapshot().unwrap().log);
     assert_eq!(body(&ok(&mut fresh, json!({"type": "buildRequest"}))), live);
 }
 
 #[test]
 fn a_snapshot_with_a_bad_template_is_refused() {
     let s = working_session();
-    let mut snapshot = serde_json::to_value(s.snapshot()).unwrap();
+    let mut snapshot = serde_json::to_value(s.snapshot().unwrap()).unwrap();
     snapshot["promptContext"]["templates"] = json!({"primary": "{{nope}}"});
     let e = Session::restore(&serde_json::from_value(snapshot).unwrap()).unwrap_err();
     assert_eq!(e.code(), "invalid_template");

@@ -65,11 +65,11 @@ fn the_session_records_its_tools_and_a_reopened_session_builds_with_them() {
     run(&mut s, json!({"type": "buildRequest", "options": {"tools": tools}}));
     assert_eq!(s.records().iter().filter(|r| r.body.kind() == "tools_defined").count(), 1);
     // Reopened from its log, built with no tools given: the recorded ones go.
-    let mut reopened = Session::from_log(&s.snapshot().log);
+    let mut reopened = Session::from_log(&s.snapshot().unwrap().log);
     let (again, _) = body(&run(&mut reopened, json!({"type": "buildRequest"})));
     assert_eq!(again["tools"], first["tools"]);
     // A stateless build of the log too.
-    let input: contextview::request::BuildInput = serde_json::from_value(json!({"provider": "anthropic", "log": s.snapshot().log})).unwrap();
+    let input: contextview::request::BuildInput = serde_json::from_value(json!({"provider": "anthropic", "log": s.snapshot().unwrap().log})).unwrap();
     let out = contextview::request::build_request(&input).unwrap();
     assert_eq!(serde_json::from_str::<Value>(&out.built.body).unwrap()["tools"], first["tools"]);
 }

@@ -31,6 +31,10 @@ pub enum SessionError {
     /// A command that adds to the conversation (or a second `beginAnswer`) while an answer is
     /// being received: `endAnswer` first.
     AnswerInProgress,
+    /// The session opened from a checkpoint and the records before it are with the host: a
+    /// rewind, the full client view or a snapshot needs them given first
+    /// (`Session::provide_history`). Nothing changed.
+    HistoryNeeded,
 }
 
 impl SessionError {
@@ -52,6 +56,7 @@ impl SessionError {
             SessionError::QueueNotEmpty(_) => "queue_not_empty",
             SessionError::NoAnswerBegun => "no_answer_begun",
             SessionError::AnswerInProgress => "answer_in_progress",
+            SessionError::HistoryNeeded => "history_needed",
         }
     }
 }
@@ -79,6 +84,9 @@ impl std::fmt::Display for SessionError {
             SessionError::QueueNotEmpty(n) => write!(f, "{n} commands are queued; process them before dispatching another"),
             SessionError::NoAnswerBegun => write!(f, "no answer is being received (beginAnswer first)"),
             SessionError::AnswerInProgress => write!(f, "an answer is being received; endAnswer first"),
+            SessionError::HistoryNeeded => {
+                write!(f, "this needs the records before the checkpoint the session opened from; give them first (provideHistory)")
+            }
         }
     }
 }
@@ -92,6 +100,9 @@ pub enum AppendError {
     InvalidRecord(String),
     /// Another record already holds this `seq`, or it is lower than the last one.
     SeqConflict { seq: u64, last: u64 },
+    /// A rewind, while the records before the checkpoint the session opened from are with the
+    /// host: give them first (`Session::provide_history`).
+    HistoryNeeded,
 }
 
 impl AppendError {
@@ -99,6 +110,7 @@ impl AppendError {
         match self {
             AppendError::InvalidRecord(_) => "invalid_record",
             AppendError::SeqConflict { .. } => "seq_conflict",
+            AppendError::HistoryNeeded => "history_needed",
         }
     }
 }
@@ -109,6 +121,9 @@ impl std::fmt::Display for AppendError {
             AppendError::InvalidRecord(m) => write!(f, "record line is invalid: {m}"),
             AppendError::SeqConflict { seq, last } => {
                 write!(f, "seq {seq} conflicts with the records held (last seq {last})")
+            }
+            AppendError::HistoryNeeded => {
+                write!(f, "a rewind needs the records before the checkpoint the session opened from; give them first (provideHistory)")
             }
         }
     }

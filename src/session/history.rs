@@ -1,0 +1,115 @@
+//! The records before the checkpoint a session opened from ([`super::open`]). They are not held
+//! as records: what the session needs of them every day — how many there were, when the first
+//! was written, the real prompts, the last compaction's summary — came with the checkpoint.
+//! Their text is held here, or stays with the host (a JS string, storage) until something needs
+//! the whole history: a rewind (its prompt index counts from the start), the client's full
+//! view, a snapshot, a reconcile. Those ask for it first ([`Session::needs_history`], the
+//! `history_needed` error) and the host gives it ([`Session::provide_history`]).
+
+use std::borrow::Cow;
+
+use super::{AppendError, Session, SessionError};
+use crate::update::replay::PromptFold;
+use crate::update::{parse_log, Event, Record, RecordBody};
+
+#[derive(Debug, Clone)]
+pub(super) struct History {
+    /// The log's lines before the held records (header excluded), each ending in a line break;
+    /// `None` while the host keeps them.
+    pub text: Option<String>,
+    /// Lines of the log before the held records, the header's included (for line numbers).
+    pub lines: usize,
+    /// Records before the held ones.
+    pub records: u64,
+    pub started_at: Option<String>,
+    /// The real prompts among them (the records after them go on from here).
+    pub prompts: PromptFold,
+    /// The last compaction's summary among them.
+    pub summary: Option<String>,
+}
+
+impl Session {
+    /// Whether the records before the held ones are with the host: then a rewind, the full
+    /// client view, a snapshot and a rewind appended from elsewhere need them given first.
+    pub fn needs_history(&self) -> bool {
+        self.history.as_ref().is_some_and(|h| h.text.is_none())
+    }
+
+    /// Gives the session the log's lines before the records it holds (what [`super::open`]
+    /// left out: the lines after the header up to the tail), when it asked for them.
+    pub fn provide_history(&mut self, text: String) {
+        if let Some(history) = self.history.as_mut().filter(|h| h.text.is_none()) {
+            history.text = Some(text);
+        }
+    }
+
+    /// `history_needed` when the history is with the host.
+    pub(super) fn require_history(&self) -> Result<(), SessionError> {
+        match self.needs_history() {
+            true => Err(SessionError::HistoryNeeded),
+            false => Ok(()),
+        }
+    }
+
+    /// A record from elsewhere that needs the whole history (a rewind) is refused until the
+    /// host gives it.
+    pub(super) fn check_append_needs(&self, record: &Record) -> Result<(), AppendError> {
+        match (&record.body, self.needs_history()) {
+            (RecordBody::Event(Event::Rewind(_)), true) => Err(AppendError::HistoryNeeded),
+            _ => Ok(()),
+        }
+    }
+
+    /// Makes the whole history resident: the records before the checkpoint the session opened
+    /// from are read from their text. Nothing happens while the host keeps the text (every
+    /// caller has asked for it first).
+    pub(super) fn load_history(&mut self) {
+        let Some(history) = self.history.take_if(|h| h.text.is_some()) else { return };
+        let text = history.text.unwrap_or_default();
+        let mut log = parse_log(&text);
+        let header_lines = history.lines.saturating_sub(text.matches('\n').count());
+        for d in &mut log.diagnostics {
+            if let Some(line) = d.line.as_mut() {
+                *line += header_lines;
+            }
+        }
+        self.diagnostics.splice(0..0, log.diagnostics);
+        log.records.append(&mut self.records);
+        self.records = log.records;
+    }
+
+    /// Every record of the log, the history's included (read from its text, not kept).
+    pub(super) fn all_records(&self) -> Result<Cow<'_, [Record]>, SessionError> {
+        self.require_history()?;
+        Ok(match self.history.as_ref().and_then(|h| h.text.as_deref()) {
+            Some(text) => {
+                let mut records = parse_log(text).records;
+                records.extend(self.records.iter().cloned());
+                Cow::Owned(records)
+            }
+            None => Cow::Borrowed(&self.records),
+        })
+    }
+
+    /// How many records the log holds, the history's included.
+    pub fn record_count(&self) -> usize {
+        self.history.as_ref().map_or(0, |h| h.records as usize) + self.records.len()
+    }
+
+    /// The first record's time.
+    pub(super) fn started_at(&self) -> Option<String> {
+        match &self.history {
+            Some(history) => history.started_at.clone(),
+            None => self.records.first().map(|r| r.ts.clone()),
+        }
+    }
+
+    /// The summary of the compaction recorded at `seq`.
+    pub(super) fn compaction_summary(&self, seq: u64) -> Option<String> {
+        match self.records.iter().find(|r| r.seq == seq).map(|r| &r.body) {
+            Some(RecordBody::Event(Event::CompactionCheckpoint(cp))) => Some(cp.summary.clone()),
+            Some(_) => None,
+            None => self.history.as_ref().and_then(|h| h.summary.clone()),
+        }
+    }
+}

@@ -20,6 +20,8 @@ pub(super) struct Writer {
     pub every: Option<u64>,
     /// Bytes of records handed to storage or appended since the last checkpoint.
     pub since: u64,
+    /// The last record counted in `since` (a record sent again is not counted again).
+    pub counted: u64,
     /// The last checkpoint's size in bytes.
     pub last_size: u64,
     /// A compaction or a rewind rewrote the history since the last checkpoint.
@@ -28,11 +30,19 @@ pub(super) struct Writer {
 
 impl Default for Writer {
     fn default() -> Writer {
-        Writer { every: Some(CHECKPOINT_EVERY), since: 0, last_size: 0, rewritten: false }
+        Writer { every: Some(CHECKPOINT_EVERY), since: 0, counted: 0, last_size: 0, rewritten: false }
     }
 }
 
 impl Writer {
+    /// Counts a record of `bytes` handed to storage or appended, once.
+    pub fn count(&mut self, seq: u64, bytes: usize) {
+        if seq > self.counted {
+            self.counted = seq;
+            self.since += bytes as u64;
+        }
+    }
+
     fn due(&self) -> bool {
         self.rewritten || self.every.is_some_and(|every| self.since >= every.max(self.last_size))
     }
@@ -65,7 +75,7 @@ impl Session {
         let checkpoint = Checkpoint::new(through, self.record_count() as u64, self.started_at(), &state);
         let size = checkpoint.state.len() as u64;
         let seq = self.write(RecordBody::Event(Event::Checkpoint(checkpoint)), &ts);
-        self.checkpoints = Writer { last_size: size, since: 0, rewritten: false, ..self.checkpoints.clone() };
+        self.checkpoints = Writer { last_size: size, since: 0, counted: seq, rewritten: false, ..self.checkpoints.clone() };
         Some(seq)
     }
 

@@ -208,6 +208,8 @@ impl Session {
             records: log.records,
             diagnostics: log.diagnostics,
             reminders,
+            // A log without a checkpoint gets one once it is long enough to want one.
+            checkpoints: checkpoint::Writer { since: text.len() as u64, counted: stored, ..checkpoint::Writer::default() },
             ..Session::default()
         }
     }
@@ -432,9 +434,10 @@ impl Input for AppendLine<'_> {
             RecordError::BadEnvelope(m) => AppendError::InvalidRecord(m),
             RecordError::BadBody { kind, reason } => AppendError::InvalidRecord(format!("`{kind}`: {reason}")),
         })?;
+        let seq = record.seq;
         let appended = s.append_record(record)?;
         if appended == Appended::New {
-            s.checkpoints.since += self.0.len() as u64;
+            s.checkpoints.count(seq, self.0.len());
         }
         Ok(appended)
     }

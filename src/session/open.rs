@@ -131,7 +131,7 @@ impl Session {
             header,
             records: tail.records,
             history: Some(Box::new(history)),
-            checkpoints: checkpoint::Writer { since, ..checkpoint::Writer::default() },
+            checkpoints: checkpoint::Writer { since, counted: stored, ..checkpoint::Writer::default() },
             diagnostics: tail.diagnostics,
             replayer: Some(replayer),
             reminders,

@@ -114,7 +114,11 @@ fn checkpoints_in(log: &str) -> usize {
 #[test]
 fn every_cut_point_opens_from_its_last_checkpoint_to_the_same_requests() {
     let log = log_of(&generated(Some(6_000)));
+    // Every 6,000 bytes written (or the last checkpoint's size, if larger), after each of two
+    // compactions and after the rewind; records sent again to storage are not counted again.
+    let written = without_checkpoints(&log).len();
     assert!(checkpoints_in(&log) >= 10, "the generated log has checkpoints all through it: {}", checkpoints_in(&log));
+    assert!(checkpoints_in(&log) <= written / 6_000 + 3, "{} checkpoints for {written} bytes", checkpoints_in(&log));
     let records = log.lines().count() - 1;
     let mut opened_from_checkpoints = 0;
     for n in 1..=records {
@@ -241,4 +245,20 @@ fn a_session_opened_from_its_tail_reconciles_with_the_whole_log() {
     assert_eq!((reconciled.adopted, reconciled.resent, reconciled.dropped.len()), (0, 0, 0));
     assert!(!s.needs_history());
     assert_eq!(s.snapshot().unwrap().log, log);
+}
+
+/// A log without checkpoints (an import, an older log) opens by replay and is given one with
+/// the first command once it is long enough; the next open starts from it.
+#[test]
+fn a_long_log_without_checkpoints_is_given_one() {
+    let plain = without_checkpoints(&log_of(&generated(None)));
+    let mut s = Session::from_log(&plain);
+    assert_eq!(s.records().len(), s.record_count(), "opened whole");
+    s.set_checkpoint_every(Some((plain.len() / 2) as u64));
+    ok(&mut s, json!({"type": "userMessage", "text": "Go on."}));
+    let log = log_of(&s);
+    assert_eq!(checkpoints_in(&log), 1);
+    let reopened = Session::from_log(&log);
+    assert!(reopened.records().len() <= 2, "the checkpoint and the record after it: {}", reopened.records().len());
+    assert_eq!(bodies(&mut Session::from_log(&log)), bodies(&mut s));
 }

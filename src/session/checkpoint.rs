@@ -1,22 +1,26 @@
 //! When the session writes a checkpoint ([`crate::update::checkpoint`]): after each compaction
-//! and each rewind (the history was rewritten: opening would otherwise replay it all),
-//! and when the records written since the last one outgrow both [`CHECKPOINT_EVERY`] (or the
-//! size the host chose) and the last checkpoint itself — so checkpoints add at most about the
-//! log's own size, and opening folds at most that much after the last one. The session is the
-//! one writer of checkpoints, after a command, in the same batch for storage as the command's
-//! records.
+//! and each rewind — the history was rewritten, and the state after it is what the next
+//! request reaches — and, when the host asks for it ([`Session::set_checkpoint_every`]), when the
+//! records written since the last one outgrow both a size and the last checkpoint as stored (so
+//! such checkpoints add at most about the log's own size). The session is the one writer of
+//! checkpoints, after a command, in the same batch for storage as the command's records.
+//!
+//! Checkpoints by size are off by default: a checkpoint holds the items since the last
+//! compaction, whole, so in a session that prunes and never compacts it is as large as the
+//! history it saves replaying (BENCHMARKS.md, "Opening a long session").
 
 use super::Session;
 use crate::update::checkpoint::{Checkpoint, CheckpointState};
 use crate::update::replay::PromptFold;
 use crate::update::{Event, RecordBody};
 
-/// Bytes of records after which a checkpoint is due, by default.
+/// Bytes of records between checkpoints a host that wants them by size may start from.
 pub const CHECKPOINT_EVERY: u64 = 4 << 20;
 
 #[derive(Debug, Clone)]
 pub(super) struct Writer {
-    /// Bytes of records between checkpoints (`None`: only after compactions).
+    /// Bytes of records between checkpoints (`None`, the default: only after compactions and
+    /// rewinds).
     pub every: Option<u64>,
     /// Bytes of records handed to storage or appended since the last checkpoint.
     pub since: u64,
@@ -30,7 +34,7 @@ pub(super) struct Writer {
 
 impl Default for Writer {
     fn default() -> Writer {
-        Writer { every: Some(CHECKPOINT_EVERY), since: 0, counted: 0, last_size: 0, rewritten: false }
+        Writer { every: None, since: 0, counted: 0, last_size: 0, rewritten: false }
     }
 }
 
@@ -49,8 +53,8 @@ impl Writer {
 }
 
 impl Session {
-    /// How many bytes of records between checkpoints (`None`: only after compactions; the
-    /// default is [`CHECKPOINT_EVERY`]).
+    /// How many bytes of records between checkpoints besides those after compactions and
+    /// rewinds (`None`, the default: none; [`CHECKPOINT_EVERY`] is a fair size).
     pub fn set_checkpoint_every(&mut self, bytes: Option<u64>) {
         self.checkpoints.every = bytes;
     }
@@ -73,8 +77,9 @@ impl Session {
         let replay = self.replayer().resume_state();
         let state = CheckpointState { replay, prompts, told: self.reminders.told(), summary };
         let checkpoint = Checkpoint::new(through, self.record_count() as u64, self.started_at(), &state);
-        let size = checkpoint.state.len() as u64;
         let seq = self.write(RecordBody::Event(Event::Checkpoint(checkpoint)), &ts);
+        // Its size as stored (the state escaped inside the line), for the spacing rule.
+        let size = self.records.last().map_or(0, |r| r.to_line().len()) as u64;
         self.checkpoints = Writer { last_size: size, since: 0, counted: seq, rewritten: false, ..self.checkpoints.clone() };
         Some(seq)
     }

@@ -208,7 +208,8 @@ impl Session {
             records: log.records,
             diagnostics: log.diagnostics,
             reminders,
-            // A log without a checkpoint gets one once it is long enough to want one.
+            // A log without a checkpoint gets one once it is long enough to want one (when the
+            // host asks for checkpoints by size).
             checkpoints: checkpoint::Writer { since: text.len() as u64, counted: stored, ..checkpoint::Writer::default() },
             ..Session::default()
         }

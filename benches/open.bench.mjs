@@ -1,0 +1,73 @@
+// Opening a long session: a generated log with images and compactions (benches/long_session.rs),
+// opened by `Session.fromLog` from its last checkpoint, against the same log with its checkpoints
+// deleted (replayed from the start), each in a fresh Node process with a fresh wasm instance:
+// the time `fromLog` takes, and wasm linear memory after opening and after one build — as
+// multiples of the request's bytes (the goal: ≤ 2× plus ~100 bytes per record not held), and
+// whether it stays inside a Durable Object's 128 MB. Run by `make bench` after `make build`.
+//
+// `node benches/open.bench.mjs [MB …]` (default 20 50 200) prints a table and the figures as JSON.
+import { readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const MB = 1024 * 1024;
+const here = fileURLToPath(import.meta.url);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** The generated log of `mb` MB, made once (native, release) and kept under target/. */
+function longLog(mb) {
+  const dir = `${root}target/bench-logs`;
+  const path = `${dir}/long-${mb}mb.jsonl`;
+  if (!existsSync(path)) {
+    mkdirSync(dir, { recursive: true });
+    execFileSync('cargo', ['run', '--quiet', '--release', '--example', 'long-session', '--', String(mb * MB), path], { cwd: root, stdio: 'inherit' });
+  }
+  return path;
+}
+
+/** In the child: open one log once, build once; time and memory. */
+async function one(path, strip) {
+  let log = readFileSync(path, 'utf8');
+  if (strip === 'strip') log = log.split('\n').filter((l) => !l.includes('"kind":"checkpoint"')).join('\n');
+  const { initSync, Session } = await import('../pkg/web/contextview.js');
+  const wasm = initSync({ module: readFileSync(new URL('../pkg/web/contextview_bg.wasm', import.meta.url)) });
+  const memory = () => wasm.memory.buffer.byteLength;
+  const before = memory();
+  const t0 = performance.now();
+  const session = Session.fromLog(log);
+  const openMs = performance.now() - t0;
+  const loaded = memory();
+  const { body } = session.buildBytes({ provider: 'anthropic' });
+  const built = memory();
+  const records = session.recordCount();
+  const held = session.state().records;
+  process.stdout.write(JSON.stringify({ logBytes: Buffer.byteLength(log), records, held, bodyBytes: body.length, openMs, before, loaded, built }));
+}
+
+function run(path, strip) {
+  const out = execFileSync(process.execPath, ['--max-old-space-size=8192', here, '--one', path, strip], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(out);
+}
+
+function main() {
+  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const results = [];
+  for (const mb of sizes.length ? sizes : [20, 50, 200]) {
+    const path = longLog(mb);
+    const checkpointed = run(path, 'keep');
+    const replayed = run(path, 'strip');
+    results.push({ mb, checkpointed, replayed });
+  }
+  const f = (n) => `${(n / MB).toFixed(1)} MB`;
+  console.log('\n| log | records | opened from the last checkpoint: open | memory after open / build | ÷ request | replayed whole: open | memory after open / build | open, replay ÷ checkpoint |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const { mb, checkpointed: c, replayed: r } of results) {
+    const overRequest = ((c.built - c.before) / c.bodyBytes).toFixed(2);
+    console.log(`| ${mb} MB | ${c.records} | ${c.openMs.toFixed(0)} ms | ${f(c.loaded)} / ${f(c.built)} | ${overRequest}× of ${f(c.bodyBytes)} | ${r.openMs.toFixed(0)} ms | ${f(r.loaded)} / ${f(r.built)} | ${(r.openMs / c.openMs).toFixed(1)}× |`);
+  }
+  console.log('goals: memory after a build ≤ 2× the request (+~100 B per record not held); a 200 MB log inside 128 MB; a 50 MB log opens ≥ 20× faster than its replay');
+  console.log(JSON.stringify({ date: new Date().toISOString().slice(0, 10), node: process.version, results }, null, 2));
+}
+
+if (process.argv[2] === '--one') await one(process.argv[3], process.argv[4]);
+else main();

@@ -1,0 +1,80 @@
+// Checkpoints from JavaScript: a log with checkpoints opens from the last one, builds what the
+// same log without them builds, hands the rest of the history over when a rewind needs it, and
+// holds in wasm memory what the view reaches — not the history before the checkpoint.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+
+import * as cv from '../../pkg/node.mjs';
+
+const NOW = '2026-12-05T09:00:00Z';
+const SUMMARY = '## Goal\nMake the parser accept trailing commas.\n## Constraints\nKeep the API.\n## Progress\n### Done\nRead it.\n### In progress\nThe fix.\n### Blocked\nNone\n## Decisions\nNone\n## Next steps\nTest.\n## Files\nsrc/parser.rs\n## Pending actions\nNone';
+
+/** A session with `rounds` tool rounds of `outputBytes` each, compacted after `compactAt`. */
+export function longLog(rounds, outputBytes, compactAt) {
+  const s = cv.Session.create('long');
+  const ok = (command) => {
+    const p = s.dispatch(command, NOW);
+    assert.equal(p.error, undefined, JSON.stringify(p.error));
+    return p;
+  };
+  ok({ type: 'switchModel', provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 });
+  for (let round = 0; round < rounds; round++) {
+    if (round % 10 === 0) ok({ type: 'userMessage', text: `Task ${round}: fix module ${round}.` });
+    ok({ type: 'assistantResponse', text: `Step ${round}.`, toolCalls: [{ id: `c${round}`, name: 'read', input: { path: `src/m${round}.rs` } }] });
+    ok({ type: 'toolResult', toolCallId: `c${round}`, output: `// m${round}\n` + 'let x = read(input)?;\n'.repeat(Math.ceil(outputBytes / 22)) });
+    if (round === compactAt) {
+      ok({ type: 'prepareCompaction', options: { keepRecentTokens: 2000 } });
+      ok({ type: 'applyCompaction', summary: SUMMARY });
+    }
+  }
+  ok({ type: 'userMessage', text: 'Now the lexer.' });
+  return s.snapshot().log;
+}
+
+const strip = (log) => log.split('\n').filter((l) => !l.includes('"kind":"checkpoint"')).join('\n');
+
+test('a log opens from its last checkpoint and builds what the log without checkpoints builds', () => {
+  const log = longLog(60, 2000, 40);
+  assert.equal(log.split('\n').filter((l) => l.includes('"kind":"checkpoint"')).length, 1, 'one checkpoint, after the compaction');
+  const opened = cv.Session.fromLog(log);
+  const replayed = cv.Session.fromLog(strip(log));
+  assert.equal(opened.recordCount(), replayed.recordCount() + 1);
+  for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
+    assert.equal(opened.buildString({ provider }).body, replayed.buildString({ provider }).body, provider);
+  }
+  // A rewind across the compaction needs the history: the facade hands it over from the text.
+  for (const s of [opened, replayed]) {
+    const p = s.dispatch({ type: 'rewind', promptIndex: 2 }, NOW);
+    assert.equal(p.error, undefined, JSON.stringify(p.error));
+  }
+  assert.equal(opened.buildString({ provider: 'anthropic' }).body, replayed.buildString({ provider: 'anthropic' }).body);
+  assert.equal(strip(opened.snapshot().log), strip(replayed.snapshot().log));
+});
+
+/** Wasm memory grown by opening `log` and building once, in a fresh instance of its own. */
+function grown(log) {
+  const child = `
+    import { readFileSync } from 'node:fs';
+    const { initSync, Session } = await import(${JSON.stringify(new URL('../../pkg/web/contextview.js', import.meta.url).href)});
+    const wasm = initSync({ module: readFileSync(new URL(${JSON.stringify(new URL('../../pkg/web/contextview_bg.wasm', import.meta.url).href)})) });
+    const log = readFileSync(0, 'utf8');
+    const before = wasm.memory.buffer.byteLength;
+    const s = Session.fromLog(log);
+    s.buildString({ provider: 'anthropic' });
+    process.stdout.write(String(wasm.memory.buffer.byteLength - before));`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', child], { input: log, encoding: 'utf8', maxBuffer: 1 << 20 }));
+}
+
+test('what came before the last checkpoint is not held in wasm memory', () => {
+  // 16 MB of tool output before the compaction, two results after it.
+  const log = longLog(82, 200_000, 80);
+  const history = strip(log.slice(0, log.lastIndexOf('"kind":"checkpoint"')));
+  assert.ok(history.length > 16_000_000, `${history.length} bytes before the checkpoint`);
+  const withCheckpoint = grown(log);
+  const replayed = grown(strip(log));
+  assert.ok(replayed > history.length, `replayed whole: ${replayed} bytes grown`);
+  // What is held is the tail (two results of 200 KB), the items the view reaches and the
+  // request built from them: a few times the request, whatever the history's length.
+  assert.ok(withCheckpoint < history.length / 4, `opened from the checkpoint: ${withCheckpoint} bytes grown for ${history.length} bytes of history`);
+});

@@ -1,4 +1,4 @@
-// Opening a long session: a generated log with images and compactions (benches/long_session.rs),
+// Opening a long session: a generated log with images and compactions (examples/long_session.rs),
 // opened by `Session.fromLog` from its last checkpoint, against the same log with its checkpoints
 // deleted (replayed from the start), each in a fresh Node process with a fresh wasm instance:
 // the time `fromLog` takes, and wasm linear memory after opening and after one build — as
@@ -20,7 +20,7 @@ function longLog(mb) {
   const path = `${dir}/long-${mb}mb.jsonl`;
   if (!existsSync(path)) {
     mkdirSync(dir, { recursive: true });
-    execFileSync('cargo', ['run', '--quiet', '--release', '--example', 'long-session', '--', String(mb * MB), path], { cwd: root, stdio: 'inherit' });
+    execFileSync('cargo', ['run', '--quiet', '--release', '--example', 'long_session', '--', String(mb * MB), path], { cwd: root, stdio: 'inherit' });
   }
   return path;
 }

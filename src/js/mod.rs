@@ -408,6 +408,18 @@ impl Session {
         self.inner.items().len()
     }
 
+    /// Writes a checkpoint whenever this many bytes of records were written since the last one,
+    /// besides those after compactions and rewinds (`null`: none by size, the default).
+    #[wasm_bindgen(js_name = setCheckpointEvery)]
+    pub fn set_checkpoint_every(&mut self, #[wasm_bindgen(unchecked_param_type = "number | null")] bytes: JsValue) -> Result<(), JsValue> {
+        let bytes = match bytes.is_null() || bytes.is_undefined() {
+            true => None,
+            false => Some(u64::from(integer(&bytes, "bytes", 1..=u32::MAX)?)),
+        };
+        self.inner.set_checkpoint_every(bytes);
+        Ok(())
+    }
+
     #[wasm_bindgen(js_name = recordCount)]
     pub fn record_count(&self) -> usize {
         self.inner.record_count()

@@ -33,15 +33,15 @@ pub struct Checkpoint {
 
 impl Checkpoint {
     pub fn new(through: u64, records: u64, started_at: Option<String>, state: &CheckpointState) -> Checkpoint {
-        // Through a value: the serializers every record already uses, no second copy of them.
-        let state = serde_json::to_value(state).map(|v| v.to_string()).unwrap_or_default();
+        // Straight to text: no value tree of the whole state at its peak.
+        let state = serde_json::to_string(state).unwrap_or_default();
         Checkpoint { through, records, started_at, state }
     }
 
     /// The state to resume from; `None` when its text does not read.
     pub fn state(&self) -> Option<CheckpointState> {
-        // Through a value: the deserializers every record already uses, no second copy of them.
-        serde_json::from_value(serde_json::from_str(&self.state).ok()?).ok()
+        // Straight from text: no value tree of the whole state at its peak.
+        serde_json::from_str(&self.state).ok()
     }
 }
 

@@ -78,3 +78,28 @@ test('what came before the last checkpoint is not held in wasm memory', () => {
   // request built from them: a few times the request, whatever the history's length.
   assert.ok(withCheckpoint < history.length / 4, `opened from the checkpoint: ${withCheckpoint} bytes grown for ${history.length} bytes of history`);
 });
+
+test('setCheckpointEvery adds checkpoints by size; they reach storage with the command that wrote past the size', () => {
+  const s = cv.Session.create('by-size');
+  s.setCheckpointEvery(50_000);
+  const kinds = [];
+  const run = (command) => {
+    const p = s.dispatch(command, NOW);
+    assert.equal(p.error, undefined, JSON.stringify(p.error));
+    for (const e of p.effects) if (e.type === 'persist') for (const line of e.lines) kinds.push(JSON.parse(line).event?.kind ?? JSON.parse(line).update?.sessionUpdate ?? 'header');
+  };
+  run({ type: 'switchModel', provider: 'openai-chat', model: 'gpt-4.1', contextWindow: 1000000 });
+  run({ type: 'userMessage', text: 'Read everything.' });
+  for (let round = 0; round < 12; round++) {
+    run({ type: 'assistantResponse', toolCalls: [{ id: `c${round}`, name: 'read', input: {} }] });
+    run({ type: 'toolResult', toolCallId: `c${round}`, output: 'x'.repeat(10_000) });
+  }
+  const checkpoints = kinds.filter((k) => k === 'checkpoint').length;
+  // 120 KB of results: a checkpoint after the first 50 KB; the next waits for 50 KB more or the
+  // checkpoint's own size, whichever is larger.
+  assert.ok(checkpoints >= 1 && checkpoints <= 2, `${checkpoints} checkpoints in ${kinds.length} records`);
+  const reopened = cv.Session.fromLog(s.snapshot().log);
+  assert.equal(reopened.buildString({ provider: 'openai-chat' }).body, s.buildString({ provider: 'openai-chat' }).body);
+  s.setCheckpointEvery(null);
+  assert.throws(() => s.setCheckpointEvery(-1), (e) => e.code === 'invalid_argument');
+});

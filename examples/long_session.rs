@@ -3,7 +3,7 @@
 //! a 200k window filled by an agent that compacts rather than prunes, as Claude Code does) —
 //! what an autonomous run leaves after hours. The opening bench reads it.
 //!
-//! `cargo run --release --example long-session -- BYTES PATH [CHECKPOINT_EVERY]` writes a log
+//! `cargo run --release --example long_session -- BYTES PATH [CHECKPOINT_EVERY]` writes a log
 //! of about BYTES to PATH, with checkpoints after its compactions (and every CHECKPOINT_EVERY
 //! bytes when given).
 

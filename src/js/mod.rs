@@ -393,7 +393,7 @@ impl Session {
         let line = string(&line, "line")?;
         let mut appended = self.inner.append_line(&line);
         if appended == Err(crate::session::AppendError::HistoryNeeded) {
-            self.give_history();
+            self.give_history()?;
             appended = self.inner.append_line(&line);
         }
         match appended {
@@ -467,7 +467,7 @@ impl Session {
     pub fn submit(&mut self, command: Ts<Command>, #[wasm_bindgen(unchecked_param_type = "string | null")] now: JsValue) -> Result<f64, JsValue> {
         let now = clock(&now)?;
         let command = via_value(&command.js_value(), "invalid_command", "command")?;
-        self.give_history_for(&command);
+        self.give_history_for(&command)?;
         Ok(self.inner.submit(command, Some(now)) as f64)
     }
 
@@ -482,7 +482,7 @@ impl Session {
     pub fn dispatch(&mut self, command: Ts<Command>, now: JsValue) -> Result<Ts<Processed>, JsValue> {
         let now = clock(&now)?;
         let command = via_value(&command.js_value(), "invalid_command", "command")?;
-        self.give_history_for(&command);
+        self.give_history_for(&command)?;
         ts(&self.inner.dispatch(command, Some(now)).map_err(session_error)?)
     }
 
@@ -529,7 +529,7 @@ impl Session {
 
     /// The whole state as a value; `Session.restore(snapshot)` gives it back.
     pub fn snapshot(&mut self) -> Result<Ts<SessionSnapshot>, JsValue> {
-        self.give_history();
+        self.give_history()?;
         ts(&self.inner.snapshot().map_err(session_error)?)
     }
 
@@ -679,19 +679,22 @@ impl WorkspaceEngine {
 }
 
 impl Session {
-    /// Hands the session the lines before the checkpoint it opened from, when it lacks them.
-    fn give_history(&mut self) {
+    /// Hands the session the lines before the checkpoint it opened from, when it lacks them
+    /// (refused when they are not that history: the log's text changed under it).
+    fn give_history(&mut self) -> Result<(), JsValue> {
         if self.inner.needs_history() {
             if let Some(history) = self.history.take() {
-                self.inner.provide_history(String::from(history));
+                self.inner.provide_history(String::from(history)).map_err(session_error)?;
             }
         }
+        Ok(())
     }
 
     /// [`Session::give_history`] before a command that needs the whole history (a rewind).
-    fn give_history_for(&mut self, command: &Command) {
+    fn give_history_for(&mut self, command: &Command) -> Result<(), JsValue> {
         if matches!(command, Command::Rewind(_) | Command::Snapshot) {
-            self.give_history();
+            self.give_history()?;
         }
+        Ok(())
     }
 }

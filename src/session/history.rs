@@ -21,6 +21,8 @@ pub(super) struct History {
     pub lines: usize,
     /// Records before the held ones.
     pub records: u64,
+    /// The last of them (the record the checkpoint covers through).
+    pub through: u64,
     pub started_at: Option<String>,
     /// The real prompts among them (the records after them go on from here).
     pub prompts: PromptFold,
@@ -36,11 +38,34 @@ impl Session {
     }
 
     /// Gives the session the log's lines before the records it holds (what [`super::open`]
-    /// left out: the lines after the header up to the tail), when it asked for them.
-    pub fn provide_history(&mut self, text: String) {
-        if let Some(history) = self.history.as_mut().filter(|h| h.text.is_none()) {
-            history.text = Some(text);
+    /// left out: the lines after the header up to the tail), when it asked for them. They are
+    /// checked against what the checkpoint says of them — every line a record, as many records
+    /// as it counted, the last the one it covers, the same prompts — and refused whole
+    /// (`history_mismatch`, nothing changed) when they are not that history: a torn or short
+    /// read never makes a wrong request.
+    pub fn provide_history(&mut self, text: String) -> Result<(), SessionError> {
+        let Some(history) = self.history.as_ref().filter(|h| h.text.is_none()) else { return Ok(()) };
+        let log = parse_log(&text);
+        let mismatch = |why: String| Err(SessionError::HistoryMismatch(why));
+        // The history has no header line of its own; anything else said about it is a line that
+        // did not read.
+        if let Some(d) = log.diagnostics.iter().find(|d| d.code != crate::update::codes::LOG_MISSING_HEADER.code) {
+            return mismatch(format!("line {} of it: {}", d.line.map_or(0, |l| l + history.lines.saturating_sub(history.records as usize)), d.message));
         }
+        if log.records.len() as u64 != history.records {
+            return mismatch(format!("{} records where the checkpoint counted {}", log.records.len(), history.records));
+        }
+        if log.records.last().map_or(0, |r| r.seq) != history.through {
+            return mismatch(format!("it ends at seq {} where the checkpoint covers through {}", log.records.last().map_or(0, |r| r.seq), history.through));
+        }
+        if crate::update::replay::prompt_fold(&log.records).prompts != history.prompts.prompts {
+            return mismatch("its prompts are not the ones the checkpoint counted".to_owned());
+        }
+        let mut records = log.records;
+        records.append(&mut self.records);
+        self.records = records;
+        self.history = None;
+        Ok(())
     }
 
     /// `history_needed` when the history is with the host.

@@ -100,7 +100,7 @@ impl Session {
             return None;
         }
         let CheckpointState { replay, prompts, told, summary } = checkpoint.state()?;
-        let Checkpoint { records, started_at, .. } = checkpoint;
+        let Checkpoint { records, started_at, through, .. } = checkpoint;
         let mut replayer = Replayer::resume(replay)?;
         let mut reminders = ReminderQueue::default();
         for (kind, text) in told {
@@ -125,7 +125,7 @@ impl Session {
         }
         let stored = tail.records.last().map_or(0, |r| r.seq);
         let since = tail.records.iter().skip_while(|r| !r.body.is_checkpoint()).skip(1).map(|r| r.to_line().len() as u64).sum();
-        let history = History { text: history, lines, records, started_at, prompts, summary };
+        let history = History { text: history, lines, records, through, started_at, prompts, summary };
         Some(Session {
             persistence: persist::Persistence::stored(stored, header.is_some()),
             header,

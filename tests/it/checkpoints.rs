@@ -225,7 +225,20 @@ fn a_session_opened_from_its_tail_asks_for_the_history_it_lacks() {
     let rewind_line = json!({"seq": next + 5, "ts": NOW, "event": {"kind": "rewind", "promptIndex": 0}}).to_string();
     assert_eq!(s.append_line(&rewind_line), Err(AppendError::HistoryNeeded));
     assert_eq!(s.record_count(), records, "nothing was written");
-    s.provide_history(history.to_owned());
+    // What is not that history is refused whole, and nothing changes: a torn read, a short one,
+    // another session's.
+    let torn = &history[..history.len() - 40];
+    let short: String = history.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let other = without_checkpoints(&log_of(&generated(Some(6_000))));
+    let other = other.split_once('\n').unwrap().1;
+    for given in [torn, short.as_str(), other] {
+        let refused = s.provide_history(given.to_owned());
+        assert!(matches!(refused, Err(SessionError::HistoryMismatch(_))), "{refused:?}");
+        assert!(s.needs_history());
+        assert_eq!(refused.unwrap_err().code(), "history_mismatch");
+    }
+    assert_eq!(s.record_count(), records);
+    s.provide_history(history.to_owned()).unwrap();
     assert!(!s.needs_history());
     for session in [&mut s, &mut whole] {
         ok(session, json!({"type": "rewind", "promptIndex": 1}));

@@ -680,9 +680,11 @@ fn check_claims(s: &Session, storage: &Storage) -> Result<(), String> {
     Ok(())
 }
 
-fn run_faults(ops: &[Op]) -> Result<(), String> {
+/// The fault driver; `every`: checkpoints by size as well as after compactions.
+fn run_faults(ops: &[Op], every: Option<u64>) -> Result<(), String> {
     let mut storage = Storage::default();
     let mut s = Session::create(Header::new("faults"));
+    s.set_checkpoint_every(every);
     let mut inbox: Vec<(u64, Vec<String>)> = Vec::new();
     let mut acknowledged: Vec<String> = Vec::new();
     let mut calls = 0;
@@ -788,6 +790,7 @@ fn run_faults(ops: &[Op]) -> Result<(), String> {
             Op::Restart => {
                 // The process dies: memory and its unanswered tickets are gone; storage remains.
                 s = if storage.lines.is_empty() { Session::create(Header::new("faults")) } else { Session::from_log(&storage.text()) };
+                s.set_checkpoint_every(every);
                 inbox.clear();
                 take(s.take_effects(), &mut inbox);
             }
@@ -815,6 +818,14 @@ fn run_faults(ops: &[Op]) -> Result<(), String> {
     if !status.pending.is_empty() || status.committed_through != storage.last() {
         return Err(format!("settled, yet {status:?}"));
     }
+    // What storage holds opens from its last checkpoint to what a replay of it builds.
+    let input: contextview::request::BuildInput = serde_json::from_value(json!({"provider": "openai-responses", "model": "gpt-5"})).unwrap();
+    let text = storage.text();
+    let plain: String = text.lines().filter(|l| !l.contains("\"kind\":\"checkpoint\"")).map(|l| format!("{l}\n")).collect();
+    let (opened, replayed) = (Session::from_log(&text).build(&input).map(|b| b.body), Session::from_log(&plain).build(&input).map(|b| b.body));
+    if opened != replayed {
+        return Err(format!("storage opened from its checkpoint builds otherwise than replayed:\n{opened:?}\n---\n{replayed:?}"));
+    }
     Ok(())
 }
 
@@ -826,7 +837,23 @@ fn faults_never_lose_an_acknowledged_record_and_reconcile_converges() {
     let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
     runner
         .run(&proptest::collection::vec(op(), 1..60), |ops| {
-            run_faults(&ops).map_err(|e| TestCaseError::fail(format!("{e}\nops: {ops:?}")))?;
+            run_faults(&ops, None).map_err(|e| TestCaseError::fail(format!("{e}\nops: {ops:?}")))?;
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// The same faults with a checkpoint every few records: checkpoints are records like any other
+/// to storage, and a restart opens from the last one stored.
+#[test]
+fn faults_with_checkpoints_by_size_hold_the_same() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let cases = if cfg!(target_arch = "wasm32") { 50 } else { 500 };
+    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+    runner
+        .run(&proptest::collection::vec(op(), 1..60), |ops| {
+            run_faults(&ops, Some(600)).map_err(|e| TestCaseError::fail(format!("{e}\nops: {ops:?}")))?;
             Ok(())
         })
         .unwrap();

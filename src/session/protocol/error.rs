@@ -35,6 +35,9 @@ pub enum SessionError {
     /// rewind, the full client view or a snapshot needs them given first
     /// (`Session::provide_history`). Nothing changed.
     HistoryNeeded,
+    /// What the host gave as the history is not the history before the checkpoint (torn, short,
+    /// another log's); nothing changed.
+    HistoryMismatch(String),
 }
 
 impl SessionError {
@@ -57,6 +60,7 @@ impl SessionError {
             SessionError::NoAnswerBegun => "no_answer_begun",
             SessionError::AnswerInProgress => "answer_in_progress",
             SessionError::HistoryNeeded => "history_needed",
+            SessionError::HistoryMismatch(_) => "history_mismatch",
         }
     }
 }
@@ -87,6 +91,7 @@ impl std::fmt::Display for SessionError {
             SessionError::HistoryNeeded => {
                 write!(f, "this needs the records before the checkpoint the session opened from; give them first (provideHistory)")
             }
+            SessionError::HistoryMismatch(why) => write!(f, "the history given is not the one before this session's checkpoint: {why}"),
         }
     }
 }

@@ -420,6 +420,13 @@ impl Session {
         Ok(())
     }
 
+    /// Writes a checkpoint of the state now, so the next open of the log starts here (for a
+    /// log opened by replay: an import, an older log); its record comes back in a `persist`
+    /// effect (`takeEffects()`). Returns its `seq`, or `null` when there is nothing to cover.
+    pub fn checkpoint(&mut self) -> Option<f64> {
+        self.inner.checkpoint().map(|seq| seq as f64)
+    }
+
     #[wasm_bindgen(js_name = recordCount)]
     pub fn record_count(&self) -> usize {
         self.inner.record_count()

@@ -9,7 +9,21 @@
 //! compaction, whole, so in a session that prunes and never compacts it is as large as the
 //! history it saves replaying (BENCHMARKS.md, "Opening a long session").
 
-use super::Session;
+use super::{Input, Session, Settle};
+
+/// Writes a checkpoint now (see [`Session::checkpoint`]).
+pub struct WriteCheckpoint;
+
+impl Input for WriteCheckpoint {
+    type Output = Option<u64>;
+    const SETTLE: Settle = Settle::Persist;
+    fn apply(self, s: &mut Session) -> Option<u64> {
+        if s.receiving.is_some() {
+            return None;
+        }
+        s.write_checkpoint()
+    }
+}
 use crate::update::checkpoint::{Checkpoint, CheckpointState};
 use crate::update::replay::PromptFold;
 use crate::update::{Event, RecordBody};
@@ -57,6 +71,14 @@ impl Session {
     /// rewinds (`None`, the default: none; [`CHECKPOINT_EVERY`] is a fair size).
     pub fn set_checkpoint_every(&mut self, bytes: Option<u64>) {
         self.checkpoints.every = bytes;
+    }
+
+    /// Writes a checkpoint of the state now (a log opened by replay — an import, an older log —
+    /// is given one, so the next open starts there); its record comes back in a `persist` effect.
+    /// Returns its `seq`, or `None` when there is nothing to cover (no records, or the last one
+    /// is a checkpoint).
+    pub fn checkpoint(&mut self) -> Option<u64> {
+        self.input(WriteCheckpoint)
     }
 
     /// Writes a checkpoint when one is due (after a command).

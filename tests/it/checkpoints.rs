@@ -275,3 +275,22 @@ fn a_long_log_without_checkpoints_is_given_one() {
     assert!(reopened.records().len() <= 2, "the checkpoint and the record after it: {}", reopened.records().len());
     assert_eq!(bodies(&mut Session::from_log(&log)), bodies(&mut s));
 }
+
+/// A host gives a log opened by replay its checkpoint: it comes back to store, and the next
+/// open starts there.
+#[test]
+fn a_checkpoint_written_on_demand_is_handed_to_storage() {
+    use contextview::session::Effect;
+    let plain = without_checkpoints(&log_of(&generated(None)));
+    let mut s = Session::from_log(&plain);
+    let seq = s.checkpoint().expect("records to cover");
+    assert_eq!(s.checkpoint(), None, "the last record is a checkpoint already");
+    let effects = s.take_effects();
+    let [Effect::Persist { lines, .. }] = effects.as_slice() else { panic!("{effects:?}") };
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].starts_with(&format!("{{\"seq\":{seq},")) && lines[0].contains("\"kind\":\"checkpoint\""));
+    let stored = format!("{plain}{}\n", lines[0]);
+    let mut reopened = Session::from_log(&stored);
+    assert_eq!(reopened.records().len(), 1, "the checkpoint alone is held");
+    assert_eq!(bodies(&mut reopened), bodies(&mut s));
+}

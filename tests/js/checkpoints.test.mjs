@@ -103,3 +103,19 @@ test('setCheckpointEvery adds checkpoints by size; they reach storage with the c
   s.setCheckpointEvery(null);
   assert.throws(() => s.setCheckpointEvery(-1), (e) => e.code === 'invalid_argument');
 });
+
+test('an imported session is given a checkpoint on demand, stored like any record', async () => {
+  const { readFileSync } = await import('node:fs');
+  const text = readFileSync(new URL('../fixtures/claude-code.jsonl', import.meta.url), 'utf8');
+  const { log } = cv.importSession(text, 'claude-code');
+  const s = cv.Session.fromLog(log);
+  const seq = s.checkpoint();
+  assert.equal(typeof seq, 'number');
+  assert.equal(s.checkpoint(), null, 'nothing new to cover');
+  const [persist] = s.takeEffects();
+  assert.equal(persist.type, 'persist');
+  assert.equal(JSON.parse(persist.lines.at(-1)).event.kind, 'checkpoint');
+  const reopened = cv.Session.fromLog(log + persist.lines.at(-1) + '\n');
+  assert.equal(reopened.recordCount(), s.recordCount());
+  assert.equal(reopened.buildString({ provider: 'anthropic' }).body, s.buildString({ provider: 'anthropic' }).body);
+});

@@ -43,6 +43,12 @@ export class DurableSession {
       throw new ContextviewTypeError('storage', '`storage` must be a SessionStorage (load() and append(lines))');
     }
     if (options === null || typeof options !== 'object') throw new ContextviewTypeError('options', '`options` must be an object');
+    // From the last checkpoint, when the storage can read the tail alone.
+    if (typeof storage.loadTail === 'function' && typeof storage.loadHistory === 'function') {
+      const tail = await storage.loadTail();
+      const session = tail && Session.fromTail(tail.head, tail.tail);
+      if (session) return new DurableSession(session, storage, options);
+    }
     const { text, diagnostics } = await storage.load();
     let session;
     if (text === '') {
@@ -63,6 +69,10 @@ export class DurableSession {
    * (`{id, command, reply?, error?, effects}`). A command's own failure is data, not a throw.
    */
   async dispatch(command, now) {
+    // A session opened from its tail reads the rest of the log before what needs all of it.
+    if ((command?.type === 'rewind' || command?.type === 'snapshot') && this.session.needsHistory?.()) {
+      this.session.provideHistory(await this.storage.loadHistory());
+    }
     const processed = this.session.dispatch(command, now);
     await this.#perform(processed.effects);
     if (this.#reconcileNeeded) {
@@ -77,6 +87,15 @@ export class DurableSession {
       }
     }
     return processed;
+  }
+
+  /**
+   * The session's snapshot (`Session.restore` gives it back). A session opened from its log's
+   * last checkpoint reads the history before it from storage first.
+   */
+  async snapshot() {
+    if (this.session.needsHistory?.()) this.session.provideHistory(await this.storage.loadHistory());
+    return this.session.snapshot();
   }
 
   /** Sends again whatever storage has not confirmed. */

@@ -5,7 +5,7 @@
 export * from './web/contextview.js';
 import type {
   BuildInput, BuildResult, BuildStringResult, Changes, Diagnostic, DirEntry, DiscoveryOptions, Environment, LoadedSkill, Report, RequestPoint, Rule,
-  WorkspaceStats,
+  SessionSnapshot, WorkspaceStats,
 } from './web/contextview.js';
 
 /**
@@ -182,6 +182,14 @@ export interface SessionStorage {
   load(): Promise<LoadedLog>;
   append(lines: readonly string[]): Promise<AppendResult>;
   /**
+   * The header line and the lines from the log's last checkpoint on, or null (no checkpoint, a
+   * torn tail): a storage that can read its end alone lets `openSession` skip the history
+   * (the Durable Object's has it).
+   */
+  loadTail?(): Promise<{ head: string; tail: string; through: number } | null>;
+  /** The lines between the header and the tail the last `loadTail()` returned. */
+  loadHistory?(): Promise<string>;
+  /**
    * Test hook (used by faultyStorage's `torn_write`): appends like append() but stores the last
    * written line cut to its first `keepFraction` (default 0.5).
    */
@@ -203,7 +211,7 @@ export interface DurableObjectSqlStorage {
 
 /** Table `cv_log` in a SQLite-backed Durable Object; several logs per object (workerd entry). */
 export function durableObjectStorage(storage: DurableObjectSqlStorage, options?: { log?: string }):
-  SessionStorage & { readonly log: string };
+  SessionStorage & { readonly log: string; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(): Promise<string> };
 
 /** The faults faultyStorage can inject into append() calls. */
 export type StorageFault = 'write_failure' | 'lost_ack' | 'duplicate_delivery' | 'crash_after_write' | 'torn_write';
@@ -260,6 +268,12 @@ export declare class DurableSession {
   dispatch<C extends Command>(command: C, now?: string): Promise<ProcessedAs<C['type']> & { reconciled?: Reconciled }>;
   /** Sends again what storage has not confirmed. */
   flush(now?: string): Promise<Processed>;
+  /**
+   * The session's snapshot; a session opened from its log's last checkpoint (its storage reads
+   * the tail alone) reads the history from storage first (`session.snapshot()` would throw
+   * `history_needed`).
+   */
+  snapshot(): Promise<SessionSnapshot>;
   /** Reads storage and converges memory to it. */
   reconcile(): Promise<Reconciled>;
   /**

@@ -1,13 +1,15 @@
 // Session-log storage in a SQLite-backed Cloudflare Durable Object (`ctx.storage`). Lines live in
 // one table shared by every log of the object:
 //   cv_log(log TEXT, seq INTEGER, line TEXT, PRIMARY KEY (log, seq))   -- the header at seq 0
+// A session opens from the log's last checkpoint: loadTail() reads the table from its end back to
+// it, loadHistory() the rest when a rewind or a snapshot asks for it.
 // An append looks up what it needs, runs the shared check and inserts, all inside one
 // `storage.transactionSync()`, so a batch is stored whole or not at all; the Durable Object's
 // output gate holds the response until the write is durable. Nothing is cached: SQL reads are
 // local and synchronous.
 import { ContextviewTypeError } from './errors.mjs';
 import {
-  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tearLine,
+  StorageError, batchSeqs, isTorn, keyedView, loadKeyed, parseBatch, planAppend, planRows, tearLine,
 } from './storage.mjs';
 
 const CREATE = `CREATE TABLE IF NOT EXISTS cv_log (
@@ -81,9 +83,60 @@ export function durableObjectStorage(storage, { log = 'log' } = {}) {
     }
   }
 
+  /** The checkpoint the last loadTail() opened from covers records through this seq. */
+  let tailThrough = null;
+
+  /**
+   * The header line and the lines from the last checkpoint on, read from the end of the table
+   * until the checkpoint and the records it covers: a long session's history is not read.
+   * Null when the log has no readable checkpoint, or a torn line in its tail (load() then).
+   */
+  async function loadTail() {
+    let head;
+    const rows = [];
+    let through = null;
+    try {
+      ensureTable();
+      head = sql('SELECT line FROM cv_log WHERE log = ? AND seq = 0', log)[0]?.line ?? '';
+      const cursor = storage.sql.exec('SELECT seq, line FROM cv_log WHERE log = ? AND seq > 0 ORDER BY seq DESC', log);
+      for (const row of (typeof cursor[Symbol.iterator] === 'function' ? cursor : cursor.toArray())) {
+        if (through !== null && row.seq <= through) break;
+        rows.push(row);
+        if (through === null && row.line.includes('"kind":"checkpoint"')) {
+          try {
+            const value = JSON.parse(row.line);
+            if (value?.event?.kind === 'checkpoint' && Number.isSafeInteger(value.event.through)) through = value.event.through;
+          } catch {
+            // Not a readable checkpoint: keep looking further back.
+          }
+        }
+      }
+    } catch (e) {
+      throw new StorageError('read_failed', `cannot read log "${log}": ${e?.message}`, { cause: e });
+    }
+    if (through === null || rows.some((r) => isTorn(r.line))) return null;
+    tailThrough = through;
+    rows.reverse();
+    return { head, tail: rows.map((r) => r.line).join('\n') + '\n', through };
+  }
+
+  /** The lines between the header and the tail the last loadTail() returned. */
+  async function loadHistory() {
+    if (tailThrough === null) throw new StorageError('read_failed', `log "${log}": loadHistory() before loadTail()`);
+    let rows;
+    try {
+      rows = sql('SELECT line FROM cv_log WHERE log = ? AND seq > 0 AND seq <= ? ORDER BY seq', log, tailThrough);
+    } catch (e) {
+      throw new StorageError('read_failed', `cannot read log "${log}": ${e?.message}`, { cause: e });
+    }
+    return rows.map((r) => r.line).join('\n') + (rows.length ? '\n' : '');
+  }
+
   return {
     log,
     load,
+    loadTail,
+    loadHistory,
     append: (lines) => write(lines, undefined),
     /**
      * Test hook for faultyStorage's `torn_write`: appends like append() but stores the last

@@ -390,6 +390,12 @@ export function faultyStorage(inner, plan = []) {
       if (crashed) throw crashedError();
       return inner.load();
     },
+    /** The inner storage's history read (for a session opened from its tail), when it has one. */
+    async loadHistory() {
+      if (crashed) throw crashedError();
+      if (typeof inner.loadHistory !== 'function') throw new StorageError('read_failed', 'the inner storage cannot read a history');
+      return inner.loadHistory();
+    },
     append,
   };
 }

@@ -39,8 +39,8 @@ async function drive(d, commands, check) {
 }
 
 /** The next request a session would send, without writing anything. */
-function nextBody(cv, d) {
-  return cv.buildRequestString({ log: d.session.snapshot().log, ...MODEL }).body;
+async function nextBody(cv, d) {
+  return cv.buildRequestString({ log: (await d.snapshot()).log, ...MODEL }).body;
 }
 
 async function storedText(storage) {
@@ -71,7 +71,7 @@ export const sessionCases = [
       check.ok(notified.length > 0 && notified.every((n) => n.sessionId === 'conf-1' && n.update.sessionUpdate === 'usage_update'), 'the client hears usage_update');
       check.equal(due.length, 0, 'nothing to compact in a 200k window');
       const reopened = await cv.openSession(make('k'));
-      check.equal(nextBody(cv, reopened), nextBody(cv, d), 'same next request');
+      check.equal(await nextBody(cv, reopened), await nextBody(cv, d), 'same next request');
       check.equal(reopened.session.state().prompts.length, 2);
       check.deepEqual(reopened.session.state().editedPaths, ['/repo/src/parser.rs']);
       // A build stores what it drained into the log (a reminder) before it resolves.
@@ -180,14 +180,32 @@ export const sessionCases = [
       check.equal(prepared.reply?.type, 'compaction');
       check.ok(prepared.reply.prompt.includes('## Pending actions'));
       await drive(d, [{ type: 'applyCompaction', summary: SUMMARY }], check);
-      const compacted = nextBody(cv, d);
+      const compacted = await nextBody(cv, d);
       check.ok(compacted.includes('<compaction_summary>\\n## Goal'), 'the summary is in the view');
-      check.equal(nextBody(cv, await cv.openSession(make('k'))), compacted, 'after compaction');
+      check.equal(await nextBody(cv, await cv.openSession(make('k'))), compacted, 'after compaction');
       await drive(d, [{ type: 'rewind', promptIndex: 1 }, { type: 'userMessage', text: 'Add a benchmark instead.' }], check);
-      const rewound = nextBody(cv, d);
+      const rewound = await nextBody(cv, d);
       check.ok(!rewound.includes('<compaction_summary>\\n') && rewound.includes('Add a benchmark instead.'), 'the rewind undid the compaction');
-      check.equal(nextBody(cv, await cv.openSession(make('k'))), rewound, 'after rewind');
+      check.equal(await nextBody(cv, await cv.openSession(make('k'))), rewound, 'after rewind');
       await converged(d, make('k'), check);
+    },
+  },
+  {
+    name: 'a session reopens from its last checkpoint and reads the history only when a rewind needs it',
+    async run(make, check, cv) {
+      const d = await cv.openSession(make('k'), { sessionId: 'conf-8' });
+      await drive(d, script(), check);
+      await drive(d, [{ type: 'prepareCompaction', options: { keepRecentTokens: 20 } }, { type: 'applyCompaction', summary: SUMMARY }], check);
+      await drive(d, [{ type: 'userMessage', text: 'Then a benchmark.' }], check);
+      const reopened = await cv.openSession(make('k'));
+      const tail = typeof make('k').loadTail === 'function';
+      check.equal(reopened.session.needsHistory(), tail, tail ? 'opened from the tail: the history stays in storage' : 'read whole');
+      const build = (s) => s.buildString({ provider: 'anthropic', model: 'claude-sonnet-4-5', now: NOW }).body;
+      check.equal(build(reopened.session), build(d.session), 'the same next request');
+      for (const s of [d, reopened]) await drive(s, [{ type: 'rewind', promptIndex: 1 }], check);
+      check.equal(reopened.session.needsHistory(), false, 'the rewind read the history');
+      check.equal(build(reopened.session), build(d.session), 'the same request after a rewind across the compaction');
+      check.equal((await reopened.snapshot()).log, (await d.snapshot()).log);
     },
   },
 ];

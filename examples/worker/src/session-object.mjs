@@ -103,12 +103,18 @@ export class SessionObject extends DurableObject {
   /** The session in memory, loaded from storage when needed; null when storage holds none. */
   async #load() {
     if (this.#durable) return this.#durable;
-    const { text } = await this.log.load();
-    if (text === '') return null;
-    this.#durable = new DurableSession(Session.fromLog(text), this.#storageFor(), {
+    const options = {
       onNotify: (notification) => this.#broadcast({ type: 'notification', notification }),
       onCompactionDue: (effect) => this.#broadcast({ type: 'compactionDue', reason: effect.reason, usage: effect.usage }),
-    });
+    };
+    // From the log's last checkpoint: the rows after it alone are read (the rest when a rewind
+    // or an export needs them).
+    const tail = await this.log.loadTail();
+    const session = tail && Session.fromTail(tail.head, tail.tail);
+    if (session) return (this.#durable = new DurableSession(session, this.#storageFor(), options));
+    const { text } = await this.log.load();
+    if (text === '') return null;
+    this.#durable = new DurableSession(Session.fromLog(text), this.#storageFor(), options);
     return this.#durable;
   }
 
@@ -155,6 +161,7 @@ export class SessionObject extends DurableObject {
     const inner = this.log;
     const keyed = {
       load: () => inner.load(),
+      loadHistory: () => inner.loadHistory(),
       append: (lines) => {
         const pending = this.#pendingKey;
         if (!pending) return inner.append(lines);

@@ -1,0 +1,292 @@
+//! The JS `Session`: a session held in memory — commands in, effects out, builds, answers —
+//! the facade over [`crate::session::Session`], each argument's JS type checked before it is read.
+
+use super::*;
+
+/// A session held in memory: append records, build requests.
+#[wasm_bindgen]
+pub struct Session {
+    inner: NativeSession,
+    options: OptionsMemo,
+    /// The log's lines before the checkpoint the session opened from, kept in the JS heap
+    /// until the session needs the whole history ([`Session::give_history`]).
+    history: Option<js_sys::JsString>,
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// An empty session.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Session {
+        Session { inner: NativeSession::default(), options: OptionsMemo::default(), history: None }
+    }
+
+    /// Loads a log's text; unreadable lines become diagnostics (see `diagnostics()`). A log with
+    /// a checkpoint opens from the last one: only the lines after it are read.
+    #[wasm_bindgen(js_name = fromLog)]
+    pub fn from_log(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Session, JsValue> {
+        if !text.is_string() {
+            return Err(cross::type_error("text", "a string", &text));
+        }
+        let (inner, history) = open::from_log(&js_sys::JsString::from(text));
+        Ok(Session { inner, options: OptionsMemo::default(), history })
+    }
+
+    /// A session from a log's header line (`head`, `''` when it has none) and its lines from the
+    /// last checkpoint on (`tail`), for a host whose storage reads the tail alone: the records
+    /// before stay with the host until `needsHistory()` says a rewind or a snapshot wants them
+    /// (`provideHistory`). `null` when the tail does not open from its checkpoint: open the
+    /// whole log instead.
+    #[wasm_bindgen(js_name = fromTail, unchecked_return_type = "Session | null")]
+    pub fn from_tail(
+        #[wasm_bindgen(unchecked_param_type = "string")] head: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] tail: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (head, tail) = (string(&head, "head")?, string(&tail, "tail")?);
+        Ok(match NativeSession::from_tail(&head, &tail, None) {
+            Some(inner) => JsValue::from(Session { inner, options: OptionsMemo::default(), history: None }),
+            None => JsValue::NULL,
+        })
+    }
+
+    /// Whether the records before the checkpoint the session opened from are with the host
+    /// (a session made by `fromTail`): a rewind or a snapshot needs `provideHistory` first.
+    #[wasm_bindgen(js_name = needsHistory)]
+    pub fn needs_history(&self) -> bool {
+        self.inner.needs_history() && self.history.is_none()
+    }
+
+    /// Gives a session made by `fromTail` the log's lines between its header and its tail.
+    /// Throws `history_mismatch` (and changes nothing) when they are not that history.
+    #[wasm_bindgen(js_name = provideHistory)]
+    pub fn provide_history(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<(), JsValue> {
+        let text = string(&text, "text")?;
+        self.inner.provide_history(text).map_err(session_error)
+    }
+
+    /// Appends one record line. Returns `false` when the record was already held.
+    pub fn append(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue) -> Result<bool, JsValue> {
+        let line = string(&line, "line")?;
+        let mut appended = self.inner.append_line(&line);
+        if appended == Err(crate::session::AppendError::HistoryNeeded) {
+            self.give_history()?;
+            appended = self.inner.append_line(&line);
+        }
+        match appended {
+            Ok(Appended::New) => Ok(true),
+            Ok(Appended::Duplicate) => Ok(false),
+            Err(e) => Err(error(e.code(), &e.to_string())),
+        }
+    }
+
+    #[wasm_bindgen(js_name = itemCount)]
+    pub fn item_count(&mut self) -> usize {
+        self.inner.items().len()
+    }
+
+    /// Writes a checkpoint whenever this many bytes of records were written since the last one,
+    /// besides those after compactions and rewinds (`null`: none by size, the default).
+    #[wasm_bindgen(js_name = setCheckpointEvery)]
+    pub fn set_checkpoint_every(&mut self, #[wasm_bindgen(unchecked_param_type = "number | null")] bytes: JsValue) -> Result<(), JsValue> {
+        let bytes = match bytes.is_null() || bytes.is_undefined() {
+            true => None,
+            false => Some(u64::from(integer(&bytes, "bytes", 1..=u32::MAX)?)),
+        };
+        self.inner.set_checkpoint_every(bytes);
+        Ok(())
+    }
+
+    /// Writes a checkpoint of the state now, so the next open of the log starts here (for a
+    /// log opened by replay: an import, an older log); its record comes back in a `persist`
+    /// effect (`takeEffects()`). Returns its `seq`, or `null` when there is nothing to cover.
+    #[wasm_bindgen(unchecked_return_type = "number | null")]
+    pub fn checkpoint(&mut self) -> JsValue {
+        self.inner.checkpoint().map_or(JsValue::NULL, |seq| JsValue::from_f64(seq as f64))
+    }
+
+    #[wasm_bindgen(js_name = recordCount)]
+    pub fn record_count(&self) -> usize {
+        self.inner.record_count()
+    }
+
+    pub fn diagnostics(&mut self) -> Result<Vec<Ts<Diagnostic>>, JsValue> {
+        self.inner.diagnostics().iter().map(ts).collect()
+    }
+
+    /// Queues a runtime reminder (`{kind, text, day?}`) for the next build; `false` when it would
+    /// repeat something already told.
+    #[wasm_bindgen(js_name = enqueueReminder)]
+    pub fn enqueue_reminder(&mut self, reminder: Ts<crate::view::Reminder>) -> Result<bool, JsValue> {
+        let reminder = via_value(&reminder.js_value(), "invalid_argument", "reminder")?;
+        Ok(self.inner.enqueue_reminder(reminder))
+    }
+
+    /// Queues the rules `rulesForPath` returned for `path` as one `rules_attached` reminder for
+    /// the next build; `false` when there were none or they were told already.
+    #[wasm_bindgen(js_name = enqueueRules)]
+    pub fn enqueue_rules(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Rule[]")] rules: JsValue,
+    ) -> Result<bool, JsValue> {
+        let path = string(&path, "path")?;
+        if !js_sys::Array::is_array(&rules) {
+            return Err(cross::type_error("rules", "an array of rules", &rules));
+        }
+        let rules = js_sys::Array::from(&rules)
+            .iter()
+            .map(|r| via_value(&r, "invalid_argument", "rule"))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(self.inner.enqueue_rules(&path, &rules))
+    }
+
+    /// A new, empty session; its header line is stored with the first records.
+    pub fn create(#[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<Session, JsValue> {
+        let session_id = string(&session_id, "sessionId")?;
+        Ok(Session { inner: NativeSession::create(Header::new(session_id)), options: OptionsMemo::default(), history: None })
+    }
+
+    /// Queues a command; `now` (RFC 3339; the clock's time when left out) stamps the records
+    /// it writes. Returns the command's id.
+    pub fn submit(&mut self, command: Ts<Command>, #[wasm_bindgen(unchecked_param_type = "string | null")] now: JsValue) -> Result<f64, JsValue> {
+        let now = clock(&now)?;
+        let command = via_value(&command.js_value(), "invalid_command", "command")?;
+        self.give_history_for(&command)?;
+        Ok(self.inner.submit(command, Some(now)) as f64)
+    }
+
+    /// Processes every queued command, in order. A command's own failure is data (`error`).
+    pub fn process(&mut self) -> Result<Vec<Ts<Processed>>, JsValue> {
+        self.inner.process().iter().map(ts).collect()
+    }
+
+    /// Processes one command now (throws `queue_not_empty` while commands are queued). Its reply
+    /// is typed by the command (declared in `TS_TYPES`).
+    #[wasm_bindgen(skip_typescript)]
+    pub fn dispatch(&mut self, command: Ts<Command>, now: JsValue) -> Result<Ts<Processed>, JsValue> {
+        let now = clock(&now)?;
+        let command = via_value(&command.js_value(), "invalid_command", "command")?;
+        self.give_history_for(&command)?;
+        ts(&self.inner.dispatch(command, Some(now)).map_err(session_error)?)
+    }
+
+    /// Effects produced outside commands (records a `build` drained into the log, to store).
+    #[wasm_bindgen(js_name = takeEffects)]
+    pub fn take_effects(&mut self) -> Result<Vec<Ts<Effect>>, JsValue> {
+        self.inner.take_effects().iter().map(ts).collect()
+    }
+
+    /// Feeds bytes of the answer begun with the `beginAnswer` command (any chunking); returns the
+    /// ACP updates they completed — text and thought chunks, tool calls once their arguments
+    /// are whole — for the client. `endAnswer` records the answer. Throws `no_answer_begun`.
+    #[wasm_bindgen(js_name = answerBytes, unchecked_return_type = "SessionUpdate[]")]
+    pub fn answer_bytes(&mut self, #[wasm_bindgen(unchecked_param_type = "Uint8Array")] chunk: JsValue) -> Result<JsValue, JsValue> {
+        let chunk = bytes(&chunk, "bytes")?;
+        let updates = self.inner.answer_bytes(&chunk).map_err(session_error)?;
+        to_js(&updates)
+    }
+
+    /// Reports what became of a persist ticket: `committed`, `not_committed` or `indeterminate`.
+    pub fn ack(&mut self, #[wasm_bindgen(unchecked_param_type = "number")] ticket: JsValue, outcome: Ts<PersistOutcome>) -> Result<Ts<AckResult>, JsValue> {
+        let ticket = ticket.as_f64().ok_or_else(|| cross::type_error("ticket", "a number", &ticket))?;
+        let outcome = via_value(&outcome.js_value(), "invalid_argument", "outcome")?;
+        if !(ticket.is_finite() && ticket >= 0.0 && ticket.fract() == 0.0) {
+            return Err(error("unknown_ticket", &format!("{ticket} is not a ticket")));
+        }
+        ts(&self.inner.ack(ticket as u64, outcome).map_err(session_error)?)
+    }
+
+    /// Converges memory to what storage holds (its JSON Lines text).
+    pub fn reconcile(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] stored: JsValue) -> Result<Ts<Reconciled>, JsValue> {
+        let stored = string(&stored, "stored")?;
+        ts(&self.inner.reconcile(&stored).map_err(session_error)?)
+    }
+
+    pub fn persistence(&self) -> Result<Ts<PersistenceStatus>, JsValue> {
+        ts(&self.inner.persistence())
+    }
+
+    /// What the session holds: model, prompts, edited paths, timing, queues, persistence.
+    pub fn state(&mut self) -> Result<Ts<SessionState>, JsValue> {
+        ts(&self.inner.state())
+    }
+
+    /// The whole state as a value; `Session.restore(snapshot)` gives it back.
+    pub fn snapshot(&mut self) -> Result<Ts<SessionSnapshot>, JsValue> {
+        self.give_history()?;
+        ts(&self.inner.snapshot().map_err(session_error)?)
+    }
+
+    pub fn restore(snapshot: Ts<SessionSnapshot>) -> Result<Session, JsValue> {
+        let snapshot: SessionSnapshot = via_value(&snapshot.js_value(), "invalid_snapshot", "snapshot")?;
+        Ok(Session { inner: NativeSession::restore(&snapshot).map_err(session_error)?, options: OptionsMemo::default(), history: None })
+    }
+
+    /// Tells the session the provider refused its last request (`{status, body}`). A 413 or an
+    /// image error makes the next build strip every image, once; returns whether it will.
+    #[wasm_bindgen(js_name = onProviderError)]
+    pub fn on_provider_error(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] status: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
+    ) -> Result<bool, JsValue> {
+        let status = integer(&status, "status", 100..=599)?;
+        let body = string(&body, "body")?;
+        Ok(self.inner.on_provider_error(status as u16, &body))
+    }
+
+    /// How full the context is for the model the options name — `{used, size}` as in ACP's
+    /// `usage_update`, how it was counted, and which threshold it has crossed. Builds nothing.
+    pub fn usage(&mut self, options: Ts<BuildInput>) -> Result<Ts<crate::view::ContextUsage>, JsValue> {
+        ts(&self.inner.usage(self.options.get(&options)?))
+    }
+
+    /// Builds a request; returns the payload as an object (declared in `TS_TYPES`).
+    #[wasm_bindgen(skip_typescript)]
+    pub fn build(&mut self, options: Ts<BuildInput>) -> Result<JsValue, JsValue> {
+        let (body, report) = self.inner.build_body(self.options.get(&options)?).map_err(request_error)?;
+        build_result(&body, &report, &[])
+    }
+
+    /// Builds a request; returns the body string exactly as it would be sent.
+    #[wasm_bindgen(js_name = buildString)]
+    pub fn build_string(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
+        let (body, report) = self.inner.build_body(self.options.get(&options)?).map_err(request_error)?;
+        body_result(JsValue::from_str(&body), &report, &[]).map(Ts::new_unchecked)
+    }
+
+    /// Builds a request; returns the body as UTF-8 bytes (a `Uint8Array` to pass to `fetch`),
+    /// byte for byte the string `buildString` returns.
+    #[wasm_bindgen(js_name = buildBytes)]
+    pub fn build_bytes(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildBytesResult>, JsValue> {
+        let (body, report) = self.inner.build_body(self.options.get(&options)?).map_err(request_error)?;
+        body_result(js_sys::Uint8Array::from(body.as_bytes()).into(), &report, &[]).map(Ts::new_unchecked)
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+impl Session {
+    /// Hands the session the lines before the checkpoint it opened from, when it lacks them
+    /// (refused when they are not that history: the log's text changed under it).
+    fn give_history(&mut self) -> Result<(), JsValue> {
+        if self.inner.needs_history() {
+            if let Some(history) = self.history.take() {
+                self.inner.provide_history(String::from(history)).map_err(session_error)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Session::give_history`] before a command that needs the whole history (a rewind).
+    fn give_history_for(&mut self, command: &Command) -> Result<(), JsValue> {
+        if matches!(command, Command::Rewind(_) | Command::Snapshot) {
+            self.give_history()?;
+        }
+        Ok(())
+    }
+}

@@ -149,8 +149,8 @@ fn checkpoint_of(line: &str) -> Option<Checkpoint> {
     }
 }
 
-/// The `seq` of a record line, read from its start when it opens with it (as this package
-/// writes records), else from the whole line.
+/// The `seq` of a record line, read from its start when it opens with it (records written with
+/// their fields in order do), else from the whole line.
 fn line_seq(line: &str) -> Option<u64> {
     let line = line.trim_end_matches('\r');
     if let Some(rest) = line.strip_prefix("{\"seq\":") {

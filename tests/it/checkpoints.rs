@@ -288,7 +288,8 @@ fn a_checkpoint_written_on_demand_is_handed_to_storage() {
     let effects = s.take_effects();
     let [Effect::Persist { lines, .. }] = effects.as_slice() else { panic!("{effects:?}") };
     assert_eq!(lines.len(), 1);
-    assert!(lines[0].starts_with(&format!("{{\"seq\":{seq},")) && lines[0].contains("\"kind\":\"checkpoint\""));
+    let stored: Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!((stored["seq"].as_u64(), stored["event"]["kind"].as_str()), (Some(seq), Some("checkpoint")));
     let stored = format!("{plain}{}\n", lines[0]);
     let mut reopened = Session::from_log(&stored);
     assert_eq!(reopened.records().len(), 1, "the checkpoint alone is held");

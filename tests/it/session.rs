@@ -829,34 +829,28 @@ fn run_faults(ops: &[Op], every: Option<u64>) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn faults_never_lose_an_acknowledged_record_and_reconcile_converges() {
-    use proptest::prelude::*;
-    use proptest::test_runner::{Config, TestRunner};
-    let cases = if cfg!(target_arch = "wasm32") { 100 } else { 1_000 };
+/// Runs the fault driver on `cases` random op lists (`every`: checkpoints by size too).
+fn faults_hold(cases: u32, every: Option<u64>) {
+    use proptest::test_runner::{Config, TestCaseError, TestRunner};
     let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
     runner
         .run(&proptest::collection::vec(op(), 1..60), |ops| {
-            run_faults(&ops, None).map_err(|e| TestCaseError::fail(format!("{e}\nops: {ops:?}")))?;
+            run_faults(&ops, every).map_err(|e| TestCaseError::fail(format!("{e}\nops: {ops:?}")))?;
             Ok(())
         })
         .unwrap();
+}
+
+#[test]
+fn faults_never_lose_an_acknowledged_record_and_reconcile_converges() {
+    faults_hold(if cfg!(target_arch = "wasm32") { 100 } else { 1_000 }, None);
 }
 
 /// The same faults with a checkpoint every few records: checkpoints are records like any other
 /// to storage, and a restart opens from the last one stored.
 #[test]
 fn faults_with_checkpoints_by_size_hold_the_same() {
-    use proptest::prelude::*;
-    use proptest::test_runner::{Config, TestRunner};
-    let cases = if cfg!(target_arch = "wasm32") { 50 } else { 500 };
-    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
-    runner
-        .run(&proptest::collection::vec(op(), 1..60), |ops| {
-            run_faults(&ops, Some(600)).map_err(|e| TestCaseError::fail(format!("{e}\nops: {ops:?}")))?;
-            Ok(())
-        })
-        .unwrap();
+    faults_hold(if cfg!(target_arch = "wasm32") { 50 } else { 500 }, Some(600));
 }
 
 #[test]

@@ -346,14 +346,18 @@ test('usage_update notifications and compactionDue reach a connected WebSocket',
   const inUrl = await mf.dispatchFetch(`http://service/v1/sessions/acme-ws/events?access_token=${SECRET}`, { headers: { upgrade: 'websocket' } });
   assert.equal(inUrl.status, 401);
   // A socket opened with a client token hears nothing once the token has expired.
-  const brief = await mintToken(SECRET, { prefix: 'acme-', ttlSeconds: 1 });
+  // Expiry is in whole seconds: a 3-second token lives more than 2 s, time enough to open the
+  // socket on a busy machine; then wait until it has surely expired.
+  const mintedAt = Date.now();
+  const brief = await mintToken(SECRET, { prefix: 'acme-', ttlSeconds: 3, now: mintedAt });
   const short = await mf.dispatchFetch(`http://service/v1/sessions/acme-ws/events?access_token=${brief}`, { headers: { upgrade: 'websocket' } });
   assert.equal(short.status, 101);
   const closed = new Promise((resolve) => short.webSocket.addEventListener('close', (e) => resolve(e.code)));
   const heard = [];
   short.webSocket.addEventListener('message', (e) => heard.push(e.data));
   short.webSocket.accept();
-  await new Promise((r) => setTimeout(r, 2100));
+  const expiredAt = (Math.floor(mintedAt / 1000) + 3) * 1000 + 150;
+  await new Promise((r) => setTimeout(r, Math.max(0, expiredAt - Date.now())));
   await command('acme-ws', { type: 'recordUsage', usage: { inputTokens: 1950, outputTokens: 10 } });
   assert.equal(await closed, 4001);
   assert.deepEqual(heard, []);

@@ -121,7 +121,8 @@ fn every_cut_point_opens_from_its_last_checkpoint_to_the_same_requests() {
     assert!(checkpoints_in(&log) <= written / 6_000 + 3, "{} checkpoints for {written} bytes", checkpoints_in(&log));
     let records = log.lines().count() - 1;
     let mut opened_from_checkpoints = 0;
-    for n in 1..=records {
+    // Every cut natively; every third in wasm, where the suite runs unoptimised twice over.
+    for n in (1..=records).step_by(if cfg!(target_arch = "wasm32") { 3 } else { 1 }) {
         let with = cut(&log, n);
         let plain = without_checkpoints(&with);
         let mut from_checkpoint = Session::from_log(&with);
@@ -131,7 +132,8 @@ fn every_cut_point_opens_from_its_last_checkpoint_to_the_same_requests() {
         assert_eq!(bodies(&mut from_checkpoint), bodies(&mut replayed), "cut {n}");
         assert_eq!(from_checkpoint.state().prompts, replayed.state().prompts, "cut {n}");
     }
-    assert!(opened_from_checkpoints > records / 2, "{opened_from_checkpoints} of {records} cuts opened from a checkpoint");
+    let cuts = records.div_ceil(if cfg!(target_arch = "wasm32") { 3 } else { 1 });
+    assert!(opened_from_checkpoints > cuts / 2, "{opened_from_checkpoints} of {cuts} cuts opened from a checkpoint");
 }
 
 /// After opening from a checkpoint the session goes on as the replayed one does: commands, a

@@ -318,7 +318,12 @@ test('importing a Claude Code, Codex or pi file makes a new session whose log bu
     assert.equal(r.json.report.format, format);
     const local = cv.importSession(text, format);
     assert.deepEqual(r.json.report, local.report);
-    assert.equal(await exported(id), local.log);
+    // The imported log, then the checkpoint the service gave it (a cold start reads from there).
+    const lines = (await exported(id)).trimEnd().split('\n');
+    assert.equal(lines.slice(0, -1).join('\n') + '\n', local.log);
+    assert.equal(JSON.parse(lines.at(-1)).event.kind, 'checkpoint');
+    const reopened = cv.Session.fromLog(lines.join('\n') + '\n');
+    assert.equal(reopened.buildString({ provider: 'anthropic' }).body, cv.Session.fromLog(local.log).buildString({ provider: 'anthropic' }).body);
   }
 });
 

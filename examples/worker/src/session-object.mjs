@@ -383,6 +383,8 @@ export class SessionObject extends DurableObject {
     const lines = log.split('\n').filter((l) => l !== '');
     await this.log.append(lines);
     const durable = await this.#load();
+    // An imported log has no checkpoint: it is given one, so a cold start reads its tail alone.
+    if (durable.session.checkpoint() !== null) await durable.settle();
     return json({ id, ...this.#summary(durable), report }, 201);
   }
 

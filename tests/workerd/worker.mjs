@@ -11,6 +11,10 @@
 //                         the answer through receive(), as a Worker relays a provider's stream)
 //   GET  /unhappy         -> {results: [{name, ok, error?}]} (the unhappy-path conformance
 //                         suite, tests/js/unhappy-conformance.mjs, with this runtime's entry)
+//   POST /open-bench      body: a session log -> {log, records} (stored through durableObjectStorage)
+//   GET  /open-bench?log=L&how=checkpoint|replay -> {body} (opened as an object opens on a cold start,
+//                         openSession from the last checkpoint, or as it did before, every row read and
+//                         the log without its checkpoints replayed; built once; benches/open.bench.mjs)
 //   GET  /storage-conformance  -> {results: [{name, ok, error?}], logs, exports}
 //                         (the session-log storage conformance suite against durableObjectStorage
 //                         in this object's SQLite storage, one log per key; logs = distinct logs
@@ -51,6 +55,7 @@ export class SessionObject extends DurableObject {
     const url = new URL(request.url);
     try {
       if (request.method === 'GET' && url.pathname === '/storage-conformance') return await this.#storageConformance();
+      if (url.pathname === '/open-bench') return await this.#openBench(request);
       await this.#load();
       if (request.method === 'POST' && url.pathname === '/append') return await this.#append(request);
       if (request.method === 'GET' && url.pathname === '/build') return this.#build(url);
@@ -77,6 +82,25 @@ export class SessionObject extends DurableObject {
       this.#lines.push(line);
     }
     return this.#info(added);
+  }
+
+  async #openBench(request) {
+    const url = new URL(request.url);
+    if (request.method === 'POST') {
+      const lines = (await request.text()).split('\n').filter((l) => l !== '');
+      const log = `bench-${Date.now()}`;
+      const storage = durableObjectStorage(this.ctx.storage, { log });
+      for (let i = 0; i < lines.length; i += 500) await storage.append(lines.slice(i, i + 500));
+      return Response.json({ log, records: lines.length - 1 });
+    }
+    const storage = durableObjectStorage(this.ctx.storage, { log: url.searchParams.get('log') });
+    const build = (session) => session.buildString({ provider: 'anthropic' }).body;
+    if (url.searchParams.get('how') === 'checkpoint') {
+      const durable = await cv.openSession(storage);
+      return Response.json({ body: build(durable.session), historyInStorage: durable.session.needsHistory() });
+    }
+    const { text } = await storage.load();
+    return Response.json({ body: build(Session.fromLog(text.split('\n').filter((l) => !l.includes('"kind":"checkpoint"')).join('\n'))) });
   }
 
   async #storageConformance() {

@@ -199,9 +199,9 @@ export interface SessionStorage {
 /** A JSON Lines file: one write + fsync per append (Node only: exported by the node entry). */
 export function nodeFileStorage(path: string): SessionStorage & { readonly path: string };
 
-/** An IndexedDB database per log, keyed by seq (browser entry). */
+/** An IndexedDB database per log, keyed by seq (browser entry); opens from the last checkpoint. */
 export function indexedDbStorage(name: string, options?: { indexedDB?: IDBFactory }):
-  SessionStorage & { readonly name: string; close(): void };
+  SessionStorage & { readonly name: string; close(): void; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(): Promise<string> };
 
 /** The part of a SQLite-backed Durable Object's `ctx.storage` that durableObjectStorage uses. */
 export interface DurableObjectSqlStorage {

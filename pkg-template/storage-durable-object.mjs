@@ -9,7 +9,7 @@
 // local and synchronous.
 import { ContextviewTypeError } from './errors.mjs';
 import {
-  StorageError, batchSeqs, isTorn, keyedView, loadKeyed, parseBatch, planAppend, planRows, tearLine,
+  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tailScan, tearLine,
 } from './storage.mjs';
 
 const CREATE = `CREATE TABLE IF NOT EXISTS cv_log (
@@ -93,31 +93,21 @@ export function durableObjectStorage(storage, { log = 'log' } = {}) {
    */
   async function loadTail() {
     let head;
-    const rows = [];
-    let through = null;
+    const scan = tailScan();
     try {
       ensureTable();
       head = sql('SELECT line FROM cv_log WHERE log = ? AND seq = 0', log)[0]?.line ?? '';
       const cursor = storage.sql.exec('SELECT seq, line FROM cv_log WHERE log = ? AND seq > 0 ORDER BY seq DESC', log);
       for (const row of (typeof cursor[Symbol.iterator] === 'function' ? cursor : cursor.toArray())) {
-        if (through !== null && row.seq <= through) break;
-        rows.push(row);
-        if (through === null && row.line.includes('"kind":"checkpoint"')) {
-          try {
-            const value = JSON.parse(row.line);
-            if (value?.event?.kind === 'checkpoint' && Number.isSafeInteger(value.event.through)) through = value.event.through;
-          } catch {
-            // Not a readable checkpoint: keep looking further back.
-          }
-        }
+        if (!scan.push(row.seq, row.line)) break;
       }
     } catch (e) {
       throw new StorageError('read_failed', `cannot read log "${log}": ${e?.message}`, { cause: e });
     }
-    if (through === null || rows.some((r) => isTorn(r.line))) return null;
-    tailThrough = through;
-    rows.reverse();
-    return { head, tail: rows.map((r) => r.line).join('\n') + '\n', through };
+    const found = scan.result();
+    if (!found) return null;
+    tailThrough = found.through;
+    return { head, ...found };
   }
 
   /** The lines between the header and the tail the last loadTail() returned. */

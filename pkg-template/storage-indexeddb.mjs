@@ -9,7 +9,7 @@
 // `durability: 'strict'` (flushed to disk before `complete`) where the browser supports it.
 import { ContextviewTypeError } from './errors.mjs';
 import {
-  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tearLine,
+  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tailScan, tearLine,
 } from './storage.mjs';
 
 const STORE = 'lines';
@@ -95,6 +95,39 @@ export function indexedDbStorage(name, { indexedDB = globalThis.indexedDB } = {}
     });
   }
 
+  /** The checkpoint the last loadTail() opened from covers records through this seq. */
+  let tailThrough = null;
+
+  /**
+   * The header line and the lines from the last checkpoint on, read with a cursor from the end
+   * back to the checkpoint and the records it covers. Null when the log has no readable
+   * checkpoint, or a torn line in its tail (load() then).
+   */
+  async function loadTail() {
+    const found = await transaction('readonly', 'read_failed', (store, finish) => {
+      const scan = tailScan();
+      const header = store.get(0);
+      const cursor = store.openCursor(IDBKeyRange.lowerBound(1), 'prev');
+      cursor.onsuccess = () => {
+        const c = cursor.result;
+        if (c && scan.push(c.key, c.value)) return c.continue();
+        const tail = scan.result();
+        finish(tail && { head: header.result ?? '', ...tail });
+      };
+    });
+    if (found) tailThrough = found.through;
+    return found;
+  }
+
+  /** The lines between the header and the tail the last loadTail() returned. */
+  function loadHistory() {
+    if (tailThrough === null) return Promise.reject(new StorageError('read_failed', `IndexedDB "${name}": loadHistory() before loadTail()`));
+    return transaction('readonly', 'read_failed', (store, finish) => {
+      const values = store.getAll(IDBKeyRange.bound(1, tailThrough));
+      values.onsuccess = () => finish(values.result.map((line) => line + '\n').join(''));
+    });
+  }
+
   function write(lines, keepFraction) {
     let parsed;
     try {
@@ -151,6 +184,8 @@ export function indexedDbStorage(name, { indexedDB = globalThis.indexedDB } = {}
   return {
     name,
     load,
+    loadTail,
+    loadHistory,
     append: (lines) => write(lines, undefined),
     /**
      * Test hook for faultyStorage's `torn_write`: appends like append() but stores the last

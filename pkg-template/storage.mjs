@@ -300,6 +300,37 @@ export function tearLine(line, keepFraction = 0.5) {
 // Fault injection (tests): a wrapper that makes the next append() calls fail the way real
 // storage and networks do.
 
+/**
+ * Finds a log's tail going back from its end, row by row: the rows from the last readable
+ * checkpoint on, and the records after the one it covers (`through`). The keyed storages feed it
+ * their rows in descending seq order until `push` says it has what it needs.
+ */
+export function tailScan() {
+  const rows = [];
+  let through = null;
+  return {
+    /** Takes the next row going back; false once the rows the checkpoint covers are reached. */
+    push(seq, line) {
+      if (through !== null && seq <= through) return false;
+      rows.push(line);
+      if (through === null && typeof line === 'string' && line.includes('"kind":"checkpoint"')) {
+        try {
+          const value = JSON.parse(line);
+          if (value?.event?.kind === 'checkpoint' && Number.isSafeInteger(value.event.through)) through = value.event.through;
+        } catch {
+          // Not a readable checkpoint: keep looking further back.
+        }
+      }
+      return true;
+    },
+    /** `{tail, through}`, or null: no readable checkpoint, or a torn line in the tail. */
+    result() {
+      if (through === null || rows.some(isTorn)) return null;
+      return { tail: rows.slice().reverse().join('\n') + '\n', through };
+    },
+  };
+}
+
 /** The faults faultyStorage() can inject. */
 export const FAULTS = Object.freeze(['write_failure', 'lost_ack', 'duplicate_delivery', 'crash_after_write', 'torn_write']);
 

@@ -9,15 +9,19 @@
 // append()), so appends do not re-read the file: each one stat()s it, and re-reads only when its
 // size or mtime is not what this instance last saw (another instance or process wrote it).
 // Calls on an instance run one at a time, in call order; there is no lock between processes, so
-// give a file one writer at a time. Only node.mjs imports this module.
+// give a file one writer at a time. A session opens from the log's last checkpoint: loadTail()
+// reads the file backwards from its end to it, loadHistory() the bytes before on demand (an
+// append still reads the whole file once). Only node.mjs imports this module.
 import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import {
-  StorageError, isTorn, parseBatch, planAppend, planRows, scanEntries, tornLength, tornTailDiagnostic,
+  StorageError, isTorn, parseBatch, planAppend, planRows, scanEntries, tailScan, tornLength, tornTailDiagnostic,
 } from './storage.mjs';
 
 const NL = 0x0a;
+/** How much loadTail() reads at a time, going back from the file's end. */
+const TAIL_CHUNK = 1 << 20;
 const CR = 0x0d;
 const isBlank = (s) => s.trim() === '';
 
@@ -152,8 +156,106 @@ export function nodeFileStorage(path) {
     return result;
   }
 
+  /** Where the tail the last loadTail() returned starts, and where the header ends. */
+  let tailAt = null;
+
+  /** The header line and the lines from the last checkpoint on, read from the file's end. */
+  async function readTail() {
+    const failed = (e) => new StorageError('read_failed', `cannot read ${path}: ${e?.message}`, { cause: e });
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (e) {
+      if (e?.code === 'ENOENT') return null;
+      throw failed(e);
+    }
+    try {
+      const { size } = await handle.stat();
+      const read = async (from, length) => {
+        const buf = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buf, 0, length, from);
+        return buf.subarray(0, bytesRead);
+      };
+      // The header: the first line.
+      let first = Buffer.alloc(0);
+      for (let at = 0; at < size && first.indexOf(NL) < 0; at += TAIL_CHUNK) first = Buffer.concat([first, await read(at, Math.min(TAIL_CHUNK, size - at))]);
+      const headerEnd = first.indexOf(NL);
+      if (headerEnd < 0) return null;
+      const head = first.toString('utf8', 0, headerEnd).replace(/\r$/, '');
+      if (size > 0) {
+        const last = await read(size - 1, 1);
+        if (last[0] !== NL) return null; // a torn tail: load() reports it
+      }
+      // Back from the end, line by line, until the checkpoint and the records it covers.
+      const scan = tailScan();
+      const floor = headerEnd + 1; // where the records start
+      let start = size; // where the lines taken so far start
+      /** Takes the line at file offset `at`: true to go on, false when it is history, null when it does not read. */
+      const take = (line, at) => {
+        if (isBlank(line)) return true;
+        let seq;
+        try {
+          seq = JSON.parse(line)?.seq;
+        } catch {
+          return null;
+        }
+        if (!scan.push(seq, line)) return false;
+        start = at;
+        return true;
+      };
+      let pos = size;
+      let carry = Buffer.alloc(0); // the beginning of a line that started before `pos`
+      scanning: while (pos > floor) {
+        const length = Math.min(TAIL_CHUNK, pos - floor);
+        pos -= length;
+        const data = Buffer.concat([await read(pos, length), carry]);
+        let end = data.length;
+        for (let i = data.length - 1; i >= 0; i--) {
+          if (data[i] !== NL) continue;
+          if (i + 1 < end) {
+            const took = take(data.toString('utf8', i + 1, end).replace(/\r$/, ''), pos + i + 1);
+            if (took === null) return null;
+            if (!took) break scanning;
+          }
+          end = i;
+        }
+        carry = data.subarray(0, end);
+        if (pos === floor && carry.length > 0) {
+          const took = take(carry.toString('utf8').replace(/\r$/, ''), pos);
+          if (took === null) return null;
+        }
+      }
+      const found = scan.result();
+      if (!found) return null;
+      tailAt = { headerEnd: headerEnd + 1, start };
+      return { head, ...found };
+    } catch (e) {
+      throw failed(e);
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
+
+  /** The bytes between the header and the tail the last loadTail() returned. */
+  async function readHistory() {
+    if (tailAt === null) throw new StorageError('read_failed', `${path}: loadHistory() before loadTail()`);
+    let handle;
+    try {
+      handle = await open(path, 'r');
+      const buf = Buffer.alloc(tailAt.start - tailAt.headerEnd);
+      const { bytesRead } = await handle.read(buf, 0, buf.length, tailAt.headerEnd);
+      return buf.toString('utf8', 0, bytesRead).replace(/\r\n/g, '\n');
+    } catch (e) {
+      throw new StorageError('read_failed', `cannot read ${path}: ${e?.message}`, { cause: e });
+    } finally {
+      await handle?.close().catch(() => {});
+    }
+  }
+
   return {
     path,
+    loadTail: () => serial(readTail),
+    loadHistory: () => serial(readHistory),
     /** Reads the whole file (always, refreshing the cached state). */
     load: () => serial(async () => {
       const { state, diagnostics } = await read();

@@ -119,3 +119,43 @@ test('an imported session is given a checkpoint on demand, stored like any recor
   assert.equal(reopened.recordCount(), s.recordCount());
   assert.equal(reopened.buildString({ provider: 'anthropic' }).body, s.buildString({ provider: 'anthropic' }).body);
 });
+
+test('a file storage reads its tail from the end of the file, across read chunks and CRLF lines', async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'cv-tail-'));
+  try {
+    // Lines of 200 KB: the 1 MB reads going back end inside them.
+    const log = longLog(46, 200_000, 40);
+    const lines = log.trimEnd().split('\n');
+    const last = lines.findLastIndex((l) => JSON.parse(l).event?.kind === 'checkpoint');
+    const through = JSON.parse(lines[last]).event.through;
+    const first = lines.findIndex((l, i) => i > 0 && JSON.parse(l).seq > through);
+    const expected = { head: lines[0], tail: lines.slice(first).join('\n') + '\n', through };
+    for (const [name, text] of [['lf', log], ['crlf', log.replaceAll('\n', '\r\n')]]) {
+      const path = join(dir, `${name}.jsonl`);
+      writeFileSync(path, text);
+      const storage = cv.nodeFileStorage(path);
+      assert.deepEqual(await storage.loadTail(), expected, name);
+      assert.equal(await storage.loadHistory(), lines.slice(1, first).join('\n') + '\n', name);
+      // openSession starts there; a rewind reads the history from the file.
+      const durable = await cv.openSession(storage);
+      assert.equal(durable.session.needsHistory(), true, name);
+      assert.equal(durable.session.buildString({ provider: 'anthropic' }).body, cv.Session.fromLog(log).buildString({ provider: 'anthropic' }).body, name);
+      const p = await durable.dispatch({ type: 'rewind', promptIndex: 1 }, NOW);
+      assert.equal(p.error, undefined, JSON.stringify(p.error));
+      assert.equal(durable.session.needsHistory(), false, name);
+    }
+    // A torn tail, or no checkpoint: null, and load() says what it found.
+    const torn = join(dir, 'torn.jsonl');
+    writeFileSync(torn, log + '{"seq":99999,"ts":"x","upd');
+    assert.equal(await cv.nodeFileStorage(torn).loadTail(), null);
+    const plain = join(dir, 'plain.jsonl');
+    writeFileSync(plain, lines.filter((l) => !l.includes('"kind":"checkpoint"')).join('\n') + '\n');
+    assert.equal(await cv.nodeFileStorage(plain).loadTail(), null);
+    assert.equal(await cv.nodeFileStorage(join(dir, 'missing.jsonl')).loadTail(), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

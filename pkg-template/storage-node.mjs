@@ -84,14 +84,22 @@ export function nodeFileStorage(path) {
     return run;
   }
 
+  const failed = (e) => new StorageError('read_failed', `cannot read ${path}: ${e?.message}`, { cause: e });
+
+  /** The file opened for reading; null when there is none. */
+  async function openToRead() {
+    try {
+      return await open(path, 'r');
+    } catch (e) {
+      if (e?.code === 'ENOENT') return null;
+      throw failed(e);
+    }
+  }
+
   /** Reads and parses the file; the cache remembers its mtime (null: no file). */
   async function read() {
-    const failed = (e) => new StorageError('read_failed', `cannot read ${path}: ${e?.message}`, { cause: e });
-    let handle;
-    try {
-      handle = await open(path, 'r');
-    } catch (e) {
-      if (e?.code !== 'ENOENT') throw failed(e);
+    const handle = await openToRead();
+    if (!handle) {
       cache = { ...scanFile(Buffer.alloc(0)), mtimeMs: null };
       return cache;
     }
@@ -161,14 +169,8 @@ export function nodeFileStorage(path) {
 
   /** The header line and the lines from the last checkpoint on, read from the file's end. */
   async function readTail() {
-    const failed = (e) => new StorageError('read_failed', `cannot read ${path}: ${e?.message}`, { cause: e });
-    let handle;
-    try {
-      handle = await open(path, 'r');
-    } catch (e) {
-      if (e?.code === 'ENOENT') return null;
-      throw failed(e);
-    }
+    const handle = await openToRead();
+    if (!handle) return null;
     try {
       const { size } = await handle.stat();
       const read = async (from, length) => {
@@ -239,16 +241,16 @@ export function nodeFileStorage(path) {
   /** The bytes between the header and the tail the last loadTail() returned. */
   async function readHistory() {
     if (tailAt === null) throw new StorageError('read_failed', `${path}: loadHistory() before loadTail()`);
-    let handle;
+    const handle = await openToRead();
+    if (!handle) throw failed(new Error('the file is gone'));
     try {
-      handle = await open(path, 'r');
       const buf = Buffer.alloc(tailAt.start - tailAt.headerEnd);
       const { bytesRead } = await handle.read(buf, 0, buf.length, tailAt.headerEnd);
       return buf.toString('utf8', 0, bytesRead).replace(/\r\n/g, '\n');
     } catch (e) {
-      throw new StorageError('read_failed', `cannot read ${path}: ${e?.message}`, { cause: e });
+      throw failed(e);
     } finally {
-      await handle?.close().catch(() => {});
+      await handle.close().catch(() => {});
     }
   }
 

@@ -53,6 +53,16 @@ impl Default for Writer {
 }
 
 impl Writer {
+    /// A record of `bytes` handed to storage: a checkpoint's size as stored (its state escaped
+    /// inside the line) is what the spacing rule weighs; any other record is counted, once.
+    pub fn stored(&mut self, seq: u64, checkpoint: bool, bytes: usize) {
+        match checkpoint {
+            true if seq == self.counted => self.last_size = bytes as u64,
+            true => {}
+            false => self.count(seq, bytes),
+        }
+    }
+
     /// Counts a record of `bytes` handed to storage or appended, once.
     pub fn count(&mut self, seq: u64, bytes: usize) {
         if seq > self.counted {
@@ -99,9 +109,10 @@ impl Session {
         let replay = self.replayer().resume_state();
         let state = CheckpointState { replay, prompts, told: self.reminders.told(), summary };
         let checkpoint = Checkpoint::new(through, self.record_count() as u64, self.started_at(), &state);
+        // Its size as stored is measured when it is handed to storage ([`Writer::stored`]); until
+        // then, its state's.
+        let size = checkpoint.state.len() as u64;
         let seq = self.write(RecordBody::Event(Event::Checkpoint(checkpoint)), &ts);
-        // Its size as stored (the state escaped inside the line), for the spacing rule.
-        let size = self.records.last().map_or(0, |r| r.to_line().len()) as u64;
         self.checkpoints = Writer { last_size: size, since: 0, counted: seq, rewritten: false, ..self.checkpoints.clone() };
         Some(seq)
     }

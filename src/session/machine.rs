@@ -324,7 +324,7 @@ impl Session {
             }
             if let Some(record) = self.records.get(i).filter(|r| r.seq == seq) {
                 let line = record.to_line();
-                self.checkpoints.count(seq, line.len());
+                self.checkpoints.stored(seq, record.body.is_checkpoint(), line.len());
                 lines.push(line);
             }
         }

@@ -7,7 +7,7 @@
 use super::history::History;
 use super::{checkpoint, persist, Session};
 use crate::update::checkpoint::{Checkpoint, CheckpointState};
-use crate::update::{parse_log, Event, Record, RecordBody, Replayer};
+use crate::update::{parse_log, Event, RecordBody, Replayer};
 use crate::view::ReminderQueue;
 
 /// A log's text as the opener reads it: searched from its end and copied only where it is
@@ -50,12 +50,12 @@ pub struct Split {
 /// Where `text` splits at its last readable checkpoint; `None` when it has none.
 pub fn split<T: LogText>(text: &T) -> Option<Split> {
     let mut before = text.len();
-    let (line_start, checkpoint) = loop {
+    let (line_start, through) = loop {
         let at = text.rfind_before("\"kind\":\"checkpoint\"", before)?;
         let line_start = text.rfind_before("\n", at).map_or(0, |i| i + 1);
         let line_end = text.find_from("\n", at).unwrap_or(text.len());
-        if let Some(cp) = checkpoint_of(text.slice(line_start, line_end).trim_end_matches('\r')) {
-            break (line_start, cp);
+        if let Some(through) = checkpoint_through(text.slice(line_start, line_end).trim_end_matches('\r')) {
+            break (line_start, through);
         }
         if line_start == 0 {
             return None;
@@ -67,7 +67,7 @@ pub fn split<T: LogText>(text: &T) -> Option<Split> {
     while tail_start > 0 {
         let previous = text.rfind_before("\n", tail_start - 1).map_or(0, |i| i + 1);
         match line_seq(&text.slice(previous, tail_start - 1)) {
-            Some(seq) if seq > checkpoint.through => tail_start = previous,
+            Some(seq) if seq > through => tail_start = previous,
             _ => break,
         }
     }
@@ -92,15 +92,19 @@ impl Session {
     pub fn from_tail(head: &str, tail: &str, history: Option<String>) -> Option<Session> {
         let header = parse_log(head).header;
         let header_lines = usize::from(header.is_some());
+        // Bytes after the checkpoint line, for the spacing of checkpoints by size.
+        let since = tail.rfind("\"kind\":\"checkpoint\"").and_then(|at| tail[at..].find('\n').map(|end| tail.len() - at - end - 1)).unwrap_or(0) as u64;
         let mut tail = parse_log(tail);
-        let Some(RecordBody::Event(Event::Checkpoint(checkpoint))) = tail.records.iter().find(|r| r.body.is_checkpoint()).map(|r| r.body.clone()) else {
-            return None;
-        };
+        let checkpoint = tail.records.iter().find_map(|r| match &r.body {
+            RecordBody::Event(Event::Checkpoint(cp)) => Some(cp),
+            _ => None,
+        })?;
         if tail.records.first().is_none_or(|r| r.seq <= checkpoint.through) {
             return None;
         }
         let CheckpointState { replay, prompts, told, summary } = checkpoint.state()?;
-        let Checkpoint { records, started_at, through, .. } = checkpoint;
+        let Checkpoint { records, through, .. } = *checkpoint;
+        let started_at = checkpoint.started_at.clone();
         let mut replayer = Replayer::resume(replay)?;
         let mut reminders = ReminderQueue::default();
         for (kind, text) in told {
@@ -124,7 +128,6 @@ impl Session {
             }
         }
         let stored = tail.records.last().map_or(0, |r| r.seq);
-        let since = tail.records.iter().skip_while(|r| !r.body.is_checkpoint()).skip(1).map(|r| r.to_line().len() as u64).sum();
         let history = History { text: history, lines, records, through, started_at, prompts, summary };
         Some(Session {
             persistence: persist::Persistence::stored(stored, header.is_some()),
@@ -140,13 +143,21 @@ impl Session {
     }
 }
 
-/// The checkpoint a line holds, if it is a readable checkpoint record.
-fn checkpoint_of(line: &str) -> Option<Checkpoint> {
-    let value = serde_json::from_str(line).ok()?;
-    match Record::from_value(value).ok()?.body {
-        RecordBody::Event(Event::Checkpoint(cp)) => Some(cp),
-        _ => None,
+/// The record a checkpoint covers through, if `line` is a checkpoint record. Its state is
+/// skipped, not read: the session reads it once, when it opens from the tail.
+fn checkpoint_through(line: &str) -> Option<u64> {
+    #[derive(serde::Deserialize)]
+    struct Line {
+        event: Peek,
     }
+    #[derive(serde::Deserialize)]
+    struct Peek {
+        kind: String,
+        through: u64,
+    }
+    // Other fields, the state among them, are skipped as the text is read.
+    let Line { event: Peek { kind, through } } = serde_json::from_str(line).ok()?;
+    (kind == "checkpoint").then_some(through)
 }
 
 /// The `seq` of a record line, read from its start when it opens with it (records written with

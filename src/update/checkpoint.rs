@@ -5,10 +5,9 @@
 //! A checkpoint is derived data. Every reader of the history (the replay, rewinds, the client's
 //! view, the timeline) skips checkpoint records, so a log with its checkpoints deleted builds
 //! the same requests; and opening from one builds what a full replay builds (the equivalence
-//! the tests check at every cut point). The session writes one after each compaction and when
-//! the records since the last one outgrow both a fixed size and the last checkpoint itself
-//! (so checkpoints add at most about the log's own size, and the tail to fold stays bounded
-//! by the view).
+//! the tests check at every cut point). The session writes one after each compaction and each
+//! rewind, and by size when the host asks ([`crate::session::Session::set_checkpoint_every`]);
+//! see `session/checkpoint.rs`.
 
 use serde::{Deserialize, Serialize};
 

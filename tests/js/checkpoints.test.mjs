@@ -52,6 +52,22 @@ test('a log opens from its last checkpoint and builds what the log without check
   assert.equal(strip(opened.snapshot().log), strip(replayed.snapshot().log));
 });
 
+test('fromTail opens a tail from its checkpoint, refuses what is not one, and checks the history given back', () => {
+  const log = longLog(30, 2000, 20);
+  const lines = log.trimEnd().split('\n');
+  const at = lines.findLastIndex((l) => l.includes('"kind":"checkpoint"'));
+  const [head, history, tail] = [lines[0], lines.slice(1, at).join('\n') + '\n', lines.slice(at).join('\n') + '\n'];
+  assert.equal(cv.Session.fromTail(head, lines.slice(at + 1).join('\n') + '\n'), null, 'no checkpoint in it');
+  const s = cv.Session.fromTail(head, tail);
+  assert.equal(s.needsHistory(), true);
+  assert.equal(s.buildString({ provider: 'anthropic' }).body, cv.Session.fromLog(log).buildString({ provider: 'anthropic' }).body);
+  assert.throws(() => s.snapshot(), (e) => e.code === 'history_needed');
+  assert.throws(() => s.provideHistory(history.split('\n').slice(1).join('\n')), (e) => e.code === 'history_mismatch');
+  assert.equal(s.needsHistory(), true, 'a refused history changes nothing');
+  s.provideHistory(history);
+  assert.equal(s.snapshot().log, log);
+});
+
 /** Wasm memory grown by opening `log` and building once, in a fresh instance of its own. */
 function grown(log) {
   const child = `

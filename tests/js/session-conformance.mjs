@@ -197,8 +197,14 @@ export const sessionCases = [
       await drive(d, script(), check);
       await drive(d, [{ type: 'prepareCompaction', options: { keepRecentTokens: 20 } }, { type: 'applyCompaction', summary: SUMMARY }], check);
       await drive(d, [{ type: 'userMessage', text: 'Then a benchmark.' }], check);
-      const reopened = await cv.openSession(make('k'));
       const tail = typeof make('k').loadTail === 'function';
+      if (tail) {
+        // The history is the part before the tail a loadTail() found: asked first, it is refused.
+        let refused = null;
+        await make('k').loadHistory().catch((e) => { refused = e; });
+        check.equal(refused?.code, 'read_failed', 'loadHistory() before loadTail()');
+      }
+      const reopened = await cv.openSession(make('k'));
       check.equal(reopened.session.needsHistory(), tail, tail ? 'opened from the tail: the history stays in storage' : 'read whole');
       const build = (s) => s.buildString({ provider: 'anthropic', model: 'claude-sonnet-4-5', now: NOW }).body;
       check.equal(build(reopened.session), build(d.session), 'the same next request');

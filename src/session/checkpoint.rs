@@ -31,7 +31,7 @@ use crate::update::{Event, RecordBody};
 /// Bytes of records between checkpoints a host that wants them by size may start from.
 pub const CHECKPOINT_EVERY: u64 = 4 << 20;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Writer {
     /// Bytes of records between checkpoints (`None`, the default: only after compactions and
     /// rewinds).
@@ -44,12 +44,26 @@ pub(super) struct Writer {
     pub last_size: u64,
     /// A compaction or a rewind rewrote the history since the last checkpoint.
     pub rewritten: bool,
+    /// Records storage confirmed, through the last checkpoint written, leave memory
+    /// ([`Session::set_release_stored`]).
+    pub release: bool,
+    /// The last checkpoint this session wrote, until storage confirms it and the records it
+    /// covers leave memory: what the history before it is.
+    pub written: Option<Box<Written>>,
 }
 
-impl Default for Writer {
-    fn default() -> Writer {
-        Writer { every: None, since: 0, counted: 0, last_size: 0, rewritten: false }
-    }
+/// What a checkpoint the session wrote says of the records it covers: the history they become
+/// once released (see [`super::history::History`]).
+#[derive(Debug, Clone)]
+pub(super) struct Written {
+    /// The checkpoint's own record.
+    pub seq: u64,
+    pub through: u64,
+    /// Records through `through`, the history's included.
+    pub records: u64,
+    pub started_at: Option<String>,
+    pub prompts: PromptFold,
+    pub summary: Option<String>,
 }
 
 impl Writer {
@@ -83,6 +97,18 @@ impl Session {
         self.checkpoints.every = bytes;
     }
 
+    /// Whether records storage confirmed leave memory once a checkpoint after them is stored
+    /// too (off by default). A host whose storage reads the history back — it answers
+    /// [`Session::needs_history`] with the records through [`Session::history_through`] — turns
+    /// it on, and a long session then holds what it held when opened from its last checkpoint:
+    /// the records after it, never what came before the last compaction.
+    pub fn set_release_stored(&mut self, release: bool) {
+        self.checkpoints.release = release;
+        if !release {
+            self.checkpoints.written = None;
+        }
+    }
+
     /// Writes a checkpoint of the state now (a log opened by replay — an import, an older log —
     /// is given one, so the next open starts there); its record comes back in a `persist` effect.
     /// Returns its `seq`, or `None` when there is nothing to cover (no records, or the last one
@@ -108,12 +134,15 @@ impl Session {
         let summary = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));
         let replay = self.replayer().resume_state();
         let state = CheckpointState { replay, prompts, told: self.reminders.told(), summary };
-        let checkpoint = Checkpoint::new(through, self.record_count() as u64, self.started_at(), &state);
+        let (records, started_at) = (self.record_count() as u64, self.started_at());
+        let checkpoint = Checkpoint::new(through, records, started_at.clone(), &state);
         // Its size as stored is measured when it is handed to storage ([`Writer::stored`]); until
         // then, its state's.
         let size = checkpoint.state.len() as u64;
         let seq = self.write(RecordBody::Event(Event::Checkpoint(checkpoint)), &ts);
-        self.checkpoints = Writer { last_size: size, since: 0, counted: seq, rewritten: false, ..self.checkpoints.clone() };
+        let CheckpointState { prompts, summary, .. } = state;
+        let written = self.checkpoints.release.then(|| Box::new(Written { seq, through, records, started_at, prompts, summary }));
+        self.checkpoints = Writer { last_size: size, since: 0, counted: seq, rewritten: false, written, ..self.checkpoints.clone() };
         Some(seq)
     }
 

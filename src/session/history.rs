@@ -5,9 +5,14 @@
 //! the whole history: a rewind (its prompt index counts from the start), the client's full
 //! view, a snapshot, a reconcile. Those ask for it first ([`Session::needs_history`], the
 //! `history_needed` error) and the host gives it ([`Session::provide_history`]).
+//!
+//! A running session lets records go the same way when the host asks it to
+//! ([`Session::set_release_stored`]): once storage confirmed a checkpoint the session wrote, the
+//! records it covers become history the host keeps.
 
 use std::borrow::Cow;
 
+use super::checkpoint::Written;
 use super::{AppendError, Session, SessionError};
 use crate::update::replay::PromptFold;
 use crate::update::{parse_log, Event, Record, RecordBody};
@@ -35,6 +40,34 @@ impl Session {
     /// client view, a snapshot and a rewind appended from elsewhere need them given first.
     pub fn needs_history(&self) -> bool {
         self.history.as_ref().is_some_and(|h| h.text.is_none())
+    }
+
+    /// The last record of the history the host keeps (what [`Session::provide_history`] wants:
+    /// the log's records after its header through this `seq`); `None` when the session holds it.
+    pub fn history_through(&self) -> Option<u64> {
+        self.history.as_ref().filter(|h| h.text.is_none()).map(|h| h.through)
+    }
+
+    /// Lets go of the records storage confirmed through the last checkpoint this session wrote
+    /// (when the host asked for it: [`Session::set_release_stored`]): they become history kept
+    /// by the host, as if the session had opened from that checkpoint. Nothing is let go while
+    /// an answer is being received, or when a rewind follows the checkpoint (it counts prompts
+    /// from the start).
+    pub(super) fn release_stored(&mut self) {
+        let Some(written) = self.checkpoints.written.as_deref() else { return };
+        if self.receiving.is_some() || self.persistence.committed_through() < written.seq {
+            return;
+        }
+        let cut = self.records.partition_point(|r| r.seq <= written.through);
+        let (lines, before) = self.history.as_ref().map_or((usize::from(self.header.is_some()), 0), |h| (h.lines, h.records));
+        let rewind_after = self.records[cut..].iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_))));
+        let Some(written) = self.checkpoints.written.take() else { return };
+        if cut == 0 || rewind_after || before + cut as u64 != written.records {
+            return;
+        }
+        let Written { through, records, started_at, prompts, summary, .. } = *written;
+        self.records.drain(..cut);
+        self.history = Some(Box::new(History { text: None, lines: lines + cut, records, through, started_at, prompts, summary }));
     }
 
     /// Gives the session the log's lines before the records it holds (what [`super::open`]

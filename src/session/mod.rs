@@ -467,6 +467,7 @@ impl Input for Ack {
         let applied = s.persistence.ack(self.ticket, self.outcome).map_err(|e| match e {
             persist::AckError::UnknownTicket(t) => SessionError::UnknownTicket(t),
         })?;
+        s.release_stored();
         Ok(AckResult { applied, persistence: s.persistence.status() })
     }
 }

@@ -19,9 +19,39 @@ const SUMMARY: &str = "## Goal\nMake the parser accept trailing commas.\n## Cons
 const IMAGE: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 fn ok(s: &mut Session, command: Value) -> Reply {
+    run(s, command, None)
+}
+
+/// Runs a command; with `storage`, its records are stored there (the log's text) and each
+/// persist ticket acknowledged as committed, the way a host with storage does — and a history
+/// the session let go is read back from it first when the command needs it.
+fn run(s: &mut Session, command: Value, storage: Option<&mut String>) -> Reply {
+    if let (Some(storage), true) = (storage.as_deref(), command["type"] == "rewind") {
+        give_history(s, storage);
+    }
     let p = s.dispatch(serde_json::from_value(command.clone()).unwrap(), Some(NOW.into())).unwrap();
     assert!(p.error.is_none(), "{}: {:?}", &command.to_string()[..200.min(command.to_string().len())], p.error);
+    if let Some(storage) = storage {
+        for effect in p.effects.into_iter().chain(s.take_effects()) {
+            if let contextview::session::Effect::Persist { ticket, lines } = effect {
+                for line in lines {
+                    storage.push_str(&line);
+                    storage.push('\n');
+                }
+                s.ack(ticket, contextview::session::PersistOutcome::Committed).unwrap();
+            }
+        }
+    }
     p.reply.unwrap_or(Reply::Unchanged)
+}
+
+/// What a storage's `loadHistory(through)` reads: the records after the header through the
+/// `seq` the session names.
+fn give_history(s: &mut Session, storage: &str) {
+    if let Some(through) = s.history_through() {
+        let lines: String = storage.lines().skip(1).filter(|l| parse_log(l).records.first().is_some_and(|r| r.seq <= through)).map(|l| format!("{l}\n")).collect();
+        s.provide_history(lines).unwrap();
+    }
 }
 
 /// An OpenAI Chat answer with one tool call, as the provider sends it.
@@ -39,8 +69,15 @@ fn chat_answer(call: &str) -> String {
 /// compactions, a model switch, provider answers, and a rewind across the first compaction.
 /// Checkpoints every `every` bytes besides those after compactions.
 fn generated(every: Option<u64>) -> Session {
+    generated_into(every, None)
+}
+
+/// [`generated`], its records stored in `storage` as they are written (see [`run`]).
+fn generated_into(every: Option<u64>, mut storage: Option<&mut String>) -> Session {
     let mut s = Session::create(Header::new("long"));
     s.set_checkpoint_every(every);
+    s.set_release_stored(storage.is_some());
+    let mut ok = |s: &mut Session, command: Value| run(s, command, storage.as_deref_mut());
     ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 24000}));
     let tools = json!([{"name": "read", "description": "Reads a file.", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}]);
     for round in 0..48u32 {
@@ -296,4 +333,91 @@ fn a_checkpoint_written_on_demand_is_handed_to_storage() {
     let mut reopened = Session::from_log(&stored);
     assert_eq!(reopened.records().len(), 1, "the checkpoint alone is held");
     assert_eq!(bodies(&mut reopened), bodies(&mut s));
+}
+
+/// A running session whose host stores its records and reads them back lets go of what
+/// storage holds through the last checkpoint it confirmed: it holds what it would hold opened
+/// from its log, builds what that session builds, and what needs the history reads it back.
+#[test]
+fn a_running_session_lets_go_of_the_stored_history() {
+    use contextview::session::SessionError;
+    let mut storage = String::new();
+    let mut s = generated_into(None, Some(&mut storage));
+    let whole = generated(None);
+    assert_eq!(storage, log_of(&whole), "storage holds what a session that lets nothing go writes");
+    let mut opened = Session::from_log(&storage);
+    assert_eq!(s.records(), opened.records(), "held: what a session opened from the log holds");
+    assert_eq!((s.record_count(), s.needs_history()), (opened.record_count(), true));
+    let last_checkpoint = parse_log(&storage).records.iter().rev().find(|r| r.body.is_checkpoint()).unwrap().seq;
+    assert!(s.records().iter().all(|r| r.seq >= last_checkpoint));
+    let held = serde_json::to_string(&s.items()).unwrap()
+        + &s.records().iter().filter(|r| !r.body.is_checkpoint()).map(|r| r.to_line()).collect::<String>();
+    assert!(storage.contains("Task 0: fix the parser.") && !held.contains("Task 0: fix the parser."));
+    assert!(!held.contains("fn f3()"), "a tool output from before the compactions is not held");
+    assert_eq!(bodies(&mut s), bodies(&mut opened));
+    assert_eq!(s.state().prompts, opened.state().prompts);
+    // What needs the whole history asks for it, and goes on once given.
+    assert!(matches!(s.snapshot(), Err(SessionError::HistoryNeeded)));
+    give_history(&mut s, &storage);
+    assert_eq!(s.snapshot().unwrap().log, storage);
+    let mut opened = Session::from_log(&storage);
+    give_history(&mut opened, &storage);
+    for session in [&mut s, &mut opened] {
+        ok(session, json!({"type": "rewind", "promptIndex": 1}));
+        ok(session, json!({"type": "userMessage", "text": "Start over."}));
+    }
+    assert_eq!(bodies(&mut s), bodies(&mut opened));
+}
+
+/// Nothing is let go that storage has not confirmed, nor when the host did not ask.
+#[test]
+fn records_storage_has_not_confirmed_are_held() {
+    use contextview::session::{Effect, PersistOutcome};
+    // Not asked: everything is held.
+    let s = generated(None);
+    assert_eq!(s.records().len(), s.record_count());
+    // Asked, but the checkpoint's batch is refused, then in flight: held; once committed, let go.
+    let mut storage = String::new();
+    let mut s = generated_into(None, Some(&mut storage));
+    let held = s.records().len();
+    ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 2000}}));
+    let p = s.dispatch(serde_json::from_value(json!({"type": "applyCompaction", "summary": SUMMARY})).unwrap(), Some(NOW.into())).unwrap();
+    let tickets: Vec<u64> = p.effects.iter().chain(&s.take_effects()).filter_map(|e| match e {
+        Effect::Persist { ticket, .. } => Some(*ticket),
+        _ => None,
+    }).collect();
+    let before = s.records().len();
+    assert!(before > held, "the compaction and its checkpoint were written");
+    for ticket in &tickets {
+        s.ack(*ticket, PersistOutcome::NotCommitted).unwrap();
+    }
+    assert_eq!(s.records().len(), before, "refused: held");
+    let p = s.dispatch(serde_json::from_value(json!({"type": "flush"})).unwrap(), Some(NOW.into())).unwrap();
+    let resent: Vec<(u64, Vec<String>)> = p.effects.into_iter().chain(s.take_effects()).filter_map(|e| match e {
+        Effect::Persist { ticket, lines } => Some((ticket, lines)),
+        _ => None,
+    }).collect();
+    assert_eq!(resent.len(), 1);
+    assert_eq!(s.records().len(), before, "in flight: held");
+    s.ack(resent[0].0, PersistOutcome::Indeterminate).unwrap();
+    assert_eq!(s.records().len(), before, "maybe stored: held");
+    for line in &resent[0].1 {
+        storage.push_str(line);
+        storage.push('\n');
+    }
+    s.reconcile(&storage).unwrap();
+    let p = s.dispatch(serde_json::from_value(json!({"type": "userMessage", "text": "Go on."})).unwrap(), Some(NOW.into())).unwrap();
+    for effect in p.effects.into_iter().chain(s.take_effects()) {
+        if let Effect::Persist { ticket, lines } = effect {
+            for line in lines {
+                storage.push_str(&line);
+                storage.push('\n');
+            }
+            s.ack(ticket, PersistOutcome::Committed).unwrap();
+        }
+    }
+    let mut opened = Session::from_log(&storage);
+    assert!(s.records().len() < before, "let go once storage confirmed it");
+    assert_eq!(s.records(), opened.records());
+    assert_eq!(bodies(&mut s), bodies(&mut opened));
 }

@@ -680,11 +680,22 @@ fn check_claims(s: &Session, storage: &Storage) -> Result<(), String> {
     Ok(())
 }
 
-/// The fault driver; `every`: checkpoints by size as well as after compactions.
-fn run_faults(ops: &[Op], every: Option<u64>) -> Result<(), String> {
+/// What a storage's `loadHistory(through)` reads, given to a session that let it go.
+fn give_history(s: &mut Session, storage: &Storage) -> Result<(), String> {
+    if let Some(through) = s.history_through() {
+        let text: String = storage.lines.iter().filter(|l| Storage::seq(l).is_some_and(|seq| seq <= through)).map(|l| format!("{l}\n")).collect();
+        s.provide_history(text).map_err(|e| format!("history through {through}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The fault driver; `every`: checkpoints by size as well as after compactions; `release`: the
+/// session lets go of what storage confirmed (and reads it back before a rewind).
+fn run_faults(ops: &[Op], every: Option<u64>, release: bool) -> Result<(), String> {
     let mut storage = Storage::default();
     let mut s = Session::create(Header::new("faults"));
     s.set_checkpoint_every(every);
+    s.set_release_stored(release);
     let mut inbox: Vec<(u64, Vec<String>)> = Vec::new();
     let mut acknowledged: Vec<String> = Vec::new();
     let mut calls = 0;
@@ -735,6 +746,9 @@ fn run_faults(ops: &[Op], every: Option<u64>) -> Result<(), String> {
                 };
                 calls += 1;
                 for command in commands {
+                    if command["type"] == "rewind" {
+                        give_history(&mut s, &storage)?;
+                    }
                     let processed = s.dispatch(cmd(command), Some(NOW.into())).map_err(|e| e.to_string())?;
                     // Refusals that write nothing: nothing before the cut, nothing to build yet.
                     if let Some(error) = &processed.error {
@@ -791,6 +805,7 @@ fn run_faults(ops: &[Op], every: Option<u64>) -> Result<(), String> {
                 // The process dies: memory and its unanswered tickets are gone; storage remains.
                 s = if storage.lines.is_empty() { Session::create(Header::new("faults")) } else { Session::from_log(&storage.text()) };
                 s.set_checkpoint_every(every);
+                s.set_release_stored(release);
                 inbox.clear();
                 take(s.take_effects(), &mut inbox);
             }
@@ -811,6 +826,7 @@ fn run_faults(ops: &[Op], every: Option<u64>) -> Result<(), String> {
         s.ack(ticket, outcome).map_err(|e| e.to_string())?;
         take(s.take_effects(), &mut inbox);
     }
+    give_history(&mut s, &storage)?;
     if s.snapshot().unwrap().log != storage.text() {
         return Err(format!("memory and storage differ after reconcile:\n{}\n---\n{}", s.snapshot().unwrap().log, storage.text()));
     }
@@ -829,13 +845,14 @@ fn run_faults(ops: &[Op], every: Option<u64>) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs the fault driver on `cases` random op lists (`every`: checkpoints by size too).
+/// Runs the fault driver on `cases` random op lists (`every`: checkpoints by size too, and
+/// what storage confirmed let go).
 fn faults_hold(cases: u32, every: Option<u64>) {
     use proptest::test_runner::{Config, TestCaseError, TestRunner};
     let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
     runner
         .run(&proptest::collection::vec(op(), 1..60), |ops| {
-            run_faults(&ops, every).map_err(|e| TestCaseError::fail(format!("{e}\nops: {ops:?}")))?;
+            run_faults(&ops, every, every.is_some()).map_err(|e| TestCaseError::fail(format!("{e}\nops: {ops:?}")))?;
             Ok(())
         })
         .unwrap();
@@ -847,7 +864,8 @@ fn faults_never_lose_an_acknowledged_record_and_reconcile_converges() {
 }
 
 /// The same faults with a checkpoint every few records: checkpoints are records like any other
-/// to storage, and a restart opens from the last one stored.
+/// to storage, a restart opens from the last one stored, and a session that lets go of what
+/// storage confirmed never claims, loses or rebuilds otherwise.
 #[test]
 fn faults_with_checkpoints_by_size_hold_the_same() {
     faults_hold(if cfg!(target_arch = "wasm32") { 50 } else { 500 }, Some(600));

@@ -27,9 +27,15 @@ export class DurableSession {
   #onCompactionDue;
   #reconcileNeeded = false;
 
-  constructor(session, storage, { onNotify, onCompactionDue } = {}) {
+  constructor(session, storage, { onNotify, onCompactionDue, releaseStored } = {}) {
+    if (releaseStored !== undefined && typeof releaseStored !== 'boolean') {
+      throw new ContextviewTypeError('options.releaseStored', '`options.releaseStored` must be a boolean');
+    }
     this.session = session;
     this.storage = storage;
+    // Records storage holds leave memory once a checkpoint after them is stored, when storage
+    // can read them back (loadHistory): a long session holds what it would hold opened from its tail.
+    if (releaseStored !== false && typeof storage?.loadHistory === 'function') session.setReleaseStored?.(true);
     this.#onNotify = onNotify;
     this.#onCompactionDue = onCompactionDue;
   }
@@ -70,9 +76,7 @@ export class DurableSession {
    */
   async dispatch(command, now) {
     // A session opened from its tail reads the rest of the log before what needs all of it.
-    if ((command?.type === 'rewind' || command?.type === 'snapshot') && this.session.needsHistory?.()) {
-      this.session.provideHistory(await this.storage.loadHistory());
-    }
+    if (command?.type === 'rewind' || command?.type === 'snapshot') await this.#giveHistory();
     const processed = this.session.dispatch(command, now);
     await this.#perform(processed.effects);
     if (this.#reconcileNeeded) {
@@ -94,7 +98,7 @@ export class DurableSession {
    * last checkpoint reads the history before it from storage first.
    */
   async snapshot() {
-    if (this.session.needsHistory?.()) this.session.provideHistory(await this.storage.loadHistory());
+    await this.#giveHistory();
     return this.session.snapshot();
   }
 
@@ -162,6 +166,11 @@ export class DurableSession {
    */
   async settle() {
     await this.#perform(this.session.takeEffects());
+  }
+
+  /** Reads the records the session let go, or opened without, when it wants them. */
+  async #giveHistory() {
+    if (this.session.needsHistory?.()) this.session.provideHistory(await this.storage.loadHistory(this.session.historyThrough?.() ?? undefined));
   }
 
   async #perform(effects) {

@@ -187,8 +187,12 @@ export interface SessionStorage {
    * (the Durable Object's has it).
    */
   loadTail?(): Promise<{ head: string; tail: string; through: number } | null>;
-  /** The lines between the header and the tail the last `loadTail()` returned. */
-  loadHistory?(): Promise<string>;
+  /**
+   * The lines of records 1..`through` (a session's `historyThrough()`: what a session that let
+   * records go, or opened from its tail, wants back); without it, the lines between the header
+   * and the tail the last `loadTail()` returned.
+   */
+  loadHistory?(through?: number): Promise<string>;
   /**
    * Test hook (used by faultyStorage's `torn_write`): appends like append() but stores the last
    * written line cut to its first `keepFraction` (default 0.5).
@@ -198,11 +202,11 @@ export interface SessionStorage {
 
 /** A JSON Lines file: one write + fsync per append; opens from the last checkpoint, read from the file's end (Node only: exported by the node entry). */
 export function nodeFileStorage(path: string):
-  SessionStorage & { readonly path: string; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(): Promise<string> };
+  SessionStorage & { readonly path: string; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string> };
 
 /** An IndexedDB database per log, keyed by seq (browser entry); opens from the last checkpoint. */
 export function indexedDbStorage(name: string, options?: { indexedDB?: IDBFactory }):
-  SessionStorage & { readonly name: string; close(): void; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(): Promise<string> };
+  SessionStorage & { readonly name: string; close(): void; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string> };
 
 /** The part of a SQLite-backed Durable Object's `ctx.storage` that durableObjectStorage uses. */
 export interface DurableObjectSqlStorage {
@@ -212,7 +216,7 @@ export interface DurableObjectSqlStorage {
 
 /** Table `cv_log` in a SQLite-backed Durable Object; several logs per object (workerd entry). */
 export function durableObjectStorage(storage: DurableObjectSqlStorage, options?: { log?: string }):
-  SessionStorage & { readonly log: string; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(): Promise<string> };
+  SessionStorage & { readonly log: string; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string> };
 
 /** The faults faultyStorage can inject into append() calls. */
 export type StorageFault = 'write_failure' | 'lost_ack' | 'duplicate_delivery' | 'crash_after_write' | 'torn_write';
@@ -251,6 +255,11 @@ export interface DurableSessionOptions {
   onNotify?(notification: unknown): void;
   /** The context should be compacted before the next request. */
   onCompactionDue?(effect: Extract<Processed['effects'][number], { type: 'compactionDue' }>): void;
+  /**
+   * Records storage holds leave memory once a checkpoint after them is stored (default: true
+   * when the storage has `loadHistory`, which reads them back for a rewind or a snapshot).
+   */
+  releaseStored?: boolean;
 }
 
 export declare class DurableSession {

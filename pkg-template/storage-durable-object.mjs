@@ -9,7 +9,7 @@
 // local and synchronous.
 import { ContextviewTypeError } from './errors.mjs';
 import {
-  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tailScan, tearLine,
+  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tailScan, tearLine, historyEnd,
 } from './storage.mjs';
 
 const CREATE = `CREATE TABLE IF NOT EXISTS cv_log (
@@ -110,12 +110,15 @@ export function durableObjectStorage(storage, { log = 'log' } = {}) {
     return { head, ...found };
   }
 
-  /** The lines between the header and the tail the last loadTail() returned. */
-  async function loadHistory() {
-    if (tailThrough === null) throw new StorageError('read_failed', `log "${log}": loadHistory() before loadTail()`);
+  /**
+   * The lines of records 1..`through` (a session's `historyThrough()`); without it, those
+   * between the header and the tail the last loadTail() returned.
+   */
+  async function loadHistory(through) {
+    const last = historyEnd(through, tailThrough, `log "${log}"`);
     let rows;
     try {
-      rows = sql('SELECT line FROM cv_log WHERE log = ? AND seq > 0 AND seq <= ? ORDER BY seq', log, tailThrough);
+      rows = sql('SELECT line FROM cv_log WHERE log = ? AND seq > 0 AND seq <= ? ORDER BY seq', log, last);
     } catch (e) {
       throw new StorageError('read_failed', `cannot read log "${log}": ${e?.message}`, { cause: e });
     }

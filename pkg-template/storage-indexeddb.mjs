@@ -9,7 +9,7 @@
 // `durability: 'strict'` (flushed to disk before `complete`) where the browser supports it.
 import { ContextviewTypeError } from './errors.mjs';
 import {
-  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tailScan, tearLine,
+  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tailScan, tearLine, historyEnd,
 } from './storage.mjs';
 
 const STORE = 'lines';
@@ -119,12 +119,20 @@ export function indexedDbStorage(name, { indexedDB = globalThis.indexedDB } = {}
     return found;
   }
 
-  /** The lines between the header and the tail the last loadTail() returned. */
-  function loadHistory() {
-    if (tailThrough === null) return Promise.reject(new StorageError('read_failed', `IndexedDB "${name}": loadHistory() before loadTail()`));
+  /**
+   * The lines of records 1..`through` (a session's `historyThrough()`); without it, those
+   * between the header and the tail the last loadTail() returned.
+   */
+  function loadHistory(through) {
+    let last;
+    try {
+      last = historyEnd(through, tailThrough, `IndexedDB "${name}"`);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return transaction('readonly', 'read_failed', (store, finish) => {
-      const values = store.getAll(IDBKeyRange.bound(1, tailThrough));
-      values.onsuccess = () => finish(values.result.map((line) => line + '\n').join(''));
+      const values = store.getAll(IDBKeyRange.bound(1, Math.max(1, last)));
+      values.onsuccess = () => finish(last < 1 ? '' : values.result.map((line) => line + '\n').join(''));
     });
   }
 

@@ -16,7 +16,7 @@ import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import {
-  StorageError, isTorn, parseBatch, planAppend, planRows, scanEntries, tailScan, tornLength, tornTailDiagnostic,
+  StorageError, isTorn, parseBatch, planAppend, planRows, scanEntries, tailScan, tornLength, tornTailDiagnostic, historyEnd,
 } from './storage.mjs';
 
 const NL = 0x0a;
@@ -24,6 +24,18 @@ const NL = 0x0a;
 const TAIL_CHUNK = 1 << 20;
 const CR = 0x0d;
 const isBlank = (s) => s.trim() === '';
+
+/** A record line's seq, read from its start when it opens with it; -1 when it does not read. */
+function lineSeq(line) {
+  const m = /^\{"seq":(\d+)[,}]/.exec(line);
+  if (m) return Number(m[1]);
+  try {
+    const seq = JSON.parse(line)?.seq;
+    return Number.isSafeInteger(seq) ? seq : -1;
+  } catch {
+    return -1;
+  }
+}
 
 /**
  * Parses the file's bytes. Returns the log, the diagnostics, `goodBytes` (the length up to the
@@ -229,7 +241,7 @@ export function nodeFileStorage(path) {
       }
       const found = scan.result();
       if (!found) return null;
-      tailAt = { headerEnd: headerEnd + 1, start };
+      tailAt = { headerEnd: headerEnd + 1, start, through: found.through };
       return { head, ...found };
     } catch (e) {
       throw failed(e);
@@ -238,15 +250,46 @@ export function nodeFileStorage(path) {
     }
   }
 
-  /** The bytes between the header and the tail the last loadTail() returned. */
-  async function readHistory() {
-    if (tailAt === null) throw new StorageError('read_failed', `${path}: loadHistory() before loadTail()`);
+  /**
+   * The lines of records 1..`through` (a session's `historyThrough()`), read forward from the
+   * header up to the first record after it; without it (or when it is where the last loadTail()
+   * stopped), the bytes between the header and that tail.
+   */
+  async function readHistory(through) {
+    const last = historyEnd(through, tailAt?.through ?? null, path);
     const handle = await openToRead();
     if (!handle) throw failed(new Error('the file is gone'));
     try {
-      const buf = Buffer.alloc(tailAt.start - tailAt.headerEnd);
-      const { bytesRead } = await handle.read(buf, 0, buf.length, tailAt.headerEnd);
-      return buf.toString('utf8', 0, bytesRead).replace(/\r\n/g, '\n');
+      if (tailAt && last === tailAt.through) {
+        const buf = Buffer.alloc(tailAt.start - tailAt.headerEnd);
+        const { bytesRead } = await handle.read(buf, 0, buf.length, tailAt.headerEnd);
+        return buf.toString('utf8', 0, bytesRead).replace(/\r\n/g, '\n');
+      }
+      const lines = [];
+      let header = true;
+      let carry = Buffer.alloc(0);
+      for (let pos = 0; ; pos += TAIL_CHUNK) {
+        const buf = Buffer.alloc(TAIL_CHUNK);
+        const { bytesRead } = await handle.read(buf, 0, TAIL_CHUNK, pos);
+        const data = Buffer.concat([carry, buf.subarray(0, bytesRead)]);
+        let start = 0;
+        for (let i = data.indexOf(NL); i >= 0; i = data.indexOf(NL, start)) {
+          const line = data.toString('utf8', start, i).replace(/\r$/, '');
+          start = i + 1;
+          if (header) {
+            header = false;
+            continue;
+          }
+          if (isBlank(line)) continue;
+          if (lineSeq(line) > last) return lines.join('');
+          lines.push(line + '\n');
+        }
+        carry = data.subarray(start);
+        if (bytesRead < TAIL_CHUNK) {
+          // A last line without its line break is torn: not history.
+          return lines.join('');
+        }
+      }
     } catch (e) {
       throw failed(e);
     } finally {
@@ -257,7 +300,7 @@ export function nodeFileStorage(path) {
   return {
     path,
     loadTail: () => serial(readTail),
-    loadHistory: () => serial(readHistory),
+    loadHistory: (through) => serial(() => readHistory(through)),
     /** Reads the whole file (always, refreshing the cached state). */
     load: () => serial(async () => {
       const { state, diagnostics } = await read();

@@ -301,6 +301,19 @@ export function tearLine(line, keepFraction = 0.5) {
 // storage and networks do.
 
 /**
+ * The last record a loadHistory(`through`) reads: `through` (a session's `historyThrough()`),
+ * else the record the checkpoint of the last loadTail() covered. `where` names the storage.
+ */
+export function historyEnd(through, tailThrough, where) {
+  if (through !== undefined && through !== null) {
+    if (!Number.isSafeInteger(through) || through < 0) throw new ContextviewTypeError('through', `\`through\` must be a record's seq (a non-negative integer), got ${typeof through === 'number' ? through : typeof through}`);
+    return through;
+  }
+  if (tailThrough === null) throw new StorageError('read_failed', `${where}: loadHistory() before loadTail()`);
+  return tailThrough;
+}
+
+/**
  * Finds a log's tail going back from its end, row by row: the rows from the last readable
  * checkpoint on, and the records after the one it covers (`through`). The keyed storages feed it
  * their rows in descending seq order until `push` says it has what it needs.
@@ -422,10 +435,10 @@ export function faultyStorage(inner, plan = []) {
       return inner.load();
     },
     /** The inner storage's history read (for a session opened from its tail), when it has one. */
-    async loadHistory() {
+    async loadHistory(through) {
       if (crashed) throw crashedError();
       if (typeof inner.loadHistory !== 'function') throw new StorageError('read_failed', 'the inner storage cannot read a history');
-      return inner.loadHistory();
+      return inner.loadHistory(through);
     },
     append,
   };

@@ -56,8 +56,31 @@ impl Session {
         self.inner.needs_history() && self.history.is_none()
     }
 
-    /// Gives a session made by `fromTail` the log's lines between its header and its tail.
-    /// Throws `history_mismatch` (and changes nothing) when they are not that history.
+    /// The `seq` the history a session wants ends at (`needsHistory()`): give
+    /// `provideHistory` the log's records after its header through it. `null` when it holds it.
+    #[wasm_bindgen(js_name = historyThrough, unchecked_return_type = "number | null")]
+    pub fn history_through(&self) -> JsValue {
+        match self.needs_history() {
+            true => self.inner.history_through().map_or(JsValue::NULL, |seq| JsValue::from_f64(seq as f64)),
+            false => JsValue::NULL,
+        }
+    }
+
+    /// Lets records storage confirmed leave memory once a checkpoint after them is stored too
+    /// (off by default; `DurableSession` turns it on when its storage reads history back): a
+    /// long session then holds what the next request reaches since the last compaction, and a
+    /// rewind or a snapshot asks for the rest (`needsHistory()`, `historyThrough()`).
+    #[wasm_bindgen(js_name = setReleaseStored)]
+    pub fn set_release_stored(&mut self, release: JsValue) -> Result<(), JsValue> {
+        let release = release.as_bool().ok_or_else(|| cross::type_error("release", "a boolean", &release))?;
+        self.inner.set_release_stored(release);
+        Ok(())
+    }
+
+    /// Gives a session that `needsHistory()` the log's lines after its header through the record
+    /// `historyThrough()` names (for a session made by `fromTail`: the lines between its header
+    /// and its tail). Throws `history_mismatch` (and changes nothing) when they are not that
+    /// history.
     #[wasm_bindgen(js_name = provideHistory)]
     pub fn provide_history(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<(), JsValue> {
         let text = string(&text, "text")?;
@@ -193,7 +216,14 @@ impl Session {
         if !(ticket.is_finite() && ticket >= 0.0 && ticket.fract() == 0.0) {
             return Err(error("unknown_ticket", &format!("{ticket} is not a ticket")));
         }
-        ts(&self.inner.ack(ticket as u64, outcome).map_err(session_error)?)
+        let history = self.inner.record_count() - self.inner.records().len();
+        let result = self.inner.ack(ticket as u64, outcome).map_err(session_error)?;
+        // Records let go ([`Session::set_release_stored`]): the text `fromLog` kept is no longer
+        // the history the session wants.
+        if self.inner.record_count() - self.inner.records().len() != history {
+            self.history = None;
+        }
+        ts(&result)
     }
 
     /// Converges memory to what storage holds (its JSON Lines text).

@@ -137,7 +137,7 @@ test('an imported session is given a checkpoint on demand, stored like any recor
 });
 
 test('a file storage reads its tail from the end of the file, across read chunks and CRLF lines', async () => {
-  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { mkdtempSync, writeFileSync, readFileSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const dir = mkdtempSync(join(tmpdir(), 'cv-tail-'));
@@ -161,7 +161,14 @@ test('a file storage reads its tail from the end of the file, across read chunks
       assert.equal(durable.session.buildString({ provider: 'anthropic' }).body, cv.Session.fromLog(log).buildString({ provider: 'anthropic' }).body, name);
       const p = await durable.dispatch({ type: 'rewind', promptIndex: 1 }, NOW);
       assert.equal(p.error, undefined, JSON.stringify(p.error));
-      assert.equal(durable.session.needsHistory(), false, name);
+      // The rewind's checkpoint is stored: what it covers is let go again, and read forward
+      // from the file by seq (across the reads and the CRLF lines too).
+      const through = durable.session.historyThrough();
+      assert.equal(typeof through, 'number', name);
+      const now = readFileSync(path, 'utf8').replaceAll('\r\n', '\n').split('\n').slice(1).filter((l) => l && JSON.parse(l).seq <= through);
+      assert.ok(now.length > first, name);
+      assert.equal(await storage.loadHistory(through), now.map((l) => l + '\n').join(''), name);
+      assert.equal((await durable.snapshot()).log, readFileSync(path, 'utf8').replaceAll('\r\n', '\n'), name);
     }
     // A torn tail, or no checkpoint: null, and load() says what it found.
     const torn = join(dir, 'torn.jsonl');
@@ -174,4 +181,84 @@ test('a file storage reads its tail from the end of the file, across read chunks
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** Wasm memory grown by a running session of 80 tool rounds of 200 KB compacted every 10, its
+ * records acknowledged as stored as it goes; `release`: it lets go of what storage holds. */
+function grownRunning(release) {
+  const child = `
+    import { readFileSync } from 'node:fs';
+    const { initSync, Session } = await import(${JSON.stringify(new URL('../../pkg/web/contextview.js', import.meta.url).href)});
+    const wasm = initSync({ module: readFileSync(new URL(${JSON.stringify(new URL('../../pkg/web/contextview_bg.wasm', import.meta.url).href)})) });
+    const before = wasm.memory.buffer.byteLength;
+    const s = Session.create('running');
+    s.setReleaseStored(${release});
+    let stored = 0;
+    const ok = (command) => {
+      const p = s.dispatch(command, ${JSON.stringify(NOW)});
+      if (p.error) throw new Error(JSON.stringify(p.error));
+      for (const e of [...p.effects, ...s.takeEffects()]) {
+        if (e.type !== 'persist') continue;
+        for (const line of e.lines) stored += line.length;
+        s.ack(e.ticket, 'committed');
+      }
+    };
+    ok({ type: 'switchModel', provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 });
+    for (let round = 0; round < 80; round++) {
+      if (round % 10 === 0) ok({ type: 'userMessage', text: 'Task ' + round });
+      ok({ type: 'assistantResponse', toolCalls: [{ id: 'c' + round, name: 'read', input: {} }] });
+      ok({ type: 'toolResult', toolCallId: 'c' + round, output: 'let x = read(input)?;\\n'.repeat(9100) });
+      if (round % 10 === 9) {
+        ok({ type: 'prepareCompaction', options: { keepRecentTokens: 2000 } });
+        ok({ type: 'applyCompaction', summary: ${JSON.stringify(SUMMARY)} });
+      }
+    }
+    s.buildString({ provider: 'anthropic' });
+    process.stdout.write(JSON.stringify({ grown: wasm.memory.buffer.byteLength - before, stored, needsHistory: s.needsHistory() }));`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', child], { encoding: 'utf8', maxBuffer: 1 << 20 }));
+}
+
+test('a running session that lets go of what storage holds does not keep its history in wasm memory', (t) => {
+  const kept = grownRunning(false);
+  const released = grownRunning(true);
+  t.diagnostic(`${kept.stored} bytes stored; wasm memory grew ${kept.grown} bytes holding them, ${released.grown} letting go`);
+  assert.ok(kept.stored > 16_000_000 && released.stored === kept.stored, `${kept.stored} and ${released.stored} bytes stored`);
+  assert.equal(kept.needsHistory, false);
+  assert.equal(released.needsHistory, true, 'the history is with storage');
+  // Holding everything costs more than the log; letting go, what ten rounds and their request
+  // cost, whatever came before.
+  assert.ok(kept.grown > kept.stored * 0.8, `everything held: ${kept.grown} bytes grown`);
+  assert.ok(released.grown < kept.stored / 3, `let go: ${released.grown} bytes grown for ${released.stored} bytes stored`);
+});
+
+test('a session opened whole lets go of what storage confirmed, and asks for it back by seq', () => {
+  const log = longLog(12, 2_000, 5);
+  const s = cv.Session.fromLog(strip(log));
+  assert.equal(s.historyThrough(), null, 'it holds its history');
+  assert.throws(() => s.setReleaseStored('yes'), (e) => e instanceof TypeError && e.code === 'invalid_argument');
+  s.setReleaseStored(true);
+  let stored = strip(log);
+  const run = (command) => {
+    const p = s.dispatch(command, NOW);
+    assert.equal(p.error, undefined, JSON.stringify(p.error));
+    for (const e of [...p.effects, ...s.takeEffects()]) {
+      if (e.type !== 'persist') continue;
+      stored += e.lines.map((l) => l + '\n').join('');
+      s.ack(e.ticket, 'committed');
+    }
+  };
+  run({ type: 'prepareCompaction', options: { keepRecentTokens: 500 } });
+  run({ type: 'applyCompaction', summary: SUMMARY });
+  assert.equal(s.needsHistory(), true);
+  const through = s.historyThrough();
+  const lines = stored.trimEnd().split('\n').slice(1);
+  const checkpoint = lines.map((l) => JSON.parse(l)).findLast((r) => r.event?.kind === 'checkpoint');
+  assert.equal(through, checkpoint.event.through, 'what the last checkpoint covers');
+  assert.equal(s.recordCount(), lines.length);
+  assert.throws(() => s.snapshot(), (e) => e.code === 'history_needed');
+  const history = lines.filter((l) => JSON.parse(l).seq <= through).map((l) => l + '\n').join('');
+  assert.throws(() => s.provideHistory(history.slice(0, -30)), (e) => e.code === 'history_mismatch');
+  s.provideHistory(history);
+  assert.equal(s.snapshot().log, stored);
+  assert.equal(s.buildString({ provider: 'anthropic' }).body, cv.Session.fromLog(stored).buildString({ provider: 'anthropic' }).body);
 });

@@ -161,7 +161,7 @@ export class SessionObject extends DurableObject {
     const inner = this.log;
     const keyed = {
       load: () => inner.load(),
-      loadHistory: () => inner.loadHistory(),
+      loadHistory: (through) => inner.loadHistory(through),
       append: (lines) => {
         const pending = this.#pendingKey;
         if (!pending) return inner.append(lines);

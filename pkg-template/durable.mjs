@@ -33,8 +33,8 @@ export class DurableSession {
     }
     this.session = session;
     this.storage = storage;
-    // Records storage holds leave memory once a checkpoint after them is stored, when storage
-    // can read them back (loadHistory): a long session holds what it would hold opened from its tail.
+    // Records storage confirmed leave memory when storage can read them back (loadHistory): a
+    // long session holds its replay and its view, not its log.
     if (releaseStored !== false && typeof storage?.loadHistory === 'function') session.setReleaseStored?.(true);
     this.#onNotify = onNotify;
     this.#onCompactionDue = onCompactionDue;

@@ -256,8 +256,8 @@ export interface DurableSessionOptions {
   /** The context should be compacted before the next request. */
   onCompactionDue?(effect: Extract<Processed['effects'][number], { type: 'compactionDue' }>): void;
   /**
-   * Records storage holds leave memory once a checkpoint after them is stored (default: true
-   * when the storage has `loadHistory`, which reads them back for a rewind or a snapshot).
+   * Records storage confirmed leave wasm memory (default: true when the storage has
+   * `loadHistory`, which reads them back for a rewind or a snapshot).
    */
   releaseStored?: boolean;
 }

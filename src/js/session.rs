@@ -9,8 +9,9 @@ pub struct Session {
     inner: NativeSession,
     options: OptionsMemo,
     /// The log's lines before the checkpoint the session opened from, kept in the JS heap
-    /// until the session needs the whole history ([`Session::give_history`]).
-    history: Option<js_sys::JsString>,
+    /// until the session needs the whole history ([`Session::give_history`]), and the last
+    /// record they hold: once the session has let go of more, they are not its history.
+    history: Option<(js_sys::JsString, u64)>,
 }
 
 #[wasm_bindgen]
@@ -29,6 +30,7 @@ impl Session {
             return Err(cross::type_error("text", "a string", &text));
         }
         let (inner, history) = open::from_log(&js_sys::JsString::from(text));
+        let history = history.zip(inner.history_through());
         Ok(Session { inner, options: OptionsMemo::default(), history })
     }
 
@@ -49,11 +51,12 @@ impl Session {
         })
     }
 
-    /// Whether the records before the checkpoint the session opened from are with the host
-    /// (a session made by `fromTail`): a rewind or a snapshot needs `provideHistory` first.
+    /// Whether records of the session are with the host — those before the checkpoint it opened
+    /// from (`fromTail`), or those storage confirmed (`setReleaseStored`): a rewind or a
+    /// snapshot needs `provideHistory` first, with the records through `historyThrough()`.
     #[wasm_bindgen(js_name = needsHistory)]
     pub fn needs_history(&self) -> bool {
-        self.inner.needs_history() && self.history.is_none()
+        self.inner.needs_history() && self.held_history().is_none()
     }
 
     /// The `seq` the history a session wants ends at (`needsHistory()`): give
@@ -66,12 +69,12 @@ impl Session {
         }
     }
 
-    /// Lets records storage confirmed leave memory once a checkpoint after them is stored too
-    /// (off by default; `DurableSession` turns it on when its storage reads history back): a
-    /// long session then holds what the next request reaches since the last compaction, and a
-    /// rewind or a snapshot asks for the rest (`needsHistory()`, `historyThrough()`).
+    /// Lets records storage confirmed (`ack(ticket, 'committed')`) leave wasm memory, all but the
+    /// last (off by default; `DurableSession` turns it on when its storage reads history back):
+    /// the replay and the view carry what the next request needs, and a rewind or a snapshot
+    /// asks for the rest (`needsHistory()`, `historyThrough()`).
     #[wasm_bindgen(js_name = setReleaseStored)]
-    pub fn set_release_stored(&mut self, release: JsValue) -> Result<(), JsValue> {
+    pub fn set_release_stored(&mut self, #[wasm_bindgen(unchecked_param_type = "boolean")] release: JsValue) -> Result<(), JsValue> {
         let release = release.as_bool().ok_or_else(|| cross::type_error("release", "a boolean", &release))?;
         self.inner.set_release_stored(release);
         Ok(())
@@ -216,14 +219,7 @@ impl Session {
         if !(ticket.is_finite() && ticket >= 0.0 && ticket.fract() == 0.0) {
             return Err(error("unknown_ticket", &format!("{ticket} is not a ticket")));
         }
-        let history = self.inner.record_count() - self.inner.records().len();
-        let result = self.inner.ack(ticket as u64, outcome).map_err(session_error)?;
-        // Records let go ([`Session::set_release_stored`]): the text `fromLog` kept is no longer
-        // the history the session wants.
-        if self.inner.record_count() - self.inner.records().len() != history {
-            self.history = None;
-        }
-        ts(&result)
+        ts(&self.inner.ack(ticket as u64, outcome).map_err(session_error)?)
     }
 
     /// Converges memory to what storage holds (its JSON Lines text).
@@ -305,11 +301,18 @@ impl Session {
     /// (refused when they are not that history: the log's text changed under it).
     fn give_history(&mut self) -> Result<(), JsValue> {
         if self.inner.needs_history() {
-            if let Some(history) = self.history.take() {
+            if let Some(history) = self.held_history().cloned() {
                 self.inner.provide_history(String::from(history)).map_err(session_error)?;
             }
         }
+        self.history = None;
         Ok(())
+    }
+
+    /// The text `fromLog` kept, while it is the history the session lacks (a session that let
+    /// go of records since wants more: [`NativeSession::set_release_stored`]).
+    fn held_history(&self) -> Option<&js_sys::JsString> {
+        self.history.as_ref().filter(|(_, through)| self.inner.history_through() == Some(*through)).map(|(text, _)| text)
     }
 
     /// [`Session::give_history`] before a command that needs the whole history (a rewind).

@@ -10,7 +10,7 @@ use super::{codes, Session};
 use crate::prompt::PromptContext;
 use crate::request::{BuildInput, RequestError};
 use crate::update::record::Event;
-use crate::update::RecordBody;
+use crate::update::{Record, RecordBody};
 use crate::view::{self, BuildOptions};
 
 /// Applies what the prompt context decides about a build: the audience's tools and output budget.
@@ -93,11 +93,7 @@ impl Session {
         // cache is reported apart from what a compaction or a rewind cost.
         let boundary = (report.pruning.boundary_turn, report.pruning.boundary_step);
         if let Some(prefix) = report.prefix.as_mut().filter(|p| p.rewritten_bytes > 0) {
-            let last_build_seq = self.last_build_seq;
-            let since = || self.records.iter().rev().take_while(move |r| r.seq > last_build_seq);
-            let compaction = since().any(|r| matches!(&r.body, RecordBody::Event(Event::CompactionCheckpoint(_))));
-            let rewind = since().any(|r| matches!(&r.body, RecordBody::Event(Event::Rewind(_))));
-            let heads = since().any(|r| matches!(&r.body, RecordBody::Event(Event::PromptHeadSnapshot(_))));
+            let SinceBuild { compaction, rewind, heads } = self.since_build;
             let cause = if compaction {
                 view::RewriteCause::Compaction
             } else if rewind {
@@ -113,9 +109,37 @@ impl Session {
             prefix.cause = Some(cause);
         }
         self.last_boundary = Some(boundary);
-        self.last_build_seq = self.records.last().map_or(0, |r| r.seq);
+        self.since_build = SinceBuild::default();
         // What the provider's cache should serve of this request, after the ones before it.
         let at = crate::cost::epoch_seconds(&ts);
         report.forecast = self.forecaster.forecast(&report, &options.render.cache, &input.cost_models, at).map(|(f, _)| f);
         Ok((body, report))
     }}
+
+/// What was written since the last build that explains a rewrite of its request (the report's
+/// `prefix.cause`): kept as the records come, so records let go before the build still count.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct SinceBuild {
+    pub compaction: bool,
+    pub rewind: bool,
+    pub heads: bool,
+}
+
+impl SinceBuild {
+    pub fn of(records: &[Record]) -> SinceBuild {
+        let mut since = SinceBuild::default();
+        for record in records {
+            since.saw(record);
+        }
+        since
+    }
+
+    pub fn saw(&mut self, record: &Record) {
+        match &record.body {
+            RecordBody::Event(Event::CompactionCheckpoint(_)) => self.compaction = true,
+            RecordBody::Event(Event::Rewind(_)) => self.rewind = true,
+            RecordBody::Event(Event::PromptHeadSnapshot(_)) => self.heads = true,
+            _ => {}
+        }
+    }
+}

@@ -44,26 +44,6 @@ pub(super) struct Writer {
     pub last_size: u64,
     /// A compaction or a rewind rewrote the history since the last checkpoint.
     pub rewritten: bool,
-    /// Records storage confirmed, through the last checkpoint written, leave memory
-    /// ([`Session::set_release_stored`]).
-    pub release: bool,
-    /// The last checkpoint this session wrote, until storage confirms it and the records it
-    /// covers leave memory: what the history before it is.
-    pub written: Option<Box<Written>>,
-}
-
-/// What a checkpoint the session wrote says of the records it covers: the history they become
-/// once released (see [`super::history::History`]).
-#[derive(Debug, Clone)]
-pub(super) struct Written {
-    /// The checkpoint's own record.
-    pub seq: u64,
-    pub through: u64,
-    /// Records through `through`, the history's included.
-    pub records: u64,
-    pub started_at: Option<String>,
-    pub prompts: PromptFold,
-    pub summary: Option<String>,
 }
 
 impl Writer {
@@ -97,18 +77,6 @@ impl Session {
         self.checkpoints.every = bytes;
     }
 
-    /// Whether records storage confirmed leave memory once a checkpoint after them is stored
-    /// too (off by default). A host whose storage reads the history back — it answers
-    /// [`Session::needs_history`] with the records through [`Session::history_through`] — turns
-    /// it on, and a long session then holds what it held when opened from its last checkpoint:
-    /// the records after it, never what came before the last compaction.
-    pub fn set_release_stored(&mut self, release: bool) {
-        self.checkpoints.release = release;
-        if !release {
-            self.checkpoints.written = None;
-        }
-    }
-
     /// Writes a checkpoint of the state now (a log opened by replay — an import, an older log —
     /// is given one, so the next open starts there); its record comes back in a `persist` effect.
     /// Returns its `seq`, or `None` when there is nothing to cover (no records, or the last one
@@ -134,15 +102,12 @@ impl Session {
         let summary = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));
         let replay = self.replayer().resume_state();
         let state = CheckpointState { replay, prompts, told: self.reminders.told(), summary };
-        let (records, started_at) = (self.record_count() as u64, self.started_at());
-        let checkpoint = Checkpoint::new(through, records, started_at.clone(), &state);
+        let checkpoint = Checkpoint::new(through, self.record_count() as u64, self.started_at(), &state);
         // Its size as stored is measured when it is handed to storage ([`Writer::stored`]); until
         // then, its state's.
         let size = checkpoint.state.len() as u64;
         let seq = self.write(RecordBody::Event(Event::Checkpoint(checkpoint)), &ts);
-        let CheckpointState { prompts, summary, .. } = state;
-        let written = self.checkpoints.release.then(|| Box::new(Written { seq, through, records, started_at, prompts, summary }));
-        self.checkpoints = Writer { last_size: size, since: 0, counted: seq, rewritten: false, written, ..self.checkpoints.clone() };
+        self.checkpoints = Writer { last_size: size, since: 0, counted: seq, rewritten: false, ..self.checkpoints.clone() };
         Some(seq)
     }
 

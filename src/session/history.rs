@@ -7,12 +7,11 @@
 //! `history_needed` error) and the host gives it ([`Session::provide_history`]).
 //!
 //! A running session lets records go the same way when the host asks it to
-//! ([`Session::set_release_stored`]): once storage confirmed a checkpoint the session wrote, the
-//! records it covers become history the host keeps.
+//! ([`Session::set_release_stored`]): once storage confirmed them, they become history the host
+//! keeps; what the session needs of them every day it folds as they go.
 
 use std::borrow::Cow;
 
-use super::checkpoint::Written;
 use super::{AppendError, Session, SessionError};
 use crate::update::replay::PromptFold;
 use crate::update::{parse_log, Event, Record, RecordBody};
@@ -48,26 +47,54 @@ impl Session {
         self.history.as_ref().filter(|h| h.text.is_none()).map(|h| h.through)
     }
 
-    /// Lets go of the records storage confirmed through the last checkpoint this session wrote
-    /// (when the host asked for it: [`Session::set_release_stored`]): they become history kept
-    /// by the host, as if the session had opened from that checkpoint. Nothing is let go while
-    /// an answer is being received, or when a rewind follows the checkpoint (it counts prompts
-    /// from the start).
+    /// Whether records storage confirmed leave memory (off by default). A host whose storage
+    /// reads them back — it answers [`Session::needs_history`] with the log's records through
+    /// [`Session::history_through`] — turns it on, and the session then holds what storage has
+    /// not confirmed (and the last record): its replay, the view and its cache carry the rest.
+    pub fn set_release_stored(&mut self, release: bool) {
+        self.release_stored = release;
+        self.release_stored();
+    }
+
+    /// Lets go of the records storage confirmed (when the host asked for it:
+    /// [`Session::set_release_stored`]), all but the last (its `seq` and time go on): they
+    /// become history kept by the host, as if the session had opened after them. Nothing is let
+    /// go while an answer is being received.
     pub(super) fn release_stored(&mut self) {
-        let Some(written) = self.checkpoints.written.as_deref() else { return };
-        if self.receiving.is_some() || self.persistence.committed_through() < written.seq {
+        if !self.release_stored || self.receiving.is_some() {
             return;
         }
-        let cut = self.records.partition_point(|r| r.seq <= written.through);
-        let (lines, before) = self.history.as_ref().map_or((usize::from(self.header.is_some()), 0), |h| (h.lines, h.records));
-        let rewind_after = self.records[cut..].iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_))));
-        let Some(written) = self.checkpoints.written.take() else { return };
-        if cut == 0 || rewind_after || before + cut as u64 != written.records {
+        let committed = self.persistence.committed_through();
+        let cut = |records: &[Record]| records.partition_point(|r| r.seq <= committed).min(records.len().saturating_sub(1));
+        let rewinds = self.records[..cut(&self.records)].iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_))));
+        // A rewind counts prompts from the start: the fold through it needs every record (a
+        // rewind is written only once the session holds them).
+        if rewinds && self.history.is_some() {
+            self.load_history();
+            if self.history.is_some() {
+                return;
+            }
+        }
+        let cut = cut(&self.records);
+        if cut == 0 {
             return;
         }
-        let Written { through, records, started_at, prompts, summary, .. } = *written;
+        let summary = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));
+        let started_at = self.started_at();
+        let released = &self.records[..cut];
+        let through = released[cut - 1].seq;
+        let (lines, before, prompts) = match self.history.take() {
+            Some(history) => {
+                let mut prompts = history.prompts;
+                for record in released {
+                    prompts.push(record);
+                }
+                (history.lines, history.records, prompts)
+            }
+            None => (usize::from(self.header.is_some()), 0, crate::update::replay::prompt_fold(released)),
+        };
         self.records.drain(..cut);
-        self.history = Some(Box::new(History { text: None, lines: lines + cut, records, through, started_at, prompts, summary }));
+        self.history = Some(Box::new(History { text: None, lines: lines + cut, records: before + cut as u64, through, started_at, prompts, summary }));
     }
 
     /// Gives the session the log's lines before the records it holds (what [`super::open`]

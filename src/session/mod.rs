@@ -82,8 +82,10 @@ pub struct Session {
     /// Where the pruning boundaries (turn, step) stood at the last build, to tell what moving
     /// them cost.
     last_boundary: Option<(u32, u32)>,
-    /// The last record's `seq` at the last build: what came after it explains a rewrite.
-    last_build_seq: u64,
+    /// What was written since the last build that explains a rewrite of its request.
+    since_build: build::SinceBuild,
+    /// Records storage confirmed leave memory ([`Session::set_release_stored`]).
+    release_stored: bool,
     /// A streamed answer being received (between `beginAnswer` and `endAnswer`).
     receiving: Option<Box<receive::Receiving>>,
 }
@@ -203,6 +205,7 @@ impl Session {
         }
         let stored = log.records.last().map_or(0, |r| r.seq);
         Session {
+            since_build: build::SinceBuild::of(&log.records),
             persistence: persist::Persistence::stored(stored, log.header.is_some()),
             header: log.header,
             records: log.records,
@@ -358,6 +361,7 @@ impl Session {
         if let RecordBody::Event(Event::ReminderInjected(injected)) = &record.body {
             self.reminders.observe(injected);
         }
+        self.since_build.saw(&record);
         if let Some(replayer) = &mut self.replayer {
             if !replayer.push(&record) {
                 self.replayer = None;
@@ -476,7 +480,9 @@ impl Input for Reconcile<'_> {
     type Output = Result<Reconciled, SessionError>;
     const SETTLE: Settle = Settle::Persist;
     fn apply(self, s: &mut Session) -> Self::Output {
-        s.reconcile_with(self.0)
+        let reconciled = s.reconcile_with(self.0);
+        s.release_stored();
+        reconciled
     }
 }
 

@@ -130,6 +130,7 @@ impl Session {
         let stored = tail.records.last().map_or(0, |r| r.seq);
         let history = History { text: history, lines, records, through, started_at, prompts, summary };
         Some(Session {
+            since_build: super::build::SinceBuild::of(&tail.records),
             persistence: persist::Persistence::stored(stored, header.is_some()),
             header,
             records: tail.records,

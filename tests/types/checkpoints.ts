@@ -15,12 +15,19 @@ async function use(doStorage: DurableObjectSqlStorage, log: string): Promise<voi
     if (opened && opened.needsHistory()) opened.provideHistory(await storage.loadHistory());
     void through;
   }
-  const durable = await openSession(storage, { sessionId: 'session-1' });
+  session.setReleaseStored(true);
+  const through: number | null = session.historyThrough();
+  if (through !== null) session.provideHistory(await storage.loadHistory(through));
+  const durable = await openSession(storage, { sessionId: 'session-1', releaseStored: false });
   const snapshot: SessionSnapshot = await durable.snapshot();
   void seq;
   void snapshot;
   // @ts-expect-error a size is a number
   session.setCheckpointEvery('4MB');
+  // @ts-expect-error releasing is on or off
+  session.setReleaseStored('yes');
+  // @ts-expect-error a history ends at a seq
+  await storage.loadHistory('7');
   // @ts-expect-error fromTail takes the header line and the tail
   Session.fromTail(log);
 }

@@ -44,6 +44,54 @@ async function one(path, strip) {
   process.stdout.write(JSON.stringify({ logBytes: Buffer.byteLength(log), records, held, bodyBytes: body.length, openMs, before, loaded, built }));
 }
 
+/**
+ * In the child: a running session — the generated workload driven through a Session command by
+ * command, a build after each tool result, every persist acknowledged as stored — for `mb` MB of
+ * records; `release`: it lets go of what storage confirmed. Wasm memory grown, and what the
+ * last request and the items since the last compaction weigh.
+ */
+async function running(mb, release) {
+  const { initSync, Session } = await import('../pkg/web/contextview.js');
+  const wasm = initSync({ module: readFileSync(new URL('../pkg/web/contextview_bg.wasm', import.meta.url)) });
+  const before = wasm.memory.buffer.byteLength;
+  const s = Session.create('running');
+  s.setReleaseStored(release === 'release');
+  const NOW = '2026-12-05T09:00:00Z';
+  const SUMMARY = '## Goal\nPort the parser.\n## Constraints\nNone\n## Progress\n### Done\nRead.\n### In progress\nNext.\n### Blocked\nNone\n## Decisions\nNone\n## Next steps\nGo on.\n## Files\nsrc/\n## Pending actions\nNone';
+  let stored = 0;
+  let due = false;
+  const ok = (command) => {
+    const p = s.dispatch(command, NOW);
+    if (p.error) throw new Error(JSON.stringify(p.error));
+    for (const e of [...p.effects, ...s.takeEffects()]) {
+      if (e.type === 'compactionDue') due = true;
+      if (e.type !== 'persist') continue;
+      for (const line of e.lines) stored += line.length + 1;
+      s.ack(e.ticket, 'committed');
+    }
+  };
+  ok({ type: 'switchModel', provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200000 });
+  const image = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg'.repeat(600);
+  let sinceCompaction = 0;
+  let bodyBytes = 0;
+  for (let round = 0; stored < mb * MB; round++) {
+    if (round % 12 === 0) ok({ type: 'userMessage', text: `Task ${round}: port module ${round} to the new lexer.` });
+    ok({ type: 'assistantResponse', text: `Reading module ${round}.`, toolCalls: [{ id: `c${round}`, name: 'read', input: { path: `src/m${round}.rs` } }], usage: { inputTokens: 1000 + (round % 50000), outputTokens: 40 } });
+    const output = `// src/m${round}.rs\n` + `fn item_${round}() -> u32 { lexer.next_token()? }\n`.repeat(400);
+    const images = round % 9 === 4 ? [{ data: image, mimeType: 'image/png' }] : [];
+    ok({ type: 'toolResult', toolCallId: `c${round}`, output, images });
+    sinceCompaction += output.length + (images.length ? image.length : 0);
+    bodyBytes = s.buildBytes({ provider: 'anthropic' }).body.length;
+    if (due || round % 40 === 39) {
+      ok({ type: 'prepareCompaction', options: { keepRecentTokens: 20000 } });
+      ok({ type: 'applyCompaction', summary: SUMMARY });
+      due = false;
+      sinceCompaction = 0;
+    }
+  }
+  process.stdout.write(JSON.stringify({ stored, grown: wasm.memory.buffer.byteLength - before, bodyBytes, sinceCompaction, atHost: s.historyThrough() ?? 0, records: s.recordCount() }));
+}
+
 function run(path, strip) {
   const out = execFileSync(process.execPath, ['--max-old-space-size=8192', here, '--one', path, strip], { encoding: 'utf8', maxBuffer: 1 << 20 });
   return JSON.parse(out);
@@ -66,6 +114,13 @@ async function main() {
     console.log(`| ${mb} MB | ${c.records} | ${c.openMs.toFixed(0)} ms | ${f(c.loaded)} / ${f(c.built)} | ${overRequest}× of ${f(c.bodyBytes)} | ${r.openMs.toFixed(0)} ms | ${f(r.loaded)} / ${f(r.built)} | ${(r.openMs / c.openMs).toFixed(1)}× |`);
   }
   console.log('goals: memory after a build ≤ 2× the request (+~100 B per record not held); a 200 MB log inside 128 MB; a 50 MB log opens ≥ 20× faster than its replay');
+  // A running session, holding every record it wrote or letting go of what storage confirmed.
+  const runMb = Number(process.env.RUN_MB ?? 20);
+  const live = (how) => JSON.parse(execFileSync(process.execPath, [here, '--running', String(runMb), how], { encoding: 'utf8', maxBuffer: 1 << 20 }));
+  const held = live('hold');
+  const released = live('release');
+  console.log(`\nA running session, ${f(held.stored)} of records written and acknowledged, a build after each tool result: wasm memory grown ${f(held.grown)} holding every record, ${f(released.grown)} letting go of what storage confirmed (${released.atHost} of ${released.records} records left with storage); its last request ${f(released.bodyBytes)}, ${f(released.sinceCompaction)} of tool output and images since its last compaction`);
+  results.push({ running: { mb: runMb, held, released } });
   // In a Durable Object (Miniflare): the log stored through durableObjectStorage, opened as an
   // object opens on a cold start (openSession: the rows from the last checkpoint) beside the way
   // it opened before (every row read, the log replayed without its checkpoints).
@@ -95,4 +150,5 @@ async function main() {
 }
 
 if (process.argv[2] === '--one') await one(process.argv[3], process.argv[4]);
+else if (process.argv[2] === '--running') await running(Number(process.argv[3]), process.argv[4]);
 else await main();

@@ -200,9 +200,9 @@ export interface SessionStorage {
   _writeTorn?(lines: readonly string[], keepFraction?: number): Promise<AppendResult>;
 }
 
-/** A JSON Lines file: one write + fsync per append; opens from the last checkpoint, read from the file's end (Node only: exported by the node entry). */
+/** A JSON Lines file: one write + fsync per append, which reads only the file's ends; opens from the last checkpoint, read from the file's end (Node only: exported by the node entry). */
 export function nodeFileStorage(path: string):
-  SessionStorage & { readonly path: string; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string> };
+  SessionStorage & { readonly path: string; /** Bytes read from the file so far. */ readonly bytesRead: number; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string> };
 
 /** An IndexedDB database per log, keyed by seq (browser entry); opens from the last checkpoint. */
 export function indexedDbStorage(name: string, options?: { indexedDB?: IDBFactory }):

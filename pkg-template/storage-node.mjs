@@ -5,23 +5,26 @@
 // next append truncates away before it writes. Lines ending in "\r\n" are read too (load()
 // returns them with "\n"); appends always write "\n".
 //
-// The parsed log is kept in memory after the first read (lazily, on the first load() or
-// append()), so appends do not re-read the file: each one stat()s it, and re-reads only when its
-// size or mtime is not what this instance last saw (another instance or process wrote it).
+// An append reads only the file's ends: its header line, and back from its end the last record
+// (its seq), a torn tail to cut, and the lines of a batch sent again (to skip what is stored);
+// then each append stat()s the file and reads again only when its size or mtime is not what
+// this instance last saw (another instance or process wrote it). load() reads it whole.
 // Calls on an instance run one at a time, in call order; there is no lock between processes, so
 // give a file one writer at a time. A session opens from the log's last checkpoint: loadTail()
-// reads the file backwards from its end to it, loadHistory() the bytes before on demand (an
-// append still reads the whole file once). Only node.mjs imports this module.
+// reads the file backwards from its end to it, loadHistory() the bytes before on demand. Only
+// node.mjs imports this module.
 import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import {
-  StorageError, isTorn, parseBatch, planAppend, planRows, scanEntries, tailScan, tornLength, tornTailDiagnostic, historyEnd,
+  StorageError, isTorn, parseBatch, parseLine, planAppend, planRows, scanEntries, tailScan, tornLength, tornTailDiagnostic, historyEnd,
 } from './storage.mjs';
 
 const NL = 0x0a;
 /** How much loadTail() reads at a time, going back from the file's end. */
 const TAIL_CHUNK = 1 << 20;
+/** The first read of a line's search (the header from the start, the last lines from the end), doubling up to TAIL_CHUNK. */
+const FIRST_CHUNK = 16 << 10;
 const CR = 0x0d;
 const isBlank = (s) => s.trim() === '';
 
@@ -35,6 +38,40 @@ function lineSeq(line) {
   } catch {
     return -1;
   }
+}
+
+/** A line's kind (`header` or `record`), or null when it is not one. */
+function lineKind(line) {
+  try {
+    return parseLine(line).kind;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The lines of `[floor, size)` from the last to the first, read with `read(from, length)` in
+ * reads that double from `FIRST_CHUNK` to `TAIL_CHUNK`: `{line, at, terminated}` (`at`: where the line starts; a last line
+ * without its line break is not terminated). "\r\n" ends a line too.
+ */
+async function* linesBackward(read, floor, size) {
+  let pos = size;
+  let carry = Buffer.alloc(0);
+  let last = true;
+  for (let n = FIRST_CHUNK; pos > floor; n = Math.min(2 * n, TAIL_CHUNK)) {
+    const length = Math.min(n, pos - floor);
+    pos -= length;
+    const data = Buffer.concat([await read(pos, length), carry]);
+    let stop = data.length;
+    for (let i = data.length - 1; i >= 0; i--) {
+      if (data[i] !== NL) continue;
+      if (i + 1 < stop || !last) yield { line: data.toString('utf8', i + 1, stop).replace(/\r$/, ''), at: pos + i + 1, terminated: !last };
+      last = false;
+      stop = i;
+    }
+    carry = data.subarray(0, stop);
+  }
+  if (carry.length > 0) yield { line: carry.toString('utf8').replace(/\r$/, ''), at: floor, terminated: !last };
 }
 
 /**
@@ -88,6 +125,8 @@ export function nodeFileStorage(path) {
   /** @type {(ReturnType<typeof scanFile> & {mtimeMs: number|null}) | null} */
   let cache = null;
   let queue = Promise.resolve();
+  /** Bytes this instance has read from the file. */
+  let bytesRead = 0;
 
   /** Runs `fn` after every earlier call on this instance has settled. */
   function serial(fn) {
@@ -117,7 +156,9 @@ export function nodeFileStorage(path) {
     }
     try {
       const { mtimeMs } = await handle.stat();
-      cache = { ...scanFile(await handle.readFile()), mtimeMs };
+      const buf = await handle.readFile();
+      bytesRead += buf.length;
+      cache = { ...scanFile(buf), mtimeMs };
       return cache;
     } catch (e) {
       throw failed(e);
@@ -136,9 +177,77 @@ export function nodeFileStorage(path) {
     }
   }
 
+  /**
+   * What an append needs of the file, read from its two ends (its header line, and its last
+   * lines back to the last record): the header, the last seq, where its good bytes end (a torn
+   * tail is cut before the next write). `state.lineAt` answers only for `seqs` (the batch's
+   * records at or below the last seq, read back from the end: a batch sent again). Null when
+   * the file is not in the shape the package writes (read() then).
+   */
+  async function readEnds(seqs) {
+    const handle = await openToRead();
+    if (!handle) return { ...scanFile(Buffer.alloc(0)), mtimeMs: null };
+    try {
+      const { size, mtimeMs } = await handle.stat();
+      const read = async (from, length) => {
+        const buf = Buffer.alloc(length);
+        const got = (await handle.read(buf, 0, length, from)).bytesRead;
+        bytesRead += got;
+        return buf.subarray(0, got);
+      };
+      let first = Buffer.alloc(0);
+      for (let at = 0, n = FIRST_CHUNK; at < size && first.indexOf(NL) < 0; at += n, n = Math.min(2 * n, TAIL_CHUNK)) first = Buffer.concat([first, await read(at, Math.min(n, size - at))]);
+      const headerEnd = first.indexOf(NL);
+      if (headerEnd < 0) return null;
+      const header = first.toString('utf8', 0, headerEnd).replace(/\r$/, '');
+      if (lineKind(header) !== 'header') return null;
+      // Back from the end, line by line: the torn tail, the last seq, the lines asked for.
+      let goodBytes = size;
+      let lastSeq = null;
+      let unterminated = false;
+      let lastLine = true;
+      const lines = new Map();
+      const lowest = Math.min(...seqs);
+      for await (const { line, at, terminated } of linesBackward(read, headerEnd + 1, size)) {
+        // What follows the last line break is torn; so is a last line that is not JSON.
+        if (!terminated) {
+          unterminated = true;
+          goodBytes = at;
+          continue;
+        }
+        if (isBlank(line)) continue;
+        if (lastLine && !unterminated && isTorn(line)) {
+          lastLine = false;
+          goodBytes = at;
+          continue;
+        }
+        lastLine = false;
+        let entry;
+        try {
+          entry = parseLine(line);
+        } catch {
+          return null;
+        }
+        if (entry.kind === 'header') return null;
+        lastSeq ??= entry.seq;
+        if (seqs.includes(entry.seq)) lines.set(entry.seq, entry.line);
+        if (seqs.length === 0 || entry.seq <= lowest) break;
+      }
+      const state = { header, lastSeq: lastSeq ?? 0, lineAt: (seq) => lines.get(seq) };
+      return { state, diagnostics: [], goodBytes, fileBytes: size, mtimeMs, ends: true };
+    } catch (e) {
+      throw failed(e);
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
+
   async function write(lines, keepFraction) {
     const parsed = parseBatch(lines);
-    const current = cache && (await unchanged(cache)) ? cache : await read();
+    // What the batch sends again (at or below the last seq) is compared with what the file holds.
+    const known = cache && (await unchanged(cache)) ? cache : null;
+    const again = parsed.filter((e) => e.kind !== 'header' && (!known || e.seq <= known.state.lastSeq)).map((e) => e.seq);
+    const current = (known && (!known.ends || again.length === 0) ? known : null) ?? (await readEnds(again)) ?? (await read());
     const plan = planAppend(current.state, parsed);
     const rows = planRows(plan);
     const result = { written: rows.length, duplicates: plan.duplicates };
@@ -169,7 +278,12 @@ export function nodeFileStorage(path) {
     }
     if (current.fileBytes === 0) await syncDir(path);
     if (keepFraction === undefined) {
-      current.state.apply(plan);
+      if (current.ends) {
+        if (plan.header !== null) current.state.header = plan.header;
+        if (plan.records.length) current.state.lastSeq = plan.records.at(-1).seq;
+      } else {
+        current.state.apply(plan);
+      }
       current.goodBytes = current.fileBytes = current.goodBytes + bytes.length;
       cache = current;
     }
@@ -187,12 +301,13 @@ export function nodeFileStorage(path) {
       const { size } = await handle.stat();
       const read = async (from, length) => {
         const buf = Buffer.alloc(length);
-        const { bytesRead } = await handle.read(buf, 0, length, from);
-        return buf.subarray(0, bytesRead);
+        const got = (await handle.read(buf, 0, length, from)).bytesRead;
+        bytesRead += got;
+        return buf.subarray(0, got);
       };
       // The header: the first line.
       let first = Buffer.alloc(0);
-      for (let at = 0; at < size && first.indexOf(NL) < 0; at += TAIL_CHUNK) first = Buffer.concat([first, await read(at, Math.min(TAIL_CHUNK, size - at))]);
+      for (let at = 0, n = FIRST_CHUNK; at < size && first.indexOf(NL) < 0; at += n, n = Math.min(2 * n, TAIL_CHUNK)) first = Buffer.concat([first, await read(at, Math.min(n, size - at))]);
       const headerEnd = first.indexOf(NL);
       if (headerEnd < 0) return null;
       const head = first.toString('utf8', 0, headerEnd).replace(/\r$/, '');
@@ -262,16 +377,18 @@ export function nodeFileStorage(path) {
     try {
       if (tailAt && last === tailAt.through) {
         const buf = Buffer.alloc(tailAt.start - tailAt.headerEnd);
-        const { bytesRead } = await handle.read(buf, 0, buf.length, tailAt.headerEnd);
-        return buf.toString('utf8', 0, bytesRead).replace(/\r\n/g, '\n');
+        const got = (await handle.read(buf, 0, buf.length, tailAt.headerEnd)).bytesRead;
+        bytesRead += got;
+        return buf.toString('utf8', 0, got).replace(/\r\n/g, '\n');
       }
       const lines = [];
       let header = true;
       let carry = Buffer.alloc(0);
       for (let pos = 0; ; pos += TAIL_CHUNK) {
         const buf = Buffer.alloc(TAIL_CHUNK);
-        const { bytesRead } = await handle.read(buf, 0, TAIL_CHUNK, pos);
-        const data = Buffer.concat([carry, buf.subarray(0, bytesRead)]);
+        const got = (await handle.read(buf, 0, TAIL_CHUNK, pos)).bytesRead;
+        bytesRead += got;
+        const data = Buffer.concat([carry, buf.subarray(0, got)]);
         let start = 0;
         for (let i = data.indexOf(NL); i >= 0; i = data.indexOf(NL, start)) {
           const line = data.toString('utf8', start, i).replace(/\r$/, '');
@@ -285,7 +402,7 @@ export function nodeFileStorage(path) {
           lines.push(line + '\n');
         }
         carry = data.subarray(start);
-        if (bytesRead < TAIL_CHUNK) {
+        if (got < TAIL_CHUNK) {
           // A last line without its line break is torn: not history.
           return lines.join('');
         }
@@ -299,6 +416,10 @@ export function nodeFileStorage(path) {
 
   return {
     path,
+    /** Bytes this instance has read from the file so far (what opening and appending cost). */
+    get bytesRead() {
+      return bytesRead;
+    },
     loadTail: () => serial(readTail),
     loadHistory: (through) => serial(() => readHistory(through)),
     /** Reads the whole file (always, refreshing the cached state). */

@@ -261,3 +261,43 @@ test('a session opened whole lets go of what storage confirmed, and asks for it 
   assert.equal(s.snapshot().log, stored);
   assert.equal(s.buildString({ provider: 'anthropic' }).body, cv.Session.fromLog(stored).buildString({ provider: 'anthropic' }).body);
 });
+
+test('a file storage appends after reading only the ends of the file: its header, and back from its end', async () => {
+  const { mkdtempSync, writeFileSync, readFileSync, appendFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'cv-ends-'));
+  try {
+    const log = longLog(46, 200_000, 40);
+    const path = join(dir, 'long.jsonl');
+    writeFileSync(path, log);
+    const storage = cv.nodeFileStorage(path);
+    const durable = await cv.openSession(storage);
+    const p = await durable.dispatch({ type: 'userMessage', text: 'Go on.' }, NOW);
+    assert.equal(p.error, undefined);
+    assert.equal(durable.lastStorageError, null);
+    assert.ok(storage.bytesRead < log.length / 4, `opened and appended reading ${storage.bytesRead} of ${log.length} bytes`);
+    assert.ok(readFileSync(path, 'utf8').includes('Go on.'), 'the record was appended');
+    // A batch sent again is found by reading back from the end: stored once.
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const again = cv.nodeFileStorage(path);
+    assert.deepEqual(await again.append(lines.slice(-3)), { written: 0, duplicates: 3 });
+    assert.ok(again.bytesRead < log.length / 4, `${again.bytesRead} bytes read`);
+    // One that differs from what is stored is refused.
+    const changed = JSON.parse(lines.at(-1));
+    changed.ts = '2026-12-05T10:00:00Z';
+    await assert.rejects(cv.nodeFileStorage(path).append([JSON.stringify(changed)]), (e) => e.code === 'seq_conflict');
+    // A torn tail is cut before the next write, found from the end too.
+    appendFileSync(path, '{"seq":99999,"ts":"x","upd');
+    const after = cv.nodeFileStorage(path);
+    const next = { ...JSON.parse(lines.at(-1)), seq: JSON.parse(lines.at(-1)).seq + 1 };
+    assert.deepEqual(await after.append([JSON.stringify(next)]), { written: 1, duplicates: 0 });
+    assert.ok(after.bytesRead < log.length / 4, `${after.bytesRead} bytes read`);
+    const { text, diagnostics } = await after.load();
+    assert.deepEqual(diagnostics, []);
+    assert.equal(text, lines.join('\n') + '\n' + JSON.stringify(next) + '\n');
+    assert.ok(after.bytesRead > text.length, 'load() reads the whole file');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -25,6 +25,8 @@ async function use(doStorage: DurableObjectSqlStorage): Promise<void> {
   const r: AppendResult = await file.append(['{"seq":1}']);
   const counts: number = r.written + r.duplicates;
   const where: string = file.path + idb.name + dobj.log;
+  const read: number = file.bytesRead;
+  void read;
   idb.close();
 
   const faulty = faultyStorage(file, ['write_failure', { fault: 'torn_write', keepFraction: 0.3 }, null]);

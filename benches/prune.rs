@@ -63,7 +63,7 @@ fn one_prompt_run_of(steps: usize, size: impl Fn(&mut dyn FnMut() -> u64) -> usi
             body.push_str(words[(next() % words.len() as u64) as usize]);
             body.push(if next() % 9 == 0 { '\n' } else { ' ' });
         }
-        items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("call_{s}"), content: vec![Part::text(body)], is_error: false }));
+        items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("call_{s}"), content: vec![Part::text(body)], is_error: false, released: None }));
     }
     items
 }

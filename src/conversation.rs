@@ -214,6 +214,35 @@ pub struct ToolResult {
     pub content: Vec<Part>,
     #[serde(default)]
     pub is_error: bool,
+    /// Set when a session let the content go because its view clears or trims it
+    /// ([`Released`]): `content` then holds the trimmed text, or nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub released: Option<Box<Released>>,
+}
+
+/// What the view needs of a tool result whose text a session let go — the view clears it (a
+/// placeholder naming its length) or trims it (head and tail, which `content` keeps) — so a
+/// session holds what its requests reach, not every output an agent ever read. Only text
+/// results are let go. A view that needs more than this (a policy that no longer prunes it, a
+/// compaction that keeps it) reads its record back first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Released {
+    /// The log record that set this content: what reads it back.
+    pub seq: u64,
+    /// Characters of the text.
+    pub chars: u64,
+    /// Bytes of the text.
+    pub bytes: u64,
+    /// The text's FNV-1a hash: a read-back gives exactly this text or is refused.
+    pub hash: u64,
+    /// The item's estimated tokens in each token family, in [`crate::tokens::Family::ALL`]'s order.
+    pub tokens: [u64; 3],
+    /// The soft-trim settings (over, head, tail) `content` was trimmed with; `None` when it
+    /// holds nothing (the view clears the result).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trimmed: Option<[u64; 3]>,
 }
 
 /// Text shared, not copied, from the log's content block through the conversation item to the

@@ -193,7 +193,9 @@ pub(super) fn request_error(e: RequestError) -> JsValue {
         RequestError::Build(e @ (BuildError::EndsWithAssistant { .. } | BuildError::EmptyConversation { .. })) => {
             error(e.code(), e.message())
         }
-        RequestError::Build(e @ (BuildError::InvalidPayload { .. } | BuildError::InvalidOptions { .. })) => error_with(e.code(), e.message(), &e),
+        RequestError::Build(e @ (BuildError::InvalidPayload { .. } | BuildError::InvalidOptions { .. } | BuildError::HistoryNeeded { .. })) => {
+            error_with(e.code(), e.message(), &e)
+        }
     }
 }
 

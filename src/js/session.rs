@@ -69,10 +69,33 @@ impl Session {
         }
     }
 
+    /// The records a build asked for after it failed with `history_needed` because its request
+    /// sends whole tool results the session let go: read them (`storage.loadRecords(seqs)`)
+    /// and give them to `provideRecords`. Empty when it asked for none.
+    #[wasm_bindgen(js_name = neededRecords, unchecked_return_type = "number[]")]
+    pub fn needed_records(&self) -> JsValue {
+        let seqs = js_sys::Array::new();
+        for &seq in self.inner.needed_records() {
+            seqs.push(&JsValue::from_f64(seq as f64));
+        }
+        seqs.into()
+    }
+
+    /// Gives the session the log lines of the records `neededRecords()` named: the tool results
+    /// they set get their text back. Throws `history_mismatch` (and changes nothing) when one is
+    /// missing or is not the text the session let go.
+    #[wasm_bindgen(js_name = provideRecords)]
+    pub fn provide_records(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<(), JsValue> {
+        let text = string(&text, "text")?;
+        self.inner.provide_records(&text).map_err(session_error)
+    }
+
     /// Lets records storage confirmed (`ack(ticket, 'committed')`) leave wasm memory, all but the
-    /// last (off by default; `DurableSession` turns it on when its storage reads history back):
-    /// the replay and the view carry what the next request needs, and a rewind or a snapshot
-    /// asks for the rest (`needsHistory()`, `historyThrough()`).
+    /// last, and the text of tool results its requests clear or trim (off by default;
+    /// `DurableSession` turns it on when its storage reads history back): the replay and the
+    /// view carry what the next request needs; a rewind or a snapshot asks for the rest
+    /// (`needsHistory()`, `historyThrough()`), and a request that sends such a result whole
+    /// again for its records (`history_needed`, `neededRecords()`).
     #[wasm_bindgen(js_name = setReleaseStored)]
     pub fn set_release_stored(&mut self, #[wasm_bindgen(unchecked_param_type = "boolean")] release: JsValue) -> Result<(), JsValue> {
         let release = release.as_bool().ok_or_else(|| cross::type_error("release", "a boolean", &release))?;

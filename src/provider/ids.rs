@@ -90,7 +90,7 @@ fn hashed(original: &str, rule: IdRule, salt: u64) -> String {
 }
 
 /// 64-bit FNV-1a: a fixed, platform-independent hash (ids must be identical in every runtime).
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         hash ^= u64::from(b);

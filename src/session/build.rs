@@ -75,7 +75,18 @@ impl Session {
         let continued = self.continue_cut_answer(&ts);
         let options = self.build_options(input);
         let (replayer, cache, _) = self.synced();
-        let (body, mut report) = view::build_cached(replayer.items(), &options, cache).map_err(RequestError::Build)?;
+        let mut built = view::build_cached(replayer.items(), &options, cache);
+        // The request sends text the session let go: read back from the records it holds, or
+        // asked of the host.
+        if let Err(view::BuildError::HistoryNeeded { released, .. }) = &built {
+            let released = released.clone();
+            if self.restore_released(&released).unwrap_or(false) {
+                let (replayer, cache, _) = self.synced();
+                built = view::build_cached(replayer.items(), &options, cache);
+            }
+        }
+        let (body, mut report) = built.map_err(RequestError::Build)?;
+        self.release_results(&options, &report);
         // The prompt names the tools the model may use: each must be one the request defines.
         if let Some(context) = &self.prompt {
             let missing: Vec<&str> =

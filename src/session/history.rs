@@ -47,10 +47,12 @@ impl Session {
         self.history.as_ref().filter(|h| h.text.is_none()).map(|h| h.through)
     }
 
-    /// Whether records storage confirmed leave memory (off by default). A host whose storage
-    /// reads them back — it answers [`Session::needs_history`] with the log's records through
-    /// [`Session::history_through`] — turns it on, and the session then holds what storage has
-    /// not confirmed (and the last record): its replay, the view and its cache carry the rest.
+    /// Whether records storage confirmed leave memory, and the text of tool results its
+    /// requests clear or trim (off by default; see `release.rs`). A host whose storage reads
+    /// them back — it answers [`Session::needs_history`] with the log's records through
+    /// [`Session::history_through`], and a build's `history_needed` with the records
+    /// [`Session::needed_records`] names — turns it on, and the session then holds what storage
+    /// has not confirmed (and the last record): its replay, the view and its cache carry the rest.
     pub fn set_release_stored(&mut self, release: bool) {
         self.release_stored = release;
         self.release_stored();
@@ -59,7 +61,7 @@ impl Session {
     /// Lets go of the records storage confirmed (when the host asked for it:
     /// [`Session::set_release_stored`]), all but the last (its `seq` and time go on): they
     /// become history kept by the host, as if the session had opened after them. Nothing is let
-    /// go while an answer is being received.
+    /// go while an answer is being received, nor while a rewind stays among the records held.
     pub(super) fn release_stored(&mut self) {
         if !self.release_stored || self.receiving.is_some() {
             return;
@@ -76,7 +78,9 @@ impl Session {
             }
         }
         let cut = cut(&self.records);
-        if cut == 0 {
+        // Nor while a rewind stays held: its prompt index counts from the start, so the prompts
+        // are folded from every record until a checkpoint after it is let go too.
+        if cut == 0 || self.records[cut..].iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_)))) {
             return;
         }
         let summary = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));

@@ -20,6 +20,7 @@ pub mod persist;
 pub mod protocol;
 mod receive;
 mod recovery;
+mod release;
 
 pub use checkpoint::CHECKPOINT_EVERY;
 pub use compaction::SUMMARY_HEADROOM;
@@ -86,6 +87,12 @@ pub struct Session {
     since_build: build::SinceBuild,
     /// Records storage confirmed leave memory ([`Session::set_release_stored`]).
     release_stored: bool,
+    /// The `seq` of the last rewind or compaction (what makes a prepared compaction stale).
+    last_rewrite: u64,
+    /// Records asked of the host to read back results let go ([`Session::needed_records`]).
+    needed: Vec<u64>,
+    /// Results a compaction step needs read back (`release.rs`).
+    wanted: Vec<String>,
     /// A streamed answer being received (between `beginAnswer` and `endAnswer`).
     receiving: Option<Box<receive::Receiving>>,
 }
@@ -206,6 +213,7 @@ impl Session {
         let stored = log.records.last().map_or(0, |r| r.seq);
         Session {
             since_build: build::SinceBuild::of(&log.records),
+            last_rewrite: last_rewrite(&log.records),
             persistence: persist::Persistence::stored(stored, log.header.is_some()),
             header: log.header,
             records: log.records,
@@ -362,6 +370,9 @@ impl Session {
             self.reminders.observe(injected);
         }
         self.since_build.saw(&record);
+        if matches!(record.body, RecordBody::Event(Event::Rewind(_) | Event::CompactionCheckpoint(_))) {
+            self.last_rewrite = record.seq;
+        }
         if let Some(replayer) = &mut self.replayer {
             if !replayer.push(&record) {
                 self.replayer = None;
@@ -504,4 +515,9 @@ impl Input for QueueReminder {
     fn apply(self, s: &mut Session) -> bool {
         s.reminders.enqueue(self.0)
     }
+}
+
+/// The `seq` of the last rewind or compaction among `records` (0: none).
+pub(super) fn last_rewrite(records: &[Record]) -> u64 {
+    records.iter().rev().find(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_) | Event::CompactionCheckpoint(_)))).map_or(0, |r| r.seq)
 }

@@ -131,6 +131,7 @@ impl Session {
         let history = History { text: history, lines, records, through, started_at, prompts, summary };
         Some(Session {
             since_build: super::build::SinceBuild::of(&tail.records),
+            last_rewrite: super::last_rewrite(&tail.records),
             persistence: persist::Persistence::stored(stored, header.is_some()),
             header,
             records: tail.records,

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 mod scan;
 
-use crate::conversation::{text_of, Image, Item, Part};
+use crate::conversation::{text_of, Image, Item, Part, ToolResult};
 use crate::provider::Provider;
 
 /// Tokenizer families the estimator is calibrated for.
@@ -35,6 +35,18 @@ pub enum Family {
 }
 
 impl Family {
+    /// Every family, in the order [`crate::conversation::Released`] keeps their counts.
+    pub const ALL: [Family; 3] = [Family::OpenAi, Family::Anthropic, Family::Gemini];
+
+    /// Where the family is in [`Family::ALL`].
+    pub fn index(self) -> usize {
+        match self {
+            Family::OpenAi => 0,
+            Family::Anthropic => 1,
+            Family::Gemini => 2,
+        }
+    }
+
     /// The family a provider's models belong to. (Models served through an OpenAI-shaped API
     /// by another vendor still count as OpenAI here unless the name says otherwise.)
     pub fn of(provider: Provider, model: &str) -> Family {
@@ -298,8 +310,13 @@ pub struct ItemSize {
     pub chars: u64,
 }
 
-/// Measures an item once: what the ledger and the report need of it.
+/// Measures an item once: what the ledger and the report need of it. A tool result whose text
+/// a session let go measures as it was ([`crate::conversation::Released`]).
 pub fn item_size(item: &Item, family: Family) -> ItemSize {
+    if let Item::ToolResult(ToolResult { released: Some(released), .. }) = item {
+        let tokens = released.tokens[family.index()];
+        return ItemSize { tokens, bytes: released.bytes, image_tokens: 0, image_bytes: 0, chars: released.chars };
+    }
     let texts = item_texts(item);
     let text: f64 = texts.iter().map(|t| text_tokens(t, family)).sum();
     let text_bytes: usize = texts.iter().map(|t| t.len()).sum();

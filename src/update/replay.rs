@@ -24,7 +24,7 @@ pub(crate) use super::rewind::is_real_prompt_start;
 pub use super::client::{ClientEntry, ClientRole};
 use super::parts::{append_part, part_of, result_parts, unsupported};
 use super::record::{Event, ModelSwitch, PromptHeadSnapshot, Record, RecordBody, UsageAnchor};
-use crate::conversation::{Annotations, AssistantText, Item, Origin, Part, Reasoning, SyntheticReason, ToolCall, ToolResult, UserMessage};
+use crate::conversation::{Annotations, AssistantText, Item, Origin, Part, Reasoning, Released, SyntheticReason, ToolCall, ToolResult, UserMessage};
 use crate::diagnostic::Diagnostic;
 use crate::update::codes;
 use crate::tokens::{item_tokens, Family};
@@ -142,6 +142,10 @@ pub struct Resume {
     prev: Option<ChunkKey>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     diagnostics: Vec<Diagnostic>,
+    /// The record that last set each result's content, by ACP `toolCallId` (what reads a result
+    /// let go back: see [`Released`]), in key order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    content_seqs: Vec<(String, u64)>,
 }
 
 /// Replay that keeps going: a session folds each new record into the items it already has,
@@ -176,6 +180,11 @@ impl Replayer {
             state,
             kept_bits,
             prev: self.folder.prev.clone(),
+            content_seqs: {
+                let mut seqs: Vec<(String, u64)> = self.folder.content_seqs.iter().map(|(k, v)| (k.clone(), *v)).collect();
+                seqs.sort_unstable();
+                seqs
+            },
             diagnostics: self.diagnostics.clone(),
         }
     }
@@ -183,14 +192,14 @@ impl Replayer {
     /// Goes on from a resumed state; `None` when it does not hold together (an item without
     /// the record that made it).
     pub fn resume(resume: Resume) -> Option<Replayer> {
-        let Resume { items, item_seqs, mut state, kept_bits, prev, diagnostics } = resume;
+        let Resume { items, item_seqs, mut state, kept_bits, prev, diagnostics, content_seqs } = resume;
         if items.len() != item_seqs.len() {
             return None;
         }
         if let (Some(carry), Some(bits)) = (state.overhead_carry.as_mut(), kept_bits) {
             carry.kept = f64::from_bits(bits);
         }
-        let mut folder = Folder { items, item_seqs, state, prev, ..Folder::default() };
+        let mut folder = Folder { items, item_seqs, state, prev, content_seqs: content_seqs.into_iter().collect(), ..Folder::default() };
         folder.reindex_calls();
         Some(Replayer { folder, diagnostics })
     }
@@ -227,6 +236,47 @@ impl Replayer {
         self.folder.item_seqs.get(index).copied().unwrap_or(0)
     }
 
+    /// Lets go of the text of the tool result at `index` (see [`Released`]): `content` is what
+    /// stays of it. The item is not marked changed — it measures and views as before — and
+    /// nothing happens when it is not a tool result.
+    pub fn release_result(&mut self, index: usize, released: Released, content: Vec<Part>) {
+        if let Some(Item::ToolResult(result)) = self.folder.items.get_mut(index) {
+            result.content = content;
+            result.released = Some(Box::new(released));
+        }
+    }
+
+    /// The record that last set the content of the tool result `item_id` (`None`: not one
+    /// record's, or no such result).
+    pub fn content_seq(&self, item_id: &str) -> Option<u64> {
+        self.folder.content_seqs.get(acp_id(item_id)).copied()
+    }
+
+    /// The index of the tool result `item_id`.
+    pub fn result_index(&self, item_id: &str) -> Option<usize> {
+        self.folder.results.get(acp_id(item_id)).copied().filter(|&i| matches!(&self.folder.items[i], Item::ToolResult(r) if r.id == item_id))
+    }
+
+    /// Gives the tool result at `index` its whole content back (see [`Replayer::release_result`]).
+    pub fn restore_result(&mut self, index: usize, content: Vec<Part>) {
+        if let Some(Item::ToolResult(result)) = self.folder.items.get_mut(index) {
+            result.content = content;
+            result.released = None;
+        }
+    }
+
+    /// The ids of the tool results in `range` whose text was let go.
+    pub fn released_in(&self, range: std::ops::Range<usize>) -> Vec<String> {
+        let items = self.folder.items.get(range).unwrap_or_default();
+        items
+            .iter()
+            .filter_map(|i| match i {
+                Item::ToolResult(r) if r.released.is_some() => Some(r.id.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The lowest item index changed since the last call (items from there on may differ from
     /// what the caller saw; `items().len()` when nothing changed). Caches keyed by item index
     /// stay valid below it.
@@ -251,6 +301,9 @@ struct Folder {
     calls: HashMap<String, usize>,
     /// ACP toolCallId → index of its ToolResult item.
     results: HashMap<String, usize>,
+    /// ACP toolCallId → the record that last set its result's content (not for results a
+    /// compaction trimmed: their content is not one record's).
+    content_seqs: HashMap<String, u64>,
 }
 
 
@@ -348,6 +401,10 @@ impl Folder {
                     }
                     self.item_seqs.extend(kept_seqs);
                     self.reindex_calls();
+                    // Only kept results are read back, and not those the compaction trimmed.
+                    let results = &self.results;
+                    let trimmed = cp.trim_kept_over.is_some();
+                    self.content_seqs.retain(|id, _| !trimmed && results.contains_key(id));
                     // The anchor described the context before the cut; what stays of it is the
                     // overhead, in proportion to the share of the estimate that was kept.
                     let after: u64 = self.items.iter().map(|i| item_tokens(i, family)).sum();
@@ -598,7 +655,7 @@ impl Folder {
         if call.status.is_some_and(ToolCallStatus::is_terminal) {
             let content = call.content.as_deref().unwrap_or(&[]);
             let parts = result_parts(content, call.raw_output.as_ref());
-            self.set_result(seq, &call.tool_call_id, parts, call.status == Some(ToolCallStatus::Failed));
+            self.set_result(seq, &call.tool_call_id, Some(parts), call.status == Some(ToolCallStatus::Failed));
         }
     }
 
@@ -622,16 +679,17 @@ impl Folder {
         let terminal = patch.status.is_some_and(ToolCallStatus::is_terminal);
         if terminal || (has_result && (patch.content.is_some() || patch.raw_output.is_some())) {
             let existing = self.results.get(&patch.tool_call_id).and_then(|&i| match &self.items[i] {
-                Item::ToolResult(r) => Some((r.content.clone(), r.is_error)),
+                Item::ToolResult(r) => Some(r.is_error),
                 _ => None,
             });
-            let parts = match (&patch.content, &patch.raw_output, existing.as_ref()) {
-                (None, None, Some((content, _))) => content.clone(),
-                _ => result_parts(patch.content.as_deref().unwrap_or(&[]), patch.raw_output.as_ref()),
+            // No new content: the result keeps its own (as it is held, let go or not).
+            let parts = match (&patch.content, &patch.raw_output, existing) {
+                (None, None, Some(_)) => None,
+                _ => Some(result_parts(patch.content.as_deref().unwrap_or(&[]), patch.raw_output.as_ref())),
             };
             let is_error = match patch.status {
                 Some(status) => status == ToolCallStatus::Failed,
-                None => existing.is_some_and(|(_, e)| e),
+                None => existing.unwrap_or(false),
             };
             self.set_result(seq, &patch.tool_call_id, parts, is_error);
         }
@@ -643,21 +701,30 @@ impl Folder {
         self.push(seq, Item::Native(crate::conversation::Native { id, origin, value }));
     }
 
-    fn set_result(&mut self, seq: u64, acp_call_id: &str, content: Vec<Part>, is_error: bool) {
+    /// Sets a call's result: its content (`None`: the content it holds stays) and error flag.
+    fn set_result(&mut self, seq: u64, acp_call_id: &str, content: Option<Vec<Part>>, is_error: bool) {
         let call_id = match self.calls.get(acp_call_id).map(|&i| &self.items[i]) {
             Some(Item::ToolCall(call)) => call.call_id.clone(),
             _ => acp_call_id.to_owned(),
         };
         if let Some(&index) = self.results.get(acp_call_id) {
             if let Item::ToolResult(result) = &mut self.items[index] {
-                result.content = content;
+                if let Some(content) = content {
+                    result.content = content;
+                    result.released = None;
+                    self.content_seqs.insert(acp_call_id.to_owned(), seq);
+                }
                 result.is_error = is_error;
                 self.changed(index);
                 return;
             }
         }
         let index = self.items.len();
-        self.push(seq, Item::ToolResult(ToolResult { id: result_item_id(acp_call_id), call_id, content, is_error }));
+        if content.is_some() {
+            self.content_seqs.insert(acp_call_id.to_owned(), seq);
+        }
+        let content = content.unwrap_or_default();
+        self.push(seq, Item::ToolResult(ToolResult { id: result_item_id(acp_call_id), call_id, content, is_error, released: None }));
         self.results.insert(acp_call_id.to_owned(), index);
     }
 }
@@ -698,6 +765,22 @@ fn trim_kept(item: Item, limit: usize) -> Item {
             Item::User(m)
         }
         other @ (Item::User(_) | Item::Assistant(_) | Item::Reasoning(_) | Item::ToolCall(_) | Item::Native(_)) => other,
+    }
+}
+
+/// The content a record gives the tool result it sets, as the replay folds it (the record a
+/// result's [`Released::seq`] names): the ACP `toolCallId` and the parts. `None` for a record
+/// that sets no result's content.
+pub fn result_content(record: &Record) -> Option<(String, Vec<Part>)> {
+    match &record.body {
+        RecordBody::Update(AcpUpdate::Known(SessionUpdate::ToolCall(call))) if ProviderMeta::from_meta(call.meta.as_ref()).native.is_none() => {
+            call.status.is_some_and(ToolCallStatus::is_terminal).then(|| (call.tool_call_id.clone(), result_parts(call.content.as_deref().unwrap_or(&[]), call.raw_output.as_ref())))
+        }
+        RecordBody::Update(AcpUpdate::Known(SessionUpdate::ToolCallUpdate(patch))) if ProviderMeta::from_meta(patch.meta.as_ref()).native.is_none() => {
+            (patch.content.is_some() || patch.raw_output.is_some() || patch.status.is_some_and(ToolCallStatus::is_terminal))
+                .then(|| (patch.tool_call_id.clone(), result_parts(patch.content.as_deref().unwrap_or(&[]), patch.raw_output.as_ref())))
+        }
+        _ => None,
     }
 }
 

@@ -322,7 +322,7 @@ mod tests {
     }
 
     fn result(id: &str, text: &str) -> Item {
-        Item::ToolResult(ToolResult { id: id.into(), call_id: format!("call-{id}"), content: vec![Part::text(text)], is_error: false })
+        Item::ToolResult(ToolResult { id: id.into(), call_id: format!("call-{id}"), content: vec![Part::text(text)], is_error: false, released: None })
     }
 
     fn sized(tokens: &[u64]) -> Vec<ItemSize> {

@@ -158,6 +158,13 @@ pub enum BuildError {
     /// The request settings break the target API's rules (a thinking budget over `max_tokens`,
     /// a tool choice naming no tool, …): each rule broken, with the provider's own words.
     InvalidOptions { message: String, violations: Vec<Violation> },
+    /// The request sends text the session let go (tool results its earlier requests cleared
+    /// or trimmed, which these options do not): their records are read back first.
+    HistoryNeeded {
+        message: String,
+        /// The tool results' item ids.
+        released: Vec<String>,
+    },
 }
 
 impl BuildError {
@@ -167,6 +174,7 @@ impl BuildError {
             BuildError::EndsWithAssistant { .. } => "ends_with_assistant",
             BuildError::InvalidPayload { .. } => "invalid_payload",
             BuildError::InvalidOptions { .. } => "invalid_options",
+            BuildError::HistoryNeeded { .. } => "history_needed",
         }
     }
 
@@ -175,7 +183,8 @@ impl BuildError {
             BuildError::EmptyConversation { message }
             | BuildError::EndsWithAssistant { message }
             | BuildError::InvalidPayload { message, .. }
-            | BuildError::InvalidOptions { message, .. } => message,
+            | BuildError::InvalidOptions { message, .. }
+            | BuildError::HistoryNeeded { message, .. } => message,
         }
     }
 }
@@ -384,6 +393,23 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
     let mut context = options.usage_cached(items, cache);
     let plan = options.pruning_plan(items, &context, cache);
     let (view, mut pruning) = prune::prune(view, &options.pruning, plan);
+    // A result whose text the session let go is sent only cleared or trimmed as it was.
+    let released: Vec<String> = view
+        .iter()
+        .filter_map(|item| match item.as_ref() {
+            Item::ToolResult(r) if r.released.is_some() => Some(r.id.clone()),
+            _ => None,
+        })
+        .collect();
+    if let Some(first) = released.first() {
+        return Err(BuildError::HistoryNeeded {
+            message: format!(
+                "this request sends the whole text of {} tool result(s) (`{first}`…) the session let go once its requests cleared or trimmed them: read their records back first",
+                released.len()
+            ),
+            released,
+        });
+    }
     pruning.compare_with(cache.last_build.as_ref().map(|last| &last.report().pruning));
     let (view, images) = images::budget(view, &options.images, options.provider, &options.render.limits);
     let refs: Vec<&Item> = view.iter().map(|item| item.as_ref()).collect();

@@ -441,8 +441,9 @@ pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, plan: Plan) 
             out.push(item);
             continue;
         }
-        let text = text_of(&result.content);
-        let chars = text.chars().count();
+        // A result whose text the session let go measures as it was.
+        let released = result.released.as_deref();
+        let chars = released.map_or_else(|| text_of(&result.content).chars().count(), |r| r.chars as usize);
         if turn < clear_before.turn || step < clear_before.step {
             Arc::make_mut(&mut report.ids).cleared.push(result.id.clone());
             report.chars_saved += chars;
@@ -450,7 +451,18 @@ pub fn prune<'a>(items: Vec<Cow<'a, Item>>, config: &PruningConfig, plan: Plan) 
             let placeholder = format!(
                 "[Tool result cleared to save context: `{tool}` returned {chars} characters {when}. The full output is kept in the session log; run the tool again if you need it.]"
             );
-            out.push(Cow::Owned(Item::ToolResult(ToolResult { content: vec![Part::text(placeholder)], ..result.clone() })));
+            out.push(Cow::Owned(Item::ToolResult(ToolResult { content: vec![Part::text(placeholder)], released: None, ..result.clone() })));
+        } else if let Some(released) = released {
+            // Let go with these trim settings, the text it kept is the trim; with others, it
+            // stays as it is and the build asks for the log.
+            let settings = [config.soft_trim_chars, config.soft_trim_head, config.soft_trim_tail].map(|n| n as u64);
+            if released.trimmed == Some(settings) {
+                Arc::make_mut(&mut report.ids).trimmed.push(result.id.clone());
+                report.chars_saved += chars - text_of(&result.content).chars().count();
+                out.push(Cow::Owned(Item::ToolResult(ToolResult { released: None, ..result.clone() })));
+            } else {
+                out.push(item);
+            }
         // Head, tail and marker can outweigh a result just over the threshold: then it stays.
         } else if let Some(trimmed) = soft_trimmed(&result.content, config.soft_trim_chars, config.soft_trim_head, config.soft_trim_tail) {
             Arc::make_mut(&mut report.ids).trimmed.push(result.id.clone());
@@ -510,7 +522,7 @@ mod pressure_tests {
         for s in 1..=steps {
             items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: String::from("step").into(), origin: None, signature: None, annotations: None }));
             items.push(Item::ToolCall(ToolCall { id: format!("c{s}"), call_id: format!("k{s}"), name: "bash".into(), input: serde_json::json!({}).into(), origin: None, signature: None }));
-            items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("k{s}"), content: vec![Part::text("x".repeat(5_000))], is_error: false }));
+            items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("k{s}"), content: vec![Part::text("x".repeat(5_000))], is_error: false, released: None }));
         }
         items
     }

@@ -212,6 +212,7 @@ fn emit_results<'a>(
                 call_id: call.call_id.clone(),
                 content: vec![Part::text(config.dangling_result_text.replace("{name}", &call.name))],
                 is_error: true,
+                released: None,
             })));
         }
         Some((&last, earlier)) => {
@@ -259,6 +260,8 @@ fn clean<'a>(item: &'a Item, repairs: &mut Vec<Repair>) -> Option<Cow<'a, Item>>
             (!blank(&r.text) || r.signature.is_some() || r.encrypted.is_some() || r.provider_id.is_some()).then_some(Cow::Borrowed(item))
         }
         Item::ToolCall(_) | Item::Native(_) => Some(Cow::Borrowed(item)),
+        // Only clean text is let go: there is nothing to mend in what stayed of it.
+        Item::ToolResult(result) if result.released.is_some() => Some(Cow::Borrowed(item)),
         Item::ToolResult(result) => match clean_parts(&result.content, item.id(), repairs) {
             Cow::Borrowed(_) => Some(Cow::Borrowed(item)),
             Cow::Owned(mut content) => {

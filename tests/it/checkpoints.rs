@@ -29,7 +29,13 @@ fn run(s: &mut Session, command: Value, storage: Option<&mut String>) -> Reply {
     if let (Some(storage), true) = (storage.as_deref(), command["type"] == "rewind") {
         give_history(s, storage);
     }
-    let p = s.dispatch(serde_json::from_value(command.clone()).unwrap(), Some(NOW.into())).unwrap();
+    let mut p = s.dispatch(serde_json::from_value(command.clone()).unwrap(), Some(NOW.into())).unwrap();
+    // Text the session let go, read back: the records it names, from storage.
+    if let (Some(storage), Some("history_needed")) = (storage.as_deref(), p.error.as_ref().map(|e| e.code.as_str())) {
+        assert!(!s.needed_records().is_empty(), "{:?}", p.error);
+        give_records(s, storage);
+        p = s.dispatch(serde_json::from_value(command.clone()).unwrap(), Some(NOW.into())).unwrap();
+    }
     assert!(p.error.is_none(), "{}: {:?}", &command.to_string()[..200.min(command.to_string().len())], p.error);
     if let Some(storage) = storage {
         for effect in p.effects.into_iter().chain(s.take_effects()) {
@@ -43,6 +49,13 @@ fn run(s: &mut Session, command: Value, storage: Option<&mut String>) -> Reply {
         }
     }
     p.reply.unwrap_or(Reply::Unchanged)
+}
+
+/// What a storage's `loadRecords(seqs)` reads: the lines of the records the session names.
+fn give_records(s: &mut Session, storage: &str) {
+    let seqs = s.needed_records().to_vec();
+    let lines: String = storage.lines().skip(1).filter(|l| parse_log(l).records.first().is_some_and(|r| seqs.contains(&r.seq))).map(|l| format!("{l}\n")).collect();
+    s.provide_records(&lines).unwrap();
 }
 
 /// What a storage's `loadHistory(through)` reads: the records after the header through the
@@ -452,4 +465,131 @@ fn a_rewrite_is_explained_by_records_let_go_before_the_build() {
     assert!(!s.records().iter().any(|r| r.body.kind() == "compaction_checkpoint"), "the compaction was let go");
     let report = s.build(&input).unwrap().report;
     assert_eq!(report.prefix.and_then(|p| p.cause), Some(RewriteCause::Compaction));
+}
+
+/// One prompt and many tool rounds of 6,000-character outputs in a 30k window — pruning trims,
+/// then clears, the old ones — a compaction at round 40 (after which pruning stops until the
+/// context grows again: the results it keeps go back whole), and twenty more rounds. Each
+/// output holds `MIDDLE-<round>` in its middle, which a trimmed result leaves out.
+fn pruned_into(storage: Option<&mut String>) -> Session {
+    let mut s = Session::create(Header::new("pruned"));
+    s.set_release_stored(storage.is_some());
+    let mut storage = storage;
+    let mut ok = |s: &mut Session, command: Value| run(s, command, storage.as_deref_mut());
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 30000}));
+    ok(&mut s, json!({"type": "userMessage", "text": "Port every module to the new lexer."}));
+    for round in 0..60u32 {
+        let call = format!("c{round}");
+        ok(&mut s, json!({"type": "assistantResponse", "text": format!("Module {round}."),
+            "toolCalls": [{"id": call, "name": "read", "input": {"path": format!("src/m{round}.rs")}}],
+            "usage": {"inputTokens": 2000 + 1500 * (round as u64 % 40), "outputTokens": 30}}));
+        let half = "let token = lexer.next()?;\n".repeat(110);
+        ok(&mut s, json!({"type": "toolResult", "toolCallId": call, "output": format!("// m{round}\n{half}MIDDLE-{round}\n{half}")}));
+        ok(&mut s, json!({"type": "buildRequest", "options": {}}));
+        if round == 40 {
+            ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 8000}}));
+            ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
+            ok(&mut s, json!({"type": "buildRequest", "options": {}}));
+        }
+    }
+    s
+}
+
+fn pruned_bodies(s: &mut Session, pruning: Value) -> Vec<String> {
+    read_bodies(s, pruning, None)
+}
+
+/// [`pruned_bodies`], reading back from `log` what a build asks for.
+fn read_bodies(s: &mut Session, pruning: Value, log: Option<&str>) -> Vec<String> {
+    APIS.iter()
+        .map(|&provider| {
+            let input: BuildInput = serde_json::from_value(json!({"provider": provider, "pruning": pruning})).unwrap();
+            let mut built = s.build(&input);
+            if let (Err(e), Some(log)) = (&built, log) {
+                if e.code() == "history_needed" {
+                    give_records(s, log);
+                    built = s.build(&input);
+                }
+            }
+            match built {
+                Ok(built) => built.body,
+                Err(e) => format!("{} {e}", e.code()),
+            }
+        })
+        .collect()
+}
+
+/// A session that lets go of what storage holds lets go of the text of the results its requests
+/// clear or trim too: it builds what a session holding everything builds, request by request
+/// (through a compaction that sends results whole again, read back from storage), and holds
+/// none of that text — nor does a session opened from its checkpoints, which build the same.
+#[test]
+fn results_the_view_clears_or_trims_are_let_go_and_read_back() {
+    use contextview::conversation::Item;
+    let mut storage = String::new();
+    let mut s = pruned_into(Some(&mut storage));
+    let mut whole = pruned_into(None);
+    assert_eq!(without_checkpoints(&storage), without_checkpoints(&log_of(&whole)), "the same records");
+    let report = whole.build(&serde_json::from_value(json!({"provider": "anthropic"})).unwrap()).unwrap().report;
+    let (cleared, trimmed) = (report.pruning.cleared_ids().to_vec(), report.pruning.trimmed_ids().to_vec());
+    assert!(cleared.len() >= 5, "cleared {cleared:?}, trimmed {trimmed:?}");
+    // Held: no cleared or trimmed result's middle, in the items or the records.
+    let not_held = |s: &mut Session, ids: &[String]| {
+        let held = serde_json::to_string(&s.items()).unwrap() + &s.records().iter().map(|r| r.to_line()).collect::<String>();
+        for id in ids {
+            let round: u32 = id.trim_start_matches("result:c").parse().unwrap();
+            assert!(!held.contains(&format!("MIDDLE-{round}\\n")), "{id}'s text is resident");
+        }
+    };
+    not_held(&mut s, &[cleared.clone(), trimmed.clone()].concat());
+    let kept = s.items().iter().filter(|i| matches!(i, Item::ToolResult(r) if r.released.is_none())).count();
+    assert!(kept >= 3, "the recent results stay whole");
+    assert_eq!(read_bodies(&mut s, json!({}), Some(&storage)), pruned_bodies(&mut whole, json!({})));
+    // A checkpoint now carries the results let go as they are held: smaller than a whole one.
+    // (Built for the session's own model last: what its request clears is what is let go.)
+    s.build(&serde_json::from_value(json!({"provider": "anthropic"})).unwrap()).unwrap();
+    let (seq, whole_seq) = (s.checkpoint().unwrap(), whole.checkpoint().unwrap());
+    assert_eq!(seq, whole_seq);
+    let line = |s: &mut Session| match s.take_effects().pop() {
+        Some(contextview::session::Effect::Persist { lines, .. }) => lines.last().unwrap().clone(),
+        other => panic!("{other:?}"),
+    };
+    let (line, whole_line) = (line(&mut s), line(&mut whole));
+    assert!(line.contains("released") && line.len() * 2 < whole_line.len(), "{} bytes against {}", line.len(), whole_line.len());
+    storage.push_str(&line);
+    storage.push('\n');
+    // Opened from its log (from a checkpoint that carries results let go), the same requests.
+    assert_eq!(read_bodies(&mut Session::from_log(&storage), json!({}), Some(&storage)), pruned_bodies(&mut whole, json!({})));
+    for n in (40..parse_log(&storage).records.len()).step_by(7) {
+        let cut = cut(&storage, n);
+        assert_eq!(read_bodies(&mut Session::from_log(&cut), json!({}), Some(&cut)), pruned_bodies(&mut Session::from_log(&without_checkpoints(&cut)), json!({})), "cut at {n}");
+    }
+    // Trimmed rather than cleared: what was cleared is read back, and what is trimmed now let go.
+    let lines = |seqs: &[u64]| -> String { storage.lines().skip(1).filter(|l| parse_log(l).records.first().is_some_and(|r| seqs.contains(&r.seq))).map(|l| format!("{l}\n")).collect() };
+    let trim = json!({"targetRatio": 0.45});
+    let report = whole.build(&serde_json::from_value(json!({"provider": "anthropic", "pruning": trim})).unwrap()).unwrap().report;
+    let trimmed = report.pruning.trimmed_ids().to_vec();
+    assert!(trimmed.len() >= 3, "trimmed {trimmed:?}");
+    assert_eq!(read_bodies(&mut s, trim.clone(), Some(&storage)), pruned_bodies(&mut whole, trim.clone()));
+    // Built for Anthropic last: what its request trims or clears is let go.
+    s.build(&serde_json::from_value(json!({"provider": "anthropic", "pruning": trim})).unwrap()).unwrap();
+    not_held(&mut s, &[report.pruning.cleared_ids().to_vec(), trimmed.clone()].concat());
+    assert!(serde_json::to_string(&s.items()).unwrap().contains("characters trimmed"), "a trimmed result keeps its head and tail");
+    // Pruning off: every result whole again, read back from storage, record by record.
+    let off = json!({"enabled": false});
+    let let_go = s.items().iter().filter(|i| matches!(i, Item::ToolResult(r) if r.released.is_some())).count();
+    let asked = pruned_bodies(&mut s, off.clone());
+    assert!(asked.iter().all(|b| b.starts_with("history_needed")), "{:?}", &asked[0][..100.min(asked[0].len())]);
+    let needed = s.needed_records().to_vec();
+    assert_eq!(needed.len(), let_go, "one record per result let go");
+    // Lines that are not those records are refused whole, and nothing changes.
+    let short = lines(&needed[1..]);
+    assert_eq!(s.provide_records(&short).map_err(|e| e.code()), Err("history_mismatch"));
+    let mut forged = lines(&needed);
+    forged = forged.replacen("MIDDLE-", "MIDDLE_", 1);
+    assert_eq!(s.provide_records(&forged).map_err(|e| e.code()), Err("history_mismatch"));
+    assert_eq!(s.needed_records(), needed.as_slice());
+    s.provide_records(&lines(&needed)).unwrap();
+    assert_eq!(pruned_bodies(&mut s, off.clone()), pruned_bodies(&mut whole, off));
+    assert!(s.needed_records().is_empty());
 }

@@ -24,7 +24,7 @@ fn call(id: &str, call_id: &str) -> Item {
 }
 
 fn result(id: &str, call_id: &str) -> Item {
-    Item::ToolResult(ToolResult { id: id.into(), call_id: call_id.into(), content: vec![Part::text("fn a() {}")], is_error: false })
+    Item::ToolResult(ToolResult { id: id.into(), call_id: call_id.into(), content: vec![Part::text("fn a() {}")], is_error: false, released: None })
 }
 
 fn run(session: &mut Session, command: Value) -> Processed {

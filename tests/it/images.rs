@@ -91,7 +91,7 @@ fn anthropic_limits_evict_instead_of_failing() {
 fn the_recovery_build_strips_every_image_and_says_so() {
     let mut items = turns(&[8, 8]);
     items.push(Item::ToolCall(ToolCall { id: "c".into(), call_id: "t".into(), name: "screenshot".into(), input: serde_json::json!({}).into(), origin: None, signature: None }));
-    items.push(Item::ToolResult(ToolResult { id: "r".into(), call_id: "t".into(), content: vec![Part::text("shot"), image(8)], is_error: false }));
+    items.push(Item::ToolResult(ToolResult { id: "r".into(), call_id: "t".into(), content: vec![Part::text("shot"), image(8)], is_error: false, released: None }));
     let mut o = options(Provider::Gemini, u64::MAX, u64::MAX);
     o.images.strip_all = true;
     let built = build(&items, &o).unwrap();

@@ -66,7 +66,7 @@ fn item(pool: Vec<String>) -> impl Strategy<Value = Item> {
         3 => (pick.clone(), "[a-z_]{1,6}", prop_oneof![Just(json!({"a": 1})), Just(json!("raw patch")), Just(json!([1, 2])), Just(json!(null))], origin(), prop::option::of("[a-z]{1,4}"))
             .prop_map(|(call_id, name, input, origin, signature)| Item::ToolCall(ToolCall { id: String::new(), call_id, name, input: input.into(), origin, signature })),
         3 => (pick, parts(), any::<bool>())
-            .prop_map(|(call_id, content, is_error)| Item::ToolResult(ToolResult { id: String::new(), call_id, content, is_error })),
+            .prop_map(|(call_id, content, is_error)| Item::ToolResult(ToolResult { id: String::new(), call_id, content, is_error, released: None })),
         1 => (prop_oneof![Just("anthropic"), Just("openai-responses"), Just("gemini")], "[a-z]{1,8}").prop_map(|(provider, q)| {
             let value = match provider {
                 "anthropic" => json!({"type": "server_tool_use", "id": format!("srvtoolu_{q}"), "name": "web_search", "input": {"query": q}}),

@@ -17,7 +17,7 @@ fn session(turns: usize, size: usize, tool: &str) -> Vec<Item> {
         items.push(Item::User(UserMessage { id: format!("u{t}"), content: vec![Part::text(format!("step {t}"))], synthetic: None }));
         items.push(Item::ToolCall(ToolCall { id: format!("c{t}"), call_id: format!("call_{t}"), name: tool.into(), input: json!({"n": t}).into(), origin: None, signature: None }));
         let body: String = (0..size).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
-        items.push(Item::ToolResult(ToolResult { id: format!("r{t}"), call_id: format!("call_{t}"), content: vec![Part::text(body)], is_error: false }));
+        items.push(Item::ToolResult(ToolResult { id: format!("r{t}"), call_id: format!("call_{t}"), content: vec![Part::text(body)], is_error: false, released: None }));
         items.push(Item::Assistant(AssistantText { id: format!("a{t}"), text: format!("done {t}").into(), origin: None, signature: None, annotations: None }));
     }
     items
@@ -173,7 +173,7 @@ fn run_of(steps: usize, size: usize) -> Vec<Item> {
         items.push(Item::Assistant(AssistantText { id: format!("a{s}"), text: format!("step {s}").into(), origin: None, signature: None, annotations: None }));
         items.push(Item::ToolCall(ToolCall { id: format!("c{s}"), call_id: format!("call_{s}"), name: "bash".into(), input: json!({"n": s}).into(), origin: None, signature: None }));
         let body: String = (0..size).map(|i| char::from(b'a' + ((i + s) % 26) as u8)).collect();
-        items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("call_{s}"), content: vec![Part::text(body)], is_error: false }));
+        items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("call_{s}"), content: vec![Part::text(body)], is_error: false, released: None }));
     }
     items
 }

@@ -17,7 +17,7 @@ fn call(id: &str, call_id: &str) -> Item {
     Item::ToolCall(ToolCall { id: id.into(), call_id: call_id.into(), name: "grep".into(), input: json!({}).into(), origin: None, signature: None })
 }
 fn result(id: &str, call_id: &str, text: &str) -> Item {
-    Item::ToolResult(ToolResult { id: id.into(), call_id: call_id.into(), content: vec![Part::text(text)], is_error: false })
+    Item::ToolResult(ToolResult { id: id.into(), call_id: call_id.into(), content: vec![Part::text(text)], is_error: false, released: None })
 }
 
 fn run(items: &[Item]) -> (Vec<Item>, Vec<(RepairKind, String)>) {

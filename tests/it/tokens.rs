@@ -172,7 +172,7 @@ fn on_held_out_texts_the_anchored_count_is_within_the_aim() {
             let call_id = format!("call_{round}");
             let delta = [
                 Item::ToolCall(ToolCall { id: format!("c{round}"), call_id: call_id.clone(), name: "read".into(), input: json!({"path": name, "offset": i}).into(), origin: None, signature: None }),
-                Item::ToolResult(ToolResult { id: format!("r{round}"), call_id, content: vec![Part::text(std::mem::take(&mut chunk))], is_error: false }),
+                Item::ToolResult(ToolResult { id: format!("r{round}"), call_id, content: vec![Part::text(std::mem::take(&mut chunk))], is_error: false, released: None }),
             ];
             let estimated: f64 = delta.iter().map(|d| item_tokens(d, Family::OpenAi) as f64).sum();
             let exact_delta: f64 = delta.iter().map(exact_item).sum();

@@ -36,7 +36,7 @@ fn conversation() -> Vec<Item> {
         }));
     }
     for (i, call_id) in ORIGINALS.iter().enumerate() {
-        items.push(Item::ToolResult(ToolResult { id: format!("r{i}"), call_id: (*call_id).into(), content: vec![Part::text(format!("result {i}"))], is_error: false }));
+        items.push(Item::ToolResult(ToolResult { id: format!("r{i}"), call_id: (*call_id).into(), content: vec![Part::text(format!("result {i}"))], is_error: false, released: None }));
     }
     items
 }
@@ -138,7 +138,7 @@ fn rewritten_ids_are_the_same_in_every_build_and_after_appending() {
         let first = build(&items, &options).unwrap();
         let mut longer = items.clone();
         longer.push(Item::ToolCall(ToolCall { id: "c9".into(), call_id: "x|y".into(), name: "tool_9".into(), input: serde_json::json!({}).into(), origin: None, signature: None }));
-        longer.push(Item::ToolResult(ToolResult { id: "r9".into(), call_id: "x|y".into(), content: vec![Part::text("later")], is_error: false }));
+        longer.push(Item::ToolResult(ToolResult { id: "r9".into(), call_id: "x|y".into(), content: vec![Part::text("later")], is_error: false, released: None }));
         let second = build(&longer, &options).unwrap();
         let (before, _) = payload_ids(provider, &serde_json::from_str(&first.body).unwrap());
         let (after, _) = payload_ids(provider, &serde_json::from_str(&second.body).unwrap());

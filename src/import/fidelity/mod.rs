@@ -363,7 +363,7 @@ mod tests {
         };
         let call = ToolCall { id: "call:toolu_1".into(), call_id: "toolu_1".into(), name: "read".into(), input: serde_json::json!({}).into(), origin: None, signature: None };
         let image = Part::Image(Image::Base64 { media_type: "image/png".into(), data: "iVBORw0KGgo=".into() });
-        let result = ToolResult { id: "result:toolu_1".into(), call_id: "toolu_1".into(), content: vec![Part::text("fn parse()"), image], is_error: false };
+        let result = ToolResult { id: "result:toolu_1".into(), call_id: "toolu_1".into(), content: vec![Part::text("fn parse()"), image], is_error: false, released: None };
         let all = vec![
             ("prompt", user("u1", "Fix the parser.")),
             ("reasoning", Item::Reasoning(reasoning)),

@@ -83,7 +83,7 @@ mod tests {
         Item::ToolCall(ToolCall { id: id.into(), call_id: id.into(), name: "bash".into(), input: serde_json::json!({}).into(), origin: None, signature: None })
     }
     fn result(id: &str) -> Item {
-        Item::ToolResult(ToolResult { id: format!("r-{id}"), call_id: id.into(), content: vec![Part::text("out")], is_error: false })
+        Item::ToolResult(ToolResult { id: format!("r-{id}"), call_id: id.into(), content: vec![Part::text("out")], is_error: false, released: None })
     }
 
     /// The prefix, then a prompt with two tool rounds and an answer, then a second prompt with

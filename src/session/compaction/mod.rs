@@ -83,6 +83,34 @@ pub const SUMMARY_HEADROOM: u64 = 8_000 + 1_000;
 impl Session {
     /// Prepares the summarising request (writes nothing); `applyCompaction` uses its cut.
     pub fn prepare_compaction(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
+        // What the summarising request restates of a result the session let go needs the
+        // items whole (see `session/release.rs`).
+        match self.prepare_compaction_once(options) {
+            Err(e) => match self.released_wanted(&e) {
+                Some(ids) if self.restore_released(&ids)? => self.prepare_compaction_once(options),
+                Some(_) => Err(SessionError::HistoryNeeded),
+                None => Err(e),
+            },
+            prepared => prepared,
+        }
+    }
+
+    /// The results a failed step of a compaction needs read back, if that is why it failed.
+    fn released_wanted(&mut self, e: &SessionError) -> Option<Vec<String>> {
+        match e {
+            SessionError::Request(crate::request::RequestError::Build(view::BuildError::HistoryNeeded { released, .. })) => Some(released.clone()),
+            SessionError::HistoryNeeded if !self.wanted.is_empty() => Some(std::mem::take(&mut self.wanted)),
+            _ => None,
+        }
+    }
+
+    /// `history_needed` for the results `ids` (what [`Session::released_wanted`] reads).
+    fn wants(&mut self, ids: Vec<String>) -> SessionError {
+        self.wanted = ids;
+        SessionError::HistoryNeeded
+    }
+
+    fn prepare_compaction_once(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
         let family = self.family();
         let usage = self.current_usage();
         let tokens_before = usage.as_ref().map_or(0, |u| u.used);
@@ -104,11 +132,13 @@ impl Session {
         let kept = items.len() - at;
         let split_turn = splits_turn(items, at);
         let kept_note = match items.get(at) {
+            // Its text let go: read back first.
+            Some(Item::ToolResult(r)) if r.released.is_some() => Err(r.id.clone()),
             Some(first) if kept > 0 => {
                 let excerpt: String = crate::tokens::item_texts(first).join(" ").split_whitespace().collect::<Vec<_>>().join(" ").chars().take(60).collect();
-                format!("the last {kept} messages (from the one that begins “{excerpt}”) stay verbatim after it")
+                Ok(format!("the last {kept} messages (from the one that begins “{excerpt}”) stay verbatim after it"))
             }
-            _ => String::new(),
+            _ => Ok(String::new()),
         };
         let split_note = if split_turn { SPLIT } else { "" };
         let budget = options.input_tokens.or_else(|| window.map(|w| w.saturating_sub(options.summary_tokens).saturating_sub(w / MARGIN_SHARE)));
@@ -117,6 +147,10 @@ impl Session {
         // head and tail only.
         let trim_kept_over = window.filter(|w| kept_tokens > w / 2).map(|_| options.trim_results_over);
 
+        let kept_note = match kept_note {
+            Ok(note) => note,
+            Err(id) => return Err(self.wants(vec![id])),
+        };
         // The request the session would send now, with the instructions after it.
         let input = self.build_input(options.build.clone())?;
         // The session's own build (its model, system, tools), or, before it has a model, the
@@ -159,6 +193,10 @@ impl Session {
         }
 
         // It does not fit (or another model summarises): the history as a transcript.
+        let released = self.replayer().released_in(0..at);
+        if !released.is_empty() {
+            return Err(self.wants(released));
+        }
         let (replayer, _, _) = self.synced();
         let before = &replayer.items()[..at];
         let notes = transcript::Notes { kept: &kept_note, split: split_note };
@@ -224,16 +262,22 @@ impl Session {
 
     pub(super) fn apply_compaction(&mut self, apply: ApplyCompaction, ts: &str) -> Result<Reply, SessionError> {
         let prepared = self.prepared.ok_or(SessionError::NoCompactionPrepared)?;
-        let moved = self.records.iter().rev().take_while(|r| r.seq > prepared.based_on_seq).any(|r| {
-            matches!(&r.body, RecordBody::Event(Event::Rewind(_) | Event::CompactionCheckpoint(_)))
-        });
-        if moved {
+        if self.last_rewrite > prepared.based_on_seq {
             self.prepared = None;
             return Err(SessionError::CompactionStale);
         }
         let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
         if let Some(reason) = check_summary(&apply.summary, &templates) {
             return Err(SessionError::DegenerateSummary(reason));
+        }
+        // Kept results trimmed by the compaction are trimmed from their whole text.
+        if prepared.trim_kept_over.is_some() {
+            let replayer = self.replayer();
+            let at = (0..replayer.items().len()).find(|&i| replayer.item_seq(i) >= prepared.first_kept_seq).unwrap_or(replayer.items().len());
+            let released = replayer.released_in(at..replayer.items().len());
+            if !released.is_empty() && !self.restore_released(&released)? {
+                return Err(SessionError::HistoryNeeded);
+            }
         }
         let heads = match &self.prompt {
             Some(context) => Some(prompt::render_heads(context).map_err(SessionError::InvalidTemplate)?),
@@ -308,4 +352,3 @@ fn state_reminder(latest: Option<&str>, edited: &[String], skills: &[String], ba
     }
     text
 }
-

@@ -1,0 +1,153 @@
+//! Letting go of what the view no longer reaches: a session whose host reads its log back
+//! ([`Session::set_release_stored`]) holds, of each tool result its requests clear, the
+//! measure the view needs (a placeholder names its length), and of each one they trim, the
+//! head and tail they send ([`Released`]) — not the outputs an agent read hours ago. Records
+//! storage confirmed leave the same way (`history.rs`).
+//!
+//! A view that needs more of a result than that — pruning off or not yet acting (after a
+//! compaction, for the results it keeps), a larger window, other trim settings, a compaction
+//! that restates it — reads back the one record that set its content ([`Released::seq`]): from
+//! the records the session holds, else from the host (`history_needed`, with
+//! [`Session::needed_records`]; [`Session::provide_records`]). Only clean text whose content is
+//! one record's is let go (no images, no blank parts, not trimmed by a compaction), so what the
+//! view's repair and pruning make of a result is the same whole or let go, and reading it back
+//! gives the exact text.
+
+use rustc_hash::FxHashSet;
+
+use super::{Session, SessionError};
+use crate::conversation::{soft_trimmed, text_of, Item, Part, Released};
+use crate::tokens::{item_size, Family};
+use crate::update::replay::result_content;
+use crate::update::{parse_log, Record};
+use crate::view::{self, BuildOptions};
+
+impl Session {
+    /// After a build: lets go of the text of the tool results it cleared or trimmed (when the
+    /// host asked the session to let go of what storage holds).
+    pub(super) fn release_results(&mut self, options: &BuildOptions, report: &view::Report) {
+        let (cleared, trimmed) = (report.pruning.cleared_ids(), report.pruning.trimmed_ids());
+        if !self.release_stored || (cleared.is_empty() && trimmed.is_empty()) {
+            return;
+        }
+        let Some(replayer) = self.replayer.as_mut() else { return };
+        let cleared: FxHashSet<&str> = cleared.iter().map(String::as_str).collect();
+        let trimmed: FxHashSet<&str> = trimmed.iter().map(String::as_str).collect();
+        let pruning = &options.pruning;
+        let settings = [pruning.soft_trim_chars, pruning.soft_trim_head, pruning.soft_trim_tail].map(|n| n as u64);
+        let mut releases = Vec::new();
+        for (index, item) in replayer.items().iter().enumerate() {
+            let Item::ToolResult(result) = item else { continue };
+            let (clear, trim) = (cleared.contains(result.id.as_str()), trimmed.contains(result.id.as_str()));
+            match &result.released {
+                // Trimmed before, cleared now: the head and tail go too.
+                Some(released) if clear && released.trimmed.is_some() => {
+                    releases.push((index, Released { trimmed: None, ..Released::clone(released) }, Vec::new()));
+                }
+                Some(_) => {}
+                None if !(clear || trim) || !clean_text(&result.content) => {}
+                None => {
+                    let Some(seq) = replayer.content_seq(&result.id) else { continue };
+                    let content = match clear {
+                        true => Vec::new(),
+                        false => match soft_trimmed(&result.content, pruning.soft_trim_chars, pruning.soft_trim_head, pruning.soft_trim_tail) {
+                            Some(text) => vec![Part::text(text)],
+                            None => continue,
+                        },
+                    };
+                    let text = text_of(&result.content);
+                    let released = Released {
+                        seq,
+                        chars: text.chars().count() as u64,
+                        bytes: text.len() as u64,
+                        hash: crate::provider::ids::fnv1a64(text.as_bytes()),
+                        tokens: Family::ALL.map(|family| item_size(item, family).tokens),
+                        trimmed: (!clear).then_some(settings),
+                    };
+                    releases.push((index, released, content));
+                }
+            }
+        }
+        for (index, released, content) in releases {
+            replayer.release_result(index, released, content);
+        }
+    }
+
+    /// The records a build (or a compaction) asked for to read back results the session let go
+    /// (see [`Session::provide_records`]); empty when it asked for none.
+    pub fn needed_records(&self) -> &[u64] {
+        &self.needed
+    }
+
+    /// Gives the session the log lines of the records it asked for ([`Session::needed_records`]),
+    /// in any order, others among them ignored: the results they set get their text back. Each
+    /// is checked against what the session kept of it (its length and hash) and
+    /// the lines are refused whole (`history_mismatch`, nothing changed) when one is missing,
+    /// torn or another's.
+    pub fn provide_records(&mut self, text: &str) -> Result<(), SessionError> {
+        let log = parse_log(text);
+        let mut records: Vec<&Record> = log.records.iter().filter(|r| self.needed.contains(&r.seq)).collect();
+        records.sort_by_key(|r| r.seq);
+        records.dedup_by_key(|r| r.seq);
+        if records.len() != self.needed.len() {
+            let missing: Vec<u64> = self.needed.iter().copied().filter(|seq| !records.iter().any(|r| r.seq == *seq)).collect();
+            return Err(SessionError::HistoryMismatch(format!("records {missing:?} are not among the lines given")));
+        }
+        self.replayer();
+        let restores = restores(self.replayer.as_ref(), &records)?;
+        let replayer = self.replayer();
+        for (index, content) in restores {
+            replayer.restore_result(index, content);
+        }
+        self.needed.clear();
+        Ok(())
+    }
+
+    /// Gives the results `ids` their text back from the records the session holds; the records
+    /// it does not hold become [`Session::needed_records`] and the answer is `false`.
+    pub(super) fn restore_released(&mut self, ids: &[String]) -> Result<bool, SessionError> {
+        let replayer = self.replayer();
+        let seqs: Vec<u64> = ids
+            .iter()
+            .filter_map(|id| replayer.result_index(id).and_then(|i| match &replayer.items()[i] {
+                Item::ToolResult(r) => r.released.as_ref().map(|rel| rel.seq),
+                _ => None,
+            }))
+            .collect();
+        let (held, missing): (Vec<u64>, Vec<u64>) = seqs.into_iter().partition(|seq| self.records.binary_search_by_key(seq, |r| r.seq).is_ok());
+        let records: Vec<&Record> = held.iter().filter_map(|seq| self.records.binary_search_by_key(seq, |r| r.seq).ok().map(|i| &self.records[i])).collect();
+        let restores = restores(self.replayer.as_ref(), &records)?;
+        let replayer = self.replayer();
+        for (index, content) in restores {
+            replayer.restore_result(index, content);
+        }
+        let done = missing.is_empty();
+        self.needed = missing;
+        Ok(done)
+    }
+}
+
+/// What `records` give back: the index of each result let go that one of them set, with its
+/// content; `history_mismatch` when a record does not give the text the session let go.
+fn restores(replayer: Option<&crate::update::Replayer>, records: &[&Record]) -> Result<Vec<(usize, Vec<Part>)>, SessionError> {
+    let Some(replayer) = replayer else { return Ok(Vec::new()) };
+    let mut restores = Vec::with_capacity(records.len());
+    for record in records {
+        let mismatch = |why: &str| SessionError::HistoryMismatch(format!("record {}: {why}", record.seq));
+        let (acp_id, content) = result_content(record).ok_or_else(|| mismatch("it sets no tool result"))?;
+        let index = replayer.result_index(&format!("result:{acp_id}")).ok_or_else(|| mismatch("its tool result is not in the view"))?;
+        let Item::ToolResult(result) = &replayer.items()[index] else { return Err(mismatch("not a tool result")) };
+        let Some(released) = result.released.as_deref().filter(|r| r.seq == record.seq) else { continue };
+        let text = text_of(&content);
+        if text.len() as u64 != released.bytes || crate::provider::ids::fnv1a64(text.as_bytes()) != released.hash {
+            return Err(mismatch("its text is not the one the session let go"));
+        }
+        restores.push((index, content));
+    }
+    Ok(restores)
+}
+
+/// Text alone, with something in each part: what repair leaves as it is.
+fn clean_text(content: &[Part]) -> bool {
+    !content.is_empty() && content.iter().all(|part| matches!(part, Part::Text { text } if !text.trim().is_empty()))
+}

@@ -1,7 +1,8 @@
 //! A long generated session, written as our log: prompts each followed by tool rounds with
-//! sizeable outputs, an image every few rounds, and a compaction every 40 rounds (about 1 MB:
-//! a 200k window filled by an agent that compacts rather than prunes, as Claude Code does) —
-//! what an autonomous run leaves after hours. The opening bench reads it.
+//! sizeable outputs, an image every few rounds, a request built after each, and a compaction
+//! every 40 rounds (about 1 MB: a 200k window filled by an agent that compacts rather than
+//! prunes, as Claude Code does) — what an autonomous run leaves after hours. The opening bench
+//! reads it.
 //!
 //! `cargo run --release --example long_session -- BYTES PATH [CHECKPOINT_EVERY]` writes a log
 //! of about BYTES to PATH, with checkpoints after its compactions (and every CHECKPOINT_EVERY
@@ -21,6 +22,9 @@ fn main() {
     let every: Option<u64> = args.get(3).and_then(|a| a.parse().ok());
     let mut s = Session::create(Header::new("long-session"));
     s.set_checkpoint_every(every);
+    // As a host whose storage reads records back runs it: what storage confirmed, and the
+    // results its requests clear or trim, are let go (its checkpoints hold them so).
+    s.set_release_stored(true);
     let mut out = String::new();
     let run = |s: &mut Session, command: serde_json::Value, out: &mut String| -> bool {
         let p = s.dispatch(serde_json::from_value(command).unwrap(), Some(NOW.into())).unwrap();
@@ -56,6 +60,8 @@ fn main() {
         let output = format!("// src/m{round}.rs\n{}", format!("fn item_{round}() -> u32 {{ lexer.next_token()? }}\n").repeat(400));
         let images = if round % 9 == 4 { json!([{"data": image, "mimeType": "image/png"}]) } else { json!([]) };
         let due = run(&mut s, json!({"type": "toolResult", "toolCallId": call, "output": output, "images": images}), &mut out);
+        // The agent's next request.
+        let due = run(&mut s, json!({"type": "buildRequest", "options": {"provider": "anthropic"}}), &mut out) || due;
         if due || round % 40 == 39 {
             run(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 20000}}), &mut out);
             run(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}), &mut out);

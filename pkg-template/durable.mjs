@@ -77,7 +77,12 @@ export class DurableSession {
   async dispatch(command, now) {
     // A session opened from its tail reads the rest of the log before what needs all of it.
     if (command?.type === 'rewind' || command?.type === 'snapshot') await this.#giveHistory();
-    const processed = this.session.dispatch(command, now);
+    let processed = this.session.dispatch(command, now);
+    // A request that sends whole again what the session let go: read back, then once more.
+    if (processed.error?.code === 'history_needed' && (await this.#readBack())) {
+      await this.#perform(processed.effects);
+      processed = this.session.dispatch(command, now);
+    }
     await this.#perform(processed.effects);
     if (this.#reconcileNeeded) {
       // The command itself is done: a failure to read storage now is reported, not thrown (a
@@ -166,6 +171,21 @@ export class DurableSession {
    */
   async settle() {
     await this.#perform(this.session.takeEffects());
+  }
+
+  /**
+   * Reads back what the session asked for: the records that set the tool results it let go
+   * (loadRecords), else the history it let go or opened without. False when it asked for none.
+   */
+  async #readBack() {
+    const seqs = this.session.neededRecords?.() ?? [];
+    if (seqs.length > 0 && typeof this.storage.loadRecords === 'function') {
+      this.session.provideRecords(await this.storage.loadRecords(seqs));
+      return true;
+    }
+    if (!this.session.needsHistory?.()) return false;
+    await this.#giveHistory();
+    return true;
   }
 
   /** Reads the records the session let go, or opened without, when it wants them. */

@@ -194,6 +194,11 @@ export interface SessionStorage {
    */
   loadHistory?(through?: number): Promise<string>;
   /**
+   * The lines of the records `seqs` (a session's `neededRecords()`: the records that set tool
+   * results the session let go, read back when a request sends them whole again).
+   */
+  loadRecords?(seqs: readonly number[]): Promise<string>;
+  /**
    * Test hook (used by faultyStorage's `torn_write`): appends like append() but stores the last
    * written line cut to its first `keepFraction` (default 0.5).
    */
@@ -202,11 +207,11 @@ export interface SessionStorage {
 
 /** A JSON Lines file: one write + fsync per append, which reads only the file's ends; opens from the last checkpoint, read from the file's end (Node only: exported by the node entry). */
 export function nodeFileStorage(path: string):
-  SessionStorage & { readonly path: string; /** Bytes read from the file so far. */ readonly bytesRead: number; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string> };
+  SessionStorage & { readonly path: string; /** Bytes read from the file so far. */ readonly bytesRead: number; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string>; loadRecords(seqs: readonly number[]): Promise<string> };
 
 /** An IndexedDB database per log, keyed by seq (browser entry); opens from the last checkpoint. */
 export function indexedDbStorage(name: string, options?: { indexedDB?: IDBFactory }):
-  SessionStorage & { readonly name: string; close(): void; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string> };
+  SessionStorage & { readonly name: string; close(): void; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string>; loadRecords(seqs: readonly number[]): Promise<string> };
 
 /** The part of a SQLite-backed Durable Object's `ctx.storage` that durableObjectStorage uses. */
 export interface DurableObjectSqlStorage {
@@ -216,7 +221,7 @@ export interface DurableObjectSqlStorage {
 
 /** Table `cv_log` in a SQLite-backed Durable Object; several logs per object (workerd entry). */
 export function durableObjectStorage(storage: DurableObjectSqlStorage, options?: { log?: string }):
-  SessionStorage & { readonly log: string; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string> };
+  SessionStorage & { readonly log: string; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string>; loadRecords(seqs: readonly number[]): Promise<string> };
 
 /** The faults faultyStorage can inject into append() calls. */
 export type StorageFault = 'write_failure' | 'lost_ack' | 'duplicate_delivery' | 'crash_after_write' | 'torn_write';

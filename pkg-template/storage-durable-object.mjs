@@ -9,7 +9,7 @@
 // local and synchronous.
 import { ContextviewTypeError } from './errors.mjs';
 import {
-  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tailScan, tearLine, historyEnd,
+  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tailScan, tearLine, historyEnd, recordSeqs,
 } from './storage.mjs';
 
 const CREATE = `CREATE TABLE IF NOT EXISTS cv_log (
@@ -125,11 +125,29 @@ export function durableObjectStorage(storage, { log = 'log' } = {}) {
     return rows.map((r) => r.line).join('\n') + (rows.length ? '\n' : '');
   }
 
+  /** The lines of the records `seqs` (a session's `neededRecords()`), in seq order. */
+  async function loadRecords(seqs) {
+    const wanted = recordSeqs(seqs);
+    const lines = [];
+    try {
+      // A statement's bindings are limited: a few dozen seqs at a time.
+      for (let i = 0; i < wanted.length; i += 50) {
+        const part = wanted.slice(i, i + 50);
+        const rows = sql(`SELECT line FROM cv_log WHERE log = ? AND seq IN (${part.map(() => '?').join(', ')}) ORDER BY seq`, log, ...part);
+        for (const row of rows) lines.push(row.line);
+      }
+    } catch (e) {
+      throw new StorageError('read_failed', `cannot read log "${log}": ${e?.message}`, { cause: e });
+    }
+    return lines.map((l) => l + '\n').join('');
+  }
+
   return {
     log,
     load,
     loadTail,
     loadHistory,
+    loadRecords,
     append: (lines) => write(lines, undefined),
     /**
      * Test hook for faultyStorage's `torn_write`: appends like append() but stores the last

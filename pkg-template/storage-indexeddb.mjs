@@ -9,7 +9,7 @@
 // `durability: 'strict'` (flushed to disk before `complete`) where the browser supports it.
 import { ContextviewTypeError } from './errors.mjs';
 import {
-  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tailScan, tearLine, historyEnd,
+  StorageError, batchSeqs, keyedView, loadKeyed, parseBatch, planAppend, planRows, tailScan, tearLine, historyEnd, recordSeqs,
 } from './storage.mjs';
 
 const STORE = 'lines';
@@ -136,6 +136,28 @@ export function indexedDbStorage(name, { indexedDB = globalThis.indexedDB } = {}
     });
   }
 
+  /** The lines of the records `seqs` (a session's `neededRecords()`), in seq order. */
+  function loadRecords(seqs) {
+    let wanted;
+    try {
+      wanted = recordSeqs(seqs);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return transaction('readonly', 'read_failed', (store, finish) => {
+      const lines = new Array(wanted.length);
+      let left = wanted.length;
+      if (left === 0) return finish('');
+      wanted.forEach((seq, i) => {
+        const get = store.get(seq);
+        get.onsuccess = () => {
+          lines[i] = get.result;
+          if (--left === 0) finish(lines.filter((l) => typeof l === 'string').map((l) => l + '\n').join(''));
+        };
+      });
+    });
+  }
+
   function write(lines, keepFraction) {
     let parsed;
     try {
@@ -194,6 +216,7 @@ export function indexedDbStorage(name, { indexedDB = globalThis.indexedDB } = {}
     load,
     loadTail,
     loadHistory,
+    loadRecords,
     append: (lines) => write(lines, undefined),
     /**
      * Test hook for faultyStorage's `torn_write`: appends like append() but stores the last

@@ -17,7 +17,7 @@ import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import {
-  StorageError, isTorn, parseBatch, parseLine, planAppend, planRows, scanEntries, tailScan, tornLength, tornTailDiagnostic, historyEnd,
+  StorageError, isTorn, parseBatch, parseLine, planAppend, planRows, scanEntries, tailScan, tornLength, tornTailDiagnostic, historyEnd, recordSeqs,
 } from './storage.mjs';
 
 const NL = 0x0a;
@@ -414,6 +414,37 @@ export function nodeFileStorage(path) {
     }
   }
 
+  /** The lines of the records `seqs` (a session's `neededRecords()`), read back from the end. */
+  async function readRecords(seqs) {
+    const wanted = recordSeqs(seqs);
+    const handle = await openToRead();
+    if (!handle) throw failed(new Error('the file is gone'));
+    try {
+      const { size } = await handle.stat();
+      const read = async (from, length) => {
+        const buf = Buffer.alloc(length);
+        const got = (await handle.read(buf, 0, length, from)).bytesRead;
+        bytesRead += got;
+        return buf.subarray(0, got);
+      };
+      const found = new Map();
+      if (wanted.length > 0) {
+        for await (const { line, terminated } of linesBackward(read, 0, size)) {
+          if (!terminated) continue;
+          const seq = lineSeq(line);
+          if (seq < 0) continue;
+          if (wanted.includes(seq)) found.set(seq, line);
+          if (seq <= wanted[0] || found.size === wanted.length) break;
+        }
+      }
+      return wanted.filter((seq) => found.has(seq)).map((seq) => found.get(seq) + '\n').join('');
+    } catch (e) {
+      throw failed(e);
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
+
   return {
     path,
     /** Bytes this instance has read from the file so far (what opening and appending cost). */
@@ -422,6 +453,7 @@ export function nodeFileStorage(path) {
     },
     loadTail: () => serial(readTail),
     loadHistory: (through) => serial(() => readHistory(through)),
+    loadRecords: (seqs) => serial(() => readRecords(seqs)),
     /** Reads the whole file (always, refreshing the cached state). */
     load: () => serial(async () => {
       const { state, diagnostics } = await read();

@@ -300,6 +300,14 @@ export function tearLine(line, keepFraction = 0.5) {
 // Fault injection (tests): a wrapper that makes the next append() calls fail the way real
 // storage and networks do.
 
+/** The seqs a loadRecords(`seqs`) reads, checked: an array of record seqs, ascending, once each. */
+export function recordSeqs(seqs) {
+  if (!Array.isArray(seqs) || !seqs.every((s) => Number.isSafeInteger(s) && s > 0)) {
+    throw new ContextviewTypeError('seqs', '`seqs` must be an array of record seqs (positive integers), as `session.neededRecords()` gives them');
+  }
+  return [...new Set(seqs)].sort((a, b) => a - b);
+}
+
 /**
  * The last record a loadHistory(`through`) reads: `through` (a session's `historyThrough()`),
  * else the record the checkpoint of the last loadTail() covered. `where` names the storage.
@@ -439,6 +447,12 @@ export function faultyStorage(inner, plan = []) {
       if (crashed) throw crashedError();
       if (typeof inner.loadHistory !== 'function') throw new StorageError('read_failed', 'the inner storage cannot read a history');
       return inner.loadHistory(through);
+    },
+    /** The inner storage's read of single records, when it has one. */
+    async loadRecords(seqs) {
+      if (crashed) throw crashedError();
+      if (typeof inner.loadRecords !== 'function') throw new StorageError('read_failed', 'the inner storage cannot read single records');
+      return inner.loadRecords(seqs);
     },
     append,
   };

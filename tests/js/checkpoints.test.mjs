@@ -183,8 +183,9 @@ test('a file storage reads its tail from the end of the file, across read chunks
   }
 });
 
-/** Wasm memory grown by a running session of 80 tool rounds of 200 KB compacted every 10, its
- * records acknowledged as stored as it goes; `release`: it lets go of what storage holds. */
+/** Wasm memory grown by a running session of 80 tool rounds of 200 KB compacted every 10, a
+ * build after each, its records acknowledged as stored as it goes; `release`: it lets go of
+ * what storage holds (and of the results its requests clear or trim). */
 function grownRunning(release) {
   const child = `
     import { readFileSync } from 'node:fs';
@@ -208,6 +209,7 @@ function grownRunning(release) {
       if (round % 10 === 0) ok({ type: 'userMessage', text: 'Task ' + round });
       ok({ type: 'assistantResponse', toolCalls: [{ id: 'c' + round, name: 'read', input: {} }] });
       ok({ type: 'toolResult', toolCallId: 'c' + round, output: 'let x = read(input)?;\\n'.repeat(9100) });
+      s.buildString({ provider: 'anthropic' });
       if (round % 10 === 9) {
         ok({ type: 'prepareCompaction', options: { keepRecentTokens: 2000 } });
         ok({ type: 'applyCompaction', summary: ${JSON.stringify(SUMMARY)} });
@@ -297,6 +299,71 @@ test('a file storage appends after reading only the ends of the file: its header
     assert.deepEqual(diagnostics, []);
     assert.equal(text, lines.join('\n') + '\n' + JSON.stringify(next) + '\n');
     assert.ok(after.bytesRead > text.length, 'load() reads the whole file');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a DurableSession lets go of the results its requests clear and reads their records back when a request sends them whole', async () => {
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'cv-results-'));
+  try {
+    const path = join(dir, 'pruned.jsonl');
+    const storage = cv.nodeFileStorage(path);
+    const durable = await cv.openSession(storage, { sessionId: 'pruned' });
+    const run = async (command) => {
+      const p = await durable.dispatch(command, NOW);
+      assert.equal(p.error, undefined, JSON.stringify(p.error));
+      return p;
+    };
+    await run({ type: 'switchModel', provider: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 30000 });
+    await run({ type: 'userMessage', text: 'Port every module.' });
+    const half = 'let token = lexer.next()?;\n'.repeat(110);
+    let cleared = [];
+    for (let round = 0; round < 40; round++) {
+      await run({ type: 'assistantResponse', toolCalls: [{ id: `c${round}`, name: 'read', input: {} }], usage: { inputTokens: 2000 + 1500 * round, outputTokens: 30 } });
+      await run({ type: 'toolResult', toolCallId: `c${round}`, output: `// m${round}\n${half}MIDDLE-${round}\n${half}` });
+      cleared = (await durable.buildString({ provider: 'anthropic' })).report.pruning.cleared;
+    }
+    assert.ok(cleared >= 5, `${cleared} results cleared`);
+    const replayed = () => cv.Session.fromLog(readFileSync(path, 'utf8'));
+    assert.equal((await durable.buildString({ provider: 'anthropic' })).body, replayed().buildString({ provider: 'anthropic' }).body, 'the same request as the log replayed');
+    // Pruning off: every result whole; the driver reads their records back from the file.
+    const off = { provider: 'anthropic', pruning: { enabled: false } };
+    assert.throws(() => durable.session.buildString(off), (e) => e.code === 'history_needed', 'the cleared results were let go');
+    const whole = await durable.buildString(off);
+    assert.equal(whole.body, replayed().buildString(off).body);
+    assert.ok(whole.body.includes('MIDDLE-0\\n'), 'the oldest result, whole');
+    // The plain Session says what to read back, and refuses what is not it.
+    const s = cv.Session.fromLog(readFileSync(path, 'utf8'));
+    s.setReleaseStored(true);
+    s.buildString({ provider: 'anthropic' });
+    assert.throws(() => s.buildString(off), (e) => e.code === 'history_needed');
+    const seqs = s.neededRecords();
+    assert.ok(seqs.length >= 5, `${seqs.length} records to read back`);
+    const lines = await storage.loadRecords(seqs);
+    assert.equal(lines.trimEnd().split('\n').length, seqs.length);
+    assert.throws(() => s.provideRecords(lines.replace('MIDDLE-', 'MIDDLE_')), (e) => e.code === 'history_mismatch');
+    assert.throws(() => s.provideRecords(42), (e) => e instanceof TypeError && e.code === 'invalid_argument');
+    s.provideRecords(lines);
+    assert.deepEqual(s.neededRecords(), []);
+    assert.equal(s.buildString(off).body, whole.body);
+    // A read-back that fails, or gives torn lines, is a typed error and sends nothing; the next
+    // request, storage working again, is whole.
+    const reopened = async (loadRecords) => {
+      const d = await cv.openSession({ load: storage.load, append: storage.append, loadTail: storage.loadTail, loadHistory: storage.loadHistory, loadRecords });
+      await d.buildString({ provider: 'anthropic' });
+      return d;
+    };
+    const failing = await reopened(async () => { throw new cv.StorageError('read_failed', 'the disk is gone'); });
+    await assert.rejects(failing.buildString(off), (e) => e.code === 'read_failed');
+    const torn = await reopened(async (seqs) => (await storage.loadRecords(seqs)).slice(0, -200));
+    await assert.rejects(torn.buildString(off), (e) => e.code === 'history_mismatch');
+    assert.ok(torn.session.neededRecords().length > 0, 'still asking, nothing changed');
+    torn.session.provideRecords(await storage.loadRecords(torn.session.neededRecords()));
+    assert.equal((await torn.buildString(off)).body, whole.body);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -244,6 +244,14 @@ export const sessionCases = [
         const expected = lines.filter((l) => JSON.parse(l).seq <= through).map((l) => l + '\n').join('');
         check.equal(await storage.loadHistory(through), expected, 'loadHistory(through): the records up to it');
         check.equal(await storage.loadHistory(0), '', 'loadHistory(0): none');
+        // Single records, as a session names them to read back results it let go.
+        const some = [lines[3], lines[1]].map((l) => JSON.parse(l).seq);
+        const expectedRecords = lines.filter((l) => some.includes(JSON.parse(l).seq)).map((l) => l + '\n').join('');
+        check.equal(await storage.loadRecords([...some, 99999]), expectedRecords, 'loadRecords(seqs): those records, in seq order');
+        check.equal(await storage.loadRecords([]), '', 'loadRecords([]): none');
+        let bad = null;
+        await storage.loadRecords([1.5]).catch((e) => { bad = e; });
+        check.equal(bad?.code, 'invalid_argument', 'a seq that is not one');
         let refused = null;
         await storage.loadHistory(-1).catch((e) => { refused = e; });
         check.equal(refused?.code, 'invalid_argument', 'a seq that is not one');

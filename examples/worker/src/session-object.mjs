@@ -162,6 +162,7 @@ export class SessionObject extends DurableObject {
     const keyed = {
       load: () => inner.load(),
       loadHistory: (through) => inner.loadHistory(through),
+      loadRecords: (seqs) => inner.loadRecords(seqs),
       append: (lines) => {
         const pending = this.#pendingKey;
         if (!pending) return inner.append(lines);

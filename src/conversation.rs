@@ -222,8 +222,8 @@ pub struct ToolResult {
 
 /// What the view needs of a tool result whose text a session let go — the view clears it (a
 /// placeholder naming its length) or trims it (head and tail, which `content` keeps) — so a
-/// session holds what its requests reach, not every output an agent ever read. Only text
-/// results are let go. A view that needs more than this (a policy that no longer prunes it, a
+/// session holds what its requests reach, not every output an agent ever read (nor the images
+/// of the results it clears). A view that needs more than this (a policy that no longer prunes it, a
 /// compaction that keeps it) reads its record back first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -235,7 +235,8 @@ pub struct Released {
     pub chars: u64,
     /// Bytes of the text.
     pub bytes: u64,
-    /// The text's FNV-1a hash: a read-back gives exactly this text or is refused.
+    /// The content's FNV-1a hash (its parts as JSON, images too): a read-back gives exactly
+    /// this content or is refused.
     pub hash: u64,
     /// The item's estimated tokens in each token family, in [`crate::tokens::Family::ALL`]'s order.
     pub tokens: [u64; 3],
@@ -243,6 +244,9 @@ pub struct Released {
     /// holds nothing (the view clears the result).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trimmed: Option<[u64; 3]>,
+    /// The content had images (pruning trims only text).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub images: bool,
 }
 
 /// Text shared, not copied, from the log's content block through the conversation item to the

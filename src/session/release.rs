@@ -45,7 +45,10 @@ impl Session {
                     releases.push((index, Released { trimmed: None, ..Released::clone(released) }, Vec::new()));
                 }
                 Some(_) => {}
-                None if !(clear || trim) || !clean_text(&result.content) => {}
+                // What repair would mend is not let go (the view makes it of the whole), nor a
+                // trim of anything but text.
+                None if !(clear || trim) || !crate::view::repair::untouched(&result.content) => {}
+                None if !clear && !result.content.iter().all(|p| matches!(p, Part::Text { .. })) => {}
                 None => {
                     let Some(seq) = replayer.content_seq(&result.id) else { continue };
                     let content = match clear {
@@ -60,9 +63,10 @@ impl Session {
                         seq,
                         chars: text.chars().count() as u64,
                         bytes: text.len() as u64,
-                        hash: crate::provider::ids::fnv1a64(text.as_bytes()),
+                        hash: content_hash(&result.content),
                         tokens: Family::ALL.map(|family| item_size(item, family).tokens),
                         trimmed: (!clear).then_some(settings),
+                        images: result.content.iter().any(|p| matches!(p, Part::Image(_))),
                     };
                     releases.push((index, released, content));
                 }
@@ -139,7 +143,7 @@ fn restores(replayer: Option<&crate::update::Replayer>, records: &[&Record]) -> 
         let Item::ToolResult(result) = &replayer.items()[index] else { return Err(mismatch("not a tool result")) };
         let Some(released) = result.released.as_deref().filter(|r| r.seq == record.seq) else { continue };
         let text = text_of(&content);
-        if text.len() as u64 != released.bytes || crate::provider::ids::fnv1a64(text.as_bytes()) != released.hash {
+        if text.len() as u64 != released.bytes || content_hash(&content) != released.hash {
             return Err(mismatch("its text is not the one the session let go"));
         }
         restores.push((index, content));
@@ -147,7 +151,7 @@ fn restores(replayer: Option<&crate::update::Replayer>, records: &[&Record]) -> 
     Ok(restores)
 }
 
-/// Text alone, with something in each part: what repair leaves as it is.
-fn clean_text(content: &[Part]) -> bool {
-    !content.is_empty() && content.iter().all(|part| matches!(part, Part::Text { text } if !text.trim().is_empty()))
+/// The hash a result let go is read back against: of its parts as JSON (images too).
+fn content_hash(content: &[Part]) -> u64 {
+    crate::provider::ids::fnv1a64(&serde_json::to_vec(content).unwrap_or_default())
 }

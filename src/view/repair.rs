@@ -274,15 +274,20 @@ fn clean<'a>(item: &'a Item, repairs: &mut Vec<Repair>) -> Option<Cow<'a, Item>>
     }
 }
 
+/// Whether repair leaves these parts as they are: something in them, no blank text, every image
+/// sound and of the type it says.
+pub(crate) fn untouched(parts: &[Part]) -> bool {
+    !parts.is_empty()
+        && parts.iter().all(|part| match part {
+            Part::Text { text } => !blank(text),
+            Part::Image(image) => image_problem(image).is_none() && true_media_type(image).is_none(),
+        })
+}
+
 /// Parts without empty or blank text and with broken images replaced; borrowed when nothing
 /// changed (an empty list counts as changed, so callers see it).
 fn clean_parts<'a>(parts: &'a [Part], item_id: &str, repairs: &mut Vec<Repair>) -> Cow<'a, [Part]> {
-    let needs_work = parts.is_empty()
-        || parts.iter().any(|part| match part {
-            Part::Text { text } => blank(text),
-            Part::Image(image) => image_problem(image).is_some() || true_media_type(image).is_some(),
-        });
-    if !needs_work {
+    if untouched(parts) {
         return Cow::Borrowed(parts);
     }
     let mut out = Vec::with_capacity(parts.len());

@@ -298,3 +298,51 @@ fn under_token_pressure_a_run_of_large_results_stays_under_its_window() {
     let tokens = build(&full[..1 + 35 * 3], &count_only).unwrap().report.tokens.request;
     assert!(tokens > 45_000, "count rules alone: {tokens}");
 }
+
+/// A result a session let go (cleared: its text and pictures gone, its measure kept) prunes as it
+/// did whole: at every window, the request built with the results a build cleared let go is the
+/// request built whole — pictures among them, which pruning never trims.
+#[test]
+fn results_let_go_prune_as_they_did_whole() {
+    use contextview::tokens::{item_size, Family};
+    let picture = Image::Base64 { media_type: "image/png".into(), data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==".into() };
+    let mut items = vec![Item::User(UserMessage { id: "u".into(), content: vec![Part::text("Port it all.")], synthetic: None })];
+    for s in 0..40 {
+        items.push(Item::ToolCall(ToolCall { id: format!("c{s}"), call_id: format!("k{s}"), name: "read".into(), input: json!({"n": s}).into(), origin: None, signature: None }));
+        let mut content = vec![Part::text(format!("{s} {}", "let token = lexer.next()?;\n".repeat(200)))];
+        if s % 3 == 1 {
+            content.push(Part::Image(picture.clone()));
+        }
+        items.push(Item::ToolResult(ToolResult { id: format!("r{s}"), call_id: format!("k{s}"), content, is_error: false, released: None }));
+    }
+    let mut compared = 0;
+    for (window, target) in (20_000..120_000).step_by(4_000).flat_map(|w| [(w, 0.15), (w, 0.3), (w, 0.45)]) {
+        let mut o = BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5");
+        o.context_window = Some(window);
+        o.pruning.target_ratio = target;
+        let whole = build(&items, &o).unwrap();
+        let cleared = whole.report.pruning.cleared_ids().to_vec();
+        let let_go: Vec<Item> = items
+            .iter()
+            .map(|item| match item {
+                Item::ToolResult(r) if cleared.contains(&r.id) => {
+                    let text = text_of(&r.content);
+                    let released = Released {
+                        seq: 1,
+                        chars: text.chars().count() as u64,
+                        bytes: text.len() as u64,
+                        hash: 0,
+                        tokens: Family::ALL.map(|f| item_size(item, f).tokens),
+                        trimmed: None,
+                        images: r.content.iter().any(|p| matches!(p, Part::Image(_))),
+                    };
+                    Item::ToolResult(ToolResult { content: Vec::new(), released: Some(Box::new(released)), ..r.clone() })
+                }
+                other => other.clone(),
+            })
+            .collect();
+        compared += usize::from(!cleared.is_empty());
+        assert_eq!(build(&let_go, &o).map(|b| b.body), Ok(whole.body), "window {window}, target {target}");
+    }
+    assert!(compared >= 5, "{compared} windows cleared something");
+}

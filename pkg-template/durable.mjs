@@ -11,6 +11,9 @@ import { ContextviewError, ContextviewTypeError } from './errors.mjs';
 import { AnswerStream, checkOptions } from './receive.mjs';
 import { send } from './send.mjs';
 
+/** Bytes of records between checkpoints a session that lets go writes besides its compactions'. */
+const CHECKPOINT_EVERY = 4 << 20;
+
 /** Errors after which storage surely holds nothing of the batch. */
 const REFUSED = new Set(['write_failed', 'seq_gap', 'seq_conflict', 'header_conflict', 'missing_header', 'invalid_line']);
 
@@ -27,15 +30,23 @@ export class DurableSession {
   #onCompactionDue;
   #reconcileNeeded = false;
 
-  constructor(session, storage, { onNotify, onCompactionDue, releaseStored } = {}) {
+  constructor(session, storage, { onNotify, onCompactionDue, releaseStored, checkpointEvery } = {}) {
     if (releaseStored !== undefined && typeof releaseStored !== 'boolean') {
       throw new ContextviewTypeError('options.releaseStored', '`options.releaseStored` must be a boolean');
+    }
+    if (checkpointEvery !== undefined && checkpointEvery !== null && !(Number.isSafeInteger(checkpointEvery) && checkpointEvery > 0)) {
+      throw new ContextviewTypeError('options.checkpointEvery', '`options.checkpointEvery` must be a number of bytes, or null');
     }
     this.session = session;
     this.storage = storage;
     // Records storage confirmed leave memory when storage can read them back (loadHistory): a
-    // long session holds its replay and its view, not its log.
-    if (releaseStored !== false && typeof storage?.loadHistory === 'function') session.setReleaseStored?.(true);
+    // long session holds its replay and its view, not its log. Its checkpoints then hold what
+    // its requests reach, so it writes one every few MB too: a session that prunes and never
+    // compacts still reopens from near its end.
+    const release = releaseStored !== false && typeof storage?.loadHistory === 'function';
+    if (release) session.setReleaseStored?.(true);
+    const every = checkpointEvery !== undefined ? checkpointEvery : release ? CHECKPOINT_EVERY : undefined;
+    if (every !== undefined) session.setCheckpointEvery?.(every);
     this.#onNotify = onNotify;
     this.#onCompactionDue = onCompactionDue;
   }

@@ -265,6 +265,11 @@ export interface DurableSessionOptions {
    * `loadHistory`, which reads them back for a rewind or a snapshot).
    */
   releaseStored?: boolean;
+  /**
+   * Bytes of records between checkpoints besides those after compactions and rewinds (default:
+   * 4 MiB when records are let go, which keeps checkpoints small; `null`: none by size).
+   */
+  checkpointEvery?: number | null;
 }
 
 export declare class DurableSession {

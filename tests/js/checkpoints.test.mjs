@@ -312,7 +312,8 @@ test('a DurableSession lets go of the results its requests clear and reads their
   try {
     const path = join(dir, 'pruned.jsonl');
     const storage = cv.nodeFileStorage(path);
-    const durable = await cv.openSession(storage, { sessionId: 'pruned' });
+    await assert.rejects(cv.openSession(storage, { sessionId: 'pruned', checkpointEvery: '1MB' }), (e) => e.code === 'invalid_argument');
+    const durable = await cv.openSession(storage, { sessionId: 'pruned', checkpointEvery: 60_000 });
     const run = async (command) => {
       const p = await durable.dispatch(command, NOW);
       assert.equal(p.error, undefined, JSON.stringify(p.error));
@@ -328,13 +329,24 @@ test('a DurableSession lets go of the results its requests clear and reads their
       cleared = (await durable.buildString({ provider: 'anthropic' })).report.pruning.cleared;
     }
     assert.ok(cleared >= 5, `${cleared} results cleared`);
+    // Checkpoints by size in a session that prunes and never compacts: each holds what the
+    // requests reach, not every output.
+    const stored = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const checkpoints = stored.filter((l) => l.includes('"kind":"checkpoint"'));
+    const records = stored.filter((l) => !l.includes('"kind":"checkpoint"'));
+    assert.ok(checkpoints.length >= 2, `${checkpoints.length} checkpoints`);
+    const bytes = (lines) => lines.reduce((n, l) => n + l.length, 0);
+    assert.ok(checkpoints.at(-1).length < bytes(records) / 4, `the last checkpoint is ${checkpoints.at(-1).length} bytes beside ${bytes(records)} of records`);
+    const opened = cv.Session.fromLog(readFileSync(path, 'utf8'));
+    assert.equal(opened.buildString({ provider: 'anthropic' }).body, cv.Session.fromLog(records.join('\n') + '\n').buildString({ provider: 'anthropic' }).body, 'opened from it: the same request');
     const replayed = () => cv.Session.fromLog(readFileSync(path, 'utf8'));
     assert.equal((await durable.buildString({ provider: 'anthropic' })).body, replayed().buildString({ provider: 'anthropic' }).body, 'the same request as the log replayed');
     // Pruning off: every result whole; the driver reads their records back from the file.
     const off = { provider: 'anthropic', pruning: { enabled: false } };
     assert.throws(() => durable.session.buildString(off), (e) => e.code === 'history_needed', 'the cleared results were let go');
     const whole = await durable.buildString(off);
-    assert.equal(whole.body, replayed().buildString(off).body);
+    // (The log replayed whole, without its checkpoints: they carry results let go too.)
+    assert.equal(whole.body, cv.Session.fromLog(strip(readFileSync(path, 'utf8'))).buildString(off).body);
     assert.ok(whole.body.includes('MIDDLE-0\\n'), 'the oldest result, whole');
     // The plain Session says what to read back, and refuses what is not it.
     const s = cv.Session.fromLog(readFileSync(path, 'utf8'));

@@ -359,3 +359,55 @@ pub fn corpus_imported_context_counts_what_the_request_holds(dir: &Path) {
     }
     assert!(checked >= 5, "{checked} Claude Code sessions");
 }
+
+/// Real sessions opened from a checkpoint build what their replay builds: at cut points of
+/// each imported log, a session that lets go of what storage holds (records, and the results its
+/// request clears or trims) writes a checkpoint, and the log opened from it builds, for every
+/// API and with pruning off, byte for byte what the log without it builds — what it let go read
+/// back from the log's own lines when a request sends it whole.
+pub fn corpus_checkpoints_open_to_the_same_requests(dir: &Path) {
+    use contextview::request::BuildInput;
+    use contextview::session::{Effect, Session};
+    let (mut cuts, mut read_back) = (0, 0);
+    for (name, text) in sessions(dir) {
+        let imported = import(None, &text).unwrap();
+        let log = write_log(&imported.header, &imported.records);
+        let lines: Vec<&str> = log.lines().collect();
+        let n = lines.len();
+        for cut in [n / 5, 2 * n / 5, 3 * n / 5, 4 * n / 5, n - 1].into_iter().filter(|&c| c > 1) {
+            let plain: String = lines[..=cut].iter().map(|l| format!("{l}\n")).collect();
+            let mut s = Session::from_log(&plain);
+            s.set_release_stored(true);
+            let window = BuildInput { context_window: Some(60_000), model: Some("claude-sonnet-4-5".into()), ..BuildInput::new(Provider::Anthropic) };
+            let _ = s.build(&window);
+            let Some(_) = s.checkpoint() else { continue };
+            let line = match s.take_effects().into_iter().rev().find_map(|e| match e {
+                Effect::Persist { lines, .. } => lines.last().cloned(),
+                _ => None,
+            }) {
+                Some(line) => line,
+                None => panic!("{name}: the checkpoint was not handed to storage"),
+            };
+            let with = format!("{plain}{line}\n");
+            for provider in Provider::ALL {
+                for pruning in [serde_json::json!({}), serde_json::json!({"enabled": false})] {
+                    let input: BuildInput = serde_json::from_value(serde_json::json!({"provider": provider, "model": model_for(provider), "contextWindow": 60_000, "pruning": pruning})).unwrap();
+                    let mut opened = Session::from_log(&with);
+                    let mut built = opened.build(&input);
+                    if matches!(&built, Err(e) if e.code() == "history_needed") {
+                        let seqs = opened.needed_records().to_vec();
+                        let given: String = parse_log(&plain).records.iter().filter(|r| seqs.contains(&r.seq)).map(|r| format!("{}\n", r.to_line())).collect();
+                        opened.provide_records(&given).unwrap_or_else(|e| panic!("{name} cut {cut}: {e}"));
+                        built = opened.build(&input);
+                        read_back += 1;
+                    }
+                    let expected = Session::from_log(&plain).build(&input).map(|b| b.body).map_err(|e| e.to_string());
+                    assert_eq!(built.map(|b| b.body).map_err(|e| e.to_string()), expected, "{name} cut {cut} {provider} {pruning}");
+                }
+            }
+            cuts += 1;
+        }
+    }
+    eprintln!("checkpoints: {cuts} cut points opened to the same requests for every API, {read_back} builds reading results back");
+    assert!(cuts >= 20 && read_back >= 5, "{cuts} cut points, {read_back} read-backs");
+}

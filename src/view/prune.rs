@@ -311,11 +311,11 @@ pub fn plan(items: &[Item], config: &PruningConfig, usage: Option<ContextUse>, f
         if !protected.is_empty() && protected.contains(result.call_id.as_str()) {
             continue;
         }
-        let text_only = match &result.released {
+        let text_only = || match &result.released {
             Some(released) => !released.images,
             None => result.content.iter().all(|p| matches!(p, Part::Text { .. })),
         };
-        if chars > config.soft_trim_chars as u64 && chars > kept && text_only {
+        if chars > config.soft_trim_chars as u64 && chars > kept && text_only() {
             trim[s] += t - t * kept / chars;
         }
         clear[s] += t.saturating_sub(40);

@@ -330,3 +330,12 @@ test('the package weighs what the README says', () => {
   near(Number(unpackedMb), info.unpackedSize / 1e6, 'unpacked MB');
   assert.equal(Number(files), info.entryCount, 'files in the tarball');
 });
+
+test('the module every entry point loads stays within its size budget', () => {
+  // Gzipped bytes at most: what a web IDE downloads before anything works. A capability that
+  // grows it past this fails here until the budget is raised on purpose.
+  // (The one `.wasm`: the Node build loads the web build's file.)
+  const BUDGET = 930_000;
+  const gz = gzipSync(readFileSync(`${pkgDir}web/contextview_bg.wasm`), { level: 9 }).length;
+  assert.ok(gz <= BUDGET, `${gz} B gzipped, over the budget of ${BUDGET} B`);
+});

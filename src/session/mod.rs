@@ -353,6 +353,13 @@ impl Session {
         self.check_append_needs(&record)?;
         if let Some(last) = self.records.last().map(|r| r.seq) {
             if record.seq <= last {
+                // One the session let go (or opened without) is compared once the host gives it back.
+                if self.history.as_ref().is_some_and(|h| record.seq <= h.through) {
+                    self.load_history();
+                    if self.needs_history() {
+                        return Err(AppendError::HistoryNeeded);
+                    }
+                }
                 return match self.records.iter().rev().find(|r| r.seq == record.seq) {
                     Some(held) if *held == record => Ok(Appended::Duplicate),
                     _ => Err(AppendError::SeqConflict { seq: record.seq, last }),

@@ -598,3 +598,20 @@ fn results_the_view_clears_or_trims_are_let_go_and_read_back() {
     assert_eq!(pruned_bodies(&mut s, off.clone()), pruned_bodies(&mut whole, off));
     assert!(s.needed_records().is_empty());
 }
+
+/// A record sent again that the session let go is compared once the host gives it back: a
+/// duplicate then, or a conflict — never a conflict for want of the record.
+#[test]
+fn a_record_sent_again_after_it_was_let_go_is_compared_with_the_history() {
+    use contextview::session::{Appended, AppendError};
+    let mut storage = String::new();
+    let mut s = generated_into(None, Some(&mut storage));
+    let old = parse_log(&storage).records.into_iter().find(|r| r.seq == 3).unwrap();
+    assert!(s.needs_history() && s.history_through().is_some_and(|t| t >= 3));
+    assert_eq!(s.append_line(&old.to_line()), Err(AppendError::HistoryNeeded));
+    give_history(&mut s, &storage);
+    assert_eq!(s.append_line(&old.to_line()), Ok(Appended::Duplicate));
+    let mut changed = old.clone();
+    changed.ts = "2026-12-05T10:00:00Z".into();
+    assert!(matches!(s.append_line(&changed.to_line()), Err(AppendError::SeqConflict { seq: 3, .. })));
+}

@@ -89,9 +89,9 @@ impl std::fmt::Display for SessionError {
             SessionError::NoAnswerBegun => write!(f, "no answer is being received (beginAnswer first)"),
             SessionError::AnswerInProgress => write!(f, "an answer is being received; endAnswer first"),
             SessionError::HistoryNeeded => {
-                write!(f, "this needs the records before the checkpoint the session opened from; give them first (provideHistory)")
+                write!(f, "this needs records the session let go or opened without; give them first (provideHistory, through historyThrough())")
             }
-            SessionError::HistoryMismatch(why) => write!(f, "the history given is not the one before this session's checkpoint: {why}"),
+            SessionError::HistoryMismatch(why) => write!(f, "what was given is not the history or the records the session let go: {why}"),
         }
     }
 }
@@ -128,7 +128,7 @@ impl std::fmt::Display for AppendError {
                 write!(f, "seq {seq} conflicts with the records held (last seq {last})")
             }
             AppendError::HistoryNeeded => {
-                write!(f, "a rewind needs the records before the checkpoint the session opened from; give them first (provideHistory)")
+                write!(f, "this record (a rewind, or one already stored) is checked against records the session let go or opened without; give them first (provideHistory, through historyThrough())")
             }
         }
     }

@@ -89,9 +89,13 @@ export class DurableSession {
     // A session opened from its tail reads the rest of the log before what needs all of it.
     if (command?.type === 'rewind' || command?.type === 'snapshot') await this.#giveHistory();
     let processed = this.session.dispatch(command, now);
-    // A request that sends whole again what the session let go: read back, then once more.
-    if (processed.error?.code === 'history_needed' && (await this.#readBack())) {
+    // A request that sends whole again what the session let go: what the attempt wrote goes to
+    // storage, what it asked for is read back, and the command runs again (a few times at most:
+    // a compaction may need more than one read).
+    for (let tries = 0; tries < 4 && processed.error?.code === 'history_needed'; tries++) {
       await this.#perform(processed.effects);
+      processed.effects = [];
+      if (!(await this.#readBack())) break;
       processed = this.session.dispatch(command, now);
     }
     await this.#perform(processed.effects);

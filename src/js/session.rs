@@ -214,9 +214,19 @@ impl Session {
     #[wasm_bindgen(skip_typescript)]
     pub fn dispatch(&mut self, command: Ts<Command>, now: JsValue) -> Result<Ts<Processed>, JsValue> {
         let now = clock(&now)?;
-        let command = via_value(&command.js_value(), "invalid_command", "command")?;
+        let command: Command = via_value(&command.js_value(), "invalid_command", "command")?;
         self.give_history_for(&command)?;
-        ts(&self.inner.dispatch(command, Some(now)).map_err(session_error)?)
+        let mut processed = self.inner.dispatch(command.clone(), Some(now.clone())).map_err(session_error)?;
+        // A request that sends whole what the session let go: the history this facade holds
+        // has it, then the command once more (the first attempt's effects kept, in order).
+        if processed.error.as_ref().is_some_and(|e| e.code == "history_needed") && self.held_history().is_some() {
+            self.give_history()?;
+            let mut again = self.inner.dispatch(command, Some(now)).map_err(session_error)?;
+            processed.effects.append(&mut again.effects);
+            again.effects = processed.effects;
+            processed = again;
+        }
+        ts(&processed)
     }
 
     /// Effects produced outside commands (records a `build` drained into the log, to store).
@@ -293,14 +303,14 @@ impl Session {
     /// Builds a request; returns the payload as an object (declared in `TS_TYPES`).
     #[wasm_bindgen(skip_typescript)]
     pub fn build(&mut self, options: Ts<BuildInput>) -> Result<JsValue, JsValue> {
-        let (body, report) = self.inner.build_body(self.options.get(&options)?).map_err(request_error)?;
+        let (body, report) = self.build_body(&options)?;
         build_result(&body, &report, &[])
     }
 
     /// Builds a request; returns the body string exactly as it would be sent.
     #[wasm_bindgen(js_name = buildString)]
     pub fn build_string(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
-        let (body, report) = self.inner.build_body(self.options.get(&options)?).map_err(request_error)?;
+        let (body, report) = self.build_body(&options)?;
         body_result(JsValue::from_str(&body), &report, &[]).map(Ts::new_unchecked)
     }
 
@@ -308,7 +318,7 @@ impl Session {
     /// byte for byte the string `buildString` returns.
     #[wasm_bindgen(js_name = buildBytes)]
     pub fn build_bytes(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildBytesResult>, JsValue> {
-        let (body, report) = self.inner.build_body(self.options.get(&options)?).map_err(request_error)?;
+        let (body, report) = self.build_body(&options)?;
         body_result(js_sys::Uint8Array::from(body.as_bytes()).into(), &report, &[]).map(Ts::new_unchecked)
     }
 }
@@ -336,6 +346,17 @@ impl Session {
     /// go of records since wants more: [`NativeSession::set_release_stored`]).
     fn held_history(&self) -> Option<&js_sys::JsString> {
         self.history.as_ref().filter(|(_, through)| self.inner.history_through() == Some(*through)).map(|(text, _)| text)
+    }
+
+    /// Builds; a request that sends whole what the session let go reads it from the history
+    /// this facade holds, then builds once more.
+    fn build_body(&mut self, options: &Ts<BuildInput>) -> Result<(std::sync::Arc<String>, crate::view::Report), JsValue> {
+        let mut built = self.inner.build_body(self.options.get(options)?);
+        if matches!(&built, Err(crate::request::RequestError::Build(crate::view::BuildError::HistoryNeeded { .. }))) && self.held_history().is_some() {
+            self.give_history()?;
+            built = self.inner.build_body(self.options.get(options)?);
+        }
+        built.map_err(request_error)
     }
 
     /// [`Session::give_history`] before a command that needs the whole history (a rewind).

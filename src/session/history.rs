@@ -140,11 +140,14 @@ impl Session {
         }
     }
 
-    /// A record from elsewhere that needs the whole history (a rewind) is refused until the
-    /// host gives it.
+    /// A record from elsewhere that needs the whole history (a rewind, a compaction trimming
+    /// results let go) is refused until the host gives it.
     pub(super) fn check_append_needs(&self, record: &Record) -> Result<(), AppendError> {
-        match (&record.body, self.needs_history()) {
-            (RecordBody::Event(Event::Rewind(_)), true) => Err(AppendError::HistoryNeeded),
+        // A record the replay cannot fold onto what it holds is replayed from the start, which
+        // needs every record.
+        let folds = !matches!(record.body, RecordBody::Event(Event::Rewind(_))) && self.replayer.as_ref().is_none_or(|r| r.folds(record));
+        match (folds, self.needs_history()) {
+            (false, true) => Err(AppendError::HistoryNeeded),
             _ => Ok(()),
         }
     }

@@ -341,10 +341,12 @@ impl Session {
         // Storage is compared with memory from the first record: the history before the held
         // records is storage's own when the host kept it.
         if self.needs_history() {
+            // Storage's records before the held ones are the history, checked as one given back
+            // is: a storage that lost or changed records the session let go is refused, and
+            // nothing changes.
             let first = self.records.first().map_or(u64::MAX, |r| r.seq);
-            let before: Vec<Record> = log.records.iter().take_while(|r| r.seq < first).cloned().collect();
-            self.history = None;
-            self.records.splice(0..0, before);
+            let before: String = log.records.iter().take_while(|r| r.seq < first).map(|r| format!("{}\n", r.to_line())).collect();
+            self.provide_history(before)?;
         }
         self.load_history();
         let mut diagnostics = log.diagnostics;
@@ -369,6 +371,10 @@ impl Session {
                 ));
             }
             self.records.truncate(same);
+            // What explains a rewrite, and what makes a prepared compaction stale, as the records
+            // now held say.
+            self.last_rewrite = super::last_rewrite(&self.records);
+            self.since_build = super::build::SinceBuild::default();
             for record in &log.records[same..] {
                 self.push_record(record.clone());
                 adopted += 1;

@@ -110,6 +110,10 @@ impl Session {
     /// Gives the results `ids` their text back from the records the session holds; the records
     /// it does not hold become [`Session::needed_records`] and the answer is `false`.
     pub(super) fn restore_released(&mut self, ids: &[String]) -> Result<bool, SessionError> {
+        // A history the session holds as text has the records: read it first.
+        if self.history.as_ref().is_some_and(|h| h.text.is_some()) {
+            self.load_history();
+        }
         let replayer = self.replayer();
         let seqs: Vec<u64> = ids
             .iter()

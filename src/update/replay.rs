@@ -204,14 +204,28 @@ impl Replayer {
         Some(Replayer { folder, diagnostics })
     }
 
-    /// Folds one more record; `false` (and nothing changed) for a rewind, which needs a replay
-    /// from the start.
+    /// Folds one more record; `false` (and nothing changed) for one that needs a replay from the
+    /// start ([`Replayer::folds`]).
     pub fn push(&mut self, record: &Record) -> bool {
-        if matches!(record.body, RecordBody::Event(Event::Rewind(_))) {
+        if !self.folds(record) {
             return false;
         }
         self.folder.fold(record, &mut self.diagnostics);
         true
+    }
+
+    /// Whether `record` folds onto what is held: not a rewind (it cuts records already folded),
+    /// nor a compaction that trims the results it keeps when some of them were let go (it trims
+    /// their whole text). Those need a replay from the start.
+    pub fn folds(&self, record: &Record) -> bool {
+        match &record.body {
+            RecordBody::Event(Event::Rewind(_)) => false,
+            RecordBody::Event(Event::CompactionCheckpoint(cp)) if cp.trim_kept_over.is_some() => {
+                let from = (0..self.folder.items.len()).find(|&i| self.folder.item_seqs[i] >= cp.first_kept_seq).unwrap_or(self.folder.items.len());
+                self.released_in(from..self.folder.items.len()).is_empty()
+            }
+            _ => true,
+        }
     }
 
     pub fn items(&self) -> &[Item] {

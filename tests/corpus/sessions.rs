@@ -392,7 +392,9 @@ pub fn corpus_checkpoints_open_to_the_same_requests(dir: &Path) {
             for provider in Provider::ALL {
                 for pruning in [serde_json::json!({}), serde_json::json!({"enabled": false})] {
                     let input: BuildInput = serde_json::from_value(serde_json::json!({"provider": provider, "model": model_for(provider), "contextWindow": 60_000, "pruning": pruning})).unwrap();
-                    let mut opened = Session::from_log(&with);
+                    // Opened from its tail, its history left with the host, as a storage opens it.
+                    let at = contextview::session::open::split(&with.as_str()).expect("the checkpoint");
+                    let mut opened = Session::from_tail(&with[..at.history_start], &with[at.tail_start..], None).expect("opens from it");
                     let mut built = opened.build(&input);
                     if matches!(&built, Err(e) if e.code() == "history_needed") {
                         let seqs = opened.needed_records().to_vec();

@@ -563,8 +563,28 @@ fn results_the_view_clears_or_trims_are_let_go_and_read_back() {
     assert!(line.contains("released") && line.len() * 2 < whole_line.len(), "{} bytes against {}", line.len(), whole_line.len());
     storage.push_str(&line);
     storage.push('\n');
-    // Opened from its log (from a checkpoint that carries results let go), the same requests.
+    // Opened from its log (from a checkpoint that carries results let go), the same requests;
+    // opened from its text, which holds the records, without asking the host for any.
     assert_eq!(read_bodies(&mut Session::from_log(&storage), json!({}), Some(&storage)), pruned_bodies(&mut whole, json!({})));
+    let off = json!({"enabled": false});
+    assert_eq!(pruned_bodies(&mut Session::from_log(&storage), off.clone()), pruned_bodies(&mut whole, off.clone()));
+    // A compaction from elsewhere that trims the results it keeps trims their whole text: a
+    // session holding results let go folds it only once it has every record.
+    let at = contextview::session::open::split(&storage.as_str()).unwrap();
+    let mut tail_only = Session::from_tail(&storage[..at.history_start], &storage[at.tail_start..], None).unwrap();
+    let next = parse_log(&storage).records.last().unwrap().seq + 1;
+    let trimming = json!({"seq": next, "ts": NOW, "event": {"kind": "compaction_checkpoint", "summary": SUMMARY, "firstKeptSeq": 2, "trimKeptOver": 200}}).to_string();
+    assert_eq!(tail_only.append_line(&trimming), Err(contextview::session::AppendError::HistoryNeeded));
+    give_history(&mut tail_only, &storage);
+    tail_only.append_line(&trimming).unwrap();
+    let mut replayed = Session::from_log(&without_checkpoints(&format!("{storage}{trimming}\n")));
+    assert_eq!(pruned_bodies(&mut tail_only, off.clone()), pruned_bodies(&mut replayed, off.clone()));
+    // Storage that lost records the session let go is refused at a reconcile, and nothing changes.
+    let mut s2 = pruned_into(Some(&mut String::new()));
+    let lost: String = storage.lines().enumerate().filter(|(i, _)| *i != 5).map(|(_, l)| format!("{l}\n")).collect();
+    let held = s2.records().to_vec();
+    assert_eq!(s2.reconcile(&lost).map(|_| ()).map_err(|e| e.code()), Err("history_mismatch"));
+    assert_eq!(s2.records(), held.as_slice());
     for n in (40..parse_log(&storage).records.len()).step_by(7) {
         let cut = cut(&storage, n);
         assert_eq!(read_bodies(&mut Session::from_log(&cut), json!({}), Some(&cut)), pruned_bodies(&mut Session::from_log(&without_checkpoints(&cut)), json!({})), "cut at {n}");

@@ -347,6 +347,12 @@ test('a DurableSession lets go of the results its requests clear and reads their
     const whole = await durable.buildString(off);
     // (The log replayed whole, without its checkpoints: they carry results let go too.)
     assert.equal(whole.body, cv.Session.fromLog(strip(readFileSync(path, 'utf8'))).buildString(off).body);
+    // Opened from its text, from a checkpoint carrying results let go: the text it keeps has the
+    // records, with no one to ask — through a build and a command alike.
+    assert.equal(cv.Session.fromLog(readFileSync(path, 'utf8')).buildString(off).body, whole.body);
+    const command = cv.Session.fromLog(readFileSync(path, 'utf8')).dispatch({ type: 'buildRequest', options: off }, NOW);
+    assert.equal(command.error, undefined, JSON.stringify(command.error));
+    assert.equal(command.reply.body, whole.body);
     assert.ok(whole.body.includes('MIDDLE-0\\n'), 'the oldest result, whole');
     // The plain Session says what to read back, and refuses what is not it.
     const s = cv.Session.fromLog(readFileSync(path, 'utf8'));

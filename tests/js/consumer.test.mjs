@@ -334,8 +334,9 @@ test('the package weighs what the README says', () => {
 test('the module every entry point loads stays within its size budget', () => {
   // Gzipped bytes at most: what a web IDE downloads before anything works. A capability that
   // grows it past this fails here until the budget is raised on purpose.
-  // (The one `.wasm`: the Node build loads the web build's file.)
-  const BUDGET = 930_000;
+  // (The one `.wasm`: the Node build loads the web build's file. Node's gzip at level 9, which
+  // packs a few KB less tightly than `gzip -9`.)
+  const BUDGET = 935_000;
   const gz = gzipSync(readFileSync(`${pkgDir}web/contextview_bg.wasm`), { level: 9 }).length;
   assert.ok(gz <= BUDGET, `${gz} B gzipped, over the budget of ${BUDGET} B`);
 });

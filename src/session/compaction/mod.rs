@@ -85,14 +85,18 @@ impl Session {
     pub fn prepare_compaction(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
         // What the summarising request restates of a result the session let go needs the
         // items whole (see `session/release.rs`).
-        match self.prepare_compaction_once(options) {
-            Err(e) => match self.released_wanted(&e) {
-                Some(ids) if self.restore_released(&ids)? => self.prepare_compaction_once(options),
-                Some(_) => Err(SessionError::HistoryNeeded),
-                None => Err(e),
-            },
-            prepared => prepared,
+        // Each step stops at the first result it needs; a few rounds read them all.
+        for _ in 0..4 {
+            match self.prepare_compaction_once(options) {
+                Err(e) => match self.released_wanted(&e) {
+                    Some(ids) if self.restore_released(&ids)? => continue,
+                    Some(_) => return Err(SessionError::HistoryNeeded),
+                    None => return Err(e),
+                },
+                prepared => return prepared,
+            }
         }
+        self.prepare_compaction_once(options)
     }
 
     /// The results a failed step of a compaction needs read back, if that is why it failed.

@@ -382,6 +382,11 @@ test('a DurableSession lets go of the results its requests clear and reads their
     assert.ok(torn.session.neededRecords().length > 0, 'still asking, nothing changed');
     torn.session.provideRecords(await storage.loadRecords(torn.session.neededRecords()));
     assert.equal((await torn.buildString(off)).body, whole.body);
+    // What a failed attempt wrote (a reminder it drained into the log) is stored all the same.
+    failing.session.enqueueReminder({ kind: 'diagnostics', text: 'src/m3.rs:1 unused' });
+    await assert.rejects(failing.buildString(off), (e) => e.code === 'read_failed');
+    assert.deepEqual(failing.session.persistence().pending, [], 'nothing left unstored');
+    assert.ok(readFileSync(path, 'utf8').includes('src/m3.rs:1 unused'), 'the drained reminder is in storage');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -635,3 +635,27 @@ fn a_record_sent_again_after_it_was_let_go_is_compared_with_the_history() {
     changed.ts = "2026-12-05T10:00:00Z".into();
     assert!(matches!(s.append_line(&changed.to_line()), Err(AppendError::SeqConflict { seq: 3, .. })));
 }
+
+/// A compaction storage never took, dropped at a reconcile, does not make the next one stale.
+#[test]
+fn a_compaction_dropped_at_a_reconcile_does_not_make_the_next_one_stale() {
+    let mut s = Session::create(Header::new("stale"));
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 24000}));
+    for i in 0..6 {
+        ok(&mut s, json!({"type": "userMessage", "text": format!("Task {i}.")}));
+        ok(&mut s, json!({"type": "assistantResponse", "text": format!("Done {i}.")}));
+    }
+    let held = log_of(&s);
+    // Another writer stored a message where this session's last two records are: storage ends
+    // below where this session writes its compaction.
+    let lines: Vec<&str> = held.lines().collect();
+    let at = parse_log(&held).records.last().unwrap().seq - 1;
+    let other = json!({"seq": at, "ts": NOW, "update": {"sessionUpdate": "user_message_chunk", "messageId": "elsewhere", "content": {"type": "text", "text": "From elsewhere."}}}).to_string();
+    let storage: String = lines[..lines.len() - 2].iter().map(|l| format!("{l}\n")).collect::<String>() + &other + "\n";
+    ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 20}}));
+    ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
+    let reconciled = s.reconcile(&storage).unwrap();
+    assert!(!reconciled.dropped.is_empty(), "the compaction was given back");
+    ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 20}}));
+    ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
+}

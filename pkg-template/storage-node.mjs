@@ -50,6 +50,17 @@ function lineKind(line) {
 }
 
 /**
+ * The file's first line (its header) and where it ends, read with `read(from, length)` in reads
+ * that double from `FIRST_CHUNK`; null when it has no line break.
+ */
+async function firstLine(read, size) {
+  let first = Buffer.alloc(0);
+  for (let at = 0, n = FIRST_CHUNK; at < size && first.indexOf(NL) < 0; at += n, n = Math.min(2 * n, TAIL_CHUNK)) first = Buffer.concat([first, await read(at, Math.min(n, size - at))]);
+  const end = first.indexOf(NL);
+  return end < 0 ? null : { line: first.toString('utf8', 0, end).replace(/\r$/, ''), end };
+}
+
+/**
  * The lines of `[floor, size)` from the last to the first, read with `read(from, length)` in
  * reads that double from `FIRST_CHUNK` to `TAIL_CHUNK`: `{line, at, terminated}` (`at`: where the line starts; a last line
  * without its line break is not terminated). "\r\n" ends a line too.
@@ -147,6 +158,14 @@ export function nodeFileStorage(path) {
     }
   }
 
+  /** Reads `length` bytes of `handle` from `from` (fewer at its end), counted in bytesRead. */
+  const reader = (handle) => async (from, length) => {
+    const buf = Buffer.alloc(length);
+    const got = (await handle.read(buf, 0, length, from)).bytesRead;
+    bytesRead += got;
+    return buf.subarray(0, got);
+  };
+
   /** Reads and parses the file; the cache remembers its mtime (null: no file). */
   async function read() {
     const handle = await openToRead();
@@ -189,17 +208,10 @@ export function nodeFileStorage(path) {
     if (!handle) return { ...scanFile(Buffer.alloc(0)), mtimeMs: null };
     try {
       const { size, mtimeMs } = await handle.stat();
-      const read = async (from, length) => {
-        const buf = Buffer.alloc(length);
-        const got = (await handle.read(buf, 0, length, from)).bytesRead;
-        bytesRead += got;
-        return buf.subarray(0, got);
-      };
-      let first = Buffer.alloc(0);
-      for (let at = 0, n = FIRST_CHUNK; at < size && first.indexOf(NL) < 0; at += n, n = Math.min(2 * n, TAIL_CHUNK)) first = Buffer.concat([first, await read(at, Math.min(n, size - at))]);
-      const headerEnd = first.indexOf(NL);
-      if (headerEnd < 0) return null;
-      const header = first.toString('utf8', 0, headerEnd).replace(/\r$/, '');
+      const read = reader(handle);
+      const found = await firstLine(read, size);
+      if (!found) return null;
+      const { line: header, end: headerEnd } = found;
       if (lineKind(header) !== 'header') return null;
       // Back from the end, line by line: the torn tail, the last seq, the lines asked for.
       let goodBytes = size;
@@ -299,18 +311,11 @@ export function nodeFileStorage(path) {
     if (!handle) return null;
     try {
       const { size } = await handle.stat();
-      const read = async (from, length) => {
-        const buf = Buffer.alloc(length);
-        const got = (await handle.read(buf, 0, length, from)).bytesRead;
-        bytesRead += got;
-        return buf.subarray(0, got);
-      };
+      const read = reader(handle);
       // The header: the first line.
-      let first = Buffer.alloc(0);
-      for (let at = 0, n = FIRST_CHUNK; at < size && first.indexOf(NL) < 0; at += n, n = Math.min(2 * n, TAIL_CHUNK)) first = Buffer.concat([first, await read(at, Math.min(n, size - at))]);
-      const headerEnd = first.indexOf(NL);
-      if (headerEnd < 0) return null;
-      const head = first.toString('utf8', 0, headerEnd).replace(/\r$/, '');
+      const first = await firstLine(read, size);
+      if (!first) return null;
+      const { line: head, end: headerEnd } = first;
       if (size > 0) {
         const last = await read(size - 1, 1);
         if (last[0] !== NL) return null; // a torn tail: load() reports it
@@ -332,27 +337,11 @@ export function nodeFileStorage(path) {
         start = at;
         return true;
       };
-      let pos = size;
-      let carry = Buffer.alloc(0); // the beginning of a line that started before `pos`
-      scanning: while (pos > floor) {
-        const length = Math.min(TAIL_CHUNK, pos - floor);
-        pos -= length;
-        const data = Buffer.concat([await read(pos, length), carry]);
-        let end = data.length;
-        for (let i = data.length - 1; i >= 0; i--) {
-          if (data[i] !== NL) continue;
-          if (i + 1 < end) {
-            const took = take(data.toString('utf8', i + 1, end).replace(/\r$/, ''), pos + i + 1);
-            if (took === null) return null;
-            if (!took) break scanning;
-          }
-          end = i;
-        }
-        carry = data.subarray(0, end);
-        if (pos === floor && carry.length > 0) {
-          const took = take(carry.toString('utf8').replace(/\r$/, ''), pos);
-          if (took === null) return null;
-        }
+      // (The file ends in a line break: every line is whole.)
+      for await (const { line, at } of linesBackward(read, floor, size)) {
+        const took = take(line, at);
+        if (took === null) return null;
+        if (!took) break;
       }
       const found = scan.result();
       if (!found) return null;
@@ -376,19 +365,16 @@ export function nodeFileStorage(path) {
     if (!handle) throw failed(new Error('the file is gone'));
     try {
       if (tailAt && last === tailAt.through) {
-        const buf = Buffer.alloc(tailAt.start - tailAt.headerEnd);
-        const got = (await handle.read(buf, 0, buf.length, tailAt.headerEnd)).bytesRead;
-        bytesRead += got;
-        return buf.toString('utf8', 0, got).replace(/\r\n/g, '\n');
+        return (await reader(handle)(tailAt.headerEnd, tailAt.start - tailAt.headerEnd)).toString('utf8').replace(/\r\n/g, '\n');
       }
       const lines = [];
       let header = true;
       let carry = Buffer.alloc(0);
+      const read = reader(handle);
       for (let pos = 0; ; pos += TAIL_CHUNK) {
-        const buf = Buffer.alloc(TAIL_CHUNK);
-        const got = (await handle.read(buf, 0, TAIL_CHUNK, pos)).bytesRead;
-        bytesRead += got;
-        const data = Buffer.concat([carry, buf.subarray(0, got)]);
+        const chunk = await read(pos, TAIL_CHUNK);
+        const got = chunk.length;
+        const data = Buffer.concat([carry, chunk]);
         let start = 0;
         for (let i = data.indexOf(NL); i >= 0; i = data.indexOf(NL, start)) {
           const line = data.toString('utf8', start, i).replace(/\r$/, '');
@@ -421,12 +407,7 @@ export function nodeFileStorage(path) {
     if (!handle) throw failed(new Error('the file is gone'));
     try {
       const { size } = await handle.stat();
-      const read = async (from, length) => {
-        const buf = Buffer.alloc(length);
-        const got = (await handle.read(buf, 0, length, from)).bytesRead;
-        bytesRead += got;
-        return buf.subarray(0, got);
-      };
+      const read = reader(handle);
       const found = new Map();
       if (wanted.length > 0) {
         for await (const { line, terminated } of linesBackward(read, 0, size)) {

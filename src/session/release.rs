@@ -122,8 +122,13 @@ impl Session {
                 _ => None,
             }))
             .collect();
-        let (held, missing): (Vec<u64>, Vec<u64>) = seqs.into_iter().partition(|seq| self.records.binary_search_by_key(seq, |r| r.seq).is_ok());
-        let records: Vec<&Record> = held.iter().filter_map(|seq| self.records.binary_search_by_key(seq, |r| r.seq).ok().map(|i| &self.records[i])).collect();
+        let (mut records, mut missing): (Vec<&Record>, Vec<u64>) = (Vec::new(), Vec::new());
+        for seq in seqs {
+            match self.records.binary_search_by_key(&seq, |r| r.seq) {
+                Ok(i) => records.push(&self.records[i]),
+                Err(_) => missing.push(seq),
+            }
+        }
         let restores = restores(self.replayer.as_ref(), &records)?;
         let replayer = self.replayer();
         for (index, content) in restores {

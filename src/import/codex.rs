@@ -183,7 +183,7 @@ fn session_meta(out: &mut LogBuilder, header: &mut Header, state: &mut State, pa
         .or_else(|| payload.get("instructions"))
         .and_then(Value::as_str);
     if let Some(system) = instructions {
-        out.event(Event::PromptHeadSnapshot(PromptHeadSnapshot { system: system.to_owned(), first_user_prefix: String::new() }));
+        out.event(Event::PromptHeadSnapshot(PromptHeadSnapshot { system: system.to_owned(), first_user_prefix: String::new(), cuts: Vec::new() }));
     }
 }
 

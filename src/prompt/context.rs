@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::budget::HeadBudget;
 use crate::discovery::{Environment, Rule, SkillListing};
 
 /// Who the prompt is for (chapter 8.3).
@@ -112,6 +113,10 @@ pub struct PromptContext {
     pub subagent_max_tokens: Option<u32>,
     #[serde(default)]
     pub templates: Templates,
+    /// The first-user prefix's token budget, shared by its sections by priority (without one,
+    /// a quarter of the model's window with the default priorities).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_budget: Option<HeadBudget>,
 }
 
 fn default_delegation_tools() -> Vec<String> {
@@ -153,6 +158,7 @@ impl PromptContext {
             report_tokens: None,
             subagent_max_tokens: None,
             templates: Templates::default(),
+            head_budget: None,
         }
     }
 

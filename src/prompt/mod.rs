@@ -12,16 +12,19 @@
 //! Built-in templates are embedded text files (`templates/`) with a tiny slot language
 //! ([`template`]); a host may replace any of them through [`Templates`].
 
+pub mod budget;
 pub mod changes;
 mod context;
+mod prefix;
 pub mod template;
 
 pub use context::{Audience, McpServer, PromptContext, Templates, DEFAULT_REPORT_TOKENS, DEFAULT_SUBAGENT_MAX_TOKENS};
+pub use budget::{HeadAllocation, HeadBudget, HeadCut, Section, SectionAllocation};
 pub use template::TemplateError;
 
 use serde::{Deserialize, Serialize};
 
-use crate::framing::{neutralize, wrap};
+use crate::framing::neutralize;
 
 /// The built-in base prompt of the primary audience.
 pub const PRIMARY_TEMPLATE: &str = include_str!("templates/system-primary.md");
@@ -51,11 +54,16 @@ pub const DEFAULT_LABEL: &str = "the assistant";
 pub struct Heads {
     pub system: String,
     pub first_user_prefix: String,
+    /// How the head budget was shared among the prefix's sections, and what it cut.
+    #[serde(default)]
+    pub allocation: HeadAllocation,
 }
 
 /// Renders both heads; a host template that names an unknown slot or is malformed is refused.
 pub fn render_heads(ctx: &PromptContext) -> Result<Heads, TemplateError> {
-    Ok(Heads { system: render_system(ctx)?, first_user_prefix: render_prefix(ctx) })
+    let system = render_system(ctx)?;
+    let (first_user_prefix, allocation) = prefix::render(ctx);
+    Ok(Heads { system, first_user_prefix, allocation })
 }
 
 /// The system prompt for the context's audience.
@@ -141,72 +149,13 @@ pub struct CompactionSlots<'a> {
 }
 
 /// The first-user prefix: one framed block per kind of environment fact, in a fixed order,
-/// each present only when the context has it. Empty when the context has nothing to say.
+/// each present only when the context has it, cut to the head budget (`prefix.rs`). Empty when
+/// the context has nothing to say.
 pub fn render_prefix(ctx: &PromptContext) -> String {
-    let mut blocks: Vec<String> = Vec::new();
-    let info: Vec<String> = [("OS", &ctx.os), ("Shell", &ctx.shell), ("Workspace", &ctx.cwd), ("Date", &ctx.date)]
-        .into_iter()
-        .filter_map(|(k, v)| v.as_deref().map(|v| format!("{k}: {}", v.trim())))
-        .collect();
-    if !info.is_empty() {
-        blocks.push(wrap("user_info", &info.join("\n")));
-    }
-    if let Some(status) = ctx.git_status.as_deref() {
-        let status = status.trim();
-        let status = if status.is_empty() { "(clean)" } else { status };
-        blocks.push(wrap("git_status", status));
-    }
-    if !ctx.rules.is_empty() {
-        let mut text = String::from("<rules>");
-        for rule in &ctx.rules {
-            text.push_str(&format!("\n<rule path=\"{}\">\n{}\n</rule>", attr(&rule.path), neutralize(rule.text.trim_end())));
-        }
-        text.push_str("\n</rules>");
-        blocks.push(text);
-    }
-    if let Some(listing) = ctx.skills.as_ref().filter(|l| !l.entries.is_empty()) {
-        let mut text = String::from("<available_skills>");
-        for entry in &listing.entries {
-            text.push_str(&format!(
-                "\n<skill name=\"{}\" location=\"{}\">{}</skill>",
-                attr(&entry.name),
-                attr(&entry.location),
-                neutralize(entry.description.trim())
-            ));
-        }
-        if !listing.omitted.is_empty() {
-            text.push_str(&format!("\n({} more skills not listed for space)", listing.omitted.len()));
-        }
-        text.push_str("\n</available_skills>");
-        blocks.push(text);
-    }
-    if !ctx.mcp.is_empty() {
-        let mut text = String::from("<mcp_servers>");
-        for server in &ctx.mcp {
-            let status = server.status.as_deref().map(|s| format!(" status=\"{}\"", attr(s))).unwrap_or_default();
-            let mut body = String::new();
-            if !server.tools.is_empty() {
-                body.push_str(&format!("tools: {}", neutralize(&server.tools.join(", "))));
-            }
-            if let Some(instructions) = server.instructions.as_deref().filter(|i| !i.trim().is_empty()) {
-                if !body.is_empty() {
-                    body.push('\n');
-                }
-                body.push_str(&neutralize(instructions.trim()));
-            }
-            text.push_str(&format!("\n<mcp_server name=\"{}\"{status}>{body}</mcp_server>", attr(&server.name)));
-        }
-        text.push_str("\n</mcp_servers>");
-        blocks.push(text);
-    }
-    // Memory is the user's own, across sessions: a subagent works on one task without it.
-    if let (Audience::Primary, Some(memory)) = (ctx.audience, ctx.memory.as_deref().filter(|m| !m.trim().is_empty())) {
-        blocks.push(wrap("memory", memory.trim()));
-    }
-    blocks.join("\n\n")
+    prefix::render(ctx).0
 }
 
-/// Escapes a value placed inside a double-quoted attribute.
-fn attr(value: &str) -> String {
-    value.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
+/// The first-user prefix and how the head budget was shared among its sections.
+pub fn render_prefix_allocated(ctx: &PromptContext) -> (String, HeadAllocation) {
+    prefix::render(ctx)
 }

@@ -222,8 +222,14 @@ impl Session {
         // The system head is rendered for the new model; the prefix stays as sent.
         if let Some((context, system)) = rendered {
             let recorded = self.replayer().state().heads.clone();
-            let first_user_prefix = recorded.map_or_else(|| prompt::render_prefix(&context), |h| h.first_user_prefix);
-            seqs.extend(self.record_heads(PromptHeadSnapshot { system, first_user_prefix }, ts));
+            let (first_user_prefix, cuts) = match recorded {
+                Some(h) => (h.first_user_prefix, h.cuts),
+                None => {
+                    let (prefix, allocation) = prompt::render_prefix_allocated(&context);
+                    (prefix, allocation.cuts())
+                }
+            };
+            seqs.extend(self.record_heads(PromptHeadSnapshot { system, first_user_prefix, cuts }, ts));
             self.prompt = Some(context);
         }
         // A smaller window may not hold the context: ask again even if asked before.
@@ -249,7 +255,7 @@ impl Session {
         // reminders before its next decision.
         let recorded = self.replayer().state().heads.is_some();
         let started = self.replayer().items().iter().any(|i| !compaction::is_regenerated(i));
-        let snapshot = PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix };
+        let snapshot = PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix, cuts: heads.allocation.cuts() };
         if recorded && started {
             let told = match previous {
                 Some(previous) => prompt::changes::reminders(&previous, &context).into_iter().map(|r| self.reminders.enqueue(r)).filter(|q| *q).count(),

@@ -363,6 +363,27 @@ pub struct PromptHeadSnapshot {
     pub system: String,
     #[serde(default)]
     pub first_user_prefix: String,
+    /// What the head budget cut from the prefix, and why (none when every section fit).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cuts: Vec<HeadCut>,
+}
+
+/// Something the head budget cut from the first-user prefix: a rule, a skill, a server left
+/// out, or a section's text shortened (each with a visible marker in the prefix).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct HeadCut {
+    /// The section: `user_info`, `git_status`, `rules`, `skills`, `mcp` or `memory`.
+    pub section: String,
+    /// What was cut: a rule's path, a skill's or server's name, or the section's own name.
+    pub what: String,
+    /// `left_out` or `shortened`.
+    pub action: String,
+    /// Estimated tokens cut.
+    pub tokens: u32,
+    /// Why, in words: the section's grant against its need and priority.
+    pub reason: String,
 }
 
 // --- wire form -------------------------------------------------------------------------------

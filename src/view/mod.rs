@@ -464,6 +464,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         forecast: None,
         diagnostics: Vec::new(),
         continued: None,
+        head_cuts: Vec::new(),
     };
     let report = Report { diagnostics: report::diagnose(&report), ..report };
     cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report, plan));

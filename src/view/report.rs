@@ -73,6 +73,10 @@ pub struct Report {
     /// wrote to the log right before this build).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub continued: Option<Continued>,
+    /// What the head budget cut from the first-user prefix this request opens with, and why
+    /// (from the log's last heads; builds from a log or a session).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub head_cuts: Vec<crate::update::record::HeadCut>,
 }
 
 /// A message asking the model to go on from a cut-short answer (AutoContinue, AutoRecovery).

@@ -38,7 +38,7 @@ fn every_record_kind() -> Vec<Record> {
         RecordBody::Event(Event::CompactionCheckpoint(CompactionCheckpoint { summary: "sum".into(), first_kept_seq: 5, tokens_before: Some(1000), summary_tokens: None, trim_kept_over: None })),
         RecordBody::Event(Event::Rewind(Rewind { prompt_index: 0 })),
         RecordBody::Event(Event::ReminderInjected(ReminderInjected { reminder: "date".into(), text: "today".into() })),
-        RecordBody::Event(Event::PromptHeadSnapshot(PromptHeadSnapshot { system: "sys".into(), first_user_prefix: "env".into() })),
+        RecordBody::Event(Event::PromptHeadSnapshot(PromptHeadSnapshot { system: "sys".into(), first_user_prefix: "env".into(), cuts: Vec::new() })),
         RecordBody::Unknown(json!({"seq": 14, "ts": "2026-01-01T00:00:00Z", "future": {"x": 1}})),
     ];
     bodies.into_iter().enumerate().map(|(i, body)| Record { seq: i as u64 + 1, ts: "2026-01-01T00:00:00Z".into(), body }).collect()

@@ -11,6 +11,7 @@ mod cost;
 mod discovery;
 mod errors;
 mod fuzz_regressions;
+mod head_budget;
 mod example_session;
 mod images;
 mod import;

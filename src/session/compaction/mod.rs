@@ -309,7 +309,7 @@ impl Session {
             ts,
         )];
         if let Some(heads) = heads {
-            seqs.extend(self.record_heads(PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix }, ts));
+            seqs.extend(self.record_heads(PromptHeadSnapshot { system: heads.system, first_user_prefix: heads.first_user_prefix, cuts: heads.allocation.cuts() }, ts));
         }
         let skills: Vec<String> =
             self.prompt.as_ref().and_then(|c| c.skills.as_ref()).map(|l| l.entries.iter().map(|e| e.name.clone()).collect()).unwrap_or_default();

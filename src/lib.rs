@@ -53,6 +53,7 @@ pub mod request;
 pub mod session;
 pub mod simulate;
 mod tagged;
+mod value_read;
 pub mod time;
 pub mod tokens;
 pub mod tool_def;

@@ -20,13 +20,16 @@
 //! then cut to their grants by `prefix.rs`, each in its own way, with a marker the model sees, and
 //! each cut is listed with its reason.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::value_read::{self as read, deserialize_by_hand};
 
 pub use crate::update::record::HeadCut;
 
 /// A section of the first-user prefix, in the order the prefix renders them.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Section {
     UserInfo,
@@ -71,7 +74,7 @@ impl Section {
 
 /// How a section shares the head budget.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Policy {
     /// Higher is served first.
@@ -85,8 +88,8 @@ pub struct Policy {
 
 /// A section's policy as the host gives it: what it leaves out keeps the default.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PolicyOverride {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
@@ -101,8 +104,8 @@ pub struct PolicyOverride {
 
 /// The sections' policies the host sets, by section.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SectionPolicies {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
@@ -127,8 +130,8 @@ pub struct SectionPolicies {
 /// The first-user prefix's budget (`PromptContext.headBudget`). Without one, the prefix may
 /// take [`DEFAULT_WINDOW_SHARE`] of the model's window.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct HeadBudget {
     /// The budget in tokens (of the model's family, as the ledger counts them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -136,7 +139,7 @@ pub struct HeadBudget {
     pub tokens: Option<u32>,
     /// The budget as a share of the context window, above 0 and at most 1 (the smaller of the
     /// two when both are given; this share alone when `tokens` is not).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "window_share")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub window_share: Option<f64>,
     /// The context window the share is of; else the model's known window, else
@@ -148,22 +151,55 @@ pub struct HeadBudget {
     pub sections: SectionPolicies,
 }
 
+deserialize_by_hand!(HeadBudget);
+
 /// The share of the window the prefix may take when the host sets no budget.
 pub const DEFAULT_WINDOW_SHARE: f64 = 0.25;
 /// The window assumed for a model whose window is not known.
 pub const DEFAULT_WINDOW: u64 = 128_000;
 
-/// A window share, refused outside (0, 1] where it is read.
-fn window_share<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<f64>, D::Error> {
-    let share = f64::deserialize(deserializer)?;
-    if share > 0.0 && share <= 1.0 {
-        Ok(Some(share))
-    } else {
-        Err(serde::de::Error::invalid_value(serde::de::Unexpected::Float(share), &"a window share above 0 and at most 1"))
+impl PolicyOverride {
+    fn read(value: &Value) -> Result<PolicyOverride, read::Error> {
+        let map = read::object(value, "a section's policy")?;
+        read::known(map, &["priority", "reserve", "grow"])?;
+        Ok(PolicyOverride { priority: read::opt_i32(map, "priority")?, reserve: read::opt_u32(map, "reserve")?, grow: read::opt_u32(map, "grow")? })
+    }
+}
+
+impl SectionPolicies {
+    fn read(value: &Value) -> Result<SectionPolicies, read::Error> {
+        let map = read::object(value, "the sections' policies")?;
+        read::known(map, &["userInfo", "gitStatus", "rules", "skills", "mcp", "memory"])?;
+        let get = |key: &str| map.get(key).filter(|v| !v.is_null()).map(PolicyOverride::read).transpose();
+        Ok(SectionPolicies {
+            user_info: get("userInfo")?,
+            git_status: get("gitStatus")?,
+            rules: get("rules")?,
+            skills: get("skills")?,
+            mcp: get("mcp")?,
+            memory: get("memory")?,
+        })
     }
 }
 
 impl HeadBudget {
+    /// Reads a budget from its JSON form, refusing a window share outside (0, 1].
+    pub fn read(value: &Value) -> Result<HeadBudget, read::Error> {
+        use serde::de::Error as _;
+        let map = read::object(value, "a head budget")?;
+        read::known(map, &["tokens", "windowShare", "window", "sections"])?;
+        let window_share = read::opt_f64(map, "windowShare")?;
+        if let Some(share) = window_share.filter(|s| !(*s > 0.0 && *s <= 1.0)) {
+            return Err(read::Error::invalid_value(serde::de::Unexpected::Float(share), &"a window share above 0 and at most 1"));
+        }
+        Ok(HeadBudget {
+            tokens: read::opt_u32(map, "tokens")?,
+            window_share,
+            window: read::opt_u64(map, "window")?,
+            sections: map.get("sections").filter(|v| !v.is_null()).map(SectionPolicies::read).transpose()?.unwrap_or_default(),
+        })
+    }
+
     /// The budget in tokens for a model.
     pub fn tokens_for(&self, model: Option<&str>) -> u32 {
         let window = self.window.or_else(|| model.and_then(crate::view::ledger::model_window)).unwrap_or(DEFAULT_WINDOW);
@@ -203,7 +239,7 @@ impl HeadBudget {
 
 /// How the budget went: per section present, what it asked for, was granted and used.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HeadAllocation {
     /// The budget in tokens.
@@ -224,7 +260,7 @@ impl HeadAllocation {
 
 /// One section's share.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SectionAllocation {
     pub section: Section,
@@ -251,8 +287,13 @@ pub struct Demand {
 /// Divides `budget` among `demands` (see the module docs); each grant is at most its need.
 /// Pure arithmetic on integers: the same demands always get the same grants.
 pub fn allocate(budget: u32, demands: &[Demand]) -> Vec<u32> {
-    let mut order: Vec<usize> = (0..demands.len()).collect();
-    order.sort_by_key(|&i| (std::cmp::Reverse(demands[i].policy.priority), i));
+    // Highest priority first, in rendering order among equals (an insertion sort: a handful of
+    // sections, and no sorting code in the module for it).
+    let mut order: Vec<usize> = Vec::with_capacity(demands.len());
+    for i in 0..demands.len() {
+        let at = order.iter().position(|&j| demands[j].policy.priority < demands[i].policy.priority).unwrap_or(order.len());
+        order.insert(at, i);
+    }
     // Reserves, as far as their sections fill them, in priority order.
     let mut held = vec![0u64; demands.len()];
     let mut left = budget as u64;

@@ -22,7 +22,7 @@ pub use context::{Audience, McpServer, PromptContext, Templates, DEFAULT_REPORT_
 pub use budget::{HeadAllocation, HeadBudget, HeadCut, Section, SectionAllocation};
 pub use template::TemplateError;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::framing::neutralize;
 
@@ -49,13 +49,12 @@ pub const DEFAULT_LABEL: &str = "the assistant";
 
 /// The rendered heads.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Heads {
     pub system: String,
     pub first_user_prefix: String,
     /// How the head budget was shared among the prefix's sections, and what it cut.
-    #[serde(default)]
     pub allocation: HeadAllocation,
 }
 

@@ -370,7 +370,7 @@ pub struct PromptHeadSnapshot {
 
 /// Something the head budget cut from the first-user prefix: a rule, a skill, a server left
 /// out, or a section's text shortened (each with a visible marker in the prefix).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct HeadCut {
@@ -385,6 +385,22 @@ pub struct HeadCut {
     /// Why, in words: the section's grant against its need and priority.
     pub reason: String,
 }
+
+impl HeadCut {
+    fn read(value: &serde_json::Value) -> Result<HeadCut, crate::value_read::Error> {
+        use crate::value_read as read;
+        let map = read::object(value, "a head cut")?;
+        Ok(HeadCut {
+            section: read::string(map, "section")?,
+            what: read::string(map, "what")?,
+            action: read::string(map, "action")?,
+            tokens: read::u32_field(map, "tokens")?,
+            reason: read::string(map, "reason")?,
+        })
+    }
+}
+
+crate::value_read::deserialize_by_hand!(HeadCut);
 
 // --- wire form -------------------------------------------------------------------------------
 

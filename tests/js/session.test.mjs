@@ -154,6 +154,42 @@ test('commands go through the queue; replies, effects and errors come back as da
   assert.throws(() => cv.renderHeads({ templates: { primary: '{{x}}' } }), (e) => e.code === 'invalid_template');
 });
 
+test('the head budget: sections share it by priority, what does not fit is cut with a marker and listed', () => {
+  const status = Array.from({ length: 300 }, (_, i) => ` M src/file${i}.rs`).join('\n');
+  const memory = 'The user prefers short answers.';
+  const context = { cwd: '/w', gitStatus: status, memory, model: 'gpt-5' };
+  const whole = cv.renderHeads(context);
+  assert.deepEqual(whole.allocation.sections.map((s) => [s.section, s.granted === s.need, s.cuts]), [
+    ['user_info', true, undefined], ['git_status', true, undefined], ['memory', true, undefined]]);
+  const need = whole.allocation.need;
+  // Memory raised above git status; 100 tokens fewer than everything: git status gives way.
+  const cut = cv.renderHeads({ ...context, headBudget: { tokens: need - 100, sections: { memory: { priority: 90 } } } });
+  assert.equal(cut.allocation.budget, need - 100);
+  assert.ok(cut.allocation.used <= need - 100);
+  const git = cut.allocation.sections.find((s) => s.section === 'git_status');
+  assert.equal(git.granted, git.need - 100);
+  assert.equal(git.cuts.length, 1);
+  assert.deepEqual([git.cuts[0].section, git.cuts[0].what, git.cuts[0].action], ['git_status', 'git_status', 'shortened']);
+  assert.match(git.cuts[0].reason, /git_status was granted \d+ of its \d+ tokens at priority 60/);
+  assert.ok(cut.firstUserPrefix.includes(`<memory>\n${memory}\n</memory>`), 'memory whole');
+  assert.ok(cut.firstUserPrefix.includes('<git_status>\nM src/file0.rs\n M src/file1.rs'), 'git status keeps its start (trimmed as a whole)');
+  assert.match(cut.firstUserPrefix, /\[… \d+ more bytes not shown: over the head budget \(headBudget\) …\]/);
+  // Wrong budgets are refused with where they are wrong.
+  assert.throws(() => cv.renderHeads({ headBudget: { windowShare: 1.5 } }),
+    (e) => e instanceof cv.ContextviewError && /headBudget\.windowShare/.test(e.message) && /above 0 and at most 1/.test(e.message));
+  assert.throws(() => cv.renderHeads({ headBudget: { sections: { skils: {} } } }), (e) => e instanceof cv.ContextviewError && /skils/.test(e.message));
+  assert.throws(() => cv.renderHeads({ headBudget: { tokens: 'many' } }), (e) => e instanceof cv.ContextviewError && /headBudget\.tokens/.test(e.message));
+  // A session records the cuts with its heads; its builds report them.
+  const session = cv.Session.create('budget');
+  session.dispatch({ type: 'switchModel', provider: 'openai-responses', model: 'gpt-5' });
+  session.dispatch({ type: 'setPromptContext', context: { ...context, headBudget: { tokens: need - 100 } } });
+  session.dispatch({ type: 'userMessage', text: 'go' });
+  const built = session.dispatch({ type: 'buildRequest' }).reply;
+  assert.deepEqual(built.report.headCuts.map((c) => [c.section, c.what, c.action]), [['git_status', 'git_status', 'shortened']]);
+  const fromLog = cv.buildRequest({ provider: 'openai-responses', log: session.snapshot().log });
+  assert.deepEqual(fromLog.report.headCuts, built.report.headCuts);
+});
+
 test('a record written without `now` carries the clock\'s time; a given `now` is kept as given', () => {
   const session = cv.Session.create('clock');
   const before = Date.now();

@@ -1,0 +1,91 @@
+//! Small types read by hand from a JSON value, with serde's own error words.
+//!
+//! A derived `Deserialize` is instantiated once per input it is read from (JSON text, a value, a
+//! borrowed value) and brings its own copies of the value deserializer's generic parts; for a
+//! small struct nested in a large one that is most of what it costs in the `.wasm`. The types
+//! here implement `Deserialize` by reading a [`serde_json::Value`] (whose reader every input
+//! already has) and walking it with the plain functions below, once. Their errors are worded as
+//! serde's, so `diagnostic::from_value` finds where in an input they are.
+
+use serde::de::Error as _;
+use serde_json::{Map, Value};
+
+use crate::tagged::unexpected;
+
+pub(crate) type Error = serde_json::Error;
+
+/// The object `value` is, or serde's error for what it is instead.
+pub(crate) fn object<'a>(value: &'a Value, what: &'static str) -> Result<&'a Map<String, Value>, Error> {
+    value.as_object().ok_or_else(|| Error::invalid_type(unexpected(value), &what))
+}
+
+/// Refuses a key not among `fields`.
+pub(crate) fn known(map: &Map<String, Value>, fields: &'static [&'static str]) -> Result<(), Error> {
+    match map.keys().find(|k| !fields.contains(&k.as_str())) {
+        Some(key) => Err(Error::unknown_field(key, fields)),
+        None => Ok(()),
+    }
+}
+
+/// A field that is absent or null.
+fn absent(map: &Map<String, Value>, key: &str) -> bool {
+    map.get(key).is_none_or(Value::is_null)
+}
+
+pub(crate) fn opt_u32(map: &Map<String, Value>, key: &str) -> Result<Option<u32>, Error> {
+    if absent(map, key) {
+        return Ok(None);
+    }
+    let v = &map[key];
+    v.as_u64().and_then(|n| u32::try_from(n).ok()).map(Some).ok_or_else(|| Error::invalid_type(unexpected(v), &"u32"))
+}
+
+pub(crate) fn opt_u64(map: &Map<String, Value>, key: &str) -> Result<Option<u64>, Error> {
+    if absent(map, key) {
+        return Ok(None);
+    }
+    let v = &map[key];
+    v.as_u64().map(Some).ok_or_else(|| Error::invalid_type(unexpected(v), &"u64"))
+}
+
+pub(crate) fn opt_i32(map: &Map<String, Value>, key: &str) -> Result<Option<i32>, Error> {
+    if absent(map, key) {
+        return Ok(None);
+    }
+    let v = &map[key];
+    v.as_i64().and_then(|n| i32::try_from(n).ok()).map(Some).ok_or_else(|| Error::invalid_type(unexpected(v), &"i32"))
+}
+
+pub(crate) fn opt_f64(map: &Map<String, Value>, key: &str) -> Result<Option<f64>, Error> {
+    if absent(map, key) {
+        return Ok(None);
+    }
+    let v = &map[key];
+    v.as_f64().map(Some).ok_or_else(|| Error::invalid_type(unexpected(v), &"f64"))
+}
+
+pub(crate) fn string(map: &Map<String, Value>, key: &'static str) -> Result<String, Error> {
+    match map.get(key) {
+        None => Err(Error::missing_field(key)),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(v) => Err(Error::invalid_type(unexpected(v), &"a string")),
+    }
+}
+
+pub(crate) fn u32_field(map: &Map<String, Value>, key: &'static str) -> Result<u32, Error> {
+    opt_u32(map, key)?.ok_or_else(|| Error::missing_field(key))
+}
+
+/// Implements `Deserialize` for `$ty` through `$ty::read(&Value) -> Result<$ty, serde_json::Error>`.
+macro_rules! deserialize_by_hand {
+    ($ty:ident) => {
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                use serde::de::Error as _;
+                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+                $ty::read(&value).map_err(D::Error::custom)
+            }
+        }
+    };
+}
+pub(crate) use deserialize_by_hand;

@@ -1,7 +1,7 @@
 //! The head budget: one token budget for the first-user prefix, shared by its sections by
 //! declared priority, reserve and grow weight, instead of a fixed cap per section.
 //!
-//! Each section (`user_info`, `git_status`, `rules`, `skills`, `mcp`, `memory`) asks for what its
+//! Each section (`userInfo`, `gitStatus`, `rules`, `skills`, `mcp`, `memory`) asks for what its
 //! whole text costs, and [`allocate`] divides the budget:
 //!
 //! 1. reserves are set aside in priority order, each as far as its section fills it (what is left
@@ -30,7 +30,7 @@ pub use crate::update::record::HeadCut;
 /// A section of the first-user prefix, in the order the prefix renders them.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "camelCase")]
 pub enum Section {
     UserInfo,
     GitStatus,
@@ -44,10 +44,11 @@ impl Section {
     /// Every section, in rendering order.
     pub const ALL: [Section; 6] = [Section::UserInfo, Section::GitStatus, Section::Rules, Section::Skills, Section::Mcp, Section::Memory];
 
+    /// Its name, as `headBudget.sections` keys it.
     pub fn as_str(self) -> &'static str {
         match self {
-            Section::UserInfo => "user_info",
-            Section::GitStatus => "git_status",
+            Section::UserInfo => "userInfo",
+            Section::GitStatus => "gitStatus",
             Section::Rules => "rules",
             Section::Skills => "skills",
             Section::Mcp => "mcp",
@@ -128,7 +129,7 @@ pub struct SectionPolicies {
 }
 
 /// The first-user prefix's budget (`PromptContext.headBudget`). Without one, the prefix may
-/// take [`DEFAULT_WINDOW_SHARE`] of the model's window.
+/// take a quarter of the model's window (`DEFAULT_WINDOW_SHARE`), with the default priorities.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -142,8 +143,8 @@ pub struct HeadBudget {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub window_share: Option<f64>,
-    /// The context window the share is of; else the model's known window, else
-    /// [`DEFAULT_WINDOW`].
+    /// The context window the share is of; else the model's known window, else 128,000
+    /// (`DEFAULT_WINDOW`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub window: Option<u64>,

@@ -65,7 +65,7 @@ fn tokens(text: &str, family: Family) -> u32 {
 
 /// One section of the prefix, borrowing what it renders.
 enum Block<'a> {
-    Text { section: Section, text: String },
+    Text { section: Section, tag: &'static str, text: String },
     Rules(&'a [Rule]),
     Skills(&'a SkillListing),
     Mcp(&'a [McpServer]),
@@ -78,12 +78,12 @@ fn blocks(ctx: &PromptContext) -> Vec<Block<'_>> {
         .filter_map(|(k, v)| v.as_deref().map(|v| format!("{k}: {}", v.trim())))
         .collect();
     if !info.is_empty() {
-        blocks.push(Block::Text { section: Section::UserInfo, text: info.join("\n") });
+        blocks.push(Block::Text { section: Section::UserInfo, tag: "user_info", text: info.join("\n") });
     }
     if let Some(status) = ctx.git_status.as_deref() {
         let status = status.trim();
         let status = if status.is_empty() { "(clean)" } else { status };
-        blocks.push(Block::Text { section: Section::GitStatus, text: status.to_owned() });
+        blocks.push(Block::Text { section: Section::GitStatus, tag: "git_status", text: status.to_owned() });
     }
     if !ctx.rules.is_empty() {
         blocks.push(Block::Rules(&ctx.rules));
@@ -96,7 +96,7 @@ fn blocks(ctx: &PromptContext) -> Vec<Block<'_>> {
     }
     // Memory is the user's own, across sessions: a subagent works on one task without it.
     if let (super::Audience::Primary, Some(memory)) = (ctx.audience, ctx.memory.as_deref().filter(|m| !m.trim().is_empty())) {
-        blocks.push(Block::Text { section: Section::Memory, text: memory.trim().to_owned() });
+        blocks.push(Block::Text { section: Section::Memory, tag: "memory", text: memory.trim().to_owned() });
     }
     blocks
 }
@@ -113,7 +113,7 @@ impl Block<'_> {
 
     fn whole(&self) -> String {
         match self {
-            Block::Text { section, text } => wrap(section.as_str(), text),
+            Block::Text { tag, text, .. } => wrap(tag, text),
             Block::Rules(rules) => rules_block(rules, 0, None),
             Block::Skills(listing) => skills_block(listing, listing.entries.len()),
             Block::Mcp(servers) => mcp_block(servers, servers.len()),
@@ -132,15 +132,15 @@ impl Block<'_> {
             reason: reason.to_owned(),
         };
         match self {
-            Block::Text { section: s, text } => {
-                let render = |len: usize| wrap(s.as_str(), &format!("{}{}", &text[..len], marker(text.len() - len, "")));
+            Block::Text { tag, text, .. } => {
+                let render = |len: usize| wrap(tag, &format!("{}{}", &text[..len], marker(text.len() - len, "")));
                 match longest(text, |len| fits(&render(len))) {
                     Some(len) => {
                         let out = render(len);
-                        let lost = tokens(&wrap(s.as_str(), text), family).saturating_sub(tokens(&out, family));
+                        let lost = tokens(&wrap(tag, text), family).saturating_sub(tokens(&out, family));
                         (out, vec![cut(section, "shortened", lost)])
                     }
-                    None => (String::new(), vec![cut(section, "left_out", tokens(&wrap(s.as_str(), text), family))]),
+                    None => (String::new(), vec![cut(section, "left_out", tokens(&wrap(tag, text), family))]),
                 }
             }
             Block::Rules(rules) => {

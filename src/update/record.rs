@@ -374,7 +374,7 @@ pub struct PromptHeadSnapshot {
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct HeadCut {
-    /// The section: `user_info`, `git_status`, `rules`, `skills`, `mcp` or `memory`.
+    /// The section: `userInfo`, `gitStatus`, `rules`, `skills`, `mcp` or `memory`.
     pub section: String,
     /// What was cut: a rule's path, a skill's or server's name, or the section's own name.
     pub what: String,

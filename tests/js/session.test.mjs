@@ -160,17 +160,17 @@ test('the head budget: sections share it by priority, what does not fit is cut w
   const context = { cwd: '/w', gitStatus: status, memory, model: 'gpt-5' };
   const whole = cv.renderHeads(context);
   assert.deepEqual(whole.allocation.sections.map((s) => [s.section, s.granted === s.need, s.cuts]), [
-    ['user_info', true, undefined], ['git_status', true, undefined], ['memory', true, undefined]]);
+    ['userInfo', true, undefined], ['gitStatus', true, undefined], ['memory', true, undefined]]);
   const need = whole.allocation.need;
   // Memory raised above git status; 100 tokens fewer than everything: git status gives way.
   const cut = cv.renderHeads({ ...context, headBudget: { tokens: need - 100, sections: { memory: { priority: 90 } } } });
   assert.equal(cut.allocation.budget, need - 100);
   assert.ok(cut.allocation.used <= need - 100);
-  const git = cut.allocation.sections.find((s) => s.section === 'git_status');
+  const git = cut.allocation.sections.find((s) => s.section === 'gitStatus');
   assert.equal(git.granted, git.need - 100);
   assert.equal(git.cuts.length, 1);
-  assert.deepEqual([git.cuts[0].section, git.cuts[0].what, git.cuts[0].action], ['git_status', 'git_status', 'shortened']);
-  assert.match(git.cuts[0].reason, /git_status was granted \d+ of its \d+ tokens at priority 60/);
+  assert.deepEqual([git.cuts[0].section, git.cuts[0].what, git.cuts[0].action], ['gitStatus', 'gitStatus', 'shortened']);
+  assert.match(git.cuts[0].reason, /gitStatus was granted \d+ of its \d+ tokens at priority 60/);
   assert.ok(cut.firstUserPrefix.includes(`<memory>\n${memory}\n</memory>`), 'memory whole');
   assert.ok(cut.firstUserPrefix.includes('<git_status>\nM src/file0.rs\n M src/file1.rs'), 'git status keeps its start (trimmed as a whole)');
   assert.match(cut.firstUserPrefix, /\[… \d+ more bytes not shown: over the head budget \(headBudget\) …\]/);
@@ -185,7 +185,7 @@ test('the head budget: sections share it by priority, what does not fit is cut w
   session.dispatch({ type: 'setPromptContext', context: { ...context, headBudget: { tokens: need - 100 } } });
   session.dispatch({ type: 'userMessage', text: 'go' });
   const built = session.dispatch({ type: 'buildRequest' }).reply;
-  assert.deepEqual(built.report.headCuts.map((c) => [c.section, c.what, c.action]), [['git_status', 'git_status', 'shortened']]);
+  assert.deepEqual(built.report.headCuts.map((c) => [c.section, c.what, c.action]), [['gitStatus', 'gitStatus', 'shortened']]);
   const fromLog = cv.buildRequest({ provider: 'openai-responses', log: session.snapshot().log });
   assert.deepEqual(fromLog.report.headCuts, built.report.headCuts);
 });

@@ -20,7 +20,7 @@ import { whatIfPanels } from './whatif.mjs';
 export function mountInspector({ root, host, cv, exampleUrl = null }) {
   const status = statusOf(root, host);
   const { $, setState, fail } = status;
-  const { openWorkspace, showPathRules, entryFiles, renderDiagnostics, workspaceHeads, whenOpened } = workspacePanel(cv, status);
+  const { openWorkspace, showPathRules, entryFiles, renderDiagnostics, workspaceHeads, whenOpened, whenBudgetChanged } = workspacePanel(cv, status);
 
   const LOG_FORMAT = 'contextview.session-log';
 
@@ -177,7 +177,9 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     const header = JSON.parse(lines[headerAt] ?? '{}');
     if (header.format !== LOG_FORMAT) return log; // a headerless log has nowhere to start from
     const ts = firstRecord?.ts ?? header.createdAt ?? new Date(0).toISOString();
-    const record = JSON.stringify({ seq: 0, ts, event: { kind: 'prompt_head_snapshot', system: heads.system, firstUserPrefix: heads.firstUserPrefix } });
+    const cuts = heads.allocation.sections.flatMap((s) => s.cuts ?? []);
+    const event = { kind: 'prompt_head_snapshot', system: heads.system, firstUserPrefix: heads.firstUserPrefix, ...(cuts.length ? { cuts } : {}) };
+    const record = JSON.stringify({ seq: 0, ts, event });
     return [...lines.slice(0, headerAt + 1), record, ...lines.slice(headerAt + 1)].join('\n');
   }
 
@@ -499,6 +501,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     $('compare').addEventListener('change', () => state.timeline?.length && showRequest());
     $('use-heads').addEventListener('change', reloadTimeline);
     whenOpened(() => $('use-heads').checked && reloadTimeline());
+    whenBudgetChanged(() => $('use-heads').checked && reloadTimeline());
     for (const id of ['provider', 'model', 'window', 'pruning']) {
       $(id).addEventListener('change', () => {
         if (!state.timeline || state.timeline.length === 0) return;

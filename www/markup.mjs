@@ -50,6 +50,10 @@ export const MARKUP = `<div class="cv-inspector">
       <table id="rules"><thead><tr><th>#</th><th>file</th><th>source</th><th>activation</th><th>bytes</th></tr></thead><tbody></tbody></table>
       <h3>Skills</h3>
       <table id="skills"><thead><tr><th>name</th><th>source</th><th>description</th></tr></thead><tbody></tbody></table>
+      <h3>Head budget</h3>
+      <p class="muted">How the workspace's first-user prefix shares its token budget, section by section, highest priority first. Change the budget or a priority to see what gives way (with “start the session with the workspace's prompt”, every request is rebuilt with it).</p>
+      <label>budget <input id="head-budget" type="number" min="0" step="100" size="9" placeholder="¼ of the window"> tokens</label>
+      <table id="head-allocation"><thead><tr><th>section</th><th>priority</th><th>need</th><th>granted</th><th>used</th><th>cut</th></tr></thead><tbody></tbody></table>
       <h3>Which rules attach to a file?</h3>
       <form id="path-form"><label>path <input id="path-query" size="34" placeholder="src/app.ts" list="workspace-files"></label> <button>Show</button></form>
       <datalist id="workspace-files"></datalist>

@@ -11,9 +11,17 @@ export function workspacePanel(cv, { $, setState, fail }) {
     workspace: null,
     token: 0, // the last folder opened wins
     root: null,
+    // The what-if head budget: tokens (absent: the package's default share) and priorities by section.
+    budget: { tokens: undefined, priorities: {} },
   };
 
   let onOpened = null;
+  let onBudget = null;
+
+  /** Calls `fn` each time the head budget or a section's priority is changed. */
+  function whenBudgetChanged(fn) {
+    onBudget = fn;
+  }
 
   /** Calls `fn` each time a workspace has opened (the session may be rebuilt with its heads). */
   function whenOpened(fn) {
@@ -72,8 +80,55 @@ export function workspacePanel(cv, { $, setState, fail }) {
   function workspaceHeads() {
     if (!state.workspace) return null;
     const env = state.workspace.environment;
-    return cv.renderHeads({ cwd: env.cwd, rules: env.rules, skills: env.skillListing });
+    const sections = Object.fromEntries(Object.entries(state.budget.priorities).map(([section, priority]) => [section, { priority }]));
+    const window = Number($('window').value) || undefined;
+    const headBudget = { ...(state.budget.tokens === undefined ? {} : { tokens: state.budget.tokens }), window, sections };
+    return cv.renderHeads({ cwd: env.cwd, rules: env.rules, skills: env.skillListing, headBudget });
   }
+
+  /** The allocation table: each section's priority (editable), need, grant, use and cuts. */
+  function renderAllocation() {
+    const heads = workspaceHeads();
+    if (!heads) return;
+    const { allocation } = heads;
+    $('head-allocation').dataset.budget = String(allocation.budget);
+    $('head-allocation').tBodies[0].replaceChildren(...allocation.sections.map((s) => {
+      const priority = el('input', { type: 'number', step: '1', size: '4', value: String(s.priority), 'data-priority': s.section, 'aria-label': `priority of ${s.section}` });
+      priority.addEventListener('change', () => {
+        const value = Number(priority.value);
+        if (!Number.isInteger(value) || value === (state.budget.priorities[s.section] ?? s.priority)) return;
+        state.budget.priorities[s.section] = value;
+        budgetChanged();
+      });
+      const cuts = s.cuts ?? [];
+      return el('tr', { 'data-section': s.section, 'data-granted': String(s.granted), 'data-used': String(s.used), 'data-cuts': String(cuts.length) },
+        el('td', { text: s.section }), el('td', {}, priority),
+        el('td', { class: 'num', text: fmt(s.need) }), el('td', { class: 'num', text: fmt(s.granted) }), el('td', { class: 'num', text: fmt(s.used) }),
+        el('td', { text: cuts.length ? cuts.map((c) => `${relative(c.what)} ${c.action.replace('_', ' ')}`).join(', ') : '—', title: cuts[0]?.reason ?? '' }));
+    }));
+  }
+
+  function budgetChanged() {
+    try {
+      renderAllocation();
+    } catch (e) {
+      return fail('head budget', e);
+    }
+    const cut = Number($('head-allocation').tBodies[0].querySelectorAll('tr:not([data-cuts="0"])').length);
+    setState('ready', `head budget ${fmt(Number($('head-allocation').dataset.budget))} tokens: ${cut} section${cut === 1 ? '' : 's'} cut`);
+    onBudget?.();
+  }
+
+  $('head-budget').addEventListener('change', () => {
+    const raw = $('head-budget').value.trim();
+    const tokens = raw === '' ? undefined : Number(raw);
+    // Not a budget, or the same one (a change event on leaving the box): nothing to redraw, so
+    // the table being edited is not replaced under the hand.
+    if ((tokens !== undefined && !(Number.isInteger(tokens) && tokens >= 0)) || tokens === state.budget.tokens) return;
+    state.budget.tokens = tokens;
+    budgetChanged();
+  });
+  $('window').addEventListener('change', () => state.workspace && renderAllocation());
 
   function relative(path) {
     const root = state.root;
@@ -109,6 +164,7 @@ export function workspacePanel(cv, { $, setState, fail }) {
     $('ws-summary').textContent = `${env.cwd}${env.repoRoot ? ` (repository root ${env.repoRoot})` : ''}: ${env.rules.length} rules loaded, ` +
       `${env.conditional.length} conditional, ${env.requestable.length} on request, ${env.skills.length} skills`;
     renderDiagnostics($('ws-diagnostics'), $('ws-diag-count'), env.diagnostics);
+    renderAllocation();
   }
 
   function renderDiagnostics(list, count, diagnostics) {
@@ -150,5 +206,5 @@ export function workspacePanel(cv, { $, setState, fail }) {
     return out;
   }
 
-  return { openWorkspace, workspaceHeads, relative, renderDiagnostics, showPathRules, entryFiles, whenOpened };
+  return { openWorkspace, workspaceHeads, relative, renderDiagnostics, showPathRules, entryFiles, whenOpened, whenBudgetChanged };
 }

@@ -360,6 +360,51 @@ test('what if the session had started with the workspace\'s prompt: the system p
   assert.equal((await shown()).bytes, without.bytes);
 });
 
+test('the head budget: the workspace panel shows how its sections share it, and what gives way reaches every request', async () => {
+  const mem = cv.memoryFs(Object.fromEntries(Object.entries(projectFiles).map(([rel, text]) => [`/shop/${rel}`, text])));
+  const ws = await cv.discover({ cwd: '/shop' }, mem);
+  const context = { cwd: '/shop', rules: ws.environment.rules, skills: ws.environment.skillListing };
+  ws.free();
+  const heads = (tokens, sections = {}) => cv.renderHeads({ ...context, headBudget: { ...(tokens === undefined ? {} : { tokens }), window: 200000, sections } });
+  const expected = (tokens, sections) => heads(tokens, sections).allocation.sections.map((s) => [s.section, s.granted, s.used, (s.cuts ?? []).length]);
+  const rows = () => page.$$eval('#head-allocation tbody tr', (trs) => trs.map((tr) => [tr.dataset.section, Number(tr.dataset.granted), Number(tr.dataset.used), Number(tr.dataset.cuts)]));
+  // Without a budget of its own: a quarter of the window, everything whole.
+  assert.deepEqual(await rows(), expected(undefined));
+  assert.equal(await page.$eval('#head-allocation', (t) => Number(t.dataset.budget)), 50000);
+  const need = Object.fromEntries(heads(undefined).allocation.sections.map((s) => [s.section, s.need]));
+  assert.ok(need.rules > 0 && need.skills > 0, JSON.stringify(need));
+  // Room for the user info and the rules and 10 tokens: the skills listing (priority 40) gives way.
+  const budget = need.userInfo + need.rules + 10;
+  await page.fill('#head-budget', String(budget));
+  await act(() => page.dispatchEvent('#head-budget', 'change'));
+  assert.deepEqual(await rows(), expected(budget));
+  const cutSkills = (await rows()).find(([s]) => s === 'skills');
+  assert.ok(cutSkills[3] > 0 && cutSkills[1] === 10, `skills: ${cutSkills}`);
+  // Skills raised above the rules: now the rules give way, the listing is whole.
+  await act(() => page.fill('#head-allocation input[data-priority="skills"]', '90').then(() => page.dispatchEvent('#head-allocation input[data-priority="skills"]', 'change')));
+  assert.deepEqual(await rows(), expected(budget, { skills: { priority: 90 } }));
+  const after = Object.fromEntries((await rows()).map(([s, granted, , cuts]) => [s, { granted, cuts }]));
+  assert.deepEqual([after.skills.granted, after.skills.cuts], [need.skills, 0]);
+  assert.ok(after.rules.cuts > 0);
+  // Every request starts with the prefix as cut: the package's own walk with those heads.
+  await act(() => page.check('#use-heads'));
+  await walkDone();
+  const cut = heads(budget, { skills: { priority: 90 } });
+  const lines = readFileSync(exampleLog, 'utf8').split('\n');
+  const cuts = cut.allocation.sections.flatMap((s) => s.cuts ?? []);
+  const record = JSON.stringify({ seq: 0, ts: JSON.parse(lines[1]).ts, event: { kind: 'prompt_head_snapshot', system: cut.system, firstUserPrefix: cut.firstUserPrefix, cuts } });
+  const timeline = new cv.Timeline([lines[0], record, ...lines.slice(1)].join('\n'));
+  const last = timeline.buildAt(timeline.length - 1, { provider: 'anthropic', contextWindow: 200000 }).report;
+  assert.deepEqual(last.headCuts, cuts);
+  assertMatches(await shown(), last, 'with the budgeted heads');
+  // Back as it was.
+  await act(() => page.uncheck('#use-heads'));
+  await act(() => page.fill('#head-allocation input[data-priority="skills"]', '40').then(() => page.dispatchEvent('#head-allocation input[data-priority="skills"]', 'change')));
+  await page.fill('#head-budget', '');
+  await act(() => page.dispatchEvent('#head-budget', 'change'));
+  assert.deepEqual(await rows(), expected(undefined));
+});
+
 test('another agent\'s session is detected and imported, with its report', async () => {
   // First one the view cannot hold all of: an image whose data is not base64.
   const lossy = join(work, 'lossy-claude.jsonl');

@@ -254,7 +254,7 @@ pub fn replay(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) ->
 
 /// The requests the agent sent in a log, in order (see `RequestPoint`).
 #[derive(Serialize, tsify::Tsify)]
-pub struct Timeline {
+pub struct RequestPoints {
     pub points: Vec<RequestPoint>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -263,11 +263,11 @@ pub struct Timeline {
 /// (the lines before it rebuild that request); when the log ends waiting for the model, last
 /// the request it would send next (`next`). Bad lines become diagnostics.
 #[wasm_bindgen(js_name = requestPoints)]
-pub fn request_points(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Ts<Timeline>, JsValue> {
+pub fn request_points(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Ts<RequestPoints>, JsValue> {
     let text = string(&text, "text")?;
     let log = update::parse_log(&text);
     let points = update::request_points(&log, text.split('\n').count());
-    ts(&Timeline { points, diagnostics: log.diagnostics })
+    ts(&RequestPoints { points, diagnostics: log.diagnostics })
 }
 
 /// Builds a provider request; returns the payload as an object (declared in `TS_TYPES`).

@@ -60,7 +60,7 @@ impl Section {
     /// the project's rules, the user's memory, the repository's state, the tools' servers, and
     /// the skills listing last (a skill's body is read on demand; its listing is a hint). No
     /// reserves: a reserve is held whether or not its section fills it.
-    pub fn default_policy(self) -> Policy {
+    pub fn default_policy(self) -> SectionPolicy {
         let priority = match self {
             Section::UserInfo => 100,
             Section::Rules => 80,
@@ -69,15 +69,13 @@ impl Section {
             Section::Mcp => 50,
             Section::Skills => 40,
         };
-        Policy { priority, reserve: 0, grow: 1 }
+        SectionPolicy { priority, reserve: 0, grow: 1 }
     }
 }
 
-/// How a section shares the head budget.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Policy {
+/// How a section shares the head budget (the host's [`SectionPolicyOverride`] over the default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SectionPolicy {
     /// Higher is served first.
     pub priority: i32,
     /// Tokens held for this section (as far as it fills them) before any section is served
@@ -91,7 +89,7 @@ pub struct Policy {
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PolicyOverride {
+pub struct SectionPolicyOverride {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub priority: Option<i32>,
@@ -110,22 +108,22 @@ pub struct PolicyOverride {
 pub struct SectionPolicies {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub user_info: Option<PolicyOverride>,
+    pub user_info: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub git_status: Option<PolicyOverride>,
+    pub git_status: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub rules: Option<PolicyOverride>,
+    pub rules: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub skills: Option<PolicyOverride>,
+    pub skills: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub mcp: Option<PolicyOverride>,
+    pub mcp: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub memory: Option<PolicyOverride>,
+    pub memory: Option<SectionPolicyOverride>,
 }
 
 /// The first-user prefix's budget (`PromptContext.headBudget`). Without one, the prefix may
@@ -159,11 +157,11 @@ pub const DEFAULT_WINDOW_SHARE: f64 = 0.25;
 /// The window assumed for a model whose window is not known.
 pub const DEFAULT_WINDOW: u64 = 128_000;
 
-impl PolicyOverride {
-    fn read(value: &Value) -> Result<PolicyOverride, read::Error> {
+impl SectionPolicyOverride {
+    fn read(value: &Value) -> Result<SectionPolicyOverride, read::Error> {
         let map = read::object(value, "a section's policy")?;
         read::known(map, &["priority", "reserve", "grow"])?;
-        Ok(PolicyOverride { priority: read::opt_i32(map, "priority")?, reserve: read::opt_u32(map, "reserve")?, grow: read::opt_u32(map, "grow")? })
+        Ok(SectionPolicyOverride { priority: read::opt_i32(map, "priority")?, reserve: read::opt_u32(map, "reserve")?, grow: read::opt_u32(map, "grow")? })
     }
 }
 
@@ -171,7 +169,7 @@ impl SectionPolicies {
     fn read(value: &Value) -> Result<SectionPolicies, read::Error> {
         let map = read::object(value, "the sections' policies")?;
         read::known(map, &["userInfo", "gitStatus", "rules", "skills", "mcp", "memory"])?;
-        let get = |key: &str| map.get(key).filter(|v| !v.is_null()).map(PolicyOverride::read).transpose();
+        let get = |key: &str| map.get(key).filter(|v| !v.is_null()).map(SectionPolicyOverride::read).transpose();
         Ok(SectionPolicies {
             user_info: get("userInfo")?,
             git_status: get("gitStatus")?,
@@ -218,7 +216,7 @@ impl HeadBudget {
     }
 
     /// A section's policy: the host's, over the default.
-    pub fn policy(&self, section: Section) -> Policy {
+    pub fn policy(&self, section: Section) -> SectionPolicy {
         let s = &self.sections;
         let given = match section {
             Section::UserInfo => s.user_info,
@@ -230,7 +228,7 @@ impl HeadBudget {
         }
         .unwrap_or_default();
         let default = section.default_policy();
-        Policy {
+        SectionPolicy {
             priority: given.priority.unwrap_or(default.priority),
             reserve: given.reserve.unwrap_or(default.reserve),
             grow: given.grow.unwrap_or(default.grow),
@@ -282,7 +280,7 @@ pub struct SectionAllocation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Demand {
     pub need: u32,
-    pub policy: Policy,
+    pub policy: SectionPolicy,
 }
 
 /// Divides `budget` among `demands` (see the module docs); each grant is at most its need.
@@ -363,7 +361,7 @@ mod tests {
     use super::*;
 
     fn d(need: u32, priority: i32, reserve: u32, grow: u32) -> Demand {
-        Demand { need, policy: Policy { priority, reserve, grow } }
+        Demand { need, policy: SectionPolicy { priority, reserve, grow } }
     }
 
     #[test]

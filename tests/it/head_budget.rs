@@ -6,7 +6,7 @@ use contextview::discovery::Activation;
 use contextview::discovery::rules::{Rule, RuleSource};
 use contextview::discovery::skills::ListingEntry;
 use contextview::discovery::SkillListing;
-use contextview::prompt::budget::{HeadBudget, PolicyOverride, Section, SectionPolicies};
+use contextview::prompt::budget::{HeadBudget, SectionPolicyOverride, Section, SectionPolicies};
 use contextview::prompt::{self, Audience, HeadAllocation, McpServer, PromptContext};
 use contextview::tokens::{text_tokens, Family};
 use pretty_assertions::assert_eq;
@@ -132,7 +132,7 @@ fn a_workspace_over_budget_is_shared_as_worked_out_by_hand() {
     // Room for the user info, the rules and memory whole, and 100 more; the skills listing
     // holds a reserve of 60.
     let budget = ui + rules + memory + 100;
-    let policies = SectionPolicies { skills: Some(PolicyOverride { reserve: Some(60), ..Default::default() }), ..Default::default() };
+    let policies = SectionPolicies { skills: Some(SectionPolicyOverride { reserve: Some(60), ..Default::default() }), ..Default::default() };
     let (prefix, alloc) = allocation(&with_budget(ctx.clone(), budget, policies));
     // By hand: the 60 are held for skills (priority 40); user info (100), rules (80) and memory
     // (70) are served whole from the rest; git status (60) gets the 40 left; MCP (50) nothing;
@@ -243,8 +243,8 @@ fn a_window_share_outside_its_range_is_refused_with_its_path() {
     assert!(err.contains("skils"), "{err}");
 }
 
-fn policy(priority: i32, reserve: u32, grow: u32) -> Option<PolicyOverride> {
-    Some(PolicyOverride { priority: Some(priority), reserve: Some(reserve), grow: Some(grow) })
+fn policy(priority: i32, reserve: u32, grow: u32) -> Option<SectionPolicyOverride> {
+    Some(SectionPolicyOverride { priority: Some(priority), reserve: Some(reserve), grow: Some(grow) })
 }
 
 fn policies(p: &[(i32, u32, u32); 6]) -> SectionPolicies {

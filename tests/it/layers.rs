@@ -11,7 +11,7 @@ use std::path::Path;
 /// Each top-level module's layer, lowest first. Modules in one layer do not name each other.
 const LAYERS: &[&[&str]] = &[
     &["diagnostic", "framing", "tagged", "time"],
-    &["conversation", "tool_def"],
+    &["conversation", "tool_def", "value_read"],
     &["provider"],
     &["discovery", "tokens"],
     &["update"],

@@ -331,6 +331,21 @@ test('the package weighs what the README says', () => {
   assert.equal(Number(files), info.entryCount, 'files in the tarball');
 });
 
+test('every type the package declares is declared once (a second declaration would merge into the first)', () => {
+  const names = new Map();
+  for (const file of ['index.d.ts', 'web/contextview.d.ts']) {
+    const text = readFileSync(`${pkgDir}${file}`, 'utf8');
+    for (const [, name] of text.matchAll(/^export (?:declare )?(?:interface|type|class|enum) (\w+)/gm)) {
+      names.set(name, [...(names.get(name) ?? []), file]);
+    }
+  }
+  // On purpose: `Session`'s typed methods (dispatch, build) are an interface merged into the class.
+  const merged = new Set(['Session']);
+  const twice = [...names].filter(([name, files]) => files.length > 1 && !merged.has(name)).map(([name, files]) => `${name} (${files.join(', ')})`);
+  assert.deepEqual(twice, []);
+  assert.ok(names.size > 300, `${names.size} types`);
+});
+
 test('the module every entry point loads stays within its size budget', () => {
   // Gzipped bytes at most: what a web IDE downloads before anything works. A capability that
   // grows it past this fails here until the budget is raised on purpose.

@@ -253,6 +253,7 @@ pub fn build_request(input: &BuildInput) -> Result<BuildOutput, RequestError> {
             let session_id = log.header.as_ref().map(|h| h.session_id.as_str());
             let options = input.options_for(&replayed.state, session_id);
             let mut built = forecast(view::build(&replayed.items, &options).map_err(RequestError::Build)?, &options, input);
+            built.report.subagents = view::SubagentsReport::of(&replayed.state.subagents);
             built.report.head_cuts = replayed.state.heads.map(|h| h.cuts).unwrap_or_default();
             Ok(BuildOutput { built, diagnostics })
         }

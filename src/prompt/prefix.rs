@@ -190,7 +190,7 @@ const MIN_USEFUL_BYTES: usize = 200;
 /// The longest prefix length of `text` (at a char boundary, at most its length less one byte:
 /// the whole text needs no cut) for which `fits` holds, if even the empty one does. A binary
 /// search: the estimate grows with the text almost everywhere, and the answer is checked.
-fn longest(text: &str, fits: impl Fn(usize) -> bool) -> Option<usize> {
+pub(crate) fn longest(text: &str, fits: impl Fn(usize) -> bool) -> Option<usize> {
     let floor = |mut i: usize| {
         while !text.is_char_boundary(i) {
             i -= 1;

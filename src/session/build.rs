@@ -100,7 +100,9 @@ impl Session {
         }
         self.strip_images_once = false;
         report.continued = continued;
-        report.head_cuts = self.replayer().state().heads.as_ref().map(|h| h.cuts.clone()).unwrap_or_default();
+        let state = self.replayer().state();
+        report.head_cuts = state.heads.as_ref().map(|h| h.cuts.clone()).unwrap_or_default();
+        report.subagents = view::SubagentsReport::of(&state.subagents);
         // What rewrote the previous request, if anything did: what pruning cost the provider's
         // cache is reported apart from what a compaction or a rewind cost.
         let boundary = (report.pruning.boundary_turn, report.pruning.boundary_step);

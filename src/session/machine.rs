@@ -52,7 +52,12 @@ impl Session {
         }
         let writes_turn = matches!(
             command,
-            Command::UserMessage(_) | Command::AssistantResponse(_) | Command::ToolResult(_) | Command::ProviderAnswer(_) | Command::BeginAnswer(_)
+            Command::UserMessage(_)
+                | Command::AssistantResponse(_)
+                | Command::ToolResult(_)
+                | Command::ProviderAnswer(_)
+                | Command::BeginAnswer(_)
+                | Command::EndSubagent(_)
         );
         if writes_turn && self.receiving.is_some() {
             return Err(SessionError::AnswerInProgress);
@@ -61,6 +66,8 @@ impl Session {
             Command::ProviderAnswer(answer) => self.provider_answer(answer, &ts),
             Command::BeginAnswer(begin) => self.begin_answer(begin),
             Command::EndAnswer(end) => self.end_answer(end, &ts),
+            Command::StartSubagent(start) => self.start_subagent(start, &ts),
+            Command::EndSubagent(end) => self.end_subagent(end, &ts),
             Command::UserMessage(protocol::UserMessageInput { text, images, message_id }) => {
                 let id = message_id.unwrap_or_else(|| format!("user-{}", self.next_seq()));
                 let images = images_of(&images)?;
@@ -155,7 +162,7 @@ impl Session {
     }
 
     /// The call is in the effective history (not rewound away, not compacted away).
-    fn has_tool_call(&mut self, id: &str) -> bool {
+    pub(super) fn has_tool_call(&mut self, id: &str) -> bool {
         self.replayer().has_call(id)
     }
 
@@ -495,6 +502,10 @@ impl Session {
             prompt_context: self.prompt.clone(),
             tools: replay_state.tools,
             persistence: self.persistence.status(),
+            parent_session_id: self.header.as_ref().and_then(|h| h.parent_session_id.clone()),
+            parent_call_id: self.header.as_ref().and_then(|h| h.parent_call_id.clone()),
+            subagents: replay_state.subagents,
+            spent: replay_state.spent,
         }
     }
 }

@@ -21,13 +21,14 @@ pub mod protocol;
 mod receive;
 mod recovery;
 mod release;
+mod subagents;
 
 pub use checkpoint::CHECKPOINT_EVERY;
 pub use compaction::SUMMARY_HEADROOM;
 pub use persist::{PersistOutcome, PersistenceStatus, RecordState};
 pub use protocol::{
     AckResult, AppendError, AssistantResponse, Command, CommandFailure, CompactionReason, Effect, ImageInput, Processed, Reconciled, Reply,
-    SessionError, SessionSnapshot, SessionState,
+    SessionError, SessionSnapshot, SessionState, SubagentStart,
 };
 
 use std::collections::VecDeque;

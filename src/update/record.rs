@@ -33,6 +33,9 @@ pub struct Header {
     /// Set for a subagent's own session: the session that started it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent_session_id: Option<String>,
+    /// Set for a subagent's own session: the parent's tool call it answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_call_id: Option<String>,
 }
 
 impl Header {
@@ -45,6 +48,7 @@ impl Header {
             cwd: None,
             imported_from: None,
             parent_session_id: None,
+            parent_call_id: None,
         }
     }
 }
@@ -113,6 +117,11 @@ pub enum Event {
     /// Derived data: the replay's state through an earlier record, so a session opens from here
     /// instead of replaying what came before. Replay skips it; deleting it changes no build.
     Checkpoint(super::checkpoint::Checkpoint),
+    /// A subagent was started for one of the model's delegation calls: its own session answers it.
+    SubagentStarted(SubagentStarted),
+    /// A subagent ended: its report answered the call (the result record before this one), or it
+    /// failed and a synthetic result says so.
+    SubagentEnded(SubagentEnded),
 }
 
 crate::tagged::deserialize_tagged!(Event, "kind", {
@@ -126,6 +135,8 @@ crate::tagged::deserialize_tagged!(Event, "kind", {
     "tools_defined" => ToolsDefined,
     "answer_end" => AnswerEnd,
     "checkpoint" => Checkpoint,
+    "subagent_started" => SubagentStarted,
+    "subagent_ended" => SubagentEnded,
 });
 
 impl Event {
@@ -141,12 +152,14 @@ impl Event {
             Event::AnswerEnd(_) => "answer_end",
             Event::ToolsDefined(_) => "tools_defined",
             Event::Checkpoint(_) => "checkpoint",
+            Event::SubagentStarted(_) => "subagent_started",
+            Event::SubagentEnded(_) => "subagent_ended",
         }
     }
 }
 
 /// Kinds that [`Event`] types; an `event` with one of these names that fails to parse is malformed.
-pub const EVENT_KINDS: [&str; 10] = [
+pub const EVENT_KINDS: [&str; 12] = [
     "usage_anchor",
     "model_switch",
     "compaction_checkpoint",
@@ -157,7 +170,102 @@ pub const EVENT_KINDS: [&str; 10] = [
     "answer_end",
     "tools_defined",
     "checkpoint",
+    "subagent_started",
+    "subagent_ended",
 ];
+
+/// A subagent started for the delegation call `callId`; `sessionId` is its own session (whose
+/// log header names this session and call).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct SubagentStarted {
+    pub call_id: String,
+    pub session_id: String,
+    /// What the subagent was asked to do (its first prompt).
+    pub task: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Its report budget in tokens.
+    pub report_tokens: u32,
+}
+
+/// How a subagent ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum SubagentStatus {
+    Running,
+    Completed,
+    Failed,
+}
+
+/// A subagent ended; its call was answered by the record before this one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct SubagentEnded {
+    pub call_id: String,
+    pub session_id: String,
+    /// `completed` (its report answered the call) or `failed` (a synthetic result says why).
+    pub status: SubagentStatus,
+    /// Why it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Estimated tokens of the report as the call's result carries it.
+    #[serde(default)]
+    pub report_tokens: u32,
+    /// The report was over its budget and cut, with a marker.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trimmed: bool,
+    /// What the subagent's own requests used, as its session counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Spent>,
+}
+
+/// What a session's requests used, summed over the usage its log recorded.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Spent {
+    /// Requests answered with usage.
+    #[serde(default)]
+    pub requests: u64,
+    #[serde(default)]
+    pub input_tokens: u64,
+    #[serde(default)]
+    pub output_tokens: u64,
+    #[serde(default)]
+    pub cache_read_tokens: u64,
+    #[serde(default)]
+    pub cache_write_tokens: u64,
+}
+
+impl Spent {
+    pub fn is_zero(&self) -> bool {
+        *self == Spent::default()
+    }
+
+    /// Adds one request's usage.
+    pub fn add_usage(&mut self, usage: &UsageAnchor) {
+        self.requests += 1;
+        self.input_tokens = self.input_tokens.saturating_add(usage.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(usage.output_tokens);
+        self.cache_read_tokens = self.cache_read_tokens.saturating_add(usage.cache_read_tokens);
+        self.cache_write_tokens = self.cache_write_tokens.saturating_add(usage.cache_write_tokens);
+    }
+
+    /// Adds another session's totals.
+    pub fn add(&mut self, other: &Spent) {
+        self.requests = self.requests.saturating_add(other.requests);
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
+        self.cache_read_tokens = self.cache_read_tokens.saturating_add(other.cache_read_tokens);
+        self.cache_write_tokens = self.cache_write_tokens.saturating_add(other.cache_write_tokens);
+    }
+}
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]

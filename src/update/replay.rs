@@ -23,7 +23,7 @@ pub use super::rewind::{prompt_fold, prompt_texts, PromptFold};
 pub(crate) use super::rewind::is_real_prompt_start;
 pub use super::client::{ClientEntry, ClientRole};
 use super::parts::{append_part, part_of, result_parts, unsupported};
-use super::record::{Event, ModelSwitch, PromptHeadSnapshot, Record, RecordBody, UsageAnchor};
+use super::record::{Event, ModelSwitch, PromptHeadSnapshot, Record, RecordBody, Spent, SubagentStatus, UsageAnchor};
 use crate::conversation::{Annotations, AssistantText, Item, Origin, Part, Reasoning, Released, SyntheticReason, ToolCall, ToolResult, UserMessage};
 use crate::diagnostic::Diagnostic;
 use crate::update::codes;
@@ -85,6 +85,33 @@ pub struct ReplayState {
     /// after it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_answer: Option<LastAnswer>,
+    /// What this session's own requests used: every usage anchor the history holds, summed.
+    #[serde(default, skip_serializing_if = "Spent::is_zero")]
+    pub spent: Spent,
+    /// The subagents this session started, in the order started, and how each ended.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subagents: Vec<SubagentLink>,
+}
+
+/// A subagent this session started: the call it answers, its own session, how it went.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct SubagentLink {
+    pub call_id: String,
+    pub session_id: String,
+    pub task: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    pub status: SubagentStatus,
+    /// The report budget it was given, in tokens.
+    pub report_tokens: u32,
+    /// Its report was cut to the budget.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trimmed: bool,
+    /// What its own requests used, as its session reported at its end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Spent>,
 }
 
 /// The end of the last answer the log recorded.
@@ -245,6 +272,11 @@ impl Replayer {
         self.folder.calls.contains_key(acp_call_id)
     }
 
+    /// Whether the conversation holds a result for ACP tool call `acp_call_id`.
+    pub fn has_result(&self, acp_call_id: &str) -> bool {
+        self.folder.results.contains_key(acp_call_id)
+    }
+
     /// The `seq` of the record that made item `index` (0 when out of range).
     pub fn item_seq(&self, index: usize) -> u64 {
         self.folder.item_seqs.get(index).copied().unwrap_or(0)
@@ -351,6 +383,7 @@ impl Folder {
             RecordBody::Update(AcpUpdate::Other(_)) => {}
             RecordBody::Event(event) => match event {
                 Event::UsageAnchor(usage) => {
+                    self.state.spent.add_usage(usage);
                     self.state.usage = Some(usage.clone());
                     self.state.items_at_usage = self.items.len();
                     self.state.overhead_carry = None;
@@ -453,6 +486,23 @@ impl Folder {
                 }
                 Event::ToolsDefined(defined) => self.state.tools = Some(defined.tools.clone()),
                 Event::Checkpoint(_) => {}
+                Event::SubagentStarted(started) => self.state.subagents.push(SubagentLink {
+                    call_id: started.call_id.clone(),
+                    session_id: started.session_id.clone(),
+                    task: started.task.clone(),
+                    model: started.model.clone(),
+                    status: SubagentStatus::Running,
+                    report_tokens: started.report_tokens,
+                    trimmed: false,
+                    usage: None,
+                }),
+                Event::SubagentEnded(ended) => {
+                    if let Some(link) = self.state.subagents.iter_mut().rev().find(|l| l.call_id == ended.call_id && l.session_id == ended.session_id) {
+                        link.status = ended.status;
+                        link.trimmed = ended.trimmed;
+                        link.usage = ended.usage;
+                    }
+                }
             },
             RecordBody::Unknown(_) => self.state.skipped_records += 1,
         }

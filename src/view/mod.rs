@@ -33,7 +33,7 @@ pub use ledger::{ContextUsage, LedgerConfig, LedgerState, Threshold};
 pub use prune::{ContextUse, PruneReport, PruningConfig};
 pub use reminders::{Reminder, ReminderKind, ReminderQueue};
 pub use repair::{Repair, RepairConfig, RepairKind};
-pub use report::{BySource, Continued, ContinuedReason, Forecast, PrefixReport, Report, ReuseReport, RewriteCause, TokenReport};
+pub use report::{BySource, Continued, ContinuedReason, Forecast, PrefixReport, Report, ReuseReport, RewriteCause, SubagentsReport, TokenReport};
 pub use reminders::TAG as REMINDER_TAG;
 
 /// Everything a build needs besides the items.
@@ -465,6 +465,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
         diagnostics: Vec::new(),
         continued: None,
         head_cuts: Vec::new(),
+        subagents: None,
     };
     let report = Report { diagnostics: report::diagnose(&report), ..report };
     cache.last_build = Some(incremental::LastBuild::new(options, items, &refs, &report, plan));

@@ -77,6 +77,10 @@ pub struct Report {
     /// (from the log's last heads; builds from a log or a session).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub head_cuts: Vec<crate::update::record::HeadCut>,
+    /// The subagents the session started (from its log) and what their requests used: their
+    /// share of the session's cost, beside this request's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagents: Option<SubagentsReport>,
 }
 
 /// A message asking the model to go on from a cut-short answer (AutoContinue, AutoRecovery).
@@ -373,6 +377,41 @@ pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family
     }
     (bytes, tokens)
 }
+
+/// A session's subagents in a build's report.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubagentsReport {
+    pub started: usize,
+    pub running: usize,
+    pub failed: usize,
+    /// Their requests' usage together (as each reported at its end).
+    pub spent: crate::update::record::Spent,
+}
+
+impl SubagentsReport {
+    /// The report of a log's subagents; `None` when it started none.
+    pub fn of(links: &[crate::update::replay::SubagentLink]) -> Option<SubagentsReport> {
+        use crate::update::record::SubagentStatus;
+        if links.is_empty() {
+            return None;
+        }
+        let mut report = SubagentsReport { started: links.len(), ..SubagentsReport::default() };
+        for link in links {
+            match link.status {
+                SubagentStatus::Running => report.running += 1,
+                SubagentStatus::Failed => report.failed += 1,
+                SubagentStatus::Completed => {}
+            }
+            if let Some(spent) = &link.usage {
+                report.spent.add(spent);
+            }
+        }
+        Some(report)
+    }
+}
+
 
 #[cfg(test)]
 mod tests {

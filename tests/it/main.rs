@@ -30,6 +30,7 @@ mod repair;
 mod session;
 mod settings;
 mod simulate;
+mod subagents;
 mod tokens;
 mod tool_call_ids;
 mod tools;

@@ -38,6 +38,10 @@ pub enum SessionError {
     /// What the host gave as the history is not the history before the checkpoint (torn, short,
     /// another log's); nothing changed.
     HistoryMismatch(String),
+    /// `startSubagent` for a call that is answered or already has a subagent.
+    SubagentCall(String),
+    /// `endSubagent` for a call no running subagent answers.
+    NoSubagent(String),
 }
 
 impl SessionError {
@@ -61,6 +65,8 @@ impl SessionError {
             SessionError::AnswerInProgress => "answer_in_progress",
             SessionError::HistoryNeeded => "history_needed",
             SessionError::HistoryMismatch(_) => "history_mismatch",
+            SessionError::SubagentCall(_) => "subagent_call",
+            SessionError::NoSubagent(_) => "no_subagent",
         }
     }
 }
@@ -92,6 +98,8 @@ impl std::fmt::Display for SessionError {
                 write!(f, "this needs records the session let go or opened without; give them first (provideHistory, through historyThrough())")
             }
             SessionError::HistoryMismatch(why) => write!(f, "what was given is not the history or the records the session let go: {why}"),
+            SessionError::SubagentCall(why) => write!(f, "cannot start a subagent: {why}"),
+            SessionError::NoSubagent(id) => write!(f, "no running subagent answers the call `{id}` (startSubagent first)"),
         }
     }
 }

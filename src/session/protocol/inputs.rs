@@ -292,3 +292,68 @@ pub struct EndAnswer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropped: Option<String>,
 }
+
+/// Starts a subagent for a delegation call the model made and that has no result yet: the
+/// parent records it, and the reply says how to make the child session (`Session::for_subagent`).
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StartSubagent {
+    pub tool_call_id: String,
+    /// What the subagent is asked to do: its first prompt (and its prompt's task).
+    pub task: String,
+    /// The child's session id; by default the parent's id and the call's, joined by `/`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// The child's model (and its provider and window); by default the parent's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<Provider>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
+    /// The report budget in tokens (default 1,500): a longer report is cut to it, with a marker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_tokens: Option<u32>,
+    /// The child's output budget per response (default 8,192).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+    /// The tools the child may call; by default the parent's, less those that start agents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
+}
+
+/// Ends a subagent: its report answers the call it was started for, or — with `error`, when it
+/// could not finish (its model refused, its storage failed) — a synthetic result says so.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EndSubagent {
+    pub tool_call_id: String,
+    /// The subagent's report (its final answer; `Session::final_answer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<String>,
+    /// Why it did not report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// What its requests used (`Session::spent`), rolled up into the parent's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<crate::update::record::Spent>,
+}
+
+/// How to make a subagent's session: the reply to `startSubagent`.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubagentStart {
+    /// The child's log header: its id, and the parent's session and call.
+    pub header: crate::update::Header,
+    /// The child's prompt context: the parent's, for the subagent audience and this task.
+    pub context: PromptContext,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<Provider>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
+}

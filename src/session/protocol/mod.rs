@@ -68,6 +68,10 @@ pub enum Command {
     /// The streamed answer's end: what arrived is recorded (marked partial when the provider had
     /// not finished it), or, with `discard`, dropped unrecorded (the host refused the body).
     EndAnswer(EndAnswer),
+    /// A subagent for one of the model's delegation calls: recorded, and its session described.
+    StartSubagent(StartSubagent),
+    /// The subagent's report answers its call (or a synthetic result says why it has none).
+    EndSubagent(EndSubagent),
 }
 
 impl Command {
@@ -92,6 +96,8 @@ impl Command {
             Command::ProviderAnswer(_) => "providerAnswer",
             Command::BeginAnswer(_) => "beginAnswer",
             Command::EndAnswer(_) => "endAnswer",
+            Command::StartSubagent(_) => "startSubagent",
+            Command::EndSubagent(_) => "endSubagent",
         }
     }
 
@@ -129,6 +135,8 @@ impl Command {
             "providerAnswer" => args(&kind, rest).map(Command::ProviderAnswer),
             "beginAnswer" => args(&kind, rest).map(Command::BeginAnswer),
             "endAnswer" => args(&kind, rest).map(Command::EndAnswer),
+            "startSubagent" => args(&kind, rest).map(Command::StartSubagent),
+            "endSubagent" => args(&kind, rest).map(Command::EndSubagent),
             other => Err(format!("unknown command type `{other}`")),
         }
     }
@@ -165,6 +173,8 @@ pub enum Reply {
         #[serde(skip_serializing_if = "Vec::is_empty")]
         updates: Vec<crate::update::acp::SessionUpdate>,
     },
+    /// `startSubagent`: recorded under these sequence numbers; the child's session to make.
+    SubagentStarted { seqs: Vec<u64>, child: Box<SubagentStart> },
 }
 
 /// Why the context needs compacting.
@@ -293,5 +303,15 @@ pub struct SessionState {
     #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
     pub tools: Option<crate::provider::Tools>,
     pub persistence: PersistenceStatus,
+    /// The parent's session and call, for a subagent's own session (from its log header).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_session_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_call_id: Option<String>,
+    /// The subagents this session started, and how each went.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub subagents: Vec<crate::update::replay::SubagentLink>,
+    /// What this session's own requests used (the usage its log recorded, summed).
+    pub spent: crate::update::record::Spent,
 }
 

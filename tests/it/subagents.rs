@@ -1,0 +1,229 @@
+//! Subagents as linked child sessions: a delegation call answered by a session of its own,
+//! whose report comes back as the call's result; children run at once and end in any order;
+//! a report over its budget is cut visibly; a child that fails leaves a synthetic result; a
+//! reopened parent finds its children; their usage rolls up into the parent's report.
+
+use contextview::session::{Command, Processed, Reply, Session, SubagentStart};
+use contextview::update::record::{Spent, SubagentStatus};
+use contextview::update::Header;
+use pretty_assertions::assert_eq;
+use serde_json::{json, Value};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+const NOW: &str = "2026-12-05T10:00:00Z";
+
+fn run(s: &mut Session, value: Value) -> Processed {
+    let command: Command = serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{value}: {e}"));
+    s.dispatch(command, Some(NOW.into())).unwrap()
+}
+
+fn ok(s: &mut Session, value: Value) -> Processed {
+    let p = run(s, value);
+    assert!(p.error.is_none(), "{:?}", p.error);
+    p
+}
+
+fn refused(s: &mut Session, value: Value) -> String {
+    let records = s.records().len();
+    let p = run(s, value);
+    assert_eq!(s.records().len(), records, "a refused command writes nothing");
+    p.error.expect("refused").code
+}
+
+fn built(s: &mut Session) -> Value {
+    match ok(s, json!({"type": "buildRequest"})).reply {
+        Some(Reply::Built { body, .. }) => serde_json::from_str(&body).unwrap(),
+        other => panic!("not built: {other:?}"),
+    }
+}
+
+fn report(s: &mut Session) -> Box<contextview::Report> {
+    match ok(s, json!({"type": "buildRequest"})).reply {
+        Some(Reply::Built { report, .. }) => report,
+        other => panic!("not built: {other:?}"),
+    }
+}
+
+/// A parent whose model asked for three subagents at once.
+fn parent() -> Session {
+    let mut s = Session::create(Header::new("parent"));
+    ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));
+    ok(&mut s, json!({"type": "setPromptContext", "context": {"label": "Forge", "cwd": "/repo", "tools": ["read", "grep", "Task"]}}));
+    ok(&mut s, json!({"type": "userMessage", "text": "Audit the three crates."}));
+    ok(&mut s, json!({"type": "assistantResponse", "text": "Starting three audits.", "toolCalls": [
+        {"id": "t1", "name": "Task", "input": {"prompt": "Audit crate a"}},
+        {"id": "t2", "name": "Task", "input": {"prompt": "Audit crate b"}},
+        {"id": "t3", "name": "Task", "input": {"prompt": "Audit crate c"}},
+    ], "usage": {"inputTokens": 900, "outputTokens": 60}}));
+    s
+}
+
+fn start(s: &mut Session, call: &str, task: &str, extra: Value) -> SubagentStart {
+    let mut command = json!({"type": "startSubagent", "toolCallId": call, "task": task});
+    command.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    match ok(s, command).reply {
+        Some(Reply::SubagentStarted { child, .. }) => *child,
+        other => panic!("not started: {other:?}"),
+    }
+}
+
+/// A child that answers with one tool round, then its report.
+fn run_child(start: &SubagentStart, report: &str, input_tokens: u64, output_tokens: u64) -> Session {
+    let mut child = Session::for_subagent(start, Some(NOW.into())).unwrap();
+    ok(&mut child, json!({"type": "assistantResponse", "toolCalls": [{"id": "g1", "name": "grep", "input": {"pattern": "unsafe"}}],
+        "usage": {"inputTokens": input_tokens, "outputTokens": 10}}));
+    ok(&mut child, json!({"type": "toolResult", "toolCallId": "g1", "output": "src/lib.rs:10: unsafe { … }"}));
+    ok(&mut child, json!({"type": "assistantResponse", "text": report, "usage": {"inputTokens": input_tokens + 50, "outputTokens": output_tokens}}));
+    child
+}
+
+/// The Anthropic request's tool results, in order: (tool_use_id, text, is_error).
+fn results(body: &Value) -> Vec<(String, String, bool)> {
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["content"].as_array().cloned().unwrap_or_default())
+        .filter(|b| b["type"] == "tool_result")
+        .map(|b| {
+            let text = match &b["content"] {
+                Value::String(s) => s.clone(),
+                Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join(""),
+                _ => String::new(),
+            };
+            (b["tool_use_id"].as_str().unwrap().to_owned(), text, b["is_error"].as_bool().unwrap_or(false))
+        })
+        .collect()
+}
+
+#[test]
+fn three_children_end_out_of_order_and_the_parent_keeps_call_order() {
+    let mut p = parent();
+    let starts: Vec<SubagentStart> = ["a", "b", "c"].iter().enumerate().map(|(i, c)| start(&mut p, &format!("t{}", i + 1), &format!("Audit crate {c}"), json!({}))).collect();
+    // Each child is a session of its own: linked by its header, prompted for its task, without
+    // the tool that starts agents, on the parent's model.
+    assert_eq!(starts[1].header.session_id, "parent/t2");
+    assert_eq!(starts[1].header.parent_session_id.as_deref(), Some("parent"));
+    assert_eq!(starts[1].header.parent_call_id.as_deref(), Some("t2"));
+    let mut children: Vec<Session> = starts.iter().zip(["A has no unsafe code.", "B: two unsafe blocks, both sound.", "C: one unsound transmute in c/src/raw.rs."]).zip([100, 200, 300])
+        .map(|((start, report), tokens)| run_child(start, report, tokens, 20))
+        .collect();
+    let child_body = built(&mut children[0]);
+    assert_eq!(child_body["model"], "claude-sonnet-4-5");
+    assert!(child_body["system"].to_string().contains("subagent of Forge"), "{}", child_body["system"]);
+    assert!(child_body["system"].to_string().contains("Audit crate a"));
+    let tools: Vec<&str> = child_body["tools"].as_array().map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect()).unwrap_or_default();
+    assert!(!tools.contains(&"Task"), "{tools:?}");
+    let first = child_body["messages"][0]["content"].to_string();
+    assert!(first.contains("Audit crate a"), "the task is the child's first prompt: {first}");
+    assert_eq!(children[0].state().parent_call_id.as_deref(), Some("t1"));
+    // They end c, a, b.
+    for i in [2, 0, 1] {
+        let report = children[i].final_answer().unwrap();
+        let spent = children[i].spent();
+        ok(&mut p, json!({"type": "endSubagent", "toolCallId": format!("t{}", i + 1), "report": report, "usage": spent}));
+    }
+    let body = built(&mut p);
+    assert_eq!(
+        results(&body),
+        vec![
+            ("t1".to_owned(), "A has no unsafe code.".to_owned(), false),
+            ("t2".to_owned(), "B: two unsafe blocks, both sound.".to_owned(), false),
+            ("t3".to_owned(), "C: one unsound transmute in c/src/raw.rs.".to_owned(), false),
+        ]
+    );
+    // Their usage rolls up: two requests each, input 100+150, 200+250, 300+350; output 10+20 each.
+    let r = report(&mut p);
+    let subagents = r.subagents.clone().unwrap();
+    assert_eq!((subagents.started, subagents.running, subagents.failed), (3, 0, 0));
+    assert_eq!(
+        subagents.spent,
+        Spent { requests: 6, input_tokens: 250 + 450 + 650, output_tokens: 90, cache_read_tokens: 0, cache_write_tokens: 0 }
+    );
+    assert_eq!(p.state().spent, Spent { requests: 1, input_tokens: 900, output_tokens: 60, ..Spent::default() }, "the parent's own");
+    // A reopened parent finds its children, and builds the same request.
+    let log = p.snapshot().unwrap().log;
+    let mut reopened = Session::from_log(&log);
+    let links = reopened.state().subagents;
+    assert_eq!(
+        links.iter().map(|l| (l.call_id.as_str(), l.session_id.as_str(), l.status)).collect::<Vec<_>>(),
+        vec![("t1", "parent/t1", SubagentStatus::Completed), ("t2", "parent/t2", SubagentStatus::Completed), ("t3", "parent/t3", SubagentStatus::Completed)]
+    );
+    assert_eq!(links[2].task, "Audit crate c");
+    assert_eq!(built(&mut reopened), body);
+    // And a child's log says whose it is.
+    let child_log = children[1].snapshot().unwrap().log;
+    let header: Value = serde_json::from_str(child_log.lines().next().unwrap()).unwrap();
+    assert_eq!((header["parentSessionId"].as_str(), header["parentCallId"].as_str()), (Some("parent"), Some("t2")));
+}
+
+#[test]
+fn a_report_over_its_budget_is_cut_with_a_marker() {
+    let mut p = parent();
+    let s = start(&mut p, "t1", "Audit crate a", json!({"reportTokens": 60}));
+    assert_eq!(s.context.report_tokens, Some(60));
+    let long: String = (0..80).map(|i| format!("Finding {i}: the parser copies its input once more than it needs to.\n")).collect();
+    let mut child = run_child(&s, &long, 100, 900);
+    assert_eq!(child.final_answer().as_deref(), Some(long.as_str()));
+    ok(&mut p, json!({"type": "endSubagent", "toolCallId": "t1", "report": long}));
+    let body = built(&mut p);
+    let (_, text, is_error) = results(&body).into_iter().find(|(id, ..)| id == "t1").unwrap();
+    assert!(!is_error);
+    assert!(text.starts_with("Finding 0: the parser copies its input"), "{text}");
+    assert!(text.len() < long.len());
+    assert!(long.starts_with(text.split("\n\n[…").next().unwrap()), "what is kept is the report's start");
+    assert!(text.contains("more tokens, over its budget of 60 (reportTokens) …]"), "{text}");
+    assert!(contextview::tokens::text_tokens(&text, contextview::tokens::Family::Anthropic).ceil() as u32 <= 60);
+    let link = &p.state().subagents[0];
+    assert!(link.trimmed);
+}
+
+#[test]
+fn a_child_that_fails_leaves_its_call_answered_never_dangling() {
+    let mut p = parent();
+    for call in ["t1", "t2", "t3"] {
+        start(&mut p, call, "Audit", json!({}));
+    }
+    // t2's child lost its storage; t1 and t3 reported.
+    ok(&mut p, json!({"type": "endSubagent", "toolCallId": "t1", "report": "fine"}));
+    ok(&mut p, json!({"type": "endSubagent", "toolCallId": "t2", "error": "its storage failed: disk full"}));
+    ok(&mut p, json!({"type": "endSubagent", "toolCallId": "t3", "report": "fine too"}));
+    let body = built(&mut p);
+    assert_eq!(
+        results(&body),
+        vec![
+            ("t1".to_owned(), "fine".to_owned(), false),
+            ("t2".to_owned(), "The subagent stopped before it reported: its storage failed: disk full".to_owned(), true),
+            ("t3".to_owned(), "fine too".to_owned(), false),
+        ]
+    );
+    let r = report(&mut p);
+    assert_eq!(r.repairs, vec![], "nothing to repair: every call has its result");
+    assert_eq!(r.subagents.as_ref().map(|s| (s.started, s.running, s.failed)), Some((3, 0, 1)));
+    assert_eq!(p.state().subagents[1].status, SubagentStatus::Failed);
+}
+
+#[test]
+fn subagent_commands_refuse_what_cannot_be() {
+    let mut p = parent();
+    assert_eq!(refused(&mut p, json!({"type": "startSubagent", "toolCallId": "nope", "task": "x"})), "unknown_tool_call");
+    assert_eq!(refused(&mut p, json!({"type": "startSubagent", "toolCallId": "t1", "task": "  "})), "invalid_options");
+    assert_eq!(refused(&mut p, json!({"type": "startSubagent", "toolCallId": "t1", "task": "x", "sessionId": "parent"})), "invalid_options");
+    assert_eq!(refused(&mut p, json!({"type": "endSubagent", "toolCallId": "t1", "report": "r"})), "no_subagent");
+    start(&mut p, "t1", "Audit a", json!({}));
+    assert_eq!(refused(&mut p, json!({"type": "startSubagent", "toolCallId": "t1", "task": "again"})), "subagent_call");
+    assert_eq!(refused(&mut p, json!({"type": "endSubagent", "toolCallId": "t1"})), "invalid_options");
+    assert_eq!(refused(&mut p, json!({"type": "endSubagent", "toolCallId": "t1", "report": "r", "error": "e"})), "invalid_options");
+    ok(&mut p, json!({"type": "toolResult", "toolCallId": "t2", "output": "done by hand"}));
+    assert_eq!(refused(&mut p, json!({"type": "startSubagent", "toolCallId": "t2", "task": "x"})), "subagent_call");
+    ok(&mut p, json!({"type": "endSubagent", "toolCallId": "t1", "report": "r"}));
+    assert_eq!(refused(&mut p, json!({"type": "endSubagent", "toolCallId": "t1", "report": "again"})), "no_subagent");
+    // Another model for a child: its own provider, model and window; no parent window carried over.
+    let other = start(&mut p, "t3", "Audit c", json!({"provider": "openai-responses", "model": "gpt-5", "maxTokens": 2000, "tools": ["read"]}));
+    assert_eq!((other.provider.map(|p| p.as_str()), other.model.as_deref(), other.context_window), (Some("openai-responses"), Some("gpt-5"), None));
+    let mut child = Session::for_subagent(&other, Some(NOW.into())).unwrap();
+    let body = built(&mut child);
+    assert_eq!(body["model"], "gpt-5");
+    assert_eq!(body["max_output_tokens"], 2000);
+}

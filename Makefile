@@ -63,7 +63,7 @@ test-wasm-browser:
 	$(WASM_RUNNER) $(BROWSER_ENV) cargo test --locked $(WASM_TEST_PROFILE) --target wasm32-unknown-unknown $(BROWSER_SUITES)
 
 # Two test files at a time (58 s instead of 72 s here); each file's waits allow for a busy machine.
-JS_TESTS := tests/js/consumer.test.mjs tests/js/checkpoints.test.mjs tests/js/readme.test.mjs tests/js/cli.test.mjs tests/js/simulate.test.mjs tests/js/answers.test.mjs tests/js/import.test.mjs tests/js/session.test.mjs \
+JS_TESTS := tests/js/consumer.test.mjs tests/js/checkpoints.test.mjs tests/js/subagents.test.mjs tests/js/readme.test.mjs tests/js/cli.test.mjs tests/js/simulate.test.mjs tests/js/answers.test.mjs tests/js/import.test.mjs tests/js/session.test.mjs \
   tests/js/unhappy.test.mjs tests/js/unhappy-browser.test.mjs tests/workerd/unhappy.test.mjs tests/js/arguments.test.mjs \
   tests/js/timeline.test.mjs tests/js/browser.test.mjs tests/js/inspector.test.mjs \
   tests/workerd/miniflare.test.mjs tests/workerd/service.test.mjs \

@@ -82,6 +82,31 @@ export class DurableSession {
   }
 
   /**
+   * A subagent's session in `storage`, as the parent's `startSubagent` reply describes it
+   * (`reply.child`): made and stored when `storage` is empty, opened as stored otherwise (a host
+   * that restarts finds the child where it left it).
+   * @param {any} Session the wasm Session class
+   */
+  static async forSubagent(Session, start, storage, options = {}) {
+    if (start === null || typeof start !== 'object' || typeof start.header !== 'object' || start.header === null) {
+      throw new ContextviewTypeError('start', '`start` must be the `child` of a `startSubagent` reply');
+    }
+    if (storage === null || typeof storage !== 'object' || typeof storage.load !== 'function' || typeof storage.append !== 'function') {
+      throw new ContextviewTypeError('storage', '`storage` must be a SessionStorage (load() and append(lines))');
+    }
+    const { text } = await storage.load();
+    if (text !== '') return DurableSession.open(Session, storage, options);
+    const durable = new DurableSession(Session.forSubagent(start), storage, options);
+    await durable.settle();
+    return durable;
+  }
+
+  /** The text of the model's last turn: what a subagent reports (`endSubagent`'s `report`). */
+  finalAnswer() {
+    return this.session.finalAnswer();
+  }
+
+  /**
    * Processes one command and performs its effects; resolves to the processed command
    * (`{id, command, reply?, error?, effects}`). A command's own failure is data, not a throw.
    */

@@ -5,7 +5,7 @@
 export * from './web/contextview.js';
 import type {
   BuildInput, BuildResult, BuildStringResult, Changes, Diagnostic, DirEntry, DiscoveryOptions, Environment, LoadedSkill, Report, RequestPoint, Rule,
-  SessionSnapshot, WorkspaceStats,
+  SessionSnapshot, SubagentStart, WorkspaceStats,
 } from './web/contextview.js';
 
 /**
@@ -275,6 +275,9 @@ export interface DurableSessionOptions {
 export declare class DurableSession {
   constructor(session: Session, storage: SessionStorage, options?: DurableSessionOptions);
   static open(SessionClass: typeof Session, storage: SessionStorage, options?: DurableSessionOptions): Promise<DurableSession>;
+  static forSubagent(SessionClass: typeof Session, start: SubagentStart, storage: SessionStorage, options?: DurableSessionOptions): Promise<DurableSession>;
+  /** The text of the model's last turn: what a subagent reports (`endSubagent`'s `report`). */
+  finalAnswer(): string | null;
   readonly session: Session;
   readonly storage: SessionStorage;
   /** What load() left out when the session was opened (e.g. `torn_tail`). */
@@ -320,6 +323,12 @@ export declare class DurableSession {
 
 /** Opens the session `storage` holds, or a new one (`options.sessionId`) when it is empty. */
 export function openSession(storage: SessionStorage, options?: DurableSessionOptions): Promise<DurableSession>;
+
+/**
+ * A subagent's session in `storage`, as a parent's `startSubagent` reply describes it
+ * (`reply.child`): made and stored when `storage` is empty, else opened as stored.
+ */
+export function openSubagent(start: SubagentStart, storage: SessionStorage, options?: DurableSessionOptions): Promise<DurableSession>;
 
 // ---------------------------------------------------------------------------------------------
 // A provider's answer into a session as it streams (receive.mjs).

@@ -48,6 +48,7 @@ import { DurableSession } from './durable.mjs';
 
 /** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */
 export const openSession = (storage, options) => DurableSession.open(Session, storage, options);
+export const openSubagent = (start, storage, options) => DurableSession.forSubagent(Session, start, storage, options);
 
 /** The wasm is already instantiated in Node; kept for symmetry with the browser entry. */
 export function init() {

@@ -23,6 +23,7 @@ import { DurableSession } from './durable.mjs';
 
 /** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */
 export const openSession = (storage, options) => DurableSession.open(wasm.Session, storage, options);
+export const openSubagent = (start, storage, options) => DurableSession.forSubagent(wasm.Session, start, storage, options);
 export const { discover } = bindDiscover(wasm.WorkspaceEngine);
 export const { Timeline } = bindTimeline(wasm);
 

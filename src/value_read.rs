@@ -40,6 +40,10 @@ pub(crate) fn opt_u32(map: &Map<String, Value>, key: &str) -> Result<Option<u32>
     v.as_u64().and_then(|n| u32::try_from(n).ok()).map(Some).ok_or_else(|| Error::invalid_type(unexpected(v), &"u32"))
 }
 
+pub(crate) fn u64_or_zero(map: &Map<String, Value>, key: &str) -> Result<u64, Error> {
+    Ok(opt_u64(map, key)?.unwrap_or(0))
+}
+
 pub(crate) fn opt_u64(map: &Map<String, Value>, key: &str) -> Result<Option<u64>, Error> {
     if absent(map, key) {
         return Ok(None);
@@ -70,6 +74,49 @@ pub(crate) fn string(map: &Map<String, Value>, key: &'static str) -> Result<Stri
         Some(Value::String(s)) => Ok(s.clone()),
         Some(v) => Err(Error::invalid_type(unexpected(v), &"a string")),
     }
+}
+
+pub(crate) fn opt_string(map: &Map<String, Value>, key: &str) -> Result<Option<String>, Error> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(v) => Err(Error::invalid_type(unexpected(v), &"a string")),
+    }
+}
+
+pub(crate) fn opt_bool(map: &Map<String, Value>, key: &str) -> Result<Option<bool>, Error> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(v) => Err(Error::invalid_type(unexpected(v), &"a boolean")),
+    }
+}
+
+/// A list of strings, absent or null as none.
+pub(crate) fn opt_strings(map: &Map<String, Value>, key: &str) -> Result<Option<Vec<String>>, Error> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| Error::invalid_type(unexpected(v), &"a string")))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(v) => Err(Error::invalid_type(unexpected(v), &"a sequence")),
+    }
+}
+
+/// One of `variants`, by name.
+pub(crate) fn variant<'a>(value: &'a Value, variants: &'static [&'static str]) -> Result<&'a str, Error> {
+    match value.as_str() {
+        Some(s) if variants.contains(&s) => Ok(s),
+        Some(s) => Err(Error::unknown_variant(s, variants)),
+        None => Err(Error::invalid_type(unexpected(value), &"a string")),
+    }
+}
+
+/// A field read by `read` when present and not null.
+pub(crate) fn opt_with<T>(map: &Map<String, Value>, key: &str, read: impl Fn(&Value) -> Result<T, Error>) -> Result<Option<T>, Error> {
+    map.get(key).filter(|v| !v.is_null()).map(read).transpose()
 }
 
 pub(crate) fn u32_field(map: &Map<String, Value>, key: &'static str) -> Result<u32, Error> {

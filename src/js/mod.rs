@@ -27,7 +27,7 @@ use crate::request::{build_request as build_native, BuildInput};
 use crate::prompt::{Heads, PromptContext};
 use crate::session::{
     AckResult, Appended, Command, Effect, PersistOutcome, PersistenceStatus, Processed, Reconciled, Session as NativeSession,
-    SessionSnapshot, SessionState,
+    SessionSnapshot, SessionState, SubagentStart,
 };
 use crate::update::{self, Header, Replay, RequestPoint};
 use crate::view::Report;
@@ -61,6 +61,7 @@ export type ReplyTo<T extends Command['type']> = T extends 'buildRequest' ? Extr
   : T extends 'prepareCompaction' ? Extract<Reply, { type: 'compaction' }>
   : T extends 'snapshot' ? Extract<Reply, { type: 'snapshot' }>
   : T extends 'enqueueReminder' ? Extract<Reply, { type: 'queued' }>
+  : T extends 'startSubagent' ? Extract<Reply, { type: 'subagentStarted' }>
   : T extends 'providerAnswer' ? Extract<Reply, { type: 'answered' }>
   : T extends 'endAnswer' ? Extract<Reply, { type: 'answered' } | { type: 'unchanged' }>
   : T extends 'setPromptContext' ? Extract<Reply, { type: 'accepted' } | { type: 'unchanged' } | { type: 'queued' }>
@@ -75,6 +76,16 @@ export type ProcessedAs<T extends Command['type']> = Omit<Processed, 'command' |
   | { reply: ReplyTo<T>; error?: undefined }
   | { reply?: undefined; error: CommandFailure }
 );
+
+export declare namespace Session {
+    /**
+     * A subagent's session, as `startSubagent`'s reply describes it (`reply.child`): its header
+     * names the parent's session and call; its model, its prompt context and its task (its
+     * first prompt) are recorded, their records among the effects its next command returns (or
+     * `takeEffects()`). `now` (RFC 3339) stamps them; the clock's time when left out.
+     */
+    function forSubagent(start: SubagentStart, now?: string | null): Session;
+}
 
 export interface Session {
   /** Processes one command now (throws `queue_not_empty` while commands are queued). */

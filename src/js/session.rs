@@ -195,6 +195,25 @@ impl Session {
         Ok(Session { inner: NativeSession::create(Header::new(session_id)), options: OptionsMemo::default(), history: None })
     }
 
+    /// A subagent's session, as `startSubagent`'s reply describes it (`reply.child`): its header
+    /// names the parent's session and call; its model, its prompt context and its task (its
+    /// first prompt) are recorded, their records among the effects its next command returns
+    /// (or `takeEffects()`).
+    /// (Its type is declared in `TS_TYPES`: `now` optional.)
+    #[wasm_bindgen(js_name = forSubagent, skip_typescript)]
+    pub fn for_subagent(start: Ts<SubagentStart>, now: Option<JsValue>) -> Result<Session, JsValue> {
+        let now = clock(&now.unwrap_or(JsValue::UNDEFINED))?;
+        let start: SubagentStart = via_value(&start.js_value(), "invalid_argument", "start")?;
+        Ok(Session { inner: NativeSession::for_subagent(&start, Some(now)).map_err(session_error)?, options: OptionsMemo::default(), history: None })
+    }
+
+    /// The text of the model's last turn: what a subagent reports (`endSubagent`'s `report`);
+    /// `null` before the model said anything.
+    #[wasm_bindgen(js_name = finalAnswer, unchecked_return_type = "string | null")]
+    pub fn final_answer(&mut self) -> JsValue {
+        self.inner.final_answer().map_or(JsValue::NULL, |text| JsValue::from_str(&text))
+    }
+
     /// Queues a command; `now` (RFC 3339; the clock's time when left out) stamps the records
     /// it writes. Returns the command's id.
     pub fn submit(&mut self, command: Ts<Command>, #[wasm_bindgen(unchecked_param_type = "string | null")] now: JsValue) -> Result<f64, JsValue> {

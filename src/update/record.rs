@@ -176,7 +176,7 @@ pub const EVENT_KINDS: [&str; 12] = [
 
 /// A subagent started for the delegation call `callId`; `sessionId` is its own session (whose
 /// log header names this session and call).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentStarted {
@@ -193,7 +193,7 @@ pub struct SubagentStarted {
 }
 
 /// How a subagent ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum SubagentStatus {
@@ -203,7 +203,7 @@ pub enum SubagentStatus {
 }
 
 /// A subagent ended; its call was answered by the record before this one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentEnded {
@@ -226,7 +226,7 @@ pub struct SubagentEnded {
 }
 
 /// What a session's requests used, summed over the usage its log recorded.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Spent {
@@ -243,7 +243,65 @@ pub struct Spent {
     pub cache_write_tokens: u64,
 }
 
+impl SubagentStatus {
+    pub(crate) fn read(value: &Value) -> Result<SubagentStatus, crate::value_read::Error> {
+        Ok(match crate::value_read::variant(value, &["running", "completed", "failed"])? {
+            "running" => SubagentStatus::Running,
+            "completed" => SubagentStatus::Completed,
+            _ => SubagentStatus::Failed,
+        })
+    }
+}
+
+impl SubagentStarted {
+    fn read(value: &Value) -> Result<SubagentStarted, crate::value_read::Error> {
+        use crate::value_read as read;
+        let map = read::object(value, "a subagent's start")?;
+        Ok(SubagentStarted {
+            call_id: read::string(map, "callId")?,
+            session_id: read::string(map, "sessionId")?,
+            task: read::string(map, "task")?,
+            provider: read::opt_string(map, "provider")?,
+            model: read::opt_string(map, "model")?,
+            report_tokens: read::u32_field(map, "reportTokens")?,
+        })
+    }
+}
+
+impl SubagentEnded {
+    fn read(value: &Value) -> Result<SubagentEnded, crate::value_read::Error> {
+        use crate::value_read as read;
+        let map = read::object(value, "a subagent's end")?;
+        Ok(SubagentEnded {
+            call_id: read::string(map, "callId")?,
+            session_id: read::string(map, "sessionId")?,
+            status: read::opt_with(map, "status", SubagentStatus::read)?.ok_or_else(|| <read::Error as serde::de::Error>::missing_field("status"))?,
+            error: read::opt_string(map, "error")?,
+            report_tokens: read::opt_u32(map, "reportTokens")?.unwrap_or(0),
+            trimmed: read::opt_bool(map, "trimmed")?.unwrap_or(false),
+            usage: read::opt_with(map, "usage", Spent::read)?,
+        })
+    }
+}
+
+crate::value_read::deserialize_by_hand!(SubagentStatus);
+crate::value_read::deserialize_by_hand!(SubagentStarted);
+crate::value_read::deserialize_by_hand!(SubagentEnded);
+crate::value_read::deserialize_by_hand!(Spent);
+
 impl Spent {
+    pub(crate) fn read(value: &Value) -> Result<Spent, crate::value_read::Error> {
+        use crate::value_read as read;
+        let map = read::object(value, "usage totals")?;
+        Ok(Spent {
+            requests: read::u64_or_zero(map, "requests")?,
+            input_tokens: read::u64_or_zero(map, "inputTokens")?,
+            output_tokens: read::u64_or_zero(map, "outputTokens")?,
+            cache_read_tokens: read::u64_or_zero(map, "cacheReadTokens")?,
+            cache_write_tokens: read::u64_or_zero(map, "cacheWriteTokens")?,
+        })
+    }
+
     pub fn is_zero(&self) -> bool {
         *self == Spent::default()
     }

@@ -94,7 +94,7 @@ pub struct ReplayState {
 }
 
 /// A subagent this session started: the call it answers, its own session, how it went.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentLink {
@@ -113,6 +113,25 @@ pub struct SubagentLink {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Spent>,
 }
+
+impl SubagentLink {
+    fn read(value: &serde_json::Value) -> Result<SubagentLink, crate::value_read::Error> {
+        use crate::value_read as read;
+        let map = read::object(value, "a subagent")?;
+        Ok(SubagentLink {
+            call_id: read::string(map, "callId")?,
+            session_id: read::string(map, "sessionId")?,
+            task: read::string(map, "task")?,
+            model: read::opt_string(map, "model")?,
+            status: read::opt_with(map, "status", SubagentStatus::read)?.ok_or_else(|| <read::Error as serde::de::Error>::missing_field("status"))?,
+            report_tokens: read::u32_field(map, "reportTokens")?,
+            trimmed: read::opt_bool(map, "trimmed")?.unwrap_or(false),
+            usage: read::opt_with(map, "usage", Spent::read)?,
+        })
+    }
+}
+
+crate::value_read::deserialize_by_hand!(SubagentLink);
 
 /// The end of the last answer the log recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -70,7 +70,7 @@ test('ESM, CJS and exports-map CJS share one instance and one API', async () => 
   const webApi = Object.keys(web).filter((k) => !internal.has(k)).sort();
   // Written in JavaScript (pkg-template/discover.mjs, node-fs.mjs, storage*.mjs, timeline.mjs), not generated
   // by wasm-bindgen.
-  const jsApi = ['discover', 'Workspace', 'memoryFs', 'browserFs', 'fileListFs', 'nodeFs', 'nodeFileStorage', 'StorageError', 'faultyStorage', 'DurableSession', 'openSession', 'Timeline', 'receive', 'AnswerStream', 'ProviderError', 'send', 'Turn', 'ContextviewError', 'ContextviewTypeError'];
+  const jsApi = ['discover', 'Workspace', 'memoryFs', 'browserFs', 'fileListFs', 'nodeFs', 'nodeFileStorage', 'StorageError', 'faultyStorage', 'DurableSession', 'openSession', 'openSubagent', 'Timeline', 'receive', 'AnswerStream', 'ProviderError', 'send', 'Turn', 'ContextviewError', 'ContextviewTypeError'];
   assert.deepEqual(jsApi.filter((k) => typeof cv[k] !== 'function'), [], 'node.mjs exports the discovery and storage API');
   const esmApi = Object.keys(cv).filter((k) => !jsApi.includes(k)).sort();
   assert.deepEqual(esmApi, [...webApi, 'init'].sort(), 'node.mjs exports what the web build exports, plus init');
@@ -351,7 +351,7 @@ test('the module every entry point loads stays within its size budget', () => {
   // grows it past this fails here until the budget is raised on purpose.
   // (The one `.wasm`: the Node build loads the web build's file. Node's gzip at level 9, which
   // packs a few KB less tightly than `gzip -9`.)
-  const BUDGET = 945_000;
+  const BUDGET = 961_000;
   const gz = gzipSync(readFileSync(`${pkgDir}web/contextview_bg.wasm`), { level: 9 }).length;
   assert.ok(gz <= BUDGET, `${gz} B gzipped, over the budget of ${BUDGET} B`);
 });

@@ -33,7 +33,7 @@ use crate::conversation::SyntheticReason;
 use crate::diagnostic::Diagnostic;
 use crate::import::codes;
 use crate::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
-use crate::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, UsageAnchor};
+use crate::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, SubagentEnded, SubagentStarted, SubagentStatus, UsageAnchor};
 
 /// The model name Claude Code gives messages it wrote itself (API errors, notices).
 const SYNTHETIC_MODEL: &str = "<synthetic>";
@@ -408,7 +408,17 @@ fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compa
                     },
                     "tool_result" => {
                         let raw_output = if results == 1 { value.get("toolUseResult").cloned() } else { None };
+                        // A subagent's answer (Claude Code 2.x writes its agent's id beside the
+                        // result): the parent records which session answered the call.
+                        let link = raw_output.as_ref().and_then(|r| subagent_link(value, block, r));
+                        if let Some((started, _)) = &link {
+                            out.event(Event::SubagentStarted(started.clone()));
+                        }
                         tool_result(out, line, block, raw_output);
+                        if let Some((_, ended)) = link {
+                            out.linked_subagent(&ended.session_id);
+                            out.event(Event::SubagentEnded(ended));
+                        }
                     }
                     other => out.unmapped(&format!("user_block:{other}")),
                 }
@@ -416,6 +426,35 @@ fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compa
         }
         _ => out.bad_line(line, &codes::IMPORT_BAD_MESSAGE, "user line has no message.content"),
     }
+}
+
+/// The subagent that answered a call, when its result names one (`toolUseResult.agentId`): its
+/// session is `{session}/agent-{agentId}`, as the agent's own file imports.
+fn subagent_link(entry: &Value, block: &Value, result: &Value) -> Option<(SubagentStarted, SubagentEnded)> {
+    let agent = result.get("agentId")?.as_str()?;
+    let call_id = block.get("tool_use_id")?.as_str()?.to_owned();
+    let session = entry.get("sessionId").and_then(Value::as_str).unwrap_or("");
+    let session_id = format!("{session}/agent-{agent}");
+    let status = result.get("status").and_then(Value::as_str).unwrap_or("completed");
+    let failed = status != "completed" || block.get("is_error").and_then(Value::as_bool) == Some(true);
+    let started = SubagentStarted {
+        call_id: call_id.clone(),
+        session_id: session_id.clone(),
+        task: result.get("prompt").and_then(Value::as_str).unwrap_or("").to_owned(),
+        provider: None,
+        model: None,
+        report_tokens: 0,
+    };
+    let ended = SubagentEnded {
+        call_id,
+        session_id,
+        status: if failed { SubagentStatus::Failed } else { SubagentStatus::Completed },
+        error: failed.then(|| format!("the subagent ended {status}")),
+        report_tokens: 0,
+        trimmed: false,
+        usage: None,
+    };
+    Some((started, ended))
 }
 
 fn tool_result(out: &mut LogBuilder, line: usize, block: &Value, raw_output: Option<Value>) {

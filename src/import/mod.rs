@@ -105,6 +105,11 @@ pub struct ImportReport {
     /// and every element of it our view lacks (see [`fidelity`]).
     #[serde(default)]
     pub fidelity: fidelity::Fidelity,
+    /// The sessions of the subagents that answered this session's calls (Claude Code's
+    /// `agent-<id>.jsonl` files beside it): the log links each to its call; their own
+    /// conversations are in their files, imported on their own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subagents: Vec<String>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -165,6 +170,52 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
         ));
     }
     Ok(imported)
+}
+
+/// A session imported with the files of the subagents that answered its calls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedTree {
+    pub parent: Imported,
+    /// Each child file imported, in the order given; its header names the parent's session and
+    /// the call it answered when the parent's log links it.
+    pub children: Vec<Imported>,
+    /// Children's sessions the parent links to a call whose files were not given.
+    pub missing: Vec<String>,
+    /// Child files the parent does not link to any call (another session's, or a call the
+    /// parent's file does not hold), by session id.
+    pub unlinked: Vec<String>,
+}
+
+/// Imports a session and its subagents' own files (Claude Code's `agent-<id>.jsonl` beside it),
+/// each linked to the call it answered: the parent's log records which session answered each
+/// call (`subagent_started`, `subagent_ended`); each child's header names the parent's session
+/// and that call; what was not given, or not linked, is listed.
+pub fn import_tree(format: Option<Format>, parent: &str, children: &[&str]) -> Result<ImportedTree, ImportError> {
+    let parent = import(format, parent)?;
+    let format = parent.report.format;
+    let links: Vec<(String, String)> = parent
+        .records
+        .iter()
+        .filter_map(|r| match &r.body {
+            RecordBody::Event(Event::SubagentStarted(s)) => Some((s.session_id.clone(), s.call_id.clone())),
+            _ => None,
+        })
+        .collect();
+    let mut imported = Vec::with_capacity(children.len());
+    let mut unlinked = Vec::new();
+    for text in children {
+        let mut child = import(format, text)?;
+        match links.iter().find(|(session, _)| *session == child.header.session_id) {
+            Some((_, call)) => {
+                child.header.parent_session_id = Some(parent.header.session_id.clone());
+                child.header.parent_call_id = Some(call.clone());
+            }
+            None => unlinked.push(child.header.session_id.clone()),
+        }
+        imported.push(child);
+    }
+    let missing = links.iter().map(|(session, _)| session).filter(|s| !imported.iter().any(|c| &c.header.session_id == *s)).cloned().collect();
+    Ok(ImportedTree { parent, children: imported, missing, unlinked })
 }
 
 /// Recognises a format from the first parseable lines.
@@ -260,6 +311,11 @@ impl LogBuilder {
 
     pub fn other_update(&mut self, update: Value) -> u64 {
         self.push(RecordBody::Update(AcpUpdate::Other(update)))
+    }
+
+    /// A subagent's session the log links to a call (listed in the report).
+    pub fn linked_subagent(&mut self, session_id: &str) {
+        self.report.subagents.push(session_id.to_owned());
     }
 
     pub fn event(&mut self, event: Event) -> u64 {

@@ -188,7 +188,7 @@ pub struct SubagentStarted {
     pub provider: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    /// Its report budget in tokens.
+    /// Its report budget in tokens (0 when the source did not say: an import).
     pub report_tokens: u32,
 }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // contextview CLI. Exit codes: 0 ok, 1 the library rejected the input (error has .code),
 // 2 usage error (bad arguments, unknown subcommand/provider, unreadable file).
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as cv from './node.mjs';
 
@@ -45,14 +45,25 @@ const COMMANDS = {
     run: runTimeline,
   },
   import: {
-    summary: "convert another agent's session file to contextview's log (JSON Lines on stdout)",
-    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] [--strict] FILE   (--strict: exit 1 when the view lacks anything the source agent\'s model saw)',
+    summary: "convert another agent's session file to contextview's log (JSON Lines on stdout), with its subagents' files",
+    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] [--strict] [--children DIR] [--out DIR] FILE   (--strict: exit 1 when a view lacks anything the source agent\'s model saw; --children: the subagents\' agent-*.jsonl files, by default <FILE\'s name>/subagents/; --out: each session as <session id>.jsonl in DIR)',
     options: {
       from: { type: 'string' },
       strict: { type: 'boolean' },
+      children: { type: 'string' },
+      out: { type: 'string' },
     },
     positionals: 1,
     run: runImport,
+  },
+  tree: {
+    summary: 'a session and the subagents that answered its calls, each with what its requests used (JSON on stdout)',
+    usage: 'contextview tree --session <log.jsonl> [--children DIR]   (DIR: the subagents\' logs; default: the session\'s directory)',
+    options: {
+      session: { type: 'string' },
+      children: { type: 'string' },
+    },
+    run: runTree,
   },
   respond: {
     summary: "record a provider's answer (JSON or a stream, detected): prints the records to append (JSON Lines)",
@@ -219,15 +230,97 @@ function runTimeline(values) {
     (diags ? `; ${diags} line${diags === 1 ? '' : 's'} not read (first: line ${timeline.diagnostics[0].line}: ${timeline.diagnostics[0].message})` : '') + '\n');
 }
 
+/** The `.jsonl` files of a directory, as text (none when it does not exist and was not asked for). */
+function jsonlFiles(dir, asked) {
+  if (!asked && !existsSync(dir)) return [];
+  let names;
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort();
+  } catch (e) {
+    throw new UsageError(`cannot read directory ${dir}: ${e.code ?? firstLine(e.message)}`);
+  }
+  return names.map((n) => ({ path: join(dir, n), text: readText(join(dir, n), 'log') }));
+}
+
+/** A session id as a file name. */
+const fileName = (sessionId) => `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.jsonl`;
+
 function runImport(values, [file]) {
   const from = values.from;
   if (from !== undefined && !FORMATS.includes(from)) {
     throw new UsageError(`unknown format '${from}' (expected ${FORMATS.join(', ')})`);
   }
-  const { log, report } = cv.importSession(readText(file, 'session'), from);
-  process.stdout.write(log);
-  process.stderr.write(formatImportReport(report) + '\n');
-  if (values.strict && report.fidelity?.missing?.length) process.exitCode = 1;
+  const text = readText(file, 'session');
+  const childDir = values.children ?? join(file.replace(/\.jsonl$/, ''), 'subagents');
+  const children = jsonlFiles(childDir, values.children !== undefined);
+  const tree = cv.importTree(text, children.map((c) => c.text), from);
+  const all = [tree.parent, ...tree.children];
+  process.stderr.write(formatImportReport(tree.parent.report) + '\n');
+  for (const [i, child] of tree.children.entries()) {
+    process.stderr.write(formatImportReport(child.report).replace('contextview: import', `contextview: subagent ${children[i].path}:`) + '\n');
+  }
+  const links = tree.parent.report.subagents ?? [];
+  if (links.length) {
+    process.stderr.write(`  ${links.length} subagent(s) answered its calls; ${links.length - tree.missing.length} of their files imported` +
+      (tree.missing.length ? `; not given: ${tree.missing.join(', ')}` : '') + '\n');
+  }
+  if (tree.unlinked.length) process.stderr.write(`  not a subagent of this session: ${tree.unlinked.join(', ')}\n`);
+  if (values.out !== undefined) {
+    mkdirSync(values.out, { recursive: true });
+    for (const imported of all) {
+      const header = JSON.parse(imported.log.slice(0, imported.log.indexOf('\n')));
+      const path = join(values.out, fileName(header.sessionId));
+      writeFileSync(path, imported.log);
+      process.stdout.write(path + '\n');
+    }
+  } else {
+    process.stdout.write(tree.parent.log);
+  }
+  if (values.strict && all.some((i) => i.report.fidelity?.missing?.length)) process.exitCode = 1;
+}
+
+function runTree(values) {
+  const sessionPath = required(values, 'session');
+  const text = readText(sessionPath, 'session');
+  const dir = values.children ?? resolve(sessionPath, '..');
+  // Every log beside it, by its session id (the one asked for included).
+  const logs = new Map();
+  for (const { path, text: log } of jsonlFiles(dir, values.children !== undefined)) {
+    try {
+      const header = JSON.parse(log.slice(0, log.indexOf('\n') === -1 ? undefined : log.indexOf('\n')));
+      if (typeof header.sessionId === 'string') logs.set(header.sessionId, { path, text: log });
+    } catch {
+      // not a log of ours
+    }
+  }
+  const seen = new Set();
+  const node = (path, log) => {
+    const session = cv.Session.fromLog(log);
+    const state = session.state();
+    session.free();
+    seen.add(state.sessionId);
+    return {
+      sessionId: state.sessionId, file: path, model: state.model, records: state.records, spent: state.spent,
+      subagents: (state.subagents ?? []).map((l) => {
+        const found = logs.get(l.sessionId);
+        const child = found && !seen.has(l.sessionId) ? node(found.path, found.text) : undefined;
+        return { callId: l.callId, task: l.task, status: l.status, sessionId: l.sessionId, reported: l.usage, ...(child ? { session: child } : { missing: true }) };
+      }),
+    };
+  };
+  const tree = node(sessionPath, text);
+  process.stdout.write(JSON.stringify(tree, null, 2) + '\n');
+  const lines = [];
+  const walk = (n, depth) => {
+    const pad = '  '.repeat(depth);
+    lines.push(`${pad}${n.sessionId}: ${n.records} records, ${n.spent.requests} requests, ${n.spent.inputTokens} in / ${n.spent.outputTokens} out`);
+    for (const s of n.subagents) {
+      lines.push(`${pad}  ${s.callId} → ${s.sessionId} (${s.status}): ${firstLine(s.task).slice(0, 60)}${s.missing ? ' [log not found]' : ''}`);
+      if (s.session) walk(s.session, depth + 2);
+    }
+  };
+  walk(tree, 0);
+  process.stderr.write(lines.join('\n') + '\n');
 }
 
 /** The answer's bytes: a file, or stdin for `-`. */

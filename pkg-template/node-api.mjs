@@ -16,6 +16,7 @@ export const {
   buildRequestString,
   validatePayload,
   importSession,
+  importTree,
   Session,
   WorkspaceEngine,
   renderHeads,

@@ -373,6 +373,48 @@ pub fn import_session(
 
 
 
+/// A session imported with its subagents' own files (`importTree`).
+#[derive(Serialize, tsify::Tsify)]
+pub struct ImportTreeResult {
+    pub parent: ImportResult,
+    /// Each child file given, in order: its log's header names the parent's session and the
+    /// call it answered when the parent links it.
+    pub children: Vec<ImportResult>,
+    /// Sessions of subagents the parent links to a call whose files were not given.
+    pub missing: Vec<String>,
+    /// Child files the parent does not link to any call, by session id.
+    pub unlinked: Vec<String>,
+}
+
+/// Imports a session with the files of the subagents that answered its calls (Claude Code's
+/// `agent-<id>.jsonl` beside it), each linked to its call; lists what was not given or not linked.
+#[wasm_bindgen(js_name = importTree)]
+pub fn import_tree(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] children: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | null | undefined")] format: JsValue,
+) -> Result<Ts<ImportTreeResult>, JsValue> {
+    let text = string(&text, "text")?;
+    if !js_sys::Array::is_array(&children) {
+        return Err(cross::type_error("children", "an array of strings", &children));
+    }
+    let children: Vec<String> = js_sys::Array::from(&children).iter().map(|c| string(&c, "children")).collect::<Result<_, _>>()?;
+    let format = optional_string(&format, "format")?;
+    let format = match format.as_deref() {
+        Some(name) => Some(name.parse::<Format>().map_err(|m| error("invalid_argument", &m))?),
+        None => None,
+    };
+    let refs: Vec<&str> = children.iter().map(String::as_str).collect();
+    let tree = import::import_tree(format, &text, &refs).map_err(|e| error(e.code(), &e.to_string()))?;
+    let result = |imported: import::Imported| ImportResult { log: update::write_log(&imported.header, &imported.records), report: imported.report };
+    ts(&ImportTreeResult {
+        parent: result(tree.parent),
+        children: tree.children.into_iter().map(result).collect(),
+        missing: tree.missing,
+        unlinked: tree.unlinked,
+    })
+}
+
 /// Renders the two prompt heads (system prompt, first-user prefix) from a prompt context.
 #[wasm_bindgen(js_name = renderHeads)]
 pub fn render_heads(context: Ts<PromptContext>) -> Result<Ts<Heads>, JsValue> {

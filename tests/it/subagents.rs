@@ -230,69 +230,18 @@ fn subagent_commands_refuse_what_cannot_be() {
 
 // --- Claude Code files with subagents -------------------------------------------------------
 
-fn line(value: Value) -> String {
-    value.to_string()
-}
-
-/// A Claude Code 2.x main session whose model ran two Task calls at once; each result names the
-/// agent that answered it (`toolUseResult.agentId`).
-fn claude_parent() -> String {
-    let common = json!({"sessionId": "s-main", "cwd": "/repo", "version": "2.0.76", "userType": "external"});
-    let with = |mut v: Value| {
-        v.as_object_mut().unwrap().extend(common.as_object().unwrap().clone());
-        line(v)
-    };
-    let result = |uuid: &str, parent: &str, call: &str, agent: &str, prompt: &str, report: &str| {
-        with(json!({"type": "user", "uuid": uuid, "parentUuid": parent, "isSidechain": false, "timestamp": "2026-12-05T10:00:05Z",
-            "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call, "content": [{"type": "text", "text": report}]}]},
-            "toolUseResult": {"status": "completed", "prompt": prompt, "agentId": agent, "content": [{"type": "text", "text": report}],
-                "totalDurationMs": 4000, "totalTokens": 2100, "totalToolUseCount": 1, "usage": {"input_tokens": 5, "output_tokens": 40}}}))
-    };
-    [
-        with(json!({"type": "user", "uuid": "u1", "parentUuid": null, "isSidechain": false, "timestamp": "2026-12-05T10:00:00Z",
-            "message": {"role": "user", "content": "Audit both crates."}})),
-        with(json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "isSidechain": false, "timestamp": "2026-12-05T10:00:01Z",
-            "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [
-                {"type": "tool_use", "id": "toolu_1", "name": "Task", "input": {"description": "audit a", "prompt": "Audit crate a", "subagent_type": "general-purpose"}},
-                {"type": "tool_use", "id": "toolu_2", "name": "Task", "input": {"description": "audit b", "prompt": "Audit crate b", "subagent_type": "general-purpose"}}],
-                "usage": {"input_tokens": 900, "output_tokens": 80}}})),
-        result("r1", "a1", "toolu_1", "aaa1", "Audit crate a", "Crate a: one unsound transmute in src/raw.rs."),
-        result("r2", "r1", "toolu_2", "bbb2", "Audit crate b", "Crate b: clean."),
-        with(json!({"type": "assistant", "uuid": "a2", "parentUuid": "r2", "isSidechain": false, "timestamp": "2026-12-05T10:00:09Z",
-            "message": {"id": "msg_2", "role": "assistant", "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": "One finding, in crate a."}],
-                "usage": {"input_tokens": 1000, "output_tokens": 12}}})),
-    ]
-    .join("\n")
-}
-
-/// A subagent's own file: every line a sidechain of the main session, with its agent's id.
-fn claude_agent(agent: &str, prompt: &str, report: &str) -> String {
-    let common = json!({"sessionId": "s-main", "agentId": agent, "isSidechain": true, "cwd": "/repo", "version": "2.0.76", "userType": "external"});
-    let with = |mut v: Value| {
-        v.as_object_mut().unwrap().extend(common.as_object().unwrap().clone());
-        line(v)
-    };
-    [
-        with(json!({"type": "user", "uuid": format!("{agent}-1"), "parentUuid": null, "timestamp": "2026-12-05T10:00:02Z", "message": {"role": "user", "content": prompt}})),
-        with(json!({"type": "assistant", "uuid": format!("{agent}-2"), "parentUuid": format!("{agent}-1"), "timestamp": "2026-12-05T10:00:03Z",
-            "message": {"id": format!("msg_{agent}_1"), "role": "assistant", "model": "claude-sonnet-4-5",
-                "content": [{"type": "tool_use", "id": format!("toolu_{agent}"), "name": "Grep", "input": {"pattern": "transmute"}}], "usage": {"input_tokens": 300, "output_tokens": 20}}})),
-        with(json!({"type": "user", "uuid": format!("{agent}-3"), "parentUuid": format!("{agent}-2"), "timestamp": "2026-12-05T10:00:04Z",
-            "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": format!("toolu_{agent}"), "content": "src/raw.rs:3: transmute"}]}})),
-        with(json!({"type": "assistant", "uuid": format!("{agent}-4"), "parentUuid": format!("{agent}-3"), "timestamp": "2026-12-05T10:00:05Z",
-            "message": {"id": format!("msg_{agent}_2"), "role": "assistant", "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": report}], "usage": {"input_tokens": 350, "output_tokens": 40}}})),
-    ]
-    .join("\n")
-}
+/// Our fixture (tests/fixtures/claude-subagents): a Claude Code 2.x session whose model ran two
+/// Task calls at once, its two subagents' own files, and an agent file that answers none of them.
+const CLAUDE_PARENT: &str = include_str!("../fixtures/claude-subagents/s-main.jsonl");
+const CLAUDE_AGENT_A: &str = include_str!("../fixtures/claude-subagents/s-main/subagents/agent-aaa1.jsonl");
+const CLAUDE_AGENT_B: &str = include_str!("../fixtures/claude-subagents/s-main/subagents/agent-bbb2.jsonl");
+const CLAUDE_AGENT_OTHER: &str = include_str!("../fixtures/claude-subagents/agent-zzz9.jsonl");
 
 #[test]
 fn a_claude_code_session_and_its_agent_files_import_as_a_linked_tree() {
     use contextview::import::{import_tree, Format};
-    let parent = claude_parent();
-    let a = claude_agent("aaa1", "Audit crate a", "Crate a: one unsound transmute in src/raw.rs.");
-    let b = claude_agent("bbb2", "Audit crate b", "Crate b: clean.");
-    let other = claude_agent("zzz9", "Something else", "Unrelated.");
-    let tree = import_tree(Some(Format::ClaudeCode), &parent, &[&b, &a, &other]).unwrap();
+    let (parent, a, b, other) = (CLAUDE_PARENT, CLAUDE_AGENT_A, CLAUDE_AGENT_B, CLAUDE_AGENT_OTHER);
+    let tree = import_tree(Some(Format::ClaudeCode), parent, &[b, a, other]).unwrap();
     // The parent's log links each call to the session that answered it.
     let log = contextview::update::write_log(&tree.parent.header, &tree.parent.records);
     let mut p = Session::from_log(&log);
@@ -336,6 +285,6 @@ fn a_claude_code_session_and_its_agent_files_import_as_a_linked_tree() {
         assert_eq!(session.state().parent_call_id, Some(call));
     }
     // The parent alone says which children's files it lacks.
-    let alone = import_tree(Some(Format::ClaudeCode), &parent, &[&a]).unwrap();
+    let alone = import_tree(Some(Format::ClaudeCode), parent, &[a]).unwrap();
     assert_eq!(alone.missing, vec!["s-main/agent-bbb2"]);
 }

@@ -255,3 +255,38 @@ test('bin entry is executable with a node shebang', () => {
   assert.ok(readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n'));
   assert.ok(statSync(bin).mode & 0o111, 'executable bit');
 });
+
+test('import writes a session and its subagents as linked logs; tree walks them with what each used', () => {
+  const fixture = join(root, 'tests/fixtures/claude-subagents');
+  const out = join(tmp, 'tree');
+  // The subagents' files are found where Claude Code keeps them: <session>/subagents/.
+  const r = run(['import', '--out', out, join(fixture, 's-main.jsonl')]);
+  assert.equal(r.code, 0, r.stderr);
+  const written = r.stdout.trim().split('\n');
+  assert.deepEqual(written, [join(out, 's-main.jsonl'), join(out, 's-main_agent-aaa1.jsonl'), join(out, 's-main_agent-bbb2.jsonl')]);
+  assert.match(r.stderr, /2 subagent\(s\) answered its calls; 2 of their files imported/);
+  const header = JSON.parse(readFileSync(written[1], 'utf8').split('\n')[0]);
+  assert.deepEqual([header.sessionId, header.parentSessionId, header.parentCallId], ['s-main/agent-aaa1', 's-main', 'toolu_1']);
+  // Without --out, the session's log on stdout as before; a child file it does not link is named.
+  const alone = run(['import', '--children', fixture, join(fixture, 's-main.jsonl')]);
+  assert.equal(alone.code, 0, alone.stderr);
+  assert.ok(alone.stdout.startsWith('{"format":"contextview.session-log"'));
+  assert.match(alone.stderr, /not given: s-main\/agent-aaa1, s-main\/agent-bbb2/);
+  assert.match(alone.stderr, /not a subagent of this session: s-main\/agent-zzz9/);
+  // The tree: each call, the session that answered it, and what that session's requests used.
+  const t = run(['tree', '--session', written[0]]);
+  assert.equal(t.code, 0, t.stderr);
+  const tree = JSON.parse(t.stdout);
+  assert.equal(tree.sessionId, 's-main');
+  assert.deepEqual(tree.spent, { requests: 2, inputTokens: 1900, outputTokens: 92, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  assert.deepEqual(tree.subagents.map((s) => [s.callId, s.sessionId, s.status, s.task, s.session?.spent.requests, s.session?.spent.inputTokens]), [
+    ['toolu_1', 's-main/agent-aaa1', 'completed', 'Audit crate a', 2, 650],
+    ['toolu_2', 's-main/agent-bbb2', 'completed', 'Audit crate b', 2, 650],
+  ]);
+  assert.match(t.stderr, /toolu_1 → s-main\/agent-aaa1 \(completed\): Audit crate a/);
+  // A child's log not beside it is reported missing, not guessed.
+  rmSync(written[2]);
+  const partial = JSON.parse(run(['tree', '--session', written[0]]).stdout);
+  assert.deepEqual(partial.subagents.map((s) => Boolean(s.missing)), [false, true]);
+  assert.equal(run(['tree']).code, 2, 'a missing --session is a usage error');
+});

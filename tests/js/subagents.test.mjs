@@ -3,9 +3,10 @@
 // storage fails leaves its call answered; reopened, each side finds the other.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import * as cv from '../../pkg/node.mjs';
 
@@ -111,4 +112,19 @@ test('in storage: a child whose storage fails leaves its call answered; reopened
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('importTree: a Claude Code session and its agents\' files, linked; what is missing or unlinked is listed', () => {
+  const dir = fileURLToPath(new URL('../fixtures/claude-subagents/', import.meta.url));
+  const read = (p) => readFileSync(join(dir, p), 'utf8');
+  const tree = cv.importTree(read('s-main.jsonl'), [read('s-main/subagents/agent-bbb2.jsonl'), read('agent-zzz9.jsonl')], 'claude-code');
+  assert.deepEqual(tree.parent.report.subagents, ['s-main/agent-aaa1', 's-main/agent-bbb2']);
+  assert.deepEqual([tree.missing, tree.unlinked], [['s-main/agent-aaa1'], ['s-main/agent-zzz9']]);
+  const child = cv.Session.fromLog(tree.children[0].log);
+  assert.deepEqual([child.state().parentSessionId, child.state().parentCallId], ['s-main', 'toolu_2']);
+  assert.equal(child.finalAnswer(), 'Crate b: clean.');
+  const parent = cv.Session.fromLog(tree.parent.log);
+  assert.deepEqual(parent.state().subagents.map((l) => [l.callId, l.task]), [['toolu_1', 'Audit crate a'], ['toolu_2', 'Audit crate b']]);
+  assert.throws(() => cv.importTree(read('s-main.jsonl'), 'not an array'), (e) => e instanceof cv.ContextviewTypeError && e.argument === 'children');
+  assert.throws(() => cv.importTree(read('s-main.jsonl'), [42]), (e) => e instanceof cv.ContextviewTypeError && e.argument === 'children');
 });

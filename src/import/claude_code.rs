@@ -127,6 +127,54 @@ pub fn import(text: &str) -> Imported {
     imported
 }
 
+/// The subagents' conversations a main session carries in its `agent_progress` entries (Claude
+/// Code 2.x writes each message a running subagent exchanges there, under the call it answers),
+/// as the agent file each would be: `(call id, that file's text)`, in the order first seen. What
+/// a subagent said after its last progress entry (its report) is in the call's result.
+pub fn progress_transcripts(text: &str) -> Vec<(String, String)> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    let mut last_uuid: HashMap<String, String> = HashMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for line in text.lines() {
+        let Ok(entry) = serde_json::from_str::<Value>(line) else { continue };
+        if entry.get("type").and_then(Value::as_str) != Some("progress") {
+            continue;
+        }
+        let Some(data) = entry.get("data").filter(|d| d.get("type").and_then(Value::as_str) == Some("agent_progress")) else { continue };
+        let (Some(call), Some(agent), Some(message)) =
+            (entry.get("parentToolUseID").and_then(Value::as_str), data.get("agentId").and_then(Value::as_str), data.get("message"))
+        else {
+            continue;
+        };
+        let Some(uuid) = message.get("uuid").and_then(Value::as_str) else { continue };
+        if !seen.insert(format!("{call}\u{0}{uuid}")) {
+            continue;
+        }
+        let parent = last_uuid.insert(call.to_owned(), uuid.to_owned());
+        let mut line = serde_json::Map::new();
+        for key in ["type", "timestamp", "message", "requestId"] {
+            if let Some(v) = message.get(key) {
+                line.insert(key.to_owned(), v.clone());
+            }
+        }
+        line.insert("uuid".into(), Value::String(uuid.to_owned()));
+        line.insert("parentUuid".into(), parent.map_or(Value::Null, Value::String));
+        line.insert("isSidechain".into(), Value::Bool(true));
+        line.insert("agentId".into(), Value::String(agent.to_owned()));
+        for key in ["sessionId", "cwd", "version"] {
+            if let Some(v) = entry.get(key) {
+                line.insert(key.to_owned(), v.clone());
+            }
+        }
+        let text = Value::Object(line).to_string();
+        match groups.iter_mut().find(|(c, _)| c == call) {
+            Some((_, lines)) => lines.push(text),
+            None => groups.push((call.to_owned(), vec![text])),
+        }
+    }
+    groups.into_iter().map(|(call, lines)| (call, lines.join("\n"))).collect()
+}
+
 fn header_of(entries: &[Entry], subagent: bool) -> Header {
     let mut header = Header::new("");
     let field = |key: &str| entries.iter().find_map(|e| e.value.get(key).and_then(Value::as_str)).map(str::to_owned);

@@ -110,6 +110,10 @@ pub struct ImportReport {
     /// conversations are in their files, imported on their own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subagents: Vec<String>,
+    /// A subagent's session read from the progress entries its parent's file carries (its file
+    /// was not given): its report is in the parent's result, not in this log.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_progress: bool,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -189,9 +193,11 @@ pub struct ImportedTree {
 /// Imports a session and its subagents' own files (Claude Code's `agent-<id>.jsonl` beside it),
 /// each linked to the call it answered: the parent's log records which session answered each
 /// call (`subagent_started`, `subagent_ended`); each child's header names the parent's session
-/// and that call; what was not given, or not linked, is listed.
-pub fn import_tree(format: Option<Format>, parent: &str, children: &[&str]) -> Result<ImportedTree, ImportError> {
-    let parent = import(format, parent)?;
+/// and that call; a child whose file was not given but whose conversation the parent carries
+/// (Claude Code's `agent_progress` entries) is imported from there (`report.fromProgress`); what
+/// is still missing, or not linked, is listed.
+pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str]) -> Result<ImportedTree, ImportError> {
+    let parent = import(format, parent_text)?;
     let format = parent.report.format;
     let links: Vec<(String, String)> = parent
         .records
@@ -213,6 +219,21 @@ pub fn import_tree(format: Option<Format>, parent: &str, children: &[&str]) -> R
             None => unlinked.push(child.header.session_id.clone()),
         }
         imported.push(child);
+    }
+    // Children whose files were not given but whose conversations the parent carries (Claude
+    // Code's progress entries): imported from there, linked alike.
+    if format == Some(Format::ClaudeCode) {
+        for (call, transcript) in claude_code::progress_transcripts(parent_text) {
+            let Some((session, _)) = links.iter().find(|(_, c)| *c == call) else { continue };
+            if imported.iter().any(|c| &c.header.session_id == session) {
+                continue;
+            }
+            let mut child = import(format, &transcript)?;
+            child.header.parent_session_id = Some(parent.header.session_id.clone());
+            child.header.parent_call_id = Some(call);
+            child.report.from_progress = true;
+            imported.push(child);
+        }
     }
     let missing = links.iter().map(|(session, _)| session).filter(|s| !imported.iter().any(|c| &c.header.session_id == *s)).cloned().collect();
     Ok(ImportedTree { parent, children: imported, missing, unlinked })

@@ -30,6 +30,8 @@ pub fn claude_code_subagents_link_to_the_calls_they_answered(dir: &Path) {
     let (agents, mains): (Vec<_>, Vec<_>) = files.iter().partition(|(_, text)| is_agent_file(text));
     let mut links_seen = 0;
     let mut linked_children = 0;
+    let mut from_progress = 0;
+    let mut progress_calls = 0;
     for (name, text) in &mains {
         let entries = lines(text);
         let session = entries.iter().find_map(|e| e["sessionId"].as_str()).unwrap_or("").to_owned();
@@ -38,10 +40,14 @@ pub fn claude_code_subagents_link_to_the_calls_they_answered(dir: &Path) {
         let mut seen = std::collections::HashSet::new();
         let mut expected = Vec::new();
         let mut call_names = std::collections::HashMap::new();
+        let mut call_prompts = std::collections::HashMap::new();
         for e in &entries {
             for block in e.pointer("/message/content").and_then(Value::as_array).into_iter().flatten() {
                 if block["type"] == "tool_use" {
                     call_names.insert(block["id"].as_str().unwrap_or("").to_owned(), block["name"].as_str().unwrap_or("").to_owned());
+                    if let Some(prompt) = block.pointer("/input/prompt").and_then(Value::as_str) {
+                        call_prompts.insert(block["id"].as_str().unwrap_or("").to_owned(), prompt.to_owned());
+                    }
                 }
             }
             if e["isSidechain"] == true || e["type"] != "user" || !seen.insert(e["uuid"].as_str().unwrap_or("").to_owned()) {
@@ -70,6 +76,35 @@ pub fn claude_code_subagents_link_to_the_calls_they_answered(dir: &Path) {
         }
         assert_eq!(tree.missing.len() + tree.children.len() - tree.unlinked.len(), links.len(), "{name}: every link is a child given or one missing");
         assert!(tree.parent.report.fidelity.missing.is_empty(), "{name}");
+        // Children read from the parent's progress entries: counted here from those entries, every
+        // call that has its result there and the task as the first prompt reach the child's view.
+        for child in tree.children.iter().filter(|c| c.report.from_progress) {
+            let call = child.header.parent_call_id.clone().unwrap();
+            let messages: Vec<&Value> = entries
+                .iter()
+                .filter(|e| e["type"] == "progress" && e["data"]["type"] == "agent_progress" && e["parentToolUseID"] == call.as_str())
+                .map(|e| &e["data"]["message"])
+                .collect();
+            let blocks = |kind: &str| -> Vec<String> {
+                messages
+                    .iter()
+                    .flat_map(|m| m.pointer("/message/content").and_then(Value::as_array).cloned().unwrap_or_default())
+                    .filter(|b| b["type"] == kind)
+                    .map(|b| b[if kind == "tool_use" { "id" } else { "tool_use_id" }].as_str().unwrap_or("").to_owned())
+                    .collect()
+            };
+            let results = blocks("tool_result");
+            let answered = blocks("tool_use").into_iter().collect::<std::collections::BTreeSet<_>>().into_iter().filter(|id| results.contains(id)).count();
+            let fidelity = &child.report.fidelity;
+            assert!(fidelity.missing.is_empty(), "{name} {call}: {:?}", fidelity.missing);
+            assert_eq!(fidelity.view.tool_calls, answered, "{name} {call}");
+            let mut session = Session::from_log(&write_log(&child.header, &child.records));
+            let task = session.state().prompts.first().cloned().unwrap_or_default();
+            let asked = call_prompts.get(&call).cloned().unwrap_or_default();
+            assert_eq!(task.trim(), asked.trim(), "{name} {call}: the task is the child's first prompt");
+            from_progress += 1;
+            progress_calls += answered;
+        }
         links_seen += links.len();
         linked_children += tree.children.len() - tree.unlinked.len();
         println!("{name}: {} subagent calls linked, {} with their files, {} missing", links.len(), tree.children.len() - tree.unlinked.len(), tree.missing.len());
@@ -85,5 +120,7 @@ pub fn claude_code_subagents_link_to_the_calls_they_answered(dir: &Path) {
     }
     assert!(links_seen >= 4, "the corpus holds sessions whose subagents answered their calls ({links_seen} links)");
     assert!(!agents.is_empty(), "the corpus holds an agent file");
+    assert!(from_progress >= 4 && progress_calls > 20, "children read from progress entries: {from_progress}, {progress_calls} calls");
+    println!("{from_progress} children read from their parents' progress entries, {progress_calls} answered calls in their views");
     println!("{} main sessions, {links_seen} subagent links, {} agent files, {linked_children} linked to their parent's calls", mains.len(), agents.len());
 }

@@ -288,3 +288,27 @@ fn a_claude_code_session_and_its_agent_files_import_as_a_linked_tree() {
     let alone = import_tree(Some(Format::ClaudeCode), parent, &[a]).unwrap();
     assert_eq!(alone.missing, vec!["s-main/agent-bbb2"]);
 }
+
+#[test]
+fn a_subagent_known_only_from_its_parents_progress_entries_imports_from_them() {
+    use contextview::import::{import_tree, Format};
+    let parent = include_str!("../fixtures/claude-subagents/s-prog.jsonl");
+    let tree = import_tree(Some(Format::ClaudeCode), parent, &[]).unwrap();
+    assert!(tree.missing.is_empty(), "{:?}", tree.missing);
+    assert_eq!(tree.children.len(), 1);
+    let child = &tree.children[0];
+    assert!(child.report.from_progress);
+    assert_eq!(
+        (child.header.session_id.as_str(), child.header.parent_session_id.as_deref(), child.header.parent_call_id.as_deref()),
+        ("s-prog/agent-ppp1", Some("s-prog"), Some("toolu_p1"))
+    );
+    assert!(child.report.fidelity.missing.is_empty(), "{:?}", child.report.fidelity.missing);
+    assert_eq!((child.report.fidelity.view.prompts, child.report.fidelity.view.tool_calls), (1, 1));
+    let mut session = Session::from_log(&contextview::update::write_log(&child.header, &child.records));
+    assert_eq!(session.state().prompts, vec!["Find the config loader"]);
+    let body = built(&mut session);
+    assert_eq!(results(&body), vec![("toolu_g1".to_owned(), "src/config.rs:12: pub fn load_config".to_owned(), false)]);
+    // The parent links it to its call.
+    let mut parent_links = Session::from_log(&contextview::update::write_log(&tree.parent.header, &tree.parent.records));
+    assert_eq!(parent_links.state().subagents.len(), 1);
+}

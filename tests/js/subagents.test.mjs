@@ -128,3 +128,12 @@ test('importTree: a Claude Code session and its agents\' files, linked; what is 
   assert.throws(() => cv.importTree(read('s-main.jsonl'), 'not an array'), (e) => e instanceof cv.ContextviewTypeError && e.argument === 'children');
   assert.throws(() => cv.importTree(read('s-main.jsonl'), [42]), (e) => e instanceof cv.ContextviewTypeError && e.argument === 'children');
 });
+
+test('the subagent and head budget cases every runtime runs pass in Node', async (t) => {
+  const { treeCases, runTree, FIXTURE_FILES } = await import('./tree-conformance.mjs');
+  const dir = fileURLToPath(new URL('../fixtures/claude-subagents/', import.meta.url));
+  const fixtures = Object.fromEntries(Object.entries(FIXTURE_FILES).map(([k, p]) => [k, readFileSync(join(dir, p), 'utf8')]));
+  const results = await runTree(treeCases, cv, fixtures);
+  assert.deepEqual(results.map((r) => r.name), treeCases.map((c) => c.name));
+  for (const r of results) await t.test(r.name, () => assert.ok(r.ok, r.error));
+});

@@ -8,6 +8,7 @@ import { chromium } from 'playwright-core';
 
 import { openPage } from './static-server.mjs';
 import { unhappyCases } from './unhappy-conformance.mjs';
+import { treeCases } from './tree-conformance.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let server, browser, page;
@@ -27,6 +28,12 @@ test('every unhappy-path case passes in Chromium', async (t) => {
   const { status, results } = await page.evaluate(() => ({ status: document.body.dataset.status, results: window.__results }));
   assert.equal(status, 'done', `${status}\n${messages.join('\n')}`);
   assert.deepEqual(results.map((r) => r.name), unhappyCases.map((c) => c.name), 'every case ran');
+  for (const r of results) await t.test(r.name, () => assert.ok(r.ok, r.error));
+});
+
+test('the subagent and head budget cases pass in Chromium', async (t) => {
+  const results = await page.evaluate(() => window.__tree);
+  assert.deepEqual(results.map((r) => r.name), treeCases.map((c) => c.name), 'every case ran');
   for (const r of results) await t.test(r.name, () => assert.ok(r.ok, r.error));
 });
 

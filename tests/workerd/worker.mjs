@@ -11,6 +11,8 @@
 //                         the answer through receive(), as a Worker relays a provider's stream)
 //   GET  /unhappy         -> {results: [{name, ok, error?}]} (the unhappy-path conformance
 //                         suite, tests/js/unhappy-conformance.mjs, with this runtime's entry)
+//   POST /tree            body: the Claude Code fixture's texts -> {results: [{name, ok, error?}]}
+//                         (the subagent and head budget cases, tests/js/tree-conformance.mjs)
 //   POST /open-bench      body: a session log -> {log, records} (stored through durableObjectStorage)
 //   GET  /open-bench?log=L&how=checkpoint|replay -> {body} (opened as an object opens on a cold start,
 //                         openSession from the last checkpoint, or as it did before, every row read and
@@ -29,6 +31,7 @@ import { sessionCases } from '../js/session-conformance.mjs';
 import * as cv from '../../pkg/workerd.mjs';
 import { receiveAnswer } from './receive-answer.mjs';
 import { unhappyCases, runUnhappy } from '../js/unhappy-conformance.mjs';
+import { treeCases, runTree } from '../js/tree-conformance.mjs';
 
 const LINE_PREFIX = 'line:';
 const key = (n) => LINE_PREFIX + String(n).padStart(10, '0');
@@ -163,6 +166,9 @@ export default {
     }
     if (request.method === 'GET' && url.pathname === '/unhappy') {
       return Response.json({ results: await runUnhappy(unhappyCases, cv) });
+    }
+    if (request.method === 'POST' && url.pathname === '/tree') {
+      return Response.json({ results: await runTree(treeCases, cv, await request.json()) });
     }
     const name = url.searchParams.get('session') ?? 'default';
     return env.SESSIONS.get(env.SESSIONS.idFromName(name)).fetch(request);

@@ -260,6 +260,43 @@ pub struct Simulation {
     pub window: u64,
     pub cost_model: CostModel,
     pub policies: Vec<PolicyResult>,
+    /// The subagents the log started and what their requests used, as each reported at its end,
+    /// priced at each one's model (its own price row, else the session's): their share beside the
+    /// policies' prices of the session's own requests (no policy changes theirs).
+    #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
+    pub subagents: Option<SubagentShare>,
+}
+
+/// The subagents' share of a session's cost.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubagentShare {
+    pub started: usize,
+    pub spent: crate::update::record::Spent,
+    /// Their requests' input, cache and output at list prices, in dollars.
+    pub dollars: f64,
+}
+
+impl SubagentShare {
+    fn of(links: &[crate::update::replay::SubagentLink], provider: crate::provider::Provider, session_row: &CostModel, rows: &[CostModel]) -> Option<SubagentShare> {
+        if links.is_empty() {
+            return None;
+        }
+        let mut share = SubagentShare { started: links.len(), spent: Default::default(), dollars: 0.0 };
+        for link in links {
+            let Some(spent) = &link.usage else { continue };
+            share.spent.add(spent);
+            let row = link.model.as_deref().and_then(|m| model_for(provider, m, rows)).unwrap_or_else(|| session_row.clone());
+            let p = &row.prices;
+            share.dollars += (spent.input_tokens as f64 * p.input
+                + spent.output_tokens as f64 * p.output
+                + spent.cache_read_tokens as f64 * p.cache_read
+                + spent.cache_write_tokens as f64 * p.cache_write)
+                / 1e6;
+        }
+        Some(share)
+    }
 }
 
 /// Why a simulation could not run.
@@ -307,7 +344,8 @@ pub fn simulate(input: &SimulateInput) -> Result<Simulation, SimulateError> {
             crate::diagnostic::from_value(Value::Object(options)).map_err(|e| SimulateError::InvalidOptions(format!("policy `{}`: {e}", policy.name)))?;
         results.push(walk.run(&policy.name, &options, &input.cost_models)?);
     }
-    Ok(Simulation { provider, model, window, cost_model: row, policies: results })
+    let subagents = SubagentShare::of(&walk.end.state().subagents, provider, &row, &input.cost_models);
+    Ok(Simulation { provider, model, window, cost_model: row, policies: results, subagents })
 }
 
 /// The price row for a model: the host's rows first, then the built-in ones.

@@ -312,3 +312,35 @@ fn a_subagent_known_only_from_its_parents_progress_entries_imports_from_them() {
     let mut parent_links = Session::from_log(&contextview::update::write_log(&tree.parent.header, &tree.parent.records));
     assert_eq!(parent_links.state().subagents.len(), 1);
 }
+
+#[test]
+fn simulate_prices_the_subagents_share_at_each_ones_model() {
+    use contextview::cost::{model_for, CostModel};
+    use contextview::simulate::{simulate, SimulateInput};
+    use contextview::Provider;
+    let mut p = parent();
+    let on_parent = start(&mut p, "t1", "Audit crate a", json!({}));
+    let on_haiku = start(&mut p, "t2", "Audit crate b", json!({"model": "claude-haiku-4-5"}));
+    start(&mut p, "t3", "Audit crate c", json!({}));
+    assert_eq!(on_parent.model.as_deref(), Some("claude-sonnet-4-5"));
+    ok(&mut p, json!({"type": "endSubagent", "toolCallId": "t1", "report": "a",
+        "usage": {"requests": 2, "inputTokens": 1000, "outputTokens": 100, "cacheReadTokens": 4000, "cacheWriteTokens": 500}}));
+    ok(&mut p, json!({"type": "endSubagent", "toolCallId": "t2", "report": "b", "usage": {"requests": 1, "inputTokens": 2000, "outputTokens": 300}}));
+    ok(&mut p, json!({"type": "endSubagent", "toolCallId": "t3", "error": "stopped"}));
+    assert_eq!(on_haiku.model.as_deref(), Some("claude-haiku-4-5"));
+    // Price rows of the host's: sonnet 3 / 15 / 0.3 / 3.75, haiku 1 / 5 / 0.1 / 1.25 per million.
+    let row = |prefix: &str, prices: [f64; 4]| {
+        let mut row: CostModel = model_for(Provider::Anthropic, "claude-sonnet-4-5", &[]).unwrap();
+        row.model_prefix = prefix.to_owned();
+        (row.prices.input, row.prices.output, row.prices.cache_read, row.prices.cache_write) = (prices[0], prices[1], prices[2], prices[3]);
+        row
+    };
+    let rows = vec![row("claude-sonnet", [3.0, 15.0, 0.3, 3.75]), row("claude-haiku", [1.0, 5.0, 0.1, 1.25])];
+    let log = p.snapshot().unwrap().log;
+    let input = SimulateInput { log, options: serde_json::from_value(json!({"provider": "anthropic"})).unwrap(), policies: Vec::new(), cost_models: rows };
+    let share = simulate(&input).unwrap().subagents.unwrap();
+    assert_eq!(share.started, 3);
+    assert_eq!(share.spent, Spent { requests: 3, input_tokens: 3000, output_tokens: 400, cache_read_tokens: 4000, cache_write_tokens: 500 });
+    // t1 at sonnet's: 1000×3 + 100×15 + 4000×0.3 + 500×3.75 = 7575; t2 at haiku's: 2000×1 + 300×5 = 3500.
+    assert!((share.dollars - (7575.0 + 3500.0) / 1e6).abs() < 1e-12, "{}", share.dollars);
+}

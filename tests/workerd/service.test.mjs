@@ -657,3 +657,53 @@ test("a provider's failure, relayed, is recorded as the package records it and a
   const badHeaders = await call('POST', '/v1/sessions/acme-relay-0/responses?provider=anthropic', { body: '{}', headers: { 'x-provider-status': '200', 'x-provider-headers': '[1]' } });
   assert.deepEqual([badHeaders.status, badHeaders.json.error.code], [400, 'invalid_provider_headers']);
 });
+
+test('subagents: a child is its own Durable Object, made through its parent; a parent\'s token reads its children, a child\'s never its parent or siblings', async () => {
+  const parent = 'acme-lead';
+  assert.equal((await call('PUT', `/v1/sessions/${parent}`)).status, 201);
+  for (const c of [
+    { type: 'switchModel', ...MODEL },
+    { type: 'setPromptContext', context: { label: 'Forge', tools: ['read', 'Task'] } },
+    { type: 'userMessage', text: 'Audit both crates.' },
+    { type: 'assistantResponse', toolCalls: [{ id: 't1', name: 'Task', input: { prompt: 'a' } }, { id: 't10', name: 'Task', input: { prompt: 'b' } }] },
+  ]) assert.equal((await command(parent, c)).status, 200);
+  const started = await call('POST', `/v1/sessions/${parent}/subagents`, { body: { toolCallId: 't1', task: 'Audit crate a' } });
+  assert.equal(started.status, 201, started.text);
+  assert.equal(started.json.child.id, 'acme-lead.t1');
+  assert.deepEqual([started.json.child.parentSessionId, started.json.child.parentCallId], [parent, 't1']);
+  assert.equal(started.json.parent.reply.type, 'subagentStarted');
+  const sibling = await call('POST', `/v1/sessions/${parent}/subagents`, { body: { toolCallId: 't10', task: 'Audit crate b' } });
+  assert.equal(sibling.status, 201, sibling.text);
+  // The child is an ordinary session: its own state, commands and builds.
+  const childToken = started.json.token;
+  const state = await call('GET', '/v1/sessions/acme-lead.t1', { token: childToken });
+  assert.equal(state.status, 200, state.text);
+  assert.deepEqual([state.json.state.parentSessionId, state.json.state.parentCallId, state.json.state.prompts], [parent, 't1', ['Audit crate a']]);
+  const answered = await call('POST', '/v1/sessions/acme-lead.t1/commands', { token: childToken, body: { type: 'assistantResponse', text: 'Crate a: clean.', usage: { inputTokens: 50, outputTokens: 5 } } });
+  assert.equal(answered.status, 200, answered.text);
+  // The child's token reaches neither its parent nor a sibling whose id it prefixes.
+  for (const other of [parent, 'acme-lead.t10']) {
+    const r = await call('GET', `/v1/sessions/${other}`, { token: childToken });
+    assert.deepEqual([r.status, r.json?.error?.code], [403, 'forbidden'], other);
+  }
+  // The parent's token reads its children; it ends them, the report answering each call.
+  assert.equal((await call('GET', '/v1/sessions/acme-lead.t10')).status, 200);
+  const spent = (await call('GET', '/v1/sessions/acme-lead.t1')).json.state.spent;
+  assert.equal((await command(parent, { type: 'endSubagent', toolCallId: 't1', report: 'Crate a: clean.', usage: spent })).status, 200);
+  assert.equal((await command(parent, { type: 'endSubagent', toolCallId: 't10', error: 'stopped' })).status, 200);
+  const built = await call('POST', `/v1/sessions/${parent}/build`, { body: BUILD });
+  assert.equal(built.status, 200, built.text);
+  const { subagents } = built.json.reply.report;
+  assert.deepEqual([subagents.started, subagents.failed, subagents.spent.inputTokens], [2, 1, 50]);
+  // Refusals: an answered call, a call the parent never made, a child id the service cannot name.
+  const again = await call('POST', `/v1/sessions/${parent}/subagents`, { body: { toolCallId: 't1', task: 'x' } });
+  assert.deepEqual([again.status, again.json.error.code], [422, 'subagent_call']);
+  const unknown = await call('POST', `/v1/sessions/${parent}/subagents`, { body: { toolCallId: 'nope', task: 'x' } });
+  assert.deepEqual([unknown.status, unknown.json.error.code], [422, 'unknown_tool_call']);
+  const named = await call('POST', `/v1/sessions/${parent}/subagents`, { body: { toolCallId: 't1', task: 'x', sessionId: 'acme-x' } });
+  assert.deepEqual([named.status, named.json.error.code], [400, 'invalid_subagent']);
+  // A session token minted by hand works the same way.
+  const tree = await mintToken(SECRET, { session: parent });
+  assert.equal((await call('GET', '/v1/sessions/acme-lead.t10', { token: tree })).status, 200);
+  assert.equal((await call('GET', '/v1/sessions/acme-e2e', { token: tree })).status, 403);
+});

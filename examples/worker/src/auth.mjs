@@ -48,12 +48,19 @@ export async function constantTimeEqual(a, b) {
   return diff === 0;
 }
 
-/** A client token for sessions whose id starts with `prefix`, valid for `ttlSeconds`. */
-export async function mintToken(secret, { prefix, ttlSeconds = 3600, now = Date.now() }) {
+/**
+ * A client token for sessions whose id starts with `prefix` — or, with `session`, for that
+ * session and its subagents' (`<session>.<call>`, and theirs) and no other — valid for
+ * `ttlSeconds`.
+ */
+export async function mintToken(secret, { prefix, session, ttlSeconds = 3600, now = Date.now() }) {
   if (!Number.isInteger(ttlSeconds)) throw new TypeError('ttlSeconds must be an integer');
   if (typeof secret !== 'string' || secret.length < 16) throw new TypeError('the secret must be a string of at least 16 characters');
-  if (typeof prefix !== 'string' || !/^[A-Za-z0-9._-]+$/.test(prefix)) throw new TypeError('prefix: letters, digits, . _ - only');
-  const payload = base64url(encoder.encode(JSON.stringify({ p: prefix, exp: Math.floor(now / 1000) + ttlSeconds })));
+  if ((prefix === undefined) === (session === undefined)) throw new TypeError('give a prefix or a session, one of the two');
+  const scope = prefix ?? session;
+  if (typeof scope !== 'string' || !/^[A-Za-z0-9._-]+$/.test(scope)) throw new TypeError(`${prefix !== undefined ? 'prefix' : 'session'}: letters, digits, . _ - only`);
+  const claims = prefix !== undefined ? { p: prefix } : { t: session };
+  const payload = base64url(encoder.encode(JSON.stringify({ ...claims, exp: Math.floor(now / 1000) + ttlSeconds })));
   const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(payload)));
   return `cv1.${payload}.${base64url(signature)}`;
 }
@@ -91,15 +98,25 @@ export async function authenticate(request, secret, { now = Date.now(), allowQue
   } catch {
     throw new AuthError(401, 'unauthorized', 'the token is not valid');
   }
-  if (typeof claims?.p !== 'string' || claims.p === '' || !Number.isFinite(claims?.exp)) {
+  const scoped = (key) => typeof claims?.[key] === 'string' && claims[key] !== '';
+  if (scoped('p') === scoped('t') || !Number.isFinite(claims?.exp)) {
     throw new AuthError(401, 'unauthorized', 'the token is not valid');
   }
   if (claims.exp * 1000 <= now) throw new AuthError(401, 'token_expired', 'the token has expired');
-  return { prefix: claims.p, exp: claims.exp };
+  return scoped('p') ? { prefix: claims.p, exp: claims.exp } : { tree: claims.t, exp: claims.exp };
+}
+
+/** Whether `grant` reaches session `id`: the operator every one, a prefix token those its prefix starts, a session's token that session and its subagents'. */
+export function reaches(grant, id) {
+  if (grant.operator) return true;
+  if (grant.tree !== undefined) return id === grant.tree || id.startsWith(grant.tree + '.');
+  return id.startsWith(grant.prefix);
 }
 
 /** Throws AuthError 403 unless `grant` reaches session `id`. */
 export function authorize(grant, id) {
-  if (grant.operator || id.startsWith(grant.prefix)) return;
-  throw new AuthError(403, 'forbidden', `this token reaches sessions starting with "${grant.prefix}" only`);
+  if (reaches(grant, id)) return;
+  throw new AuthError(403, 'forbidden', grant.tree !== undefined
+    ? `this token reaches session "${grant.tree}" and its subagents' only`
+    : `this token reaches sessions starting with "${grant.prefix}" only`);
 }

@@ -17,7 +17,7 @@
 //   GET  /v1/sessions/:id/events          WebSocket: usage_update notifications and compactionDue
 //
 // Every refusal is JSON `{error: {code, message}}` with a 4xx status (README.md lists the codes).
-import { AuthError, authenticate, authorize } from './auth.mjs';
+import { AuthError, authenticate, authorize, mintToken } from './auth.mjs';
 import { HttpError, errorResponse, json, readJsonObject, readText } from './http.mjs';
 import { COMMANDS } from './session-object.mjs';
 
@@ -39,6 +39,7 @@ const ROUTES = {
   import: { POST: 'import' },
   responses: { POST: 'responses' },
   events: { GET: 'events' },
+  subagents: { POST: 'subagent' },
 };
 
 function limit(env, name, fallback) {
@@ -142,6 +143,7 @@ async function route(request, env) {
       const forwarded = new Request(`https://session/responses${url.search}`, { method: 'POST', headers, body: request.body, duplex: 'half' });
       return stub(env, id).fetch(forwarded);
     }
+    case 'subagent': return startSubagent(request, env, id, grant);
     case 'events': {
       // The Durable Object accepts the socket and closes it when the token expires. The token
       // itself (it may be in the query) does not travel on.
@@ -158,6 +160,35 @@ async function route(request, env) {
     body,
   });
   return stub(env, id).fetch(forwarded);
+}
+
+/**
+ * Starts a subagent for one of a session's open delegation calls: the parent records it (as a
+ * command), then the child's own Durable Object is made, `<parent id>.<call id>`, from what the
+ * parent described. Replies 201 with the parent's processed command, the child's id and a token
+ * for the child's session and its own subagents only. A child that could not be made leaves the
+ * call open: end it with `endSubagent {toolCallId, error}`.
+ */
+async function startSubagent(request, env, id, grant) {
+  const start = await readJsonObject(request, limit(env, 'MAX_COMMAND_BYTES', DEFAULT_MAX_COMMAND_BYTES));
+  if (typeof start.toolCallId !== 'string' || start.toolCallId === '') throw new HttpError(400, 'invalid_subagent', 'give the delegation call\'s `toolCallId` and the `task`');
+  if ('type' in start || 'sessionId' in start) throw new HttpError(400, 'invalid_subagent', 'the service names the child session itself: leave out `type` and `sessionId`');
+  const childId = `${id}.${start.toolCallId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  if (!SESSION_ID.test(childId)) throw new HttpError(400, 'invalid_session_id', `the child's id (${childId.length} characters: the parent's, a dot, the call's) is over 128`);
+  const headers = { 'x-cv-session': id, 'content-type': 'application/json' };
+  const parent = await stub(env, id).fetch(new Request('https://session/subagent-start', {
+    method: 'POST', headers, body: JSON.stringify({ ...start, type: 'startSubagent', sessionId: childId }),
+  }));
+  const processed = await parent.json();
+  if (parent.status !== 200) return Response.json(processed, { status: parent.status });
+  const made = await stub(env, childId).fetch(new Request('https://session/subagent-init', {
+    method: 'POST', headers: { ...headers, 'x-cv-session': childId }, body: JSON.stringify(processed.reply.child),
+  }));
+  const child = await made.json();
+  if (made.status !== 201) return Response.json({ parent: processed, ...child }, { status: made.status });
+  const ttl = grant.exp ? Math.max(1, Math.min(3600, grant.exp - Math.floor(Date.now() / 1000))) : 3600;
+  const token = await mintToken(env.AUTH_SECRET, { session: childId, ttlSeconds: ttl });
+  return Response.json({ parent: processed, child, token }, { status: 201, headers: { 'x-cv-session': childId } });
 }
 
 function stub(env, id) {

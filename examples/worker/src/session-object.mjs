@@ -26,13 +26,16 @@ import { HttpError, errorResponse, json, jsonText } from './http.mjs';
  */
 const WRITES = new Set([
   'userMessage', 'assistantResponse', 'toolResult', 'recordUsage', 'switchModel', 'rewind', 'setPromptContext',
-  'applyCompaction', 'enqueueReminder', 'recordEditedPath', 'flush',
+  'applyCompaction', 'enqueueReminder', 'recordEditedPath', 'flush', 'endSubagent',
 ]);
 
-/** The commands a client may send (the session's own set, less snapshot and restore). */
+/**
+ * The commands a client may send (the session's own set, less snapshot and restore; a subagent
+ * is started through `POST …/subagents`, which makes its session too).
+ */
 export const COMMANDS = new Set([
   'userMessage', 'assistantResponse', 'toolResult', 'recordUsage', 'switchModel', 'rewind', 'setPromptContext',
-  'prepareCompaction', 'applyCompaction', 'enqueueReminder', 'recordEditedPath', 'buildRequest', 'flush',
+  'prepareCompaction', 'applyCompaction', 'enqueueReminder', 'recordEditedPath', 'buildRequest', 'flush', 'endSubagent',
 ]);
 
 const IDEM_TABLE = `CREATE TABLE IF NOT EXISTS svc_idempotency (
@@ -93,6 +96,8 @@ export class SessionObject extends DurableObject {
       case 'log': return this.#exportLog();
       case 'import': return this.#import(id, request, url);
       case 'responses': return this.#responses(request, url);
+      case 'subagent-start': return this.#startSubagent(request);
+      case 'subagent-init': return this.#initSubagent(id, request);
       default: throw new HttpError(404, 'not_found', `no action ${action}`);
     }
   }
@@ -103,10 +108,7 @@ export class SessionObject extends DurableObject {
   /** The session in memory, loaded from storage when needed; null when storage holds none. */
   async #load() {
     if (this.#durable) return this.#durable;
-    const options = {
-      onNotify: (notification) => this.#broadcast({ type: 'notification', notification }),
-      onCompactionDue: (effect) => this.#broadcast({ type: 'compactionDue', reason: effect.reason, usage: effect.usage }),
-    };
+    const options = this.#options();
     // From the log's last checkpoint: the rows after it alone are read (the rest when a rewind
     // or an export needs them).
     const tail = await this.log.loadTail();
@@ -116,6 +118,14 @@ export class SessionObject extends DurableObject {
     if (text === '') return null;
     this.#durable = new DurableSession(Session.fromLog(text), this.#storageFor(), options);
     return this.#durable;
+  }
+
+  /** What a DurableSession of this object tells its clients. */
+  #options() {
+    return {
+      onNotify: (notification) => this.#broadcast({ type: 'notification', notification }),
+      onCompactionDue: (effect) => this.#broadcast({ type: 'compactionDue', reason: effect.reason, usage: effect.usage }),
+    };
   }
 
   async #require() {
@@ -374,6 +384,28 @@ export class SessionObject extends DurableObject {
       },
     });
     return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8' } });
+  }
+
+  /** The parent's side of a subagent: `startSubagent`, as the Worker wrote it. */
+  async #startSubagent(request) {
+    const command = JSON.parse(await request.text());
+    const durable = await this.#require();
+    const processed = await this.#dispatch(durable, command, 'the session could not store the subagent\'s start; start it again');
+    return jsonText(replyText(processed), processed.error ? 422 : 200);
+  }
+
+  /** The child's side: its session made and stored from what its parent described. */
+  async #initSubagent(id, request) {
+    if (await this.#load()) throw new HttpError(409, 'session_exists', `session ${id} exists already`);
+    const start = JSON.parse(await request.text());
+    if (start?.header?.sessionId !== id) throw new HttpError(400, 'invalid_subagent', 'the child\'s header names another session');
+    const durable = await DurableSession.forSubagent(Session, start, this.#storageFor(), this.#options());
+    if (durable.lastStorageError) {
+      this.#forget();
+      throw new HttpError(503, 'storage_unavailable', 'the subagent\'s session could not be stored', { storage: durable.lastStorageError.code ?? 'unconfirmed' });
+    }
+    this.#durable = durable;
+    return json({ id, created: true, ...this.#summary(durable), parentSessionId: start.header.parentSessionId, parentCallId: start.header.parentCallId }, 201);
   }
 
   async #import(id, request, url) {

@@ -123,6 +123,11 @@ export declare class Timeline {
   /** The log's unreadable lines (and lines a session refused to append). */
   readonly diagnostics: Diagnostic[];
   readonly length: number;
+  /**
+   * The subagents the log started, each at the request whose answer made its call (`request`:
+   * -1 when no request of this log made it), with its status as the log last said.
+   */
+  subagents(): { callId: string; sessionId: string; task: string; status: 'running' | 'completed' | 'failed'; request: number }[];
   /** The log's text as it stood when request `index` was sent. */
   logAt(index: number): string;
   /**

@@ -22,8 +22,11 @@ export interface InspectorOptions {
 export declare class ContextviewInspector extends HTMLElement {
   /** Resolves once the library is loaded; feed the element after it. */
   readonly ready: Promise<ContextviewInspector>;
-  /** Shows a session: our log, or a Claude Code, Codex or pi file. */
-  loadSession(text: string, name?: string): void;
+  /**
+   * Shows a session: our log, or a Claude Code, Codex or pi file; with `children`, its
+   * subagents' logs or files, each shown at the call it answered with its requests' cost.
+   */
+  loadSession(text: string, name?: string, children?: string[]): void;
   /** Records a provider's answer to the last request and shows the request after it. */
   recordAnswer(text: string, name?: string): void;
   /** Discovers the workspace at `cwd` in `fs`. */

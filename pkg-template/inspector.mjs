@@ -52,9 +52,12 @@ export class ContextviewInspector extends Base {
     return this.#inspector;
   }
 
-  /** Shows a session: our log, or another agent's file (imported, with what it kept and lost). */
-  loadSession(text, name = 'session') {
-    this.#mounted().loadSession(text, name);
+  /**
+   * Shows a session: our log, or another agent's file (imported, with what it kept and lost);
+   * with `children`, its subagents' logs or files, each shown at the call it answered.
+   */
+  loadSession(text, name = 'session', children = []) {
+    this.#mounted().loadSession(text, name, children);
   }
 
   /** Records a provider's answer to the session's last request and shows the request after it. */

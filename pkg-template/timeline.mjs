@@ -33,6 +33,40 @@ export function bindTimeline(wasm) {
       if (index < 0 || index >= this.points.length) throw codedError('invalid_argument', `request ${index} is not in 0..${this.points.length - 1}`);
     }
 
+    /**
+     * The subagents the log started, each placed at the request whose answer made its call:
+     * `[{callId, sessionId, task, status, request}]` in the order started (`status` as the log
+     * last said; `request` is -1 for a call no request of this log made, as in an import's
+     * first turn without a request point).
+     */
+    subagents() {
+      const started = [];
+      const calls = new Map();
+      const status = new Map();
+      for (const [i, line] of this.lines.entries()) {
+        if (!line.includes('"tool_call"') && !line.includes('"subagent_')) continue;
+        let record;
+        try {
+          record = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        const update = record?.update;
+        if (update?.sessionUpdate === 'tool_call' && typeof update.toolCallId === 'string' && !calls.has(update.toolCallId)) calls.set(update.toolCallId, i + 1);
+        const event = record?.event;
+        if (event?.kind === 'subagent_started') started.push(event);
+        if (event?.kind === 'subagent_ended') status.set(`${event.callId}\u0000${event.sessionId}`, event.status);
+      }
+      return started.map((s) => {
+        const line = calls.get(s.callId);
+        let request = -1;
+        if (line !== undefined) {
+          for (const [index, point] of this.points.entries()) if (!point.next && point.line <= line) request = index;
+        }
+        return { callId: s.callId, sessionId: s.sessionId, task: s.task, status: status.get(`${s.callId}\u0000${s.sessionId}`) ?? 'running', request };
+      });
+    }
+
     /** The log's text as it stood when request `index` was sent. */
     logAt(index) {
       this.#check(index);

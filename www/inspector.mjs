@@ -74,18 +74,33 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     }
   }
 
-  function loadSession(name, text, t0 = performance.now()) {
+  /**
+   * Loads a session, with its subagents' logs or files when given (`children`: texts, ours or
+   * the other agent's): another agent's session is imported with them (`importTree`), each
+   * child linked to the call it answered.
+   */
+  function loadSession(name, text, t0 = performance.now(), children = []) {
     setState('busy', `reading ${name}…`);
     try {
       let log = text;
       let report = null;
+      let childLogs = [];
       performance.mark('contextview:read');
       if (!isOurLog(text)) {
-        ({ log, report } = cv.importSession(text));
+        const tree = cv.importTree(text, children.filter((c) => !isOurLog(c)));
+        ({ log, report } = tree.parent);
+        childLogs = [...tree.children.map((c) => c.log), ...children.filter(isOurLog)];
+      } else {
+        childLogs = children.map((c) => (isOurLog(c) ? c : cv.importSession(c).log));
       }
       performance.mark('contextview:imported');
       resetSession();
-      state.session = { name, log, report };
+      const byId = new Map();
+      for (const child of childLogs) {
+        const sessionId = JSON.parse(child.slice(0, child.indexOf('\n') === -1 ? undefined : child.indexOf('\n'))).sessionId;
+        byId.set(sessionId, child);
+      }
+      state.session = { name, log, report, children: byId };
       state.timeline = new cv.Timeline(sessionText());
       performance.mark('contextview:timeline');
       renderSession();
@@ -261,6 +276,32 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       }
     }
     renderDiagnostics($('session-diagnostics'), $('session-diag-count'), [...(report?.diagnostics ?? []), ...t.diagnostics]);
+    renderSubagents();
+  }
+
+  /** The subagents table: each call a subagent answered, where, and what its own requests cost. */
+  function renderSubagents() {
+    const links = state.timeline.subagents();
+    $('subagents-box').hidden = links.length === 0;
+    const opts = options();
+    $('subagents').tBodies[0].replaceChildren(...links.map((link) => {
+      const log = state.session.children?.get(link.sessionId);
+      let requests = null;
+      let cost = null;
+      if (log) {
+        const child = new cv.Timeline(log);
+        requests = child.length;
+        cost = 0;
+        for (const { report } of child.walk(opts)) cost += report.forecast?.inputDollars ?? 0;
+      }
+      const at = link.request >= 0
+        ? el('a', { href: '#', text: String(link.request), onclick: (ev) => { ev.preventDefault(); showTimelineAt(link.request); } })
+        : '—';
+      return el('tr', { 'data-call': link.callId, 'data-session': link.sessionId, 'data-request': String(link.request), 'data-status': link.status,
+        'data-requests': requests === null ? '' : String(requests), 'data-dollars': cost === null ? '' : String(cost) },
+        el('td', { text: link.callId }), el('td', {}, at), el('td', { text: link.task, title: link.sessionId }), el('td', { text: link.status }),
+        el('td', { class: 'num', text: requests === null ? 'log not loaded' : fmt(requests) }), el('td', { class: 'num', text: cost === null ? '—' : dollars(cost) }));
+    }));
   }
 
   /** What the whole session's input cost, summed over the walk's requests, with the cache's share. */
@@ -472,8 +513,8 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     }
     $('session-input').addEventListener('change', async (ev) => {
       const t0 = performance.now();
-      const file = ev.target.files[0];
-      if (file) loadSession(file.name, await file.text(), t0);
+      const [file, ...children] = ev.target.files;
+      if (file) loadSession(file.name, await file.text(), t0, await Promise.all(children.map((c) => c.text())));
     });
     $('answer-input').addEventListener('change', async (ev) => {
       const file = ev.target.files[0];
@@ -570,7 +611,12 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
   }
 
   return {
-    loadSession: (text, name = 'session') => loadSession(name, text),
+    loadSession: (text, name = 'session', children = []) => {
+      if (!Array.isArray(children) || children.some((c) => typeof c !== 'string')) {
+        throw new cv.ContextviewTypeError('children', '`children` must be an array of the subagents\' logs or files, as strings');
+      }
+      loadSession(name, text, performance.now(), children);
+    },
     recordAnswer: (text, name = 'answer') => recordAnswer(name, text),
     openWorkspace: (fs, cwd, label = cwd, files = []) => openWorkspace(fs, cwd, label, files),
     setOptions,

@@ -18,7 +18,7 @@ export const MARKUP = `<div class="cv-inspector">
     </fieldset>
     <fieldset>
       <legend>Session</legend>
-      <label>session file <input type="file" id="session-input" accept=".jsonl,.json,.txt,application/x-ndjson"></label>
+      <label>session file <input type="file" id="session-input" multiple accept=".jsonl,.json,.txt,application/x-ndjson"></label>
       <button type="button" id="example">Load the example session</button>
       <label title="a provider's answer (JSON or a stream) from the provider selected below, recorded after the session">then its answer <input type="file" id="answer-input" accept=".json,.sse,.txt,.jsonl,text/event-stream,application/json" disabled></label>
       <span class="hint">our log, or a Claude Code, Codex or pi session (detected); or drop it here</span>
@@ -66,6 +66,11 @@ export const MARKUP = `<div class="cv-inspector">
       <p id="session-summary" class="muted">No session loaded.</p>
       <p id="session-cost" class="muted"></p>
       <dl id="import-report" class="grid"></dl>
+      <div id="subagents-box" hidden>
+        <h3>Subagents</h3>
+        <p class="muted">Each delegation call a subagent answered, at the request whose answer made it; its own requests and their input cost when its log was loaded with the session (pick or drop the session with its subagents' files).</p>
+        <table id="subagents"><thead><tr><th>call</th><th>at request</th><th>task</th><th>status</th><th>its requests</th><th>their input cost</th></tr></thead><tbody></tbody></table>
+      </div>
       <h3>What the pruning options cost</h3>
       <div class="row"><button type="button" id="price" disabled>Price the pruning options</button> <span id="prices-note" class="muted"></span></div>
       <table id="prices"><thead><tr><th>pruning</th><th class="num">$ (input and output)</th><th class="num">cache reads</th><th class="num">largest</th><th class="num">over the window</th></tr></thead><tbody></tbody></table>

@@ -442,6 +442,38 @@ test('another agent\'s session is detected and imported, with its report', async
   assertMatches(view, cliRequest(logPath, view.max, ['--provider', 'anthropic', '--context-window', '200000']).report, 'imported session');
 });
 
+test('a Claude Code session picked with its subagents\' files: each child at the call it answered, with its requests and their cost', async () => {
+  const dir = join(root, 'tests/fixtures/claude-subagents');
+  const files = ['s-main.jsonl', 's-main/subagents/agent-aaa1.jsonl', 's-main/subagents/agent-bbb2.jsonl'].map((p) => join(dir, p));
+  await act(() => page.setInputFiles('#session-input', files));
+  const rows = await page.$$eval('#subagents tbody tr', (trs) => trs.map((tr) => ({ ...tr.dataset })));
+  // The same, worked out with the package: the tree imported, each child's walk priced.
+  const [parent, ...children] = files.map((f) => readFileSync(f, 'utf8'));
+  const tree = cv.importTree(parent, children);
+  const links = new cv.Timeline(tree.parent.log).subagents();
+  // The build options the page's controls say (as the page reads them).
+  const controls = await page.evaluate(() => ({ provider: document.querySelector('#provider').value, model: document.querySelector('#model').value.trim(),
+    window: Number(document.querySelector('#window').value), pruning: document.querySelector('#pruning').value }));
+  const options = { provider: controls.provider, ...(controls.model ? { model: controls.model } : {}),
+    ...(Number.isInteger(controls.window) && controls.window > 0 ? { contextWindow: controls.window } : {}), ...cv.policy(controls.pruning).options };
+  assert.deepEqual(rows.map((r) => [r.call, r.session, r.request, r.status]), links.map((l) => [l.callId, l.sessionId, String(l.request), l.status]));
+  assert.deepEqual(links.map((l) => [l.callId, l.request, l.status]), [['toolu_1', 0, 'completed'], ['toolu_2', 0, 'completed']]);
+  for (const [i, link] of links.entries()) {
+    const log = tree.children.find((c) => c.log.includes(`"sessionId":"${link.sessionId}"`)).log;
+    const child = new cv.Timeline(log);
+    let cost = 0;
+    for (const { report } of child.walk(options)) cost += report.forecast?.inputDollars ?? 0;
+    assert.equal(rows[i].requests, String(child.length), link.callId);
+    assert.ok(Math.abs(Number(rows[i].dollars) - cost) < 1e-12, `${link.callId}: ${rows[i].dollars} vs ${cost}`);
+    assert.ok(cost > 0);
+  }
+  // The session alone: the calls are there, their logs not.
+  await act(() => page.setInputFiles('#session-input', files[0]));
+  const alone = await page.$$eval('#subagents tbody tr', (trs) => trs.map((tr) => tr.dataset.requests));
+  assert.deepEqual(alone, ['', '']);
+  assert.equal(await page.$eval('#subagents-box', (b) => b.hidden), false);
+});
+
 test("a provider's answer dropped after a session: recorded as the CLI records it, and the next request shown", async () => {
   const now = '2026-12-03T10:00:00Z';
   const session = cv.Session.create('inspect-answer');

@@ -203,11 +203,15 @@ struct Facts {
     usage: HashMap<String, UsageAnchor>,
     /// Every uuid in the file (a parent not written yet was held back by the ordering).
     uuids: HashSet<String>,
+    /// Calls that start a subagent (`Task`, `Agent`), with their prompts: their results may name
+    /// the agent in text.
+    delegations: HashMap<String, String>,
 }
 
 impl Facts {
     fn read(entries: &[Entry], subagent: bool) -> Facts {
-        let mut facts = Facts { call_message: HashMap::new(), call_entry: HashMap::new(), usage: HashMap::new(), uuids: HashSet::new() };
+        let mut facts =
+            Facts { call_message: HashMap::new(), call_entry: HashMap::new(), usage: HashMap::new(), uuids: HashSet::new(), delegations: HashMap::new() };
         for entry in entries {
             if let Some(uuid) = entry.uuid() {
                 facts.uuids.insert(uuid.to_owned());
@@ -220,6 +224,10 @@ impl Facts {
                 if let (Some("tool_use"), Some(id)) = (block.get("type").and_then(Value::as_str), block.get("id").and_then(Value::as_str)) {
                     facts.call_message.insert(id.to_owned(), message_id.to_owned());
                     facts.call_entry.insert(id.to_owned(), uuid.to_owned());
+                    if matches!(block.get("name").and_then(Value::as_str), Some("Task" | "Agent")) {
+                        let prompt = block.pointer("/input/prompt").and_then(Value::as_str).unwrap_or("");
+                        facts.delegations.insert(id.to_owned(), prompt.to_owned());
+                    }
                 }
             }
             if let Some(usage) = entry.value.pointer("/message/usage") {
@@ -366,7 +374,7 @@ impl Writer {
                 } else {
                     None
                 };
-                self.tree.entry(out, line, uuid, parent.as_deref(), |out| user_line(out, line, uuid, value, compaction))
+                self.tree.entry(out, line, uuid, parent.as_deref(), |out| user_line(out, line, uuid, value, compaction, &facts.delegations))
             }
             "assistant" if entry.api_error() => {
                 // An API error shown as an assistant message: the model never said it.
@@ -426,7 +434,7 @@ impl Writer {
 
 /// Writes a user line. `compaction` is set for a compaction's summary line: the tokens before
 /// it and the `seq` of the first record it keeps (nothing kept when absent).
-fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compaction: Option<(Option<u64>, Option<u64>)>) {
+fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compaction: Option<(Option<u64>, Option<u64>)>, delegations: &HashMap<String, String>) {
     let content = value.pointer("/message/content");
     if let Some((tokens_before, kept)) = compaction {
         let first_kept_seq = kept.unwrap_or(out.next_seq() + 1);
@@ -458,7 +466,7 @@ fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compa
                         let raw_output = if results == 1 { value.get("toolUseResult").cloned() } else { None };
                         // A subagent's answer (Claude Code 2.x writes its agent's id beside the
                         // result): the parent records which session answered the call.
-                        let link = raw_output.as_ref().and_then(|r| subagent_link(value, block, r));
+                        let link = subagent_link(value, block, raw_output.as_ref(), delegations);
                         if let Some((started, _)) = &link {
                             out.event(Event::SubagentStarted(started.clone()));
                         }
@@ -476,10 +484,16 @@ fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compa
     }
 }
 
-/// The subagent that answered a call, when its result names one (`toolUseResult.agentId`): its
-/// session is `{session}/agent-{agentId}`, as the agent's own file imports.
-fn subagent_link(entry: &Value, block: &Value, result: &Value) -> Option<(SubagentStarted, SubagentEnded)> {
-    let agent = result.get("agentId")?.as_str()?;
+/// The subagent that answered a call, when its result names one — `toolUseResult.agentId`, or
+/// in the result's text `agentId: <id>` (a standalone agent) or `agent_id: <name>` (a team's):
+/// its session is `{session}/agent-{id}`, as the agent's own file imports.
+fn subagent_link(entry: &Value, block: &Value, result: Option<&Value>, delegations: &HashMap<String, String>) -> Option<(SubagentStarted, SubagentEnded)> {
+    let named = result.and_then(|r| r.get("agentId")).and_then(Value::as_str).map(str::to_owned);
+    let prompt = block.get("tool_use_id").and_then(Value::as_str).and_then(|id| delegations.get(id));
+    let delegated = prompt.is_some();
+    let agent = named.or_else(|| delegated.then(|| agent_in_text(&text_of(block.get("content")))).flatten())?;
+    let agent = agent.as_str();
+    let result = result.unwrap_or(&Value::Null);
     let call_id = block.get("tool_use_id")?.as_str()?.to_owned();
     let session = entry.get("sessionId").and_then(Value::as_str).unwrap_or("");
     let session_id = format!("{session}/agent-{agent}");
@@ -488,7 +502,7 @@ fn subagent_link(entry: &Value, block: &Value, result: &Value) -> Option<(Subage
     let started = SubagentStarted {
         call_id: call_id.clone(),
         session_id: session_id.clone(),
-        task: result.get("prompt").and_then(Value::as_str).unwrap_or("").to_owned(),
+        task: result.get("prompt").and_then(Value::as_str).or(prompt.map(String::as_str)).unwrap_or("").to_owned(),
         provider: None,
         model: None,
         report_tokens: 0,
@@ -503,6 +517,15 @@ fn subagent_link(entry: &Value, block: &Value, result: &Value) -> Option<(Subage
         usage: None,
     };
     Some((started, ended))
+}
+
+/// The agent a Task result's text names (`agentId: a1b2c3`, `agent_id: researcher@team`).
+fn agent_in_text(text: &str) -> Option<String> {
+    ["agentId:", "agent_id:"].iter().find_map(|key| {
+        let at = text.find(key)?;
+        let id: String = text[at + key.len()..].trim_start().chars().take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ')' | '(' | '"')).collect();
+        (!id.is_empty() && id.len() <= 128).then_some(id)
+    })
 }
 
 fn tool_result(out: &mut LogBuilder, line: usize, block: &Value, raw_output: Option<Value>) {

@@ -344,3 +344,15 @@ fn simulate_prices_the_subagents_share_at_each_ones_model() {
     // t1 at sonnet's: 1000×3 + 100×15 + 4000×0.3 + 500×3.75 = 7575; t2 at haiku's: 2000×1 + 300×5 = 3500.
     assert!((share.dollars - (7575.0 + 3500.0) / 1e6).abs() < 1e-12, "{}", share.dollars);
 }
+
+#[test]
+fn a_task_result_that_names_its_agent_in_text_links_and_no_other_result_does() {
+    use contextview::import::{import_tree, Format};
+    let parent = include_str!("../fixtures/claude-subagents/s-text.jsonl");
+    let tree = import_tree(Some(Format::ClaudeCode), parent, &[]).unwrap();
+    let mut p = Session::from_log(&contextview::update::write_log(&tree.parent.header, &tree.parent.records));
+    let links: Vec<(String, String, String)> = p.state().subagents.into_iter().map(|l| (l.call_id, l.session_id, l.task)).collect();
+    assert_eq!(links, vec![("toolu_t".to_owned(), "s-text/agent-ccc3".to_owned(), "Audit crate c".to_owned())]);
+    assert_eq!(tree.missing, vec!["s-text/agent-ccc3"]);
+    assert!(tree.parent.report.fidelity.missing.is_empty());
+}

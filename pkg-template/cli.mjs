@@ -257,11 +257,13 @@ function runImport(values, [file]) {
   const all = [tree.parent, ...tree.children];
   process.stderr.write(formatImportReport(tree.parent.report) + '\n');
   for (const [i, child] of tree.children.entries()) {
-    process.stderr.write(formatImportReport(child.report).replace('contextview: import', `contextview: subagent ${children[i].path}:`) + '\n');
+    // The files given come first; then the subagents the session's file holds itself.
+    const from = children[i]?.path ?? `${JSON.parse(child.log.slice(0, child.log.indexOf('\n'))).sessionId} (held in ${file})`;
+    process.stderr.write(formatImportReport(child.report).replace('contextview: import', `contextview: subagent ${from}:`) + '\n');
   }
   const links = tree.parent.report.subagents ?? [];
   if (links.length) {
-    process.stderr.write(`  ${links.length} subagent(s) answered its calls; ${links.length - tree.missing.length} of their files imported` +
+    process.stderr.write(`  ${links.length} subagent(s) answered its calls; ${links.length - tree.missing.length} of their sessions imported` +
       (tree.missing.length ? `; not given: ${tree.missing.join(', ')}` : '') + '\n');
   }
   if (tree.unlinked.length) process.stderr.write(`  not a subagent of this session: ${tree.unlinked.join(', ')}\n`);

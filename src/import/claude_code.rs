@@ -97,7 +97,19 @@ pub fn import(text: &str) -> Imported {
     // A file made only of sidechain entries is a subagent's transcript: its own conversation.
     let subagent = entries.iter().any(Entry::is_message) && entries.iter().filter(|e| e.is_message()).all(Entry::sidechain);
     let header = header_of(&entries, subagent);
-    let facts = Facts::read(&entries, subagent);
+    let mut facts = Facts::read(&entries, subagent);
+    if !subagent {
+        // Inline subagents (1.x): each chain to the first unanswered-by-another delegation call
+        // whose prompt it opens with, in order.
+        let mut taken = HashSet::new();
+        for (root, prompt, _) in inline_transcripts(text) {
+            let call = facts.delegation_order.iter().find(|id| facts.delegations.get(*id).is_some_and(|p| p.trim() == prompt.trim()) && !taken.contains(*id));
+            if let Some(call) = call.cloned() {
+                taken.insert(call.clone());
+                facts.inline.insert(call, root);
+            }
+        }
+    }
     let order = order(&entries, &facts, subagent);
     let mut writer =
         Writer { tree: TreePath::default(), pending_compaction: None, model: None, emitted: HashMap::new(), latest: HashMap::new(), thinking: HashMap::new(), results: HashSet::new() };
@@ -175,6 +187,49 @@ pub fn progress_transcripts(text: &str) -> Vec<(String, String)> {
     groups.into_iter().map(|(call, lines)| (call, lines.join("\n"))).collect()
 }
 
+/// The subagents' conversations a main session holds inline (Claude Code 1.x wrote each
+/// subagent's messages into the main file as sidechain entries): `(root uuid, prompt, the
+/// entries' lines)` per chain, in file order; the chain's first message is the subagent's prompt,
+/// the delegation call's `prompt`.
+pub fn inline_transcripts(text: &str) -> Vec<(String, String, String)> {
+    let entries: Vec<(String, Value)> = text.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok().map(|v| (l.to_owned(), v))).collect();
+    let is_message = |v: &Value| matches!(v.get("type").and_then(Value::as_str), Some("user" | "assistant"));
+    let side = |v: &Value| v.get("isSidechain").and_then(Value::as_bool) == Some(true);
+    // A file made only of sidechains is a subagent's own; only a main file holds them inline.
+    if !entries.iter().any(|(_, v)| is_message(v) && !side(v)) {
+        return Vec::new();
+    }
+    let parent_of: HashMap<String, String> = entries
+        .iter()
+        .filter(|(_, v)| side(v))
+        .filter_map(|(_, v)| Some((v.get("uuid")?.as_str()?.to_owned(), v.get("parentUuid").and_then(Value::as_str).unwrap_or("").to_owned())))
+        .collect();
+    let root = |uuid: &str| {
+        let mut at = uuid.to_owned();
+        // Up the chain while the parent is a sidechain entry too (a loop cannot hold it forever).
+        for _ in 0..=parent_of.len() {
+            match parent_of.get(&at).filter(|p| parent_of.contains_key(*p)) {
+                Some(parent) => at = parent.clone(),
+                None => break,
+            }
+        }
+        at
+    };
+    let mut chains: Vec<(String, String, Vec<String>)> = Vec::new();
+    for (line, v) in entries.iter().filter(|(_, v)| side(v) && is_message(v)) {
+        let Some(uuid) = v.get("uuid").and_then(Value::as_str) else { continue };
+        let r = root(uuid);
+        match chains.iter_mut().find(|(id, ..)| *id == r) {
+            Some((_, _, lines)) => lines.push(line.clone()),
+            None => {
+                let prompt = if r == uuid { text_of(v.pointer("/message/content")) } else { String::new() };
+                chains.push((r, prompt, vec![line.clone()]));
+            }
+        }
+    }
+    chains.into_iter().filter(|(_, prompt, _)| !prompt.trim().is_empty()).map(|(r, p, lines)| (r, p, lines.join("\n"))).collect()
+}
+
 fn header_of(entries: &[Entry], subagent: bool) -> Header {
     let mut header = Header::new("");
     let field = |key: &str| entries.iter().find_map(|e| e.value.get(key).and_then(Value::as_str)).map(str::to_owned);
@@ -206,12 +261,17 @@ struct Facts {
     /// Calls that start a subagent (`Task`, `Agent`), with their prompts: their results may name
     /// the agent in text.
     delegations: HashMap<String, String>,
+    /// The delegation calls in the order the file makes them.
+    delegation_order: Vec<String>,
+    /// Delegation calls answered by a subagent whose conversation this file holds inline (1.x),
+    /// by the chain's root uuid: matched by the call's prompt.
+    inline: HashMap<String, String>,
 }
 
 impl Facts {
     fn read(entries: &[Entry], subagent: bool) -> Facts {
         let mut facts =
-            Facts { call_message: HashMap::new(), call_entry: HashMap::new(), usage: HashMap::new(), uuids: HashSet::new(), delegations: HashMap::new() };
+            Facts { call_message: HashMap::new(), call_entry: HashMap::new(), usage: HashMap::new(), uuids: HashSet::new(), delegations: HashMap::new(), delegation_order: Vec::new(), inline: HashMap::new() };
         for entry in entries {
             if let Some(uuid) = entry.uuid() {
                 facts.uuids.insert(uuid.to_owned());
@@ -226,7 +286,9 @@ impl Facts {
                     facts.call_entry.insert(id.to_owned(), uuid.to_owned());
                     if matches!(block.get("name").and_then(Value::as_str), Some("Task" | "Agent")) {
                         let prompt = block.pointer("/input/prompt").and_then(Value::as_str).unwrap_or("");
-                        facts.delegations.insert(id.to_owned(), prompt.to_owned());
+                        if facts.delegations.insert(id.to_owned(), prompt.to_owned()).is_none() {
+                            facts.delegation_order.push(id.to_owned());
+                        }
                     }
                 }
             }
@@ -374,7 +436,7 @@ impl Writer {
                 } else {
                     None
                 };
-                self.tree.entry(out, line, uuid, parent.as_deref(), |out| user_line(out, line, uuid, value, compaction, &facts.delegations))
+                self.tree.entry(out, line, uuid, parent.as_deref(), |out| user_line(out, line, uuid, value, compaction, facts))
             }
             "assistant" if entry.api_error() => {
                 // An API error shown as an assistant message: the model never said it.
@@ -434,7 +496,7 @@ impl Writer {
 
 /// Writes a user line. `compaction` is set for a compaction's summary line: the tokens before
 /// it and the `seq` of the first record it keeps (nothing kept when absent).
-fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compaction: Option<(Option<u64>, Option<u64>)>, delegations: &HashMap<String, String>) {
+fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compaction: Option<(Option<u64>, Option<u64>)>, facts: &Facts) {
     let content = value.pointer("/message/content");
     if let Some((tokens_before, kept)) = compaction {
         let first_kept_seq = kept.unwrap_or(out.next_seq() + 1);
@@ -466,7 +528,7 @@ fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compa
                         let raw_output = if results == 1 { value.get("toolUseResult").cloned() } else { None };
                         // A subagent's answer (Claude Code 2.x writes its agent's id beside the
                         // result): the parent records which session answered the call.
-                        let link = subagent_link(value, block, raw_output.as_ref(), delegations);
+                        let link = subagent_link(value, block, raw_output.as_ref(), facts);
                         if let Some((started, _)) = &link {
                             out.event(Event::SubagentStarted(started.clone()));
                         }
@@ -487,16 +549,18 @@ fn user_line(out: &mut LogBuilder, line: usize, uuid: &str, value: &Value, compa
 /// The subagent that answered a call, when its result names one — `toolUseResult.agentId`, or
 /// in the result's text `agentId: <id>` (a standalone agent) or `agent_id: <name>` (a team's):
 /// its session is `{session}/agent-{id}`, as the agent's own file imports.
-fn subagent_link(entry: &Value, block: &Value, result: Option<&Value>, delegations: &HashMap<String, String>) -> Option<(SubagentStarted, SubagentEnded)> {
+fn subagent_link(entry: &Value, block: &Value, result: Option<&Value>, facts: &Facts) -> Option<(SubagentStarted, SubagentEnded)> {
+    let call = block.get("tool_use_id").and_then(Value::as_str);
     let named = result.and_then(|r| r.get("agentId")).and_then(Value::as_str).map(str::to_owned);
-    let prompt = block.get("tool_use_id").and_then(Value::as_str).and_then(|id| delegations.get(id));
+    let prompt = call.and_then(|id| facts.delegations.get(id));
     let delegated = prompt.is_some();
-    let agent = named.or_else(|| delegated.then(|| agent_in_text(&text_of(block.get("content")))).flatten())?;
-    let agent = agent.as_str();
-    let result = result.unwrap_or(&Value::Null);
-    let call_id = block.get("tool_use_id")?.as_str()?.to_owned();
     let session = entry.get("sessionId").and_then(Value::as_str).unwrap_or("");
-    let session_id = format!("{session}/agent-{agent}");
+    let session_id = match named.or_else(|| delegated.then(|| agent_in_text(&text_of(block.get("content")))).flatten()) {
+        Some(agent) => format!("{session}/agent-{agent}"),
+        None => format!("{session}/sidechain-{}", facts.inline.get(call?)?),
+    };
+    let result = result.unwrap_or(&Value::Null);
+    let call_id = call?.to_owned();
     let status = result.get("status").and_then(Value::as_str).unwrap_or("completed");
     let failed = status != "completed" || block.get("is_error").and_then(Value::as_bool) == Some(true);
     let started = SubagentStarted {

@@ -235,6 +235,22 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
             imported.push(child);
         }
     }
+    // Children the parent holds inline (Claude Code 1.x sidechains), linked by the call's prompt.
+    if format == Some(Format::ClaudeCode) {
+        let session = parent.header.session_id.clone();
+        for (root, _, transcript) in claude_code::inline_transcripts(parent_text) {
+            let id = format!("{session}/sidechain-{root}");
+            let Some((_, call)) = links.iter().find(|(s, _)| *s == id) else { continue };
+            if imported.iter().any(|c| c.header.session_id == id) {
+                continue;
+            }
+            let mut child = import(format, &transcript)?;
+            child.header.session_id = id;
+            child.header.parent_session_id = Some(session.clone());
+            child.header.parent_call_id = Some(call.clone());
+            imported.push(child);
+        }
+    }
     let missing = links.iter().map(|(session, _)| session).filter(|s| !imported.iter().any(|c| &c.header.session_id == *s)).cloned().collect();
     Ok(ImportedTree { parent, children: imported, missing, unlinked })
 }

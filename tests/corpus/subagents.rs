@@ -32,6 +32,9 @@ pub fn claude_code_subagents_link_to_the_calls_they_answered(dir: &Path) {
     let mut linked_children = 0;
     let mut from_progress = 0;
     let mut progress_calls = 0;
+    let mut inline_links = 0;
+    let mut inline_children = 0;
+    let mut inline_calls = 0;
     for (name, text) in &mains {
         let entries = lines(text);
         let session = entries.iter().find_map(|e| e["sessionId"].as_str()).unwrap_or("").to_owned();
@@ -66,6 +69,43 @@ pub fn claude_code_subagents_link_to_the_calls_they_answered(dir: &Path) {
                 expected.push((call.to_string(), format!("{session}/agent-{agent}")));
             }
         }
+        // Inline subagents (1.x): each sidechain chain's root, whose message is the prompt of a
+        // delegation call (the first such call not already answered by another chain).
+        let roots: Vec<(String, String)> = entries
+            .iter()
+            .filter(|e| e["isSidechain"] == true && e["type"] == "user" && e["parentUuid"].is_null())
+            .filter_map(|e| {
+                let content = &e["message"]["content"];
+                let text = content.as_str().map(str::to_owned).or_else(|| {
+                    content.as_array().map(|parts| parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join("\n"))
+                })?;
+                Some((e["uuid"].as_str()?.to_owned(), text))
+            })
+            .collect();
+        let mut delegations: Vec<(String, String)> = Vec::new();
+        for e in entries.iter().filter(|e| e["isSidechain"] != true) {
+            for block in e.pointer("/message/content").and_then(Value::as_array).into_iter().flatten() {
+                if block["type"] == "tool_use" && matches!(block["name"].as_str(), Some("Task" | "Agent")) {
+                    let id = block["id"].as_str().unwrap_or("").to_owned();
+                    if !delegations.iter().any(|(d, _)| *d == id) {
+                        delegations.push((id, block.pointer("/input/prompt").and_then(Value::as_str).unwrap_or("").to_owned()));
+                    }
+                }
+            }
+        }
+        let mut inline = Vec::new();
+        for (root, text) in &roots {
+            if let Some((call, _)) = delegations.iter().find(|(c, p)| p.trim() == text.trim() && !inline.iter().any(|(d, _): &(String, String)| d == c)) {
+                inline.push((call.clone(), format!("{session}/sidechain-{root}")));
+            }
+        }
+        // In the order the results come: the calls' results follow their calls in the file.
+        expected.extend(inline.iter().cloned());
+        let order = |call: &str| entries.iter().position(|e| {
+            e["isSidechain"] != true && e.pointer("/message/content").and_then(Value::as_array).is_some_and(|c| c.iter().any(|b| b["type"] == "tool_result" && b["tool_use_id"] == call))
+        });
+        expected.sort_by_key(|(call, _)| order(call));
+        inline_links += inline.len();
         let children: Vec<&str> = agents.iter().filter(|(_, t)| t.contains(&format!("\"sessionId\":\"{session}\""))).map(|(_, t)| t.as_str()).collect();
         let tree = import_tree(Some(Format::ClaudeCode), text, &children).unwrap();
         let mut parent = Session::from_log(&write_log(&tree.parent.header, &tree.parent.records));
@@ -76,6 +116,30 @@ pub fn claude_code_subagents_link_to_the_calls_they_answered(dir: &Path) {
         }
         assert_eq!(tree.missing.len() + tree.children.len() - tree.unlinked.len(), links.len(), "{name}: every link is a child given or one missing");
         assert!(tree.parent.report.fidelity.missing.is_empty(), "{name}");
+        // Children held inline: each one's calls reach its view, and the parent's result for its
+        // call is its final answer (the held-out check: two readers of one file agree).
+        for child in tree.children.iter().filter(|c| c.header.session_id.contains("/sidechain-")) {
+            let call = child.header.parent_call_id.clone().unwrap();
+            assert!(child.report.fidelity.missing.is_empty(), "{name} {call}: {:?}", child.report.fidelity.missing);
+            assert!(child.report.fidelity.view.prompts >= 1, "{name} {call}");
+            let mut session = Session::from_log(&write_log(&child.header, &child.records));
+            let report = session.final_answer().unwrap_or_default();
+            let result: String = entries
+                .iter()
+                .filter(|e| e["isSidechain"] != true)
+                .flat_map(|e| e.pointer("/message/content").and_then(Value::as_array).cloned().unwrap_or_default())
+                .find(|b| b["type"] == "tool_result" && b["tool_use_id"] == call.as_str())
+                .map(|b| match &b["content"] {
+                    Value::String(t) => t.clone(),
+                    Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join("\n"),
+                    _ => String::new(),
+                })
+                .unwrap_or_default();
+            assert!(!report.is_empty(), "{name} {call}: the child ends with its report");
+            assert!(result.contains(report.trim()), "{name} {call}: the parent's result is the child's report\nresult: {result}\nreport: {report}");
+            inline_children += 1;
+            inline_calls += child.report.fidelity.view.tool_calls;
+        }
         // Children read from the parent's progress entries: counted here from those entries, every
         // call that has its result there and the task as the first prompt reach the child's view.
         for child in tree.children.iter().filter(|c| c.report.from_progress) {
@@ -121,6 +185,8 @@ pub fn claude_code_subagents_link_to_the_calls_they_answered(dir: &Path) {
     assert!(links_seen >= 4, "the corpus holds sessions whose subagents answered their calls ({links_seen} links)");
     assert!(!agents.is_empty(), "the corpus holds an agent file");
     assert!(from_progress >= 4 && progress_calls > 20, "children read from progress entries: {from_progress}, {progress_calls} calls");
+    assert!(inline_links >= 5 && inline_children == inline_links, "inline subagents: {inline_links} linked, {inline_children} imported");
+    println!("{inline_links} inline subagents (1.x sidechains) linked by their prompt, {inline_calls} answered calls in their views, each parent result its report");
     println!("{from_progress} children read from their parents' progress entries, {progress_calls} answered calls in their views");
     println!("{} main sessions, {links_seen} subagent links, {} agent files, {linked_children} linked to their parent's calls", mains.len(), agents.len());
 }

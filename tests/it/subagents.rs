@@ -356,3 +356,26 @@ fn a_task_result_that_names_its_agent_in_text_links_and_no_other_result_does() {
     assert_eq!(tree.missing, vec!["s-text/agent-ccc3"]);
     assert!(tree.parent.report.fidelity.missing.is_empty());
 }
+
+#[test]
+fn a_subagent_held_inline_as_sidechain_entries_imports_linked_by_its_prompt() {
+    use contextview::import::{import_tree, Format};
+    let parent = include_str!("../fixtures/claude-subagents/s-inline.jsonl");
+    let tree = import_tree(Some(Format::ClaudeCode), parent, &[]).unwrap();
+    let mut p = Session::from_log(&contextview::update::write_log(&tree.parent.header, &tree.parent.records));
+    let links: Vec<(String, String, String)> = p.state().subagents.into_iter().map(|l| (l.call_id, l.session_id, l.task)).collect();
+    assert_eq!(links, vec![("toolu_d".to_owned(), "s-inline/sidechain-s1".to_owned(), "Audit crate d".to_owned())]);
+    assert!(tree.missing.is_empty(), "{:?}", tree.missing);
+    assert_eq!(tree.children.len(), 1);
+    let child = &tree.children[0];
+    assert_eq!((child.header.session_id.as_str(), child.header.parent_call_id.as_deref()), ("s-inline/sidechain-s1", Some("toolu_d")));
+    assert!(child.report.fidelity.missing.is_empty(), "{:?}", child.report.fidelity.missing);
+    assert_eq!((child.report.fidelity.view.prompts, child.report.fidelity.view.tool_calls), (1, 1));
+    // The parent's Task result is the child's report; the parent's own view leaves the sidechain out.
+    let mut session = Session::from_log(&contextview::update::write_log(&child.header, &child.records));
+    let body = built(&mut p);
+    let (_, result, _) = results(&body).into_iter().find(|(id, ..)| id == "toolu_d").unwrap();
+    assert_eq!(Some(result), session.final_answer());
+    assert_eq!(results(&body).len(), 1, "the child's own calls are not the parent's");
+    assert!(tree.parent.report.fidelity.missing.is_empty());
+}

@@ -264,7 +264,7 @@ test('import writes a session and its subagents as linked logs; tree walks them 
   assert.equal(r.code, 0, r.stderr);
   const written = r.stdout.trim().split('\n');
   assert.deepEqual(written, [join(out, 's-main.jsonl'), join(out, 's-main_agent-aaa1.jsonl'), join(out, 's-main_agent-bbb2.jsonl')]);
-  assert.match(r.stderr, /2 subagent\(s\) answered its calls; 2 of their files imported/);
+  assert.match(r.stderr, /2 subagent\(s\) answered its calls; 2 of their sessions imported/);
   const header = JSON.parse(readFileSync(written[1], 'utf8').split('\n')[0]);
   assert.deepEqual([header.sessionId, header.parentSessionId, header.parentCallId], ['s-main/agent-aaa1', 's-main', 'toolu_1']);
   // Without --out, the session's log on stdout as before; a child file it does not link is named.

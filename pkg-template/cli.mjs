@@ -88,6 +88,18 @@ const COMMANDS = {
     options: { ...BUILD_OPTIONS, policy: { type: 'string', multiple: true }, 'cost-models': { type: 'string' } },
     run: runSimulate,
   },
+  heads: {
+    summary: 'the prompt heads an agent in a directory starts with, their prefix cut to the head budget (JSON on stdout)',
+    usage: 'contextview heads --cwd DIR [--home DIR] [--context FILE] [--model NAME] [--budget TOKENS]   (--context: a PromptContext, JSON, under what discovery finds; --budget: the head budget in tokens, else a quarter of the window)',
+    options: {
+      cwd: { type: 'string' },
+      home: { type: 'string' },
+      context: { type: 'string' },
+      model: { type: 'string' },
+      budget: { type: 'string' },
+    },
+    run: runHeads,
+  },
   discover: {
     summary: 'print the rules and skills an agent finds in a directory (Environment JSON on stdout)',
     usage: 'contextview discover --cwd DIR [--home DIR]',
@@ -395,6 +407,37 @@ async function runDiscover(values) {
   } finally {
     workspace.free();
   }
+}
+
+async function runHeads(values) {
+  const options = { cwd: directory(values, 'cwd') };
+  if (values.home !== undefined) options.home = directory(values, 'home');
+  else if (homedir()) options.home = homedir();
+  const given = values.context !== undefined ? readJson(values.context, 'context') : {};
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new UsageError('--context must hold a JSON object (a PromptContext)');
+  let budget;
+  if (values.budget !== undefined) {
+    if (!/^[0-9]+$/.test(values.budget)) throw new UsageError(`--budget must be a whole number of tokens, got '${values.budget}'`);
+    budget = Number(values.budget);
+  }
+  const workspace = await cv.discover(options, cv.nodeFs());
+  let heads;
+  try {
+    const env = workspace.environment;
+    const context = { ...given, cwd: env.cwd, rules: env.rules, skills: env.skillListing };
+    if (values.model !== undefined) context.model = values.model;
+    if (budget !== undefined) context.headBudget = { ...(given.headBudget ?? {}), tokens: budget };
+    heads = cv.renderHeads(context);
+  } finally {
+    workspace.free();
+  }
+  process.stdout.write(JSON.stringify(heads, null, 2) + '\n');
+  const a = heads.allocation;
+  const lines = [`contextview: heads: the prefix takes ${a.used} of ${a.budget} tokens (its sections whole: ${a.need})`];
+  for (const s of a.sections) {
+    lines.push(`  ${s.section.padEnd(10)} priority ${String(s.priority).padStart(4)}: ${s.used} of ${s.need} tokens` + (s.cuts?.length ? `, cut: ${s.cuts.map((c) => `${c.what} ${c.action.replace('_', ' ')}`).join(', ')}` : ''));
+  }
+  process.stderr.write(lines.join('\n') + '\n');
 }
 
 /** One line: what was found, and what it cost in host calls. */

@@ -128,6 +128,11 @@ export declare class Timeline {
    * -1 when no request of this log made it), with its status as the log last said.
    */
   subagents(): { callId: string; sessionId: string; task: string; status: 'running' | 'completed' | 'failed'; request: number }[];
+  /**
+   * Walks the log's requests with its subagents' (`children`: their logs): each child's requests
+   * right after the request whose answer made its call, theirs after them (`depth`, `callId`).
+   */
+  walkTree(children: string[], options: BuildInput): Generator<TimelineRequest & { sessionId: string | null; depth: number; callId?: string }, void, undefined>;
   /** The log's text as it stood when request `index` was sent. */
   logAt(index: number): string;
   /**

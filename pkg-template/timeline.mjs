@@ -5,6 +5,17 @@
 import { codedError } from './discover.mjs';
 import { ContextviewTypeError } from './errors.mjs';
 
+/** The session id a log's header line names (its first line), or null. */
+function sessionIdOf(text) {
+  const first = text.slice(0, text.indexOf('\n') === -1 ? undefined : text.indexOf('\n'));
+  try {
+    const header = JSON.parse(first);
+    return typeof header?.sessionId === 'string' ? header.sessionId : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Binds the Timeline class to one wasm instance's `requestPoints` and `Session`. */
 export function bindTimeline(wasm) {
   /**
@@ -116,6 +127,39 @@ export function bindTimeline(wasm) {
         }
       } finally {
         session.free();
+      }
+    }
+
+    /**
+     * Walks this log's requests with its subagents' (`children`: their logs, by the session id
+     * each header names): each child's requests come right after the request whose answer made
+     * its call, its own children after theirs. Yields `{sessionId, depth, callId, index, point,
+     * report, diagnostics}` (`callId`: the parent's call the session answers; absent at depth 0).
+     * A child whose log is not given is not walked (`subagents()` still names it).
+     */
+    *walkTree(children, options) {
+      if (!Array.isArray(children) || children.some((c) => typeof c !== 'string')) {
+        throw new ContextviewTypeError('children', '`children` must be an array of the subagents\' logs (strings)');
+      }
+      const byId = new Map();
+      for (const text of children) {
+        const id = sessionIdOf(text);
+        if (id !== null && !byId.has(id)) byId.set(id, text);
+      }
+      yield* this.#walkTree(byId, options, new Set([sessionIdOf(this.lines[0] ?? '')]), 0, undefined);
+    }
+
+    *#walkTree(byId, options, seen, depth, callId) {
+      const sessionId = sessionIdOf(this.lines[0] ?? '');
+      const links = this.subagents();
+      for (const step of this.walk(options)) {
+        yield { sessionId, depth, ...(callId === undefined ? {} : { callId }), ...step };
+        for (const link of links.filter((l) => l.request === step.index)) {
+          const text = byId.get(link.sessionId);
+          if (text === undefined || seen.has(link.sessionId)) continue;
+          seen.add(link.sessionId);
+          yield* new Timeline(text).#walkTree(byId, options, seen, depth + 1, link.callId);
+        }
       }
     }
 

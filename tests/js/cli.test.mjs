@@ -290,3 +290,23 @@ test('import writes a session and its subagents as linked logs; tree walks them 
   assert.deepEqual(partial.subagents.map((s) => Boolean(s.missing)), [false, true]);
   assert.equal(run(['tree']).code, 2, 'a missing --session is a usage error');
 });
+
+test('heads: the prompt heads a directory gives, the prefix cut to the head budget, as renderHeads cuts them', async () => {
+  const dir = join(tmp, 'heads-ws');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(dir, '.git'), { recursive: true });
+  writeFileSync(join(dir, 'AGENTS.md'), Array.from({ length: 400 }, (_, i) => `Rule line ${i}: keep the build green and the diff small.`).join('\n'));
+  const r = run(['heads', '--cwd', dir, '--home', dir, '--budget', '500', '--model', 'gpt-5']);
+  assert.equal(r.code, 0, r.stderr);
+  const heads = JSON.parse(r.stdout);
+  // The same with the API: the workspace discovered, its heads rendered with that budget.
+  const ws = await cv.discover({ cwd: dir, home: dir }, cv.nodeFs());
+  const expected = cv.renderHeads({ cwd: ws.environment.cwd, rules: ws.environment.rules, skills: ws.environment.skillListing, model: 'gpt-5', headBudget: { tokens: 500 } });
+  ws.free();
+  assert.deepEqual(heads, expected);
+  assert.equal(heads.allocation.budget, 500);
+  assert.ok(heads.allocation.used <= 500);
+  assert.deepEqual(heads.allocation.sections.find((s) => s.section === 'rules').cuts.map((c) => c.action), ['shortened']);
+  assert.match(r.stderr, /rules +priority +80: \d+ of \d+ tokens, cut: .*AGENTS\.md shortened/);
+  assert.equal(run(['heads', '--cwd', dir, '--budget', 'lots']).code, 2);
+});

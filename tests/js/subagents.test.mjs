@@ -137,3 +137,25 @@ test('the subagent and head budget cases every runtime runs pass in Node', async
   assert.deepEqual(results.map((r) => r.name), treeCases.map((c) => c.name));
   for (const r of results) await t.test(r.name, () => assert.ok(r.ok, r.error));
 });
+
+test('a timeline walks a session with its subagents: each child\'s requests after the one whose answer made its call', () => {
+  const dir = fileURLToPath(new URL('../fixtures/claude-subagents/', import.meta.url));
+  const read = (p) => readFileSync(join(dir, p), 'utf8');
+  const tree = cv.importTree(read('s-main.jsonl'), [read('s-main/subagents/agent-aaa1.jsonl'), read('s-main/subagents/agent-bbb2.jsonl')], 'claude-code');
+  const options = { provider: 'anthropic', contextWindow: 200000 };
+  const parent = new cv.Timeline(tree.parent.log);
+  const steps = [...parent.walkTree(tree.children.map((c) => c.log), options)];
+  assert.deepEqual(steps.map((s) => [s.sessionId, s.depth, s.callId ?? null, s.index]), [
+    ['s-main', 0, null, 0],
+    ['s-main/agent-aaa1', 1, 'toolu_1', 0], ['s-main/agent-aaa1', 1, 'toolu_1', 1],
+    ['s-main/agent-bbb2', 1, 'toolu_2', 0], ['s-main/agent-bbb2', 1, 'toolu_2', 1],
+    ['s-main', 0, null, 1],
+  ]);
+  // Each step is what that session's own walk builds.
+  const own = (log) => [...new cv.Timeline(log).walk(options)].map((s) => s.report.bytes);
+  assert.deepEqual(steps.filter((s) => s.depth === 0).map((s) => s.report.bytes), own(tree.parent.log));
+  assert.deepEqual(steps.filter((s) => s.callId === 'toolu_2').map((s) => s.report.bytes), own(tree.children[1].log));
+  // A child not given is not walked; bad input is the package's error.
+  assert.equal([...parent.walkTree([], options)].length, 2);
+  assert.throws(() => [...parent.walkTree('nope', options)], (e) => e instanceof cv.ContextviewTypeError && e.argument === 'children');
+});

@@ -288,11 +288,17 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       const log = state.session.children?.get(link.sessionId);
       let requests = null;
       let cost = null;
+      const steps = [];
       if (log) {
         const child = new cv.Timeline(log);
         requests = child.length;
         cost = 0;
-        for (const { report } of child.walk(opts)) cost += report.forecast?.inputDollars ?? 0;
+        for (const { index, report } of child.walk(opts)) {
+          const d = report.forecast?.inputDollars ?? 0;
+          cost += d;
+          steps.push(el('li', { 'data-index': String(index), 'data-tokens': String(report.tokens.request), 'data-dollars': String(d),
+            text: `request ${index}: ${fmt(report.tokens.request)} tokens, ${dollars(d)}` }));
+        }
       }
       const at = link.request >= 0
         ? el('a', { href: '#', text: String(link.request), onclick: (ev) => { ev.preventDefault(); showTimelineAt(link.request); } })
@@ -300,7 +306,9 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       return el('tr', { 'data-call': link.callId, 'data-session': link.sessionId, 'data-request': String(link.request), 'data-status': link.status,
         'data-requests': requests === null ? '' : String(requests), 'data-dollars': cost === null ? '' : String(cost) },
         el('td', { text: link.callId }), el('td', {}, at), el('td', { text: link.task, title: link.sessionId }), el('td', { text: link.status }),
-        el('td', { class: 'num', text: requests === null ? 'log not loaded' : fmt(requests) }), el('td', { class: 'num', text: cost === null ? '—' : dollars(cost) }));
+        el('td', { class: 'num' }, requests === null ? 'log not loaded'
+          : el('details', {}, el('summary', { text: fmt(requests) }), el('ol', { class: 'plain child-requests' }, ...steps))),
+        el('td', { class: 'num', text: cost === null ? '—' : dollars(cost) }));
     }));
   }
 

@@ -464,6 +464,9 @@ test('a Claude Code session picked with its subagents\' files: each child at the
     let cost = 0;
     for (const { report } of child.walk(options)) cost += report.forecast?.inputDollars ?? 0;
     assert.equal(rows[i].requests, String(child.length), link.callId);
+    // Each of its requests, listed at the call with its tokens and cost.
+    const listed = await page.$$eval(`#subagents tbody tr[data-call="${link.callId}"] .child-requests li`, (lis) => lis.map((li) => [Number(li.dataset.tokens), Number(li.dataset.dollars)]));
+    assert.deepEqual(listed, [...child.walk(options)].map(({ report }) => [report.tokens.request, report.forecast?.inputDollars ?? 0]));
     assert.ok(Math.abs(Number(rows[i].dollars) - cost) < 1e-12, `${link.callId}: ${rows[i].dollars} vs ${cost}`);
     assert.ok(cost > 0);
   }

@@ -38,8 +38,11 @@ serve: build
 
 # Each stage timed; the times are printed at the end, also when one fails. The package is built
 # while the native tests compile and run: on two cores the release build's long single-threaded
-# link fills the gaps the test build leaves.
+# link fills the gaps the test build leaves. Their two target directories are made first: on a
+# clean clone, two cargos making `target/` and `target/package` at once can race (one renames its
+# new `target/` over the directory the other is making its own in).
 test:
+	@mkdir -p target/package
 	@MAKE="$(MAKE)" scripts/stages.sh setup test-native+build test-wasm-node test-wasm-browser test-js
 
 test-native:

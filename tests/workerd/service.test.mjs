@@ -702,6 +702,18 @@ test('subagents: a child is its own Durable Object, made through its parent; a p
   assert.deepEqual([unknown.status, unknown.json.error.code], [422, 'unknown_tool_call']);
   const named = await call('POST', `/v1/sessions/${parent}/subagents`, { body: { toolCallId: 't1', task: 'x', sessionId: 'acme-x' } });
   assert.deepEqual([named.status, named.json.error.code], [400, 'invalid_subagent']);
+  // A child's own subagent: started through the child with the child's token, its session
+  // `<child>.<call>`; the child's token reaches it, its token neither the child nor the parent.
+  for (const c of [{ type: 'userMessage', text: 'Dig deeper.' }, { type: 'assistantResponse', toolCalls: [{ id: 'g1', name: 'Task', input: { prompt: 'c' } }] }]) {
+    assert.equal((await call('POST', '/v1/sessions/acme-lead.t1/commands', { token: childToken, body: c })).status, 200);
+  }
+  const grand = await call('POST', '/v1/sessions/acme-lead.t1/subagents', { token: childToken, body: { toolCallId: 'g1', task: 'Audit module c' } });
+  assert.equal(grand.status, 201, grand.text);
+  assert.deepEqual([grand.json.child.id, grand.json.child.parentSessionId, grand.json.child.parentCallId], ['acme-lead.t1.g1', 'acme-lead.t1', 'g1']);
+  assert.equal((await call('GET', '/v1/sessions/acme-lead.t1.g1', { token: childToken })).status, 200);
+  for (const other of ['acme-lead.t1', parent]) {
+    assert.equal((await call('GET', `/v1/sessions/${other}`, { token: grand.json.token })).status, 403, other);
+  }
   // A session token minted by hand works the same way.
   const tree = await mintToken(SECRET, { session: parent });
   assert.equal((await call('GET', '/v1/sessions/acme-lead.t10', { token: tree })).status, 200);

@@ -555,6 +555,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       $(id).addEventListener('change', () => {
         if (!state.timeline || state.timeline.length === 0) return;
         showRequest();
+        renderSubagents();
         startWalk();
       });
     }
@@ -615,6 +616,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     if (o.pruning !== undefined) $('pruning').value = o.pruning;
     if (!state.timeline || state.timeline.length === 0) return;
     showRequest();
+    renderSubagents();
     startWalk();
   }
 

@@ -39,26 +39,26 @@ use crate::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, Su
 const SYNTHETIC_MODEL: &str = "<synthetic>";
 
 /// One line that parsed as a JSON object.
-struct Entry {
-    line: usize,
-    value: Value,
+pub(super) struct Entry {
+    pub(super) line: usize,
+    pub(super) value: Value,
 }
 
 impl Entry {
-    fn kind(&self) -> &str {
+    pub(super) fn kind(&self) -> &str {
         self.value.get("type").and_then(Value::as_str).unwrap_or("")
     }
 
-    fn uuid(&self) -> Option<&str> {
+    pub(super) fn uuid(&self) -> Option<&str> {
         self.value.get("uuid").and_then(Value::as_str)
     }
 
-    fn sidechain(&self) -> bool {
+    pub(super) fn sidechain(&self) -> bool {
         self.value.get("isSidechain").and_then(Value::as_bool) == Some(true)
     }
 
     /// A user or assistant line: what the conversation is made of.
-    fn is_message(&self) -> bool {
+    pub(super) fn is_message(&self) -> bool {
         matches!(self.kind(), "user" | "assistant") && self.uuid().is_some()
     }
 
@@ -102,11 +102,11 @@ pub fn import(text: &str) -> Imported {
         // Inline subagents (1.x): each chain to the first unanswered-by-another delegation call
         // whose prompt it opens with, in order.
         let mut taken = HashSet::new();
-        for (root, prompt, _) in inline_transcripts(text) {
-            let call = facts.delegation_order.iter().find(|id| facts.delegations.get(*id).is_some_and(|p| p.trim() == prompt.trim()) && !taken.contains(*id));
+        for chain in super::claude_subagents::inline_chains(&entries) {
+            let call = facts.delegation_order.iter().find(|id| facts.delegations.get(*id).is_some_and(|p| p.trim() == chain.prompt.trim()) && !taken.contains(*id));
             if let Some(call) = call.cloned() {
                 taken.insert(call.clone());
-                facts.inline.insert(call, root);
+                facts.inline.insert(call, chain.root);
             }
         }
     }
@@ -137,97 +137,6 @@ pub fn import(text: &str) -> Imported {
     let mut imported = out.finish(header);
     imported.report.audience = Some(if subagent { "subagent" } else { "primary" }.to_owned());
     imported
-}
-
-/// The subagents' conversations a main session carries in its `agent_progress` entries (Claude
-/// Code 2.x writes each message a running subagent exchanges there, under the call it answers),
-/// as the agent file each would be: `(call id, that file's text)`, in the order first seen. What
-/// a subagent said after its last progress entry (its report) is in the call's result.
-pub fn progress_transcripts(text: &str) -> Vec<(String, String)> {
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    let mut last_uuid: HashMap<String, String> = HashMap::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    for line in text.lines() {
-        let Ok(entry) = serde_json::from_str::<Value>(line) else { continue };
-        if entry.get("type").and_then(Value::as_str) != Some("progress") {
-            continue;
-        }
-        let Some(data) = entry.get("data").filter(|d| d.get("type").and_then(Value::as_str) == Some("agent_progress")) else { continue };
-        let (Some(call), Some(agent), Some(message)) =
-            (entry.get("parentToolUseID").and_then(Value::as_str), data.get("agentId").and_then(Value::as_str), data.get("message"))
-        else {
-            continue;
-        };
-        let Some(uuid) = message.get("uuid").and_then(Value::as_str) else { continue };
-        if !seen.insert(format!("{call}\u{0}{uuid}")) {
-            continue;
-        }
-        let parent = last_uuid.insert(call.to_owned(), uuid.to_owned());
-        let mut line = serde_json::Map::new();
-        for key in ["type", "timestamp", "message", "requestId"] {
-            if let Some(v) = message.get(key) {
-                line.insert(key.to_owned(), v.clone());
-            }
-        }
-        line.insert("uuid".into(), Value::String(uuid.to_owned()));
-        line.insert("parentUuid".into(), parent.map_or(Value::Null, Value::String));
-        line.insert("isSidechain".into(), Value::Bool(true));
-        line.insert("agentId".into(), Value::String(agent.to_owned()));
-        for key in ["sessionId", "cwd", "version"] {
-            if let Some(v) = entry.get(key) {
-                line.insert(key.to_owned(), v.clone());
-            }
-        }
-        let text = Value::Object(line).to_string();
-        match groups.iter_mut().find(|(c, _)| c == call) {
-            Some((_, lines)) => lines.push(text),
-            None => groups.push((call.to_owned(), vec![text])),
-        }
-    }
-    groups.into_iter().map(|(call, lines)| (call, lines.join("\n"))).collect()
-}
-
-/// The subagents' conversations a main session holds inline (Claude Code 1.x wrote each
-/// subagent's messages into the main file as sidechain entries): `(root uuid, prompt, the
-/// entries' lines)` per chain, in file order; the chain's first message is the subagent's prompt,
-/// the delegation call's `prompt`.
-pub fn inline_transcripts(text: &str) -> Vec<(String, String, String)> {
-    let entries: Vec<(String, Value)> = text.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok().map(|v| (l.to_owned(), v))).collect();
-    let is_message = |v: &Value| matches!(v.get("type").and_then(Value::as_str), Some("user" | "assistant"));
-    let side = |v: &Value| v.get("isSidechain").and_then(Value::as_bool) == Some(true);
-    // A file made only of sidechains is a subagent's own; only a main file holds them inline.
-    if !entries.iter().any(|(_, v)| is_message(v) && !side(v)) {
-        return Vec::new();
-    }
-    let parent_of: HashMap<String, String> = entries
-        .iter()
-        .filter(|(_, v)| side(v))
-        .filter_map(|(_, v)| Some((v.get("uuid")?.as_str()?.to_owned(), v.get("parentUuid").and_then(Value::as_str).unwrap_or("").to_owned())))
-        .collect();
-    let root = |uuid: &str| {
-        let mut at = uuid.to_owned();
-        // Up the chain while the parent is a sidechain entry too (a loop cannot hold it forever).
-        for _ in 0..=parent_of.len() {
-            match parent_of.get(&at).filter(|p| parent_of.contains_key(*p)) {
-                Some(parent) => at = parent.clone(),
-                None => break,
-            }
-        }
-        at
-    };
-    let mut chains: Vec<(String, String, Vec<String>)> = Vec::new();
-    for (line, v) in entries.iter().filter(|(_, v)| side(v) && is_message(v)) {
-        let Some(uuid) = v.get("uuid").and_then(Value::as_str) else { continue };
-        let r = root(uuid);
-        match chains.iter_mut().find(|(id, ..)| *id == r) {
-            Some((_, _, lines)) => lines.push(line.clone()),
-            None => {
-                let prompt = if r == uuid { text_of(v.pointer("/message/content")) } else { String::new() };
-                chains.push((r, prompt, vec![line.clone()]));
-            }
-        }
-    }
-    chains.into_iter().filter(|(_, prompt, _)| !prompt.trim().is_empty()).map(|(r, p, lines)| (r, p, lines.join("\n"))).collect()
 }
 
 fn header_of(entries: &[Entry], subagent: bool) -> Header {
@@ -712,12 +621,25 @@ fn image_source(block: &Value) -> Option<(&str, &str)> {
     Some((source.get("data")?.as_str()?, source.get("media_type").and_then(Value::as_str).unwrap_or("image/png")))
 }
 
-fn text_of(content: Option<&Value>) -> String {
+pub(super) fn text_of(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(blocks)) => {
             blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
         }
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod subagent_tests {
+    use super::agent_in_text;
+
+    #[test]
+    fn a_result_names_its_agent_as_a_standalone_or_a_team_one() {
+        assert_eq!(agent_in_text("Done.\nagentId: a1b2c3 (for resuming to continue this agent's work if needed)").as_deref(), Some("a1b2c3"));
+        assert_eq!(agent_in_text("agent_id: researcher@git-integration").as_deref(), Some("researcher@git-integration"));
+        assert_eq!(agent_in_text("no agent here"), None);
+        assert_eq!(agent_in_text("agentId: "), None);
     }
 }

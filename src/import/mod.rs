@@ -13,6 +13,7 @@
 mod calibrate;
 pub mod codes;
 pub mod claude_code;
+mod claude_subagents;
 pub mod codex;
 pub mod fidelity;
 pub mod pi;
@@ -222,8 +223,9 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
     }
     // Children whose files were not given but whose conversations the parent carries (Claude
     // Code's progress entries): imported from there, linked alike.
+    let entries = if format == Some(Format::ClaudeCode) { claude_subagents::entries_of(parent_text) } else { Vec::new() };
     if format == Some(Format::ClaudeCode) {
-        for (call, transcript) in claude_code::progress_transcripts(parent_text) {
+        for (call, transcript) in claude_subagents::progress_transcripts(&entries) {
             let Some((session, _)) = links.iter().find(|(_, c)| *c == call) else { continue };
             if imported.iter().any(|c| &c.header.session_id == session) {
                 continue;
@@ -238,7 +240,7 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
     // Children the parent holds inline (Claude Code 1.x sidechains), linked by the call's prompt.
     if format == Some(Format::ClaudeCode) {
         let session = parent.header.session_id.clone();
-        for (root, _, transcript) in claude_code::inline_transcripts(parent_text) {
+        for (root, transcript) in claude_subagents::inline_transcripts(&entries) {
             let id = format!("{session}/sidechain-{root}");
             let Some((_, call)) = links.iter().find(|(s, _)| *s == id) else { continue };
             if imported.iter().any(|c| c.header.session_id == id) {

@@ -452,10 +452,13 @@ test('a Claude Code session picked with its subagents\' files: each child at the
   const tree = cv.importTree(parent, children);
   const links = new cv.Timeline(tree.parent.log).subagents();
   // The build options the page's controls say (as the page reads them).
-  const controls = await page.evaluate(() => ({ provider: document.querySelector('#provider').value, model: document.querySelector('#model').value.trim(),
-    window: Number(document.querySelector('#window').value), pruning: document.querySelector('#pruning').value }));
-  const options = { provider: controls.provider, ...(controls.model ? { model: controls.model } : {}),
-    ...(Number.isInteger(controls.window) && controls.window > 0 ? { contextWindow: controls.window } : {}), ...cv.policy(controls.pruning).options };
+  const pageOptions = async () => {
+    const controls = await page.evaluate(() => ({ provider: document.querySelector('#provider').value, model: document.querySelector('#model').value.trim(),
+      window: Number(document.querySelector('#window').value), pruning: document.querySelector('#pruning').value }));
+    return { provider: controls.provider, ...(controls.model ? { model: controls.model } : {}),
+      ...(Number.isInteger(controls.window) && controls.window > 0 ? { contextWindow: controls.window } : {}), ...cv.policy(controls.pruning).options };
+  };
+  const options = await pageOptions();
   assert.deepEqual(rows.map((r) => [r.call, r.session, r.request, r.status]), links.map((l) => [l.callId, l.sessionId, String(l.request), l.status]));
   assert.deepEqual(links.map((l) => [l.callId, l.request, l.status]), [['toolu_1', 0, 'completed'], ['toolu_2', 0, 'completed']]);
   for (const [i, link] of links.entries()) {
@@ -470,6 +473,16 @@ test('a Claude Code session picked with its subagents\' files: each child at the
     assert.ok(Math.abs(Number(rows[i].dollars) - cost) < 1e-12, `${link.callId}: ${rows[i].dollars} vs ${cost}`);
     assert.ok(cost > 0);
   }
+  // Other options price the children again.
+  const provider = await page.$eval('#provider', (p) => p.value);
+  await act(() => page.selectOption('#provider', 'openai-responses'));
+  const repriced = await page.$$eval('#subagents tbody tr', (trs) => trs.map((tr) => Number(tr.dataset.dollars)));
+  const at = await pageOptions();
+  assert.deepEqual(repriced, links.map((link) => {
+    const log = tree.children.find((c) => c.log.includes(`"sessionId":"${link.sessionId}"`)).log;
+    return [...new cv.Timeline(log).walk(at)].reduce((n, { report }) => n + (report.forecast?.inputDollars ?? 0), 0);
+  }));
+  await act(() => page.selectOption('#provider', provider));
   // The session alone: the calls are there, their logs not.
   await act(() => page.setInputFiles('#session-input', files[0]));
   const alone = await page.$$eval('#subagents tbody tr', (trs) => trs.map((tr) => tr.dataset.requests));

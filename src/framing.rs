@@ -1,4 +1,5 @@
-//! Our framing tags, and the neutralising of untrusted text placed inside them.
+//! Our framing tags, the neutralising of untrusted text placed inside them, and cutting text
+//! to fit (the longest prefix that does).
 //!
 //! Text read from a workspace (rules, tool output) or written by another model is data. Before it
 //! goes inside one of our tags, any sequence that could open or close one of *our* tags is
@@ -68,6 +69,40 @@ fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
 /// Wraps already-neutralised content in a tag.
 pub fn wrap(tag: &str, content: &str) -> String {
     format!("<{tag}>\n{}\n</{tag}>", neutralize(content))
+}
+
+/// Cutting text to fit: the longest prefix length of `text` (at a char boundary, at most its length less one byte:
+/// the whole text needs no cut) for which `fits` holds, if even the empty one does. A binary
+/// search: the estimate grows with the text almost everywhere, and the answer is checked.
+pub fn longest_prefix(text: &str, fits: impl Fn(usize) -> bool) -> Option<usize> {
+    let floor = |mut i: usize| {
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    if !fits(0) {
+        return None;
+    }
+    let (mut lo, mut hi) = (0usize, text.len());
+    while hi - lo > 1 {
+        let mid = floor(lo + (hi - lo) / 2);
+        if mid == lo {
+            break;
+        }
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    // End at a line break when one is near (a shortened status or rule reads better whole-lined).
+    if let Some(nl) = text[..lo].rfind('\n').filter(|&nl| nl > 0 && nl * 4 >= lo * 3) {
+        if fits(nl) {
+            return Some(nl);
+        }
+    }
+    Some(lo)
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! The head budget: one token budget for the first-user prefix, shared by its sections by
 //! declared priority, reserve and grow weight, instead of a fixed cap per section.
 //!
-//! Each section (`userInfo`, `gitStatus`, `rules`, `skills`, `mcp`, `memory`) asks for what its
-//! whole text costs, and [`allocate`] divides the budget:
+//! Each section of the prefix (`userInfo`, `gitStatus`, `rules`, `skills`, `mcp`, `memory`) asks
+//! for what its whole text costs, the reminders for their reserve (when they have one), and
+//! [`allocate`] divides the budget:
 //!
 //! 1. reserves are set aside in priority order, each as far as its section fills it (what is left
 //!    of the budget caps each);
@@ -18,11 +19,18 @@
 //! nothing from a higher one, and the bytes of every section above it stay the same, so the cached
 //! prefix survives. Raising a section's priority never lowers its grant. The prefix's sections are
 //! then cut to their grants by `prefix.rs`, each in its own way, with a marker the model sees, and
-//! each cut is listed with its reason.
+//! each cut is listed with its reason. Within the rules, which leave first is set by source
+//! ([`RulePriorities`]).
+//!
+//! The reminders a request adds are the budget's other user: each build's drained reminders may
+//! take what the recorded prefix leaves of the budget (so at least their reserve), in drain
+//! order; the first that does not fit is shortened with a marker, those after it wait for the
+//! next request, and each is listed in that build's report (`view::reminders::drain_within`).
 
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::discovery::rules::{Rule, RuleSource};
 use crate::value_read::{self as read, deserialize_by_hand};
 
 pub use crate::update::record::HeadCut;
@@ -38,10 +46,13 @@ pub enum Section {
     Skills,
     Mcp,
     Memory,
+    /// The reminders each request adds (not part of the prefix): what the prefix leaves of the
+    /// budget, at least their reserve, which the prefix's sections cannot take.
+    Reminders,
 }
 
 impl Section {
-    /// Every section, in rendering order.
+    /// Every section of the prefix, in rendering order.
     pub const ALL: [Section; 6] = [Section::UserInfo, Section::GitStatus, Section::Rules, Section::Skills, Section::Mcp, Section::Memory];
 
     /// Its name, as `headBudget.sections` keys it.
@@ -53,13 +64,15 @@ impl Section {
             Section::Skills => "skills",
             Section::Mcp => "mcp",
             Section::Memory => "memory",
+            Section::Reminders => "reminders",
         }
     }
 
     /// The policy a section has when the host sets none: the facts of the machine first, then
     /// the project's rules, the user's memory, the repository's state, the tools' servers, and
     /// the skills listing last (a skill's body is read on demand; its listing is a hint). No
-    /// reserves: a reserve is held whether or not its section fills it.
+    /// reserves: a reserve is held whether or not its section fills it (the reminders' too: by
+    /// default they take what the prefix leaves, and the first of each request always goes in).
     pub fn default_policy(self) -> SectionPolicy {
         let priority = match self {
             Section::UserInfo => 100,
@@ -68,6 +81,7 @@ impl Section {
             Section::GitStatus => 60,
             Section::Mcp => 50,
             Section::Skills => 40,
+            Section::Reminders => 90,
         };
         SectionPolicy { priority, reserve: 0, grow: 1 }
     }
@@ -124,6 +138,9 @@ pub struct SectionPolicies {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub memory: Option<SectionPolicyOverride>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub reminders: Option<SectionPolicyOverride>,
 }
 
 /// The first-user prefix's budget (`PromptContext.headBudget`). Without one, the prefix may
@@ -148,9 +165,98 @@ pub struct HeadBudget {
     pub window: Option<u64>,
     #[serde(default)]
     pub sections: SectionPolicies,
+    /// Which rules leave the rules section first when it is over its grant.
+    #[serde(default, skip_serializing_if = "RulePriorities::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub rule_sources: RulePriorities,
 }
 
 deserialize_by_hand!(HeadBudget);
+
+/// Priorities among the rules by where they come from (`headBudget.ruleSources`): when the
+/// rules section is over its grant, rules of lower priority leave first, and among equals the
+/// broadest first (the order the rules render in). Keyed by a rule's `source` (`agents_md`,
+/// `claude_md`, `cursor_rules`, …) or `home` for rules found in the home directory (over their
+/// source's priority). A rule whose key is not given has priority 0, so without any the rules
+/// leave broadest first.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct RulePriorities {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub home: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub agents_override: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub agents_md: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub claude_md: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub claude_local: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub claude_rules: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub grok_rules: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub cursor_rules: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub cursorrules: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub import: Option<i32>,
+}
+
+const RULE_KEYS: [&str; 10] =
+    ["home", "agents_override", "agents_md", "claude_md", "claude_local", "claude_rules", "grok_rules", "cursor_rules", "cursorrules", "import"];
+
+impl RulePriorities {
+    fn is_empty(&self) -> bool {
+        *self == RulePriorities::default()
+    }
+
+    /// A rule's priority: its home's when it is a home rule and `home` is given, else its
+    /// source's, else 0.
+    pub fn of(&self, rule: &Rule) -> i32 {
+        let by_source = match rule.source {
+            RuleSource::AgentsOverride => self.agents_override,
+            RuleSource::AgentsMd => self.agents_md,
+            RuleSource::ClaudeMd => self.claude_md,
+            RuleSource::ClaudeLocal => self.claude_local,
+            RuleSource::ClaudeRules => self.claude_rules,
+            RuleSource::GrokRules => self.grok_rules,
+            RuleSource::CursorRules => self.cursor_rules,
+            RuleSource::Cursorrules => self.cursorrules,
+            RuleSource::Import => self.import,
+        };
+        rule.home.then_some(self.home).flatten().or(by_source).unwrap_or(0)
+    }
+
+    fn read(value: &Value) -> Result<RulePriorities, read::Error> {
+        let map = read::object(value, "the rules' priorities by source")?;
+        read::known(map, &RULE_KEYS)?;
+        let get = |key: &str| read::opt_i32(map, key);
+        Ok(RulePriorities {
+            home: get("home")?,
+            agents_override: get("agents_override")?,
+            agents_md: get("agents_md")?,
+            claude_md: get("claude_md")?,
+            claude_local: get("claude_local")?,
+            claude_rules: get("claude_rules")?,
+            grok_rules: get("grok_rules")?,
+            cursor_rules: get("cursor_rules")?,
+            cursorrules: get("cursorrules")?,
+            import: get("import")?,
+        })
+    }
+}
 
 /// The share of the window the prefix may take when the host sets no budget.
 pub const DEFAULT_WINDOW_SHARE: f64 = 0.25;
@@ -168,7 +274,7 @@ impl SectionPolicyOverride {
 impl SectionPolicies {
     fn read(value: &Value) -> Result<SectionPolicies, read::Error> {
         let map = read::object(value, "the sections' policies")?;
-        read::known(map, &["userInfo", "gitStatus", "rules", "skills", "mcp", "memory"])?;
+        read::known(map, &["userInfo", "gitStatus", "rules", "skills", "mcp", "memory", "reminders"])?;
         let get = |key: &str| map.get(key).filter(|v| !v.is_null()).map(SectionPolicyOverride::read).transpose();
         Ok(SectionPolicies {
             user_info: get("userInfo")?,
@@ -177,6 +283,7 @@ impl SectionPolicies {
             skills: get("skills")?,
             mcp: get("mcp")?,
             memory: get("memory")?,
+            reminders: get("reminders")?,
         })
     }
 }
@@ -186,7 +293,7 @@ impl HeadBudget {
     pub fn read(value: &Value) -> Result<HeadBudget, read::Error> {
         use serde::de::Error as _;
         let map = read::object(value, "a head budget")?;
-        read::known(map, &["tokens", "windowShare", "window", "sections"])?;
+        read::known(map, &["tokens", "windowShare", "window", "sections", "ruleSources"])?;
         let window_share = read::opt_f64(map, "windowShare")?;
         if let Some(share) = window_share.filter(|s| !(*s > 0.0 && *s <= 1.0)) {
             return Err(read::Error::invalid_value(serde::de::Unexpected::Float(share), &"a window share above 0 and at most 1"));
@@ -196,6 +303,7 @@ impl HeadBudget {
             window_share,
             window: read::opt_u64(map, "window")?,
             sections: map.get("sections").filter(|v| !v.is_null()).map(SectionPolicies::read).transpose()?.unwrap_or_default(),
+            rule_sources: map.get("ruleSources").filter(|v| !v.is_null()).map(RulePriorities::read).transpose()?.unwrap_or_default(),
         })
     }
 
@@ -225,6 +333,7 @@ impl HeadBudget {
             Section::Skills => s.skills,
             Section::Mcp => s.mcp,
             Section::Memory => s.memory,
+            Section::Reminders => s.reminders,
         }
         .unwrap_or_default();
         let default = section.default_policy();
@@ -266,7 +375,7 @@ pub struct SectionAllocation {
     pub priority: i32,
     pub reserve: u32,
     pub grow: u32,
-    /// Tokens of the whole section.
+    /// Tokens of the whole section (the reminders': their reserve).
     pub need: u32,
     /// Tokens it was granted (its need when nothing was over).
     pub granted: u32,

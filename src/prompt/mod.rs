@@ -20,7 +20,6 @@ pub mod template;
 
 pub use context::{Audience, McpServer, PromptContext, Templates, DEFAULT_REPORT_TOKENS, DEFAULT_SUBAGENT_MAX_TOKENS};
 pub use budget::{HeadAllocation, HeadBudget, HeadCut, Section, SectionAllocation};
-pub(crate) use prefix::longest as longest_prefix;
 pub use template::TemplateError;
 
 use serde::Serialize;

@@ -3,15 +3,16 @@
 //! granted it, in its own order, with a marker the model sees.
 //!
 //! How each section gives way: a text section (user info, git status, memory) is shortened from
-//! its end; rules leave broadest first (the most specific, last, stay whole; the first that does
-//! not fit whole is shortened if a useful part fits); skills and MCP servers leave from the end of
+//! its end; rules leave by the priority of their source (`headBudget.ruleSources`), broadest first
+//! among equals (the most specific, last, stay whole; the last to leave is shortened instead if a
+//! useful part of it fits); skills and MCP servers leave from the end of
 //! their lists (skills come in priority order). A section with no room even for its marker is
 //! left out. Whole sections render exactly as they did before there was a budget.
 
-use super::budget::{allocate, Demand, HeadAllocation, HeadCut, Section, SectionAllocation};
+use super::budget::{allocate, Demand, HeadAllocation, HeadCut, RulePriorities, Section, SectionAllocation, SectionPolicy};
 use super::{McpServer, PromptContext};
 use crate::discovery::{Rule, SkillListing};
-use crate::framing::{neutralize, wrap};
+use crate::framing::{longest_prefix as longest, neutralize, wrap};
 use crate::tokens::{text_tokens, Family};
 
 /// The prefix and how the budget went.
@@ -23,8 +24,15 @@ pub(super) fn render(ctx: &PromptContext) -> (String, HeadAllocation) {
     let whole: Vec<String> = blocks.iter().map(Block::whole).collect();
     let needs: Vec<u32> = whole.iter().map(|w| tokens(w, family)).collect();
     let need: u32 = needs.iter().fold(0u32, |a, n| a.saturating_add(*n));
-    let demands: Vec<Demand> = blocks.iter().zip(&needs).map(|(b, &need)| Demand { need, policy: budget_of.policy(b.section()) }).collect();
-    let grants = allocate(budget, &demands);
+    let mut demands: Vec<Demand> = blocks.iter().zip(&needs).map(|(b, &need)| Demand { need, policy: budget_of.policy(b.section()) }).collect();
+    // The reminders' reserve is held from the prefix like any section's (asked for whole: what
+    // they will need is not known before they come).
+    let reminders = budget_of.policy(Section::Reminders);
+    if reminders.reserve > 0 {
+        demands.push(Demand { need: reminders.reserve, policy: reminders });
+    }
+    let mut grants = allocate(budget, &demands);
+    let reminders = (reminders.reserve > 0).then(|| (demands.pop().expect("pushed"), grants.pop().expect("granted")));
     let mut texts = Vec::with_capacity(blocks.len());
     let mut sections = Vec::with_capacity(blocks.len());
     for (((block, whole), demand), granted) in blocks.iter().zip(whole).zip(&demands).zip(grants) {
@@ -56,6 +64,10 @@ pub(super) fn render(ctx: &PromptContext) -> (String, HeadAllocation) {
         }
     }
     let used = sections.iter().fold(0u32, |a, s| a.saturating_add(s.used));
+    if let Some((demand, granted)) = reminders {
+        let SectionPolicy { priority, reserve, grow } = demand.policy;
+        sections.push(SectionAllocation { section: Section::Reminders, priority, reserve, grow, need: demand.need, granted, used: 0, cuts: Vec::new() });
+    }
     (texts.join("\n\n"), HeadAllocation { budget, need, used, sections })
 }
 
@@ -66,7 +78,8 @@ fn tokens(text: &str, family: Family) -> u32 {
 /// One section of the prefix, borrowing what it renders.
 enum Block<'a> {
     Text { section: Section, tag: &'static str, text: String },
-    Rules(&'a [Rule]),
+    /// The rules, and the order they leave in when over.
+    Rules(&'a [Rule], Vec<usize>),
     Skills(&'a SkillListing),
     Mcp(&'a [McpServer]),
 }
@@ -86,7 +99,8 @@ fn blocks(ctx: &PromptContext) -> Vec<Block<'_>> {
         blocks.push(Block::Text { section: Section::GitStatus, tag: "git_status", text: status.to_owned() });
     }
     if !ctx.rules.is_empty() {
-        blocks.push(Block::Rules(&ctx.rules));
+        let priorities = ctx.head_budget.map(|b| b.rule_sources).unwrap_or_default();
+        blocks.push(Block::Rules(&ctx.rules, leaving_order(&ctx.rules, &priorities)));
     }
     if let Some(listing) = ctx.skills.as_ref().filter(|l| !l.entries.is_empty()) {
         blocks.push(Block::Skills(listing));
@@ -105,7 +119,7 @@ impl Block<'_> {
     fn section(&self) -> Section {
         match self {
             Block::Text { section, .. } => *section,
-            Block::Rules(_) => Section::Rules,
+            Block::Rules(..) => Section::Rules,
             Block::Skills(_) => Section::Skills,
             Block::Mcp(_) => Section::Mcp,
         }
@@ -114,7 +128,7 @@ impl Block<'_> {
     fn whole(&self) -> String {
         match self {
             Block::Text { tag, text, .. } => wrap(tag, text),
-            Block::Rules(rules) => rules_block(rules, 0, None),
+            Block::Rules(rules, _) => rules_block(rules, &vec![false; rules.len()], None),
             Block::Skills(listing) => skills_block(listing, listing.entries.len()),
             Block::Mcp(servers) => mcp_block(servers, servers.len()),
         }
@@ -143,24 +157,29 @@ impl Block<'_> {
                     None => (String::new(), vec![cut(section, "left_out", tokens(&wrap(tag, text), family))]),
                 }
             }
-            Block::Rules(rules) => {
-                // The fewest rules left out (broadest first) for the rest to fit whole.
-                let Some(from) = (1..=rules.len()).find(|&k| fits(&rules_block(rules, k, None))) else {
-                    let all = rules.iter().map(|r| cut(&r.path, "left_out", tokens(&rule_element(r, None), family))).collect();
+            Block::Rules(rules, order) => {
+                // The fewest rules left out (in leaving order) for the rest to fit whole.
+                let out = |k: usize, partial: Option<usize>| {
+                    let mut left = vec![false; rules.len()];
+                    order[..k].iter().for_each(|&i| left[i] = true);
+                    rules_block(rules, &left, partial.map(|len| (order[k - 1], len)))
+                };
+                let Some(k) = (1..=rules.len()).find(|&k| fits(&out(k, None))) else {
+                    let all = order.iter().map(|&i| cut(&rules[i].path, "left_out", tokens(&rule_element(&rules[i], None), family))).collect();
                     return (String::new(), all);
                 };
                 // The last one left out, shortened, if a useful part of it fits.
-                let last = &rules[from - 1];
+                let last = &rules[order[k - 1]];
                 let text = last.text.trim_end();
-                let shortened = longest(text, |len| fits(&rules_block(rules, from, Some(len)))).filter(|&len| len >= MIN_USEFUL_BYTES.min(text.len()));
-                let dropped = if shortened.is_some() { from - 1 } else { from };
+                let shortened = longest(text, |len| fits(&out(k, Some(len)))).filter(|&len| len >= MIN_USEFUL_BYTES.min(text.len()));
+                let dropped = if shortened.is_some() { k - 1 } else { k };
                 let mut cuts: Vec<HeadCut> =
-                    rules[..dropped].iter().map(|r| cut(&r.path, "left_out", tokens(&rule_element(r, None), family))).collect();
+                    order[..dropped].iter().map(|&i| cut(&rules[i].path, "left_out", tokens(&rule_element(&rules[i], None), family))).collect();
                 if let Some(len) = shortened {
                     let lost = tokens(&rule_element(last, None), family).saturating_sub(tokens(&rule_element(last, Some(len)), family));
                     cuts.push(cut(&last.path, "shortened", lost));
                 }
-                (rules_block(rules, from, shortened), cuts)
+                (out(k, shortened), cuts)
             }
             Block::Skills(listing) => {
                 let n = listing.entries.len();
@@ -187,40 +206,6 @@ impl Block<'_> {
 /// A rule shortened to less than this is left out instead (unless it is shorter whole).
 const MIN_USEFUL_BYTES: usize = 200;
 
-/// The longest prefix length of `text` (at a char boundary, at most its length less one byte:
-/// the whole text needs no cut) for which `fits` holds, if even the empty one does. A binary
-/// search: the estimate grows with the text almost everywhere, and the answer is checked.
-pub(crate) fn longest(text: &str, fits: impl Fn(usize) -> bool) -> Option<usize> {
-    let floor = |mut i: usize| {
-        while !text.is_char_boundary(i) {
-            i -= 1;
-        }
-        i
-    };
-    if !fits(0) {
-        return None;
-    }
-    let (mut lo, mut hi) = (0usize, text.len());
-    while hi - lo > 1 {
-        let mid = floor(lo + (hi - lo) / 2);
-        if mid == lo {
-            break;
-        }
-        if fits(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    // End at a line break when one is near (a shortened status or rule reads better whole-lined).
-    if let Some(nl) = text[..lo].rfind('\n').filter(|&nl| nl > 0 && nl * 4 >= lo * 3) {
-        if fits(nl) {
-            return Some(nl);
-        }
-    }
-    Some(lo)
-}
-
 fn marker(rest: usize, of: &str) -> String {
     format!("\n[… {rest} more bytes{of} not shown: over the head budget (headBudget) …]")
 }
@@ -234,23 +219,37 @@ fn rule_element(rule: &Rule, len: Option<usize>) -> String {
     format!("\n<rule path=\"{}\">\n{body}\n</rule>", attr(&rule.path))
 }
 
-/// The rules from `from` on whole, the one before shortened to `partial` bytes when given, and
-/// a note naming the broadest ones left out.
-fn rules_block(rules: &[Rule], from: usize, partial: Option<usize>) -> String {
-    let dropped = if partial.is_some() { from - 1 } else { from };
+/// The rules not `left` out whole, in their order; the one `partial` names shortened to its
+/// bytes (in its place); and a note naming the rules left out.
+fn rules_block(rules: &[Rule], left: &[bool], partial: Option<(usize, usize)>) -> String {
     let mut text = String::from("<rules>");
-    if let Some(len) = partial {
-        text.push_str(&rule_element(&rules[from - 1], Some(len)));
+    let mut dropped = Vec::new();
+    for (i, rule) in rules.iter().enumerate() {
+        match partial.filter(|(at, _)| *at == i) {
+            Some((_, len)) => text.push_str(&rule_element(rule, Some(len))),
+            None if left[i] => dropped.push(rule.path.as_str()),
+            None => text.push_str(&rule_element(rule, None)),
+        }
     }
-    for rule in &rules[from..] {
-        text.push_str(&rule_element(rule, None));
-    }
-    if dropped > 0 {
-        let paths: Vec<&str> = rules[..dropped].iter().map(|r| r.path.as_str()).collect();
-        text.push_str(&format!("\n({dropped} broader rules not loaded for space: {})", neutralize(&paths.join(", "))));
+    if !dropped.is_empty() {
+        // Broadest first unless the host's priorities said otherwise: then the note says less.
+        let broader = left.iter().rposition(|l| *l) < left.iter().position(|l| !*l).or(Some(left.len()));
+        let which = if broader { "broader rules" } else { "rules" };
+        text.push_str(&format!("\n({} {which} not loaded for space: {})", dropped.len(), neutralize(&dropped.join(", "))));
     }
     text.push_str("\n</rules>");
     text
+}
+
+/// The order rules leave in: lowest priority first, the broadest (earliest) first among equals.
+fn leaving_order(rules: &[Rule], priorities: &RulePriorities) -> Vec<usize> {
+    let mut order: Vec<usize> = Vec::with_capacity(rules.len());
+    for i in 0..rules.len() {
+        let p = priorities.of(&rules[i]);
+        let at = order.iter().position(|&j| priorities.of(&rules[j]) > p).unwrap_or(order.len());
+        order.insert(at, i);
+    }
+    order
 }
 
 fn skill_element(entry: &crate::discovery::skills::ListingEntry) -> String {

@@ -50,6 +50,18 @@ impl Session {
         options
     }
 
+    /// What this request's reminders may take: the head budget (the prompt context's, else the
+    /// default share of the model's window) less the recorded prefix; and the words a cut gives.
+    fn reminder_budget(&mut self) -> (u32, String) {
+        let model = self.prompt.as_ref().and_then(|p| p.model.clone()).or_else(|| self.sampling().and_then(|s| s.model));
+        let budget = self.prompt.as_ref().and_then(|p| p.head_budget).unwrap_or_default().tokens_for(model.as_deref());
+        let family = self.family();
+        let prefix = self.replayer().state().heads.as_ref().map_or(0.0, |h| crate::tokens::text_tokens(&h.first_user_prefix, family));
+        let prefix = prefix.ceil().min(u32::MAX as f64) as u32;
+        let cap = budget.saturating_sub(prefix);
+        (cap, format!("over the head budget ({budget} tokens): the prefix takes {prefix}, which leaves this request's reminders {cap}"))
+    }
+
     /// Records the build's tools when they differ from the ones the log last recorded, so a
     /// reopened session and its timeline know what each request carried.
     pub(super) fn record_tools(&mut self, input: &BuildInput, ts: &str) -> Option<u64> {
@@ -67,8 +79,13 @@ impl Session {
         }
         input.check()?;
         // Reminders are drained right before the build, into the log like any other record.
+        // They take what the head budget leaves after the prefix.
         let ts = self.stamp(input.now.as_deref());
-        for injected in self.reminders.drain() {
+        let (cap, reason) = self.reminder_budget();
+        let family = self.family();
+        let count = |text: &str| crate::tokens::text_tokens(text, family).ceil().min(u32::MAX as f64) as u32;
+        let (drained, reminder_cuts) = self.reminders.drain_within(cap, count, &reason);
+        for injected in drained {
             self.write(RecordBody::Event(Event::ReminderInjected(injected)), &ts);
         }
         // An answer cut short asks the model to go on (AutoContinue, AutoRecovery).
@@ -102,6 +119,7 @@ impl Session {
         report.continued = continued;
         let state = self.replayer().state();
         report.head_cuts = state.heads.as_ref().map(|h| h.cuts.clone()).unwrap_or_default();
+        report.head_cuts.extend(reminder_cuts);
         report.subagents = view::SubagentsReport::of(&state.subagents);
         // What rewrote the previous request, if anything did: what pruning cost the provider's
         // cache is reported apart from what a compaction or a rewind cost.

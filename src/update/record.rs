@@ -540,11 +540,13 @@ pub struct PromptHeadSnapshot {
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct HeadCut {
-    /// The section: `userInfo`, `gitStatus`, `rules`, `skills`, `mcp` or `memory`.
+    /// The section: `userInfo`, `gitStatus`, `rules`, `skills`, `mcp`, `memory` or `reminders`.
     pub section: String,
-    /// What was cut: a rule's path, a skill's or server's name, or the section's own name.
+    /// What was cut: a rule's path, a skill's or server's name, a reminder's kind, or the
+    /// section's own name.
     pub what: String,
-    /// `left_out` or `shortened`.
+    /// `left_out` or `shortened`; for a reminder `shortened` or `deferred` (held back, still
+    /// queued, for the next request).
     pub action: String,
     /// Estimated tokens cut.
     pub tokens: u32,

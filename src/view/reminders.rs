@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use crate::framing;
-use crate::update::record::ReminderInjected;
+use crate::update::record::{HeadCut, ReminderInjected};
 
 /// Kinds of reminder, in drain order.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -159,19 +159,62 @@ impl ReminderQueue {
 
     /// Takes every queued reminder, in drain order, as records to append.
     pub fn drain(&mut self) -> Vec<ReminderInjected> {
+        self.drain_within(u32::MAX, |_| 0, "").0
+    }
+
+    /// Takes the queued reminders, in drain order, as far as `cap` tokens (by `count`) hold
+    /// them: the first that does not fit is shortened to what is left, with a marker the model
+    /// reads (the first of a drain always goes in, at least its first `MIN_USEFUL_BYTES`, so
+    /// what matters most is never held back), and those after it stay queued for the next
+    /// request. What was shortened or held back is listed with `reason`.
+    pub fn drain_within(&mut self, cap: u32, count: impl Fn(&str) -> u32, reason: &str) -> (Vec<ReminderInjected>, Vec<HeadCut>) {
         let mut pending = std::mem::take(&mut self.pending);
         pending.sort_by_key(|r| r.kind);
-        pending
-            .into_iter()
-            .map(|reminder| {
-                if reminder.kind == ReminderKind::Date {
-                    self.days.insert(reminder.day.clone().unwrap_or_else(|| reminder.text.clone()));
-                }
-                let injected = ReminderInjected { reminder: reminder.kind.as_str().to_owned(), text: render(&reminder) };
-                self.observe(&injected);
-                injected
-            })
-            .collect()
+        let mut out = Vec::new();
+        let mut cuts = Vec::new();
+        let mut left = cap;
+        let mut rest = pending.into_iter();
+        for reminder in rest.by_ref() {
+            let whole = render(&reminder);
+            let need = count(&whole);
+            let first = out.is_empty();
+            let text = if need <= left || (first && reminder.text.len() <= MIN_USEFUL_BYTES) {
+                whole
+            } else {
+                let body = reminder.text.as_str();
+                let shortened = |len: usize| framing::wrap(TAG, &format!("{}{}", &body[..len], marker(body.len() - len)));
+                let fitting = crate::framing::longest_prefix(body, |len| count(&shortened(len)) <= left);
+                let len = match fitting {
+                    Some(len) if len >= MIN_USEFUL_BYTES.min(body.len()) => len,
+                    _ if first => floor_boundary(body, MIN_USEFUL_BYTES),
+                    _ => {
+                        cuts.push(cut(&reminder, "deferred", need, reason));
+                        self.pending.push(reminder);
+                        break;
+                    }
+                };
+                let text = shortened(len);
+                cuts.push(cut(&reminder, "shortened", need.saturating_sub(count(&text)), reason));
+                // The whole is told too: queued again, it would repeat what the model has read.
+                self.told.insert((reminder.kind.as_str().to_owned(), whole));
+                text
+            };
+            left = left.saturating_sub(count(&text));
+            if reminder.kind == ReminderKind::Date {
+                self.days.insert(reminder.day.clone().unwrap_or_else(|| reminder.text.clone()));
+            }
+            let injected = ReminderInjected { reminder: reminder.kind.as_str().to_owned(), text };
+            self.observe(&injected);
+            out.push(injected);
+            if left == 0 {
+                break;
+            }
+        }
+        for reminder in rest {
+            cuts.push(cut(&reminder, "deferred", count(&render(&reminder)), reason));
+            self.pending.push(reminder);
+        }
+        (out, cuts)
     }
 
     /// Remembers a reminder already told (from the log, when a session is restored).
@@ -191,6 +234,24 @@ impl ReminderQueue {
     pub fn observe_day(&mut self, day: &str) {
         self.days.insert(day.to_owned());
     }
+}
+
+/// A reminder shortened to less than this is held back instead (unless it is the drain's first).
+const MIN_USEFUL_BYTES: usize = 200;
+
+fn marker(rest: usize) -> String {
+    format!("\n[… {rest} more bytes not shown: over the head budget (headBudget) …]")
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn cut(reminder: &Reminder, action: &str, tokens: u32, reason: &str) -> HeadCut {
+    HeadCut { section: "reminders".to_owned(), what: reminder.kind.as_str().to_owned(), action: action.to_owned(), tokens, reason: reason.to_owned() }
 }
 
 /// The message text: the reminder inside our tag, its own text unable to close it.
@@ -232,6 +293,64 @@ mod tests {
         assert!(!q.enqueue(r(ReminderKind::TokenBudget, "85% of the window used.")));
         q.drain();
         assert!(!q.enqueue(r(ReminderKind::TokenBudget, "90% of the window used.")));
+    }
+
+    /// One token per byte: the arithmetic below is worked out by hand.
+    fn bytes(text: &str) -> u32 {
+        text.len() as u32
+    }
+
+    #[test]
+    fn over_the_budget_the_first_that_does_not_fit_is_shortened_and_the_rest_wait() {
+        let mut q = ReminderQueue::default();
+        let diagnostics = (0..100).map(|i| format!("src/a.rs:{i}: unused variable `x{i}`")).collect::<Vec<_>>().join("\n");
+        q.enqueue(r(ReminderKind::Date, "Today is 2026-12-05."));
+        q.enqueue(r(ReminderKind::Diagnostics, &diagnostics));
+        q.enqueue(r(ReminderKind::StopHook, "Tests fail: fix them before you stop."));
+        // The stop hook whole (18 + 37 + 19 bytes with its tags = 74), then 500 left for diagnostics.
+        let stop = render(&r(ReminderKind::StopHook, "Tests fail: fix them before you stop."));
+        assert_eq!(stop.len(), 74);
+        let (out, cuts) = q.drain_within(574, bytes, "why");
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].text, stop);
+        let shortened = &out[1].text;
+        assert!(shortened.len() <= 500 && shortened.len() > 400, "{}", shortened.len());
+        assert!(shortened.starts_with("<system-reminder>\nsrc/a.rs:0: unused variable `x0`\n"));
+        assert!(shortened.contains("more bytes not shown: over the head budget (headBudget)"));
+        let kept = shortened.find("\n[… ").unwrap() - "<system-reminder>\n".len();
+        assert!(shortened.contains(&format!("[… {} more bytes not shown", diagnostics.len() - kept)));
+        // Listed: diagnostics shortened (what it lost), the date held back (its whole size).
+        let listed: Vec<(&str, &str, u32)> = cuts.iter().map(|c| (c.what.as_str(), c.action.as_str(), c.tokens)).collect();
+        let whole = render(&r(ReminderKind::Diagnostics, &diagnostics)).len() as u32;
+        let date = render(&r(ReminderKind::Date, "Today is 2026-12-05.")).len() as u32;
+        assert_eq!(listed, vec![("diagnostics", "shortened", whole - shortened.len() as u32), ("date", "deferred", date)]);
+        assert!(cuts.iter().all(|c| c.section == "reminders" && c.reason == "why"));
+        // The date waits for the next request; the diagnostics are told and are not queued again.
+        assert_eq!(q.pending(), 1);
+        assert!(!q.enqueue(r(ReminderKind::Diagnostics, &diagnostics)));
+        let (out, cuts) = q.drain_within(574, bytes, "why");
+        assert_eq!((out.len(), cuts.len()), (1, 0));
+        assert_eq!(out[0].reminder, "date");
+    }
+
+    #[test]
+    fn the_first_reminder_always_goes_in() {
+        let mut q = ReminderQueue::default();
+        let long = "x".repeat(1000);
+        q.enqueue(r(ReminderKind::StopHook, &long));
+        q.enqueue(r(ReminderKind::Date, "Today is 2026-12-05."));
+        // Nothing left at all: the first goes in at its first 200 bytes, the date waits.
+        let (out, cuts) = q.drain_within(0, bytes, "why");
+        assert_eq!(out.len(), 1);
+        assert!(out[0].text.starts_with(&format!("<system-reminder>\n{}\n[… 800 more bytes not shown", "x".repeat(200))));
+        assert_eq!(cuts.iter().map(|c| c.action.as_str()).collect::<Vec<_>>(), vec!["shortened", "deferred"]);
+        // A short first one goes in whole, whatever is left.
+        let (out, cuts) = q.drain_within(0, bytes, "why");
+        assert_eq!(out[0].text, "<system-reminder>\nToday is 2026-12-05.\n</system-reminder>");
+        assert!(cuts.is_empty());
+        // Without a budget, everything is drained whole.
+        q.enqueue(r(ReminderKind::Diagnostics, &long));
+        assert_eq!(q.drain()[0].text, render(&r(ReminderKind::Diagnostics, &long)));
     }
 
     #[test]

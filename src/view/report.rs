@@ -74,7 +74,8 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub continued: Option<Continued>,
     /// What the head budget cut from the first-user prefix this request opens with, and why
-    /// (from the log's last heads; builds from a log or a session).
+    /// (from the log's last heads; builds from a log or a session); in a session's builds also
+    /// the reminders this request shortened or held back for the next (section `reminders`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub head_cuts: Vec<crate::update::record::HeadCut>,
     /// The subagents the session started (from its log) and what their requests used: their

@@ -6,7 +6,7 @@ use contextview::discovery::Activation;
 use contextview::discovery::rules::{Rule, RuleSource};
 use contextview::discovery::skills::ListingEntry;
 use contextview::discovery::SkillListing;
-use contextview::prompt::budget::{HeadBudget, SectionPolicyOverride, Section, SectionPolicies};
+use contextview::prompt::budget::{HeadBudget, RulePriorities, SectionPolicyOverride, Section, SectionPolicies};
 use contextview::prompt::{self, Audience, HeadAllocation, McpServer, PromptContext};
 use contextview::tokens::{text_tokens, Family};
 use pretty_assertions::assert_eq;
@@ -83,7 +83,7 @@ fn workspace(sizes: Sizes) -> PromptContext {
 }
 
 fn with_budget(mut ctx: PromptContext, tokens: u32, sections: SectionPolicies) -> PromptContext {
-    ctx.head_budget = Some(HeadBudget { tokens: Some(tokens), window_share: None, window: None, sections });
+    ctx.head_budget = Some(HeadBudget { tokens: Some(tokens), sections, ..HeadBudget::default() });
     ctx
 }
 
@@ -114,6 +114,7 @@ fn counted_alone(ctx: &PromptContext, section: Section) -> u32 {
         Section::Skills => alone.skills = ctx.skills.clone(),
         Section::Mcp => alone.mcp = ctx.mcp.clone(),
         Section::Memory => alone.memory = ctx.memory.clone(),
+        Section::Reminders => unreachable!("not a section of the prefix"),
     }
     text_tokens(&prompt::render_prefix(&alone), Family::OpenAi).ceil() as u32
 }
@@ -227,7 +228,7 @@ fn nothing_over_is_the_prefix_without_a_budget() {
     assert_eq!(prompt::render_prefix(&ctx), whole);
     // A share of a window the host names.
     let mut shared = ctx.clone();
-    shared.head_budget = Some(HeadBudget { tokens: None, window_share: Some(0.5), window: Some(2 * unbounded.need as u64 - 2), sections: SectionPolicies::default() });
+    shared.head_budget = Some(HeadBudget { tokens: None, window_share: Some(0.5), window: Some(2 * unbounded.need as u64 - 2), ..HeadBudget::default() });
     assert_eq!(allocation(&shared).1.budget, unbounded.need - 1);
 }
 
@@ -247,19 +248,23 @@ fn policy(priority: i32, reserve: u32, grow: u32) -> Option<SectionPolicyOverrid
     Some(SectionPolicyOverride { priority: Some(priority), reserve: Some(reserve), grow: Some(grow) })
 }
 
-fn policies(p: &[(i32, u32, u32); 6]) -> SectionPolicies {
+/// Policies for the six prefix sections and the reminders, in that order.
+fn policies(p: &[(i32, u32, u32); 7]) -> SectionPolicies {
     let o = |i: usize| policy(p[i].0, p[i].1, p[i].2);
-    SectionPolicies { user_info: o(0), git_status: o(1), rules: o(2), skills: o(3), mcp: o(4), memory: o(5) }
+    SectionPolicies { user_info: o(0), git_status: o(1), rules: o(2), skills: o(3), mcp: o(4), memory: o(5), reminders: o(6) }
 }
+
+const SECTIONS: [Section; 7] = [Section::UserInfo, Section::GitStatus, Section::Rules, Section::Skills, Section::Mcp, Section::Memory, Section::Reminders];
 
 fn sizes() -> impl Strategy<Value = Sizes> {
     (0usize..30, [0usize..40, 0usize..20, 0usize..10], 0usize..25, 0usize..4, 0usize..15)
         .prop_map(|(git, rules, skills, mcp, memory)| Sizes { git, rules, skills, mcp, memory })
 }
 
-fn section_policies() -> impl Strategy<Value = [(i32, u32, u32); 6]> {
+fn section_policies() -> impl Strategy<Value = [(i32, u32, u32); 7]> {
     // Few priorities, so ties are common.
-    [(0i32..4, 0u32..80, 0u32..3), (0i32..4, 0u32..80, 0u32..3), (0i32..4, 0u32..80, 0u32..3), (0i32..4, 0u32..80, 0u32..3), (0i32..4, 0u32..80, 0u32..3), (0i32..4, 0u32..80, 0u32..3)]
+    let one = || (0i32..4, 0u32..80, 0u32..3);
+    [one(), one(), one(), one(), one(), one(), one()]
 }
 
 /// The prefix without one section's block (its tag through its closing tag).
@@ -271,6 +276,7 @@ fn without(prefix: &str, section: Section) -> String {
         Section::Skills => "available_skills",
         Section::Mcp => "mcp_servers",
         Section::Memory => "memory",
+        Section::Reminders => unreachable!("not a section of the prefix"),
     };
     let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
     match (prefix.find(&open), prefix.find(&close)) {
@@ -294,6 +300,7 @@ fn grow(ctx: &mut PromptContext, section: Section) {
             ctx.mcp.push(server(n));
         }
         Section::Memory => ctx.memory = Some(format!("{}\n{}", ctx.memory.clone().unwrap_or_default(), words("also", 5))),
+        Section::Reminders => unreachable!("not a section of the prefix"),
     }
 }
 
@@ -312,8 +319,18 @@ proptest! {
         }
         for s in &alloc.sections {
             prop_assert!(s.used <= s.granted && s.granted <= s.need, "{:?}", s);
-            prop_assert_eq!(s.cuts.is_empty(), s.granted == s.need, "{:?}", s);
+            if s.section != Section::Reminders {
+                prop_assert_eq!(s.cuts.is_empty(), s.granted == s.need, "{:?}", s);
+            }
         }
+        // The reminders' reserve is held from the prefix, as far as the budget holds it.
+        let reminders = alloc.sections.iter().find(|s| s.section == Section::Reminders).map_or(0, |s| s.granted);
+        let held: u32 = alloc.sections.iter().map(|s| s.reserve.min(s.need)).sum();
+        if held <= budget {
+            prop_assert_eq!(reminders, p[6].1);
+        }
+        prop_assert!(reminders <= p[6].1);
+        prop_assert!(alloc.used + reminders <= budget, "the prefix leaves the reserve: {} + {} of {}", alloc.used, reminders, budget);
         let cut = |what: &str| alloc.cuts().into_iter().find(|c| c.what == what).map(|c| c.action);
         for rule in &ctx.rules {
             let element = format!("<rule path=\"{}\">\n{}\n</rule>", rule.path, rule.text);
@@ -338,11 +355,11 @@ proptest! {
     }
 
     #[test]
-    fn raising_a_priority_never_lowers_a_share(sizes in sizes(), p in section_policies(), share in 0u32..=100, which in 0usize..6, by in 1i32..4) {
+    fn raising_a_priority_never_lowers_a_share(sizes in sizes(), p in section_policies(), share in 0u32..=100, which in 0usize..7, by in 1i32..4) {
         let ctx = workspace(sizes);
         let need = allocation(&with_budget(ctx.clone(), u32::MAX, SectionPolicies::default())).1.need;
         let budget = need * share / 100;
-        let section = Section::ALL[which];
+        let section = SECTIONS[which];
         let before = granted(&allocation(&with_budget(ctx.clone(), budget, policies(&p))).1, section);
         let mut raised = p;
         raised[which].0 += by;
@@ -374,6 +391,7 @@ proptest! {
         let start = |text: &str| text.find(&format!("<{}", match section {
             Section::UserInfo => "user_info", Section::GitStatus => "git_status", Section::Rules => "rules",
             Section::Skills => "available_skills", Section::Mcp => "mcp_servers", Section::Memory => "memory",
+            Section::Reminders => unreachable!("not a section of the prefix"),
         })).unwrap_or(text.len());
         let (x, y) = (start(&before), start(&after));
         prop_assert_eq!(&before[..x.min(y)], &after[..x.min(y)]);
@@ -422,4 +440,142 @@ fn a_session_records_what_its_heads_cut_and_every_build_reports_it() {
     assert!(alloc.used <= budget);
     let body: serde_json::Value = serde_json::from_str(&fresh.built.body).unwrap();
     assert!(body["input"][0]["content"][0]["text"].as_str().unwrap().starts_with(&prefix));
+}
+
+fn sourced(path: &str, source: RuleSource, home: bool, lines: usize) -> Rule {
+    Rule { source, home, ..rule(path, words(path, lines)) }
+}
+
+#[test]
+fn rules_leave_by_the_priority_of_their_source() {
+    let mut ctx = workspace(Sizes { git: 0, rules: [0, 0, 0], skills: 0, mcp: 0, memory: 0 });
+    let home = sourced("/home/me/.claude/CLAUDE.md", RuleSource::ClaudeMd, true, 20);
+    let project = sourced("/repo/AGENTS.md", RuleSource::AgentsMd, false, 20);
+    let cursor = sourced("/repo/.cursor/rules/style.mdc", RuleSource::CursorRules, false, 20);
+    ctx.rules = vec![home.clone(), project.clone(), cursor.clone()];
+    let ui = need(&allocation(&with_budget(ctx.clone(), u32::MAX, SectionPolicies::default())).1, Section::UserInfo);
+    let whole = |rule: &Rule| format!("<rule path=\"{}\">\n{}\n</rule>", rule.path, rule.text);
+    // Room for every rule but the one that leaves first, and a little more (too little for a
+    // useful part of it): which one leaves is the priorities' choice.
+    let case = |sources: RulePriorities, leaves: &Rule, note: &str| {
+        let mut rest = ctx.clone();
+        rest.rules.retain(|r| r.path != leaves.path);
+        let budget = ui + counted_alone(&rest, Section::Rules) + 40;
+        let mut c = with_budget(ctx.clone(), budget, SectionPolicies::default());
+        c.head_budget.as_mut().unwrap().rule_sources = sources;
+        let (prefix, alloc) = allocation(&c);
+        let cuts: Vec<(String, String)> = alloc.cuts().into_iter().map(|c| (c.what, c.action)).collect();
+        assert_eq!(cuts, vec![(leaves.path.clone(), "left_out".to_owned())], "{sources:?}");
+        for rule in &ctx.rules {
+            assert_eq!(prefix.contains(&whole(rule)), rule.path != leaves.path, "{}: {sources:?}", rule.path);
+        }
+        assert!(prefix.contains(&format!("(1 {note} not loaded for space: {})\n</rules>", leaves.path)), "{prefix}");
+    };
+    // No priorities: the broadest (the home rule, first) leaves first.
+    case(RulePriorities::default(), &home, "broader rules");
+    // Cursor's rules first.
+    case(RulePriorities { cursor_rules: Some(-5), ..RulePriorities::default() }, &cursor, "rules");
+    // The home rule kept over its source's priority; of the rest, the broadest first.
+    case(RulePriorities { home: Some(10), claude_md: Some(-10), ..RulePriorities::default() }, &project, "rules");
+    // Its source's priority when `home` is not given.
+    case(RulePriorities { claude_md: Some(10), agents_md: Some(5), ..RulePriorities::default() }, &cursor, "rules");
+}
+
+#[test]
+fn rule_priorities_read_from_json_with_their_path() {
+    let value = serde_json::json!({"headBudget": {"ruleSources": {"cursor_rules": -5, "home": 10}}});
+    let ctx = contextview::diagnostic::from_value::<PromptContext>(value).unwrap();
+    assert_eq!(ctx.head_budget.unwrap().rule_sources, RulePriorities { cursor_rules: Some(-5), home: Some(10), ..RulePriorities::default() });
+    let value = serde_json::json!({"headBudget": {"ruleSources": {"cursor": 1}}});
+    let err = contextview::diagnostic::from_value::<PromptContext>(value).unwrap_err();
+    assert!(err.starts_with("headBudget.ruleSources") && err.contains("cursor"), "{err}");
+    let value = serde_json::json!({"headBudget": {"ruleSources": {"home": "high"}}});
+    let err = contextview::diagnostic::from_value::<PromptContext>(value).unwrap_err();
+    assert!(err.starts_with("headBudget.ruleSources.home: "), "{err}");
+}
+
+#[test]
+fn the_reminders_reserve_is_held_from_the_prefix() {
+    let ctx = workspace(SIZES);
+    let (_, unbounded) = allocation(&with_budget(ctx.clone(), u32::MAX, SectionPolicies::default()));
+    let [ui, rules, memory] = [Section::UserInfo, Section::Rules, Section::Memory].map(|s| need(&unbounded, s));
+    let budget = ui + rules + memory + 100;
+    let reserve = |n: u32| Some(SectionPolicyOverride { reserve: Some(n), ..Default::default() });
+    let policies = SectionPolicies { skills: reserve(60), reminders: reserve(30), ..Default::default() };
+    let (_, alloc) = allocation(&with_budget(ctx.clone(), budget, policies));
+    // By hand: 60 held for skills, 30 for the reminders (priority 90); user info, rules and
+    // memory whole; git status the 10 left (the 40 it had without the reminders' reserve).
+    let grants: Vec<(Section, u32, u32)> = alloc.sections.iter().map(|s| (s.section, s.granted, s.used)).map(|(s, g, u)| (s, g, if s == Section::Reminders { u } else { 0 })).collect();
+    assert_eq!(
+        grants,
+        vec![
+            (Section::UserInfo, ui, 0),
+            (Section::GitStatus, 10, 0),
+            (Section::Rules, rules, 0),
+            (Section::Skills, 60, 0),
+            (Section::Mcp, 0, 0),
+            (Section::Memory, memory, 0),
+            (Section::Reminders, 30, 0),
+        ]
+    );
+    assert!(alloc.used <= budget - 30);
+    // Without a reserve the reminders are not a share of the prefix's allocation.
+    let (_, alloc) = allocation(&with_budget(ctx, budget, SectionPolicies::default()));
+    assert!(alloc.sections.iter().all(|s| s.section != Section::Reminders));
+}
+
+#[test]
+fn a_request_s_reminders_take_what_the_prefix_leaves() {
+    use contextview::session::{Command, Reply, Session};
+    use contextview::update::Header;
+    use serde_json::json;
+    let dispatch = |s: &mut Session, value: serde_json::Value| {
+        let p = s.dispatch(serde_json::from_value::<Command>(value).unwrap(), Some("2026-12-05T10:00:00Z".into())).unwrap();
+        assert!(p.error.is_none(), "{:?}", p.error);
+        p
+    };
+    let count = |text: &str| text_tokens(text, Family::OpenAi).ceil() as u32;
+    let ctx = workspace(Sizes { git: 5, rules: [0, 10, 0], skills: 0, mcp: 0, memory: 0 });
+    let prefix = prompt::render_prefix(&ctx);
+    // The prefix whole, and 400 tokens more.
+    let budget = count(&prefix) + 400;
+    let mut ctx = with_budget(ctx, budget, SectionPolicies::default());
+    ctx.model = None;
+    let mut s = Session::create(Header::new("reminders"));
+    dispatch(&mut s, json!({"type": "switchModel", "provider": "openai-responses", "model": "gpt-5"}));
+    dispatch(&mut s, json!({"type": "setPromptContext", "context": ctx}));
+    dispatch(&mut s, json!({"type": "userMessage", "text": "Go."}));
+    let stop = "Tests fail: fix them before you stop.";
+    let diagnostics = (0..300).map(|i| format!("src/a.rs:{i}: unused variable `x{i}`")).collect::<Vec<_>>().join("\n");
+    for (kind, text) in [("date", "Today is 2026-12-05."), ("diagnostics", diagnostics.as_str()), ("stop_hook", stop)] {
+        dispatch(&mut s, json!({"type": "enqueueReminder", "reminder": {"kind": kind, "text": text}}));
+    }
+    let built = dispatch(&mut s, json!({"type": "buildRequest"}));
+    let Some(Reply::Built { report, body, .. }) = built.reply else { panic!("not built") };
+    // What the log holds: the stop hook whole, the diagnostics shortened, within the 400.
+    let injected = |s: &mut Session| -> Vec<(String, String)> {
+        s.snapshot().unwrap().log.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|r| r["event"]["kind"] == "reminder_injected")
+            .map(|r| (r["event"]["reminder"].as_str().unwrap().to_owned(), r["event"]["text"].as_str().unwrap().to_owned()))
+            .collect()
+    };
+    let told = injected(&mut s);
+    assert_eq!(told.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), vec!["stop_hook", "diagnostics"]);
+    assert_eq!(told[0].1, format!("<system-reminder>\n{stop}\n</system-reminder>"));
+    let shortened = &told[1].1;
+    assert!(shortened.starts_with("<system-reminder>\nsrc/a.rs:0: unused variable `x0`\nsrc/a.rs:1: "), "{shortened}");
+    assert!(shortened.contains("more bytes not shown: over the head budget (headBudget)"));
+    assert!(count(&told[0].1) + count(shortened) <= 400, "within what the prefix left");
+    assert!(count(shortened) > 300, "most of what was left: {}", count(shortened));
+    assert!(body.contains("src/a.rs:0: unused variable") && !body.contains("Today is 2026-12-05."));
+    // The report says what was cut and why.
+    let cuts: Vec<(&str, &str, &str)> = report.head_cuts.iter().map(|c| (c.section.as_str(), c.what.as_str(), c.action.as_str())).collect();
+    assert_eq!(cuts, vec![("reminders", "diagnostics", "shortened"), ("reminders", "date", "deferred")]);
+    assert!(report.head_cuts[0].reason.contains(&format!("over the head budget ({budget} tokens)")), "{}", report.head_cuts[0].reason);
+    // The date waits for the next request, and is told then.
+    let built = dispatch(&mut s, json!({"type": "buildRequest"}));
+    let Some(Reply::Built { report, body, .. }) = built.reply else { panic!("not built") };
+    assert!(report.head_cuts.is_empty(), "{:?}", report.head_cuts);
+    assert!(body.contains("Today is 2026-12-05."));
+    assert_eq!(injected(&mut s).len(), 3);
 }

@@ -190,6 +190,43 @@ test('the head budget: sections share it by priority, what does not fit is cut w
   assert.deepEqual(fromLog.report.headCuts, built.report.headCuts);
 });
 
+test('the head budget orders rules by their source and bounds each request\'s reminders', () => {
+  const lines = (tag, n) => Array.from({ length: n }, (_, i) => `${tag} line ${i}: keep the build green.`).join('\n');
+  const rule = (path, source, home) => ({ path, canonical: path, source, dir: '/w', home, activation: { kind: 'always' }, text: lines('rule', 20), bytes: 0, truncated: false });
+  const rules = [rule('/home/me/.claude/CLAUDE.md', 'claude_md', true), rule('/w/AGENTS.md', 'agents_md', false), rule('/w/.cursor/rules/a.mdc', 'cursor_rules', false)];
+  const context = { cwd: '/w', rules, model: 'gpt-5' };
+  const need = cv.renderHeads(context).allocation.need;
+  // Room for all but one rule (and too little for a useful part of it): which one leaves.
+  const leaving = (ruleSources) => cv.renderHeads({ ...context, headBudget: { tokens: need - 160, ruleSources } })
+    .allocation.sections.flatMap((s) => (s.cuts ?? []).map((c) => [c.what, c.action]));
+  assert.deepEqual(leaving(undefined), [['/home/me/.claude/CLAUDE.md', 'left_out']]);
+  assert.deepEqual(leaving({ cursor_rules: -1 }), [['/w/.cursor/rules/a.mdc', 'left_out']]);
+  assert.deepEqual(leaving({ home: 5, cursor_rules: 1 }), [['/w/AGENTS.md', 'left_out']]);
+  assert.throws(() => cv.renderHeads({ headBudget: { ruleSources: { cursor: 1 } } }), (e) => e instanceof cv.ContextviewError && /ruleSources/.test(e.message) && /cursor/.test(e.message));
+  // A reserve for the reminders is held from the prefix and shown in the allocation.
+  const held = cv.renderHeads({ ...context, headBudget: { tokens: need, sections: { reminders: { reserve: 100 } } } }).allocation;
+  assert.deepEqual(held.sections.at(-1), { section: 'reminders', priority: 90, reserve: 100, grow: 1, need: 100, granted: 100, used: 0 });
+  assert.ok(held.used <= need - 100);
+  // A session's reminders take what the prefix leaves: the stop hook whole, the diagnostics cut,
+  // the date held for the next request.
+  const session = cv.Session.create('reminders');
+  session.dispatch({ type: 'switchModel', provider: 'openai-responses', model: 'gpt-5' });
+  session.dispatch({ type: 'setPromptContext', context: { cwd: '/w', headBudget: { tokens: 400 } } });
+  session.dispatch({ type: 'userMessage', text: 'go' });
+  const diagnostics = Array.from({ length: 300 }, (_, i) => `src/a.rs:${i}: unused variable`).join('\n');
+  session.dispatch({ type: 'enqueueReminder', reminder: { kind: 'date', text: 'Today is 2026-12-05.' } });
+  session.dispatch({ type: 'enqueueReminder', reminder: { kind: 'diagnostics', text: diagnostics } });
+  session.dispatch({ type: 'enqueueReminder', reminder: { kind: 'stop_hook', text: 'Tests fail.' } });
+  const first = session.dispatch({ type: 'buildRequest' }).reply;
+  assert.deepEqual(first.report.headCuts.map((c) => [c.section, c.what, c.action]), [['reminders', 'diagnostics', 'shortened'], ['reminders', 'date', 'deferred']]);
+  assert.match(first.report.headCuts[0].reason, /over the head budget \(400 tokens\)/);
+  assert.ok(first.body.includes('Tests fail.') && first.body.includes('src/a.rs:0: unused variable') && !first.body.includes('src/a.rs:299:'));
+  assert.ok(!first.body.includes('Today is 2026-12-05.'));
+  const second = session.dispatch({ type: 'buildRequest' }).reply;
+  assert.equal(second.report.headCuts, undefined);
+  assert.ok(second.body.includes('Today is 2026-12-05.'));
+});
+
 test('a record written without `now` carries the clock\'s time; a given `now` is kept as given', () => {
   const session = cv.Session.create('clock');
   const before = Date.now();

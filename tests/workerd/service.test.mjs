@@ -658,6 +658,50 @@ test("a provider's failure, relayed, is recorded as the package records it and a
   assert.deepEqual([badHeaders.status, badHeaders.json.error.code], [400, 'invalid_provider_headers']);
 });
 
+test('subagents: a start sent again with its Idempotency-Key replays the parent\'s reply and makes the child once', async () => {
+  const parent = 'acme-redo';
+  assert.equal((await call('PUT', `/v1/sessions/${parent}`)).status, 201);
+  for (const c of [
+    { type: 'switchModel', ...MODEL },
+    { type: 'userMessage', text: 'Audit both crates.' },
+    { type: 'assistantResponse', toolCalls: [{ id: 'k1', name: 'Task', input: { prompt: 'a' } }, { id: 'k2', name: 'Task', input: { prompt: 'b' } }] },
+  ]) assert.equal((await command(parent, c)).status, 200);
+  const start = (key, body, headers = {}) => call('POST', `/v1/sessions/${parent}/subagents`, { body, headers: { 'idempotency-key': key, ...headers } });
+  // The child's storage fails as it is made: 503, the parent's start recorded, no child yet.
+  const failed = await start('start-k1', { toolCallId: 'k1', task: 'Audit crate a' }, { 'x-test-fault': 'write_failure' });
+  assert.deepEqual([failed.status, failed.json.error.code], [503, 'storage_unavailable'], failed.text);
+  assert.equal(failed.json.parent.reply.type, 'subagentStarted');
+  const running = (await call('GET', `/v1/sessions/${parent}`)).json.state.subagents;
+  assert.deepEqual(running.map((s) => [s.callId, s.sessionId]), [['k1', 'acme-redo.k1']]);
+  assert.equal((await call('GET', '/v1/sessions/acme-redo.k1')).status, 404);
+  // Sent again with its key: the parent's reply replayed (not a second start), the child made.
+  const again = await start('start-k1', { toolCallId: 'k1', task: 'Audit crate a' });
+  assert.equal(again.status, 200, again.text);
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual([again.json.parent.reply.type, again.json.child.id, again.json.child.created], ['subagentStarted', 'acme-redo.k1', true]);
+  const child = await call('GET', '/v1/sessions/acme-redo.k1', { token: again.json.token });
+  assert.deepEqual([child.status, child.json.state.prompts, child.json.state.parentCallId], [200, ['Audit crate a'], 'k1']);
+  // Once more (the reply lost this time): the same child, not made again, a token that works.
+  const third = await start('start-k1', { toolCallId: 'k1', task: 'Audit crate a' });
+  assert.deepEqual([third.status, third.json.child.created, third.json.child.records], [200, false, again.json.child.records], third.text);
+  assert.equal((await call('GET', '/v1/sessions/acme-redo.k1', { token: third.json.token })).json.state.prompts.length, 1);
+  // The parent recorded one start for the call.
+  const log = (await call('GET', `/v1/sessions/${parent}/log`)).text.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(log.filter((r) => r.event?.kind === 'subagent_started').length, 1);
+  // The key for another start, or another call without one, is refused.
+  const conflict = await start('start-k1', { toolCallId: 'k1', task: 'Audit crate b' });
+  assert.deepEqual([conflict.status, conflict.json.error.code], [409, 'idempotency_conflict']);
+  const unkeyed = await call('POST', `/v1/sessions/${parent}/subagents`, { body: { toolCallId: 'k1', task: 'Audit crate a' } });
+  assert.deepEqual([unkeyed.status, unkeyed.json.error.code], [422, 'subagent_call']);
+  const badKey = await start('a key', { toolCallId: 'k2', task: 'Audit crate b' });
+  assert.deepEqual([badKey.status, badKey.json.error.code], [400, 'invalid_idempotency_key']);
+  // The other call's child is made at the first try; its key replays it too.
+  const second = await start('start-k2', { toolCallId: 'k2', task: 'Audit crate b' });
+  assert.deepEqual([second.status, second.json.child.created], [201, true], second.text);
+  const replayed = await start('start-k2', { toolCallId: 'k2', task: 'Audit crate b' });
+  assert.deepEqual([replayed.status, replayed.json.child.created, replayed.json.child.id], [200, false, 'acme-redo.k2']);
+});
+
 test('subagents: a child is its own Durable Object, made through its parent; a parent\'s token reads its children, a child\'s never its parent or siblings', async () => {
   const parent = 'acme-lead';
   assert.equal((await call('PUT', `/v1/sessions/${parent}`)).status, 201);

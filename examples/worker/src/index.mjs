@@ -14,6 +14,9 @@
 //   GET  /v1/sessions/:id/usage           ?provider=&model=&contextWindow=          -> usage_update's figures
 //   GET  /v1/sessions/:id/log             the log, streamed as JSON Lines
 //   POST /v1/sessions/:id/import          ?format=claude-code|codex|pi; body: the file -> a new session
+//   POST /v1/sessions/:id/subagents       {toolCallId, task, …} (Idempotency-Key: optional) -> the
+//                                         child session `<id>.<call>` and its token (201; 200 when
+//                                         a keyed start is replayed)
 //   GET  /v1/sessions/:id/events          WebSocket: usage_update notifications and compactionDue
 //
 // Every refusal is JSON `{error: {code, message}}` with a 4xx status (README.md lists the codes).
@@ -167,7 +170,10 @@ async function route(request, env) {
  * command), then the child's own Durable Object is made, `<parent id>.<call id>`, from what the
  * parent described. Replies 201 with the parent's processed command, the child's id and a token
  * for the child's session and its own subagents only. A child that could not be made leaves the
- * call open: end it with `endSubagent {toolCallId, error}`.
+ * call open: end it with `endSubagent {toolCallId, error}`, or send the start again with the same
+ * Idempotency-Key: a keyed start is kept by the parent, so a retry (its reply lost, or its child
+ * not made) replays the parent's reply instead of starting a second child, makes the child if it
+ * is not there yet, and answers 200 with a fresh token.
  */
 async function startSubagent(request, env, id, grant) {
   const start = await readJsonObject(request, limit(env, 'MAX_COMMAND_BYTES', DEFAULT_MAX_COMMAND_BYTES));
@@ -176,19 +182,25 @@ async function startSubagent(request, env, id, grant) {
   const childId = `${id}.${start.toolCallId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   if (!SESSION_ID.test(childId)) throw new HttpError(400, 'invalid_session_id', `the child's id (${childId.length} characters: the parent's, a dot, the call's) is over 128`);
   const headers = { 'x-cv-session': id, 'content-type': 'application/json' };
+  const key = request.headers.get('idempotency-key');
+  if (key !== null && !KEY.test(key)) throw new HttpError(400, 'invalid_idempotency_key', 'an Idempotency-Key is 1–200 visible ASCII characters');
   const parent = await stub(env, id).fetch(new Request('https://session/subagent-start', {
-    method: 'POST', headers, body: JSON.stringify({ ...start, type: 'startSubagent', sessionId: childId }),
+    method: 'POST', headers: key === null ? headers : { ...headers, 'idempotency-key': key }, body: JSON.stringify({ ...start, type: 'startSubagent', sessionId: childId }),
   }));
   const processed = await parent.json();
   if (parent.status !== 200) return Response.json(processed, { status: parent.status });
+  const replayed = parent.headers.get('idempotent-replayed') === 'true';
+  const fault = request.headers.get('x-test-fault');
+  const childHeaders = { ...headers, 'x-cv-session': childId, ...(fault && env.TEST_FAULTS === '1' ? { 'x-test-fault': fault } : {}) };
   const made = await stub(env, childId).fetch(new Request('https://session/subagent-init', {
-    method: 'POST', headers: { ...headers, 'x-cv-session': childId }, body: JSON.stringify(processed.reply.child),
+    method: 'POST', headers: childHeaders, body: JSON.stringify(processed.reply.child),
   }));
   const child = await made.json();
-  if (made.status !== 201) return Response.json({ parent: processed, ...child }, { status: made.status });
+  if (made.status !== 201 && made.status !== 200) return Response.json({ parent: processed, ...child }, { status: made.status });
   const ttl = grant.exp ? Math.max(1, Math.min(3600, grant.exp - Math.floor(Date.now() / 1000))) : 3600;
   const token = await mintToken(env.AUTH_SECRET, { session: childId, ttlSeconds: ttl });
-  return Response.json({ parent: processed, child, token }, { status: 201, headers: { 'x-cv-session': childId } });
+  const again = replayed ? { 'idempotent-replayed': 'true' } : {};
+  return Response.json({ parent: processed, child, token }, { status: replayed ? 200 : 201, headers: { 'x-cv-session': childId, ...again } });
 }
 
 function stub(env, id) {

@@ -227,16 +227,20 @@ export class SessionObject extends DurableObject {
     const status = processed.error ? 422 : 200;
     const reply = replyText(processed);
     if (key) {
-      const now = Date.now();
       // A read's reply (a whole request body) is not kept: a retry runs it again (see WRITES).
       const kept = WRITES.has(command.type) || processed.error ? [status, reply] : [0, JSON.stringify({ command: command.type })];
-      this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, ?, ?, ?)',
-        key, fingerprint, kept[0], kept[1], now);
-      // Keys are kept for a retry window (IDEMPOTENCY_TTL_SECONDS, a day by default), not forever.
-      const ttl = Number(this.env.IDEMPOTENCY_TTL_SECONDS);
-      this.ctx.storage.sql.exec('DELETE FROM svc_idempotency WHERE at < ?', now - 1000 * (Number.isFinite(ttl) && ttl > 0 ? ttl : 86400));
+      this.#keep(key, fingerprint, kept[0], kept[1]);
     }
     return jsonText(reply, status);
+  }
+
+  /** Keeps a keyed reply for a retry window (IDEMPOTENCY_TTL_SECONDS, a day by default), not forever. */
+  #keep(key, fingerprint, status, reply) {
+    const now = Date.now();
+    this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, ?, ?, ?)',
+      key, fingerprint, status, reply, now);
+    const ttl = Number(this.env.IDEMPOTENCY_TTL_SECONDS);
+    this.ctx.storage.sql.exec('DELETE FROM svc_idempotency WHERE at < ?', now - 1000 * (Number.isFinite(ttl) && ttl > 0 ? ttl : 86400));
   }
 
   /**
@@ -343,10 +347,7 @@ export class SessionObject extends DurableObject {
     }
     const { status, error, headers } = answerStatus(processed);
     const reply = error ? JSON.stringify({ error, ...JSON.parse(replyText(processed)) }) : replyText(processed);
-    if (key) {
-      this.ctx.storage.sql.exec('INSERT OR REPLACE INTO svc_idempotency (key, fingerprint, status, reply, at) VALUES (?, ?, ?, ?, ?)',
-        key, fingerprint, status, reply, Date.now());
-    }
+    if (key) this.#keep(key, fingerprint, status, reply);
     return jsonText(reply, status, headers);
   }
 
@@ -386,20 +387,44 @@ export class SessionObject extends DurableObject {
     return new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8' } });
   }
 
-  /** The parent's side of a subagent: `startSubagent`, as the Worker wrote it. */
+  /**
+   * The parent's side of a subagent: `startSubagent`, as the Worker wrote it. With a key, the
+   * reply is kept like a command's: a retry replays it (the child's description with it) rather
+   * than being refused as a second start of the call.
+   */
   async #startSubagent(request) {
+    const key = request.headers.get('idempotency-key');
     const command = JSON.parse(await request.text());
+    const fingerprint = await sha256(canonical(command));
+    if (key) {
+      const row = this.ctx.storage.sql.exec('SELECT fingerprint, status, reply FROM svc_idempotency WHERE key = ?', key).toArray()[0];
+      if (row && row.fingerprint !== fingerprint) throw new HttpError(409, 'idempotency_conflict', 'this idempotency key was used for a different command');
+      if (row) return jsonText(row.reply, row.status, { 'idempotent-replayed': 'true' });
+    }
     const durable = await this.#require();
     const processed = await this.#dispatch(durable, command, 'the session could not store the subagent\'s start; start it again');
-    return jsonText(replyText(processed), processed.error ? 422 : 200);
+    const status = processed.error ? 422 : 200;
+    const reply = replyText(processed);
+    if (key) this.#keep(key, fingerprint, status, reply);
+    return jsonText(reply, status);
   }
 
-  /** The child's side: its session made and stored from what its parent described. */
+  /** The child's side: its session made and stored from what its parent described (again: the one made). */
   async #initSubagent(id, request) {
-    if (await this.#load()) throw new HttpError(409, 'session_exists', `session ${id} exists already`);
     const start = JSON.parse(await request.text());
+    const existing = await this.#load();
+    if (existing) {
+      // A start sent again (its reply lost, or the child's storage failed after storing it):
+      // the child this parent's call made already.
+      const state = existing.session.state();
+      if (state.parentSessionId !== start?.header?.parentSessionId || state.parentCallId !== start?.header?.parentCallId) {
+        throw new HttpError(409, 'session_exists', `session ${id} exists already`);
+      }
+      return json({ id, created: false, ...this.#summary(existing), parentSessionId: state.parentSessionId, parentCallId: state.parentCallId });
+    }
     if (start?.header?.sessionId !== id) throw new HttpError(400, 'invalid_subagent', 'the child\'s header names another session');
-    const durable = await DurableSession.forSubagent(Session, start, this.#storageFor(), this.#options());
+    const fault = this.env.TEST_FAULTS === '1' ? request.headers.get('x-test-fault') : null;
+    const durable = await DurableSession.forSubagent(Session, start, this.#storageFor(fault), this.#options());
     if (durable.lastStorageError) {
       this.#forget();
       throw new HttpError(503, 'storage_unavailable', 'the subagent\'s session could not be stored', { storage: durable.lastStorageError.code ?? 'unconfirmed' });

@@ -46,6 +46,33 @@ const cases = [
     },
   },
   {
+    name: 'head budget: rules leave by their source\'s priority; a request\'s reminders take what the prefix leaves',
+    run(cv) {
+      const text = Array.from({ length: 20 }, (_, i) => `rule line ${i}: keep the build green.`).join('\n');
+      const rule = (path, source, home) => ({ path, canonical: path, source, dir: '/w', home, activation: { kind: 'always' }, text, bytes: text.length, truncated: false });
+      const rules = [rule('/home/me/AGENTS.md', 'agents_md', true), rule('/w/CLAUDE.md', 'claude_md', false), rule('/w/.cursor/rules/a.mdc', 'cursor_rules', false)];
+      const need = cv.renderHeads({ cwd: '/w', rules, model: 'gpt-5' }).allocation.need;
+      const left = (ruleSources) => cv.renderHeads({ cwd: '/w', rules, model: 'gpt-5', headBudget: { tokens: need - 160, ruleSources } })
+        .allocation.sections.flatMap((s) => (s.cuts ?? []).map((c) => c.what));
+      equal(left(undefined), ['/home/me/AGENTS.md'], 'broadest first');
+      equal(left({ cursor_rules: -1 }), ['/w/.cursor/rules/a.mdc'], 'cursor\'s first');
+      equal(left({ home: 9 }), ['/w/CLAUDE.md'], 'the home rule kept');
+      const session = cv.Session.create('reminders');
+      ok(session.dispatch({ type: 'switchModel', provider: 'openai-responses', model: 'gpt-5' }, NOW), 'switchModel');
+      ok(session.dispatch({ type: 'setPromptContext', context: { cwd: '/w', headBudget: { tokens: 300 } } }, NOW), 'context');
+      ok(session.dispatch({ type: 'userMessage', text: 'go' }, NOW), 'prompt');
+      const diagnostics = Array.from({ length: 300 }, (_, i) => `src/a.rs:${i}: unused variable`).join('\n');
+      ok(session.dispatch({ type: 'enqueueReminder', reminder: { kind: 'date', text: 'Today is 2026-12-05.' } }, NOW), 'date');
+      ok(session.dispatch({ type: 'enqueueReminder', reminder: { kind: 'diagnostics', text: diagnostics } }, NOW), 'diagnostics');
+      const first = ok(session.dispatch({ type: 'buildRequest' }, NOW), 'build').reply;
+      equal(first.report.headCuts.map((c) => [c.what, c.action]), [['diagnostics', 'shortened'], ['date', 'deferred']], 'reminders cut');
+      assert(first.body.includes('src/a.rs:0: unused variable') && !first.body.includes('src/a.rs:299:') && !first.body.includes('Today is'), 'cut as listed');
+      const second = ok(session.dispatch({ type: 'buildRequest' }, NOW), 'build again').reply;
+      assert(second.body.includes('Today is 2026-12-05.') && second.report.headCuts === undefined, 'the date told next');
+      session.free();
+    },
+  },
+  {
     name: 'subagents: children answer out of order, the parent keeps call order, usage rolls up, a failed child leaves a result',
     run(cv) {
       const parent = cv.Session.create('p');

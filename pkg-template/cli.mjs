@@ -435,6 +435,10 @@ async function runHeads(values) {
   const a = heads.allocation;
   const lines = [`contextview: heads: the prefix takes ${a.used} of ${a.budget} tokens (its sections whole: ${a.need})`];
   for (const s of a.sections) {
+    if (s.section === 'reminders') {
+      lines.push(`  ${s.section.padEnd(10)} priority ${String(s.priority).padStart(4)}: ${s.granted} of the ${s.reserve} reserved held for each request's reminders`);
+      continue;
+    }
     lines.push(`  ${s.section.padEnd(10)} priority ${String(s.priority).padStart(4)}: ${s.used} of ${s.need} tokens` + (s.cuts?.length ? `, cut: ${s.cuts.map((c) => `${c.what} ${c.action.replace('_', ' ')}`).join(', ')}` : ''));
   }
   process.stderr.write(lines.join('\n') + '\n');

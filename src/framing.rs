@@ -74,7 +74,7 @@ pub fn wrap(tag: &str, content: &str) -> String {
 /// Cutting text to fit: the longest prefix length of `text` (at a char boundary, at most its length less one byte:
 /// the whole text needs no cut) for which `fits` holds, if even the empty one does. A binary
 /// search: the estimate grows with the text almost everywhere, and the answer is checked.
-pub fn longest_prefix(text: &str, fits: impl Fn(usize) -> bool) -> Option<usize> {
+pub fn longest_prefix(text: &str, fits: &dyn Fn(usize) -> bool) -> Option<usize> {
     let floor = |mut i: usize| {
         while !text.is_char_boundary(i) {
             i -= 1;

@@ -148,7 +148,7 @@ impl Block<'_> {
         match self {
             Block::Text { tag, text, .. } => {
                 let render = |len: usize| wrap(tag, &format!("{}{}", &text[..len], marker(text.len() - len, "")));
-                match longest(text, |len| fits(&render(len))) {
+                match longest(text, &|len| fits(&render(len))) {
                     Some(len) => {
                         let out = render(len);
                         let lost = tokens(&wrap(tag, text), family).saturating_sub(tokens(&out, family));
@@ -171,7 +171,7 @@ impl Block<'_> {
                 // The last one left out, shortened, if a useful part of it fits.
                 let last = &rules[order[k - 1]];
                 let text = last.text.trim_end();
-                let shortened = longest(text, |len| fits(&out(k, Some(len)))).filter(|&len| len >= MIN_USEFUL_BYTES.min(text.len()));
+                let shortened = longest(text, &|len| fits(&out(k, Some(len)))).filter(|&len| len >= MIN_USEFUL_BYTES.min(text.len()));
                 let dropped = if shortened.is_some() { k - 1 } else { k };
                 let mut cuts: Vec<HeadCut> =
                     order[..dropped].iter().map(|&i| cut(&rules[i].path, "left_out", tokens(&rule_element(&rules[i], None), family))).collect();

@@ -84,7 +84,7 @@ impl Session {
         let (cap, reason) = self.reminder_budget();
         let family = self.family();
         let count = |text: &str| crate::tokens::text_tokens(text, family).ceil().min(u32::MAX as f64) as u32;
-        let (drained, reminder_cuts) = self.reminders.drain_within(cap, count, &reason);
+        let (drained, reminder_cuts) = self.reminders.drain_within(cap, &count, &reason);
         for injected in drained {
             self.write(RecordBody::Event(Event::ReminderInjected(injected)), &ts);
         }

@@ -160,6 +160,6 @@ fn fit_report(report: &str, budget: u32, family: Family) -> (String, bool) {
         return (report.to_owned(), false);
     }
     let marker = |kept: &str| format!("\n\n[… the report went on for about {} more tokens, over its budget of {budget} (reportTokens) …]", whole.saturating_sub(tokens(kept)));
-    let cut = crate::framing::longest_prefix(report, |len| tokens(&format!("{}{}", &report[..len], marker(&report[..len]))) <= budget).unwrap_or(0);
+    let cut = crate::framing::longest_prefix(report, &|len| tokens(&format!("{}{}", &report[..len], marker(&report[..len]))) <= budget).unwrap_or(0);
     (format!("{}{}", &report[..cut], marker(&report[..cut])), true)
 }

@@ -159,7 +159,7 @@ impl ReminderQueue {
 
     /// Takes every queued reminder, in drain order, as records to append.
     pub fn drain(&mut self) -> Vec<ReminderInjected> {
-        self.drain_within(u32::MAX, |_| 0, "").0
+        self.drain_within(u32::MAX, &|_| 0, "").0
     }
 
     /// Takes the queued reminders, in drain order, as far as `cap` tokens (by `count`) hold
@@ -167,7 +167,7 @@ impl ReminderQueue {
     /// reads (the first of a drain always goes in, at least its first `MIN_USEFUL_BYTES`, so
     /// what matters most is never held back), and those after it stay queued for the next
     /// request. What was shortened or held back is listed with `reason`.
-    pub fn drain_within(&mut self, cap: u32, count: impl Fn(&str) -> u32, reason: &str) -> (Vec<ReminderInjected>, Vec<HeadCut>) {
+    pub fn drain_within(&mut self, cap: u32, count: &dyn Fn(&str) -> u32, reason: &str) -> (Vec<ReminderInjected>, Vec<HeadCut>) {
         let mut pending = std::mem::take(&mut self.pending);
         pending.sort_by_key(|r| r.kind);
         let mut out = Vec::new();
@@ -183,7 +183,7 @@ impl ReminderQueue {
             } else {
                 let body = reminder.text.as_str();
                 let shortened = |len: usize| framing::wrap(TAG, &format!("{}{}", &body[..len], marker(body.len() - len)));
-                let fitting = crate::framing::longest_prefix(body, |len| count(&shortened(len)) <= left);
+                let fitting = crate::framing::longest_prefix(body, &|len| count(&shortened(len)) <= left);
                 let len = match fitting {
                     Some(len) if len >= MIN_USEFUL_BYTES.min(body.len()) => len,
                     _ if first => floor_boundary(body, MIN_USEFUL_BYTES),
@@ -310,7 +310,7 @@ mod tests {
         // The stop hook whole (18 + 37 + 19 bytes with its tags = 74), then 500 left for diagnostics.
         let stop = render(&r(ReminderKind::StopHook, "Tests fail: fix them before you stop."));
         assert_eq!(stop.len(), 74);
-        let (out, cuts) = q.drain_within(574, bytes, "why");
+        let (out, cuts) = q.drain_within(574, &bytes, "why");
         assert_eq!(out.len(), 2);
         assert_eq!(out[0].text, stop);
         let shortened = &out[1].text;
@@ -328,7 +328,7 @@ mod tests {
         // The date waits for the next request; the diagnostics are told and are not queued again.
         assert_eq!(q.pending(), 1);
         assert!(!q.enqueue(r(ReminderKind::Diagnostics, &diagnostics)));
-        let (out, cuts) = q.drain_within(574, bytes, "why");
+        let (out, cuts) = q.drain_within(574, &bytes, "why");
         assert_eq!((out.len(), cuts.len()), (1, 0));
         assert_eq!(out[0].reminder, "date");
     }
@@ -340,12 +340,12 @@ mod tests {
         q.enqueue(r(ReminderKind::StopHook, &long));
         q.enqueue(r(ReminderKind::Date, "Today is 2026-12-05."));
         // Nothing left at all: the first goes in at its first 200 bytes, the date waits.
-        let (out, cuts) = q.drain_within(0, bytes, "why");
+        let (out, cuts) = q.drain_within(0, &bytes, "why");
         assert_eq!(out.len(), 1);
         assert!(out[0].text.starts_with(&format!("<system-reminder>\n{}\n[… 800 more bytes not shown", "x".repeat(200))));
         assert_eq!(cuts.iter().map(|c| c.action.as_str()).collect::<Vec<_>>(), vec!["shortened", "deferred"]);
         // A short first one goes in whole, whatever is left.
-        let (out, cuts) = q.drain_within(0, bytes, "why");
+        let (out, cuts) = q.drain_within(0, &bytes, "why");
         assert_eq!(out[0].text, "<system-reminder>\nToday is 2026-12-05.\n</system-reminder>");
         assert!(cuts.is_empty());
         // Without a budget, everything is drained whole.

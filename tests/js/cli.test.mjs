@@ -309,4 +309,19 @@ test('heads: the prompt heads a directory gives, the prefix cut to the head budg
   assert.deepEqual(heads.allocation.sections.find((s) => s.section === 'rules').cuts.map((c) => c.action), ['shortened']);
   assert.match(r.stderr, /rules +priority +80: \d+ of \d+ tokens, cut: .*AGENTS\.md shortened/);
   assert.equal(run(['heads', '--cwd', dir, '--budget', 'lots']).code, 2);
+  // A context file under what discovery finds: its memory, priorities, the reminders' reserve.
+  const given = { memory: 'The user prefers short answers.', gitStatus: ' M src/lib.rs', headBudget: { sections: { memory: { priority: 95 }, reminders: { reserve: 50 } }, ruleSources: { agents_md: 5 } } };
+  const file = join(tmp, 'heads-context.json');
+  writeFileSync(file, JSON.stringify(given));
+  const withContext = run(['heads', '--cwd', dir, '--home', dir, '--context', file, '--budget', '500', '--model', 'gpt-5']);
+  assert.equal(withContext.code, 0, withContext.stderr);
+  const again = await cv.discover({ cwd: dir, home: dir }, cv.nodeFs());
+  const byApi = cv.renderHeads({ ...given, cwd: again.environment.cwd, rules: again.environment.rules, skills: again.environment.skillListing, model: 'gpt-5', headBudget: { ...given.headBudget, tokens: 500 } });
+  again.free();
+  assert.deepEqual(JSON.parse(withContext.stdout), byApi);
+  assert.ok(byApi.firstUserPrefix.includes('<memory>\nThe user prefers short answers.\n</memory>'), 'memory, above the rules, whole');
+  assert.deepEqual(byApi.allocation.sections.at(-1).section, 'reminders');
+  assert.match(withContext.stderr, /reminders +priority +90: 50 of the 50 reserved held for each request's reminders/);
+  writeFileSync(file, '[1]');
+  assert.equal(run(['heads', '--cwd', dir, '--context', file]).code, 2, 'a context that is no object is a usage error');
 });

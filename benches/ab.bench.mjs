@@ -5,12 +5,13 @@
 // `BASE=<package dir> node benches/ab.bench.mjs` against a package already built.
 //
 // Per workload (the build bench's generated sessions of 2,000 and 10,000 items, with its system
-// prompt and tool definitions): a full build (the first buildBytes of a session just loaded from
+// prompt and tool definitions, and a session of long texts from this repository's files): a full build (the first buildBytes of a session just loaded from
 // its log, the replay included), a build from text (buildRequestString({log})), and an agent step
 // (three records appended, then buildBytes). The bodies of both packages are compared (a whole
 // build's, and the last step's): a change that moves speed must not move bytes unless it meant
 // to, and then this says so.
 import { performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as self from '../pkg/node.mjs';
@@ -75,7 +76,27 @@ function measure(name, log, runs) {
   return row;
 }
 
-const rows = [measure('generated 2,000 items', generateSession(2000), RUNS), measure('generated 10,000 items', generateSession(10000), Math.max(5, Math.round(RUNS / 2)))];
+/** A session of long texts: 80 messages of 20 KB each cut from this repository's docs and
+ * sources (prose, tables, code), where the token estimate is most of a full build. */
+function proseSession() {
+  const text = ['README.md', 'BENCHMARKS.md', 'ARCHITECTURE.md', 'src/tokens/scan.rs', 'src/prompt/prefix.rs']
+    .map((f) => readFileSync(new URL(`../${f}`, import.meta.url), 'utf8')).join('\n');
+  const s = self.Session.create('prose');
+  for (let i = 0; i < 40; i++) {
+    const part = text.slice(i * 1000, i * 1000 + 20000);
+    s.dispatch({ type: 'userMessage', text: part }, TS);
+    s.dispatch({ type: 'assistantResponse', text: part }, TS);
+  }
+  const { log } = s.snapshot();
+  s.free();
+  return log;
+}
+
+const rows = [
+  measure('generated 2,000 items', generateSession(2000), RUNS),
+  measure('generated 10,000 items', generateSession(10000), Math.max(5, Math.round(RUNS / 2))),
+  measure('80 messages of 20 KB of docs and code', proseSession(), RUNS),
+];
 console.log(`\nthis package ÷ ${process.env.BASE} (medians of ${RUNS} alternated runs; lower is faster)`);
 console.log('| session | same body | full build | from text | step → buildBytes |');
 console.log('|---|---|---|---|---|');

@@ -23,7 +23,8 @@ WASM_OPT=node_modules/.bin/wasm-opt
 # these flags change nothing today; they are the floor should that section ever be missing.
 # Checked with the section stripped: without --enable-multivalue validation fails (wasm-bindgen's
 # export shims return tuples); reference-types is needed for wasm-bindgen's externref table.
-WASM_OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+# simd128: the module is built with it (.cargo/config.toml; the estimator's block path).
+WASM_OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-simd
                    --enable-mutable-globals --enable-reference-types --enable-multivalue)
 
 die() { echo "build.sh: $*" >&2; exit 1; }

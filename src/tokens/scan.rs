@@ -64,41 +64,42 @@ fn class(b: u8) -> u8 {
 
 /// The features as whole counts, made `f64` once at the end.
 #[derive(Default)]
-struct Counts {
-    word_pieces: u64,
-    long_letters: u64,
-    run_on_letters: u64,
-    digit_groups: u64,
-    space_runs: u64,
-    punct_runs: u64,
-    punct_extra: u64,
-    cjk: u64,
-    other_letters: u64,
-    symbols: u64,
-    base64_chars: u64,
-    escapes: u64,
-    spaced_digits: u64,
-    symbol_repeats: u64,
-    vowelless_letters: u64,
-    capital_letters: u64,
-    capitalized: u64,
-    emoji: u64,
-    bare_letters: u64,
+pub(super) struct Counts {
+    pub(super) word_pieces: u64,
+    pub(super) long_letters: u64,
+    pub(super) run_on_letters: u64,
+    pub(super) digit_groups: u64,
+    pub(super) space_runs: u64,
+    pub(super) punct_runs: u64,
+    pub(super) punct_extra: u64,
+    pub(super) cjk: u64,
+    pub(super) other_letters: u64,
+    pub(super) symbols: u64,
+    pub(super) base64_chars: u64,
+    pub(super) escapes: u64,
+    pub(super) spaced_digits: u64,
+    pub(super) symbol_repeats: u64,
+    pub(super) vowelless_letters: u64,
+    pub(super) capital_letters: u64,
+    pub(super) capitalized: u64,
+    pub(super) emoji: u64,
+    pub(super) bare_letters: u64,
 }
 
 /// One letter piece, as the scan saw it.
-struct Piece {
-    len: usize,
-    spaced: bool,
-    vowels: bool,
-    all_upper: bool,
-    first_upper: bool,
+pub(super) struct Piece {
+    pub len: usize,
+    pub spaced: bool,
+    pub vowels: bool,
+    pub all_upper: bool,
+    pub first_upper: bool,
 }
 
 impl Counts {
     /// Counts one piece without branching on it (which of these hold varies word by word, so
     /// branches would be mispredicted).
-    fn piece(&mut self, p: &Piece) {
+    #[inline(always)]
+    pub(super) fn piece(&mut self, p: &Piece) {
         let len = p.len as u64;
         let long = len >= 2;
         self.bare_letters += u64::from(!p.spaced) * len.saturating_sub(4);
@@ -110,7 +111,7 @@ impl Counts {
         self.capitalized += u64::from(long && !p.all_upper && p.first_upper);
     }
 
-    fn features(&self) -> Features {
+    pub(super) fn features(&self) -> Features {
         let f = |n: u64| n as f64;
         Features {
             word_pieces: f(self.word_pieces),
@@ -188,7 +189,8 @@ fn is_escape(bytes: &[u8], at: usize) -> bool {
 
 /// Whether a letter piece at `at` may count as spaced: it does not follow a line break or an
 /// opening mark.
-fn spaced_at(bytes: &[u8], at: usize) -> bool {
+#[inline(always)]
+pub(super) fn spaced_at(bytes: &[u8], at: usize) -> bool {
     at == 0 || !matches!(bytes[at - 1], b'\n' | b'*' | b'#' | b'(' | b'[' | b'`' | b'"' | b'\'' | b'{')
 }
 
@@ -225,102 +227,137 @@ fn lone_piece(bytes: &[u8], at: usize, n: &mut Counts) -> Option<usize> {
     Some(end)
 }
 
-/// Counts the features of `text` in one pass.
+/// Counts the features of `text` in one pass: the blocks the bitmaps can count
+/// (`blocks.rs`) counted so, the rest step by step.
 pub fn features(text: &str) -> Features {
+    let mut n = Counts::default();
+    let bytes = text.as_bytes();
+    let mut run = Run::default();
+    let mut blocks = super::blocks::Blocks::new(text);
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(end) = blocks.counted(i, &mut n) {
+            i = end;
+            run = Run::default();
+            continue;
+        }
+        // A block the bitmaps cannot count: step by step to its end.
+        let stop = (i / super::blocks::BLOCK + 1) * super::blocks::BLOCK;
+        while i < bytes.len() && i < stop {
+            i = step(text, bytes, i, &mut run, &mut n);
+        }
+    }
+    n.features()
+}
+
+/// Counts the features of `text` step by step only (what the block path must agree with).
+pub fn features_by_steps(text: &str) -> Features {
     let mut n = Counts::default();
     let bytes = text.as_bytes();
     let mut run = Run::default();
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        let c = class(b);
-        // Most words are one piece ending before a space or a punctuation mark: counted in one
-        // pass over their letters, without first measuring the base64 run they start (a run
-        // that short cannot be a blob).
-        if c & LETTER != 0 && i >= run.end {
-            if let Some(end) = lone_piece(bytes, i, &mut n) {
-                i = end;
-                continue;
-            }
-        }
-        // The space between two words joins the next one: nothing to count.
-        if b == b' ' && bytes.get(i + 1).is_some_and(|&next| class(next) & SPACE == 0) {
-            i += 1;
-            continue;
-        }
-        if c & ALNUM != 0 || b == b'+' || b == b'/' {
-            // A long unbroken run of base64 alphabet is a blob, not words.
-            if let Some(len) = run.blob_at(bytes, i) {
-                n.base64_chars += len as u64;
-                i += len;
-                continue;
-            }
-        }
-        if c & LETTER != 0 {
-            // Pieces are capitals then lowercase letters (`HTTPServer` is one piece,
-            // `camelCase` is `camel` `Case`): a capital after a lowercase letter starts the next.
-            let mut spaced = spaced_at(bytes, i);
-            loop {
-                let piece = piece_at(bytes, i);
-                i += piece.len;
-                n.piece(&Piece { spaced, ..piece });
-                if i >= bytes.len() || class(bytes[i]) & UPPER == 0 {
-                    break;
-                }
-                // The next piece of a camelCase word follows a letter, not a space.
-                spaced = true;
-            }
-        } else if c & DIGIT != 0 {
-            let start = i;
-            while i < bytes.len() && class(bytes[i]) & DIGIT != 0 {
-                i += 1;
-            }
-            n.digit_groups += (i - start).div_ceil(3) as u64;
-            if start > 0 && class(bytes[start - 1]) & SPACE != 0 {
-                n.spaced_digits += 1;
-            }
-        } else if c & SPACE != 0 {
-            let start = i;
-            while i < bytes.len() && class(bytes[i]) & SPACE != 0 {
-                i += 1;
-            }
-            // A single space before a word or symbol joins it; anything else is its own piece.
-            let absorbed = i - start == 1 && b == b' ' && i < bytes.len();
-            if !absorbed {
-                n.space_runs += 1;
-            }
-        } else if is_escape(bytes, i) {
-            // A JSON escape (`\n`, `\"`): tool inputs that carry file contents are full of them.
-            n.escapes += 1;
-            i += 2;
-        } else if c & HIGH == 0 {
-            // A punctuation run, ending before an escape.
-            let start = i;
-            i += 1;
-            while i < bytes.len() && class(bytes[i]) & PUNCT != 0 && !is_escape(bytes, i) {
-                i += 1;
-            }
-            n.punct_runs += 1;
-            n.punct_extra += (i - start - 1) as u64;
-        } else {
-            // Non-ASCII: one char (`i` is on a char boundary: every branch steps over whole chars).
-            let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
-            let len = ch.len_utf8();
-            if super::is_cjk(ch) {
-                n.cjk += 1;
-            } else if len == 2 {
-                n.other_letters += 1;
-            } else if i >= len && bytes[i - len..i] == bytes[i..i + len] {
-                n.symbol_repeats += 1;
-            } else if len == 4 {
-                n.emoji += 1;
-            } else {
-                n.symbols += 1;
-            }
-            i += len;
-        }
+        i = step(text, bytes, i, &mut run, &mut n);
     }
     n.features()
+}
+
+/// Counts the step that starts at `i` (a piece, a run, an escape, a character) and returns
+/// where it ends.
+#[inline(always)]
+fn step(text: &str, bytes: &[u8], mut i: usize, run: &mut Run, n: &mut Counts) -> usize {
+    let b = bytes[i];
+    let c = class(b);
+    // Most words are one piece ending before a space or a punctuation mark: counted in one
+    // pass over their letters, without first measuring the base64 run they start (a run
+    // that short cannot be a blob).
+    if c & LETTER != 0 && i >= run.end {
+        if let Some(end) = lone_piece(bytes, i, n) {
+            return end;
+        }
+    }
+    // The space between two words joins the next one: nothing to count.
+    if b == b' ' && bytes.get(i + 1).is_some_and(|&next| class(next) & SPACE == 0) {
+        return i + 1;
+    }
+    if c & ALNUM != 0 || b == b'+' || b == b'/' {
+        // A long unbroken run of base64 alphabet is a blob, not words.
+        if let Some(len) = run.blob_at(bytes, i) {
+            n.base64_chars += len as u64;
+            return i + len;
+        }
+    }
+    if c & LETTER != 0 {
+        // Pieces are capitals then lowercase letters (`HTTPServer` is one piece,
+        // `camelCase` is `camel` `Case`): a capital after a lowercase letter starts the next.
+        let mut spaced = spaced_at(bytes, i);
+        loop {
+            let piece = piece_at(bytes, i);
+            i += piece.len;
+            n.piece(&Piece { spaced, ..piece });
+            if i >= bytes.len() || class(bytes[i]) & UPPER == 0 {
+                break;
+            }
+            // The next piece of a camelCase word follows a letter, not a space.
+            spaced = true;
+        }
+    } else if c & DIGIT != 0 {
+        let start = i;
+        while i < bytes.len() && class(bytes[i]) & DIGIT != 0 {
+            i += 1;
+        }
+        n.digit_groups += (i - start).div_ceil(3) as u64;
+        if start > 0 && class(bytes[start - 1]) & SPACE != 0 {
+            n.spaced_digits += 1;
+        }
+    } else if c & SPACE != 0 {
+        let start = i;
+        while i < bytes.len() && class(bytes[i]) & SPACE != 0 {
+            i += 1;
+        }
+        // A single space before a word or symbol joins it; anything else is its own piece.
+        let absorbed = i - start == 1 && b == b' ' && i < bytes.len();
+        if !absorbed {
+            n.space_runs += 1;
+        }
+    } else if is_escape(bytes, i) {
+        // A JSON escape (`\n`, `\"`): tool inputs that carry file contents are full of them.
+        n.escapes += 1;
+        i += 2;
+    } else if c & HIGH == 0 {
+        // A punctuation run, ending before an escape.
+        let start = i;
+        i += 1;
+        while i < bytes.len() && class(bytes[i]) & PUNCT != 0 && !is_escape(bytes, i) {
+            i += 1;
+        }
+        n.punct_runs += 1;
+        n.punct_extra += (i - start - 1) as u64;
+    } else {
+        // Non-ASCII: one char (`i` is on a char boundary: every branch steps over whole chars).
+        i += non_ascii(text, i, n);
+    }
+    i
+}
+
+/// Counts the non-ASCII char at `i` and returns its length.
+#[inline(always)]
+pub(super) fn non_ascii(text: &str, i: usize, n: &mut Counts) -> usize {
+    let bytes = text.as_bytes();
+    let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+    let len = ch.len_utf8();
+    if super::is_cjk(ch) {
+        n.cjk += 1;
+    } else if len == 2 {
+        n.other_letters += 1;
+    } else if i >= len && bytes[i - len..i] == bytes[i..i + len] {
+        n.symbol_repeats += 1;
+    } else if len == 4 {
+        n.emoji += 1;
+    } else {
+        n.symbols += 1;
+    }
+    len
 }
 
 #[cfg(test)]
@@ -479,6 +516,31 @@ mod tests {
         ) {
             let text: String = pieces.concat();
             prop_assert_eq!(features(&text), reference(&text));
+        }
+
+        /// Long ASCII texts, which the bitmaps count a block at a time (a rare escape, character
+        /// or base64 run sends a block step by step): pieces across block edges, runs of every
+        /// length, control bytes.
+        #[test]
+        fn the_block_path_counts_what_the_steps_do_on_long_text(
+            pieces in proptest::collection::vec(prop_oneof![
+                8 => "[a-z]{1,9}",
+                3 => "[A-Z][a-z]{0,8}",
+                2 => "[a-zA-Z]{1,30}",
+                2 => "[0-9]{1,8}",
+                6 => " ",
+                2 => "[ \t\n\r\x0c]{1,4}",
+                4 => "[!-/:-@\\[-`{-~]{1,5}",
+                1 => "[\x00-\x08\x0b\x0e-\x1f\x7f]",
+                1 => "[A-Za-z0-9+/=]{40,100}",
+                1 => "[a-z/+=-]{30,80}",
+                1 => "\\[ntr\"/\\a]",
+                1 => "[é→你🎉]",
+            ], 0..160)
+        ) {
+            let text: String = pieces.concat();
+            prop_assert_eq!(features(&text), reference(&text));
+            prop_assert_eq!(features(&text), features_by_steps(&text));
         }
     }
 }

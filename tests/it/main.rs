@@ -10,6 +10,7 @@ mod checkpoints;
 mod cost;
 mod discovery;
 mod errors;
+mod estimator_scan;
 mod fuzz_regressions;
 mod head_budget;
 mod example_session;

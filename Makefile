@@ -13,7 +13,10 @@ WASM_RUNNER := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runn
 # The wasm test builds compile nothing with optimisation, dependencies included: 98 s instead of
 # 159 s for a clean build on two cores, while the tests run 15 s longer.
 WASM_TEST_PROFILE := --config profile.test.opt-level=0
-BROWSER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/webdriver.json WASM_BINDGEN_USE_BROWSER=1
+# The runner reads the page's output while the suite runs, which answers only between tests that
+# yield: the whole suite (about 30 s unoptimised, the estimator's SIMD path called through at O0)
+# must fit its timeout, 20 s by default.
+BROWSER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/webdriver.json WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_TIMEOUT=120
 
 .PHONY: setup build demo serve test test-long test-native test-wasm-node test-wasm-browser test-js bench fuzz clean
 

@@ -331,8 +331,8 @@ impl<'de> Deserialize<'de> for JsonText {
     }
 }
 
-/// Content of a user message or a tool result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Content of a user message or a tool result (read by hand: `Part::read`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Part {
@@ -348,10 +348,56 @@ impl Part {
     pub fn text(text: impl Into<String>) -> Part {
         Part::Text { text: SharedText::new(text.into()) }
     }
+
+    /// Reads a part from its JSON value as a derived reader would (unknown keys ignored), in
+    /// serde's words: one reader for every input, not serde's buffered content per input type.
+    fn read(value: &serde_json::Value) -> Result<Part, serde_json::Error> {
+        let map = value.as_object().ok_or_else(|| invalid(value, "internally tagged enum Part"))?;
+        match tag(map, "type", &["text", "image"])? {
+            "text" => Ok(Part::text(string(map, "text")?)),
+            _ => Image::read(value).map(Part::Image),
+        }
+    }
 }
 
-/// An image, inline or by reference.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+impl<'de> Deserialize<'de> for Part {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Part::read(&serde_json::Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for Image {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Image::read(&serde_json::Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
+
+fn invalid(value: &serde_json::Value, expected: &'static str) -> serde_json::Error {
+    serde::de::Error::invalid_type(crate::tagged::unexpected(value), &expected)
+}
+
+/// The tag at `key`, one of `variants`.
+fn tag<'a>(map: &'a serde_json::Map<String, serde_json::Value>, key: &'static str, variants: &'static [&'static str]) -> Result<&'a str, serde_json::Error> {
+    use serde::de::Error as _;
+    match map.get(key) {
+        None => Err(serde_json::Error::missing_field(key)),
+        Some(serde_json::Value::String(s)) if variants.contains(&s.as_str()) => Ok(s),
+        Some(serde_json::Value::String(s)) => Err(serde_json::Error::unknown_variant(s, variants)),
+        Some(other) => Err(invalid(other, "variant identifier")),
+    }
+}
+
+fn string(map: &serde_json::Map<String, serde_json::Value>, key: &'static str) -> Result<String, serde_json::Error> {
+    use serde::de::Error as _;
+    match map.get(key) {
+        None => Err(serde_json::Error::missing_field(key)),
+        Some(serde_json::Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(invalid(other, "a string")),
+    }
+}
+
+/// An image, inline or by reference (read by hand: `Image::read`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "source", rename_all = "snake_case")]
 pub enum Image {
@@ -367,6 +413,15 @@ pub enum Image {
 }
 
 impl Image {
+    /// Reads an image from its JSON value (see [`Part::read`]).
+    fn read(value: &serde_json::Value) -> Result<Image, serde_json::Error> {
+        let map = value.as_object().ok_or_else(|| invalid(value, "internally tagged enum Image"))?;
+        Ok(match tag(map, "source", &["base64", "url"])? {
+            "base64" => Image::Base64 { media_type: string(map, "mediaType")?, data: string(map, "data")? },
+            _ => Image::Url { url: string(map, "url")? },
+        })
+    }
+
     /// `data:` URL form, as OpenAI accepts inline images.
     pub fn to_url(&self) -> String {
         match self {
@@ -428,6 +483,32 @@ pub fn soft_trim(text: &str, head: usize, tail: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parts_and_images_read_back_what_they_write_and_refuse_in_serde_s_words() {
+        use serde_json::json;
+        let parts = [
+            Part::text("hello"),
+            Part::Image(Image::Base64 { media_type: "image/png".into(), data: "iVBORw0KGgo=".into() }),
+            Part::Image(Image::Url { url: "https://example.com/a.png".into() }),
+        ];
+        for part in parts {
+            let value = serde_json::to_value(&part).unwrap();
+            assert_eq!(serde_json::from_value::<Part>(value.clone()).unwrap(), part, "{value}");
+            let text = serde_json::to_string(&part).unwrap();
+            assert_eq!(serde_json::from_str::<Part>(&text).unwrap(), part, "{text}");
+        }
+        let loose = json!({"type": "image", "source": "url", "url": "u", "detail": "high"});
+        assert_eq!(serde_json::from_value::<Part>(loose).unwrap(), Part::Image(Image::Url { url: "u".into() }));
+        let refused = |value: serde_json::Value| serde_json::from_value::<Part>(value).unwrap_err().to_string();
+        assert_eq!(refused(json!({"type": "video"})), "unknown variant `video`, expected `text` or `image`");
+        assert_eq!(refused(json!({"text": "x"})), "missing field `type`");
+        assert_eq!(refused(json!({"type": "image", "source": "base64", "data": "d"})), "missing field `mediaType`");
+        assert_eq!(refused(json!({"type": "image", "source": "file"})), "unknown variant `file`, expected `base64` or `url`");
+        assert_eq!(refused(json!({"type": "text", "text": 1})), "invalid type: integer `1`, expected a string");
+        assert_eq!(refused(json!({"type": 1})), "invalid type: integer `1`, expected variant identifier");
+        assert_eq!(refused(json!([1])), "invalid type: sequence, expected internally tagged enum Part");
+    }
     use pretty_assertions::assert_eq;
     use serde_json::{json, Value};
 

@@ -40,7 +40,7 @@ pub enum Step {
 }
 
 /// What a finished job returns.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Outcome {
     Environment(Box<Environment>),

@@ -102,7 +102,7 @@ pub enum MessageRole {
     Developer,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 // What the renderer sends: the model's own text goes back as a string, never as output parts.
@@ -114,7 +114,7 @@ pub enum MessageContent {
     Parts(Vec<ContentPart>),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -141,6 +141,8 @@ pub enum ContentPart {
     },
 }
 
+mod read;
+
 impl ContentPart {
     /// The text of a text part.
     pub fn text(&self) -> Option<&str> {
@@ -152,7 +154,7 @@ impl ContentPart {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | ({ type: "input_text"; text: string } | { type: "input_image"; image_url?: string; file_id?: string; detail: "auto" | "low" | "high" })[]"#))]

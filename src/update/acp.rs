@@ -8,6 +8,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::value_read as read;
+use serde::de::Error as _;
+
 /// The key under `_meta` where our provider facts live.
 pub const META_KEY: &str = "contextview";
 
@@ -102,8 +105,8 @@ pub struct ContentChunk {
     pub meta: Option<Value>,
 }
 
-/// ACP `ContentBlock`, discriminated by `type`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// ACP `ContentBlock`, discriminated by `type` (read by hand: `ContentBlock::read`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentBlock {
@@ -165,6 +168,67 @@ impl ContentBlock {
     pub fn text(text: impl Into<String>) -> Self {
         ContentBlock::Text { text: crate::conversation::SharedText::new(text.into()), annotations: None, meta: None }
     }
+
+    /// Reads a block from its JSON value, as a derived reader would (unknown keys ignored), with
+    /// serde's error words; one reader for every input instead of serde's buffered content per
+    /// input type.
+    fn read(value: &Value) -> Result<ContentBlock, read::Error> {
+        const VARIANTS: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
+        let map = read::object(value, "internally tagged enum ContentBlock")?;
+        let tag = read::variant(map.get("type").ok_or_else(|| read::Error::missing_field("type"))?, VARIANTS)?;
+        let annotations = any(map, "annotations");
+        let meta = any(map, "_meta");
+        Ok(match tag {
+            "text" => ContentBlock::Text { text: crate::conversation::SharedText::new(read::string(map, "text")?), annotations, meta },
+            "image" => ContentBlock::Image {
+                data: read::string(map, "data")?,
+                mime_type: read::string(map, "mimeType")?,
+                uri: read::opt_string(map, "uri")?,
+                annotations,
+                meta,
+            },
+            "audio" => ContentBlock::Audio { data: read::string(map, "data")?, mime_type: read::string(map, "mimeType")?, annotations, meta },
+            "resource_link" => ContentBlock::ResourceLink {
+                uri: read::string(map, "uri")?,
+                name: read::string(map, "name")?,
+                title: read::opt_string(map, "title")?,
+                description: read::opt_string(map, "description")?,
+                mime_type: read::opt_string(map, "mimeType")?,
+                size: read::opt_u64(map, "size")?,
+                annotations,
+                meta,
+            },
+            _ => ContentBlock::Resource { resource: map.get("resource").cloned().ok_or_else(|| read::Error::missing_field("resource"))?, annotations, meta },
+        })
+    }
+}
+
+/// An optional field of any JSON (absent or null: none).
+fn any(map: &serde_json::Map<String, Value>, key: &str) -> Option<Value> {
+    map.get(key).filter(|v| !v.is_null()).cloned()
+}
+
+read::deserialize_by_hand!(ContentBlock);
+read::deserialize_by_hand!(ToolCallContent);
+
+impl ToolCallContent {
+    /// Reads a tool call's content from its JSON value (see [`ContentBlock::read`]).
+    fn read(value: &Value) -> Result<ToolCallContent, read::Error> {
+        const VARIANTS: &[&str] = &["content", "diff", "terminal"];
+        let map = read::object(value, "internally tagged enum ToolCallContent")?;
+        let tag = read::variant(map.get("type").ok_or_else(|| read::Error::missing_field("type"))?, VARIANTS)?;
+        let meta = any(map, "_meta");
+        Ok(match tag {
+            "content" => ToolCallContent::Content { content: ContentBlock::read(map.get("content").ok_or_else(|| read::Error::missing_field("content"))?)?, meta },
+            "diff" => ToolCallContent::Diff {
+                path: read::string(map, "path")?,
+                old_text: read::opt_string(map, "oldText")?,
+                new_text: read::string(map, "newText")?,
+                meta,
+            },
+            _ => ToolCallContent::Terminal { terminal_id: read::string(map, "terminalId")?, meta },
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -202,8 +266,8 @@ impl ToolCallStatus {
     }
 }
 
-/// ACP `ToolCallContent`, discriminated by `type`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// ACP `ToolCallContent`, discriminated by `type` (read by hand: `ToolCallContent::read`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToolCallContent {
@@ -378,5 +442,74 @@ impl ProviderMeta {
         let mut map = serde_json::Map::new();
         map.insert(META_KEY.to_owned(), serde_json::to_value(self).unwrap_or(Value::Null));
         Some(Value::Object(map))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, String> {
+        serde_json::from_value(value).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn every_block_and_tool_content_reads_back_what_it_writes() {
+        let meta = Some(json!({"k": 1}));
+        let blocks = vec![
+            ContentBlock::text("hi"),
+            ContentBlock::Text { text: "t".to_owned().into(), annotations: Some(json!({"audience": ["user"]})), meta: meta.clone() },
+            ContentBlock::Image { data: "iVBO".into(), mime_type: "image/png".into(), uri: Some("file:///a.png".into()), annotations: None, meta: None },
+            ContentBlock::Audio { data: "UklG".into(), mime_type: "audio/wav".into(), annotations: None, meta: meta.clone() },
+            ContentBlock::ResourceLink {
+                uri: "file:///a.rs".into(),
+                name: "a.rs".into(),
+                title: Some("A".into()),
+                description: None,
+                mime_type: Some("text/x-rust".into()),
+                size: Some(42),
+                annotations: None,
+                meta: None,
+            },
+            ContentBlock::Resource { resource: json!({"uri": "file:///b", "text": "b"}), annotations: None, meta: None },
+        ];
+        for block in &blocks {
+            let value = serde_json::to_value(block).unwrap();
+            assert_eq!(&read::<ContentBlock>(value.clone()).unwrap(), block, "{value}");
+            let content = ToolCallContent::Content { content: block.clone(), meta: meta.clone() };
+            assert_eq!(read::<ToolCallContent>(serde_json::to_value(&content).unwrap()).unwrap(), content);
+        }
+        for content in [
+            ToolCallContent::Diff { path: "a.rs".into(), old_text: None, new_text: "x".into(), meta: None },
+            ToolCallContent::Diff { path: "a.rs".into(), old_text: Some("w".into()), new_text: "x".into(), meta: meta.clone() },
+            ToolCallContent::Terminal { terminal_id: "t1".into(), meta: None },
+        ] {
+            assert_eq!(read::<ToolCallContent>(serde_json::to_value(&content).unwrap()).unwrap(), content);
+        }
+        // Nulls are absent, unknown keys are ignored (as ACP's own readers do).
+        let loose = json!({"type": "image", "data": "d", "mimeType": "image/png", "uri": null, "_meta": null, "extra": true});
+        assert_eq!(read::<ContentBlock>(loose).unwrap(), ContentBlock::Image { data: "d".into(), mime_type: "image/png".into(), uri: None, annotations: None, meta: None });
+    }
+
+    #[test]
+    fn a_bad_block_is_refused_in_serde_s_words() {
+        let cases = [
+            (json!({"type": "video", "data": "d"}), "unknown variant `video`, expected one of `text`, `image`, `audio`, `resource_link`, `resource`"),
+            (json!({"text": "no tag"}), "missing field `type`"),
+            (json!({"type": "image", "data": "d"}), "missing field `mimeType`"),
+            (json!({"type": "text", "text": 3}), "invalid type: integer `3`, expected a string"),
+            (json!({"type": "resource"}), "missing field `resource`"),
+            (json!("text"), "invalid type: string \"text\", expected internally tagged enum ContentBlock"),
+        ];
+        for (value, words) in cases {
+            assert_eq!(read::<ContentBlock>(value.clone()).unwrap_err(), words, "{value}");
+        }
+        assert_eq!(read::<ToolCallContent>(json!({"type": "diff", "path": "a"})).unwrap_err(), "missing field `newText`");
+        assert_eq!(read::<ToolCallContent>(json!({"type": "content"})).unwrap_err(), "missing field `content`");
+        assert_eq!(
+            read::<ToolCallContent>(json!({"type": "file"})).unwrap_err(),
+            "unknown variant `file`, expected one of `content`, `diff`, `terminal`"
+        );
     }
 }

@@ -13,7 +13,7 @@ use super::record::{Event, Record, RecordBody};
 use super::rewind::{chunk_of, continues};
 
 /// One entry of the client's coalesced view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "entry", rename_all = "snake_case")]
 pub enum ClientEntry {

@@ -34,7 +34,7 @@ pub struct Request {
     pub messages: Vec<Message>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "role", rename_all = "snake_case")]
@@ -62,7 +62,7 @@ pub enum Message {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(untagged)]
@@ -71,7 +71,7 @@ pub enum UserContent {
     Parts(Vec<UserPart>),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -94,7 +94,7 @@ pub struct ImageUrl {
 }
 
 /// Tool message content: a string or text parts. Any other part is a violation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 // What the renderer sends: a tool's images go in the user message after it.
@@ -104,6 +104,8 @@ pub enum ToolContent {
     Text(crate::conversation::SharedText),
     Parts(Vec<UserPart>),
 }
+
+mod read;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]

@@ -146,7 +146,7 @@ pub enum Block {
     Native(Map<String, Value>),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -158,7 +158,7 @@ pub enum ResultBlock {
     Image { source: ImageSource },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -183,6 +183,8 @@ pub struct Tool {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_control: Option<CacheControl>,
 }
+
+mod read;
 
 /// Media types the Messages API accepts for images.
 pub const IMAGE_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];

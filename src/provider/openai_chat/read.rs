@@ -1,0 +1,123 @@
+//! Chat Completions messages and their content read by hand from a JSON value: serde's
+//! internally tagged and untagged readers buffer the whole input, once per input type; these
+//! read the value every input has (payloads checked by `validatePayload`, bodies read back).
+
+use super::{Message, ToolCall, ToolContent, UserContent, UserPart};
+use crate::conversation::SharedText;
+use serde::de::Error as _;
+use serde_json::{Error, Map, Value};
+
+fn invalid(value: &Value, expected: &'static str) -> Error {
+    Error::invalid_type(crate::tagged::unexpected(value), &expected)
+}
+
+fn string(map: &Map<String, Value>, key: &'static str) -> Result<String, Error> {
+    match map.get(key) {
+        None => Err(Error::missing_field(key)),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(v) => Err(invalid(v, "a string")),
+    }
+}
+
+/// The tag at `key`, one of `variants`.
+fn tag<'a>(map: &'a Map<String, Value>, key: &'static str, variants: &'static [&'static str]) -> Result<&'a str, Error> {
+    match map.get(key) {
+        None => Err(Error::missing_field(key)),
+        Some(Value::String(s)) if variants.contains(&s.as_str()) => Ok(s),
+        Some(Value::String(s)) => Err(Error::unknown_variant(s, variants)),
+        Some(v) => Err(invalid(v, "variant identifier")),
+    }
+}
+
+fn text_or_parts(value: &Value, name: &'static str) -> Result<Result<SharedText, Vec<UserPart>>, Error> {
+    match value {
+        Value::String(s) => Ok(Ok(SharedText::new(s.clone()))),
+        Value::Array(items) => items.iter().map(part).collect::<Result<Vec<_>, _>>().map(Err),
+        _ => Err(Error::custom(format_args!("data did not match any variant of untagged enum {name}"))),
+    }
+}
+
+fn part(value: &Value) -> Result<UserPart, Error> {
+    let map = value.as_object().ok_or_else(|| invalid(value, "internally tagged enum UserPart"))?;
+    Ok(match tag(map, "type", &["text", "image_url"])? {
+        "text" => UserPart::Text { text: SharedText::new(string(map, "text")?) },
+        _ => UserPart::ImageUrl { image_url: serde_json::from_value(map.get("image_url").cloned().ok_or_else(|| Error::missing_field("image_url"))?)? },
+    })
+}
+
+fn message(value: &Value) -> Result<Message, Error> {
+    let map = value.as_object().ok_or_else(|| invalid(value, "internally tagged enum Message"))?;
+    let content = || map.get("content").ok_or_else(|| Error::missing_field("content"));
+    Ok(match tag(map, "role", &["system", "developer", "user", "assistant", "tool"])? {
+        "system" => Message::System { content: string(map, "content")? },
+        "developer" => Message::Developer { content: string(map, "content")? },
+        "user" => Message::User { content: text_or_parts(content()?, "UserContent")?.map_or_else(UserContent::Parts, UserContent::Text) },
+        "assistant" => Message::Assistant {
+            content: match map.get("content") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) => Some(SharedText::new(s.clone())),
+                Some(v) => return Err(invalid(v, "a string")),
+            },
+            tool_calls: match map.get("tool_calls") {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(serde_json::from_value::<Vec<ToolCall>>(v.clone())?),
+            },
+        },
+        _ => Message::Tool {
+            tool_call_id: string(map, "tool_call_id")?,
+            content: text_or_parts(content()?, "ToolContent")?.map_or_else(ToolContent::Parts, ToolContent::Text),
+        },
+    })
+}
+
+macro_rules! by_value {
+    ($ty:ident, $read:expr) => {
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+                let read: fn(&Value) -> Result<$ty, Error> = $read;
+                read(&value).map_err(D::Error::custom)
+            }
+        }
+    };
+}
+by_value!(Message, message);
+by_value!(UserPart, part);
+by_value!(UserContent, |v| text_or_parts(v, "UserContent").map(|r| r.map_or_else(UserContent::Parts, UserContent::Text)));
+by_value!(ToolContent, |v| text_or_parts(v, "ToolContent").map(|r| r.map_or_else(ToolContent::Parts, ToolContent::Text)));
+
+#[cfg(test)]
+mod tests {
+    use super::super::{FunctionCall, ImageUrl, Message, ToolCall, ToolContent, UserContent, UserPart};
+    use serde_json::json;
+
+    #[test]
+    fn messages_read_back_what_they_write_and_refuse_in_serde_s_words() {
+        let parts = vec![
+            UserPart::Text { text: "look".to_owned().into() },
+            UserPart::ImageUrl { image_url: ImageUrl { url: "data:image/png;base64,iVBO".into(), detail: Some("high".into()) } },
+        ];
+        let messages = vec![
+            Message::System { content: "be brief".into() },
+            Message::Developer { content: "be brief".into() },
+            Message::User { content: UserContent::Text("hi".to_owned().into()) },
+            Message::User { content: UserContent::Parts(parts) },
+            Message::Assistant { content: None, tool_calls: Some(vec![ToolCall { id: "c1".into(), kind: "function".into(), function: FunctionCall { name: "read".into(), arguments: "{}".into() } }]) },
+            Message::Assistant { content: Some("done".to_owned().into()), tool_calls: None },
+            Message::Tool { tool_call_id: "c1".into(), content: ToolContent::Text("ok".to_owned().into()) },
+            Message::Tool { tool_call_id: "c1".into(), content: ToolContent::Parts(vec![UserPart::Text { text: "ok".to_owned().into() }]) },
+        ];
+        for message in messages {
+            let text = serde_json::to_string(&message).unwrap();
+            assert_eq!(serde_json::from_str::<Message>(&text).unwrap(), message, "{text}");
+        }
+        let refused = |value: serde_json::Value| serde_json::from_value::<Message>(value).unwrap_err().to_string();
+        assert_eq!(refused(json!({"role": "function", "content": "x"})), "unknown variant `function`, expected one of `system`, `developer`, `user`, `assistant`, `tool`");
+        assert_eq!(refused(json!({"content": "x"})), "missing field `role`");
+        assert_eq!(refused(json!({"role": "user"})), "missing field `content`");
+        assert_eq!(refused(json!({"role": "user", "content": 3})), "data did not match any variant of untagged enum UserContent");
+        assert_eq!(refused(json!({"role": "tool", "content": "x"})), "missing field `tool_call_id`");
+        assert_eq!(refused(json!({"role": "user", "content": [{"type": "input_audio"}]})), "unknown variant `input_audio`, expected `text` or `image_url`");
+        assert_eq!(refused(json!({"role": "assistant", "content": 1})), "invalid type: integer `1`, expected a string");
+    }
+}

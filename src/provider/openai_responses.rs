@@ -36,7 +36,7 @@ pub struct Request {
     pub input: Vec<InputItem>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 // The untagged variant is written by hand: a derived type would give it a `type: "native"`.

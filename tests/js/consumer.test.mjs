@@ -351,7 +351,7 @@ test('the module every entry point loads stays within its size budget', () => {
   // grows it past this fails here until the budget is raised on purpose.
   // (The one `.wasm`: the Node build loads the web build's file. Node's gzip at level 9, which
   // packs a few KB less tightly than `gzip -9`.)
-  const BUDGET = 931_000;
+  const BUDGET = 925_000;
   const gz = gzipSync(readFileSync(`${pkgDir}web/contextview_bg.wasm`), { level: 9 }).length;
   assert.ok(gz <= BUDGET, `${gz} B gzipped, over the budget of ${BUDGET} B`);
 });

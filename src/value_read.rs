@@ -123,8 +123,39 @@ pub(crate) fn u32_field(map: &Map<String, Value>, key: &'static str) -> Result<u
     opt_u32(map, key)?.ok_or_else(|| Error::missing_field(key))
 }
 
-/// Implements `Deserialize` for `$ty` through `$ty::read(&Value) -> Result<$ty, serde_json::Error>`.
+/// What `value` is, as serde names it, against what was `expected`.
+pub(crate) fn invalid(value: &Value, expected: &'static str) -> Error {
+    Error::invalid_type(unexpected(value), &expected)
+}
+
+/// The tag of an internally tagged object at `key`, one of `variants`, in a derived reader's words.
+pub(crate) fn tag<'a>(map: &'a Map<String, Value>, key: &'static str, variants: &'static [&'static str]) -> Result<&'a str, Error> {
+    match map.get(key) {
+        None => Err(Error::missing_field(key)),
+        Some(Value::String(s)) if variants.contains(&s.as_str()) => Ok(s),
+        Some(Value::String(s)) => Err(Error::unknown_variant(s, variants)),
+        Some(v) => Err(invalid(v, "variant identifier")),
+    }
+}
+
+/// A field that must be present (any JSON).
+pub(crate) fn required<'a>(map: &'a Map<String, Value>, key: &'static str) -> Result<&'a Value, Error> {
+    map.get(key).ok_or_else(|| Error::missing_field(key))
+}
+
+/// Implements `Deserialize` for `$ty` through `$ty::read(&Value) -> Result<$ty, serde_json::Error>`
+/// (or through `$read`, a function of that shape).
 macro_rules! deserialize_by_hand {
+    ($ty:ident, $read:expr) => {
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                use serde::de::Error as _;
+                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+                let read: fn(&serde_json::Value) -> Result<$ty, serde_json::Error> = $read;
+                read(&value).map_err(D::Error::custom)
+            }
+        }
+    };
     ($ty:ident) => {
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

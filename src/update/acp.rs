@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::value_read as read;
-use serde::de::Error as _;
 
 /// The key under `_meta` where our provider facts live.
 pub const META_KEY: &str = "contextview";
@@ -175,7 +174,7 @@ impl ContentBlock {
     fn read(value: &Value) -> Result<ContentBlock, read::Error> {
         const VARIANTS: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
         let map = read::object(value, "internally tagged enum ContentBlock")?;
-        let tag = read::variant(map.get("type").ok_or_else(|| read::Error::missing_field("type"))?, VARIANTS)?;
+        let tag = read::tag(map, "type", VARIANTS)?;
         let annotations = any(map, "annotations");
         let meta = any(map, "_meta");
         Ok(match tag {
@@ -198,7 +197,7 @@ impl ContentBlock {
                 annotations,
                 meta,
             },
-            _ => ContentBlock::Resource { resource: map.get("resource").cloned().ok_or_else(|| read::Error::missing_field("resource"))?, annotations, meta },
+            _ => ContentBlock::Resource { resource: read::required(map, "resource")?.clone(), annotations, meta },
         })
     }
 }
@@ -216,10 +215,10 @@ impl ToolCallContent {
     fn read(value: &Value) -> Result<ToolCallContent, read::Error> {
         const VARIANTS: &[&str] = &["content", "diff", "terminal"];
         let map = read::object(value, "internally tagged enum ToolCallContent")?;
-        let tag = read::variant(map.get("type").ok_or_else(|| read::Error::missing_field("type"))?, VARIANTS)?;
+        let tag = read::tag(map, "type", VARIANTS)?;
         let meta = any(map, "_meta");
         Ok(match tag {
-            "content" => ToolCallContent::Content { content: ContentBlock::read(map.get("content").ok_or_else(|| read::Error::missing_field("content"))?)?, meta },
+            "content" => ToolCallContent::Content { content: ContentBlock::read(read::required(map, "content")?)?, meta },
             "diff" => ToolCallContent::Diff {
                 path: read::string(map, "path")?,
                 old_text: read::opt_string(map, "oldText")?,

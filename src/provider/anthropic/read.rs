@@ -4,43 +4,26 @@
 
 use super::{Block, ImageSource, ResultBlock};
 use crate::conversation::SharedText;
+use crate::value_read::{deserialize_by_hand, invalid, object, required, string, tag};
 use serde::de::Error as _;
-use serde_json::{Error, Map, Value};
+use serde_json::{Error, Value};
 
-fn invalid(value: &Value, expected: &'static str) -> Error {
-    Error::invalid_type(crate::tagged::unexpected(value), &expected)
-}
 
-fn string(map: &Map<String, Value>, key: &'static str) -> Result<String, Error> {
-    match map.get(key) {
-        None => Err(Error::missing_field(key)),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(v) => Err(invalid(v, "a string")),
-    }
-}
 
-/// The object `value` is, and its `type`, one of `variants`.
-fn tagged<'a>(value: &'a Value, what: &'static str, variants: &'static [&'static str]) -> Result<(&'a Map<String, Value>, &'a str), Error> {
-    let map = value.as_object().ok_or_else(|| invalid(value, what))?;
-    match map.get("type") {
-        None => Err(Error::missing_field("type")),
-        Some(Value::String(s)) if variants.contains(&s.as_str()) => Ok((map, s)),
-        Some(Value::String(s)) => Err(Error::unknown_variant(s, variants)),
-        Some(v) => Err(invalid(v, "variant identifier")),
-    }
-}
 
 fn image_source(value: &Value) -> Result<ImageSource, Error> {
-    Ok(match tagged(value, "internally tagged enum ImageSource", &["base64", "url"])? {
-        (map, "base64") => ImageSource::Base64 { media_type: string(map, "media_type")?, data: string(map, "data")? },
-        (map, _) => ImageSource::Url { url: string(map, "url")? },
+    let map = object(value, "internally tagged enum ImageSource")?;
+    Ok(match tag(map, "type", &["base64", "url"])? {
+        "base64" => ImageSource::Base64 { media_type: string(map, "media_type")?, data: string(map, "data")? },
+        _ => ImageSource::Url { url: string(map, "url")? },
     })
 }
 
 fn result_block(value: &Value) -> Result<ResultBlock, Error> {
-    Ok(match tagged(value, "internally tagged enum ResultBlock", &["text", "image"])? {
-        (map, "text") => ResultBlock::Text { text: SharedText::new(string(map, "text")?) },
-        (map, _) => ResultBlock::Image { source: image_source(map.get("source").ok_or_else(|| Error::missing_field("source"))?)? },
+    let map = object(value, "internally tagged enum ResultBlock")?;
+    Ok(match tag(map, "type", &["text", "image"])? {
+        "text" => ResultBlock::Text { text: SharedText::new(string(map, "text")?) },
+        _ => ResultBlock::Image { source: image_source(required(map, "source")?)? },
     })
 }
 
@@ -58,12 +41,12 @@ fn block(value: &Value) -> Result<Block, Error> {
 
 fn tagged_block(value: &Value) -> Result<Block, Error> {
     const KINDS: &[&str] = &["text", "image", "tool_use", "tool_result", "thinking", "redacted_thinking"];
-    let (map, kind) = tagged(value, "internally tagged enum Block", KINDS)?;
+    let map = object(value, "internally tagged enum Block")?;
+    let kind = tag(map, "type", KINDS)?;
     let cache_control = match map.get("cache_control") {
         None | Some(Value::Null) => None,
         Some(v) => Some(serde_json::from_value(v.clone())?),
     };
-    let required = |key: &'static str| map.get(key).ok_or_else(|| Error::missing_field(key));
     Ok(match kind {
         "text" => Block::Text {
             text: SharedText::new(string(map, "text")?),
@@ -74,16 +57,16 @@ fn tagged_block(value: &Value) -> Result<Block, Error> {
             },
             cache_control,
         },
-        "image" => Block::Image { source: image_source(required("source")?)?, cache_control },
+        "image" => Block::Image { source: image_source(required(map, "source")?)?, cache_control },
         "tool_use" => Block::ToolUse {
             id: string(map, "id")?,
             name: string(map, "name")?,
-            input: serde_json::from_value(required("input")?.clone())?,
+            input: serde_json::from_value(required(map, "input")?.clone())?,
             cache_control,
         },
         "tool_result" => Block::ToolResult {
             tool_use_id: string(map, "tool_use_id")?,
-            content: match required("content")? {
+            content: match required(map, "content")? {
                 Value::Array(items) => items.iter().map(result_block).collect::<Result<_, _>>()?,
                 v => return Err(invalid(v, "a sequence")),
             },
@@ -99,19 +82,9 @@ fn tagged_block(value: &Value) -> Result<Block, Error> {
     })
 }
 
-macro_rules! by_value {
-    ($ty:ident, $read:expr) => {
-        impl<'de> serde::Deserialize<'de> for $ty {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
-                $read(&value).map_err(D::Error::custom)
-            }
-        }
-    };
-}
-by_value!(Block, block);
-by_value!(ImageSource, image_source);
-by_value!(ResultBlock, result_block);
+deserialize_by_hand!(Block, block);
+deserialize_by_hand!(ImageSource, image_source);
+deserialize_by_hand!(ResultBlock, result_block);
 
 #[cfg(test)]
 mod tests {

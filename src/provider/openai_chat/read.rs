@@ -4,30 +4,12 @@
 
 use super::{Message, ToolCall, ToolContent, UserContent, UserPart};
 use crate::conversation::SharedText;
+use crate::value_read::{deserialize_by_hand, invalid, object, required, string, tag};
 use serde::de::Error as _;
-use serde_json::{Error, Map, Value};
+use serde_json::{Error, Value};
 
-fn invalid(value: &Value, expected: &'static str) -> Error {
-    Error::invalid_type(crate::tagged::unexpected(value), &expected)
-}
 
-fn string(map: &Map<String, Value>, key: &'static str) -> Result<String, Error> {
-    match map.get(key) {
-        None => Err(Error::missing_field(key)),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(v) => Err(invalid(v, "a string")),
-    }
-}
 
-/// The tag at `key`, one of `variants`.
-fn tag<'a>(map: &'a Map<String, Value>, key: &'static str, variants: &'static [&'static str]) -> Result<&'a str, Error> {
-    match map.get(key) {
-        None => Err(Error::missing_field(key)),
-        Some(Value::String(s)) if variants.contains(&s.as_str()) => Ok(s),
-        Some(Value::String(s)) => Err(Error::unknown_variant(s, variants)),
-        Some(v) => Err(invalid(v, "variant identifier")),
-    }
-}
 
 fn text_or_parts(value: &Value, name: &'static str) -> Result<Result<SharedText, Vec<UserPart>>, Error> {
     match value {
@@ -38,16 +20,16 @@ fn text_or_parts(value: &Value, name: &'static str) -> Result<Result<SharedText,
 }
 
 fn part(value: &Value) -> Result<UserPart, Error> {
-    let map = value.as_object().ok_or_else(|| invalid(value, "internally tagged enum UserPart"))?;
+    let map = object(value, "internally tagged enum UserPart")?;
     Ok(match tag(map, "type", &["text", "image_url"])? {
         "text" => UserPart::Text { text: SharedText::new(string(map, "text")?) },
-        _ => UserPart::ImageUrl { image_url: serde_json::from_value(map.get("image_url").cloned().ok_or_else(|| Error::missing_field("image_url"))?)? },
+        _ => UserPart::ImageUrl { image_url: serde_json::from_value(required(map, "image_url")?.clone())? },
     })
 }
 
 fn message(value: &Value) -> Result<Message, Error> {
-    let map = value.as_object().ok_or_else(|| invalid(value, "internally tagged enum Message"))?;
-    let content = || map.get("content").ok_or_else(|| Error::missing_field("content"));
+    let map = object(value, "internally tagged enum Message")?;
+    let content = || required(map, "content");
     Ok(match tag(map, "role", &["system", "developer", "user", "assistant", "tool"])? {
         "system" => Message::System { content: string(map, "content")? },
         "developer" => Message::Developer { content: string(map, "content")? },
@@ -70,21 +52,10 @@ fn message(value: &Value) -> Result<Message, Error> {
     })
 }
 
-macro_rules! by_value {
-    ($ty:ident, $read:expr) => {
-        impl<'de> serde::Deserialize<'de> for $ty {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
-                let read: fn(&Value) -> Result<$ty, Error> = $read;
-                read(&value).map_err(D::Error::custom)
-            }
-        }
-    };
-}
-by_value!(Message, message);
-by_value!(UserPart, part);
-by_value!(UserContent, |v| text_or_parts(v, "UserContent").map(|r| r.map_or_else(UserContent::Parts, UserContent::Text)));
-by_value!(ToolContent, |v| text_or_parts(v, "ToolContent").map(|r| r.map_or_else(ToolContent::Parts, ToolContent::Text)));
+deserialize_by_hand!(Message, message);
+deserialize_by_hand!(UserPart, part);
+deserialize_by_hand!(UserContent, |v| text_or_parts(v, "UserContent").map(|r| r.map_or_else(UserContent::Parts, UserContent::Text)));
+deserialize_by_hand!(ToolContent, |v| text_or_parts(v, "ToolContent").map(|r| r.map_or_else(ToolContent::Parts, ToolContent::Text)));
 
 #[cfg(test)]
 mod tests {

@@ -4,6 +4,7 @@
 
 use super::{ContentPart, InputItem, MessageContent, Output};
 use crate::conversation::SharedText;
+use crate::value_read::{deserialize_by_hand, invalid, object, opt_string, required, string, tag};
 use serde::de::Error as _;
 use serde_json::{Error, Value};
 
@@ -16,35 +17,19 @@ fn text_or_parts(value: &Value, name: &'static str) -> Result<Result<SharedText,
 }
 
 fn part(value: &Value) -> Result<ContentPart, Error> {
-    const VARIANTS: &[&str] = &["input_text", "input_image", "output_text"];
-    let map = value.as_object().ok_or_else(|| Error::invalid_type(crate::tagged::unexpected(value), &"internally tagged enum ContentPart"))?;
-    let string = |key: &'static str| match map.get(key) {
-        None => Err(Error::missing_field(key)),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(v) => Err(Error::invalid_type(crate::tagged::unexpected(v), &"a string")),
-    };
-    let optional = |key: &'static str| match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(v) => Err(Error::invalid_type(crate::tagged::unexpected(v), &"a string")),
-    };
-    match map.get("type") {
-        None => Err(Error::missing_field("type")),
-        Some(Value::String(tag)) => match tag.as_str() {
-            "input_text" => Ok(ContentPart::InputText { text: SharedText::new(string("text")?) }),
-            "input_image" => Ok(ContentPart::InputImage { image_url: optional("image_url")?, file_id: optional("file_id")?, detail: string("detail")? }),
-            "output_text" => Ok(ContentPart::OutputText {
-                text: SharedText::new(string("text")?),
-                annotations: match map.get("annotations") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::Array(items)) => Some(items.clone()),
-                    Some(v) => return Err(Error::invalid_type(crate::tagged::unexpected(v), &"a sequence")),
-                },
-            }),
-            other => Err(Error::unknown_variant(other, VARIANTS)),
+    let map = object(value, "internally tagged enum ContentPart")?;
+    Ok(match tag(map, "type", &["input_text", "input_image", "output_text"])? {
+        "input_text" => ContentPart::InputText { text: SharedText::new(string(map, "text")?) },
+        "input_image" => ContentPart::InputImage { image_url: opt_string(map, "image_url")?, file_id: opt_string(map, "file_id")?, detail: string(map, "detail")? },
+        _ => ContentPart::OutputText {
+            text: SharedText::new(string(map, "text")?),
+            annotations: match map.get("annotations") {
+                None | Some(Value::Null) => None,
+                Some(Value::Array(items)) => Some(items.clone()),
+                Some(v) => return Err(invalid(v, "a sequence")),
+            },
         },
-        Some(v) => Err(Error::invalid_type(crate::tagged::unexpected(v), &"variant identifier")),
-    }
+    })
 }
 
 /// An input item as serde's reader for `InputItem` takes it: one of the tagged kinds whole, else
@@ -61,24 +46,11 @@ fn input_item(value: &Value) -> Result<InputItem, Error> {
 
 fn tagged_item(value: &Value) -> Result<InputItem, Error> {
     const KINDS: &[&str] = &["message", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "reasoning"];
-    let map = value.as_object().ok_or_else(|| Error::invalid_type(crate::tagged::unexpected(value), &"internally tagged enum InputItem"))?;
-    let kind = match map.get("type") {
-        Some(Value::String(s)) if KINDS.contains(&s.as_str()) => s.as_str(),
-        Some(Value::String(s)) => return Err(Error::unknown_variant(s, KINDS)),
-        Some(v) => return Err(Error::invalid_type(crate::tagged::unexpected(v), &"variant identifier")),
-        None => return Err(Error::missing_field("type")),
-    };
-    let string = |key: &'static str| match map.get(key) {
-        None => Err(Error::missing_field(key)),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(v) => Err(Error::invalid_type(crate::tagged::unexpected(v), &"a string")),
-    };
-    let optional = |key: &'static str| match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(v) => Err(Error::invalid_type(crate::tagged::unexpected(v), &"a string")),
-    };
-    let required = |key: &'static str| map.get(key).ok_or_else(|| Error::missing_field(key));
+    let map = object(value, "internally tagged enum InputItem")?;
+    let kind = tag(map, "type", KINDS)?;
+    let string = |key| string(map, key);
+    let optional = |key| opt_string(map, key);
+    let required = |key| required(map, key);
     let output = || text_or_parts(required("output")?, "Output").map(|r| r.map_or_else(Output::Parts, Output::Text));
     Ok(match kind {
         "message" => InputItem::Message {
@@ -99,21 +71,10 @@ fn tagged_item(value: &Value) -> Result<InputItem, Error> {
     })
 }
 
-macro_rules! by_value {
-    ($ty:ident, $read:expr) => {
-        impl<'de> serde::Deserialize<'de> for $ty {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
-                let read: fn(&Value) -> Result<$ty, Error> = $read;
-                read(&value).map_err(D::Error::custom)
-            }
-        }
-    };
-}
-by_value!(InputItem, input_item);
-by_value!(ContentPart, part);
-by_value!(MessageContent, |v| text_or_parts(v, "MessageContent").map(|r| r.map_or_else(MessageContent::Parts, MessageContent::Text)));
-by_value!(Output, |v| text_or_parts(v, "Output").map(|r| r.map_or_else(Output::Parts, Output::Text)));
+deserialize_by_hand!(InputItem, input_item);
+deserialize_by_hand!(ContentPart, part);
+deserialize_by_hand!(MessageContent, |v| text_or_parts(v, "MessageContent").map(|r| r.map_or_else(MessageContent::Parts, MessageContent::Text)));
+deserialize_by_hand!(Output, |v| text_or_parts(v, "Output").map(|r| r.map_or_else(Output::Parts, Output::Text)));
 
 #[cfg(test)]
 mod tests {

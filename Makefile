@@ -71,6 +71,7 @@ test-wasm-browser:
 # Two test files at a time (58 s instead of 72 s here); each file's waits allow for a busy machine.
 JS_TESTS := tests/js/consumer.test.mjs tests/js/checkpoints.test.mjs tests/js/subagents.test.mjs tests/js/readme.test.mjs tests/js/cli.test.mjs tests/js/simulate.test.mjs tests/js/answers.test.mjs tests/js/import.test.mjs tests/js/session.test.mjs \
   tests/js/unhappy.test.mjs tests/js/unhappy-browser.test.mjs tests/workerd/unhappy.test.mjs tests/js/arguments.test.mjs \
+  tests/js/lazy.test.mjs tests/workerd/lazy.test.mjs \
   tests/js/timeline.test.mjs tests/js/browser.test.mjs tests/js/inspector.test.mjs \
   tests/workerd/miniflare.test.mjs tests/workerd/service.test.mjs \
   tests/js/storage.test.mjs tests/js/storage-mutants.test.mjs tests/js/storage-browser.test.mjs tests/workerd/storage.test.mjs \

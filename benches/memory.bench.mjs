@@ -29,7 +29,7 @@ async function logFor(workload) {
   }
   // file:<path>: another agent's session, imported in a process of its own first.
   const cv = await import('../pkg/node.mjs');
-  return cv.importSession(readFileSync(workload.slice(5), 'utf8')).log;
+  return (await cv.importSession(readFileSync(workload.slice(5), 'utf8'))).log;
 }
 
 /** In the child: one workload, one wasm instance. */

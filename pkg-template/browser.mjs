@@ -1,7 +1,9 @@
-// Browser entry: the `--target web` build. Call `await init()` once before using the API.
+// Browser entry: the `--target web` build. Call `await init()` once before using the API; the
+// importers and discovery load their own module when first called (see lazy.mjs).
 import wbgInit, * as wasm from './web/contextview.js';
 import { bindDiscover } from './discover.mjs';
 import { bindTimeline } from './timeline.mjs';
+import { bindLazy } from './lazy.mjs';
 
 export * from './web/contextview.js';
 export { Workspace, memoryFs, browserFs, fileListFs } from './discover.mjs';
@@ -23,20 +25,42 @@ export const openSubagent = (start, storage, options) => DurableSession.forSubag
 
 let ready;
 
+// The lazy module (see lazy.mjs): its glue and its .wasm are fetched on first use only.
+const lazy = bindLazy(async (source) => {
+  const glue = await import('./web/contextview_lazy.js');
+  await glue.default({ module_or_path: source ?? new URL('./web/contextview_lazy_bg.wasm', import.meta.url) });
+  return glue;
+});
+
+/** An options object (`{module, lazy}`), as opposed to a source of the first-load .wasm itself. */
+const isOptions = (input) => input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype;
+
 /**
- * Instantiates the wasm. `input` is anything wasm-bindgen accepts (URL, string path, Response,
- * BufferSource, WebAssembly.Module); it defaults to the .wasm shipped beside this file.
- * Later calls return the first call's promise.
+ * Instantiates the first-load wasm. `input` is anything wasm-bindgen accepts (URL, string path,
+ * Response, BufferSource, WebAssembly.Module), or `{module, lazy}`: `module` that source,
+ * `lazy` where the lazy module (importers, discovery) is read from when first needed (a source,
+ * or a function returning one). Both default to the .wasm files shipped beside this file.
+ * Later calls return the first call's promise (a `lazy` they give still applies).
  */
 export function init(input) {
+  let module = input;
+  if (isOptions(input)) {
+    if (input.lazy !== undefined) lazy.configureLazy(input.lazy);
+    module = input.module;
+  }
   ready ??= wbgInit({
-    module_or_path: input ?? new URL('./web/contextview_bg.wasm', import.meta.url),
+    module_or_path: module ?? new URL('./web/contextview_bg.wasm', import.meta.url),
   }).then(() => undefined);
   return ready;
 }
 
-/** Discovers rules and skills (see discover.mjs); calls init() first if nobody has yet. */
-export const { discover } = bindDiscover(wasm.WorkspaceEngine, () => init());
+export const { loadLazyModule, lazyModuleLoaded, importSession, importTree } = lazy;
+
+/**
+ * Discovers rules and skills (see discover.mjs) with the lazy module's engine, loading it on
+ * first use.
+ */
+export const { discover } = bindDiscover(async () => (await lazy.loadLazyModule()).WorkspaceEngine);
 
 /** A log's request timeline (see timeline.mjs); call init() first. */
 export const { Timeline } = bindTimeline(wasm);

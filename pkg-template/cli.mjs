@@ -257,7 +257,7 @@ function jsonlFiles(dir, asked) {
 /** A session id as a file name. */
 const fileName = (sessionId) => `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.jsonl`;
 
-function runImport(values, [file]) {
+async function runImport(values, [file]) {
   const from = values.from;
   if (from !== undefined && !FORMATS.includes(from)) {
     throw new UsageError(`unknown format '${from}' (expected ${FORMATS.join(', ')})`);
@@ -265,7 +265,7 @@ function runImport(values, [file]) {
   const text = readText(file, 'session');
   const childDir = values.children ?? join(file.replace(/\.jsonl$/, ''), 'subagents');
   const children = jsonlFiles(childDir, values.children !== undefined);
-  const tree = cv.importTree(text, children.map((c) => c.text), from);
+  const tree = await cv.importTree(text, children.map((c) => c.text), from);
   const all = [tree.parent, ...tree.children];
   process.stderr.write(formatImportReport(tree.parent.report) + '\n');
   for (const [i, child] of tree.children.entries()) {

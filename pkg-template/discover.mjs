@@ -4,7 +4,7 @@
 // The Node adapter lives in node-fs.mjs so that this module loads in browsers and Workers.
 //
 // Each entry (node.mjs, browser.mjs, workerd.mjs) binds the driver to its own wasm build:
-//   export const { discover } = bindDiscover(WorkspaceEngine);
+//   export const { discover } = bindDiscover(async () => (await loadLazyModule()).WorkspaceEngine);
 
 import { ContextviewError, ContextviewTypeError } from './errors.mjs';
 
@@ -232,22 +232,19 @@ function describe(requests) {
 }
 
 /**
- * Binds the driver to one wasm build's `WorkspaceEngine` class. Returns `discover`; `ready`
- * (optional) is awaited first (the browser entry passes its `init`).
+ * Binds the driver to an entry's `engine()`, which resolves to the lazy module's
+ * `WorkspaceEngine` class (loading that module on first use). Returns `discover`.
  */
-export function bindDiscover(Engine, ready) {
+export function bindDiscover(engine) {
   /**
    * Discovers the rules and skills for `options.cwd`, reading through `fs` (`readDir(path)`,
    * `readFile(path, maxBytes)`, each returning a value or a Promise). Resolves to a Workspace.
    */
   async function discover(options, fs) {
     checkFs(fs);
-    if (ready) await ready();
-    if (typeof Engine !== 'function') {
-      throw codedError('unsupported', 'this build of contextview has no WorkspaceEngine');
-    }
-    const engine = new Engine(options);
-    return Workspace[CONSTRUCT](engine, fs);
+    const Engine = await engine();
+    const instance = new Engine(options);
+    return Workspace[CONSTRUCT](instance, fs);
   }
   return { discover };
 }

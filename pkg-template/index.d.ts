@@ -9,13 +9,74 @@ import type {
 } from './web/contextview.js';
 
 /**
- * Instantiates the wasm (browser entry). Resolves immediately in Node and Workers, where the
- * module is ready at import time.
+ * Instantiates the first-load wasm (browser entry). Resolves immediately in Node and Workers,
+ * where the module is ready at import time. Given `{module, lazy}`: `module` is where the
+ * first-load `.wasm` is read from (browser entry), `lazy` where the lazy module is read from
+ * when first needed (browsers and Workers; Node refuses one: it reads the package's files).
  */
-export function init(input?: WasmSource | Promise<WasmSource>): Promise<void>;
+export function init(input?: WasmSource | Promise<WasmSource> | InitOptions): Promise<void>;
 
 /** Where the browser entry's init() reads the `.wasm` from. */
 export type WasmSource = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+/** init()'s options. */
+export interface InitOptions {
+  /** The first-load module (browser entry): `contextview_bg.wasm` beside the entry by default. */
+  module?: WasmSource | Promise<WasmSource>;
+  /** The lazy module, read when first needed: `contextview_lazy_bg.wasm` beside the entry by default. */
+  lazy?: LazySource;
+}
+
+/**
+ * Where the lazy module is read from: as a `WasmSource` (in Workers, a `WebAssembly.Module`: a
+ * `.wasm` import), a promise of one, or a function returning either — called only when the
+ * module is first needed.
+ */
+export type LazySource = WasmSource | Promise<WasmSource> | (() => WasmSource | Promise<WasmSource>);
+
+// ---------------------------------------------------------------------------------------------
+// The lazy module (lazy.mjs): the importers and the discovery engine, a second `.wasm` loaded on
+// first use; a build-and-answer loop never loads it. A module that cannot be loaded rejects with
+// a ContextviewError of code `lazy_module_unavailable` (its `cause` the failure); the next call
+// tries again.
+
+/** The format of another agent's session file. */
+export type ImportFormat = 'claude-code' | 'codex' | 'pi';
+
+/** The lazy module's exports, synchronous once it is loaded. */
+export interface LazyModule {
+  /** Imports another agent's session file (format detected when not given). */
+  importSession(text: string, format?: ImportFormat | null): ImportResult;
+  /** Imports a session with its subagents' own files, each linked to its call. */
+  importTree(text: string, children: string[], format?: ImportFormat | null): ImportTreeResult;
+  /** The discovery engine (sans-IO; `discover` drives it). */
+  WorkspaceEngine: typeof WorkspaceEngine;
+}
+
+/**
+ * Loads the lazy module now, or returns it if loaded; `source` overrides where it is read from
+ * for this load (browsers and Workers).
+ */
+export function loadLazyModule(source?: LazySource): Promise<LazyModule>;
+
+/** Whether the lazy module is loaded: only once an import or a discovery needed it. */
+export function lazyModuleLoaded(): boolean;
+
+/**
+ * Imports another agent's session file (Claude Code, Codex or pi) into our log format, loading
+ * the lazy module on first use. The format is detected when not given; bad lines are reported
+ * in `report.diagnostics`; an unrecognised format rejects with code `unknown_format`.
+ */
+export function importSession(text: string, format?: ImportFormat | null): Promise<ImportResult>;
+
+/**
+ * Imports a session with the files of the subagents that answered its calls, each linked to its
+ * call; lists what was not given or not linked. Loads the lazy module on first use.
+ */
+export function importTree(text: string, children: string[], format?: ImportFormat | null): Promise<ImportTreeResult>;
+
+export type { ImportResult, ImportTreeResult, WorkspaceEngine } from './web/contextview_lazy.js';
+import type { ImportResult, ImportTreeResult, WorkspaceEngine } from './web/contextview_lazy.js';
 
 /**
  * Instantiates the wasm synchronously from its bytes or a compiled module (browser entry); a

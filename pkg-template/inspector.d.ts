@@ -1,5 +1,5 @@
 // Types of `contextview/inspector`: the <contextview-inspector> element.
-import type { DiscoverFs, PolicyName, WasmSource } from './index.js';
+import type { DiscoverFs, LazySource, PolicyName, WasmSource } from './index.js';
 
 /** The what-if options the inspector builds each request with. */
 export interface InspectorOptions {
@@ -25,10 +25,12 @@ export declare class ContextviewInspector extends HTMLElement {
   /**
    * Shows a session: our log, or a Claude Code, Codex or pi file; with `children`, its
    * subagents' logs or files, each shown at the call it answered with its requests' cost.
+   * Resolves once it is shown (another agent's file loads the lazy module, with the importers,
+   * the first time); a failure is shown in the element's status, not thrown.
    */
-  loadSession(text: string, name?: string, children?: string[]): void;
+  loadSession(text: string, name?: string, children?: string[]): Promise<void>;
   /** Records a provider's answer to the last request and shows the request after it. */
-  recordAnswer(text: string, name?: string): void;
+  recordAnswer(text: string, name?: string): Promise<void>;
   /** Discovers the workspace at `cwd` in `fs`. */
   openWorkspace(fs: DiscoverFs, cwd: string, label?: string): Promise<void>;
   options: InspectorOptions;
@@ -36,8 +38,11 @@ export declare class ContextviewInspector extends HTMLElement {
   priceOptions(): void;
 }
 
-/** Registers the element (`contextview-inspector` unless named); `wasm` is what `init` takes. */
-export declare function defineInspector(options?: { name?: string; wasm?: WasmSource }): typeof ContextviewInspector;
+/**
+ * Registers the element (`contextview-inspector` unless named); `wasm` and `lazy` are what
+ * `init` takes as `module` and `lazy`.
+ */
+export declare function defineInspector(options?: { name?: string; wasm?: WasmSource; lazy?: LazySource }): typeof ContextviewInspector;
 
 declare global {
   interface HTMLElementTagNameMap {

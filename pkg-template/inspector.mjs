@@ -9,6 +9,7 @@ import { MARKUP } from './inspector/markup.mjs';
 import { CSS } from './inspector/style.mjs';
 
 let wasmSource;
+let lazySource;
 
 const Base = typeof HTMLElement === 'undefined' ? class {} : HTMLElement;
 
@@ -33,7 +34,7 @@ export class ContextviewInspector extends Base {
     root.innerHTML = `<style>${CSS}</style>${MARKUP}`;
     this.dataset.state = 'loading';
     try {
-      await cv.init(wasmSource);
+      await cv.init({ module: wasmSource, lazy: lazySource });
     } catch (e) {
       this.#resolve.reject(e);
       return;
@@ -57,12 +58,12 @@ export class ContextviewInspector extends Base {
    * with `children`, its subagents' logs or files, each shown at the call it answered.
    */
   loadSession(text, name = 'session', children = []) {
-    this.#mounted().loadSession(text, name, children);
+    return this.#mounted().loadSession(text, name, children);
   }
 
   /** Records a provider's answer to the session's last request and shows the request after it. */
   recordAnswer(text, name = 'answer') {
-    this.#mounted().recordAnswer(text, name);
+    return this.#mounted().recordAnswer(text, name);
   }
 
   /** Discovers the workspace at `cwd` in `fs`: its rules and skills, and the heads they make. */
@@ -89,12 +90,15 @@ export class ContextviewInspector extends Base {
 }
 
 /**
- * Registers the element as `name` (once; later calls return the class). `wasm` is what `init`
- * takes: the `.wasm`'s URL when a bundler moved it.
+ * Registers the element as `name` (once; later calls return the class). `wasm` and `lazy` are
+ * what `init` takes as `module` and `lazy`: the first-load `.wasm`'s URL and the lazy module's
+ * (read when a session from another agent or a workspace first needs it) when a bundler moved
+ * them.
  */
-export function defineInspector({ name = 'contextview-inspector', wasm } = {}) {
-  // A later call without `wasm` (another name) keeps the source an earlier one gave.
+export function defineInspector({ name = 'contextview-inspector', wasm, lazy } = {}) {
+  // A later call without `wasm` or `lazy` (another name) keeps the source an earlier one gave.
   if (wasm !== undefined) wasmSource = wasm;
+  if (lazy !== undefined) lazySource = lazy;
   if (!customElements.get(name)) customElements.define(name, class extends ContextviewInspector {});
   return customElements.get(name);
 }

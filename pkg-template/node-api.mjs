@@ -6,6 +6,7 @@
 import * as cv from './node/contextview.js';
 import { bindDiscover } from './discover.mjs';
 import { bindTimeline } from './timeline.mjs';
+import { bindLazy } from './lazy.mjs';
 
 export const {
   version,
@@ -15,10 +16,7 @@ export const {
   buildRequest,
   buildRequestString,
   validatePayload,
-  importSession,
-  importTree,
   Session,
-  WorkspaceEngine,
   renderHeads,
   simulate,
   costModels,
@@ -27,8 +25,14 @@ export const {
   endpoint,
 } = cv;
 
-// Discovery of rules and skills (JavaScript driver over WorkspaceEngine; see discover.mjs).
-export const { discover } = bindDiscover(WorkspaceEngine);
+// The lazy module (see lazy.mjs): its CommonJS glue is required, and the .wasm read, on first
+// use only (the glue reads the web build's copy, as the first-load glue does).
+const lazy = bindLazy(async () => require('./node/contextview_lazy.js'), { acceptsSource: false });
+export const { loadLazyModule, lazyModuleLoaded, importSession, importTree } = lazy;
+
+// Discovery of rules and skills (JavaScript driver over the lazy module's WorkspaceEngine; see
+// discover.mjs).
+export const { discover } = bindDiscover(async () => (await lazy.loadLazyModule()).WorkspaceEngine);
 export { Workspace, memoryFs, browserFs, fileListFs } from './discover.mjs';
 
 /** A log's request timeline (see timeline.mjs). */
@@ -51,8 +55,18 @@ import { DurableSession } from './durable.mjs';
 export const openSession = (storage, options) => DurableSession.open(Session, storage, options);
 export const openSubagent = (start, storage, options) => DurableSession.forSubagent(Session, start, storage, options);
 
-/** The wasm is already instantiated in Node; kept for symmetry with the browser entry. */
-export function init() {
+/**
+ * The wasm is already instantiated in Node; kept for symmetry with the browser entry. Node reads
+ * the lazy module from the package's files: a `{lazy}` source is refused (`invalid_argument`).
+ */
+export function init(input) {
+  if (input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype && input.lazy !== undefined) {
+    try {
+      lazy.configureLazy(input.lazy);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
   return Promise.resolve();
 }
 

@@ -4,6 +4,7 @@ import wasmModule from './web/contextview_bg.wasm';
 import * as wasm from './web/contextview.js';
 import { bindDiscover } from './discover.mjs';
 import { bindTimeline } from './timeline.mjs';
+import { bindLazy } from './lazy.mjs';
 
 wasm.initSync({ module: wasmModule });
 
@@ -24,10 +25,26 @@ import { DurableSession } from './durable.mjs';
 /** Opens the session `storage` holds (or a new one, `options.sessionId`), driving its effects. */
 export const openSession = (storage, options) => DurableSession.open(wasm.Session, storage, options);
 export const openSubagent = (start, storage, options) => DurableSession.forSubagent(wasm.Session, start, storage, options);
-export const { discover } = bindDiscover(wasm.WorkspaceEngine);
 export const { Timeline } = bindTimeline(wasm);
 
-/** The wasm is already instantiated; kept for symmetry with the browser entry. */
-export function init() {
+// The lazy module (see lazy.mjs): imported, and instantiated, on first use only. Workers
+// compile no wasm from bytes, so a source given here must be a WebAssembly.Module (a `.wasm`
+// import) or a function returning one.
+const lazy = bindLazy(async (source) => {
+  const glue = await import('./web/contextview_lazy.js');
+  glue.initSync({ module: source ?? (await import('./web/contextview_lazy_bg.wasm')).default });
+  return glue;
+});
+export const { loadLazyModule, lazyModuleLoaded, importSession, importTree } = lazy;
+export const { discover } = bindDiscover(async () => (await lazy.loadLazyModule()).WorkspaceEngine);
+
+/**
+ * The first-load wasm is already instantiated; kept for symmetry with the browser entry, whose
+ * `{lazy}` option it takes: where the lazy module is read from when first needed.
+ */
+export function init(input) {
+  if (input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype && input.lazy !== undefined) {
+    lazy.configureLazy(input.lazy);
+  }
   return Promise.resolve();
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/:
+# Builds the npm package into pkg/, with its two wasm modules: the first-load one
+# (contextview_bg.wasm, feature `first-module`: what a build-and-answer loop needs) and the lazy
+# one (contextview_lazy_bg.wasm, feature `lazy-module`: importers and discovery, loaded on first
+# use). For each:
 #   cargo (release, wasm32) -> wasm-bindgen --target web (pkg/web) and --target nodejs (pkg/node)
 #   -> wasm-opt once (npm binaryen 132; never Debian's wasm-opt 108) -> one copy, in pkg/web,
-#   which the nodejs glue is pointed at -> pkg-template/* into pkg/.
+#   which the nodejs glue is pointed at. Then pkg-template/* into pkg/.
 # Needs: rust target wasm32-unknown-unknown, wasm-bindgen CLI equal to the crate's wasm-bindgen,
 # node_modules (npm ci). scripts/install-tools.sh installs all three.
 set -euo pipefail
@@ -36,28 +39,34 @@ have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}') || true
 [ -z "$want" ] || [ "$want" = "$have" ] || die "wasm-bindgen CLI $have != crate $want (run scripts/install-tools.sh)"
 [ -x "$WASM_OPT" ] || die "$WASM_OPT missing (run npm ci)"
 
-echo "[build] cargo build --release --target wasm32-unknown-unknown --lib --target-dir $TARGET_DIR"
-cargo build --release --target wasm32-unknown-unknown --lib --target-dir "$TARGET_DIR"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# The two feature sets keep their own artifacts in the target directory (cargo fingerprints
+# each), so building one after the other recompiles nothing that did not change.
+for module in first lazy; do
+  echo "[build] cargo build --release --target wasm32-unknown-unknown --lib --features $module-module --target-dir $TARGET_DIR"
+  cargo build --release --target wasm32-unknown-unknown --lib --features "$module-module" --target-dir "$TARGET_DIR"
+  cp "$CRATE_WASM" "$tmp/$module.wasm"
+done
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-echo "[build] wasm-bindgen $have (web, nodejs)"
-wasm-bindgen "$CRATE_WASM" --target web    --out-dir "$OUT/web"  --out-name "$NAME"
-wasm-bindgen "$CRATE_WASM" --target nodejs --out-dir "$OUT/node" --out-name "$NAME"
-cmp -s "$OUT/web/${NAME}_bg.wasm" "$OUT/node/${NAME}_bg.wasm" \
-  || die "the _bg.wasm differs between targets; optimise each separately"
-
-echo "[build] wasm-opt -Oz ($("$WASM_OPT" --version))"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$WASM_OPT" -Oz "${WASM_OPT_FEATURES[@]}" "$OUT/web/${NAME}_bg.wasm" -o "$tmp/opt.wasm"
-cp "$tmp/opt.wasm" "$OUT/web/${NAME}_bg.wasm"
-# One .wasm in the package: the CommonJS glue (Node's `require`, and `import` through node.mjs)
-# reads the web build's copy, the same bytes every other entry point loads.
-rm "$OUT/node/${NAME}_bg.wasm"
-node_glue="$OUT/node/${NAME}.js"
-grep -q "^const wasmPath = \`\${__dirname}/${NAME}_bg.wasm\`;$" "$node_glue" \
-  || die "wasm-bindgen's nodejs glue no longer reads the wasm from wasmPath; update build.sh"
-sed -i "s|^const wasmPath = \`\${__dirname}/${NAME}_bg.wasm\`;$|const wasmPath = \`\${__dirname}/../web/${NAME}_bg.wasm\`;|" "$node_glue"
+echo "[build] wasm-bindgen $have (web, nodejs); wasm-opt -Oz ($("$WASM_OPT" --version))"
+for module in first lazy; do
+  case $module in first) name=$NAME ;; lazy) name=${NAME}_lazy ;; esac
+  wasm-bindgen "$tmp/$module.wasm" --target web    --out-dir "$OUT/web"  --out-name "$name"
+  wasm-bindgen "$tmp/$module.wasm" --target nodejs --out-dir "$OUT/node" --out-name "$name"
+  cmp -s "$OUT/web/${name}_bg.wasm" "$OUT/node/${name}_bg.wasm" \
+    || die "the _bg.wasm differs between targets; optimise each separately"
+  "$WASM_OPT" -Oz "${WASM_OPT_FEATURES[@]}" "$OUT/web/${name}_bg.wasm" -o "$tmp/opt.wasm"
+  cp "$tmp/opt.wasm" "$OUT/web/${name}_bg.wasm"
+  # One .wasm per module in the package: the CommonJS glue (Node's `require`, and `import`
+  # through node.mjs) reads the web build's copy, the same bytes every other entry point loads.
+  rm "$OUT/node/${name}_bg.wasm"
+  node_glue="$OUT/node/${name}.js"
+  grep -q "^const wasmPath = \`\${__dirname}/${name}_bg.wasm\`;$" "$node_glue" \
+    || die "wasm-bindgen's nodejs glue no longer reads the wasm from wasmPath; update build.sh"
+  sed -i "s|^const wasmPath = \`\${__dirname}/${name}_bg.wasm\`;$|const wasmPath = \`\${__dirname}/../web/${name}_bg.wasm\`;|" "$node_glue"
+done
 
 # wasm-bindgen writes a package.json / .gitignore per output dir; the package root owns those.
 rm -f "$OUT"/web/package.json "$OUT"/node/package.json "$OUT"/web/.gitignore "$OUT"/node/.gitignore
@@ -68,12 +77,15 @@ cp -R pkg-template/. "$OUT/"
 cp src/js/errors.js "$OUT/errors.mjs"
 node_modules/.bin/esbuild src/js/errors.js --format=cjs --platform=node --target=node20 --outfile="$OUT/errors.cjs" --log-level=warning
 for target in web node; do
+  # One copy per glue that uses it (both glues may share one snippets directory).
   found=("$OUT/$target"/snippets/*/src/js/errors.js)
-  [ "${#found[@]}" = 1 ] && [ -f "${found[0]}" ] || die "wasm-bindgen's copy of src/js/errors.js is not under $OUT/$target/snippets; update build.sh"
-  case $target in
-    web) printf "export * from '../../../../../errors.mjs';\n" > "${found[0]}" ;;
-    node) printf "module.exports = require('../../../../../errors.cjs');\n" > "${found[0]}" ;;
-  esac
+  [ -f "${found[0]}" ] || die "wasm-bindgen's copy of src/js/errors.js is not under $OUT/$target/snippets; update build.sh"
+  for copy in "${found[@]}"; do
+    case $target in
+      web) printf "export * from '../../../../../errors.mjs';\n" > "$copy" ;;
+      node) printf "module.exports = require('../../../../../errors.cjs');\n" > "$copy" ;;
+    esac
+  done
 done
 # The inspector's modules, shared with the page in www/: the <contextview-inspector> element
 # (inspector.mjs) runs them in its shadow root.
@@ -86,15 +98,16 @@ chmod +x "$OUT/cli.mjs"
 # export `import` gets, from the same instances. Its JavaScript modules are bundled in; the wasm
 # glue stays a module of its own.
 node_modules/.bin/esbuild "$OUT/node-api.mjs" --bundle --platform=node --format=cjs --target=node20 \
-  --external:./node/contextview.js --external:./errors.mjs --outfile="$OUT/index.cjs" --log-level=warning
+  --external:./node/contextview.js --external:./node/contextview_lazy.js --external:./errors.mjs --outfile="$OUT/index.cjs" --log-level=warning
 rm "$OUT/node-api.mjs"
 # The error classes stay the one module the node glue requires too (errors.cjs).
 grep -q 'require("./errors.mjs")' "$OUT/index.cjs" || die "index.cjs does not require ./errors.mjs; update build.sh"
 sed -i 's|require("./errors.mjs")|require("./errors.cjs")|g' "$OUT/index.cjs"
 # TypeScript's view of the CommonJS entry: the same declarations.
-sed -e 's|\./web/contextview\.js|./node/contextview.js|g' "$OUT/index.d.ts" > "$OUT/index.d.cts"
+sed -e 's|\./web/contextview\.js|./node/contextview.js|g; s|\./web/contextview_lazy\.js|./node/contextview_lazy.js|g' "$OUT/index.d.ts" > "$OUT/index.d.cts"
 
-raw=$(wc -c < "$OUT/web/${NAME}_bg.wasm")
-gz=$(gzip -9 -c "$OUT/web/${NAME}_bg.wasm" | wc -c)
-pre=$(wc -c < "$CRATE_WASM")
-echo "[build] ${NAME}_bg.wasm: ${raw} bytes raw, ${gz} bytes gzip -9 (cargo output ${pre} bytes)"
+for name in "$NAME" "${NAME}_lazy"; do
+  raw=$(wc -c < "$OUT/web/${name}_bg.wasm")
+  gz=$(gzip -9 -c "$OUT/web/${name}_bg.wasm" | wc -c)
+  echo "[build] ${name}_bg.wasm: ${raw} bytes raw, ${gz} bytes gzip -9"
+done

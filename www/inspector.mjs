@@ -79,7 +79,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
    * the other agent's): another agent's session is imported with them (`importTree`), each
    * child linked to the call it answered.
    */
-  function loadSession(name, text, t0 = performance.now(), children = []) {
+  async function loadSession(name, text, t0 = performance.now(), children = []) {
     setState('busy', `reading ${name}…`);
     try {
       let log = text;
@@ -87,11 +87,11 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       let childLogs = [];
       performance.mark('contextview:read');
       if (!isOurLog(text)) {
-        const tree = cv.importTree(text, children.filter((c) => !isOurLog(c)));
+        const tree = await cv.importTree(text, children.filter((c) => !isOurLog(c)));
         ({ log, report } = tree.parent);
         childLogs = [...tree.children.map((c) => c.log), ...children.filter(isOurLog)];
       } else {
-        childLogs = children.map((c) => (isOurLog(c) ? c : cv.importSession(c).log));
+        childLogs = await Promise.all(children.map(async (c) => (isOurLog(c) ? c : (await cv.importSession(c)).log)));
       }
       performance.mark('contextview:imported');
       resetSession();
@@ -126,7 +126,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
    * session would send next with it — the tools it asked for answered by repair until the host
    * runs them, or the paused turn continued.
    */
-  function recordAnswer(name, text) {
+  async function recordAnswer(name, text) {
     if (!state.session) return fail('answer', new Error('load a session first'));
     setState('busy', `recording ${name}…`);
     const session = cv.Session.fromLog(state.session.log);
@@ -137,7 +137,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       const { answer } = processed.reply;
       const log = state.session.log.replace(/\n*$/, '\n') + lines.map((l) => l + '\n').join('');
       const { report } = state.session;
-      loadSession(`${state.session.name} + ${name}`, log);
+      await loadSession(`${state.session.name} + ${name}`, log);
       state.session.report = report;
       const recorded = { status: answer.status, stopReason: answer.stopReason ?? null, records: lines.length, toolCalls: answer.toolCalls.map((c) => c.name), error: answer.error?.kind ?? null };
       host.dataset.answer = JSON.stringify(recorded);
@@ -625,7 +625,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       if (!Array.isArray(children) || children.some((c) => typeof c !== 'string')) {
         throw new cv.ContextviewTypeError('children', '`children` must be an array of the subagents\' logs or files, as strings');
       }
-      loadSession(name, text, performance.now(), children);
+      return loadSession(name, text, performance.now(), children);
     },
     recordAnswer: (text, name = 'answer') => recordAnswer(name, text),
     openWorkspace: (fs, cwd, label = cwd, files = []) => openWorkspace(fs, cwd, label, files),

@@ -17,15 +17,14 @@ async function start() {
     return statusOf(document, document.body).fail('loading the library', e);
   }
   const inspector = mountInspector({ root: document, host: document.body, cv, exampleUrl: new URL('../examples/session.jsonl', import.meta.url) });
-  try {
-    warmUp(cv);
-  } catch (e) {
-    console.info('warm-up skipped:', e?.code ?? '', e?.message ?? e);
-  }
   if ('serviceWorker' in navigator && location.protocol !== 'file:') {
     navigator.serviceWorker.register('./sw.js').catch((e) => console.warn('offline cache unavailable:', e?.message ?? e));
   }
   inspector.ready(`contextview ${cv.version()} loaded: open a workspace folder and a session file`);
+  // The engine's code warmed on a sample of each format, in the background once the page is
+  // ready: the first file picked then builds at full speed. The samples are imported, so this is
+  // where the page loads the lazy module, after its first paint.
+  warmUp(cv).catch((e) => console.info('warm-up skipped:', e?.code ?? '', e?.message ?? e));
 }
 
 start();

@@ -57,11 +57,11 @@ function pi() {
 export const SAMPLES = { 'claude-code': claudeCode, codex, pi };
 
 /** Imports and walks each sample once for every provider; returns how many requests were built. */
-export function warmUp(cv) {
+export async function warmUp(cv) {
   let built = 0;
   for (const make of Object.values(SAMPLES)) {
     const text = make();
-    const { log } = cv.importSession(text);
+    const { log } = await cv.importSession(text);
     const timeline = new cv.Timeline(log);
     for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
       for (const _ of timeline.walk({ provider, contextWindow: 4000 })) built++;

@@ -63,6 +63,52 @@ test('wasm is served as application/wasm and the page logged no errors', async (
   assert.deepEqual(consoleMessages.filter((m) => /^(error|warning|pageerror)/.test(m)), []);
 });
 
+test('the lazy module: one that cannot be fetched is a typed error and builds go on; then it loads, late and once', async () => {
+  const text = readFileSync(root + 'tests/fixtures/pi.jsonl', 'utf8');
+  const before = wasmResponses.length;
+  const r = await page.evaluate(async ({ log, text }) => {
+    const cvModule = await import('/pkg/browser.mjs');
+    const outcome = async (p) => {
+      try {
+        await p;
+        return { ok: true };
+      } catch (e) {
+        return { name: e.name, code: e.code, ours: e instanceof cvModule.ContextviewError, cause: typeof e.cause?.message };
+      }
+    };
+    const loadedBefore = cvModule.lazyModuleLoaded();
+    await cvModule.init({ lazy: '/nowhere/contextview_lazy_bg.wasm' });
+    const importSession = await outcome(cvModule.importSession(text));
+    const discover = await outcome(cvModule.discover({ cwd: '/w' }, cvModule.memoryFs({ '/w/AGENTS.md': 'Use tabs.' })));
+    const loadedAfterFailures = cvModule.lazyModuleLoaded();
+    const build = cvModule.buildRequest({ log, provider: 'openai-chat' }).payload.messages.length;
+    const lazy = await cvModule.loadLazyModule(new URL('/pkg/web/contextview_lazy_bg.wasm', location.href));
+    const imported = await cvModule.importSession(text);
+    const again = await cvModule.loadLazyModule();
+    return {
+      loadedBefore, importSession, discover, loadedAfterFailures, build, keys: Object.keys(lazy).sort(),
+      same: again === lazy, loaded: cvModule.lazyModuleLoaded(), imported,
+    };
+  }, { log, text });
+  assert.equal(r.loadedBefore, false, 'the builds above never loaded it');
+  const unavailable = { name: 'ContextviewError', code: 'lazy_module_unavailable', ours: true, cause: 'string' };
+  assert.deepEqual(r.importSession, unavailable);
+  assert.deepEqual(r.discover, unavailable);
+  assert.equal(r.loadedAfterFailures, false);
+  assert.ok(r.build > 0);
+  assert.deepEqual(r.keys, ['WorkspaceEngine', 'importSession', 'importTree']);
+  assert.deepEqual([r.same, r.loaded], [true, true]);
+  const local = await cv.importSession(text);
+  assert.deepEqual(r.imported, local, 'the page imports as Node does');
+  // The two tries at the missing module, then the module itself: fetched once.
+  const fetched = wasmResponses.slice(before).map((res) => [new URL(res.url()).pathname, res.status()]);
+  assert.deepEqual(fetched, [
+    ['/nowhere/contextview_lazy_bg.wasm', 404],
+    ['/nowhere/contextview_lazy_bg.wasm', 404],
+    ['/pkg/web/contextview_lazy_bg.wasm', 200],
+  ]);
+});
+
 test("the page receives a provider's streamed answer as Node does", async () => {
   const exchange = async (cvModule, response) => {
     const now = '2026-12-03T10:00:00Z';

@@ -123,7 +123,7 @@ test('setCheckpointEvery adds checkpoints by size; they reach storage with the c
 test('an imported session is given a checkpoint on demand, stored like any record', async () => {
   const { readFileSync } = await import('node:fs');
   const text = readFileSync(new URL('../fixtures/claude-code.jsonl', import.meta.url), 'utf8');
-  const { log } = cv.importSession(text, 'claude-code');
+  const { log } = await cv.importSession(text, 'claude-code');
   const s = cv.Session.fromLog(log);
   const seq = s.checkpoint();
   assert.equal(typeof seq, 'number');

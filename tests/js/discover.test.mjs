@@ -364,7 +364,7 @@ describe('driver', () => {
         return `content of ${path}`;
       },
     };
-    const { discover } = bindDiscover(Engine);
+    const { discover } = bindDiscover(async () => Engine);
     const ws = await discover({ cwd: '/' }, fs);
     assert.deepEqual(ws.environment, { job: 'discover', rounds: 1 });
     assert.deepEqual(log[1].map((a) => a.id), [10, 11, 12]);
@@ -375,7 +375,7 @@ describe('driver', () => {
     const log = [];
     const Engine = scriptedEngine((job, round) => (round < 2 ? [{ id: round, op: 'readDir', path: `/${job}` }] : null), log);
     const fs = { readDir: async () => { await new Promise((r) => setTimeout(r, 1)); return []; }, readFile: () => null };
-    const { discover } = bindDiscover(Engine);
+    const { discover } = bindDiscover(async () => Engine);
     const ws = await discover({ cwd: '/' }, fs);
     const results = await Promise.all([ws.rulesForPath('/x.ts'), ws.loadSkill('s'), ws.refresh(['/a']), ws.rulesForPath('/y.ts')]);
     assert.deepEqual(results.map((r) => r.job ?? r.environment.job), ['rules /x.ts', 'skill s', 'refresh /a', 'rules /y.ts']);
@@ -388,7 +388,7 @@ describe('driver', () => {
     const log = [];
     let steps = 0;
     const Engine = scriptedEngine(() => { steps++; return [{ id: 1, op: 'readDir', path: '/again' }]; }, log);
-    const { discover } = bindDiscover(Engine);
+    const { discover } = bindDiscover(async () => Engine);
     await assert.rejects(discover({ cwd: '/' }, { readDir: () => [], readFile: () => null }), (e) => {
       assert.equal(e.code, 'discovery_stalled');
       assert.match(e.message, /10000 rounds.*readDir \/again/);
@@ -399,9 +399,18 @@ describe('driver', () => {
   });
 
   test('engine errors propagate with their code', async () => {
-    const { discover } = bindDiscover(scriptedEngine(() => null));
+    const { discover } = bindDiscover(async () => scriptedEngine(() => null));
     await assert.rejects(discover({}, { readDir() {}, readFile() {} }), (e) => e.code === 'invalid_options');
-    await assert.rejects(bindDiscover(undefined).discover({ cwd: '/' }, { readDir() {}, readFile() {} }), (e) => e.code === 'unsupported');
+    // The engine's module failing to load rejects with its error, and a filesystem that is not
+    // one is refused before the module is asked for.
+    let asked = 0;
+    const unavailable = bindDiscover(async () => {
+      asked++;
+      throw Object.assign(new Error('the lazy module could not be loaded'), { code: 'lazy_module_unavailable' });
+    });
+    await assert.rejects(unavailable.discover({ cwd: '/' }, { readDir() {}, readFile() {} }), (e) => e.code === 'lazy_module_unavailable');
+    await assert.rejects(unavailable.discover({ cwd: '/' }, {}), (e) => e.code === 'invalid_argument');
+    assert.equal(asked, 1);
   });
 });
 

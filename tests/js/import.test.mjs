@@ -23,8 +23,8 @@ const run = (args) => {
 const FIXTURES = { 'claude-code': 'claude-code.jsonl', codex: 'codex.jsonl', pi: 'pi.jsonl' };
 
 for (const [format, file] of Object.entries(FIXTURES)) {
-  test(`importSession detects and imports ${format}`, () => {
-    const { log, report } = cv.importSession(readFileSync(fixture(file), 'utf8'));
+  test(`importSession detects and imports ${format}`, async () => {
+    const { log, report } = await cv.importSession(readFileSync(fixture(file), 'utf8'));
     assert.equal(report.format, format);
     assert.deepEqual(report.diagnostics, []);
     const parsed = cv.parseLog(log);
@@ -65,24 +65,24 @@ test('cli import: usage errors exit 2 with one line', () => {
   }
 });
 
-test('an unrecognisable file is refused with a stable code', () => {
+test('an unrecognisable file is refused with a stable code', async () => {
   const weird = join(tmp, 'weird.jsonl');
   writeFileSync(weird, '{"hello":"world"}\n');
   const r = run(['import', weird]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^contextview: unknown_format: /);
-  assert.throws(() => cv.importSession('{"hello":1}\n'), (e) => e.code === 'unknown_format');
-  assert.throws(() => cv.importSession('', 'cursor'), (e) => e.code === 'invalid_argument');
+  await assert.rejects(cv.importSession('{"hello":1}\n'), (e) => e.code === 'unknown_format');
+  await assert.rejects(cv.importSession('', 'cursor'), (e) => e.code === 'invalid_argument');
 });
 
-test('bad lines are diagnostics with line numbers, not failures', () => {
+test('bad lines are diagnostics with line numbers, not failures', async () => {
   const text = readFileSync(fixture('codex.jsonl'), 'utf8') + '{"truncated":\n';
-  const { report } = cv.importSession(text, 'codex');
+  const { report } = await cv.importSession(text, 'codex');
   assert.deepEqual(report.diagnostics.map((d) => [d.code, d.line]), [['import.malformed_line', 11]]);
   assert.ok(report.records > 5);
 });
 
-test('the import report says what the source saw and warns when the view lacks any of it', () => {
+test('the import report says what the source saw and warns when the view lacks any of it', async () => {
   // A complete import: counts on both sides, no warning.
   const whole = run(['import', fixture('claude-code.jsonl')]);
   assert.equal(whole.code, 0, whole.stderr);
@@ -99,7 +99,7 @@ test('the import report says what the source saw and warns when the view lacks a
   const r = run(['import', lossy]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /WARNING: 1 element\(s\) the source agent's model saw are missing from the view:\n    image from line 1\n/);
-  const { report } = cv.importSession(readFileSync(lossy, 'utf8'));
+  const { report } = await cv.importSession(readFileSync(lossy, 'utf8'));
   assert.deepEqual(report.fidelity.missing, [{ kind: 'image', line: 1 }]);
   assert.equal(report.fidelity.source.images, 1);
   assert.equal(report.fidelity.view.images, 0);

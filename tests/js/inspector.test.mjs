@@ -422,7 +422,7 @@ test('another agent\'s session is detected and imported, with its report', async
 
   await act(() => page.setInputFiles('#session-input', claudeFixture));
   const text = readFileSync(claudeFixture, 'utf8');
-  const { report, log } = cv.importSession(text);
+  const { report, log } = await cv.importSession(text);
   const stderr = spawnSync(process.execPath, [cli, 'import', claudeFixture], { encoding: 'utf8' }).stderr;
   const shownReport = await page.$$eval('#import-report dd', (dds) => Object.fromEntries(dds.map((d) => [d.dataset.key, d.textContent])));
   assert.equal(shownReport.format, 'claude-code');
@@ -449,7 +449,7 @@ test('a Claude Code session picked with its subagents\' files: each child at the
   const rows = await page.$$eval('#subagents tbody tr', (trs) => trs.map((tr) => ({ ...tr.dataset })));
   // The same, worked out with the package: the tree imported, each child's walk priced.
   const [parent, ...children] = files.map((f) => readFileSync(f, 'utf8'));
-  const tree = cv.importTree(parent, children);
+  const tree = await cv.importTree(parent, children);
   const links = new cv.Timeline(tree.parent.log).subagents();
   // The build options the page's controls say (as the page reads them).
   const pageOptions = async () => {
@@ -633,12 +633,12 @@ test('the page loads again with the network gone, and logged no errors', async (
 test('the samples the page warms up on import cleanly, each in its own format', async () => {
   const { SAMPLES, warmUp } = await import('../../www/warmup.mjs');
   for (const [format, make] of Object.entries(SAMPLES)) {
-    const { report } = cv.importSession(make());
+    const { report } = await cv.importSession(make());
     assert.equal(report.format, format);
     assert.deepEqual(report.unmapped, {}, format);
     assert.deepEqual(report.diagnostics, [], format);
     assert.deepEqual(report.fidelity.missing, [], format);
     assert.ok(report.written.tool_call >= 10, `${format}: ${JSON.stringify(report.written)}`);
   }
-  assert.ok(warmUp(cv) > 100);
+  assert.ok((await warmUp(cv)) > 100);
 });

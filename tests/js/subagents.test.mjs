@@ -114,10 +114,10 @@ test('in storage: a child whose storage fails leaves its call answered; reopened
   }
 });
 
-test('importTree: a Claude Code session and its agents\' files, linked; what is missing or unlinked is listed', () => {
+test('importTree: a Claude Code session and its agents\' files, linked; what is missing or unlinked is listed', async () => {
   const dir = fileURLToPath(new URL('../fixtures/claude-subagents/', import.meta.url));
   const read = (p) => readFileSync(join(dir, p), 'utf8');
-  const tree = cv.importTree(read('s-main.jsonl'), [read('s-main/subagents/agent-bbb2.jsonl'), read('agent-zzz9.jsonl')], 'claude-code');
+  const tree = await cv.importTree(read('s-main.jsonl'), [read('s-main/subagents/agent-bbb2.jsonl'), read('agent-zzz9.jsonl')], 'claude-code');
   assert.deepEqual(tree.parent.report.subagents, ['s-main/agent-aaa1', 's-main/agent-bbb2']);
   assert.deepEqual([tree.missing, tree.unlinked], [['s-main/agent-aaa1'], ['s-main/agent-zzz9']]);
   const child = cv.Session.fromLog(tree.children[0].log);
@@ -125,8 +125,8 @@ test('importTree: a Claude Code session and its agents\' files, linked; what is 
   assert.equal(child.finalAnswer(), 'Crate b: clean.');
   const parent = cv.Session.fromLog(tree.parent.log);
   assert.deepEqual(parent.state().subagents.map((l) => [l.callId, l.task]), [['toolu_1', 'Audit crate a'], ['toolu_2', 'Audit crate b']]);
-  assert.throws(() => cv.importTree(read('s-main.jsonl'), 'not an array'), (e) => e instanceof cv.ContextviewTypeError && e.argument === 'children');
-  assert.throws(() => cv.importTree(read('s-main.jsonl'), [42]), (e) => e instanceof cv.ContextviewTypeError && e.argument === 'children');
+  await assert.rejects(cv.importTree(read('s-main.jsonl'), 'not an array'), (e) => e instanceof cv.ContextviewTypeError && e.argument === 'children');
+  await assert.rejects(cv.importTree(read('s-main.jsonl'), [42]), (e) => e instanceof cv.ContextviewTypeError && e.argument === 'children');
 });
 
 test('the subagent and head budget cases every runtime runs pass in Node', async (t) => {
@@ -138,10 +138,10 @@ test('the subagent and head budget cases every runtime runs pass in Node', async
   for (const r of results) await t.test(r.name, () => assert.ok(r.ok, r.error));
 });
 
-test('a timeline walks a session with its subagents: each child\'s requests after the one whose answer made its call', () => {
+test('a timeline walks a session with its subagents: each child\'s requests after the one whose answer made its call', async () => {
   const dir = fileURLToPath(new URL('../fixtures/claude-subagents/', import.meta.url));
   const read = (p) => readFileSync(join(dir, p), 'utf8');
-  const tree = cv.importTree(read('s-main.jsonl'), [read('s-main/subagents/agent-aaa1.jsonl'), read('s-main/subagents/agent-bbb2.jsonl')], 'claude-code');
+  const tree = await cv.importTree(read('s-main.jsonl'), [read('s-main/subagents/agent-aaa1.jsonl'), read('s-main/subagents/agent-bbb2.jsonl')], 'claude-code');
   const options = { provider: 'anthropic', contextWindow: 200000 };
   const parent = new cv.Timeline(tree.parent.log);
   const steps = [...parent.walkTree(tree.children.map((c) => c.log), options)];

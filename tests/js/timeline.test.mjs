@@ -11,8 +11,8 @@ import { commonPrefix } from './payload-checks.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const example = readFileSync(root + 'examples/session.jsonl', 'utf8');
-const imported = (name) => cv.importSession(readFileSync(root + `tests/fixtures/${name}`, 'utf8')).log;
-const LOGS = { example, 'claude-code': imported('claude-code.jsonl'), codex: imported('codex.jsonl'), pi: imported('pi.jsonl') };
+const imported = async (name) => (await cv.importSession(readFileSync(root + `tests/fixtures/${name}`, 'utf8'))).log;
+const LOGS = { example, 'claude-code': await imported('claude-code.jsonl'), codex: await imported('codex.jsonl'), pi: await imported('pi.jsonl') };
 const OPTIONS = { provider: 'anthropic', contextWindow: 200000 };
 
 

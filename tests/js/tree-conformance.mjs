@@ -102,9 +102,9 @@ const cases = [
   },
   {
     name: 'importTree: a Claude Code session and its agents\' files import as a linked tree',
-    run(cv, fixtures) {
+    async run(cv, fixtures) {
       assert(fixtures?.parent && fixtures?.agentA && fixtures?.agentB, 'the host gives the fixture\'s texts');
-      const tree = cv.importTree(fixtures.parent, [fixtures.agentB, fixtures.agentA], 'claude-code');
+      const tree = await cv.importTree(fixtures.parent, [fixtures.agentB, fixtures.agentA], 'claude-code');
       equal([tree.missing, tree.unlinked], [[], []], 'nothing missing or unlinked');
       const parent = cv.Session.fromLog(tree.parent.log);
       const results = outputs(parent.buildString({ provider: 'openai-responses' }).body);

@@ -16,9 +16,10 @@ const log = readFileSync(join(root, 'examples/session.jsonl'), 'utf8');
 
 const ENTRY = `import { memoryFs, ContextviewError } from 'contextview';
 import wasmUrl from 'contextview/contextview_bg.wasm';
+import lazyUrl from 'contextview/contextview_lazy_bg.wasm';
 import { defineInspector } from 'contextview/inspector';
 
-const Inspector = defineInspector({ wasm: wasmUrl });
+const Inspector = defineInspector({ wasm: wasmUrl, lazy: lazyUrl });
 // Defining again gives the same class; another name registers the element under it too.
 window.__defined = [defineInspector() === Inspector, customElements.get('contextview-inspector') === Inspector, defineInspector({ name: 'ide-inspector' }) === customElements.get('ide-inspector')];
 const inspector = document.createElement('contextview-inspector');
@@ -86,9 +87,13 @@ test('the inspector element, bundled from the packed package, shows what the pac
     const last = walked.at(-1);
     const figure = await shadow((r) => Number(r.querySelector('#figures [data-figure="input-cost"]').dataset.value));
     assert.equal(figure, last.forecast.inputDollars);
+    // The .wasm files the page fetched (esbuild named them by content).
+    const fetched = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.replace(/-[A-Z0-9]+\.wasm$/, '.wasm')).filter((p) => p.endsWith('.wasm')));
+    assert.deepEqual(await fetched(), ['/contextview_bg.wasm'], 'our own session shown: the first-load module alone');
 
-    // A workspace, from the host's own file system.
+    // A workspace, from the host's own file system: discovery fetches the lazy module, late.
     assert.equal(await settle(page, () => window.__inspector.openWorkspace(window.__fs, '/w')), 'ready');
+    assert.deepEqual(await fetched(), ['/contextview_bg.wasm', '/contextview_lazy_bg.wasm']);
     const rules = await shadow((r) => [...r.querySelectorAll('#rules tbody tr')].map((tr) => tr.dataset.path));
     assert.deepEqual(rules, ['/w/AGENTS.md']);
 

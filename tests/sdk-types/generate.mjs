@@ -517,7 +517,7 @@ function tsconfig(files) {
   ) + '\n';
 }
 
-export function generate() {
+export async function generate() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, 'negative'), { recursive: true });
   // The .ts files are ES modules (the root package.json is "type": "module", but say so here).
@@ -591,13 +591,14 @@ export function generate() {
   const corpusFound = existsSync(corpus);
   let sessions = 0;
   if (corpusFound) {
-    if (typeof cv.importSession !== 'function') {
-      throw new Error('pkg/ has no importSession: rebuild it with scripts/build.sh');
+    if (typeof cv.loadLazyModule !== 'function') {
+      throw new Error('pkg/ has no loadLazyModule: rebuild it with scripts/build.sh');
     }
+    const lazy = await cv.loadLazyModule();
     const names = readdirSync(corpus).filter((n) => n.endsWith('.jsonl')).sort();
     names.forEach((name, i) => {
       const text = readFileSync(join(corpus, name), 'utf8');
-      const { log } = cv.importSession(text);
+      const { log } = lazy.importSession(text);
       const short = basename(name, '.jsonl').replace(/[^A-Za-z0-9_-]+/g, '_').slice(-48);
       const id = `corpus-${String(i + 1).padStart(2, '0')}-${short}`;
       for (const provider of PROVIDERS) {
@@ -628,7 +629,7 @@ export function generate() {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const r = generate();
+  const r = await generate();
   console.log(
     `sdk-types: wrote ${r.files.length} payloads to target/sdk-types ` +
       `(example session: ${PROVIDERS.length}; native reasoning: ${Object.keys(NATIVE).length}; corpus: ` +

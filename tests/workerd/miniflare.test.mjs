@@ -103,7 +103,7 @@ test('discover over memoryFs runs in workerd and matches Node', async () => {
   ws.free();
 });
 
-test('wrangler deploy --dry-run bundles the worker with the wasm', () => {
+test('wrangler deploy --dry-run bundles the worker with both wasm modules', () => {
   const home = mkdtempSync(join(tmpdir(), 'contextview-wrangler-'));
   try {
     const out = join(home, 'dist');
@@ -112,10 +112,12 @@ test('wrangler deploy --dry-run bundles the worker with the wasm', () => {
       { cwd: root, encoding: 'utf8', env: wranglerEnv(home) });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     const files = readdirSync(out, { recursive: true });
-    const wasm = files.filter((f) => f.endsWith('.wasm'));
-    assert.equal(wasm.length, 1, `one wasm module in ${files}`);
-    assert.ok(readFileSync(join(out, wasm[0])).equals(readFileSync(root + 'pkg/web/contextview_bg.wasm')),
-      'the bundled wasm is the optimised one');
+    // The first-load module and the lazy one, each uploaded as a module of its own (the lazy one
+    // imported by the Worker only when first needed), each the package's optimised file.
+    const wasm = files.filter((f) => f.endsWith('.wasm')).sort((a, b) => a.endsWith('_lazy_bg.wasm') - b.endsWith('_lazy_bg.wasm'));
+    assert.equal(wasm.length, 2, `two wasm modules in ${files}`);
+    assert.ok(readFileSync(join(out, wasm[0])).equals(readFileSync(root + 'pkg/web/contextview_bg.wasm')), wasm[0]);
+    assert.ok(readFileSync(join(out, wasm[1])).equals(readFileSync(root + 'pkg/web/contextview_lazy_bg.wasm')), wasm[1]);
     assert.ok(files.some((f) => f === 'worker.js'), `worker.js in ${files}`);
     assert.match(r.stdout, /SESSIONS/);
   } finally {

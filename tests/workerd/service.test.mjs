@@ -67,11 +67,12 @@ after(async () => {
   if (persistDir) rmSync(persistDir, { recursive: true, force: true });
 });
 
-test('wrangler deploy --dry-run bundles the service with its Durable Object and the wasm', () => {
+test('wrangler deploy --dry-run bundles the service with its Durable Object and both wasm modules', () => {
   assert.match(bundle.stdout, /env\.SESSIONS \(SessionObject\)/);
-  assert.equal(bundle.files.filter((f) => f.endsWith('.wasm')).length, 1, `${bundle.files}`);
-  const wasm = bundle.files.find((f) => f.endsWith('.wasm'));
-  assert.ok(readFileSync(join(bundle.dir, wasm)).equals(readFileSync(root + 'pkg/web/contextview_bg.wasm')));
+  const wasm = bundle.files.filter((f) => f.endsWith('.wasm')).sort((a, b) => a.endsWith('_lazy_bg.wasm') - b.endsWith('_lazy_bg.wasm'));
+  assert.equal(wasm.length, 2, `${bundle.files}`);
+  assert.ok(readFileSync(join(bundle.dir, wasm[0])).equals(readFileSync(root + 'pkg/web/contextview_bg.wasm')), wasm[0]);
+  assert.ok(readFileSync(join(bundle.dir, wasm[1])).equals(readFileSync(root + 'pkg/web/contextview_lazy_bg.wasm')), wasm[1]);
 });
 
 test('create, command, build, usage, export: the exported log replays to the same request', async () => {
@@ -316,7 +317,7 @@ test('importing a Claude Code, Codex or pi file makes a new session whose log bu
     const r = await call('POST', `/v1/sessions/${id}/import?format=${format}`, { body: text });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json.report.format, format);
-    const local = cv.importSession(text, format);
+    const local = await cv.importSession(text, format);
     assert.deepEqual(r.json.report, local.report);
     // The imported log, then the checkpoint the service gave it (a cold start reads from there).
     const lines = (await exported(id)).trimEnd().split('\n');

@@ -437,7 +437,7 @@ export class SessionObject extends DurableObject {
     if (await this.#load()) throw new HttpError(409, 'session_exists', 'a session can only be imported into a new id');
     const format = url.searchParams.get('format');
     if (format !== null && !FORMATS.has(format)) throw new HttpError(400, 'unknown_format', `unknown format ${format} (claude-code, codex, pi)`);
-    const { log, report } = importSession(await request.text(), format ?? undefined);
+    const { log, report } = await importSession(await request.text(), format ?? undefined);
     const lines = log.split('\n').filter((l) => l !== '');
     await this.log.append(lines);
     const durable = await this.#load();

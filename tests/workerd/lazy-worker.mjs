@@ -1,0 +1,58 @@
+// The Worker of lazy.test.mjs: the package's workerd entry, told where its lazy module (the
+// importers and the discovery engine) comes from by a function that counts its calls and fails
+// on demand — the Worker's way of fetching it. Routes:
+//   POST /loop    the README's loop against the stand-in (every unhappy case)
+//   POST /fail    an import and a discovery while the module cannot be had, then a build
+//   POST /import  body: another agent's session file -> {report, log}
+// Each answers with `loaded` (lazyModuleLoaded()) and `calls` (how often the source was asked).
+import * as cv from '../../pkg/workerd.mjs';
+import { unhappyCases, runUnhappy } from '../js/unhappy-conformance.mjs';
+
+let calls = 0;
+let failing = false;
+await cv.init({
+  lazy: async () => {
+    calls++;
+    if (failing) throw new Error('the module store is unreachable');
+    return (await import('../../pkg/web/contextview_lazy_bg.wasm')).default;
+  },
+});
+
+const LOG = [
+  { format: 'contextview.session-log', version: 1, sessionId: 'lazy', createdAt: '2026-12-05T10:00:00Z' },
+  { seq: 1, ts: '2026-12-05T10:00:00Z', update: { sessionUpdate: 'user_message_chunk', messageId: 'm1', content: { type: 'text', text: 'hi' } } },
+].map((l) => JSON.stringify(l)).join('\n') + '\n';
+
+async function outcome(promise) {
+  try {
+    await promise;
+    return { ok: true };
+  } catch (e) {
+    return { name: e.name, code: e.code, ours: e instanceof cv.ContextviewError, cause: e.cause?.message, message: e.message };
+  }
+}
+
+const json = (value) => new Response(JSON.stringify({ ...value, loaded: cv.lazyModuleLoaded(), calls }), { headers: { 'content-type': 'application/json' } });
+
+export default {
+  async fetch(request) {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/loop') {
+      const results = await runUnhappy(unhappyCases, cv);
+      return json({ cases: results.length, failed: results.filter((r) => !r.ok) });
+    }
+    if (pathname === '/fail') {
+      failing = true;
+      const importSession = await outcome(cv.importSession('{"hello":1}\n'));
+      const discover = await outcome(cv.discover({ cwd: '/w' }, cv.memoryFs({ '/w/AGENTS.md': 'Use tabs.' })));
+      failing = false;
+      const build = cv.buildRequest({ log: LOG, provider: 'anthropic' }).payload.messages.length;
+      return json({ importSession, discover, build });
+    }
+    if (pathname === '/import') {
+      const { log, report } = await cv.importSession(await request.text());
+      return json({ log, report });
+    }
+    return new Response('not found', { status: 404 });
+  },
+};

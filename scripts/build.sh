@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/, with its two wasm modules: the first-load one
-# (contextview_bg.wasm, feature `first-module`: what a build-and-answer loop needs) and the lazy
-# one (contextview_lazy_bg.wasm, feature `lazy-module`: importers and discovery, loaded on first
-# use). For each:
+# (contextview_bg.wasm, crate crates/first: what a build-and-answer loop needs) and the lazy one
+# (contextview_lazy_bg.wasm, crate crates/lazy: importers and discovery, loaded on first use).
+# For each:
 #   cargo (release, wasm32) -> wasm-bindgen --target web (pkg/web) and --target nodejs (pkg/node)
 #   -> wasm-opt once (npm binaryen 132; never Debian's wasm-opt 108) -> one copy, in pkg/web,
 #   which the nodejs glue is pointed at. Then pkg-template/* into pkg/.
@@ -17,7 +17,6 @@ NAME=contextview
 # A target directory of its own: `make test` builds the package while the native tests compile
 # (cargo would otherwise make one wait for the other's lock on the shared directory).
 TARGET_DIR=target/package
-CRATE_WASM=$TARGET_DIR/wasm32-unknown-unknown/release/${NAME}.wasm
 OUT=pkg
 WASM_OPT=node_modules/.bin/wasm-opt
 # rustc (1.95) marks its output with a target_features section (mutable-globals,
@@ -40,12 +39,15 @@ have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}') || true
 [ -x "$WASM_OPT" ] || die "$WASM_OPT missing (run npm ci)"
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-# The two feature sets keep their own artifacts in the target directory (cargo fingerprints
-# each), so building one after the other recompiles nothing that did not change.
+# One cargo run per module: in one run, cargo would build the library once with both features
+# (neither facade). Each keeps its own copy of the library in the target directory, so building
+# one after the other recompiles nothing that did not change.
+# The lazy module is built at opt-level "z" (Cargo.toml's `release-lazy` profile).
 for module in first lazy; do
-  echo "[build] cargo build --release --target wasm32-unknown-unknown --lib --features $module-module --target-dir $TARGET_DIR"
-  cargo build --release --target wasm32-unknown-unknown --lib --features "$module-module" --target-dir "$TARGET_DIR"
-  cp "$CRATE_WASM" "$tmp/$module.wasm"
+  case $module in first) profile=release ;; lazy) profile=release-lazy ;; esac
+  echo "[build] cargo build --profile $profile --target wasm32-unknown-unknown -p $NAME-$module --target-dir $TARGET_DIR"
+  cargo build --profile "$profile" --target wasm32-unknown-unknown -p "$NAME-$module" --target-dir "$TARGET_DIR"
+  cp "$TARGET_DIR/wasm32-unknown-unknown/$profile/${NAME}_$module.wasm" "$tmp/$module.wasm"
 done
 
 rm -rf "$OUT"

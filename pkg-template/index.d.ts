@@ -514,7 +514,7 @@ export type ContextviewErrorCode =
   | 'invalid_prompt_index' | 'nothing_to_compact' | 'no_compaction_prepared' | 'compaction_stale'
   | 'degenerate_summary' | 'unknown_ticket' | 'session_mismatch' | 'invalid_snapshot' | 'queue_not_empty'
   | 'no_answer_begun' | 'unknown_model' | 'answer_in_progress' | 'unknown_format' | 'unknown_skill'
-  | 'not_discovered' | 'no_job' | 'discovery_stalled' | 'workspace_closed' | 'unsupported' | 'internal' | 'not_ready'
+  | 'not_discovered' | 'no_job' | 'discovery_stalled' | 'workspace_closed' | 'lazy_module_unavailable' | 'internal' | 'not_ready'
   | ProviderErrorCode | StorageErrorCode | 'ack_lost' | 'crashed' | 'injected';
 
 /**

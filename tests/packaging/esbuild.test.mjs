@@ -12,7 +12,7 @@ import { consumerProject, pageScript, indexHtml, checkPage } from './page.mjs';
 
 test('an esbuild browser bundle loads the wasm and builds the request Node builds', async () => {
   const dir = consumerProject('esbuild');
-  writeFileSync(join(dir, 'entry.mjs'), pageScript("import wasmUrl from 'contextview/contextview_bg.wasm';", 'wasmUrl'));
+  writeFileSync(join(dir, 'entry.mjs'), pageScript("import wasmUrl from 'contextview/contextview_bg.wasm';\nimport lazyUrl from 'contextview/contextview_lazy_bg.wasm';", '{ module: wasmUrl, lazy: lazyUrl }'));
   const result = await build({
     absWorkingDir: dir,
     entryPoints: ['entry.mjs'],

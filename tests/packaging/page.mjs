@@ -13,6 +13,7 @@ import { installInto } from './installed.mjs';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = readFileSync(join(root, 'examples/session.jsonl'), 'utf8');
+const piSession = readFileSync(join(root, 'tests/fixtures/pi.jsonl'), 'utf8');
 
 /** A fresh consumer project under target/packaging/<name>, with the packed package installed. */
 export function consumerProject(name) {
@@ -24,16 +25,23 @@ export function consumerProject(name) {
   return dir;
 }
 
-/** The page's script: `prelude` imports, then `init(<initArg>)` and a build of the example session. */
+/**
+ * The page's script: `prelude` imports, then `init(<initArg>)` and a build of the example
+ * session, then an import of another agent's session (which loads the lazy module), with the
+ * `.wasm` files fetched before and after it.
+ */
 export function pageScript(prelude, initArg = '') {
-  return `import { init, Session } from 'contextview';
+  return `import { init, Session, importSession, lazyModuleLoaded } from 'contextview';
 ${prelude}
 const log = ${JSON.stringify(log)};
+const wasmFetched = () => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.wasm'));
 try {
   await init(${initArg});
   const session = Session.fromLog(log);
   const bytes = session.buildBytes({ provider: 'anthropic' }).body;
-  window.__result = { body: new TextDecoder().decode(bytes), isBytes: bytes instanceof Uint8Array };
+  window.__result = { body: new TextDecoder().decode(bytes), isBytes: bytes instanceof Uint8Array, lazyLoaded: lazyModuleLoaded(), wasm: wasmFetched() };
+  const imported = await importSession(${JSON.stringify(piSession)});
+  window.__imported = { log: imported.log, lazyLoaded: lazyModuleLoaded(), wasm: wasmFetched() };
   document.body.dataset.status = 'ok';
 } catch (e) {
   document.body.dataset.status = 'error: ' + (e && e.message);
@@ -74,6 +82,16 @@ export async function checkPage(dist) {
     assert.equal(got.isBytes, true);
     assert.equal(got.body, cv.buildRequestString({ log, provider: 'anthropic' }).body);
     assert.ok(server.requests.some((p) => p.endsWith('.wasm')), `the page fetched no .wasm: ${server.requests}`);
+    // The build fetched the first-load module alone; the import then fetched the lazy one, as
+    // the bundler emitted it, and imported as Node does.
+    assert.equal(got.lazyLoaded, false);
+    assert.equal(got.wasm.length, 1, `${got.wasm}`);
+    const imported = await page.evaluate(() => window.__imported);
+    assert.equal(imported.lazyLoaded, true);
+    assert.equal(imported.wasm.length, 2, `${imported.wasm}`);
+    // (webpack names its assets by their hash alone: the file differs from the first.)
+    assert.notEqual(imported.wasm[1], imported.wasm[0]);
+    assert.equal(imported.log, (await cv.importSession(piSession)).log);
     assert.deepEqual(errors, []);
   });
 }

@@ -129,6 +129,27 @@ test('the inspector element, bundled from the packed package, shows what the pac
   });
 });
 
+test('the inspector element whose lazy module cannot be fetched: discovery and imports show the typed error, our own sessions still show', async () => {
+  const dir = consumerProject('inspector-element-offline');
+  writeFileSync(join(dir, 'entry.mjs'), ENTRY.replace('defineInspector({ wasm: wasmUrl, lazy: lazyUrl })', "defineInspector({ wasm: wasmUrl, lazy: '/nowhere/contextview_lazy_bg.wasm' })"));
+  const result = await build({
+    absWorkingDir: dir, entryPoints: ['entry.mjs'], bundle: true, platform: 'browser', format: 'esm', target: 'es2022',
+    outdir: 'dist', loader: { '.wasm': 'file' }, logLevel: 'silent',
+  });
+  assert.deepEqual(result.errors, []);
+  writeFileSync(join(dir, 'dist/index.html'), indexHtml('./entry.js'));
+  const pi = readFileSync(join(root, 'tests/fixtures/pi.jsonl'), 'utf8');
+  await inChromium(join(dir, 'dist'), '/index.html', async (page, errors) => {
+    await page.waitForFunction(() => document.body.dataset.status !== undefined && document.body.dataset.status !== 'loading', null, { timeout: 30_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'ok', errors.join('\n'));
+    const state = await settle(page, () => window.__inspector.openWorkspace(window.__fs, '/w'));
+    assert.match(state, /^error: discovery: lazy_module_unavailable: the lazy module \(importers and discovery\) could not be loaded: /);
+    assert.equal(await settle(page, (text) => window.__inspector.loadSession(text, 'example'), { arg: log }), 'ready');
+    assert.match(await settle(page, (text) => window.__inspector.loadSession(text, 'pi.jsonl'), { arg: pi }), /^error: session pi\.jsonl: lazy_module_unavailable: /);
+    assert.deepEqual(errors, []);
+  });
+});
+
 /** The README's ```ts browser block (the element's example). */
 function readmeBlock() {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');

@@ -46,6 +46,51 @@ macro_rules! deserialize_tagged {
 }
 pub(crate) use deserialize_tagged;
 
+/// An internally tagged object (`{"type": "enabled", "budget_tokens": 1024}`) in the externally
+/// tagged form (`{"enabled": {"budget_tokens": 1024}}`), which a derived enum of serde's default
+/// representation reads without buffering the object first: for enums of struct and unit
+/// variants, read through a `#[serde(remote = …)]` twin of that representation
+/// ([`deserialize_externally`]). A unit variant's (`units`) other keys are dropped, as serde's
+/// internally tagged reader ignores them; errors are worded as that reader words them
+/// (`expecting` names the enum: `internally tagged enum Thinking`).
+pub(crate) fn externally_tagged(
+    value: serde_json::Value,
+    key: &'static str,
+    units: &[&str],
+    expecting: &'static str,
+) -> Result<serde_json::Value, serde_json::Error> {
+    use serde::de::Error as _;
+    use serde_json::Value;
+    let Value::Object(mut map) = value else {
+        return Err(serde_json::Error::invalid_type(unexpected(&value), &expecting));
+    };
+    let tag = match map.remove(key) {
+        Some(Value::String(tag)) => tag,
+        Some(other) => return Err(serde_json::Error::invalid_type(unexpected(&other), &"variant identifier")),
+        None => return Err(serde_json::Error::missing_field(key)),
+    };
+    let fields = if units.contains(&tag.as_str()) { Value::Null } else { Value::Object(map) };
+    Ok(Value::Object(std::iter::once((tag, fields)).collect()))
+}
+
+/// Implements `Deserialize` for `$enum`, internally tagged by `$key` (unit variants `$unit`),
+/// through `$twin`: the same variants derived with `#[serde(remote = "$enum")]` in serde's
+/// default, externally tagged representation (see [`externally_tagged`]).
+macro_rules! deserialize_externally {
+    ($enum:ident, $twin:ident, $key:literal, [$($unit:literal),* $(,)?]) => {
+        impl<'de> serde::Deserialize<'de> for $enum {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                use serde::de::Error as _;
+                let value = serde_json::Value::deserialize(deserializer)?;
+                let value = $crate::tagged::externally_tagged(value, $key, &[$($unit),*], concat!("internally tagged enum ", stringify!($enum)))
+                    .map_err(D::Error::custom)?;
+                $twin::deserialize(value).map_err(D::Error::custom)
+            }
+        }
+    };
+}
+pub(crate) use deserialize_externally;
+
 /// What a JSON value is, as serde names it in an error (`string "x"`, `integer `3``, `sequence`).
 pub(crate) fn unexpected(value: &serde_json::Value) -> serde::de::Unexpected<'_> {
     use serde::de::Unexpected;
@@ -110,6 +155,50 @@ mod tests {
         for input in [json!({"kind": "c"}), json!({"x": 1}), json!({"kind": "a"}), json!({"kind": 3}), json!("x"), json!(null), json!(true)] {
             let ours = E::deserialize(&input).unwrap_err().to_string().replace("enum E", "enum Derived");
             assert_eq!(ours, Derived::deserialize(&input).unwrap_err().to_string(), "{input}");
+        }
+    }
+
+    /// An enum of struct and unit variants read through its externally tagged twin, and the
+    /// same enum as serde derives it internally tagged.
+    #[derive(Debug, PartialEq)]
+    enum Shape {
+        Circle { r: u32, label: Option<String> },
+        Dot,
+    }
+    #[derive(Deserialize)]
+    #[serde(remote = "Shape", rename_all = "snake_case", deny_unknown_fields)]
+    enum ShapeTwin {
+        Circle {
+            r: u32,
+            #[serde(default)]
+            label: Option<String>,
+        },
+        Dot,
+    }
+    deserialize_externally!(Shape, ShapeTwin, "kind", ["dot"]);
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+    enum DerivedShape {
+        Circle {
+            r: u32,
+            #[serde(default)]
+            label: Option<String>,
+        },
+        Dot,
+    }
+
+    #[test]
+    fn an_externally_tagged_twin_reads_as_the_derived_internally_tagged_enum() {
+        let inputs = [
+            json!({"kind": "circle", "r": 1}), json!({"r": 2, "label": "x", "kind": "circle"}), json!({"kind": "dot"}),
+            json!({"kind": "dot", "r": 1}), json!({"kind": "circle"}), json!({"kind": "circle", "r": 1, "x": 0}),
+            json!({"kind": "circle", "r": "1"}), json!({"kind": "square"}), json!({"r": 1}), json!({"kind": null}),
+            json!("dot"), json!(null), json!(7),
+        ];
+        for input in inputs {
+            let ours = Shape::deserialize(&input).map(|s| format!("{s:?}")).map_err(|e| e.to_string().replace("enum Shape", "enum DerivedShape"));
+            let derived = DerivedShape::deserialize(&input).map(|s| format!("{s:?}")).map_err(|e| e.to_string());
+            assert_eq!(ours, derived, "{input}");
         }
     }
 

@@ -50,7 +50,7 @@ pub struct LongContext {
 
 /// How an API caches a prompt.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Caching {
     /// Entries at the request's cache breakpoints (Anthropic), refreshed by every hit; below
@@ -64,6 +64,20 @@ pub enum Caching {
     #[serde(rename_all = "camelCase")]
     Implicit { min_tokens: u64, ttl_seconds: u64 },
 }
+
+// Read through its externally tagged twin (`crate::tagged::deserialize_externally`): no serde
+// buffering of the object.
+#[derive(Deserialize)]
+#[serde(remote = "Caching", rename_all = "camelCase", deny_unknown_fields)]
+enum CachingTwin {
+    #[serde(rename_all = "camelCase")]
+    Breakpoints { min_tokens: u64, ttl_seconds: u64, long_ttl_seconds: u64 },
+    #[serde(rename_all = "camelCase")]
+    Prefix { min_tokens: u64, step: u64, ttl_seconds: u64 },
+    #[serde(rename_all = "camelCase")]
+    Implicit { min_tokens: u64, ttl_seconds: u64 },
+}
+crate::tagged::deserialize_externally!(Caching, CachingTwin, "kind", []);
 
 /// A model family's prices and caching, with when and where they were read.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -298,6 +312,19 @@ pub use crate::time::epoch_seconds;
 
 #[cfg(test)]
 mod tests {
+    /// Caching rules read as serde's internally tagged reader read them, in its words.
+    #[test]
+    fn caching_reads_as_serde_s_internally_tagged_reader() {
+        use serde::Deserialize;
+        use serde_json::json;
+        let read = |v: serde_json::Value| super::Caching::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(read(json!({"kind": "implicit", "minTokens": 1024, "ttlSeconds": 300})), Ok(super::Caching::Implicit { min_tokens: 1024, ttl_seconds: 300 }));
+        assert_eq!(read(json!({"kind": "prefix", "minTokens": 1024, "ttlSeconds": 300})), Err("missing field `step`".into()));
+        assert_eq!(read(json!({"kind": "implicit", "minTokens": 1, "ttlSeconds": 1, "step": 1})), Err("unknown field `step`, expected `minTokens` or `ttlSeconds`".into()));
+        assert_eq!(read(json!({"kind": "lru"})), Err("unknown variant `lru`, expected one of `breakpoints`, `prefix`, `implicit`".into()));
+        assert_eq!(read(json!({"minTokens": 1})), Err("missing field `kind`".into()));
+    }
+
     use super::*;
     #[test]
     fn rfc3339_times_read_as_seconds() {

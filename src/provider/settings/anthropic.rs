@@ -73,7 +73,7 @@ pub enum Speed {
     Fast,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -91,6 +91,24 @@ pub enum Thinking {
     BetweenTools,
     Disabled,
 }
+
+// Read through its externally tagged twin (`crate::tagged::deserialize_externally`).
+#[derive(Deserialize)]
+#[serde(remote = "Thinking", rename_all = "snake_case", deny_unknown_fields)]
+enum ThinkingTwin {
+    Enabled {
+        budget_tokens: u32,
+        #[serde(default)]
+        display: Option<ThinkingDisplay>,
+    },
+    Adaptive {
+        #[serde(default)]
+        display: Option<ThinkingDisplay>,
+    },
+    BetweenTools,
+    Disabled,
+}
+crate::tagged::deserialize_externally!(Thinking, ThinkingTwin, "type", ["between_tools", "disabled"]);
 
 impl Thinking {
     /// Thinking is on: the model thinks before it answers.
@@ -111,7 +129,7 @@ pub enum ThinkingDisplay {
     Omitted,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -131,6 +149,26 @@ pub enum ToolChoice {
     },
     None,
 }
+
+#[derive(Deserialize)]
+#[serde(remote = "ToolChoice", rename_all = "snake_case", deny_unknown_fields)]
+enum ToolChoiceTwin {
+    Auto {
+        #[serde(default)]
+        disable_parallel_tool_use: Option<bool>,
+    },
+    Any {
+        #[serde(default)]
+        disable_parallel_tool_use: Option<bool>,
+    },
+    Tool {
+        name: String,
+        #[serde(default)]
+        disable_parallel_tool_use: Option<bool>,
+    },
+    None,
+}
+crate::tagged::deserialize_externally!(ToolChoice, ToolChoiceTwin, "type", ["none"]);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -175,7 +213,7 @@ pub enum Effort {
     Max,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -185,6 +223,13 @@ pub enum OutputFormat {
         schema: Map<String, Value>,
     },
 }
+
+#[derive(Deserialize)]
+#[serde(remote = "OutputFormat", rename_all = "snake_case", deny_unknown_fields)]
+enum OutputFormatTwin {
+    JsonSchema { schema: Map<String, Value> },
+}
+crate::tagged::deserialize_externally!(OutputFormat, OutputFormatTwin, "type", []);
 
 /// The rules for the settings alone (the rule on the conversation's thinking is the
 /// validator's: [`crate::provider::anthropic::thinking_turn_refusal`]).
@@ -260,6 +305,35 @@ mod tests {
         let s: Settings = serde_json::from_value(settings).unwrap();
         let context = Context { model: "claude-sonnet-4-5", max_tokens: Some(max_tokens), tools, system: false };
         check(&s, &context).into_iter().map(|v| (v.path, v.message)).collect()
+    }
+
+    /// The tagged enums, read through their twins, take and refuse what serde's internally
+    /// tagged reader took and refused, in its words (seen from serde 1.0.228).
+    #[test]
+    fn tagged_settings_read_as_serde_s_internally_tagged_reader() {
+        let thinking = |v: Value| Thinking::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(thinking(json!({"type": "disabled", "x": 1})), Ok(Thinking::Disabled), "a unit variant ignores other keys");
+        assert_eq!(thinking(json!({"budget_tokens": 2048, "type": "enabled"})), Ok(Thinking::Enabled { budget_tokens: 2048, display: None }));
+        assert_eq!(thinking(json!({"type": "adaptive", "display": "omitted"})), Ok(Thinking::Adaptive { display: Some(ThinkingDisplay::Omitted) }));
+        assert_eq!(thinking(json!({"type": "adaptive", "x": 1})), Err("unknown field `x`, expected `display`".into()));
+        assert_eq!(thinking(json!({"type": "enabled"})), Err("missing field `budget_tokens`".into()));
+        assert_eq!(thinking(json!({"type": "enabled", "budget_tokens": "a"})), Err("invalid type: string \"a\", expected u32".into()));
+        assert_eq!(
+            thinking(json!({"type": "nope"})),
+            Err("unknown variant `nope`, expected one of `enabled`, `adaptive`, `between_tools`, `disabled`".into())
+        );
+        assert_eq!(thinking(json!({"x": 1})), Err("missing field `type`".into()));
+        assert_eq!(thinking(json!({"type": 3})), Err("invalid type: integer `3`, expected variant identifier".into()));
+        assert_eq!(thinking(json!("enabled")), Err("invalid type: string \"enabled\", expected internally tagged enum Thinking".into()));
+        assert_eq!(thinking(json!(null)), Err("invalid type: null, expected internally tagged enum Thinking".into()));
+        let choice = |v: Value| ToolChoice::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(choice(json!({"type": "none"})), Ok(ToolChoice::None));
+        assert_eq!(choice(json!({"type": "tool", "name": "grep"})), Ok(ToolChoice::Tool { name: "grep".into(), disable_parallel_tool_use: None }));
+        assert_eq!(choice(json!({"type": "auto", "name": "grep"})), Err("unknown field `name`, expected `disable_parallel_tool_use`".into()));
+        let format = |v: Value| OutputFormat::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(format(json!({"type": "json_schema", "schema": {}})), Ok(OutputFormat::JsonSchema { schema: Map::new() }));
+        assert_eq!(format(json!({"type": "json_schema"})), Err("missing field `schema`".into()));
+        assert_eq!(format(json!({"type": "text"})), Err("unknown variant `text`, expected `json_schema`".into()));
     }
 
     #[test]

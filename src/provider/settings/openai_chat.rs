@@ -123,7 +123,7 @@ pub enum Verbosity {
     High,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -132,6 +132,17 @@ pub enum ResponseFormat {
     JsonObject,
     JsonSchema { json_schema: JsonSchema },
 }
+
+// The tagged enums here are read through externally tagged twins
+// (`crate::tagged::deserialize_externally`), the untagged ones by hand: no serde buffering.
+#[derive(Deserialize)]
+#[serde(remote = "ResponseFormat", rename_all = "snake_case", deny_unknown_fields)]
+enum ResponseFormatTwin {
+    Text,
+    JsonObject,
+    JsonSchema { json_schema: JsonSchema },
+}
+crate::tagged::deserialize_externally!(ResponseFormat, ResponseFormatTwin, "type", ["text", "json_object"]);
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -150,7 +161,7 @@ pub struct JsonSchema {
 }
 
 /// `"none" | "auto" | "required"`, a named function or custom tool, or a set of allowed tools.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(untagged)]
@@ -158,6 +169,14 @@ pub enum ToolChoice {
     Mode(#[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiToolChoiceMode"))] ToolChoiceMode),
     Named(NamedToolChoice),
 }
+
+crate::value_read::deserialize_by_hand!(ToolChoice, |value| {
+    // As serde's untagged reader: each variant in order, the first that reads.
+    ToolChoiceMode::deserialize(value)
+        .map(ToolChoice::Mode)
+        .or_else(|_| NamedToolChoice::deserialize(value).map(ToolChoice::Named))
+        .map_err(|_| serde::de::Error::custom("data did not match any variant of untagged enum ToolChoice"))
+});
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -169,7 +188,7 @@ pub enum ToolChoiceMode {
     Required,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -178,6 +197,15 @@ pub enum NamedToolChoice {
     Custom { custom: ToolName },
     AllowedTools { allowed_tools: AllowedTools },
 }
+
+#[derive(Deserialize)]
+#[serde(remote = "NamedToolChoice", rename_all = "snake_case", deny_unknown_fields)]
+enum NamedToolChoiceTwin {
+    Function { function: ToolName },
+    Custom { custom: ToolName },
+    AllowedTools { allowed_tools: AllowedTools },
+}
+crate::tagged::deserialize_externally!(NamedToolChoice, NamedToolChoiceTwin, "type", []);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -208,7 +236,7 @@ pub enum AllowedMode {
     Required,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(untagged)]
@@ -217,7 +245,14 @@ pub enum Stop {
     Many(Vec<String>),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+crate::value_read::deserialize_by_hand!(Stop, |value| {
+    String::deserialize(value)
+        .map(Stop::One)
+        .or_else(|_| Vec::<String>::deserialize(value).map(Stop::Many))
+        .map_err(|_| serde::de::Error::custom("data did not match any variant of untagged enum Stop"))
+});
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -228,6 +263,13 @@ pub enum Prediction {
         content: Value,
     },
 }
+
+#[derive(Deserialize)]
+#[serde(remote = "Prediction", rename_all = "snake_case", deny_unknown_fields)]
+enum PredictionTwin {
+    Content { content: Value },
+}
+crate::tagged::deserialize_externally!(Prediction, PredictionTwin, "type", []);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -357,6 +399,31 @@ mod tests {
     fn said(settings: Value, tools: &[&str]) -> Vec<String> {
         let s: Settings = serde_json::from_value(settings).unwrap();
         check(&s, &Context { model: "gpt-4.1", max_tokens: None, tools, system: false }).into_iter().map(|v| v.message).collect()
+    }
+
+    /// The tagged enums, read through their twins, and the untagged ones, read by hand, take and
+    /// refuse what serde's derived readers took and refused, in their words.
+    #[test]
+    fn tagged_and_untagged_settings_read_as_serde_s_readers() {
+        let format = |v: Value| ResponseFormat::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(format(json!({"type": "json_object", "x": 1})), Ok(ResponseFormat::JsonObject));
+        assert_eq!(format(json!({"type": "json_schema"})), Err("missing field `json_schema`".into()));
+        assert_eq!(format(json!({"type": "json_schema", "json_schema": {"name": "n", "x": 1}})), Err("unknown field `x`, expected one of `name`, `description`, `schema`, `strict`".into()));
+        let choice = |v: Value| ToolChoice::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(choice(json!("required")), Ok(ToolChoice::Mode(ToolChoiceMode::Required)));
+        assert_eq!(choice(json!({"type": "function", "function": {"name": "f"}})), Ok(ToolChoice::Named(NamedToolChoice::Function { function: ToolName { name: "f".into() } })));
+        for bad in [json!("sometimes"), json!({"type": "function"}), json!({"type": "hosted"}), json!(3), json!(null)] {
+            assert_eq!(choice(bad.clone()), Err("data did not match any variant of untagged enum ToolChoice".into()), "{bad}");
+        }
+        let stop = |v: Value| Stop::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(stop(json!("END")), Ok(Stop::One("END".into())));
+        assert_eq!(stop(json!(["a", "b"])), Ok(Stop::Many(vec!["a".into(), "b".into()])));
+        for bad in [json!(3), json!([1]), json!({"a": "b"}), json!(null)] {
+            assert_eq!(stop(bad.clone()), Err("data did not match any variant of untagged enum Stop".into()), "{bad}");
+        }
+        let prediction = |v: Value| Prediction::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(prediction(json!({"type": "content", "content": "x"})), Ok(Prediction::Content { content: json!("x") }));
+        assert_eq!(prediction(json!({"type": "content", "content": "x", "extra": 1})), Err("unknown field `extra`, expected `content`".into()));
     }
 
     #[test]

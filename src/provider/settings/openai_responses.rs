@@ -134,7 +134,7 @@ pub struct Text {
 }
 
 /// The output's format. Unlike Chat's, a JSON schema's fields sit on the format itself.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -152,9 +152,27 @@ pub enum TextFormat {
     },
 }
 
+// The tagged enums here are read through externally tagged twins
+// (`crate::tagged::deserialize_externally`), the untagged ones by hand: no serde buffering.
+#[derive(Deserialize)]
+#[serde(remote = "TextFormat", rename_all = "snake_case", deny_unknown_fields)]
+enum TextFormatTwin {
+    Text,
+    JsonObject,
+    JsonSchema {
+        name: String,
+        schema: Map<String, Value>,
+        #[serde(default)]
+        description: Option<String>,
+        #[serde(default)]
+        strict: Option<bool>,
+    },
+}
+crate::tagged::deserialize_externally!(TextFormat, TextFormatTwin, "type", ["text", "json_object"]);
+
 /// `"none" | "auto" | "required"`, a function or custom tool by name, a set of allowed tools,
 /// or a hosted tool by type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(untagged)]
@@ -163,7 +181,15 @@ pub enum ToolChoice {
     Named(NamedToolChoice),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+crate::value_read::deserialize_by_hand!(ToolChoice, |value| {
+    // As serde's untagged reader: each variant in order, the first that reads.
+    ToolChoiceMode::deserialize(value)
+        .map(ToolChoice::Mode)
+        .or_else(|_| NamedToolChoice::deserialize(value).map(ToolChoice::Named))
+        .map_err(|_| serde::de::Error::custom("data did not match any variant of untagged enum ToolChoice"))
+});
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 // The untagged variant is written by hand: a derived type would give it a `type: "hosted"`.
@@ -187,6 +213,36 @@ pub enum NamedToolChoice {
     #[serde(untagged)]
     Hosted(Map<String, Value>),
 }
+
+#[derive(Deserialize)]
+#[serde(remote = "NamedToolChoice", rename_all = "snake_case", deny_unknown_fields)]
+enum NamedToolChoiceTwin {
+    Function {
+        name: String,
+    },
+    Custom {
+        name: String,
+    },
+    AllowedTools {
+        mode: AllowedMode,
+        tools: Vec<Map<String, Value>>,
+    },
+    #[serde(skip_deserializing)]
+    #[allow(dead_code)]
+    Hosted(Map<String, Value>),
+}
+
+crate::value_read::deserialize_by_hand!(NamedToolChoice, |value| {
+    // As serde's reader with its untagged variant: a tagged variant that reads whole, else any
+    // object as a hosted tool.
+    let tagged = crate::tagged::externally_tagged(value.clone(), "type", &[], "internally tagged enum NamedToolChoice")
+        .and_then(NamedToolChoiceTwin::deserialize);
+    match (tagged, value) {
+        (Ok(choice), _) => Ok(choice),
+        (Err(_), Value::Object(map)) => Ok(NamedToolChoice::Hosted(map.clone())),
+        (Err(_), _) => Err(serde::de::Error::custom("data did not match any variant of untagged enum NamedToolChoice")),
+    }
+});
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -275,6 +331,32 @@ mod tests {
     fn said(settings: Value, max_tokens: Option<u32>, tools: &[&str]) -> Vec<String> {
         let s: Settings = serde_json::from_value(settings).unwrap();
         check(&s, &Context { model: "gpt-5", max_tokens, tools, system: false }).into_iter().map(|v| v.message).collect()
+    }
+
+    /// A named tool choice reads as serde's reader with its untagged variant read it: a tagged
+    /// variant that reads whole, else any object kept as a hosted tool; the format's unit
+    /// variants ignore other keys; what is not an object is refused in serde's words.
+    #[test]
+    fn tool_choices_and_formats_read_as_serde_s_readers() {
+        let named = |v: Value| NamedToolChoice::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(named(json!({"type": "function", "name": "a"})), Ok(NamedToolChoice::Function { name: "a".into() }));
+        for hosted in [json!({"type": "function"}), json!({"type": "function", "name": "a", "x": 1}), json!({"type": "web_search_preview"}), json!({"x": 1})] {
+            assert_eq!(named(hosted.clone()), Ok(NamedToolChoice::Hosted(hosted.as_object().unwrap().clone())), "{hosted}");
+        }
+        for bad in [json!("auto"), json!(3), json!(null)] {
+            assert_eq!(named(bad.clone()), Err("data did not match any variant of untagged enum NamedToolChoice".into()), "{bad}");
+        }
+        let choice = |v: Value| ToolChoice::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(choice(json!("none")), Ok(ToolChoice::Mode(ToolChoiceMode::None)));
+        assert_eq!(choice(json!({"type": "mcp", "server_label": "s"})), Ok(ToolChoice::Named(NamedToolChoice::Hosted(json!({"type": "mcp", "server_label": "s"}).as_object().unwrap().clone()))));
+        assert_eq!(choice(json!("sometimes")), Err("data did not match any variant of untagged enum ToolChoice".into()));
+        let format = |v: Value| TextFormat::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(format(json!({"type": "text", "x": 1})), Ok(TextFormat::Text));
+        assert_eq!(format(json!({"type": "json_schema", "name": "n"})), Err("missing field `schema`".into()));
+        assert_eq!(
+            format(json!({"type": "json_schema", "name": "n", "schema": {}, "x": 1})),
+            Err("unknown field `x`, expected one of `name`, `schema`, `description`, `strict`".into())
+        );
     }
 
     #[test]

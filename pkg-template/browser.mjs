@@ -45,7 +45,11 @@ const isOptions = (input) => input !== null && typeof input === 'object' && Obje
 export function init(input) {
   let module = input;
   if (isOptions(input)) {
-    if (input.lazy !== undefined) lazy.configureLazy(input.lazy);
+    try {
+      if (input.lazy !== undefined) lazy.configureLazy(input.lazy);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     module = input.module;
   }
   ready ??= wbgInit({

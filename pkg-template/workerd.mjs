@@ -44,7 +44,11 @@ export const { discover } = bindDiscover(async () => (await lazy.loadLazyModule(
  */
 export function init(input) {
   if (input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype && input.lazy !== undefined) {
-    lazy.configureLazy(input.lazy);
+    try {
+      lazy.configureLazy(input.lazy);
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
   return Promise.resolve();
 }

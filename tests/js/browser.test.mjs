@@ -73,10 +73,11 @@ test('the lazy module: one that cannot be fetched is a typed error and builds go
         await p;
         return { ok: true };
       } catch (e) {
-        return { name: e.name, code: e.code, ours: e instanceof cvModule.ContextviewError, cause: typeof e.cause?.message };
+        return { name: e.name, code: e.code, ours: e instanceof cvModule.ContextviewError, cause: typeof e.cause?.message, argument: e.argument };
       }
     };
     const loadedBefore = cvModule.lazyModuleLoaded();
+    const wrongSource = await outcome(cvModule.init({ lazy: 5 }));
     await cvModule.init({ lazy: '/nowhere/contextview_lazy_bg.wasm' });
     const importSession = await outcome(cvModule.importSession(text));
     const discover = await outcome(cvModule.discover({ cwd: '/w' }, cvModule.memoryFs({ '/w/AGENTS.md': 'Use tabs.' })));
@@ -86,12 +87,13 @@ test('the lazy module: one that cannot be fetched is a typed error and builds go
     const imported = await cvModule.importSession(text);
     const again = await cvModule.loadLazyModule();
     return {
-      loadedBefore, importSession, discover, loadedAfterFailures, build, keys: Object.keys(lazy).sort(),
+      loadedBefore, wrongSource, importSession, discover, loadedAfterFailures, build, keys: Object.keys(lazy).sort(),
       same: again === lazy, loaded: cvModule.lazyModuleLoaded(), imported,
     };
   }, { log, text });
   assert.equal(r.loadedBefore, false, 'the builds above never loaded it');
-  const unavailable = { name: 'ContextviewError', code: 'lazy_module_unavailable', ours: true, cause: 'string' };
+  assert.deepEqual(r.wrongSource, { name: 'ContextviewTypeError', code: 'invalid_argument', ours: true, cause: 'undefined', argument: 'lazy' }, 'a source that is none is refused, as a rejection');
+  const unavailable = { name: 'ContextviewError', code: 'lazy_module_unavailable', ours: true, cause: 'string', argument: undefined };
   assert.deepEqual(r.importSession, unavailable);
   assert.deepEqual(r.discover, unavailable);
   assert.equal(r.loadedAfterFailures, false);

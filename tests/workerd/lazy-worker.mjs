@@ -42,12 +42,14 @@ export default {
       return json({ cases: results.length, failed: results.filter((r) => !r.ok) });
     }
     if (pathname === '/fail') {
+      // A source that is none is refused (and the one given at start kept).
+      const wrongSource = await outcome(cv.init({ lazy: 5 }));
       failing = true;
       const importSession = await outcome(cv.importSession('{"hello":1}\n'));
       const discover = await outcome(cv.discover({ cwd: '/w' }, cv.memoryFs({ '/w/AGENTS.md': 'Use tabs.' })));
       failing = false;
       const build = cv.buildRequest({ log: LOG, provider: 'anthropic' }).payload.messages.length;
-      return json({ importSession, discover, build });
+      return json({ wrongSource, importSession, discover, build });
     }
     if (pathname === '/import') {
       const { log, report } = await cv.importSession(await request.text());

@@ -34,6 +34,7 @@ test('the README\'s loop in workerd, every unhappy case, never asks for the lazy
 
 test('while the lazy module cannot be had, imports and discovery reject with lazy_module_unavailable; builds go on', async () => {
   const r = await post('/fail');
+  assert.deepEqual([r.wrongSource.name, r.wrongSource.code, r.wrongSource.ours], ['ContextviewTypeError', 'invalid_argument', true]);
   for (const call of ['importSession', 'discover']) {
     const { message, ...rest } = r[call];
     assert.deepEqual(rest, { name: 'ContextviewError', code: 'lazy_module_unavailable', ours: true, cause: 'the module store is unreachable' }, call);

@@ -11,7 +11,7 @@ use crate::discovery::codes;
 
 /// When a rule applies.
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Activation {
     /// Always in the prompt.
@@ -25,6 +25,19 @@ pub enum Activation {
     /// Cursor "manual": only when a person names it.
     Manual,
 }
+
+// Read through its externally tagged twin (`crate::tagged::deserialize_externally`): the
+// first-load module reads rules a host hands it, without serde's buffering of each object.
+#[derive(Deserialize)]
+#[serde(remote = "Activation", rename_all = "snake_case")]
+enum ActivationTwin {
+    Always,
+    Globs { globs: Vec<String>, base: String },
+    Subdirectory,
+    AgentRequested,
+    Manual,
+}
+crate::tagged::deserialize_externally!(Activation, ActivationTwin, "kind", ["always", "subdirectory", "agent_requested", "manual"]);
 
 /// Whose frontmatter fields say when a rule applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +117,23 @@ fn glob_matches(glob: &str, rel: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// An activation reads as serde's internally tagged reader read it (the same cases were run
+    /// against that reader): other keys ignored, errors in its words.
+    #[test]
+    fn an_activation_reads_as_serde_s_internally_tagged_reader() {
+        use super::Activation;
+        use serde::Deserialize;
+        use serde_json::json;
+        let read = |v: serde_json::Value| Activation::deserialize(v).map_err(|e| e.to_string());
+        assert_eq!(read(json!({"kind": "always", "globs": 1})), Ok(Activation::Always));
+        assert_eq!(read(json!({"kind": "agent_requested"})), Ok(Activation::AgentRequested));
+        assert_eq!(read(json!({"base": "/p", "globs": ["*.ts"], "kind": "globs", "extra": 1})), Ok(Activation::Globs { globs: vec!["*.ts".into()], base: "/p".into() }));
+        assert_eq!(read(json!({"kind": "globs", "globs": []})), Err("missing field `base`".into()));
+        assert_eq!(read(json!({"kind": "sometimes"})), Err("unknown variant `sometimes`, expected one of `always`, `globs`, `subdirectory`, `agent_requested`, `manual`".into()));
+        assert_eq!(read(json!({"globs": []})), Err("missing field `kind`".into()));
+        assert_eq!(read(json!("always")), Err("invalid type: string \"always\", expected internally tagged enum Activation".into()));
+    }
+
     use super::*;
 
     #[test]

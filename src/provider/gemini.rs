@@ -40,7 +40,7 @@ pub struct Content {
     pub parts: Vec<Part>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase")]
@@ -64,6 +64,32 @@ pub struct Part {
     #[serde(flatten)]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
     pub other: Map<String, Value>,
+}
+
+// Read by hand: a derived reader with the flattened `other` buffers the whole part in serde's
+// private content first.
+crate::value_read::deserialize_by_hand!(Part, read_part);
+
+/// A part: its known fields by their own types (null as absent), every other key kept in
+/// `other`, as serde's derived reader with the flattened map read it.
+fn read_part(value: &Value) -> Result<Part, serde_json::Error> {
+    let map = value.as_object().ok_or_else(|| crate::value_read::invalid(value, "struct Part"))?;
+    let mut part = Part::default();
+    for (key, field) in map {
+        match key.as_str() {
+            "text" => part.text = Deserialize::deserialize(field)?,
+            "inlineData" => part.inline_data = Deserialize::deserialize(field)?,
+            "fileData" => part.file_data = Deserialize::deserialize(field)?,
+            "functionCall" => part.function_call = Deserialize::deserialize(field)?,
+            "functionResponse" => part.function_response = Deserialize::deserialize(field)?,
+            "thought" => part.thought = Deserialize::deserialize(field)?,
+            "thoughtSignature" => part.thought_signature = Deserialize::deserialize(field)?,
+            _ => {
+                part.other.insert(key.clone(), field.clone());
+            }
+        }
+    }
+    Ok(part)
 }
 
 /// Fields of a part that say something about its data rather than being it.
@@ -401,4 +427,29 @@ pub fn validate(request: &Request) -> Vec<Violation> {
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    /// A part reads as serde's derived reader with the flattened map read it (the same cases
+    /// were run against that reader): known fields typed, null as absent, every other key kept.
+    #[test]
+    fn a_part_reads_as_serde_s_flattened_reader() {
+        let read = |v: Value| Part::deserialize(v).map_err(|e| e.to_string());
+        let part = read(json!({"text": "hi", "thought": true, "thoughtSignature": "sig", "executableCode": {"code": "1"}, "x": null})).unwrap();
+        assert_eq!(part.text.as_deref(), Some("hi"));
+        assert_eq!((part.thought, part.thought_signature.as_deref()), (Some(true), Some("sig")));
+        assert_eq!(Value::Object(part.other), json!({"executableCode": {"code": "1"}, "x": null}));
+        assert_eq!(read(json!({"text": null})).unwrap(), Part::default());
+        let call = read(json!({"functionCall": {"name": "f", "args": {"a": 1}}})).unwrap();
+        assert_eq!(serde_json::to_value(&call).unwrap(), json!({"functionCall": {"name": "f", "args": {"a": 1}}}));
+        assert_eq!(read(json!({"text": 1})), Err("invalid type: integer `1`, expected a string".into()));
+        assert_eq!(read(json!({"thought": "yes"})), Err("invalid type: string \"yes\", expected a boolean".into()));
+        assert_eq!(read(json!("hi")), Err("invalid type: string \"hi\", expected struct Part".into()));
+        assert_eq!(read(json!([])), Err("invalid type: sequence, expected struct Part".into()));
+    }
 }

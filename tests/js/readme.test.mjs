@@ -61,6 +61,7 @@ function project() {
   // What the examples read: the example session, a file for the tool to read, a rule and a skill.
   cpSync(join(root, 'examples'), join(dir, 'examples'), { recursive: true });
   writeFileSync(join(dir, 'parser.rs'), 'fn parse(input: &str) -> Vec<&str> { input.lines().collect() }\n');
+  cpSync(join(root, 'tests/fixtures/claude-code.jsonl'), join(dir, 'agent-session.jsonl'));
   writeFileSync(join(dir, 'AGENTS.md'), '# Rules\nRun the tests before you stop.\n');
   mkdirSync(join(dir, '.claude/skills/deploy'), { recursive: true });
   writeFileSync(join(dir, '.claude/skills/deploy/SKILL.md'), '---\nname: deploy\ndescription: Deploy the service.\n---\nRun make deploy.\n');

@@ -8,9 +8,10 @@
 //! `Error`s with a stable `code` (and `details` where there is more to say); problems with the
 //! input data itself come back as diagnostics in the result, not as exceptions.
 //!
-//! The package ships two modules built from this facade (`scripts/build.sh`): the first-load
-//! one (feature `first-module`: [`first`]) and the lazy one (feature `lazy-module`: [`lazy`]).
-//! Built with neither feature, as the tests build it, the facade exports both.
+//! The package ships two modules built from this facade, each a cdylib crate linking this library
+//! (`crates/first`, `crates/lazy`; `scripts/build.sh`): the first-load one (feature
+//! `first-module`: [`first`]) and the lazy one (feature `lazy-module`: [`lazy`]). Built with
+//! neither feature, as the tests build it, the facade exports both.
 
 use wasm_bindgen::prelude::*;
 

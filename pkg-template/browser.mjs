@@ -32,9 +32,6 @@ const lazy = bindLazy(async (source) => {
   return glue;
 });
 
-/** An options object (`{module, lazy}`), as opposed to a source of the first-load .wasm itself. */
-const isOptions = (input) => input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype;
-
 /**
  * Instantiates the first-load wasm. `input` is anything wasm-bindgen accepts (URL, string path,
  * Response, BufferSource, WebAssembly.Module), or `{module, lazy}`: `module` that source,
@@ -43,14 +40,11 @@ const isOptions = (input) => input !== null && typeof input === 'object' && Obje
  * Later calls return the first call's promise (a `lazy` they give still applies).
  */
 export function init(input) {
-  let module = input;
-  if (isOptions(input)) {
-    try {
-      if (input.lazy !== undefined) lazy.configureLazy(input.lazy);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    module = input.module;
+  let module;
+  try {
+    module = lazy.initInput(input);
+  } catch (e) {
+    return Promise.reject(e);
   }
   ready ??= wbgInit({
     module_or_path: module ?? new URL('./web/contextview_bg.wasm', import.meta.url),

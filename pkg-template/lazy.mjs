@@ -31,10 +31,28 @@ export function bindLazy(load, { acceptsSource = true } = {}) {
     }
   }
 
-  /** Sets where the lazy module is loaded from when it is first needed (init's `lazy`). */
-  function configureLazy(source) {
-    checkSource(source, 'lazy');
-    configured = source;
+  /**
+   * Reads init()'s argument: `{module, lazy}` sets where the lazy module is loaded from when it
+   * is first needed and gives `module`; anything else is the first-load module's own source.
+   * Throws on a lazy source that is none.
+   */
+  function initInput(input) {
+    if (input === null || typeof input !== 'object' || Object.getPrototypeOf(input) !== Object.prototype) return input;
+    if (input.lazy !== undefined) {
+      checkSource(input.lazy, 'lazy');
+      configured = input.lazy;
+    }
+    return input.module;
+  }
+
+  /** init() for an entry whose first-load module is ready at import (Node, Workers). */
+  function initReady(input) {
+    try {
+      initInput(input);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return Promise.resolve();
   }
 
   /**
@@ -80,5 +98,5 @@ export function bindLazy(load, { acceptsSource = true } = {}) {
   /** Whether the lazy module is loaded (it is only once something needed it). */
   const lazyModuleLoaded = () => loaded !== undefined;
 
-  return { configureLazy, loadLazyModule, importSession, importTree, lazyModuleLoaded };
+  return { initInput, initReady, loadLazyModule, importSession, importTree, lazyModuleLoaded };
 }

@@ -59,16 +59,7 @@ export const openSubagent = (start, storage, options) => DurableSession.forSubag
  * The wasm is already instantiated in Node; kept for symmetry with the browser entry. Node reads
  * the lazy module from the package's files: a `{lazy}` source is refused (`invalid_argument`).
  */
-export function init(input) {
-  if (input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype && input.lazy !== undefined) {
-    try {
-      lazy.configureLazy(input.lazy);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  }
-  return Promise.resolve();
-}
+export const init = lazy.initReady;
 
 /** Synchronous counterpart of init(); a no-op in Node. */
 export function initSync() {}

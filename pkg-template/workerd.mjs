@@ -42,13 +42,4 @@ export const { discover } = bindDiscover(async () => (await lazy.loadLazyModule(
  * The first-load wasm is already instantiated; kept for symmetry with the browser entry, whose
  * `{lazy}` option it takes: where the lazy module is read from when first needed.
  */
-export function init(input) {
-  if (input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype && input.lazy !== undefined) {
-    try {
-      lazy.configureLazy(input.lazy);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  }
-  return Promise.resolve();
-}
+export const init = lazy.initReady;

@@ -8,7 +8,7 @@ use serde::Serialize;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use super::cross::{self, error, optional_string, string, strings, to_js, ts, via_value};
+use super::cross::{error, optional_string, string, strings, to_js, ts, via_value};
 use crate::discovery::host::HostAnswer;
 use crate::discovery::{DiscoveryOptions, Outcome, Step, Workspace, WorkspaceStats};
 use crate::import::{self, Format, ImportReport};
@@ -29,17 +29,20 @@ pub fn import_session(
     #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | null | undefined")] format: JsValue,
 ) -> Result<Ts<ImportResult>, JsValue> {
     let text = string(&text, "text")?;
-    let format = optional_string(&format, "format")?;
-    let format = match format.as_deref() {
-        Some(name) => Some(name.parse::<Format>().map_err(|m| error("invalid_argument", &m))?),
-        None => None,
-    };
-    let imported = import::import(format, &text).map_err(|e| error(e.code(), &e.to_string()))?;
-    let log = update::write_log(&imported.header, &imported.records);
-    ts(&ImportResult { log, report: imported.report })
+    let imported = import::import(format_of(&format)?, &text).map_err(|e| error(e.code(), &e.to_string()))?;
+    ts(&ImportResult::from(imported))
 }
 
+/// The `format` argument: a format's name, or none (`null`, `undefined`) to detect it.
+fn format_of(format: &JsValue) -> Result<Option<Format>, JsValue> {
+    optional_string(format, "format")?.map(|name| name.parse::<Format>().map_err(|m| error("invalid_argument", &m))).transpose()
+}
 
+impl From<import::Imported> for ImportResult {
+    fn from(imported: import::Imported) -> ImportResult {
+        ImportResult { log: update::write_log(&imported.header, &imported.records), report: imported.report }
+    }
+}
 
 /// A session imported with its subagents' own files (`importTree`).
 #[derive(Serialize, tsify::Tsify)]
@@ -63,21 +66,12 @@ pub fn import_tree(
     #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | null | undefined")] format: JsValue,
 ) -> Result<Ts<ImportTreeResult>, JsValue> {
     let text = string(&text, "text")?;
-    if !js_sys::Array::is_array(&children) {
-        return Err(cross::type_error("children", "an array of strings", &children));
-    }
-    let children: Vec<String> = js_sys::Array::from(&children).iter().map(|c| string(&c, "children")).collect::<Result<_, _>>()?;
-    let format = optional_string(&format, "format")?;
-    let format = match format.as_deref() {
-        Some(name) => Some(name.parse::<Format>().map_err(|m| error("invalid_argument", &m))?),
-        None => None,
-    };
+    let children = strings(&children, "children")?;
     let refs: Vec<&str> = children.iter().map(String::as_str).collect();
-    let tree = import::import_tree(format, &text, &refs).map_err(|e| error(e.code(), &e.to_string()))?;
-    let result = |imported: import::Imported| ImportResult { log: update::write_log(&imported.header, &imported.records), report: imported.report };
+    let tree = import::import_tree(format_of(&format)?, &text, &refs).map_err(|e| error(e.code(), &e.to_string()))?;
     ts(&ImportTreeResult {
-        parent: result(tree.parent),
-        children: tree.children.into_iter().map(result).collect(),
+        parent: tree.parent.into(),
+        children: tree.children.into_iter().map(ImportResult::from).collect(),
         missing: tree.missing,
         unlinked: tree.unlinked,
     })

@@ -623,6 +623,9 @@ test('the page loads again with the network gone, and logged no errors', async (
     assert.equal(view.slider, view.max);
     const flags = ['--provider', provider, '--context-window', String(view.gaugeSize)];
     assertMatches(view, cliRequest(exampleLog, view.max, flags).report, 'offline');
+    // Another agent's session, offline: the lazy module (the importers) comes from the offline copy too.
+    const imported = await page.evaluate(async (text) => (await (await import('/pkg/browser.mjs')).importSession(text)).report.format, readFileSync(claudeFixture, 'utf8'));
+    assert.equal(imported, 'claude-code');
   } finally {
     await page.context().setOffline(false);
   }

@@ -75,6 +75,7 @@ JS_TESTS := tests/js/consumer.test.mjs tests/js/checkpoints.test.mjs tests/js/su
   tests/js/timeline.test.mjs tests/js/browser.test.mjs tests/js/inspector.test.mjs \
   tests/workerd/miniflare.test.mjs tests/workerd/service.test.mjs \
   tests/js/storage.test.mjs tests/js/storage-mutants.test.mjs tests/js/storage-browser.test.mjs tests/workerd/storage.test.mjs \
+  tests/js/storage-faults.test.mjs tests/js/storage-faults-browser.test.mjs \
   tests/js/discover.test.mjs tests/js/discover-cli.test.mjs tests/js/discover-browser.test.mjs \
   tests/sdk-types/sdk-types.test.mjs tests/packaging/typescript.test.mjs tests/packaging/esbuild.test.mjs \
   tests/packaging/vite.test.mjs tests/packaging/webpack.test.mjs tests/packaging/inspector-element.test.mjs

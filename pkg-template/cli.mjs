@@ -57,11 +57,12 @@ const COMMANDS = {
     run: runImport,
   },
   tree: {
-    summary: 'a session and the subagents that answered its calls, each with what its requests used (JSON on stdout)',
-    usage: 'contextview tree --session <log.jsonl> [--children DIR]   (DIR: the subagents\' logs; default: the session\'s directory)',
+    summary: 'a session and the subagents that answered its calls, at any depth, each with what its requests used (a tree; --json for machines)',
+    usage: 'contextview tree --session <log.jsonl> [--children DIR] [--json]   (DIR: the subagents\' logs; default: the session\'s directory)',
     options: {
       session: { type: 'string' },
       children: { type: 'string' },
+      json: { type: 'boolean' },
     },
     run: runTree,
   },
@@ -315,7 +316,7 @@ function runTree(values) {
     seen.add(state.sessionId);
     return {
       sessionId: state.sessionId, file: path, model: state.model, records: state.records, spent: state.spent,
-      subagents: (state.subagents ?? []).map((l) => {
+      subagents: state.subagents.map((l) => {
         const found = logs.get(l.sessionId);
         const child = found && !seen.has(l.sessionId) ? node(found.path, found.text) : undefined;
         return { callId: l.callId, task: l.task, status: l.status, sessionId: l.sessionId, reported: l.usage, ...(child ? { session: child } : { missing: true }) };
@@ -323,18 +324,34 @@ function runTree(values) {
     };
   };
   const tree = node(sessionPath, text);
-  process.stdout.write(JSON.stringify(tree, null, 2) + '\n');
-  const lines = [];
-  const walk = (n, depth) => {
-    const pad = '  '.repeat(depth);
-    lines.push(`${pad}${n.sessionId}: ${n.records} records, ${n.spent.requests} requests, ${n.spent.inputTokens} in / ${n.spent.outputTokens} out`);
-    for (const s of n.subagents) {
-      lines.push(`${pad}  ${s.callId} → ${s.sessionId} (${s.status}): ${firstLine(s.task).slice(0, 60)}${s.missing ? ' [log not found]' : ''}`);
-      if (s.session) walk(s.session, depth + 2);
-    }
+  if (values.json) {
+    process.stdout.write(JSON.stringify(tree, null, 2) + '\n');
+    return;
+  }
+  process.stdout.write(drawTree(tree).join('\n') + '\n');
+}
+
+/** A session tree for a terminal: each session with what its requests used, each call a subagent answered below it. */
+function drawTree(tree) {
+  const n = (x) => Number(x ?? 0).toLocaleString('en-US');
+  const used = (s) => `${n(s.spent.requests)} request${s.spent.requests === 1 ? '' : 's'}, ${n(s.spent.inputTokens + s.spent.cacheReadTokens + s.spent.cacheWriteTokens)} tokens in, ${n(s.spent.outputTokens)} out`;
+  const lines = [`${tree.sessionId}  ${tree.model ?? '(no model)'}  ${used(tree)}`];
+  const walk = (node, pad) => {
+    node.subagents.forEach((s, i) => {
+      const last = i === node.subagents.length - 1;
+      const task = firstLine(s.task);
+      lines.push(`${pad}${last ? '└─' : '├─'} ${s.callId}  ${task.length > 70 ? `${task.slice(0, 69)}…` : task}  [${s.status}]`);
+      const below = pad + (last ? '   ' : '│  ');
+      if (s.session) {
+        lines.push(`${below}${s.session.sessionId}  ${s.session.model ?? '(no model)'}  ${used(s.session)}`);
+        walk(s.session, below);
+      } else {
+        lines.push(`${below}${s.sessionId}  (its log was not found)`);
+      }
+    });
   };
-  walk(tree, 0);
-  process.stderr.write(lines.join('\n') + '\n');
+  walk(tree, '');
+  return lines;
 }
 
 /** The answer's bytes: a file, or stdin for `-`. */

@@ -214,12 +214,24 @@ export declare class Timeline {
 /** Why an append was refused (nothing written) or why the underlying store failed. */
 export type StorageErrorCode =
   | 'invalid_line' | 'missing_header' | 'header_conflict' | 'seq_conflict' | 'seq_gap'
-  | 'write_failed' | 'read_failed';
+  | 'write_failed' | 'read_failed' | 'timeout';
 
-/** A refused append or a failed store; `cause` holds the store's own error for `*_failed`. */
+/**
+ * A refused append or a failed store; `cause` holds the store's own error for `*_failed`. When a
+ * session's call rejects with one (storage did not take what it wrote), it also says what the
+ * call did: `processed` (the command as it ran in memory; the same command dispatched again
+ * stores it and resolves to this, without running it twice), `unstored` (the records storage has
+ * not confirmed) and, when another writer's records were found, `reconciled`.
+ */
 export declare class StorageError extends ContextviewError {
   constructor(code: StorageErrorCode, message: string, options?: { cause?: unknown });
   readonly code: StorageErrorCode;
+  /** What the session's call did in memory, or null when it did not run. */
+  readonly processed: Processed | null;
+  /** The seqs of the records storage has not confirmed. */
+  readonly unstored: number[];
+  /** What reading storage back found (another writer's records), when it did. */
+  readonly reconciled?: Reconciled;
 }
 
 /**
@@ -276,7 +288,11 @@ export interface SessionStorage {
   _writeTorn?(lines: readonly string[], keepFraction?: number): Promise<AppendResult>;
 }
 
-/** A JSON Lines file: one write + fsync per append, which reads only the file's ends; opens from the last checkpoint, read from the file's end (Node only: exported by the node entry). */
+/**
+ * A JSON Lines file: one write + fsync per append, which reads only the file's ends; opens from
+ * the last checkpoint, read from the file's end (Node only: exported by the node entry). Its
+ * directory is made at once (a StorageError `write_failed` when it cannot be).
+ */
 export function nodeFileStorage(path: string):
   SessionStorage & { readonly path: string; /** Bytes read from the file so far. */ readonly bytesRead: number; loadTail(): Promise<{ head: string; tail: string; through: number } | null>; loadHistory(through?: number): Promise<string>; loadRecords(seqs: readonly number[]): Promise<string> };
 
@@ -341,6 +357,11 @@ export interface DurableSessionOptions {
    * 4 MiB when records are let go, which keeps checkpoints small; `null`: none by size).
    */
   checkpointEvery?: number | null;
+  /**
+   * How long storage may take to answer one call before it counts as failed (ms; default
+   * 30,000; `null`: as long as it takes): the call rejects with a StorageError `timeout`.
+   */
+  storageTimeoutMs?: number | null;
 }
 
 export declare class DurableSession {
@@ -353,14 +374,18 @@ export declare class DurableSession {
   readonly storage: SessionStorage;
   /** What load() left out when the session was opened (e.g. `torn_tail`). */
   loadDiagnostics: StorageDiagnostic[];
-  /** The last storage failure, or null. */
+  /** The last storage failure, or null once storage took everything again. */
   lastStorageError: unknown;
   /**
-   * Processes a command and performs its effects; a command's failure is in `error`. When
-   * storage refused a batch as out of step, the session reconciled with it: `reconciled`.
+   * Processes a command and performs its effects; resolves once storage took what it wrote. A
+   * command's own failure is in `error`. When storage refused a batch as out of step, the
+   * session reconciled with it: `reconciled`. When storage did not take the command's records,
+   * rejects with a StorageError (`processed`, `unstored`): the same command dispatched again once
+   * storage is back stores them and resolves to that `processed`, and any other call stores them
+   * before it runs.
    */
   dispatch<C extends Command>(command: C, now?: string): Promise<ProcessedAs<C['type']> & { reconciled?: Reconciled }>;
-  /** Sends again what storage has not confirmed. */
+  /** Stores what storage has not confirmed; rejects with a StorageError while it cannot. */
   flush(now?: string): Promise<Processed>;
   /**
    * The session's snapshot; a session opened from its log's last checkpoint (its storage reads
@@ -378,7 +403,10 @@ export declare class DurableSession {
   build(options?: Partial<BuildInput>): Promise<BuildResult>;
   buildString(options?: Partial<BuildInput>): Promise<ReturnType<Session['buildString']>>;
   buildBytes(options?: Partial<BuildInput>): Promise<ReturnType<Session['buildBytes']>>;
-  /** Performs every effect the session has queued (e.g. after a direct `session.buildString()`). */
+  /**
+   * Performs every effect the session has queued (e.g. after a direct `session.buildString()`);
+   * rejects with a StorageError when storage does not take what is pending.
+   */
   settle(): Promise<void>;
   /**
    * Receives a provider's answer (the Response `fetch` gave, its body, chunks, text or bytes):
@@ -450,16 +478,29 @@ export function receive(session: Session, source: AnswerSource, options?: Receiv
 
 import type { AnswerCall, AnswerSummary, ContextRefusal, Recovery, Reply } from './web/contextview.js';
 
-/** The host's call to the provider: POST `body`, resolve to the Response (the host's `fetch`). */
-export type Fetcher = (body: Uint8Array<ArrayBuffer>, init: { signal?: AbortSignal; attempt: number }) => Promise<Response>;
+/**
+ * The host's call to the provider: POST `body`, resolve to the Response (the host's `fetch`).
+ * `purpose` is `'compaction'` for the summary request of a compaction the turn runs.
+ */
+export type Fetcher = (body: Uint8Array<ArrayBuffer>, init: { signal?: AbortSignal; attempt: number; purpose?: 'compaction' }) => Promise<Response>;
 
 export interface SendOptions extends ReceiveOptions {
   /** The build options (tools, providerOptions, maxTokens, …). */
   build?: Partial<BuildInput>;
   /** Retries after a retryable failure (default 2, as the official SDKs). */
   maxRetries?: number;
-  /** Requests that ask the model to go on after the output limit cut it or the provider paused it (default 3). */
+  /**
+   * Requests that ask the model to go on after the output limit cut it or the provider paused it
+   * (default 3); cut again after the last, the turn throws `turn_unfinished`.
+   */
   maxContinuations?: number;
+  /**
+   * `'auto'` (default): when the session asks for a compaction (its context over the threshold,
+   * or a context-length refusal pruning cannot answer), the turn runs it through `fetcher`
+   * (`purpose: 'compaction'`) and goes on. `'off'`: the host compacts (`prepareCompaction`,
+   * `applyCompaction`), and such a refusal is thrown.
+   */
+  compaction?: 'auto' | 'off';
   /** Aborts the wait, the request and the turn. */
   signal?: AbortSignal;
   /** Each ACP update of every attempt as it decodes (for a host that only awaits `done()`). */
@@ -480,16 +521,22 @@ export interface TurnResult {
   toolCalls: AnswerCall[];
   /** Every answer's text, joined. */
   text: string;
-  /** Requests sent. */
+  /** Requests sent (compactions' summary requests not counted). */
   attempts: number;
   /** The failures retried or recovered from on the way. */
   errors: ProviderError[];
+  /** Compactions the turn ran. */
+  compactions: number;
 }
 
 /**
  * A turn being sent: iterate it for the ACP updates of every attempt as they decode; `done()`
- * runs it to its end, or throws the ProviderError that ended it (not retryable, retries spent,
- * or `recovery: 'compact'`) — iterating and `done()` the same way.
+ * runs it to its end — the model done, its calls to run — or throws what ended it, iterating and
+ * `done()` the same way: a ProviderError when the provider did not let the turn end (not
+ * retryable, retries spent, `refused`, `turn_unfinished`, `prompt_too_long`), a StorageError when
+ * storage did not take what the turn wrote (`done()` again once storage is back goes on from
+ * there, sending nothing twice), a ContextviewError when the session refused to build
+ * (`input_refused` after a refusal with nothing changed).
  */
 export declare class Turn implements AsyncIterable<SessionUpdate> {
   [Symbol.asyncIterator](): AsyncIterator<SessionUpdate>;
@@ -515,6 +562,7 @@ export type ContextviewErrorCode =
   | 'degenerate_summary' | 'unknown_ticket' | 'session_mismatch' | 'invalid_snapshot' | 'queue_not_empty'
   | 'no_answer_begun' | 'unknown_model' | 'answer_in_progress' | 'unknown_format' | 'unknown_skill'
   | 'not_discovered' | 'no_job' | 'discovery_stalled' | 'workspace_closed' | 'lazy_module_unavailable' | 'internal' | 'not_ready'
+  | 'input_refused'
   | ProviderErrorCode | StorageErrorCode | 'ack_lost' | 'crashed' | 'injected';
 
 /**
@@ -537,11 +585,15 @@ export declare class ContextviewTypeError extends TypeError {
 
 /**
  * Why a ProviderError was thrown: the provider answered with an error (`provider_error`), the
- * request is longer than the model takes (`context_length_exceeded`) or too large
- * (`request_too_large`), the connection dropped (`connection_dropped`), or the body ended before
- * the provider finished (`answer_incomplete`).
+ * request is longer than the model takes (`context_length_exceeded`), the latest prompt alone is
+ * (`prompt_too_long`), the request is too large (`request_too_large`), the connection dropped
+ * (`connection_dropped`), the body ended before the provider finished (`answer_incomplete`), the
+ * model or its filter refused or the prompt was blocked (`refused`), or the output limit or a
+ * pause still cut the answer after the last continuation (`turn_unfinished`).
  */
-export type ProviderErrorCode = 'provider_error' | 'context_length_exceeded' | 'request_too_large' | 'connection_dropped' | 'answer_incomplete';
+export type ProviderErrorCode =
+  | 'provider_error' | 'context_length_exceeded' | 'prompt_too_long' | 'request_too_large' | 'connection_dropped'
+  | 'answer_incomplete' | 'refused' | 'turn_unfinished';
 
 /** The provider said no, or the answer did not arrive whole (thrown after what arrived was recorded). */
 export declare class ProviderError extends ContextviewError {
@@ -558,10 +610,12 @@ export declare class ProviderError extends ContextviewError {
   readonly headers: Record<string, string>;
   /** Sending the same request again may succeed. */
   readonly retryable: boolean;
-  /** How long to wait before sending again (the server's ask, else the backoff), in ms. */
-  readonly retryAfterMs: number;
-  /** Why, in a word (`rate_limited`, `overloaded`, `server_error`, `connection_dropped`, `quota_exceeded`, …). */
+  /** How long to wait before sending again (the server's ask, else the backoff), in ms — only when `retryable`. */
+  readonly retryAfterMs: number | undefined;
+  /** Why, in a word (`rate_limited`, `overloaded`, `server_error`, `connection_dropped`, `quota_exceeded`, `billing`, …). */
   readonly reason?: string;
+  /** How the answer ended (`failed`, `interrupted`, `refused`, `output_limit`, `paused`, …). */
+  readonly ending?: AnswerSummary['ending'];
   /** What the session changed so the next request differs. */
   readonly recovery?: Recovery;
   /** A context-length refusal's numbers. */

@@ -9,6 +9,7 @@
 // turns the recorded outcome into a ProviderError, after it is recorded.
 
 import { ContextviewError, ContextviewTypeError, ProviderError } from './errors.mjs';
+import { StorageError } from './storage.mjs';
 
 export { ProviderError };
 
@@ -70,29 +71,43 @@ const isAbort = (e) => e?.name === 'AbortError' || e?.name === 'TimeoutError';
  * left and resolves to the processed `endAnswer` (`reply.answer` says what the model said and
  * which tools to run). When the answer is not whole — the provider answered with an error, the
  * connection dropped, the body stopped before the provider finished — both throw the same
- * ProviderError, once what arrived is recorded.
+ * ProviderError, once what arrived is recorded. When storage does not take the answer, both
+ * throw a StorageError; `done()` called again once storage is back stores it and goes on.
  */
 export class AnswerStream {
   #session;
   #dispatch;
   #source;
   #options;
+  #flush;
   #iterator = null;
   #processed = null;
   #failure = null;
+  /** The answer recorded in memory that storage did not take: `{dropped, head}` for its outcome. */
+  #stalled = null;
 
-  constructor(session, dispatch, source, options = {}) {
+  /**
+   * @param {(now?: string) => Promise<unknown>} [flush] stores what is pending (a durable
+   *   session's), so that done() can go on after a storage failure
+   */
+  constructor(session, dispatch, source, options = {}, flush = undefined) {
     this.#session = session;
     this.#dispatch = dispatch;
     this.#source = source;
     this.#options = options;
+    this.#flush = flush;
   }
 
   async *#run() {
     const { provider, model, now, attempt } = this.#options;
     const head = headOf(this.#source);
     const begin = { type: 'beginAnswer', ...(provider ? { provider } : {}), ...(model ? { model } : {}), ...(head ?? {}), ...(attempt ? { attempt } : {}) };
-    const begun = await this.#dispatch(begin, now);
+    let begun;
+    try {
+      begun = await this.#dispatch(begin, now);
+    } catch (e) {
+      throw this.#fail(e);
+    }
     if (begun.error) throw this.#fail(new ContextviewError(begun.error.code, begun.error.message));
     let dropped = null;
     let ended = false;
@@ -112,10 +127,24 @@ export class AnswerStream {
       // Whatever happened to the body, what arrived is recorded (marked partial if cut short);
       // a consumer that stops iterating early stopped reading it.
       const reason = dropped ? `${dropped?.name ?? 'Error'}: ${dropped?.message ?? dropped}` : ended ? undefined : 'the host stopped reading the answer';
-      this.#processed = await this.#dispatch({ type: 'endAnswer', ...(reason ? { dropped: reason } : {}) }, now);
+      try {
+        this.#processed = await this.#dispatch({ type: 'endAnswer', ...(reason ? { dropped: reason } : {}) }, now);
+      } catch (e) {
+        // Recorded in memory, not stored: done() again stores it and goes on from here.
+        if (e instanceof StorageError && e.processed) {
+          this.#processed = e.processed;
+          this.#stalled = { dropped, head };
+        }
+        throw this.#fail(e);
+      }
     }
     // What only the end completed (a whole body's blocks, calls closed by the end).
     for (const update of this.#processed.reply?.updates ?? []) yield update;
+    this.#outcome(dropped, head);
+  }
+
+  /** What the recorded end means for the caller: nothing (a whole answer), or the error to throw. */
+  #outcome(dropped, head) {
     if (this.#processed.error) throw this.#fail(new ContextviewError(this.#processed.error.code, this.#processed.error.message));
     // The host's own abort is the host's: rethrown as it was, after what arrived is recorded.
     if (dropped && isAbort(dropped)) throw this.#fail(dropped);
@@ -137,9 +166,23 @@ export class AnswerStream {
     return this.#iterator;
   }
 
-  /** Reads the rest; resolves to the processed `endAnswer`, or throws what the iteration threw. */
+  /**
+   * Reads the rest; resolves to the processed `endAnswer`, or throws what the iteration threw.
+   * After a StorageError, stores what is pending first and then resolves (or throws) as the
+   * answer's end says.
+   */
   async done() {
-    if (this.#failure) throw this.#failure;
+    if (this.#failure) {
+      if (!(this.#stalled && this.#flush)) throw this.#failure;
+      const { dropped, head } = this.#stalled;
+      await this.#flush(this.#options.now).catch((e) => {
+        throw this.#fail(e);
+      });
+      this.#stalled = null;
+      this.#failure = null;
+      this.#outcome(dropped, head);
+      return this.#processed;
+    }
     const iterator = this[Symbol.asyncIterator]();
     for (;;) {
       const { done } = await iterator.next();
@@ -147,6 +190,11 @@ export class AnswerStream {
     }
     if (this.#failure) throw this.#failure;
     return this.#processed;
+  }
+
+  /** True after a StorageError that done() can go on from once storage is back. */
+  get stalled() {
+    return this.#stalled !== null && this.#flush !== undefined;
   }
 }
 

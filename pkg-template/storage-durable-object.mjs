@@ -24,10 +24,13 @@ const CREATE = `CREATE TABLE IF NOT EXISTS cv_log (
  * @param {{log?: string}} [options]
  * @returns {import('./index.d.ts').SessionStorage & {log: string}}
  */
-export function durableObjectStorage(storage, { log = 'log' } = {}) {
+export function durableObjectStorage(storage, options = {}) {
   if (!storage?.sql || typeof storage.transactionSync !== 'function') {
     throw new ContextviewTypeError('storage', 'durableObjectStorage: pass ctx.storage of a SQLite-backed Durable Object');
   }
+  if (options === null || typeof options !== 'object') throw new ContextviewTypeError('options', '`options` must be an object');
+  const { log = 'log' } = options;
+  if (typeof log !== 'string' || log === '') throw new ContextviewTypeError('options.log', `\`options.log\` must be the log's name (a non-empty string), not ${typeof log === 'string' ? '""' : typeof log}`);
   const sql = (query, ...bindings) => storage.sql.exec(query, ...bindings).toArray();
   let created = false;
   const ensureTable = () => {

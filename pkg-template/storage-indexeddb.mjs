@@ -36,7 +36,10 @@ function openDatabase(indexedDB, name) {
  * @param {{indexedDB?: IDBFactory}} [options] the factory to use (default: the global one)
  * @returns {import('./index.d.ts').SessionStorage & {name: string, close(): void}}
  */
-export function indexedDbStorage(name, { indexedDB = globalThis.indexedDB } = {}) {
+export function indexedDbStorage(name, options = {}) {
+  if (typeof name !== 'string' || name === '') throw new ContextviewTypeError('name', `\`name\` must be the database's name (a non-empty string), not ${typeof name === 'string' ? '""' : typeof name}`);
+  if (options === null || typeof options !== 'object') throw new ContextviewTypeError('options', '`options` must be an object');
+  const { indexedDB = globalThis.indexedDB } = options;
   if (!indexedDB) throw new ContextviewTypeError('options.indexedDB', 'indexedDbStorage: no IndexedDB in this runtime (pass { indexedDB })');
   /** @type {Promise<IDBDatabase> | null} */
   let db = null;
@@ -70,8 +73,11 @@ export function indexedDbStorage(name, { indexedDB = globalThis.indexedDB } = {}
       let result;
       let refusal = null;
       const finish = (value) => { result = value; };
+      // A refusal of the shared check stays what it is; anything IndexedDB threw (a
+      // QuotaExceededError from a put, a DataCloneError) is the store failing.
       const refuse = (error) => {
-        refusal = error;
+        refusal = error instanceof StorageError ? error
+          : new StorageError(failCode, `IndexedDB refused on "${name}": ${error?.name ?? 'Error'}: ${error?.message ?? error}`, { cause: error });
         tx.abort();
       };
       tx.oncomplete = () => resolve(result);

@@ -13,8 +13,11 @@
 // give a file one writer at a time. A session opens from the log's last checkpoint: loadTail()
 // reads the file backwards from its end to it, loadHistory() the bytes before on demand. Only
 // node.mjs imports this module.
+import { mkdirSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+
+import { ContextviewTypeError } from './errors.mjs';
 
 import {
   StorageError, isTorn, parseBatch, parseLine, planAppend, planRows, scanEntries, tailScan, tornLength, tornTailDiagnostic, historyEnd, recordSeqs,
@@ -125,7 +128,9 @@ async function syncDir(path) {
 }
 
 /**
- * Session-log storage in the JSON Lines file at `path` (created by the first append).
+ * Session-log storage in the JSON Lines file at `path` (created by the first append; its
+ * directory is made now, with any directories above it, and a directory that cannot be made is
+ * refused now: a StorageError `write_failed`, before anything is written to it).
  * `load()` rejects with StorageError `read_failed` when the file cannot be read; `append()` with
  * the refusals of the shared check (see storage.mjs), `read_failed`, or `write_failed` when
  * the write, truncate or fsync fails (the cached state is then dropped and re-read).
@@ -133,6 +138,14 @@ async function syncDir(path) {
  * @returns {import('./index.d.ts').SessionStorage & {path: string}}
  */
 export function nodeFileStorage(path) {
+  if (typeof path !== 'string' || path === '' || path.includes('\0')) {
+    throw new ContextviewTypeError('path', `\`path\` must be a file's path (a non-empty string), not ${typeof path === 'string' ? JSON.stringify(path) : typeof path}`);
+  }
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (e) {
+    throw new StorageError('write_failed', `cannot make the directory of ${path}: ${e?.message}`, { cause: e });
+  }
   /** @type {(ReturnType<typeof scanFile> & {mtimeMs: number|null}) | null} */
   let cache = null;
   let queue = Promise.resolve();

@@ -15,7 +15,14 @@ export const LOG_FORMAT = 'contextview.session-log';
 /**
  * A storage refusal or failure. `code` is one of: `invalid_line`, `missing_header`,
  * `header_conflict`, `seq_conflict`, `seq_gap` (the batch was refused and nothing was written),
- * `write_failed`, `read_failed` (the underlying store failed; `cause` holds its error).
+ * `write_failed`, `read_failed` (the underlying store failed; `cause` holds its error), `timeout`
+ * (the store did not answer within the session's `storageTimeoutMs`: the write may or may not
+ * have happened).
+ *
+ * When a session's call rejects with one because storage did not take what it wrote, the error
+ * also says what the call did: `processed` (the command as it ran in memory, or null when it did
+ * not run), `unstored` (the seqs of the records storage has not confirmed) and, after another
+ * writer's records were found in storage, `reconciled`.
  */
 export class StorageError extends ContextviewError {
   /**
@@ -26,6 +33,10 @@ export class StorageError extends ContextviewError {
   constructor(code, message, options) {
     super(code, message, { cause: options?.cause });
     this.name = 'StorageError';
+    /** What the session's call did in memory (its processed command), when storage did not take it. */
+    this.processed = null;
+    /** The seqs of the records storage has not confirmed. */
+    this.unstored = [];
   }
 }
 
@@ -384,6 +395,10 @@ function faultError(code, message, cause) {
  * @param {Array<string|{fault: string, keepFraction?: number}|null|undefined>} [plan]
  */
 export function faultyStorage(inner, plan = []) {
+  if (inner === null || typeof inner !== 'object' || typeof inner.load !== 'function' || typeof inner.append !== 'function') {
+    throw new ContextviewTypeError('inner', '`inner` must be a SessionStorage (load() and append(lines))');
+  }
+  if (!Array.isArray(plan)) throw new ContextviewTypeError('plan', '`plan` must be an array of faults');
   const injected = [];
   let crashed = false;
   const crashedError = () => faultError('crashed', 'the storage crashed (injected); reopen the backing store');

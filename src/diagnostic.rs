@@ -84,13 +84,47 @@ pub(crate) use declare_codes;
 /// names it always, but compiles a second copy of every input type's deserializer: 76 KB of the
 /// gzipped `.wasm` (BENCHMARKS.md).
 pub fn from_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, String> {
-    T::deserialize(&value).map_err(|e| {
-        let message = e.to_string();
-        match locate(&value, &message) {
-            Some(path) => format!("{path}: {message}"),
-            None => message,
+    read_value(value).map_err(|e| e.to_string())
+}
+
+/// Why a value was not read: serde's words, and where in the value it happened when that is one
+/// place (a JSON path: `providerOptions.anthropic.thinking.budget_tokens`, `tools[2].name`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueError {
+    pub path: Option<String>,
+    /// The words, the place first where it is known.
+    pub message: String,
+}
+
+impl std::fmt::Display for ValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// [`from_value`], with the place kept apart from the words.
+pub fn read_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ValueError> {
+    T::deserialize(&value).map_err(|e| value_error(&value, e.to_string()))
+}
+
+/// Where in `value` serde's `message` happened (one copy, not one per type read).
+fn value_error(value: &serde_json::Value, message: String) -> ValueError {
+    match locate(value, &message) {
+        Some(path) => ValueError { message: format!("{path}: {message}"), path: Some(path) },
+        // A reader inside named the place itself (`providerOptions.anthropic.thinking: …`, or
+        // after the tag it read: "`userMessage`: text: …").
+        None => {
+            let named = |text: &str| text.split_once(": ").filter(|(path, _)| is_path(path) && value.get(path.split(['.', '[']).next().unwrap_or("")).is_some()).map(|(path, _)| path.to_owned());
+            let after_tag = message.strip_prefix('`').and_then(|m| m.split_once("`: ")).map(|(_, rest)| rest);
+            let path = named(&message).or_else(|| after_tag.and_then(named));
+            ValueError { path, message }
         }
-    })
+    }
+}
+
+/// Whether `text` reads as a JSON path (`a.b[2].c`).
+fn is_path(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-.[]".contains(&b))
 }
 
 /// The one place in `value` that what `message` says it met can be: a JSON path

@@ -219,6 +219,9 @@ pub enum RequestError {
     /// Options are missing or contradictory.
     InvalidOptions(String),
     Build(BuildError),
+    /// The provider refused the last request (the model, its filter, or a blocked prompt) and
+    /// nothing changed since: the same request would be refused again.
+    InputRefused(String),
 }
 
 impl RequestError {
@@ -226,6 +229,7 @@ impl RequestError {
         match self {
             RequestError::InvalidOptions(_) => "invalid_options",
             RequestError::Build(e) => e.code(),
+            RequestError::InputRefused(_) => "input_refused",
         }
     }
 }
@@ -235,6 +239,7 @@ impl std::fmt::Display for RequestError {
         match self {
             RequestError::InvalidOptions(m) => write!(f, "invalid_options: {m}"),
             RequestError::Build(e) => e.fmt(f),
+            RequestError::InputRefused(m) => write!(f, "input_refused: {m}"),
         }
     }
 }

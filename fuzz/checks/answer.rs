@@ -85,7 +85,10 @@ pub fn check(data: &[u8]) {
         }
     }
     match whole.retry(u32::from(*control & 3), Some(1_445_412_480_000), 7, &RetryPolicy::default()) {
-        Some(retry) => assert!(retry.after_ms <= 60_000, "a wait of {} ms", retry.after_ms),
+        Some(retry) => {
+            assert!(retry.after_ms.is_none_or(|ms| ms <= 60_000), "a wait of {:?} ms", retry.after_ms);
+            assert_eq!(retry.after_ms.is_some(), retry.retryable, "a wait is advised with a retry, and only then");
+        }
         None => assert_eq!(whole.status, AnswerStatus::Complete),
     }
 

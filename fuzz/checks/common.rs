@@ -47,6 +47,10 @@ pub fn builds_valid_payloads(items: &[Item]) {
                 Err(e @ BuildError::HistoryNeeded { .. }) => {
                     assert!(items.iter().any(|i| matches!(i, Item::ToolResult(r) if r.released.is_some())), "{provider}: {e:?}")
                 }
+                // A server-side compaction block Anthropic must get back: the one refusal an input may cause.
+                Err(BuildError::InvalidPayload { violations, .. })
+                    if violations.iter().all(|v| v.rule == "anthropic.compaction_block_passed_back")
+                        && items.iter().any(|i| matches!(i, Item::Native(n) if n.value.get("type").and_then(|t| t.as_str()) == Some("compaction"))) => {}
                 Err(e @ (BuildError::InvalidPayload { .. } | BuildError::InvalidOptions { .. })) => panic!("{provider}: {e:?}"),
             }
         }

@@ -59,6 +59,9 @@ pub struct ErrorHints {
     pub retry_delay_ms: Option<u64>,
     /// The request id the body names (Anthropic writes it into the body too).
     pub request_id: Option<String>,
+    /// A quota no wait of seconds refills, which a Gemini 429's `google.rpc.QuotaFailure` names
+    /// (its `quotaId`, such as `GenerateRequestsPerDayPerProjectPerModel-FreeTier`).
+    pub long_quota: Option<String>,
 }
 
 /// A context-length refusal: the prompt's size and the model's limit, where the text names them.
@@ -89,6 +92,7 @@ pub fn read_error(head: &Head, body: &[u8]) -> (ProviderFailure, ErrorHints) {
         match value.get("error") {
             Some(error @ Value::Object(_)) => {
                 hints.retry_delay_ms = retry_info(error);
+                hints.long_quota = long_quota(error);
                 Some(failure_of(error, &status_name(head.status)))
             }
             // `{"error": "text"}`, `{"message": …}`, `{"detail": …}` (servers that speak no API's shape).
@@ -157,12 +161,17 @@ pub(crate) fn failure_of(error: &Value, fallback_kind: &str) -> ProviderFailure 
         Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
         _ => None,
     };
-    let kind = string("type").or_else(|| string("status")).or_else(|| string("code")).unwrap_or_else(|| fallback_kind.to_owned());
-    let code = string("code").filter(|c| *c != kind);
     let status = match error.get("code") {
         Some(Value::Number(n)) => n.as_u64().and_then(|n| u16::try_from(n).ok()),
         _ => None,
     };
+    // A numeric code alone (OpenRouter's errors, some proxies') is an HTTP status: its name.
+    let kind = string("type")
+        .or_else(|| string("status"))
+        .or_else(|| string("code"))
+        .or_else(|| status.filter(|s| (400..600).contains(s)).map(status_name))
+        .unwrap_or_else(|| fallback_kind.to_owned());
+    let code = string("code").filter(|c| *c != kind);
     let message = match error.get("message") {
         Some(Value::String(m)) => m.clone(),
         _ => error.to_string(),
@@ -178,6 +187,21 @@ fn retry_info(error: &Value) -> Option<u64> {
         let seconds: f64 = delay.strip_suffix('s')?.trim().parse().ok()?;
         (seconds.is_finite() && seconds >= 0.0).then(|| (seconds * 1000.0).round() as u64)
     })
+}
+
+/// The quota a `google.rpc.QuotaFailure` among an error's details names that is counted per
+/// day or longer (its `quotaId` or `quotaMetric` says `PerDay`, `PerMonth`): the first such.
+fn long_quota(error: &Value) -> Option<String> {
+    let details = error.get("details")?.as_array()?;
+    details
+        .iter()
+        .filter(|d| d.get("@type").and_then(Value::as_str).is_some_and(|t| t.ends_with("google.rpc.QuotaFailure")))
+        .flat_map(|d| d.get("violations").and_then(Value::as_array).into_iter().flatten())
+        .find_map(|v| {
+            let id = v.get("quotaId").and_then(Value::as_str).or_else(|| v.get("quotaMetric").and_then(Value::as_str))?;
+            let lower = id.to_ascii_lowercase();
+            ["perday", "per_day", "permonth", "per_month"].iter().any(|p| lower.contains(p)).then(|| id.to_owned())
+        })
 }
 
 /// Whether `failure` is a context-length refusal, and what it says of the sizes.
@@ -336,6 +360,27 @@ mod tests {
         assert_eq!(read_error(&head(418), br#"{"error":"teapot"}"#).0, failure("http_418", "teapot", 418, None));
         // The response's status wins over a number in the body.
         assert_eq!(read_error(&head(503), br#"{"error":{"code":500,"message":"x","status":"INTERNAL"}}"#).0.status, Some(503));
+        // A numeric code alone (OpenRouter's shape) names the kind by its status.
+        assert_eq!(read_error(&head(402), br#"{"error":{"code":402,"message":"Insufficient credits"}}"#).0, failure("payment_required", "Insufficient credits", 402, None));
+        assert_eq!(failure_of(&serde_json::json!({"code": 502, "message": "Provider returned error"}), "error").kind, "bad_gateway");
+        assert_eq!(failure_of(&serde_json::json!({"code": "server_error", "message": "Provider disconnected"}), "error").kind, "server_error");
+    }
+
+    #[test]
+    fn a_gemini_quota_failure_says_whether_the_quota_is_per_day() {
+        // The shape Gemini sends (details in any order; a short RetryInfo beside a daily quota).
+        let body = |quota: &str| {
+            format!(
+                r#"{{"error":{{"code":429,"message":"You exceeded your current quota.","status":"RESOURCE_EXHAUSTED","details":[
+                {{"@type":"type.googleapis.com/google.rpc.Help","links":[{{"description":"quotas","url":"https://ai.google.dev/gemini-api/docs/rate-limits"}}]}},
+                {{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{{"quotaMetric":"generativelanguage.googleapis.com/generate_content_free_tier_requests","quotaId":"{quota}","quotaDimensions":{{"location":"global","model":"gemini-2.5-pro"}},"quotaValue":"50"}}]}},
+                {{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"34s"}}]}}}}"#
+            )
+        };
+        let (_, daily) = read_error(&head(429), body("GenerateRequestsPerDayPerProjectPerModel-FreeTier").as_bytes());
+        assert_eq!((daily.long_quota.as_deref(), daily.retry_delay_ms), (Some("GenerateRequestsPerDayPerProjectPerModel-FreeTier"), Some(34_000)));
+        let (_, minute) = read_error(&head(429), body("GenerateRequestsPerMinutePerProjectPerModel-FreeTier").as_bytes());
+        assert_eq!((minute.long_quota, minute.retry_delay_ms), (None, Some(34_000)));
     }
 
     #[test]

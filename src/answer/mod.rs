@@ -93,15 +93,17 @@ pub enum Ending {
 }
 
 impl Ending {
+    /// Whether a stop reason says the model or the provider's filter refused.
+    pub fn refuses(reason: Option<&str>) -> bool {
+        matches!(Ending::of_stop_reason(reason), Ending::Refused)
+    }
+
     /// The ending a stop reason names, for an answer that came whole.
     pub fn of_stop_reason(reason: Option<&str>) -> Ending {
         match reason {
             Some("max_tokens" | "length" | "MAX_TOKENS" | "max_output_tokens" | "model_context_window_exceeded") => Ending::OutputLimit,
             Some("pause_turn") => Ending::Paused,
-            Some(
-                "refusal" | "content_filter" | "SAFETY" | "RECITATION" | "LANGUAGE" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII"
-                | "IMAGE_SAFETY" | "IMAGE_PROHIBITED_CONTENT" | "OTHER",
-            ) => Ending::Refused,
+            Some(r) if crate::update::record::REFUSAL_STOP_REASONS.contains(&r) => Ending::Refused,
             _ => Ending::Done,
         }
     }
@@ -139,8 +141,13 @@ pub struct AnswerSummary {
     pub error: Option<ProviderFailure>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub usage: Option<UsageAnchor>,
-    /// The model refused (a refusal block or stop reason).
+    /// The model or the provider's filter refused: a refusal block, a refusal stop reason, or a
+    /// blocked prompt (`ending` is `refused`).
     pub refused: bool,
+    /// The prompt itself was blocked before the model answered (Gemini's
+    /// `promptFeedback.blockReason`: `SAFETY`, `PROHIBITED_CONTENT`, `MODEL_ARMOR`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<String>,
     /// How it ended, for the loop: done, cut by the output limit, paused, refused, interrupted or
     /// failed.
     pub ending: Ending,
@@ -172,7 +179,8 @@ pub enum Recovery {
     /// build prunes old tool results to fit.
     Prune,
     /// Pruning cannot bring the context under the window: compact before the next request
-    /// (`prepareCompaction`; a `compactionDue` effect says so too).
+    /// (`send` does; `prepareCompaction` for a host that compacts itself; a `compactionDue`
+    /// effect says so too).
     Compact,
 }
 
@@ -181,10 +189,20 @@ pub enum Recovery {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextRefusal {
+    /// The tokens the request held, as the provider counted them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokens: Option<u64>,
+    /// The model's limit the provider named.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
+    /// The window the session counts with from here on: the limit named, or — where the
+    /// provider named none — learned from the refused request itself (less than it held).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<u64>,
+    /// Set when the latest prompt, with the system prompt and tools, does not fit that window
+    /// alone: nothing the session may leave out makes room (the prompt is the user's to cut).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
 }
 
 impl Answer {
@@ -219,6 +237,7 @@ impl Answer {
             details: (!self.details.is_empty()).then(|| self.details.clone()),
             request_id: self.request_id(),
             dropped: self.dropped.clone(),
+            refused: self.status == AnswerStatus::Complete && self.refused(),
         }
     }
 
@@ -232,14 +251,22 @@ impl Answer {
         match self.status {
             AnswerStatus::Failed => Ending::Failed,
             AnswerStatus::Partial => Ending::Interrupted,
-            AnswerStatus::Complete => {
-                let refused = self.blocks.iter().any(|b| matches!(b, TurnBlock::Text { refusal: true, .. }));
-                match Ending::of_stop_reason(self.stop_reason.as_deref()) {
-                    Ending::Done if refused || self.details.contains_key("promptFeedback") => Ending::Refused,
-                    ending => ending,
-                }
-            }
+            AnswerStatus::Complete if self.refused() => Ending::Refused,
+            AnswerStatus::Complete => Ending::of_stop_reason(self.stop_reason.as_deref()),
         }
+    }
+
+    /// Whether the model or the provider's filter refused: a refusal block, a refusal stop
+    /// reason, or a blocked prompt.
+    pub fn refused(&self) -> bool {
+        self.blocks.iter().any(|b| matches!(b, TurnBlock::Text { refusal: true, .. }))
+            || Ending::refuses(self.stop_reason.as_deref())
+            || self.blocked().is_some()
+    }
+
+    /// Why the prompt was blocked before the model answered (Gemini's `promptFeedback.blockReason`).
+    pub fn blocked(&self) -> Option<&str> {
+        self.details.get("promptFeedback")?.get("blockReason")?.as_str().filter(|r| !r.is_empty())
     }
 
     /// For an answer that failed or was interrupted, the retry decision for attempt `attempt`
@@ -260,7 +287,7 @@ impl Answer {
     /// numbers it named.
     pub fn context_refusal(&self) -> Option<ContextRefusal> {
         let failure = self.failure.as_ref()?;
-        failure::overflow(self.provider, failure).map(|o| ContextRefusal { tokens: o.tokens, limit: o.limit })
+        failure::overflow(self.provider, failure).map(|o| ContextRefusal { tokens: o.tokens, limit: o.limit, window: None, prompt_tokens: None })
     }
 
     /// Whether the provider refused the request for its size or its images (a 413, Anthropic's
@@ -291,13 +318,9 @@ impl Answer {
     pub fn summary(&self, message_id: &str) -> AnswerSummary {
         let mut text = String::new();
         let mut tool_calls = Vec::new();
-        let mut refused = self.stop_reason.as_deref().is_some_and(|r| matches!(r, "refusal" | "content_filter" | "SAFETY" | "PROHIBITED_CONTENT"));
         for block in &self.blocks {
             match block {
-                TurnBlock::Text { text: t, refusal, .. } => {
-                    text.push_str(t);
-                    refused |= *refusal;
-                }
+                TurnBlock::Text { text: t, .. } => text.push_str(t),
                 TurnBlock::Call { id, name, input, .. } => tool_calls.push(AnswerCall {
                     id: id.clone().unwrap_or_else(|| write::derived_call_id(message_id, tool_calls.len())),
                     name: name.clone(),
@@ -316,7 +339,8 @@ impl Answer {
             status: self.status,
             error: self.failure.clone(),
             usage: self.usage.clone(),
-            refused,
+            refused: self.ending() == Ending::Refused,
+            blocked: self.blocked().map(str::to_owned),
             ending: self.ending(),
             retry: None,
             recovery: None,

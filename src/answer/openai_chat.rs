@@ -11,7 +11,9 @@
 //!   call's `input` is its free-form text.
 //! - `annotations` (URL citations) are kept on the text.
 //! - Usage comes in a last chunk whose `choices` is empty (`usage: null` on the others); a
-//!   chunk or body with `error` fails the answer; Azure's chunks with no choices and its filter
+//!   chunk or body with `error` fails the answer (one that comes after the choice finished is
+//!   kept in the end's details: OpenRouter sends one after a `length` cut), as does OpenRouter's
+//!   `finish_reason: "error"`; Azure's chunks with no choices and its filter
 //!   results are passed over.
 
 use std::borrow::Cow;
@@ -113,7 +115,13 @@ impl Reader {
 
     pub fn read(&mut self, value: &Value, asm: &mut Assembler) {
         if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
-            asm.failure = Some(failure_of(error, "error"));
+            // After the choice finished (a `length` cut, say) the answer is as whole as it gets:
+            // an error the proxy sends then is kept, and does not fail it.
+            if self.finished_choice {
+                asm.details.insert("errorAfterFinish".to_owned(), error.clone());
+            } else {
+                asm.failure = Some(failure_of(error, "stream_error"));
+            }
             return;
         }
         // Older servers write errors flat (`{"object": "error", "message": …}`).
@@ -143,6 +151,14 @@ impl Reader {
                 self.delta(delta, asm);
             }
             if let Some(reason) = str_of(choice, "finish_reason") {
+                // OpenRouter ends a choice the upstream failed with `error` (its error object,
+                // when it sends one, was read above): the answer failed.
+                if reason == "error" {
+                    let native = str_of(choice, "native_finish_reason").unwrap_or("error");
+                    let message = format!("the provider ended the answer with an error (finish_reason \"error\", native \"{native}\")");
+                    asm.failure = Some(crate::update::record::ProviderFailure { kind: native.to_owned(), message, status: None, code: None });
+                    continue;
+                }
                 asm.stop_reason = Some(reason.to_owned());
                 self.finished_choice = true;
                 asm.finished = true;

@@ -6,8 +6,11 @@
 //! HTTP date), else Gemini's `RetryInfo.retryDelay` is waited when it asks for at most a minute;
 //! otherwise the wait is exponential backoff from 0.5 s to 8 s with up to a quarter taken off.
 //! Beyond them: an error *event* inside a stream (an overload mid-answer) is read by its kind, an
-//! answer that ended early is retried like a dropped connection, and OpenAI's
-//! `insufficient_quota` 429 is not retried (no wait fixes an exhausted quota).
+//! answer that ended early is retried like a dropped connection, and what no wait of seconds
+//! fixes is not retried: OpenAI's `insufficient_quota` 429, a Gemini 429 whose `QuotaFailure`
+//! names a per-day (or longer) quota, and billing refusals (a 402, Anthropic's `billing_error`
+//! and "credit balance is too low", OpenAI's `billing_not_active` and
+//! `billing_hard_limit_reached`). A wait is advised only with a retry.
 //!
 //! The quarter taken off is not random: it is a hash of what the caller passes (the session and
 //! the attempt), so two sessions spread apart while a test sees the same wait every time.
@@ -55,11 +58,14 @@ pub struct Retry {
     /// Sending the same request again may succeed.
     pub retryable: bool,
     /// How long to wait before it, in milliseconds: the server's ask when it made a reasonable
-    /// one, else the backoff for this attempt.
-    pub after_ms: u64,
+    /// one, else the backoff for this attempt. Only with a retry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_ms: Option<u64>,
     /// Why, in a word: `rate_limited`, `overloaded`, `server_error`, `timeout`, `conflict`,
     /// `connection_dropped`, `answer_incomplete`, `should_retry` (the server's header) — or why
-    /// not: `quota_exceeded`, `client_error`, `should_not_retry`, `not_transient`.
+    /// not: `quota_exceeded` (a quota no short wait refills: OpenAI's `insufficient_quota`, a
+    /// per-day Gemini quota), `billing` (the account's billing or credit), `client_error`,
+    /// `should_not_retry`, `not_transient`.
     pub reason: String,
 }
 
@@ -90,7 +96,7 @@ pub fn advise(cause: Cause<'_>, attempt: u32, now_ms: Option<i64>, salt: u64, po
             let (retryable, reason) = match head.header("x-should-retry") {
                 Some(v) if v.eq_ignore_ascii_case("true") => (true, "should_retry"),
                 Some(v) if v.eq_ignore_ascii_case("false") => (false, "should_not_retry"),
-                _ => by_status(head.status, failure),
+                _ => by_status(head.status, failure, hints),
             };
             (retryable, reason, server_wait(head, hints, now_ms))
         }
@@ -101,16 +107,26 @@ pub fn advise(cause: Cause<'_>, attempt: u32, now_ms: Option<i64>, salt: u64, po
         Cause::Dropped => (true, "connection_dropped", None),
         Cause::Incomplete => (true, "answer_incomplete", None),
     };
-    let after_ms = match server_ms {
+    let after_ms = retryable.then(|| match server_ms {
         Some(ms) if ms > 0 && ms <= policy.max_server_delay_ms => ms,
         _ => backoff(attempt, salt, policy),
-    };
+    });
     Retry { retryable, after_ms, reason: reason.to_owned() }
 }
 
-fn by_status(status: u16, failure: &ProviderFailure) -> (bool, &'static str) {
-    let quota = failure.kind == "insufficient_quota" || failure.code.as_deref() == Some("insufficient_quota");
+/// The error kinds and codes of a billing refusal: the account cannot pay, whatever the wait.
+const BILLING: [&str; 4] = ["billing_error", "billing_not_active", "billing_hard_limit_reached", "insufficient_credits"];
+
+/// Whether a failure is about the account's billing or credit.
+fn billing(status: u16, failure: &ProviderFailure) -> bool {
+    let named = |name: &str| failure.kind == name || failure.code.as_deref() == Some(name);
+    status == 402 || BILLING.iter().any(|b| named(b)) || failure.message.to_ascii_lowercase().contains("credit balance is too low")
+}
+
+fn by_status(status: u16, failure: &ProviderFailure, hints: &ErrorHints) -> (bool, &'static str) {
+    let quota = failure.kind == "insufficient_quota" || failure.code.as_deref() == Some("insufficient_quota") || hints.long_quota.is_some();
     match status {
+        _ if billing(status, failure) => (false, "billing"),
         429 if quota => (false, "quota_exceeded"),
         429 => (true, "rate_limited"),
         408 | 504 => (true, "timeout"),
@@ -126,13 +142,16 @@ fn by_kind(failure: &ProviderFailure) -> (bool, &'static str) {
     if named("insufficient_quota") {
         return (false, "quota_exceeded");
     }
+    if billing(failure.status.unwrap_or(0), failure) {
+        return (false, "billing");
+    }
     match TRANSIENT.iter().find(|k| named(k)) {
         Some(&("rate_limit_error" | "rate_limit_exceeded" | "RESOURCE_EXHAUSTED")) => (true, "rate_limited"),
         Some(&("overloaded_error" | "UNAVAILABLE" | "overloaded" | "service_unavailable")) => (true, "overloaded"),
         Some(&("timeout_error" | "DEADLINE_EXCEEDED")) => (true, "timeout"),
         Some(_) => (true, "server_error"),
         None => match failure.status {
-            Some(status) => by_status(status, failure),
+            Some(status) => by_status(status, failure, &ErrorHints::default()),
             None => (false, "not_transient"),
         },
     }
@@ -176,7 +195,7 @@ mod tests {
         ProviderFailure { kind: kind.into(), message: String::new(), status, code: code.map(str::to_owned) }
     }
 
-    fn http(status: u16, headers: &[(&str, &str)], kind: &str, code: Option<&str>) -> (bool, u64, String) {
+    fn http(status: u16, headers: &[(&str, &str)], kind: &str, code: Option<&str>) -> (bool, Option<u64>, String) {
         let head = Head::new(status, headers.iter().map(|(n, v)| (n.to_string(), v.to_string())));
         let f = failure(kind, code, Some(status));
         let r = advise(Cause::Http { head: &head, failure: &f, hints: &ErrorHints::default() }, 0, Some(1_000_000), 7, &RetryPolicy::default());
@@ -185,21 +204,37 @@ mod tests {
 
     #[test]
     fn statuses_headers_and_kinds_as_the_sdks_decide_and_beyond() {
-        let r = |retryable: bool, ms: u64, reason: &str| (retryable, ms, reason.to_owned());
-        let backoff0 = backoff(0, 7, &RetryPolicy::default());
-        assert_eq!(http(429, &[("retry-after", "3")], "rate_limit_error", None), r(true, 3000, "rate_limited"));
-        assert_eq!(http(429, &[("Retry-After-Ms", "1250.4"), ("retry-after", "9")], "requests", Some("rate_limit_exceeded")), r(true, 1250, "rate_limited"));
-        assert_eq!(http(429, &[("retry-after", "20")], "insufficient_quota", None), r(false, 20_000, "quota_exceeded"));
+        let r = |retryable: bool, ms: Option<u64>, reason: &str| (retryable, ms, reason.to_owned());
+        let backoff0 = Some(backoff(0, 7, &RetryPolicy::default()));
+        assert_eq!(http(429, &[("retry-after", "3")], "rate_limit_error", None), r(true, Some(3000), "rate_limited"));
+        assert_eq!(http(429, &[("Retry-After-Ms", "1250.4"), ("retry-after", "9")], "requests", Some("rate_limit_exceeded")), r(true, Some(1250), "rate_limited"));
+        // Not retried: no wait is advised, whatever the server asked for.
+        assert_eq!(http(429, &[("retry-after", "20")], "insufficient_quota", None), r(false, None, "quota_exceeded"));
         // An HTTP date, read against the host's clock (1,000,000 ms = 00:16:40 on 1 Jan 1970).
-        assert_eq!(http(503, &[("retry-after", "Thu, 01 Jan 1970 00:16:45 GMT")], "service_unavailable", None), r(true, 5000, "overloaded"));
+        assert_eq!(http(503, &[("retry-after", "Thu, 01 Jan 1970 00:16:45 GMT")], "service_unavailable", None), r(true, Some(5000), "overloaded"));
         // Asked for more than a minute, or for nothing: the backoff.
         assert_eq!(http(529, &[("retry-after", "120")], "overloaded_error", None), r(true, backoff0, "overloaded"));
         assert_eq!(http(500, &[("retry-after", "0")], "api_error", None), r(true, backoff0, "server_error"));
         assert_eq!(http(408, &[], "request_timeout", None), r(true, backoff0, "timeout"));
         assert_eq!(http(409, &[], "conflict", None), r(true, backoff0, "conflict"));
-        assert_eq!(http(400, &[], "invalid_request_error", None), r(false, backoff0, "client_error"));
+        assert_eq!(http(400, &[], "invalid_request_error", None), r(false, None, "client_error"));
         assert_eq!(http(400, &[("x-should-retry", "true")], "invalid_request_error", None), r(true, backoff0, "should_retry"));
-        assert_eq!(http(503, &[("x-should-retry", "false")], "service_unavailable", None), r(false, backoff0, "should_not_retry"));
+        assert_eq!(http(503, &[("x-should-retry", "false")], "service_unavailable", None), r(false, None, "should_not_retry"));
+        // Billing: a 402, Anthropic's billing_error, OpenAI's billing codes (a 429 among them).
+        assert_eq!(http(402, &[], "billing_error", None), r(false, None, "billing"));
+        assert_eq!(http(429, &[("retry-after", "2")], "billing_not_active", None), r(false, None, "billing"));
+        assert_eq!(http(400, &[], "invalid_request_error", Some("billing_hard_limit_reached")), r(false, None, "billing"));
+        let credit = ProviderFailure { message: "Your credit balance is too low to access the Anthropic API.".into(), ..failure("invalid_request_error", None, Some(400)) };
+        let r400 = advise(Cause::Http { head: &Head::new(400, []), failure: &credit, hints: &ErrorHints::default() }, 0, None, 7, &RetryPolicy::default());
+        assert_eq!((r400.retryable, r400.reason.as_str()), (false, "billing"));
+        // A Gemini 429 whose QuotaFailure names a per-day quota: not retried, though it asks for 34 s.
+        let hints = ErrorHints { retry_delay_ms: Some(34_000), long_quota: Some("GenerateRequestsPerDayPerProjectPerModel-FreeTier".into()), ..ErrorHints::default() };
+        let daily = failure("RESOURCE_EXHAUSTED", None, Some(429));
+        let r429 = advise(Cause::Http { head: &Head::new(429, []), failure: &daily, hints: &hints }, 0, None, 7, &RetryPolicy::default());
+        assert_eq!((r429.retryable, r429.after_ms, r429.reason.as_str()), (false, None, "quota_exceeded"));
+        let per_minute = ErrorHints { retry_delay_ms: Some(34_000), ..ErrorHints::default() };
+        let r429 = advise(Cause::Http { head: &Head::new(429, []), failure: &daily, hints: &per_minute }, 0, None, 7, &RetryPolicy::default());
+        assert_eq!((r429.retryable, r429.after_ms, r429.reason.as_str()), (true, Some(34_000), "rate_limited"));
         let event = |kind: &str, code: Option<&str>| {
             let r = advise(Cause::Event { failure: &failure(kind, code, None) }, 1, None, 7, &RetryPolicy::default());
             (r.retryable, r.reason)

@@ -39,6 +39,7 @@ pub fn normalise(provider: Provider, usage: &Value, model: Option<&str>) -> Opti
         reasoning_tokens: reasoning,
         omitted_tokens: None,
         head_tokens: None,
+        counted: None,
     };
     match provider {
         Provider::Anthropic => any(&["/input_tokens", "/output_tokens"]).then(|| {

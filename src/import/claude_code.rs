@@ -112,7 +112,7 @@ pub fn import(text: &str) -> Imported {
     }
     let order = order(&entries, &facts, subagent);
     let mut writer =
-        Writer { tree: TreePath::default(), pending_compaction: None, model: None, emitted: HashMap::new(), latest: HashMap::new(), thinking: HashMap::new(), results: HashSet::new() };
+        Writer { tree: TreePath::default(), pending_compaction: None, model: None, emitted: HashMap::new(), latest: HashMap::new(), thinking: HashMap::new(), results: HashSet::new(), model_rewinds: 0 };
     for (position, &index) in order.iter().enumerate() {
         let closes = closes_message(&entries, &order, position);
         writer.entry(&mut out, &entries, index, &facts, subagent, closes);
@@ -213,6 +213,7 @@ impl Facts {
                     reasoning_tokens: None,
                     omitted_tokens: Some(0),
                     head_tokens: None,
+                    counted: None,
                 };
                 let best = facts.usage.entry(message_id.to_owned()).or_insert_with(|| anchor.clone());
                 if anchor.output_tokens > best.output_tokens {
@@ -295,6 +296,9 @@ struct Writer {
     thinking: HashMap<String, usize>,
     /// Tree ids of result lines and of lines a call injected.
     results: HashSet<String>,
+    /// Rewinds written when the model was last said: one written since took the model switch
+    /// out of the view with the rest (an agent's compaction that starts a new chain does).
+    model_rewinds: usize,
 }
 
 impl Writer {
@@ -345,7 +349,8 @@ impl Writer {
                 } else {
                     None
                 };
-                self.tree.entry(out, line, uuid, parent.as_deref(), |out| user_line(out, line, uuid, value, compaction, facts))
+                let group = exchange(entry, facts);
+                self.tree.entry(out, line, uuid, parent.as_deref(), group, |out| user_line(out, line, uuid, value, compaction, facts))
             }
             "assistant" if entry.api_error() => {
                 // An API error shown as an assistant message: the model never said it.
@@ -353,8 +358,15 @@ impl Writer {
                 self.tree.alias(uuid, parent.as_deref());
             }
             "assistant" => {
-                let (model, thinking) = (&mut self.model, &mut self.thinking);
-                self.tree.entry(out, line, uuid, parent.as_deref(), |out| assistant_line(out, line, value, facts, closes, model, thinking))
+                let (model, thinking, model_rewinds) = (&mut self.model, &mut self.thinking, &mut self.model_rewinds);
+                self.tree.entry(out, line, uuid, parent.as_deref(), entry.message_id(), |out| {
+                    // After a rewind, the message says its model again.
+                    if out.written("rewind") != *model_rewinds {
+                        *model = None;
+                        *model_rewinds = out.written("rewind");
+                    }
+                    assistant_line(out, line, value, facts, closes, model, thinking)
+                })
             }
             "system" if subtype == "compact_boundary" => {
                 let kept = value
@@ -401,6 +413,24 @@ impl Writer {
         }
         stated.map(str::to_owned)
     }
+}
+
+/// The provider answer a user line belongs to, for the tree (see `tree.rs`): the API message
+/// whose calls its results answer (when they all answer one), or the one whose call injected it
+/// (a skill's body). A prompt belongs to none.
+fn exchange<'a>(entry: &Entry, facts: &'a Facts) -> Option<&'a str> {
+    let blocks = entry.value.pointer("/message/content").and_then(Value::as_array);
+    let answered: Vec<&str> = blocks
+        .into_iter()
+        .flatten()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+        .filter_map(|b| b.get("tool_use_id").and_then(Value::as_str))
+        .collect();
+    if let Some(first) = answered.first() {
+        let message = facts.call_message.get(*first)?;
+        return answered.iter().all(|c| facts.call_message.get(*c) == Some(message)).then_some(message.as_str());
+    }
+    entry.source_tool_use().and_then(|call| facts.call_message.get(call)).map(String::as_str)
 }
 
 /// Writes a user line. `compaction` is set for a compaction's summary line: the tokens before

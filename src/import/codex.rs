@@ -368,6 +368,7 @@ fn event_msg(out: &mut LogBuilder, state: &mut State, line: usize, payload: &Val
                 reasoning_tokens: usage.get("reasoning_output_tokens").and_then(Value::as_u64),
                 omitted_tokens: Some(0),
                 head_tokens: None,
+                counted: None,
             }));
         }
         "turn_aborted" => {

@@ -337,6 +337,11 @@ impl LogBuilder {
         seq.checked_sub(2).and_then(|i| self.records.get(i as usize))
     }
 
+    /// Records of `kind` written so far.
+    pub fn written(&self, kind: &str) -> usize {
+        self.report.written.get(kind).copied().unwrap_or(0)
+    }
+
     pub fn push(&mut self, body: RecordBody) -> u64 {
         let seq = self.next_seq();
         *self.report.written.entry(body.kind().to_owned()).or_insert(0) += 1;

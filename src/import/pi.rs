@@ -67,7 +67,7 @@ pub fn import(text: &str) -> Imported {
             tree.alias(&id, parent.as_deref());
             continue;
         }
-        tree.entry(&mut out, line, &id, parent.as_deref(), |out| match kind.as_str() {
+        tree.entry(&mut out, line, &id, parent.as_deref(), None, |out| match kind.as_str() {
             "message" => match value.get("message") {
                 Some(message) => message_entry(out, line, &id, message),
                 None => out.bad_line(line, &codes::IMPORT_BAD_MESSAGE, "message entry has no message"),
@@ -253,6 +253,7 @@ fn assistant(out: &mut LogBuilder, line: usize, id: &str, message: &Value) {
                 reasoning_tokens: None,
                 omitted_tokens: Some(0),
                 head_tokens: None,
+                counted: None,
             }));
         }
     }

@@ -7,6 +7,14 @@
 //! starts the first dropped entry when that entry is a prompt, otherwise to the prompt of the
 //! turn it belongs to, after which the kept part of that turn is appended again. Replay then
 //! yields exactly the active path, and every record of every branch stays in the log.
+//!
+//! The parts of one provider answer are never branches of each other. An importer may name each
+//! entry's *exchange* (Claude Code: the API message its blocks belong to, or whose calls its
+//! results answer): an entry that hangs off any part of an exchange hangs off its end, and an
+//! entry never cuts the rest of its own exchange. So an answer whose parallel calls were written
+//! as several entries, chained or side by side, with each result parented on its own call, keeps
+//! every call and every result, however they are parented; a new prompt or another answer off
+//! the same point is still a branch.
 
 use std::collections::HashMap;
 
@@ -24,6 +32,8 @@ struct Node {
     records: Vec<RecordBody>,
     /// The entry starts a real user prompt.
     prompt: bool,
+    /// The exchange the entry belongs to, when the importer names one.
+    group: Option<String>,
 }
 
 /// The current path through the tree.
@@ -44,16 +54,17 @@ enum Alias {
 }
 
 impl TreePath {
-    /// Writes one entry: first moves the log's end to `parent` (rewinding when needed), then
-    /// lets `emit` write the entry's records.
-    pub fn entry(&mut self, out: &mut LogBuilder, line: usize, id: &str, parent: Option<&str>, emit: impl FnOnce(&mut LogBuilder)) {
-        self.move_to(out, line, parent);
+    /// Writes one entry of exchange `group` (see the module's docs): first moves the log's end
+    /// to `parent` (rewinding when needed), then lets `emit` write the entry's records.
+    pub fn entry(&mut self, out: &mut LogBuilder, line: usize, id: &str, parent: Option<&str>, group: Option<&str>, emit: impl FnOnce(&mut LogBuilder)) {
+        self.move_to(out, line, parent, group);
         let start = out.next_seq();
         emit(out);
         let written: Vec<Record> = out_records_since(out, start);
         let prompt = starts_prompt(out, start, &written);
         self.position.insert(id.to_owned(), self.path.len());
-        self.path.push(Node { id: id.to_owned(), first_seq: start, records: written.into_iter().map(|r| r.body).collect(), prompt });
+        let records = written.into_iter().map(|r| r.body).collect();
+        self.path.push(Node { id: id.to_owned(), first_seq: start, records, prompt, group: group.map(str::to_owned) });
     }
 
     /// Registers an entry that writes nothing (a UI or metadata line). Entries that name it as
@@ -102,7 +113,7 @@ impl TreePath {
         self.position.get(id).map(|&i| self.path[i].first_seq)
     }
 
-    fn move_to(&mut self, out: &mut LogBuilder, line: usize, parent: Option<&str>) {
+    fn move_to(&mut self, out: &mut LogBuilder, line: usize, parent: Option<&str>, group: Option<&str>) {
         let resolved = match parent.map(|p| self.resolve(p)) {
             Some(Some(p)) => Some(p),
             // A detached alias: continue at the end of the branch.
@@ -112,7 +123,7 @@ impl TreePath {
         let parent = resolved.as_deref();
         let keep = match parent {
             Some(parent) => match self.position.get(parent) {
-                Some(&index) => index + 1,
+                Some(&index) => self.exchange_end(index, group),
                 None => {
                     if !self.path.is_empty() {
                         out.diagnostic(
@@ -162,6 +173,24 @@ impl TreePath {
             self.position.insert(node.id.clone(), self.path.len());
             self.path.push(Node { prompt, first_seq: start, ..node });
         }
+    }
+
+    /// How much of the path an entry of exchange `group` hanging off `path[index]` keeps: what
+    /// goes up to its parent — or, when the parent is part of an exchange, up to that exchange's
+    /// last entry — and everything when all after that is of the entry's own exchange.
+    fn exchange_end(&self, index: usize, group: Option<&str>) -> usize {
+        let mut keep = index + 1;
+        if let Some(g) = self.path[index].group.as_deref() {
+            if let Some(last) = self.path.iter().rposition(|n| n.group.as_deref() == Some(g)) {
+                keep = keep.max(last + 1);
+            }
+        }
+        if let Some(g) = group {
+            if self.path[keep..].iter().all(|n| n.group.as_deref() == Some(g)) {
+                keep = self.path.len();
+            }
+        }
+        keep
     }
 
     fn truncate(&mut self, len: usize) {

@@ -153,7 +153,21 @@ pub(super) fn via_value<T: serde::de::DeserializeOwned>(value: &JsValue, code: &
 /// The type from JSON text, through a JSON value (see [`via_value`]).
 pub(super) fn from_json_text<T: serde::de::DeserializeOwned>(text: &str, code: &str, what: &str) -> Result<T, JsValue> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| error(code, &format!("{what} is invalid: {e}")))?;
-    crate::diagnostic::from_value(value).map_err(|e| error(code, &format!("{what} is invalid: {e}")))
+    crate::diagnostic::read_value(value).map_err(|e| invalid_value(code, what, e))
+}
+
+/// A value of the wrong shape as the error thrown, with where in the argument it is as a field a
+/// host reads (`details.path`); not generic, so one copy serves every type read.
+fn invalid_value(code: &str, what: &str, e: crate::diagnostic::ValueError) -> JsValue {
+    let message = format!("{what} is invalid: {e}");
+    match e.path {
+        Some(path) => {
+            let details = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&details, &JsValue::from_str("path"), &JsValue::from_str(&path));
+            make_error(code, &message, details.into())
+        }
+        None => error(code, &message),
+    }
 }
 
 pub(super) fn options(input: Ts<BuildInput>) -> Result<BuildInput, JsValue> {
@@ -190,6 +204,7 @@ impl OptionsMemo {
 pub(super) fn request_error(e: RequestError) -> JsValue {
     match e {
         RequestError::InvalidOptions(m) => error("invalid_options", &m),
+        RequestError::InputRefused(m) => error("input_refused", &m),
         RequestError::Build(e @ (BuildError::EndsWithAssistant { .. } | BuildError::EmptyConversation { .. })) => {
             error(e.code(), e.message())
         }

@@ -35,26 +35,32 @@ export class ContextviewTypeError extends TypeError {
 }
 
 /**
- * The provider refused the request, failed while answering, or the answer did not arrive whole —
- * thrown after what arrived was recorded. `code` says which: `provider_error` (an HTTP error or
- * an error event), `context_length_exceeded` (the session has made room: build again, or
- * compact when `recovery` is `compact`), `request_too_large` (the next build strips the
- * images), `connection_dropped` (the body's stream broke), `answer_incomplete` (the body ended
- * before the provider finished). `retryable` and `retryAfterMs` say whether and when to send
- * again; `processed` is the recorded `endAnswer`.
+ * The provider refused the request, failed while answering, or the answer did not arrive whole
+ * or did not end the turn — thrown after what arrived was recorded. `code` says which:
+ * `provider_error` (an HTTP error or an error event), `context_length_exceeded` (the session has
+ * made room: build again, or compact when `recovery` is `compact`), `prompt_too_long` (the latest
+ * prompt alone, with the system prompt and tools, is over the model's window: nothing the session
+ * may leave out makes room), `request_too_large` (the next build strips the images),
+ * `connection_dropped` (the body's stream broke), `answer_incomplete` (the body ended before the
+ * provider finished), `refused` (the model or the provider's filter refused, or the prompt was
+ * blocked: the same request would be refused again), `turn_unfinished` (the output limit cut the
+ * answer, or the provider paused it, after every continuation `send` was allowed). `retryable`
+ * says whether sending again may succeed and `retryAfterMs` how long to wait first (only when it
+ * may); `processed` is the recorded `endAnswer`.
  */
 export class ProviderError extends ContextviewError {
-  constructor(processed, { cause } = {}) {
+  constructor(processed, { cause, code: given } = {}) {
     const answer = processed?.reply?.answer ?? {};
     const error = answer.error;
-    const code = codeOf(answer);
-    const what = error ? `${error.kind}${error.status ? ` (${error.status})` : ''}: ${error.message}` : DESCRIBED[code];
+    const code = given ?? codeOf(answer);
+    const said = error ? `${error.kind}${error.status ? ` (${error.status})` : ''}: ${error.message}` : null;
+    const what = code === 'prompt_too_long' ? `${describe(code, answer)} (${said})` : said && !given ? said : describe(code, answer);
     super(code, `${PREFIX[code]}${what}`, { cause });
     this.name = 'ProviderError';
     /** The HTTP status, when the provider answered with one that is not 2xx (or an error named one). */
     this.status = error?.status;
-    /** The provider's error type (`overloaded_error`, `RESOURCE_EXHAUSTED`, …), or the status's name. */
-    this.kind = error?.kind ?? code;
+    /** The provider's error type (`overloaded_error`, `RESOURCE_EXHAUSTED`, …), the block reason, or the code. */
+    this.kind = error?.kind ?? (code === 'refused' ? answer.blocked ?? answer.stopReason ?? 'refusal' : code);
     /** OpenAI's error code beside its type (`rate_limit_exceeded`, `context_length_exceeded`, …). */
     this.providerCode = error?.code;
     /** The provider's id of the request. */
@@ -63,14 +69,16 @@ export class ProviderError extends ContextviewError {
     this.headers = {};
     /** Sending the same request again may succeed. */
     this.retryable = answer.retry?.retryable ?? false;
-    /** Wait this long before sending again (the server's ask, or the backoff for the attempt). */
-    this.retryAfterMs = answer.retry?.afterMs ?? 0;
-    /** Why, in a word (`rate_limited`, `overloaded`, `connection_dropped`, `quota_exceeded`, …). */
+    /** Wait this long before sending again (the server's ask, or the backoff) — only when `retryable`. */
+    this.retryAfterMs = this.retryable ? answer.retry?.afterMs : undefined;
+    /** Why, in a word (`rate_limited`, `overloaded`, `connection_dropped`, `quota_exceeded`, `billing`, …). */
     this.reason = answer.retry?.reason;
     /** What the session changed so the next request differs: `strip_images`, `prune`, `compact`. */
     this.recovery = answer.recovery;
-    /** A context-length refusal's numbers: `{tokens, limit}` where the provider said them. */
+    /** A context-length refusal's numbers: `{tokens, limit, window, promptTokens}` where known. */
     this.context = answer.context;
+    /** How the answer ended (`failed`, `interrupted`, `refused`, `output_limit`, `paused`, …). */
+    this.ending = answer.ending;
     /** `{kind, message, status?, code?}` as the provider sent them (absent for a stream that broke). */
     this.providerError = error;
     /** The processed `endAnswer`: what was recorded, and the answer as it stood. */
@@ -81,20 +89,43 @@ export class ProviderError extends ContextviewError {
 const PREFIX = {
   provider_error: 'the provider answered with an error: ',
   context_length_exceeded: 'the request is longer than the model takes: ',
+  prompt_too_long: 'the latest prompt does not fit the model\'s window: ',
   request_too_large: 'the request is too large: ',
   connection_dropped: 'the connection dropped before the answer was whole: ',
   answer_incomplete: 'the answer ended before the provider finished it: ',
+  refused: 'the provider refused: ',
+  turn_unfinished: 'the turn did not finish: ',
 };
 
-const DESCRIBED = {
-  connection_dropped: 'what arrived is recorded, marked partial',
-  answer_incomplete: 'what arrived is recorded, marked partial',
-};
+/** What a ProviderError says when the provider sent no error of its own. */
+function describe(code, answer) {
+  switch (code) {
+    case 'connection_dropped':
+    case 'answer_incomplete':
+      return 'what arrived is recorded, marked partial';
+    case 'refused':
+      return answer.blocked
+        ? `the prompt was blocked (${answer.blocked}); change it (a new message, a rewind) or the model before sending again`
+        : `the model's answer was refused or filtered (stop reason ${answer.stopReason ?? 'refusal'}); change the input or the model before sending again`;
+    case 'turn_unfinished':
+      return answer.ending === 'paused'
+        ? 'the provider paused the turn again after the last continuation'
+        : `the output limit cut the answer again after the last continuation (stop reason ${answer.stopReason}); raise maxTokens or maxContinuations`;
+    case 'prompt_too_long': {
+      const c = answer.context ?? {};
+      return `${c.promptTokens} tokens with the system prompt and tools, over the window of ${c.window}; shorten it or switch to a model with a larger window`;
+    }
+    default:
+      return answer.error?.message ?? code;
+  }
+}
 
 function codeOf(answer) {
   if (answer.status === 'partial') return answer.retry?.reason === 'connection_dropped' ? 'connection_dropped' : 'answer_incomplete';
+  if (answer.context?.promptTokens !== undefined) return 'prompt_too_long';
   if (answer.context) return 'context_length_exceeded';
   if (answer.recovery === 'strip_images') return 'request_too_large';
+  if (answer.status === 'complete' && answer.ending === 'refused') return 'refused';
   return 'provider_error';
 }
 

@@ -24,11 +24,15 @@ use crate::view::Report;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
-/** The request body of each API. */
-export type PayloadOf<P extends Provider> = P extends 'anthropic' ? AnthropicRequest
-  : P extends 'openai-chat' ? OpenAiChatRequest
-  : P extends 'openai-responses' ? OpenAiResponsesRequest
-  : P extends 'gemini' ? GeminiRequest
+/**
+ * The request body of each API: the conversation, the system prompt and the tools, and every
+ * setting the build sends at the body's top level (`thinking`, `reasoning_effort`, `reasoning`,
+ * `generationConfig`, `toolConfig`, …).
+ */
+export type PayloadOf<P extends Provider> = P extends 'anthropic' ? AnthropicRequest & AnthropicSettings
+  : P extends 'openai-chat' ? OpenAiChatRequest & OpenAiChatSettings
+  : P extends 'openai-responses' ? OpenAiResponsesRequest & OpenAiResponsesSettings
+  : P extends 'gemini' ? GeminiRequest & GeminiSettings
   : never;
 
 /** A built request as an object: `provider` tells which API's payload it holds. */
@@ -75,6 +79,13 @@ export interface Session {
   dispatch<C extends Command>(command: C, now?: string | null): ProcessedAs<C['type']>;
   /** Builds a request; returns the payload as an object of the API's type. */
   build<P extends Provider>(options: BuildInput & { provider: P }): BuildResult<P>;
+  /**
+   * Reads a provider's answer without recording it (`{body, status?, headers?, provider?,
+   * model?, attempt?}`, as `providerAnswer` takes it): what it holds, how it ended and the retry
+   * decision — for a compaction's summary request, whose text `applyCompaction` takes. `now`
+   * (RFC 3339) reads a `retry-after` date; the clock's time when left out.
+   */
+  readAnswer(answer: ProviderAnswer, now?: string | null): AnswerSummary;
 }
 
 "#;

@@ -275,7 +275,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             },
             Item::Reasoning(reasoning) => {
                 let fate = reasoning_fate(reasoning, Provider::Gemini, options);
-                notes.reasoning.count(fate);
+                notes.reasoning.count(fate, reasoning, Provider::Gemini, options);
                 match fate {
                     ReasoningFate::Native => push(
                         &mut contents,

@@ -276,6 +276,10 @@ pub struct ReasoningCounts {
     pub kept: usize,
     pub downgraded: usize,
     pub dropped: usize,
+    /// Of `downgraded`, those the target model made itself: its API takes no reasoning back
+    /// natively (Chat Completions), or this block lacks what it needs to (a signature).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub own_as_text: usize,
 }
 
 impl ReasoningCounts {
@@ -284,12 +288,19 @@ impl ReasoningCounts {
         self.kept += other.kept;
         self.downgraded += other.downgraded;
         self.dropped += other.dropped;
+        self.own_as_text += other.own_as_text;
     }
 
-    pub fn count(&mut self, fate: ReasoningFate) {
+    /// Counts what became of `reasoning` in a request to `target` (`options.model`).
+    pub fn count(&mut self, fate: ReasoningFate, reasoning: &Reasoning, target: Provider, options: &RenderOptions) {
         match fate {
             ReasoningFate::Native => self.kept += 1,
-            ReasoningFate::AsText => self.downgraded += 1,
+            ReasoningFate::AsText => {
+                self.downgraded += 1;
+                if made_by(reasoning.origin.as_ref(), target, &options.model) {
+                    self.own_as_text += 1;
+                }
+            }
             ReasoningFate::Drop => self.dropped += 1,
         }
     }
@@ -308,6 +319,16 @@ pub fn reasoning_fate(reasoning: &Reasoning, target: Provider, options: &RenderO
         ForeignReasoning::AsText if !reasoning.text.trim().is_empty() => ReasoningFate::AsText,
         ForeignReasoning::AsText | ForeignReasoning::Drop => ReasoningFate::Drop,
     }
+}
+
+/// True when `origin` is the target's model itself, by any of its family's APIs (a Chat
+/// Completions model's own reasoning, which that API cannot take back, included).
+fn made_by(origin: Option<&Origin>, target: Provider, model: &str) -> bool {
+    let family: &[&str] = match target {
+        Provider::OpenAiChat | Provider::OpenAiResponses => &["openai", "openai-chat", "openai-responses"],
+        Provider::Anthropic | Provider::Gemini => target.native_origins(),
+    };
+    origin.is_some_and(|o| family.contains(&o.provider.as_str()) && o.model.as_deref().is_some_and(|m| same_model(m, model)))
 }
 
 /// True when `origin` is the target's own family and the same model.

@@ -197,7 +197,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             Item::Reasoning(reasoning) => {
                 flush_images(&mut pending_images, &mut messages);
                 let fate = reasoning_fate(reasoning, super::Provider::OpenAiChat, options);
-                notes.reasoning.count(fate);
+                notes.reasoning.count(fate, reasoning, super::Provider::OpenAiChat, options);
                 match fate {
                     ReasoningFate::AsText => texts.push(reasoning_as_text(reasoning).into()),
                     ReasoningFate::Native | ReasoningFate::Drop => {}

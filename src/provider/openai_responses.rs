@@ -241,7 +241,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
                     ReasoningFate::Native if !stored && reasoning.encrypted.is_none() => ReasoningFate::Drop,
                     fate => fate,
                 };
-                notes.reasoning.count(fate);
+                notes.reasoning.count(fate, reasoning, super::Provider::OpenAiResponses, options);
                 match fate {
                     // Stored, it goes back as it came, id and all (a hosted tool's item that
                     // follows it names it); not stored, by its encrypted content alone.

@@ -78,6 +78,12 @@ impl Session {
             return Err(RequestError::InvalidOptions("a session builds from its own records; leave out `log` and `items`".to_owned()));
         }
         input.check()?;
+        // After a refusal, the same request again would be refused again: the host changes the
+        // input first (a message, a rewind, another model). Checked before reminders are
+        // drained: they are not what the provider refused.
+        if let Some(why) = self.refused_unchanged(input) {
+            return Err(RequestError::InputRefused(why));
+        }
         // Reminders are drained right before the build, into the log like any other record.
         // They take what the head budget leaves after the prefix.
         let ts = self.stamp(input.now.as_deref());

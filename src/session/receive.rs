@@ -63,6 +63,24 @@ impl Session {
         }
     }
 
+    /// Reads a provider's answer without recording anything: what it says and how it ended,
+    /// with the retry decision — for a request whose answer is not the conversation's (the
+    /// summary request of a compaction, whose text `applyCompaction` takes).
+    pub fn read_answer(&mut self, input: &ProviderAnswer, now: Option<&str>) -> Result<crate::answer::AnswerSummary, SessionError> {
+        let provider = self.answer_provider(input.provider)?;
+        let mut decoder = Self::decoder(provider, "read", head(input.status, input.headers.clone()));
+        decoder.push(input.body.as_bytes());
+        let (mut answer, _, _) = decoder.finish();
+        if answer.model.is_none() {
+            answer.model = input.model.clone();
+        }
+        let mut summary = answer.summary("read");
+        let now_ms = now.and_then(crate::time::epoch_seconds).map(|s| s.saturating_mul(1000));
+        summary.retry = answer.retry(input.attempt, now_ms, self.retry_salt(input.attempt), &crate::answer::retry::RetryPolicy::default());
+        summary.context = answer.context_refusal();
+        Ok(summary)
+    }
+
     pub(super) fn provider_answer(&mut self, input: ProviderAnswer, ts: &str) -> Result<Reply, SessionError> {
         let provider = self.answer_provider(input.provider)?;
         let fallback = format!("assistant-{}", self.next_seq());
@@ -124,11 +142,14 @@ impl Session {
         for body in records.into_iter().chain(recorded).chain(end) {
             seqs.push(self.write(body, ts));
         }
-        let recovery = self.recovery(&answer, strips_images);
+        let (recovery, context) = self.recovery(&answer, strips_images);
         let mut summary = answer.summary(&message_id);
         let now_ms = crate::time::epoch_seconds(ts).map(|s| s.saturating_mul(1000));
         summary.retry = answer.retry(attempt, now_ms, self.retry_salt(attempt), &crate::answer::retry::RetryPolicy::default());
         summary.recovery = recovery;
+        if context.is_some() {
+            summary.context = context;
+        }
         Reply::Answered { seqs, answer: Box::new(summary), diagnostics, updates }
     }
 

@@ -70,7 +70,8 @@ impl Session {
             report_tokens,
         };
         let seq = self.write(RecordBody::Event(Event::SubagentStarted(started)), ts);
-        Ok(Reply::SubagentStarted { seqs: vec![seq], child: Box::new(SubagentStart { header, context, provider, model, context_window }) })
+        let storage_name = super::protocol::storage_name(&header.session_id);
+        Ok(Reply::SubagentStarted { seqs: vec![seq], child: Box::new(SubagentStart { header, context, provider, model, context_window, storage_name }) })
     }
 
     pub(super) fn end_subagent(&mut self, end: EndSubagent, ts: &str) -> Result<Reply, SessionError> {

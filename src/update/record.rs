@@ -357,6 +357,12 @@ pub struct UsageAnchor {
     /// heads are taken to be the next request's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub head_tokens: Option<u64>,
+    /// Set on the count a context-length refusal gave (or implied): the ledger's own count of
+    /// the refused request. Such an anchor is no answer's usage: it corrects the ledger (its
+    /// counts are scaled by `inputTokens / counted` until the next answer's anchor) instead of
+    /// replacing its anchor, and nothing of it counts as spent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted: Option<u64>,
 }
 
 impl UsageAnchor {
@@ -422,7 +428,43 @@ pub struct AnswerEnd {
     /// The connection dropped before the answer was whole: the runtime's words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropped: Option<String>,
+    /// The model or the provider's filter refused (a refusal block or stop reason, a blocked
+    /// prompt): the same request would be refused again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
 }
+
+impl AnswerEnd {
+    /// Whether this answer was a refusal: as recorded, or — in a log written before the field —
+    /// as its stop reason or a blocked prompt says.
+    pub fn is_refusal(&self) -> bool {
+        self.refused
+            || (self.status == AnswerStatus::Complete
+                && (self.stop_reason.as_deref().is_some_and(|r| REFUSAL_STOP_REASONS.contains(&r)) || self.blocked().is_some()))
+    }
+
+    /// Why the prompt was blocked before the model answered (Gemini's `promptFeedback.blockReason`).
+    pub fn blocked(&self) -> Option<&str> {
+        self.details.as_ref()?.get("promptFeedback")?.get("blockReason")?.as_str().filter(|r| !r.is_empty())
+    }
+}
+
+/// The stop and finish reasons that say the model or the provider's filter refused: Anthropic's
+/// `refusal`, OpenAI's `content_filter`, Gemini's safety, recitation and policy reasons.
+pub const REFUSAL_STOP_REASONS: [&str; 12] = [
+    "refusal",
+    "content_filter",
+    "SAFETY",
+    "RECITATION",
+    "LANGUAGE",
+    "BLOCKLIST",
+    "PROHIBITED_CONTENT",
+    "SPII",
+    "IMAGE_SAFETY",
+    "IMAGE_PROHIBITED_CONTENT",
+    "IMAGE_RECITATION",
+    "OTHER",
+];
 
 fn is_zero(n: &u32) -> bool {
     *n == 0

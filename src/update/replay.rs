@@ -66,6 +66,9 @@ pub struct ReplayState {
     /// anchor replaces it (the ledger reads it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overhead_carry: Option<OverheadCarry>,
+    /// What the last context-length refusal since the usage anchor said of the ledger's count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correction: Option<Correction>,
     /// `seq` of the last compaction checkpoint applied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_compaction_seq: Option<u64>,
@@ -91,6 +94,34 @@ pub struct ReplayState {
     /// The subagents this session started, in the order started, and how each ended.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subagents: Vec<SubagentLink>,
+}
+
+impl ReplayState {
+    /// What an event says that holds whatever the conversation became: what a request spent
+    /// (a usage anchor that is an answer's), a subagent started or ended.
+    fn note(&mut self, event: &Event) {
+        match event {
+            Event::UsageAnchor(usage) if usage.counted.is_none() => self.spent.add_usage(usage),
+            Event::SubagentStarted(started) => self.subagents.push(SubagentLink {
+                call_id: started.call_id.clone(),
+                session_id: started.session_id.clone(),
+                task: started.task.clone(),
+                model: started.model.clone(),
+                status: SubagentStatus::Running,
+                report_tokens: started.report_tokens,
+                trimmed: false,
+                usage: None,
+            }),
+            Event::SubagentEnded(ended) => {
+                if let Some(link) = self.subagents.iter_mut().rev().find(|l| l.call_id == ended.call_id && l.session_id == ended.session_id) {
+                    link.status = ended.status;
+                    link.trimmed = ended.trimmed;
+                    link.usage = ended.usage;
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A subagent this session started: the call it answers, its own session, how it went.
@@ -133,6 +164,30 @@ impl SubagentLink {
 
 crate::value_read::deserialize_by_hand!(SubagentLink);
 
+/// A context-length refusal's count of a request beside the ledger's own count of it: the
+/// ledger scales its counts by their ratio until the next answer's usage anchor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Correction {
+    /// The tokens the provider counted (or, where it named none, at least held).
+    pub tokens: u64,
+    /// The tokens the ledger counted for the same request.
+    pub counted: u64,
+}
+
+impl Correction {
+    /// The factor the ledger's counts are multiplied by: the provider's count over the ledger's,
+    /// however far apart (the provider refused on its count), but at least a half (a provider
+    /// that counts far less than the ledger still refused: the window is what was wrong).
+    pub fn ratio(&self) -> f64 {
+        if self.counted == 0 {
+            return 1.0;
+        }
+        (self.tokens as f64 / self.counted as f64).max(0.5)
+    }
+}
+
 /// The end of the last answer the log recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -141,6 +196,23 @@ pub struct LastAnswer {
     pub status: super::record::AnswerStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<String>,
+    /// The model or the provider's filter refused ([`super::record::AnswerEnd::is_refusal`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
+    /// The API and model that answered.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub provider: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The provider's error, when it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<super::record::ProviderFailure>,
+    /// The connection dropped while it arrived.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dropped: bool,
+    /// Why the prompt was blocked (Gemini's `promptFeedback.blockReason`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<String>,
     /// Items the conversation held right after it.
     pub items: usize,
     /// Its `answer_end` record.
@@ -211,6 +283,19 @@ impl Replayer {
         let mut folder = Folder::default();
         for record in &effective {
             folder.fold(record, &mut diagnostics);
+        }
+        // What was spent and which subagents were started happened, whatever a rewind took out of
+        // the conversation since (an agent's compaction that starts a new chain is one): counted
+        // over every record.
+        if effective.len() < records.iter().filter(|r| !r.body.is_checkpoint()).count() {
+            let mut tally = ReplayState::default();
+            for record in records {
+                if let RecordBody::Event(event) = &record.body {
+                    tally.note(event);
+                }
+            }
+            folder.state.spent = tally.spent;
+            folder.state.subagents = tally.subagents;
         }
         Replayer { folder, diagnostics }
     }
@@ -401,11 +486,16 @@ impl Folder {
             },
             RecordBody::Update(AcpUpdate::Other(_)) => {}
             RecordBody::Event(event) => match event {
+                // A refusal's count corrects the ledger; it is no answer's usage.
+                Event::UsageAnchor(UsageAnchor { input_tokens, counted: Some(counted), .. }) => {
+                    self.state.correction = Some(Correction { tokens: *input_tokens, counted: *counted })
+                }
                 Event::UsageAnchor(usage) => {
-                    self.state.spent.add_usage(usage);
+                    self.state.note(event);
                     self.state.usage = Some(usage.clone());
                     self.state.items_at_usage = self.items.len();
                     self.state.overhead_carry = None;
+                    self.state.correction = None;
                 }
                 Event::ModelSwitch(switch) => self.state.model = Some(switch.clone()),
                 Event::CompactionCheckpoint(cp) => {
@@ -500,28 +590,22 @@ impl Folder {
                 }
                 // How an answer ended says nothing the model sees; the session reads it.
                 Event::AnswerEnd(end) => {
-                    self.state.last_answer =
-                        Some(LastAnswer { status: end.status, stop_reason: end.stop_reason.clone(), items: self.items.len(), seq: record.seq })
+                    self.state.last_answer = Some(LastAnswer {
+                        status: end.status,
+                        stop_reason: end.stop_reason.clone(),
+                        refused: end.is_refusal(),
+                        provider: end.provider.clone(),
+                        model: end.model.clone(),
+                        error: end.error.clone(),
+                        dropped: end.dropped.is_some(),
+                        blocked: end.blocked().map(str::to_owned),
+                        items: self.items.len(),
+                        seq: record.seq,
+                    })
                 }
                 Event::ToolsDefined(defined) => self.state.tools = Some(defined.tools.clone()),
                 Event::Checkpoint(_) => {}
-                Event::SubagentStarted(started) => self.state.subagents.push(SubagentLink {
-                    call_id: started.call_id.clone(),
-                    session_id: started.session_id.clone(),
-                    task: started.task.clone(),
-                    model: started.model.clone(),
-                    status: SubagentStatus::Running,
-                    report_tokens: started.report_tokens,
-                    trimmed: false,
-                    usage: None,
-                }),
-                Event::SubagentEnded(ended) => {
-                    if let Some(link) = self.state.subagents.iter_mut().rev().find(|l| l.call_id == ended.call_id && l.session_id == ended.session_id) {
-                        link.status = ended.status;
-                        link.trimmed = ended.trimmed;
-                        link.usage = ended.usage;
-                    }
-                }
+                Event::SubagentStarted(_) | Event::SubagentEnded(_) => self.state.note(event),
             },
             RecordBody::Unknown(_) => self.state.skipped_records += 1,
         }

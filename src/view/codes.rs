@@ -4,7 +4,7 @@
 //! them all, and the README's Diagnostics table documents each.
 
 crate::diagnostic::declare_codes! {
-    REASONING_DOWNGRADED = "reasoning.downgraded", Warning, "reasoning another provider or model made, sent as text";
+    REASONING_DOWNGRADED = "reasoning.downgraded", Warning, "reasoning sent as text: another provider or model made it, or the API takes none back (Chat Completions)";
     REASONING_DROPPED = "reasoning.dropped", Info, "reasoning the provider cannot take back; left out";
     NATIVES_DROPPED = "natives.dropped", Info, "server-tool blocks another API made; left out";
     NATIVES_UNKNOWN_KIND = "natives.unknown_kind", Warning, "the API's own blocks of a kind no request takes back (a beta's, or newer than this version); left out with their pairs";

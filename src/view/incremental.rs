@@ -140,7 +140,8 @@ pub(super) fn try_append(items: &[Item], options: &BuildOptions, cache: &mut Vie
     let (tail, notes) = provider::render(options.provider, &refs, &tail_options);
     // Entries merge by role; the new part must open with the model's entry, or it could have
     // joined the last one.
-    if !notes.id_map.is_empty() || !tail.starts_on_assistant_side() {
+    // (A block the request must not leave out: the full path refuses the request.)
+    if !notes.id_map.is_empty() || !tail.starts_on_assistant_side() || super::unsendable(options.provider, &notes.unknown_natives).is_err() {
         return None;
     }
     let kept = cache.last.as_mut()?;

@@ -27,7 +27,7 @@ use crate::conversation::Item;
 use crate::provider::{Provider, ToolDef};
 use crate::tokens::{item_tokens, text_tokens, Family, ItemSize};
 use crate::update::record::UsageAnchor;
-use crate::update::replay::{OverheadCarry, ReplayState};
+use crate::update::replay::{Correction, OverheadCarry, ReplayState};
 
 /// Compaction threshold settings (camelCase in JSON).
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -53,11 +53,17 @@ impl Default for LedgerConfig {
 pub struct LedgerState {
     pub anchor: Option<(UsageAnchor, usize)>,
     pub overhead_carry: Option<OverheadCarry>,
+    /// What a context-length refusal since the anchor said of the count.
+    pub correction: Option<Correction>,
 }
 
 impl LedgerState {
     pub fn from_replay(state: &ReplayState) -> LedgerState {
-        LedgerState { anchor: state.usage.clone().map(|u| (u, state.items_at_usage)), overhead_carry: state.overhead_carry }
+        LedgerState {
+            anchor: state.usage.clone().map(|u| (u, state.items_at_usage)),
+            overhead_carry: state.overhead_carry,
+            correction: state.correction,
+        }
     }
 }
 
@@ -101,6 +107,16 @@ pub struct ContextUsage {
     /// `estimatedTokens`, `inheritedOverhead` and this: what the request will hold.
     #[serde(default)]
     pub adjusted_tokens: i64,
+    /// What a context-length refusal since the anchor said the count misses (or, negative,
+    /// over-counts): the sum of the other parts scaled by the provider's count of the refused
+    /// request over the ledger's. `used` is the sum of every part.
+    #[serde(default)]
+    pub corrected_tokens: i64,
+    /// The anchor's count over the estimate of what it counted (its model's family being the
+    /// request's): what the view leaves out is taken off at this rate, in the provider's tokens
+    /// the anchor counted it in, not the estimator's (1 without an anchor).
+    #[serde(skip, default = "one")]
+    pub calibration: f64,
     /// Estimated tokens of the logged conversation this request leaves out (pruned tool
     /// output, evicted images): what a usage anchor for its answer records.
     #[serde(default)]
@@ -136,18 +152,26 @@ impl ContextUsage {
         }
         let anchor = state.anchor.as_ref().filter(|_| self.anchored);
         let recorded = anchor.and_then(|(usage, _)| usage.omitted_tokens);
-        self.adjusted_tokens = match (anchor, recorded) {
+        let adjusted = match (anchor, recorded) {
             (Some(_), Some(omitted)) => omitted as i64 - total,
             (Some((_, at)), None) => -rewrites.iter().filter(|r| r.0 >= *at).map(|r| r.1).sum::<i64>(),
             (None, _) => -total,
         };
-        self.used = (self.anchor_tokens as i64)
-            .saturating_add(self.estimated_tokens as i64)
-            .saturating_add(self.inherited_overhead)
-            .saturating_add(self.adjusted_tokens)
-            .max(0) as u64;
+        self.adjusted_tokens = (adjusted as f64 * self.calibration).round() as i64;
+        let sum = (self.anchor_tokens as i64).saturating_add(self.estimated_tokens as i64).saturating_add(self.inherited_overhead).saturating_add(self.adjusted_tokens);
+        self.corrected_tokens = correction(sum, state.correction);
+        self.used = sum.saturating_add(self.corrected_tokens).max(0) as u64;
         self.threshold = threshold(self.used, self.prune_at, self.compact_at);
     }
+}
+
+/// What a refusal's correction adds to a count of `sum`.
+fn correction(sum: i64, correction: Option<Correction>) -> i64 {
+    correction.map_or(0, |c| (sum.max(0) as f64 * (c.ratio() - 1.0)).round() as i64)
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 fn threshold(used: u64, prune_at: Option<u64>, compact_at: Option<u64>) -> Threshold {
@@ -213,6 +237,10 @@ pub fn model_window(model: &str) -> Option<u64> {
     Some(window)
 }
 
+/// How far an anchor's count may calibrate the estimator: a ratio outside this is not the
+/// estimator's error (the count of something the log does not hold), and calibrates nothing.
+const CALIBRATION: (f64, f64) = (0.7, 1.4);
+
 /// Everything the ledger reads for one count.
 pub struct LedgerInput<'a> {
     pub items: &'a [Item],
@@ -261,6 +289,7 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
     // An anchor past the end of the items no longer describes them (they were cut).
     let anchor = input.state.anchor.as_ref().filter(|(_, at)| *at <= input.items.len());
     let heads = || input.heads.unwrap_or_else(|| head_tokens(input.system, input.tools, family));
+    let mut calibration = 1.0;
     let (anchor_tokens, estimated_tokens, inherited_overhead, adjusted_tokens) = match anchor {
         _ if input.given.is_some() => (0, 0, 0, 0),
         Some((usage, at)) => {
@@ -271,9 +300,25 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
             let response = (crate::conversation::response_start(&input.items[..*at])..*at).filter(|&i| !matches!(input.items[i], Item::Native(_))).map(size).sum();
             // The heads the anchored request carried are counted as this request's own.
             let (then, now) = usage.head_tokens.map_or((0, 0), |then| (then, heads()));
+            let counted = usage.context(response).saturating_sub(then);
+            // What the anchored request held, as the estimator counts it: its items, less what
+            // it left out. Its count over that is the rate at which what the view leaves out of
+            // what it counted is taken off (the estimator's error in this session, which the
+            // anchor's count holds), when the anchor's model counts as this one. What came after
+            // it is new to the count: estimated as it is.
+            // An anchor that does not say which of its tokens were heads counted them too.
+            let heads_held = if usage.head_tokens.is_some() { 0 } else { heads() };
+            let held = ((0..*at).map(size).sum::<u64>() + heads_held).saturating_sub(usage.omitted_tokens.unwrap_or(0));
+            if held > 0 && Family::of_names(usage.provider.as_deref(), usage.model.as_deref()) == family {
+                let ratio = counted as f64 / held as f64;
+                if (CALIBRATION.0..=CALIBRATION.1).contains(&ratio) {
+                    calibration = ratio;
+                }
+            }
+            let scaled = |tokens: u64| (tokens as f64 * calibration).round() as u64;
             // What the anchored request had left out is held again, until the view leaves it
             // out again ([`ContextUsage::follow_view`]).
-            (usage.context(response).saturating_sub(then), estimate(*at).saturating_add(now), 0, usage.omitted_tokens.unwrap_or(0) as i64)
+            (counted, estimate(*at).saturating_add(now), 0, scaled(usage.omitted_tokens.unwrap_or(0)) as i64)
         }
         None => {
             let heads = heads();
@@ -287,9 +332,9 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
             (0, heads.saturating_add(estimate(0)), inherited, 0)
         }
     };
-    let used = input.given.unwrap_or_else(|| {
-        (anchor_tokens as i64).saturating_add(estimated_tokens as i64).saturating_add(inherited_overhead).saturating_add(adjusted_tokens).max(0) as u64
-    });
+    let sum = (anchor_tokens as i64).saturating_add(estimated_tokens as i64).saturating_add(inherited_overhead).saturating_add(adjusted_tokens);
+    let corrected_tokens = if input.given.is_some() { 0 } else { correction(sum, input.state.correction) };
+    let used = input.given.unwrap_or_else(|| sum.saturating_add(corrected_tokens).max(0) as u64);
     let window = input.window.or_else(|| model_window(input.model)).filter(|w| *w > 0);
     let prune_at = window.map(|w| (input.prune_ratio * w as f64) as u64);
     // The reserve never takes more than half the window: a small model compacts at half, not at 0.
@@ -305,6 +350,8 @@ pub fn measure(input: &LedgerInput<'_>) -> ContextUsage {
         estimated_tokens,
         inherited_overhead,
         adjusted_tokens,
+        corrected_tokens,
+        calibration,
         omitted_tokens: 0,
         prune_at,
         compact_at,
@@ -351,6 +398,7 @@ mod tests {
                 (UsageAnchor { input_tokens: input, output_tokens: 0, omitted_tokens: omitted, ..UsageAnchor::default() }, at)
             }),
             overhead_carry: None,
+            correction: None,
         };
         let usage = ContextUsage {
             used: 0,
@@ -362,6 +410,8 @@ mod tests {
             estimated_tokens: 1_000,
             inherited_overhead: 0,
             adjusted_tokens: anchor.and_then(|a| a.1).unwrap_or(0) as i64,
+            corrected_tokens: 0,
+            calibration: 1.0,
             omitted_tokens: 0,
             prune_at: Some(5_000),
             compact_at: Some(8_000),
@@ -397,5 +447,13 @@ mod tests {
         (usage.given, usage.used) = (true, 4_000);
         usage.follow_view(&state, &rewrites);
         assert_eq!((usage.used, usage.omitted_tokens), (4_000, 2_300));
+        // A refusal said the ledger counts a quarter too little: every part is scaled, after
+        // the view took its part off (7,200 as above, and a quarter of it).
+        let (mut usage, mut state) = counted(Some((7_000, Some(1_500), 5)));
+        state.correction = Some(Correction { tokens: 12_500, counted: 10_000 });
+        usage.follow_view(&state, &rewrites);
+        assert_eq!((usage.used, usage.adjusted_tokens, usage.corrected_tokens, usage.threshold), (9_000, -800, 1_800, Threshold::Compact));
+        // The ratio is at least a half, as far above one as the provider's count says.
+        assert_eq!((Correction { tokens: 1, counted: 10 }.ratio(), Correction { tokens: 9000, counted: 10 }.ratio(), Correction { tokens: 5, counted: 0 }.ratio()), (0.5, 900.0, 1.0));
     }
 }

@@ -134,6 +134,26 @@ impl BuildOptions {
     }
 }
 
+/// Refuses a request that would leave out what its API must get back: an Anthropic
+/// server-side compaction block (context management's `compact_20260112`), which "you must pass
+/// back to the API on subsequent requests" and which only the compaction beta takes — a request
+/// this package builds does not ask for it. Another API's request leaves the block out, as any
+/// API's own blocks (the history it summarised is still in the log, and in that request).
+pub(crate) fn unsendable(provider: Provider, unknown: &[String]) -> Result<(), BuildError> {
+    if provider != Provider::Anthropic || !unknown.iter().any(|k| k == "compaction") {
+        return Ok(());
+    }
+    let rule = "anthropic.compaction_block_passed_back";
+    Err(BuildError::InvalidPayload {
+        message: format!(
+            "the conversation holds a server-side compaction block, which Anthropic requires back in every later request and \
+             which only its compaction beta takes; this build sends no beta. Rewind to before it, build for another provider, \
+             or compact the session (`prepareCompaction`) instead (rule {rule})"
+        ),
+        violations: vec![Violation::new(rule, "messages", "You must pass the `compaction` block back to the API on subsequent requests")],
+    })
+}
+
 /// A built request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Built {
@@ -297,6 +317,11 @@ impl ViewCache {
         self.last_build.as_ref().map(|last| last.report().tokens.context.omitted_tokens)
     }
 
+    /// The ledger's count of the last request built (`tokens.context.used`), if one was built.
+    pub fn last_used_tokens(&self) -> Option<u64> {
+        self.last_build.as_ref().map(|last| last.report().tokens.context.used)
+    }
+
     /// The heads' tokens (system prompt, tools) of the last request built, as the ledger
     /// estimated them.
     pub fn last_head_tokens(&self) -> Option<u64> {
@@ -417,6 +442,7 @@ fn build_with(items: &[Item], options: &BuildOptions, cache: &mut ViewCache) -> 
     let rewrites = ledger::rewrites(items, &refs, &cache.sizes, family);
     context.follow_view(&options.ledger, &rewrites);
     let (mut payload, notes) = provider::render(options.provider, &refs, &options.render);
+    unsendable(options.provider, &notes.unknown_natives)?;
     if let Some(reason) = payload.prefill_refusal(&options.render.limits) {
         return Err(BuildError::EndsWithAssistant {
             message: format!("the conversation ends with an assistant turn and {reason}; append a user message first"),

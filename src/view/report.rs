@@ -103,8 +103,6 @@ pub struct Continued {
 pub enum ContinuedReason {
     /// The output token limit (AutoContinue).
     OutputLimit,
-    /// The provider's filter or the model's refusal (AutoContinue).
-    Refused,
     /// A dropped connection, or an error after part of it arrived (AutoRecovery).
     Interrupted,
 }
@@ -137,10 +135,22 @@ pub struct Forecast {
 pub fn diagnose(report: &Report) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let r = &report.reasoning;
-    if r.downgraded > 0 {
+    let foreign = r.downgraded.saturating_sub(r.own_as_text);
+    if foreign > 0 {
         out.push(Diagnostic::new(
             &codes::REASONING_DOWNGRADED,
-            format!("{} reasoning block(s) another provider or model made went to {} {} as text", r.downgraded, report.provider, report.model),
+            format!("{foreign} reasoning block(s) another provider or model made went to {} {} as text", report.provider, report.model),
+        ));
+    }
+    if r.own_as_text > 0 {
+        let why = if report.provider == crate::provider::Provider::OpenAiChat {
+            "Chat Completions takes no reasoning back"
+        } else {
+            "they lack the signature or encrypted content the API checks"
+        };
+        out.push(Diagnostic::new(
+            &codes::REASONING_DOWNGRADED,
+            format!("{} reasoning block(s) {} {} made itself went back as text: {why}", r.own_as_text, report.provider, report.model),
         ));
     }
     if r.dropped > 0 {

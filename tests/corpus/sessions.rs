@@ -343,18 +343,28 @@ pub fn corpus_imported_context_counts_what_the_request_holds(dir: &Path) {
             continue;
         }
         let imported = import(None, &text).unwrap();
-        let input = contextview::request::BuildInput {
-            log: Some(write_log(&imported.header, &imported.records)),
-            context_window: Some(60_000),
-            // Sonnet takes a conversation ending with the model's turn as it is.
-            model: Some("claude-sonnet-4-5".into()),
-            ..contextview::request::BuildInput::new(Provider::Anthropic)
+        let counted = |window: u64| {
+            let input = contextview::request::BuildInput {
+                log: Some(write_log(&imported.header, &imported.records)),
+                context_window: Some(window),
+                // Sonnet takes a conversation ending with the model's turn as it is.
+                model: Some("claude-sonnet-4-5".into()),
+                ..contextview::request::BuildInput::new(Provider::Anthropic)
+            };
+            let built = contextview::request::build_request(&input).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (built.built.report.tokens.context.used, built.built.report.tokens.request, built.built.report.pruning.cleared + built.built.report.pruning.trimmed)
         };
-        let built = contextview::request::build_request(&input).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let (used, request) = (built.built.report.tokens.context.used, built.built.report.tokens.request);
-        eprintln!("{name:.60}: used {used} for a request of {request} (their heads ~{:?})", imported.report.head_tokens);
+        let (used, request, pruned) = counted(60_000);
+        eprintln!("{name:.60}: used {used} for a request of {request}, {pruned} results pruned (their heads ~{:?})", imported.report.head_tokens);
         assert!(used as f64 <= request as f64 * 1.25 + 1000.0, "{name}: used {used} for a request of {request}");
         assert!(used as f64 >= request as f64 * 0.7 - 1000.0, "{name}: used {used} for a request of {request}");
+        // What pruning leaves out counts at the rate the session's own anchors count: the
+        // count over the request is what it is unpruned (the estimator's own error), not more.
+        let (whole, whole_request, _) = counted(10_000_000);
+        if pruned > 0 && request > 5_000 {
+            let (rate, unpruned) = (used as f64 / request as f64, whole as f64 / whole_request as f64);
+            assert!((rate - unpruned).abs() <= 0.03 * unpruned, "{name}: pruned, the ledger counts {rate:.3}× the request; unpruned {unpruned:.3}×");
+        }
         checked += 1;
     }
     assert!(checked >= 5, "{checked} Claude Code sessions");

@@ -45,6 +45,9 @@ pub fn fixtures() -> Vec<(Provider, &'static str, &'static [u8])> {
         (c, fixture!("openai-chat-custom-tool.json")),
         (c, fixture!("openai-chat-error-body.json")),
         (c, fixture!("openai-chat-dropped.sse")),
+        (c, fixture!("openrouter-length-then-error.sse")),
+        (c, fixture!("openrouter-error-mid-stream.sse")),
+        (c, fixture!("openrouter-finish-error.sse")),
         (r, fixture!("openai-responses-reasoning-call.sse")),
         (r, fixture!("openai-responses-web-search.json")),
         (r, fixture!("openai-responses-incomplete.sse")),
@@ -229,6 +232,22 @@ fn expected(name: &str) -> Vec<&'static str> {
         "openai-chat-error-mid-stream.sse" => vec![
             "Failed stop=- id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=- extra=0 error=server_error/- \"The server had an error while processing your request.\"",
             "text \"Partial\" sig=- notes=0 item=-",
+        ],
+        // OpenRouter: an error after the choice finished is kept, the answer as whole as a cut one.
+        "openrouter-length-then-error.sse" => vec![
+            "Complete stop=length id=gen-17A model=deepseek/deepseek-r1 usage=- extra=0 error=-",
+            "details {\"errorAfterFinish\":{\"code\":502,\"message\":\"Upstream stream ended after the output limit\",\"metadata\":{\"provider_name\":\"Together\"}}}",
+            "text \"The parser keeps every line but\" sig=- notes=0 item=-",
+        ],
+        // Its error chunk names a numeric code and no type: the kind is the status's name.
+        "openrouter-error-mid-stream.sse" => vec![
+            "Failed stop=- id=gen-18B model=qwen/qwen3-coder usage=- extra=0 error=bad_gateway/502 \"Provider disconnected unexpectedly\"",
+            "text \"Reading the\" sig=- notes=0 item=-",
+        ],
+        // A choice ended with `finish_reason: "error"` and no error object: failed, by its native reason.
+        "openrouter-finish-error.sse" => vec![
+            "Failed stop=- id=gen-19C model=google/gemini-2.5-pro usage=- extra=0 error=MALFORMED_FUNCTION_CALL/- \"the provider ended the answer with an error (finish_reason \\\"error\\\", native \\\"MALFORMED_FUNCTION_CALL\\\")\"",
+            "text \"Calling the\" sig=- notes=0 item=-",
         ],
         "openai-chat-length.sse" => vec![
             "Complete stop=length id=chatcmpl-C1 model=gpt-4.1-2025-04-14 usage=5+0r+0w+16o extra=0 error=-",

@@ -514,6 +514,129 @@ fn claude_code_skill_bodies_between_parallel_results_stay_after_them() {
     assert!(built.report.repairs.is_empty(), "{:?}", built.report.repairs);
 }
 
+/// The calls and results a split answer's view holds, and the request the model that wrote it
+/// gets back: one assistant message with every call, one user message with every result.
+fn every_call_kept(text: &str, calls: &[&str], rewinds: Option<usize>) {
+    let (imported, items) = import_whole(Format::ClaudeCode, text);
+    assert!(codes(&imported).is_empty(), "{:?}", imported.report.diagnostics);
+    assert_eq!(imported.report.written.get("rewind").copied(), rewinds, "rewinds");
+    let called: Vec<&str> = items.iter().filter_map(|i| match i { Item::ToolCall(c) => Some(c.call_id.as_str()), _ => None }).collect();
+    let mut answered: Vec<&str> = items.iter().filter_map(|i| match i { Item::ToolResult(r) => Some(r.call_id.as_str()), _ => None }).collect();
+    // Results in the order they were written, which need not be the calls'.
+    answered.sort_unstable();
+    assert_eq!((called.as_slice(), answered.as_slice()), (calls, calls));
+    let fidelity = &imported.report.fidelity;
+    assert_eq!((fidelity.source.tool_calls, fidelity.view.tool_calls), (calls.len(), calls.len()));
+    let built = build(&with_next_prompt(items), &BuildOptions::new(Provider::Anthropic, "claude-sonnet-4-5")).unwrap();
+    // Nothing made up or dropped: at most a result moved up beside the others (past text the user
+    // typed while the calls ran, which goes after them).
+    assert!(built.report.repairs.iter().all(|r| r.kind == contextview::view::RepairKind::ResultMoved), "{:?}", built.report.repairs);
+    let shape = anthropic_shape(&built.body);
+    let uses = vec!["tool_use"; calls.len()].join(",");
+    let results = vec!["tool_result"; calls.len()].join(",");
+    assert!(shape.iter().any(|m| m.ends_with(&format!("{uses}]"))) && shape.iter().any(|m| m.starts_with(&format!("user[{results}"))), "{shape:?}");
+}
+
+#[test]
+fn claude_code_split_answers_keep_every_call_however_their_entries_are_parented() {
+    // Sibling call entries: each call's entry hangs off the message's text, each result off its call.
+    every_call_kept(
+        &lines(&[
+            cc_user("u1", None, json!("read three")),
+            cc_block("a1", "u1", "msg_1", json!({"type": "text", "text": "Reading."})),
+            cc_block("c1", "a1", "msg_1", tool_use("toolu_a")),
+            cc_block("c2", "a1", "msg_1", tool_use("toolu_b")),
+            cc_block("c3", "a1", "msg_1", tool_use("toolu_c")),
+            cc_result("r1", "c1", "toolu_a", "A"),
+            cc_result("r2", "c2", "toolu_b", "B"),
+            cc_result("r3", "c3", "toolu_c", "C"),
+            cc_block("a2", "r3", "msg_2", json!({"type": "text", "text": "All read."})),
+        ]),
+        &["toolu_a", "toolu_b", "toolu_c"],
+        None,
+    );
+    // Chained calls, each result on its own call, and a result line that also holds text.
+    let mut mixed = cc_user("r1", Some("c1"), json!([{"type": "tool_result", "tool_use_id": "toolu_a", "content": "A"}, {"type": "text", "text": "(the user typed while it ran)"}]));
+    mixed["sourceToolAssistantUUID"] = json!("c1");
+    every_call_kept(
+        &lines(&[
+            cc_user("u1", None, json!("read two")),
+            cc_block("c1", "u1", "msg_1", tool_use("toolu_a")),
+            cc_block("c2", "c1", "msg_1", tool_use("toolu_b")),
+            mixed,
+            cc_result("r2", "c2", "toolu_b", "B"),
+            cc_block("a2", "r2", "msg_2", json!({"type": "text", "text": "Both read."})),
+        ]),
+        &["toolu_a", "toolu_b"],
+        None,
+    );
+    // Calls chained through progress entries, results written last first, the next answer on the first result.
+    every_call_kept(
+        &lines(&[
+            cc_user("u1", None, json!("look")),
+            cc_block("c1", "u1", "msg_1", tool_use("toolu_a")),
+            json!({"type": "progress", "uuid": "p1", "parentUuid": "c1", "data": {"type": "hook_progress"}}),
+            json!({"type": "progress", "uuid": "p2", "parentUuid": "p1", "data": {"type": "hook_progress"}}),
+            cc_block("c2", "p2", "msg_1", tool_use("toolu_b")),
+            cc_result("r2", "c2", "toolu_b", "B"),
+            cc_result("r1", "c1", "toolu_a", "A"),
+            cc_block("a2", "r1", "msg_2", json!({"type": "text", "text": "Seen."})),
+        ]),
+        &["toolu_a", "toolu_b"],
+        None,
+    );
+}
+
+#[test]
+fn claude_code_a_prompt_edited_after_a_split_answer_is_still_a_branch_and_keeps_the_answer_whole() {
+    // The user went back to the prompt after the answer and wrote another: one rewind, and the
+    // split answer before it keeps every call and result.
+    every_call_kept(
+        &lines(&[
+            cc_user("u1", None, json!("read two")),
+            cc_block("c1", "u1", "msg_1", tool_use("toolu_a")),
+            cc_block("c2", "c1", "msg_1", tool_use("toolu_b")),
+            cc_result("r1", "c1", "toolu_a", "A"),
+            cc_result("r2", "c2", "toolu_b", "B"),
+            cc_block("a2", "r2", "msg_2", json!({"type": "text", "text": "Both read."})),
+            cc_user("u2", Some("a2"), json!("now fix a")),
+            cc_block("a3", "u2", "msg_3", json!({"type": "text", "text": "Fixing a."})),
+            cc_user("u2b", Some("a2"), json!("now fix b instead")),
+            cc_block("a4", "u2b", "msg_4", json!({"type": "text", "text": "Fixing b."})),
+        ]),
+        &["toolu_a", "toolu_b"],
+        Some(1),
+    );
+    // A prompt hanging off the first result of an answer interrupted before its second result
+    // was read: the answer stays whole up to its last entry.
+    let (imported, items) = import_whole(
+        Format::ClaudeCode,
+        &lines(&[
+            cc_user("u1", None, json!("read two")),
+            cc_block("c1", "u1", "msg_1", tool_use("toolu_a")),
+            cc_block("c2", "c1", "msg_1", tool_use("toolu_b")),
+            cc_result("r1", "c1", "toolu_a", "A"),
+            cc_result("r2", "c2", "toolu_b", "B"),
+            cc_user("u2", Some("r1"), json!("stop, read c instead")),
+        ]),
+    );
+    assert!(codes(&imported).is_empty(), "{:?}", imported.report.diagnostics);
+    let s = summary(&items);
+    assert_eq!(&s[1..], &[r#"call toolu_a Read({"file_path":"toolu_a.rs"})"#, r#"call toolu_b Read({"file_path":"toolu_b.rs"})"#, "result toolu_a: A", "result toolu_b: B", "user: stop, read c instead"]);
+    // A retried request (another message off the same prompt) is a branch: the partial one goes.
+    let (imported, items) = import_whole(
+        Format::ClaudeCode,
+        &lines(&[
+            cc_user("u1", None, json!("read a")),
+            cc_block("c1", "u1", "msg_1", json!({"type": "text", "text": "Reading"})),
+            cc_block("c2", "u1", "msg_1b", tool_use("toolu_a")),
+            cc_result("r1", "c2", "toolu_a", "A"),
+        ]),
+    );
+    assert_eq!(imported.report.written.get("rewind"), Some(&1), "{:?}", imported.report.diagnostics);
+    assert_eq!(&summary(&items)[1..], &[r#"call toolu_a Read({"file_path":"toolu_a.rs"})"#, "result toolu_a: A"]);
+}
+
 #[test]
 fn claude_code_subagent_transcript_is_a_session_of_its_own() {
     let side = |mut v: Value| {

@@ -372,3 +372,37 @@ fn a_request_larger_than_the_window_is_said_in_its_report() {
     assert_eq!(said, [("context.over_window", contextview::diagnostic::Severity::Warning)]);
     assert!(over.built.report.diagnostics[0].message.contains(&format!("about {} tokens", context.used)));
 }
+
+#[test]
+fn what_pruning_leaves_out_counts_in_the_providers_tokens_as_the_anchor_calibrates_them() {
+    // An anchor that counted a tenth more than the estimator does (its own error in this
+    // session): what is left out after it is taken off at the same rate, so the count stays what
+    // the request holds in the provider's tokens — not the anchor's surplus kept whole.
+    let mut lines = vec![user(1, "u1", "Read every module and find the dead code.")];
+    let mut seq = 2;
+    for i in 0..30 {
+        let [call, result] = tool(seq, &format!("t{i}"), "read", json!({"path": format!("src/m{i}.rs")}), &format!("fn f_{i}() {{}}\n").repeat(400));
+        lines.extend([call, result]);
+        seq += 2;
+    }
+    let items = items_of(&log_of(&lines));
+    let heads = head_tokens(Some(SYSTEM), &tools(), Family::Anthropic);
+    let held = estimate(&items) + heads;
+    let counted = held + held / 10;
+    // Its request left nothing out (as an import records an agent's own requests).
+    lines.push(event(seq, json!({"kind": "usage_anchor", "provider": "anthropic", "model": "claude-sonnet-4-5", "inputTokens": 2_000, "outputTokens": 0, "cacheReadTokens": counted - 2_000, "omittedTokens": 0})));
+    lines.push(user(seq + 1, "u2", "Go on."));
+    let log = log_of(&lines);
+    // Unpruned, a window that holds it all; then one small enough to prune most of the results.
+    for window in [1_000_000, 40_000] {
+        let mut input = input(&log);
+        input.context_window = Some(window);
+        let report = build_request(&input).unwrap().built.report;
+        let (used, request) = (report.tokens.context.used as f64, report.tokens.request as f64);
+        if window == 40_000 {
+            assert!(report.pruning.cleared + report.pruning.trimmed > 10, "{:?}", report.pruning);
+        }
+        // The request's estimate, at the anchor's rate (within the rounding of the parts).
+        assert!((used / request - 1.1).abs() < 0.01, "window {window}: the ledger says {used}, the request holds {request} estimated");
+    }
+}

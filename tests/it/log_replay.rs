@@ -33,7 +33,7 @@ fn every_record_kind() -> Vec<Record> {
         RecordBody::Update(serde_json::from_value(json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "completed", "content": [{"type": "content", "content": {"type": "text", "text": "x"}}, {"type": "diff", "path": "/a", "oldText": "a", "newText": "b"}, {"type": "terminal", "terminalId": "term1"}]})).unwrap()),
         RecordBody::Update(serde_json::from_value(json!({"sessionUpdate": "plan", "entries": [{"content": "do", "priority": "high", "status": "pending"}]})).unwrap()),
         RecordBody::Update(AcpUpdate::Other(json!({"sessionUpdate": "usage_update", "used": 10, "size": 100}))),
-        RecordBody::Event(Event::UsageAnchor(UsageAnchor { provider: Some("openai".into()), model: Some("gpt-5".into()), input_tokens: 10, output_tokens: 2, cache_read_tokens: 1, cache_write_tokens: 0, reasoning_tokens: None, omitted_tokens: None, head_tokens: None })),
+        RecordBody::Event(Event::UsageAnchor(UsageAnchor { provider: Some("openai".into()), model: Some("gpt-5".into()), input_tokens: 10, output_tokens: 2, cache_read_tokens: 1, cache_write_tokens: 0, reasoning_tokens: None, omitted_tokens: None, head_tokens: None, counted: None })),
         RecordBody::Event(Event::ModelSwitch(ModelSwitch { provider: "anthropic".into(), model: "claude-opus-4-6".into(), context_window: Some(200_000) })),
         RecordBody::Event(Event::CompactionCheckpoint(CompactionCheckpoint { summary: "sum".into(), first_kept_seq: 5, tokens_before: Some(1000), summary_tokens: None, trim_kept_over: None })),
         RecordBody::Event(Event::Rewind(Rewind { prompt_index: 0 })),

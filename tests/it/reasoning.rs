@@ -48,7 +48,7 @@ fn build_for(provider: Provider, model: &str, items: &[Item], foreign: ForeignRe
 }
 
 fn counts(kept: usize, downgraded: usize, dropped: usize) -> ReasoningCounts {
-    ReasoningCounts { kept, downgraded, dropped }
+    ReasoningCounts { kept, downgraded, dropped, own_as_text: 0 }
 }
 
 /// The strings that mark the reasoning as sent natively, per API.
@@ -118,7 +118,7 @@ fn another_model_of_the_same_provider_gets_the_text_downgraded() {
 fn chat_completions_has_no_native_reasoning_so_even_its_own_is_downgraded() {
     let items = conversation(own_reasoning(Provider::OpenAiChat, "model-a", THOUGHT));
     let built = build_for(Provider::OpenAiChat, "model-a", &items, ForeignReasoning::AsText);
-    assert_eq!(built.report.reasoning, counts(0, 1, 0));
+    assert_eq!(built.report.reasoning, ReasoningCounts { own_as_text: 1, ..counts(0, 1, 0) });
     // The reasoning as text and the turn's own text make one assistant message, joined.
     let contextview::Payload::OpenAiChat(chat) = &built.payload else { panic!("not a Chat payload") };
     let contents: Vec<&str> = chat
@@ -175,9 +175,25 @@ fn reasoning_without_replay_material_is_downgraded_for_its_own_model() {
         reasoning.encrypted = None;
         reasoning.provider_id = None;
         let built = build_for(provider, "model-a", &conversation(reasoning), ForeignReasoning::AsText);
-        assert_eq!(built.report.reasoning, counts(0, 1, 0), "{provider}");
+        assert_eq!(built.report.reasoning, ReasoningCounts { own_as_text: 1, ..counts(0, 1, 0) }, "{provider}");
         assert!(built.body.contains(THOUGHT), "{provider}");
+        let said: Vec<&str> = built.report.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(said, vec![format!("1 reasoning block(s) {provider} model-a made itself went back as text: they lack the signature or encrypted content the API checks")], "{provider}");
     }
+}
+
+#[test]
+fn a_chat_models_own_reasoning_goes_back_as_text_and_is_said_to_be_its_own() {
+    // Chat Completions takes no reasoning back: the model's own goes as text, and the report
+    // does not call it another model's.
+    let built = build_for(Provider::OpenAiChat, "model-a", &conversation(own_reasoning(Provider::OpenAiChat, "model-a", THOUGHT)), ForeignReasoning::AsText);
+    assert_eq!(built.report.reasoning, ReasoningCounts { own_as_text: 1, ..counts(0, 1, 0) });
+    let said: Vec<(&str, &str)> = built.report.diagnostics.iter().map(|d| (d.code.as_str(), d.message.as_str())).collect();
+    assert_eq!(said, vec![("reasoning.downgraded", "1 reasoning block(s) openai-chat model-a made itself went back as text: Chat Completions takes no reasoning back")]);
+    // Another model's, to the same API: said to be another's.
+    let built = build_for(Provider::OpenAiChat, "model-b", &conversation(own_reasoning(Provider::OpenAiChat, "model-a", THOUGHT)), ForeignReasoning::AsText);
+    assert_eq!(built.report.reasoning, counts(0, 1, 0));
+    assert_eq!(built.report.diagnostics[0].message, "1 reasoning block(s) another provider or model made went to openai-chat model-b as text");
 }
 
 #[test]

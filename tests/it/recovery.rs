@@ -55,6 +55,12 @@ fn built(s: &mut Session, options: Value) -> (String, contextview::view::Report)
     }
 }
 
+/// The count the client hears between builds, for the session's own model.
+fn usage(s: &mut Session, provider: Provider) -> contextview::view::ContextUsage {
+    let input: contextview::request::BuildInput = serde_json::from_value(json!({"provider": provider})).unwrap();
+    s.usage(&input)
+}
+
 fn answered(p: &Processed) -> (&[u64], &contextview::answer::AnswerSummary) {
     match &p.reply {
         Some(Reply::Answered { seqs, answer, .. }) => (seqs, answer),
@@ -76,6 +82,9 @@ fn an_http_error_is_a_failure_whatever_its_body_and_the_next_request_is_the_one_
         (Provider::Anthropic, http_fixture!("proxy-500.http"), "internal_server_error", None, true, None, "server_error", None),
         (Provider::OpenAiChat, http_fixture!("openai-chat-429.http"), "tokens", Some("rate_limit_exceeded"), true, Some(1500), "rate_limited", Some("req_7f3c9a1e2b")),
         (Provider::OpenAiChat, http_fixture!("openai-chat-429-quota.http"), "insufficient_quota", None, false, None, "quota_exceeded", Some("req_0d1e2f3a4b")),
+        // A per-day quota asks for 34 s all the same; a billing refusal is a 400.
+        (Provider::Gemini, http_fixture!("gemini-429-per-day.http"), "RESOURCE_EXHAUSTED", None, false, None, "quota_exceeded", None),
+        (Provider::Anthropic, http_fixture!("anthropic-400-credit.http"), "invalid_request_error", None, false, None, "billing", Some("req_011CWcredit9Pz")),
         (Provider::OpenAiResponses, http_fixture!("proxy-503-empty.http"), "service_unavailable", None, true, None, "overloaded", None),
         (Provider::Gemini, http_fixture!("gemini-429.http"), "RESOURCE_EXHAUSTED", None, true, Some(3200), "rate_limited", None),
         (Provider::Gemini, http_fixture!("gemini-503.http"), "UNAVAILABLE", None, true, None, "overloaded", None),
@@ -95,10 +104,12 @@ fn an_http_error_is_a_failure_whatever_its_body_and_the_next_request_is_the_one_
         );
         let retry = answer.retry.as_ref().unwrap();
         assert_eq!((retry.retryable, retry.reason.as_str()), (retryable, reason), "{name}");
-        match wait {
-            Some(ms) => assert_eq!(retry.after_ms, ms, "{name}"),
+        match (retryable, wait) {
+            (true, Some(ms)) => assert_eq!(retry.after_ms, Some(ms), "{name}"),
             // The first backoff: half a second, up to a quarter off.
-            None => assert!((375..=500).contains(&retry.after_ms), "{name}: {}", retry.after_ms),
+            (true, None) => assert!(retry.after_ms.is_some_and(|ms| (375..=500).contains(&ms)), "{name}: {:?}", retry.after_ms),
+            // No wait is advised without a retry.
+            (false, _) => assert_eq!(retry.after_ms, None, "{name}"),
         }
         assert!(answer.tool_calls.is_empty() && answer.text.is_empty() && answer.recovery.is_none(), "{name}");
         // One record, durable: how it ended, with the status and the request id.
@@ -142,41 +153,51 @@ fn long_session(provider: Provider, model: &str, window: u64, rounds: usize, siz
 }
 
 #[test]
-fn a_context_length_refusal_becomes_the_anchor_and_the_next_build_prunes_to_fit() {
+fn a_context_length_refusal_corrects_the_count_learns_the_window_and_the_next_build_prunes_to_fit() {
     // A session whose window is larger than the one the provider enforces (a host that set the
     // 1M beta's window without its header, a model whose window counts the reply too): the
     // request was sent unpruned (under half the window it assumed) and refused.
-    // (API, model, window the session assumed, refusal, the anchor's tokens, a window learnt)
+    // (API, model, window the session assumed, refusal, the tokens it named, the limit it named)
     let cases = [
-        (Provider::Anthropic, "claude-sonnet-4-5", 1_000_000, http_fixture!("anthropic-400-context.http"), 210_000, Some(200_000)),
-        (Provider::OpenAiChat, "gpt-4.1", 400_000, http_fixture!("openai-chat-400-context.http"), 130_511, Some(128_000)),
-        // No count in the message: at least the window, which it broke.
-        (Provider::OpenAiResponses, "gpt-5", 400_000, http_fixture!("openai-responses-400-context.http"), 400_000, None),
+        (Provider::Anthropic, "claude-sonnet-4-5", 1_000_000, http_fixture!("anthropic-400-context.http"), Some(210_000), Some(200_000)),
+        (Provider::OpenAiChat, "gpt-4.1", 400_000, http_fixture!("openai-chat-400-context.http"), Some(130_511), Some(128_000)),
+        // No number in the message: the window is learnt from the refused request itself.
+        (Provider::OpenAiResponses, "gpt-5", 400_000, http_fixture!("openai-responses-400-context.http"), None, None),
     ];
-    for (provider, model, window, (name, text), tokens, learnt) in cases {
+    for (provider, model, window, (name, text), tokens, limit) in cases {
         let (mut s, before) = long_session(provider, model, window, 36, 10_000);
         let (_, first) = built(&mut s, json!({}));
         assert_eq!((first.pruning.cleared, first.pruning.trimmed), (0, 0), "{name}: sent unpruned");
+        let counted = first.tokens.context.used;
         let (status, headers, body) = http(text);
         let p = dispatch(&mut s, json!({"type": "providerAnswer", "body": body, "status": status, "headers": headers}));
         let (seqs, answer) = answered(&p);
-        assert_eq!((answer.retry.as_ref().map(|r| r.retryable), answer.recovery), (Some(false), Some(Recovery::Prune)), "{name}");
-        assert_eq!(answer.context.and_then(|c| c.tokens), (tokens != window).then_some(tokens), "{name}");
-        // The anchor (and the provider's window when it is smaller), then how the answer ended.
+        assert_eq!((answer.retry.as_ref().map(|r| (r.retryable, r.after_ms)), answer.recovery), (Some((false, None)), Some(Recovery::Prune)), "{name}");
+        // The window from here on: the limit named, else a tenth under what the refused request held.
+        let learnt = limit.unwrap_or(counted - counted / 10);
+        let context = answer.context.unwrap();
+        assert_eq!((context.tokens, context.limit, context.window, context.prompt_tokens), (tokens, limit, Some(learnt), None), "{name}");
+        // The window learnt, the refusal's count beside the ledger's, then how the answer ended.
         let kinds: Vec<&str> = seqs.iter().map(|seq| s.records().iter().find(|r| r.seq == *seq).unwrap().body.kind()).collect();
-        let expected_kinds = if learnt.is_some() { vec!["model_switch", "usage_anchor", "answer_end"] } else { vec!["usage_anchor", "answer_end"] };
-        assert_eq!(kinds, expected_kinds, "{name}");
-        assert_eq!(last_event(&s, "usage_anchor")["inputTokens"], json!(tokens), "{name}");
-        if let Some(limit) = learnt {
-            assert_eq!(last_event(&s, "model_switch")["contextWindow"], json!(limit), "{name}");
-        }
-        let effective_window = learnt.unwrap_or(window);
-        // The next request prunes: it is smaller than the refused one, and fits.
+        assert_eq!(kinds, vec!["model_switch", "usage_anchor", "answer_end"], "{name}");
+        assert_eq!(last_event(&s, "model_switch")["contextWindow"], json!(learnt), "{name}");
+        let anchor = last_event(&s, "usage_anchor");
+        assert_eq!((anchor["inputTokens"].clone(), anchor["counted"].clone()), (json!(tokens.unwrap_or(counted)), json!(counted)), "{name}");
+        // A refusal spends nothing.
+        assert_eq!(s.state().spent.requests, 0, "{name}");
+        // The next request prunes: it is smaller than the refused one, and fits with room.
         let (after, report) = built(&mut s, json!({}));
         assert!(after.len() < before.len() * 3 / 4, "{name}: {} -> {}", before.len(), after.len());
         assert!(report.pruning.cleared + report.pruning.trimmed > 0, "{name}");
-        assert!(report.tokens.context.used < effective_window * 85 / 100, "{name}: {:?}", report.tokens.context);
-        assert_eq!(report.tokens.context.size, effective_window, "{name}");
+        let used = report.tokens.context.used;
+        assert!(used < learnt * 85 / 100, "{name}: {:?}", report.tokens.context);
+        assert_eq!(report.tokens.context.size, learnt, "{name}");
+        // The ledger counts what the request holds: the estimate of its body, scaled as the
+        // provider's count of the refused one said.
+        let ratio = tokens.map_or(1.0, |t| t as f64 / counted as f64);
+        let held = report.tokens.request as f64 * ratio;
+        assert!((used as f64 - held).abs() <= held * 0.05, "{name}: the ledger says {used}, the request holds {held:.0}");
+        assert_eq!(usage(&mut s, provider).used, used, "{name}: usage() says what the build said");
         assert!(Payload::from_json(provider, serde_json::from_str(&after).unwrap()).unwrap().validate(&Default::default()).is_empty());
     }
 }
@@ -199,6 +220,70 @@ fn a_refusal_that_pruning_cannot_answer_asks_for_a_compaction() {
     assert_eq!(applied.error, None);
     let (_, report) = built(&mut s, json!({}));
     assert!(report.tokens.context.used < 1_048_576 / 2, "{:?}", report.tokens.context);
+}
+
+#[test]
+fn a_refusal_or_a_blocked_prompt_is_typed_and_the_same_request_is_not_built_again_until_the_input_changes() {
+    // (API, model, answer, stop reason, the prompt's block reason)
+    let cases = [
+        (Provider::Anthropic, "claude-sonnet-4-5", &include_bytes!("../fixtures/answers/anthropic-refusal.json")[..], "refusal", None),
+        (Provider::OpenAiChat, "gpt-4o", include_bytes!("../fixtures/answers/openai-chat-refusal.json"), "stop", None),
+        (Provider::OpenAiResponses, "gpt-5", include_bytes!("../fixtures/answers/openai-responses-refusal.sse"), "completed", None),
+        (Provider::Gemini, "gemini-2.5-flash", include_bytes!("../fixtures/answers/gemini-safety.json"), "SAFETY", None),
+        (Provider::Gemini, "gemini-2.5-flash-lite", include_bytes!("../fixtures/answers/gemini-prompt-blocked.json"), "PROHIBITED_CONTENT", Some("PROHIBITED_CONTENT")),
+        (Provider::Gemini, "gemini-2.5-flash", include_bytes!("../fixtures/answers/gemini-model-armor.sse"), "MODEL_ARMOR", Some("MODEL_ARMOR")),
+    ];
+    for (provider, model, bytes, stop, blocked) in cases {
+        let mut s = asked(provider, model);
+        let p = dispatch(&mut s, json!({"type": "providerAnswer", "body": std::str::from_utf8(bytes).unwrap()}));
+        let (_, answer) = answered(&p);
+        assert_eq!(
+            (answer.status, answer.ending, answer.refused, answer.blocked.as_deref(), answer.stop_reason.as_deref(), answer.retry.is_none()),
+            (AnswerStatus::Complete, Ending::Refused, true, blocked, Some(stop), true),
+            "{provider} {stop}"
+        );
+        assert_eq!(last_event(&s, "answer_end")["refused"], json!(true), "{provider} {stop}");
+        // The same request would be refused again: the build says so and writes nothing — a
+        // reminder waiting is not drained into it.
+        assert!(s.enqueue_reminder(contextview::view::Reminder { kind: contextview::view::ReminderKind::Diagnostics, text: "src/lib.rs:3: unused import".into(), day: None }));
+        let records = s.records().len();
+        let p = dispatch(&mut s, json!({"type": "buildRequest"}));
+        let error = p.error.unwrap_or_else(|| panic!("{provider} {stop}: built {:?}", p.reply));
+        assert_eq!(error.code, "input_refused", "{provider} {stop}");
+        let what = if let Some(reason) = blocked { format!("the prompt was blocked ({reason})") } else { format!("stop reason `{stop}`") };
+        assert!(error.message.contains(&what) && error.message.contains("Change the input first"), "{provider} {stop}: {}", error.message);
+        assert_eq!(s.records().len(), records, "{provider} {stop}: nothing written");
+        // Another model may answer: the request differs.
+        let other = dispatch(&mut s, json!({"type": "buildRequest", "options": {"model": "another-model"}}));
+        assert!(matches!(other.reply, Some(Reply::Built { .. })), "{provider} {stop}: {:?}", other.error);
+        // A new message changes the input: the session's model builds again, and the request is valid.
+        dispatch(&mut s, json!({"type": "userMessage", "text": "Then explain the parser instead."}));
+        let (body, report) = built(&mut s, json!({}));
+        assert_eq!(report.continued, None, "{provider} {stop}: a refusal is not asked to go on");
+        assert!(body.contains("Then explain the parser instead."), "{provider} {stop}");
+        assert!(Payload::from_json(provider, serde_json::from_str(&body).unwrap()).unwrap().validate(&Default::default()).is_empty(), "{provider} {stop}");
+    }
+}
+
+#[test]
+fn a_server_side_compaction_block_is_kept_and_a_request_that_cannot_send_it_back_is_refused() {
+    let mut s = asked(Provider::Anthropic, "claude-sonnet-4-5");
+    let p = dispatch(&mut s, json!({"type": "providerAnswer", "body": include_str!("../fixtures/answers/anthropic-server-compaction.sse")}));
+    assert_eq!(answered(&p).1.text, "Going on with the parser.");
+    // The log keeps the block whole, its content and opaque part as the deltas left them.
+    let kept = s.records().iter().map(|r| r.to_line()).find(|l| l.contains("\"compaction\"")).expect("the block is in the log");
+    assert!(kept.contains("The user is fixing the parser; parser.rs was read.") && kept.contains("EnCmp-opaque=="), "{kept}");
+    dispatch(&mut s, json!({"type": "userMessage", "text": "Go on."}));
+    // Anthropic must get it back, and only its compaction beta takes it: refused, saying so.
+    let p = dispatch(&mut s, json!({"type": "buildRequest"}));
+    let error = p.error.expect("refused");
+    assert_eq!(error.code, "invalid_payload");
+    assert_eq!(error.violations.iter().map(|v| v.rule.as_str()).collect::<Vec<_>>(), vec!["anthropic.compaction_block_passed_back"]);
+    assert!(error.message.contains("server-side compaction block") && error.message.contains("prepareCompaction"), "{}", error.message);
+    // Another API's request leaves it out, as any API's own blocks, and says so.
+    let (body, report) = built(&mut s, json!({"provider": "openai-chat", "model": "gpt-4.1"}));
+    assert!(!body.contains("EnCmp") && body.contains("Going on with the parser."), "{body}");
+    assert_eq!(report.dropped_natives, 1);
 }
 
 #[test]
@@ -246,7 +331,6 @@ fn after_an_answer_cut_short_the_next_build_asks_the_model_to_go_on_on_every_api
         (Provider::OpenAiChat, "gpt-4.1", include_bytes!("../fixtures/answers/openai-chat-length.sse"), json!({}), ContinuedReason::OutputLimit),
         (Provider::OpenAiResponses, "gpt-5", include_bytes!("../fixtures/answers/openai-responses-incomplete.sse"), json!({}), ContinuedReason::OutputLimit),
         (Provider::Gemini, "gemini-2.5-flash", include_bytes!("../fixtures/answers/gemini-max-tokens.sse"), json!({}), ContinuedReason::OutputLimit),
-        (Provider::Gemini, "gemini-2.5-flash", include_bytes!("../fixtures/answers/gemini-safety.json"), json!({}), ContinuedReason::Refused),
         (Provider::Anthropic, "claude-sonnet-4-5", include_bytes!("../fixtures/answers/anthropic-overloaded-mid-stream.sse"), json!({}), ContinuedReason::Interrupted),
     ];
     for (provider, model, bytes, options, reason) in cases {
@@ -261,7 +345,7 @@ fn after_an_answer_cut_short_the_next_build_asks_the_model_to_go_on_on_every_api
         let last = last_message(provider, &body);
         assert_eq!(last.get("role").and_then(Value::as_str), Some("user"), "{provider}: {last}");
         let text = text_of(&last);
-        assert!(text.starts_with("<system-reminder>") && text.contains("Continue") && text.contains("where it stopped") || reason == ContinuedReason::Refused, "{provider}: {text}");
+        assert!(text.starts_with("<system-reminder>") && text.contains("Continue") && text.contains("where it stopped"), "{provider}: {text}");
         let start: String = said.chars().take(10).collect();
         let escaped = serde_json::to_string(&start).unwrap();
         assert!(body.contains(&escaped[1..escaped.len() - 1]), "{provider}: what arrived goes back: {start:?} in {body}");
@@ -277,6 +361,33 @@ fn after_an_answer_cut_short_the_next_build_asks_the_model_to_go_on_on_every_api
         dispatch(&mut s, json!({"type": "userMessage", "text": "Thanks."}));
         let (next, _) = built(&mut s, options);
         assert!(next.starts_with(&body[..body.len() - 2]), "{provider}: the request extends the last one");
+    }
+}
+
+#[test]
+fn the_message_that_asks_the_model_to_go_on_says_what_happened() {
+    // (API, answer, the words the message holds)
+    let cases: [(Provider, &[u8], Option<&str>, &str); 4] = [
+        (Provider::OpenAiChat, include_bytes!("../fixtures/answers/openrouter-error-mid-stream.sse"), None, "the provider reported an error: bad_gateway — Provider disconnected unexpectedly"),
+        (Provider::OpenAiChat, include_bytes!("../fixtures/answers/openai-chat-error-mid-stream.sse"), None, "the provider reported an error: server_error — The server had an error while processing your request."),
+        (Provider::Anthropic, include_bytes!("../fixtures/answers/anthropic-dropped-mid-call.sse"), Some("TypeError: terminated"), "the connection to the model dropped"),
+        // Cut by the output limit, then an error the proxy sent after: the limit is what happened.
+        (Provider::OpenAiChat, include_bytes!("../fixtures/answers/openrouter-length-then-error.sse"), None, "cut off by the output token limit"),
+    ];
+    for (provider, bytes, dropped, words) in cases {
+        let mut s = asked(provider, "m");
+        dispatch(&mut s, json!({"type": "beginAnswer"}));
+        s.answer_bytes(bytes).unwrap();
+        let end = match dropped {
+            Some(reason) => json!({"type": "endAnswer", "dropped": reason}),
+            None => json!({"type": "endAnswer"}),
+        };
+        dispatch(&mut s, end);
+        let (body, report) = built(&mut s, json!({}));
+        assert!(report.continued.is_some(), "{words}");
+        let text = text_of(&last_message(provider, &body));
+        assert!(text.contains(words), "{provider}: {text}");
+        assert!(!text.contains("connection") || dropped.is_some(), "{provider}: says the connection failed when it did not: {text}");
     }
 }
 

@@ -142,3 +142,31 @@ test('a wrong-typed argument names itself and is a TypeError and a ContextviewEr
   // A refusal is a ContextviewError, not a TypeError.
   assert.throws(() => cv.buildRequest({ provider: 'anthropic' }), (e) => e instanceof cv.ContextviewError && !(e instanceof TypeError) && e.code === 'invalid_options');
 });
+
+test('a wrong-typed field inside an argument names its path in the error', async () => {
+  const session = cv.Session.fromLog(log);
+  const cases = [
+    [() => session.build({ provider: 'anthropic', maxTokens: 'lots' }), 'invalid_options', 'maxTokens'],
+    [() => cv.buildRequestString({ log, provider: 'anthropic', providerOptions: { anthropic: { thinking: { type: 'enabled', budget_tokens: 'x' } } } }), 'invalid_options', 'providerOptions.anthropic.thinking.budget_tokens'],
+    [() => cv.buildRequestString({ log, provider: 'openai-chat', tools: [{ name: 'read', inputSchema: { type: 'object' } }, { name: 7 }] }), 'invalid_options', 'tools[1]'],
+    [() => session.dispatch({ type: 'userMessage', text: 5 }), 'invalid_command', 'text'],
+  ];
+  for (const [call, code, path] of cases) {
+    assert.throws(call, (e) => {
+      assert.ok(e instanceof cv.ContextviewError, String(e));
+      assert.equal(e.code, code);
+      assert.equal(e.details?.path, path, e.message);
+      assert.ok(e.message.includes(path), e.message);
+      return true;
+    });
+  }
+  // Each factory checks its arguments before anything is stored.
+  for (const [call, argument] of [
+    [() => cv.nodeFileStorage(5), 'path'], [() => cv.nodeFileStorage(''), 'path'],
+    [() => cv.faultyStorage({}), 'inner'], [() => cv.faultyStorage(cv.nodeFileStorage('/tmp/cv-args/x.jsonl'), 'crash'), 'plan'],
+  ]) {
+    assert.throws(call, (e) => e instanceof cv.ContextviewTypeError && e.argument === argument, argument);
+  }
+  await assert.rejects(cv.openSession(cv.nodeFileStorage('/tmp/cv-args/y.jsonl'), { sessionId: 'y', storageTimeoutMs: -1 }),
+    (e) => e instanceof cv.ContextviewTypeError && e.argument === 'options.storageTimeoutMs');
+});

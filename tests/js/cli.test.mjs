@@ -273,8 +273,18 @@ test('import writes a session and its subagents as linked logs; tree walks them 
   assert.ok(alone.stdout.startsWith('{"format":"contextview.session-log"'));
   assert.match(alone.stderr, /not given: s-main\/agent-aaa1, s-main\/agent-bbb2/);
   assert.match(alone.stderr, /not a subagent of this session: s-main\/agent-zzz9/);
-  // The tree: each call, the session that answered it, and what that session's requests used.
-  const t = run(['tree', '--session', written[0]]);
+  // The tree: each call, the session that answered it, and what that session's requests used —
+  // drawn for a terminal, and as JSON with --json.
+  const drawn = run(['tree', '--session', written[0]]);
+  assert.equal(drawn.code, 0, drawn.stderr);
+  assert.deepEqual(drawn.stdout.trimEnd().split('\n'), [
+    's-main  claude-sonnet-4-5  2 requests, 1,900 tokens in, 92 out',
+    '├─ toolu_1  Audit crate a  [completed]',
+    '│  s-main/agent-aaa1  claude-sonnet-4-5  2 requests, 650 tokens in, 60 out',
+    '└─ toolu_2  Audit crate b  [completed]',
+    '   s-main/agent-bbb2  claude-sonnet-4-5  2 requests, 650 tokens in, 60 out',
+  ]);
+  const t = run(['tree', '--session', written[0], '--json']);
   assert.equal(t.code, 0, t.stderr);
   const tree = JSON.parse(t.stdout);
   assert.equal(tree.sessionId, 's-main');
@@ -283,11 +293,11 @@ test('import writes a session and its subagents as linked logs; tree walks them 
     ['toolu_1', 's-main/agent-aaa1', 'completed', 'Audit crate a', 2, 650],
     ['toolu_2', 's-main/agent-bbb2', 'completed', 'Audit crate b', 2, 650],
   ]);
-  assert.match(t.stderr, /toolu_1 → s-main\/agent-aaa1 \(completed\): Audit crate a/);
   // A child's log not beside it is reported missing, not guessed.
   rmSync(written[2]);
-  const partial = JSON.parse(run(['tree', '--session', written[0]]).stdout);
+  const partial = JSON.parse(run(['tree', '--session', written[0], '--json']).stdout);
   assert.deepEqual(partial.subagents.map((s) => Boolean(s.missing)), [false, true]);
+  assert.ok(run(['tree', '--session', written[0]]).stdout.includes('   s-main/agent-bbb2  (its log was not found)'));
   assert.equal(run(['tree']).code, 2, 'a missing --session is a usage error');
 });
 

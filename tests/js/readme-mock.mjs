@@ -4,15 +4,50 @@
 // Gemini's `streamGenerateContent?alt=sse`), a whole body otherwise. The first request of a
 // conversation gets a turn that calls `read_file` on parser.rs, the next one (which carries the
 // tool's result) a closing text. `CV_STANDIN_FAULTS` (`anthropic:rate-limited,gemini:html-500`)
-// makes an API's first request fail that way. A request without the API's key header (and
-// Anthropic's version header) is refused with a 401. Every request is checked with the package's
-// own validator and appended, with what was checked, to requests.jsonl in the working directory.
+// makes an API's first request fail that way (`openai-chat:max-tokens*4`: its first four). A
+// compaction's summary request is answered with a summary. A request without the API's key
+// header (and Anthropic's version header) is refused with a 401. Every request is checked with
+// the package's own validator and appended, with what was checked, to requests.jsonl in the
+// working directory.
+//
+// `CV_STORAGE_FAULTS` (`anthropic.jsonl:3`) makes the third append to that file fail as a full
+// disk does (ENOSPC), once: node:fs/promises' `open` for appending is wrapped, as the package
+// calls it.
 import { appendFileSync } from 'node:fs';
+import fsp from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
+import { basename } from 'node:path';
 import { validatePayload } from 'contextview';
 import { providerOf, respond } from './standin.mjs';
 
-const faults = new Map((process.env.CV_STANDIN_FAULTS ?? '').split(',').filter(Boolean).map((f) => f.split(':')));
+const faults = new Map((process.env.CV_STANDIN_FAULTS ?? '').split(',').filter(Boolean).map((f) => {
+  const [provider, spec] = f.split(':');
+  const [scenario, times = '1'] = spec.split('*');
+  return [provider, { scenario, times: Number(times) }];
+}));
 const sent = new Map();
+
+const storageFaults = new Map((process.env.CV_STORAGE_FAULTS ?? '').split(',').filter(Boolean).map((f) => {
+  const [file, nth] = f.split(':');
+  return [file, Number(nth)];
+}));
+if (storageFaults.size > 0) {
+  const open = fsp.open;
+  const appends = new Map();
+  fsp.open = async (path, flags, ...rest) => {
+    const file = basename(String(path));
+    if (flags === 'a' && storageFaults.has(file)) {
+      const n = (appends.get(file) ?? 0) + 1;
+      appends.set(file, n);
+      if (n === storageFaults.get(file)) {
+        appendFileSync('storage-faults.jsonl', JSON.stringify({ file, append: n }) + '\n');
+        throw Object.assign(new Error(`ENOSPC: no space left on device, open '${path}'`), { code: 'ENOSPC', errno: -28, syscall: 'open', path: String(path) });
+      }
+    }
+    return open(path, flags, ...rest);
+  };
+  syncBuiltinESMExports();
+}
 
 /** A whole (unstreamed) body: the stream's events gathered as the API would have answered. */
 async function whole(provider, response) {
@@ -88,13 +123,13 @@ globalThis.fetch = async (input, init = {}) => {
   const answered = JSON.stringify(body).includes('fn parse');
   const streamed = provider === 'gemini' ? url.includes(':streamGenerateContent') : body.stream === true;
   const model = body.model ?? url.match(/models\/([^:]+):/)?.[1] ?? 'unknown';
-  const nth = sent.get(provider) ?? 0;
-  sent.set(provider, nth + 1);
-  const scenario = nth === 0 && faults.has(provider) ? faults.get(provider) : 'ok';
+  const summarising = raw.includes('Answer with the summary alone');
+  const nth = summarising ? 0 : sent.get(provider) ?? 0;
+  if (!summarising) sent.set(provider, nth + 1);
+  const fault = faults.get(provider);
+  const scenario = summarising ? 'summary' : fault && nth < fault.times ? fault.scenario : 'ok';
   appendFileSync('requests.jsonl', JSON.stringify({ provider, url, streamed, violations, answered, scenario, bytes: raw.length, body }) + '\n');
   const response = respond(provider, scenario, { model, callTool: !answered });
   return streamed ? response : whole(provider, response);
 };
 
-/** The README's stand-in for a call to the model with a prepared compaction request. */
-globalThis.summarize = async (body) => `## Goal\nKeep going.\n## Progress\n${String(body).length} bytes summarised.\n## Next\nRun the tests.`;

@@ -67,8 +67,8 @@ function project() {
   writeFileSync(join(dir, '.claude/skills/deploy/SKILL.md'), '---\nname: deploy\ndescription: Deploy the service.\n---\nRun make deploy.\n');
   cpSync(join(root, 'tests/js/readme-mock.mjs'), join(dir, 'mock.mjs'));
   cpSync(join(root, 'tests/js/standin.mjs'), join(dir, 'standin.mjs'));
-  // The one name an example leaves to the reader.
-  writeFileSync(join(dir, 'globals.d.ts'), 'declare function summarize(body: string): Promise<string>;\n');
+  // No name is left to the reader: the examples declare what they use.
+  writeFileSync(join(dir, 'globals.d.ts'), 'export {};\n');
   return dir;
 }
 
@@ -164,8 +164,11 @@ test("the README's TypeScript examples compile as written and run against a loca
       ['drop-call', /^retry: connection_dropped connection_dropped, again in \d+ ms$/, ['partial', 'complete', 'complete']],
       ['early-end', /^retry: answer_incomplete answer_incomplete, again in \d+ ms$/, ['partial', 'complete', 'complete']],
       ['max-tokens', null, ['complete', 'complete', 'complete']],
-      ['refusal', null, ['complete']],
-      ['context-length', 'anthropic: context_length_exceeded 400 invalid_request_error, request req_standinCtx', ['failed']],
+      // Not the model being done: said on stderr, and the loop goes on to the next API.
+      ['refusal', /^(anthropic|openai-chat|openai-responses|gemini): refused  (refusal|SAFETY|stop|completed), request /, ['complete']],
+      ['max-tokens*4', /^(anthropic|openai-chat|openai-responses|gemini): turn_unfinished  turn_unfinished, request /, ['complete', 'complete', 'complete', 'complete']],
+      // The stand-in names 210,000 tokens for the one-line prompt: by its count, over the window alone.
+      ['context-length', 'anthropic: prompt_too_long 400 invalid_request_error, request req_standinCtx', ['failed']],
     ];
     for (const [scenario, retried, ends] of runs) {
       await t.test(`the quick start, each API's first answer: ${scenario}`, () => {
@@ -184,14 +187,18 @@ test("the README's TypeScript examples compile as written and run against a loca
         }
         assert.equal(r.code, 0, r.err);
         const retries = lines.filter((l) => l.startsWith('retry: '));
-        if (retried) {
+        if (retried && !retried.source.startsWith('^retry')) {
+          // Said once per API, and nothing retried.
+          assert.equal(lines.filter((l) => retried.test(l)).length, 4, r.err);
+          assert.deepEqual(retries, []);
+        } else if (retried) {
           assert.equal(retries.length, 4, r.err);
           for (const l of retries) assert.match(l, retried);
         } else {
           assert.deepEqual(retries, []);
         }
         assert.doesNotMatch(lines.filter((l) => !l.startsWith('retry: ')).join('\n'), /Error|warning/i, r.err);
-        if (scenario !== 'refusal') assert.ok(r.out.endsWith(turn), r.out);
+        if (!['refusal', 'max-tokens*4'].includes(scenario)) assert.ok(r.out.endsWith(turn), r.out);
         const requests = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
         for (const q of requests) assert.deepEqual(q.violations, [], `${q.provider}: every request passes its API's rules`);
         for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
@@ -200,6 +207,48 @@ test("the README's TypeScript examples compile as written and run against a loca
         }
       });
     }
+
+    // One API's own endings, and a storage that fails once, through the quick start as written.
+    const quickRun = (env) => {
+      rmSync(join(dir, 'requests.jsonl'), { force: true });
+      rmSync(join(dir, 'storage-faults.jsonl'), { force: true });
+      for (const p of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) rmSync(join(dir, `${p}.jsonl`), { force: true });
+      return run(process.execPath, ['--import', './mock.mjs', `out/example${quick}.js`], dir, env);
+    };
+    const logOf = (provider) => readFileSync(join(dir, `${provider}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const requestsOf = (provider) => readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((q) => q.provider === provider);
+
+    await t.test('the quick start: a prompt Gemini blocks ends its turn, typed, and the loop goes on', () => {
+      const r = quickRun({ CV_STANDIN_FAULTS: 'gemini:blocked' });
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(r.err.split('\n').filter(Boolean), ['gemini: refused  MODEL_ARMOR, request undefined']);
+      assert.deepEqual(logOf('gemini').filter((l) => l.event?.kind === 'answer_end').map((l) => [l.event.status, l.event.refused]), [['complete', true]]);
+      assert.equal(requestsOf('gemini').length, 1, 'the blocked request is not sent again');
+    });
+
+    await t.test('the quick start: a refusal that names no number, for a prompt over the window, ends typed and is not sent again', () => {
+      const r = quickRun({ CV_STANDIN_FAULTS: 'openai-responses:context-length*9' });
+      assert.notEqual(r.code, 0);
+      assert.ok(r.err.split('\n').includes('openai-responses: prompt_too_long 400 invalid_request_error, request req_standinCtx'), r.err);
+      const sizes = requestsOf('openai-responses').map((q) => q.bytes);
+      for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i] < sizes[i - 1], `each request smaller than the one refused: ${sizes}`);
+    });
+
+    await t.test('the quick start: a storage that fails once stops the loop at the call that wrote, with nothing sent ahead of it and nothing acknowledged lost', () => {
+      // The fourth append to openai-chat.jsonl (the first answer) finds the disk full.
+      const r = quickRun({ CV_STORAGE_FAULTS: 'openai-chat.jsonl:4' });
+      assert.notEqual(r.code, 0);
+      assert.match(r.err, /StorageError: storage did not take records \d+–\d+: cannot append to openai-chat\.jsonl: ENOSPC: no space left on device/, r.err);
+      assert.match(r.err, /code: 'write_failed'/, r.err);
+      assert.deepEqual(readFileSync(join(dir, 'storage-faults.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)), [{ file: 'openai-chat.jsonl', append: 4 }]);
+      // Anthropic's turn ended before; openai-chat's request went once, and nothing after the failure.
+      assert.deepEqual(logOf('anthropic').filter((l) => l.event?.kind === 'answer_end').map((l) => l.event.status), ['complete', 'complete']);
+      assert.equal(requestsOf('openai-chat').length, 1);
+      assert.equal(requestsOf('openai-responses').length, 0);
+      // What storage holds loads clean: what was acknowledged (the model, the prompt, the tools).
+      const log = logOf('openai-chat');
+      assert.deepEqual(log.map((l) => l.event?.kind ?? l.update?.sessionUpdate ?? 'header'), ['header', 'model_switch', 'user_message_chunk', 'tools_defined']);
+    });
 
     // The same examples from CommonJS, where they need no top-level await.
     const cjs = examples.map((code, i) => [code, i]).filter(([code]) => !/\bawait\b/.test(code));

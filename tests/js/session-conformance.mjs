@@ -98,15 +98,38 @@ export const sessionCases = [
     },
   },
   {
-    name: 'failed writes are sent again with the next command',
+    name: 'a failed write rejects the command that wrote; the same command again stores it once, and nothing runs ahead of it',
     async run(make, check, cv) {
-      const storage = faultyStorage(make('k'), [null, 'write_failure', 'write_failure', null, 'write_failure']);
+      const storage = faultyStorage(make('k'), [null, 'write_failure', 'write_failure', null, null, 'write_failure']);
       const d = await cv.openSession(storage, { sessionId: 'conf-2' });
-      await drive(d, script().slice(0, 3), check);
-      check.ok(d.session.persistence().pending.some((p) => p.state === 'not_committed'), 'a failed write is not committed');
-      await drive(d, script().slice(3), check);
+      const commands = script();
+      await drive(d, commands.slice(0, 1), check);
+      // The second command's records are not stored: the call says so, with what it did.
+      const first = await d.dispatch(commands[1], NOW).then(() => null, (e) => e);
+      check.ok(first instanceof cv.StorageError, `a StorageError, not ${first}`);
+      check.equal(first.code, 'write_failed');
+      check.equal(first.processed?.command, 'setPromptContext', 'what the command did in memory');
+      check.deepEqual(first.unstored, d.session.persistence().pending.map((p) => p.seq), 'the records storage has not confirmed');
+      check.ok(first.unstored.length > 0);
+      // Another command first stores what is pending; storage still fails: it does not run.
+      const records = d.session.recordCount();
+      const second = await d.dispatch(commands[2], NOW).then(() => null, (e) => e);
+      check.equal(second?.code, 'write_failed');
+      check.equal(second.processed, null, 'the command did not run');
+      check.equal(d.session.recordCount(), records, 'nothing written ahead of storage');
+      // Storage is back: the same command again stores what it wrote, and is not run twice.
+      const again = await d.dispatch(commands[1], NOW);
+      check.equal(again, first.processed, 'the first run\'s processed, stored now');
+      await drive(d, commands.slice(2, 3), check);
+      // A write that fails later: flush() reports it, and stores it once storage is back.
+      const third = await d.dispatch(commands[3], NOW).then(() => null, (e) => e);
+      check.equal(third?.code, 'write_failed');
       await d.flush(NOW);
+      await drive(d, commands.slice(4), check);
       await converged(d, make('k'), check);
+      // What storage holds is the script once: no prompt twice.
+      const reopened = await cv.openSession(make('k'));
+      check.equal(reopened.session.state().prompts.length, 2, 'each prompt once');
     },
   },
   {
@@ -114,7 +137,10 @@ export const sessionCases = [
     async run(make, check, cv) {
       const storage = faultyStorage(make('k'), [null, null, 'lost_ack']);
       const d = await cv.openSession(storage, { sessionId: 'conf-3' });
-      await drive(d, script().slice(0, 3), check);
+      await drive(d, script().slice(0, 2), check);
+      const lost = await d.dispatch(script()[2], NOW).then(() => null, (e) => e);
+      check.equal(lost?.code, 'write_failed', 'the lost answer is no answer');
+      check.equal(lost.cause?.code, 'ack_lost');
       check.ok(d.session.persistence().pending.some((p) => p.state === 'indeterminate'), 'the lost answer is indeterminate');
       const r = await d.reconcile();
       check.equal(r.dropped.length, 0);
@@ -136,7 +162,9 @@ export const sessionCases = [
     async run(make, check, cv) {
       const storage = faultyStorage(make('k'), [null, null, null, 'crash_after_write']);
       const d = await cv.openSession(storage, { sessionId: 'conf-5' });
-      await drive(d, script().slice(0, 4), check);
+      await drive(d, script().slice(0, 3), check);
+      const crashed = await d.dispatch(script()[3], NOW).then(() => null, (e) => e);
+      check.equal(crashed?.cause?.code, 'crashed');
       check.equal(d.lastStorageError?.code, 'crashed');
       // The process is gone; a new one opens what storage holds.
       const reopened = await cv.openSession(make('k'));
@@ -150,7 +178,9 @@ export const sessionCases = [
     async run(make, check, cv) {
       const storage = faultyStorage(make('k'), [null, null, null, { fault: 'torn_write', keepFraction: 0.4 }]);
       const d = await cv.openSession(storage, { sessionId: 'conf-6' });
-      await drive(d, script().slice(0, 4), check);
+      await drive(d, script().slice(0, 3), check);
+      const torn = await d.dispatch(script()[3], NOW).then(() => null, (e) => e);
+      check.equal(torn?.cause?.code, 'crashed', 'the torn write is no answer');
       const reopened = await cv.openSession(make('k'));
       check.deepEqual(reopened.loadDiagnostics.map((x) => x.code), ['torn_tail']);
       const held = await fullLog(reopened, make('k'));
@@ -171,12 +201,15 @@ export const sessionCases = [
       await drive(a, script().slice(0, 3), check);
       const b = await cv.openSession(make('k'));
       await drive(a, [{ type: 'userMessage', text: 'written by A' }], check);
-      const p = await b.dispatch({ type: 'userMessage', text: 'written by B' }, NOW);
-      check.equal(p.error, undefined);
+      // B's prompt is not stored: storage holds A's under its seq. The call says so.
+      const e = await b.dispatch({ type: 'userMessage', text: 'written by B' }, NOW).then(() => null, (x) => x);
+      check.ok(e instanceof cv.StorageError, `a StorageError, not ${e}`);
+      check.equal(e.code, 'seq_conflict');
       check.equal(b.lastStorageError?.code, 'seq_conflict');
-      check.ok(p.reconciled, 'the driver reconciled');
-      check.equal(p.reconciled.dropped.length, 1);
-      check.ok(p.reconciled.dropped[0].includes('written by B'), 'B gets its line back');
+      check.ok(e.reconciled, 'the driver reconciled');
+      check.equal(e.reconciled.dropped.length, 1);
+      check.ok(e.reconciled.dropped[0].includes('written by B'), 'B gets its line back');
+      check.equal(e.processed?.command, 'userMessage', 'what B\'s command did before storage refused it');
       check.ok((await fullLog(b, make('k'))).includes('written by A'), 'B now holds what A wrote');
       await converged(b, make('k'), check, 'B:');
     },

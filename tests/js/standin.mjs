@@ -11,7 +11,12 @@ export const APIS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'];
 export const SCENARIOS = [
   'ok', 'rate-limited', 'overloaded', 'overloaded-mid-stream', 'html-500', 'empty-503',
   'drop-text', 'drop-thinking', 'drop-call', 'early-end', 'max-tokens', 'refusal', 'context-length',
+  'blocked', 'daily-quota', 'summary',
 ];
+
+/** The summary the stand-in writes when asked for one (the `summary` scenario). */
+export const SUMMARY_TEXT = ['## Goal', 'Find why the parser test fails.', '## Constraints', 'None.', '## Progress', 'Read the modules one by one.',
+  '## Decisions', 'Read the parser next.', '## Next steps', 'Read parser.rs.', '## Files', 'src/m0.rs and on', '## Pending actions', 'None.'].join('\n');
 
 const FILE = 'parser.rs';
 const ARGS = JSON.stringify({ path: FILE });
@@ -198,6 +203,11 @@ const errors = {
     'rate-limited': () => json(429, { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.02s' }] } }),
     overloaded: () => json(503, { error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } }),
     'context-length': () => json(400, { error: { code: 400, message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' } }),
+    // A free tier's daily quota spent: Gemini still names a short wait beside it.
+    'daily-quota': () => json(429, { error: { code: 429, message: 'You exceeded your current quota. Please retry in 34.4s.', status: 'RESOURCE_EXHAUSTED', details: [
+      { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests', quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier', quotaValue: '250' }] },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '34.4s' },
+    ] } }),
   },
 };
 
@@ -243,6 +253,16 @@ export function respond(provider, scenario, { model = 'standin', callTool = true
       return stream({ thinking: turn.thinking, text: CUT_TEXT, call: false, stop: 'max-tokens' });
     case 'refusal':
       return stream({ text: provider === 'anthropic' ? null : "I can't help with that.", call: false, stop: 'refusal' });
+    case 'summary':
+      return stream({ text: SUMMARY_TEXT, call: false });
+    case 'blocked':
+      // Gemini blocks the prompt before the model answers: feedback, no candidates.
+      if (provider !== 'gemini') throw new Error('only Gemini blocks a prompt this way');
+      return new Response(sse([[null, { promptFeedback: { blockReason: 'MODEL_ARMOR' }, usageMetadata: { promptTokenCount: 412, totalTokenCount: 412 }, modelVersion: model, responseId: 'gRblock' }]]),
+        { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    case 'daily-quota':
+      if (provider !== 'gemini') throw new Error('only Gemini names a daily quota this way');
+      return errors.gemini['daily-quota']();
     default:
       throw new Error(`no scenario ${scenario}`);
   }

@@ -3,7 +3,7 @@
 // written by hand, and lazy loading. Imports pkg-template/ so that it runs without a build.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -82,14 +82,30 @@ test('entries that cannot be part of the log are skipped with invalid_entry', as
   assert.match(loaded.diagnostics[0].message, /^line 1 was skipped: a record before the header/);
 });
 
-test('write failures reject with write_failed and keep the cause', async () => {
-  const s = nodeFileStorage(join(dir, 'no-such-dir', 'log.jsonl'));
+test('a file that cannot be read rejects the append and the load, keeping the cause', async () => {
+  mkdirSync(join(dir, 'a-directory.jsonl'));
+  const s = nodeFileStorage(join(dir, 'a-directory.jsonl'));
   const e = await s.append([header()]).catch((x) => x);
   assert.ok(e instanceof StorageError);
-  assert.equal(e.code, 'write_failed');
-  assert.equal(e.cause?.code, 'ENOENT');
+  assert.equal(e.code, 'read_failed');
+  assert.equal(e.cause?.code, 'EISDIR');
   const r = await nodeFileStorage(dir).load().catch((x) => x); // a directory
   assert.equal(r.code, 'read_failed');
+});
+
+test('a file storage makes its directory, or refuses at creation when it cannot', async () => {
+  const deep = join(dir, 'made', 'for', 'it', 'log.jsonl');
+  const s = nodeFileStorage(deep);
+  assert.deepEqual(await s.append([header(), record(1)]), { written: 2, duplicates: 0 });
+  assert.equal(readFileSync(deep, 'utf8'), textOf([header(), record(1)]));
+  // A directory under a file cannot be made: refused now, not at the first write.
+  writeFileSync(join(dir, 'plain-file'), 'x');
+  assert.throws(() => nodeFileStorage(join(dir, 'plain-file', 'log.jsonl')),
+    (e) => e instanceof StorageError && e.code === 'write_failed' && ['ENOTDIR', 'EEXIST'].includes(e.cause?.code) && e.message.includes('cannot make the directory'));
+  // Not a path at all: the argument is named.
+  for (const wrong of [5, '', null, undefined, {}]) {
+    assert.throws(() => nodeFileStorage(wrong), (e) => e instanceof TypeError && e.code === 'invalid_argument' && e.argument === 'path', String(wrong));
+  }
 });
 
 test('faultyStorage rejects an unknown fault and needs _writeTorn for torn_write', async () => {

@@ -87,7 +87,9 @@ test('in storage: a child whose storage fails leaves its call answered; reopened
     const childB = await cv.openSubagent(b, cv.faultyStorage(cv.nodeFileStorage(join(dir, 'b.jsonl')), plan));
     assert.equal(childB.lastStorageError, null);
     plan.push('crash_after_write');
-    await childB.dispatch({ type: 'assistantResponse', text: 'Half way.' }, NOW);
+    // The crash rejects the call that wrote: the child learns it at once.
+    await assert.rejects(childB.dispatch({ type: 'assistantResponse', text: 'Half way.' }, NOW),
+      (e) => e instanceof cv.StorageError && e.code === 'write_failed' && e.cause?.code === 'crashed' && e.processed?.command === 'assistantResponse');
     assert.equal(childB.lastStorageError?.code, 'crashed');
     const long = Array.from({ length: 40 }, (_, i) => `Finding ${i}: a dependency is pinned to a yanked version.`).join('\n');
     ok(await childA.dispatch({ type: 'assistantResponse', text: long, usage: { inputTokens: 300, outputTokens: 400 } }, NOW));

@@ -5,7 +5,7 @@
 // refusal, each API's context-length 400. Each case says exactly what was thrown (class, `code`,
 // `status`, `retryAfterMs`), what the log holds, and that the request after it is valid.
 // A case is `{name, run: async (cv)}` with `cv` the runtime's package entry. No runtime built-ins.
-import { APIS, respond, TOOL_TEXT, CUT_TEXT } from './standin.mjs';
+import { APIS, respond, TOOL_TEXT, CUT_TEXT, SUMMARY_TEXT } from './standin.mjs';
 
 const NOW = '2026-12-05T10:00:00Z';
 const MODELS = { anthropic: 'claude-sonnet-4-5', 'openai-chat': 'gpt-4.1', 'openai-responses': 'gpt-5', gemini: 'gemini-2.5-flash' };
@@ -35,13 +35,17 @@ function built(session) {
   return processed.reply;
 }
 
-/** A session asked one question (after `rounds` tool rounds of `size` characters, when given). */
-function asked(cv, provider, { window = 200000, rounds = 0, size = 0 } = {}) {
+/**
+ * A session asked one question (after `rounds` tool rounds of `size` characters, when given; with
+ * `talk`, each round's assistant text is that many characters: what pruning does not touch).
+ */
+function asked(cv, provider, { window = 200000, rounds = 0, size = 0, talk = 0 } = {}) {
   const session = cv.Session.create(`unhappy-${provider}`);
   session.dispatch({ type: 'switchModel', provider, model: MODELS[provider], contextWindow: window }, NOW);
   if (rounds) session.dispatch({ type: 'userMessage', text: 'Read every module.' }, NOW);
   for (let i = 0; i < rounds; i++) {
-    session.dispatch({ type: 'assistantResponse', text: `Reading module ${i}.`, toolCalls: [{ id: `seed_${i}`, name: 'read_file', input: { path: `src/m${i}.rs` } }] }, NOW);
+    const said = talk ? Array.from({ length: talk / 50 }, (_, l) => `Module ${i} note ${l}: the lexer keeps state.`.padEnd(49) + '\n').join('') : `Reading module ${i}.`;
+    session.dispatch({ type: 'assistantResponse', text: said, toolCalls: [{ id: `seed_${i}`, name: 'read_file', input: { path: `src/m${i}.rs` } }] }, NOW);
     const output = Array.from({ length: size / 40 }, (_, l) => `fn item_${i}_${l}() -> u32 { ${l} } // ${i}\n`).join('');
     session.dispatch({ type: 'toolResult', toolCallId: `seed_${i}`, output }, NOW);
   }
@@ -56,11 +60,17 @@ function asked(cv, provider, { window = 200000, rounds = 0, size = 0 } = {}) {
 async function sendTurn(cv, provider, plan, sessionOptions) {
   const session = asked(cv, provider, sessionOptions);
   const requests = [];
+  const compactions = [];
   const retries = [];
   const waits = [];
-  const fetcher = async (body, { attempt }) => {
+  const fetcher = async (body, { attempt, purpose }) => {
     assert(body instanceof Uint8Array, 'the body is bytes');
     const text = new TextDecoder().decode(body);
+    // A compaction's summary request: the stand-in writes the summary.
+    if (purpose === 'compaction') {
+      compactions.push({ text, violations: cv.validatePayload(provider, JSON.parse(text)) });
+      return respond(provider, 'summary', { model: MODELS[provider] });
+    }
     requests.push({ text, attempt, violations: cv.validatePayload(provider, JSON.parse(text)) });
     return respond(provider, plan[requests.length - 1] ?? 'ok', { model: MODELS[provider] });
   };
@@ -83,9 +93,9 @@ async function sendTurn(cv, provider, plan, sessionOptions) {
     const again = await turn.done().then(() => null, (x) => x);
     assert(again === e, 'done() throws the error the iteration threw');
   }
-  for (const [i, r] of requests.entries()) equal(r.violations, [], `request ${i} passes the API's rules`);
+  for (const [i, r] of [...requests, ...compactions].entries()) equal(r.violations, [], `request ${i} passes the API's rules`);
   assert(told.length === updates.length && told.every((u, i) => u === updates[i]), 'onUpdate is told each update the iteration yields');
-  return { session, requests, retries, waits, result, error, updates, log: records(session) };
+  return { session, requests, compactions, retries, waits, result, error, updates, log: records(session) };
 }
 
 /** The turn ended with the stand-in's closing call: the loop goes on. */
@@ -218,17 +228,48 @@ for (const provider of APIS) {
   });
 }
 
-// --- a refusal: no retry; the next build is valid all the same ---------------------------------------
+// --- a refusal or a blocked prompt: thrown, never a normal end; the same request is not built again --
+
+for (const [provider, scenario] of [...APIS.map((p) => [p, 'refusal']), ['gemini', 'blocked']]) {
+  cases.push({
+    name: `${provider}: ${scenario} → ProviderError refused, not retried; the next build is refused until the input changes, then valid`,
+    async run(cv) {
+      const run = await sendTurn(cv, provider, [scenario]);
+      isProviderError(cv, run.error, 'refused');
+      const e = run.error;
+      const blocked = scenario === 'blocked' ? 'MODEL_ARMOR' : undefined;
+      equal([e.retryable, e.retryAfterMs, e.ending, e.processed.reply.answer.refused, e.processed.reply.answer.blocked, run.requests.length],
+        [false, undefined, 'refused', true, blocked, 1], '[retryable, retryAfterMs, ending, refused, blocked, requests]');
+      if (blocked) equal(e.kind, 'MODEL_ARMOR', 'kind');
+      assert(e.message.startsWith('the provider refused: '), e.message);
+      equal(run.log.filter((r) => r.event?.kind === 'answer_end').map((r) => r.event.refused), [true], 'the log says it was a refusal');
+      // The same request would be refused again: the build says so, and writes nothing.
+      const before = run.log.length;
+      const again = run.session.dispatch({ type: 'buildRequest', options: { tools: TOOLS } }, NOW);
+      equal(again.error?.code, 'input_refused', 'the next build');
+      equal(records(run.session).length, before, 'nothing written');
+      // So does a second turn, before it sends anything.
+      let sent = 0;
+      const second = await cv.send(run.session, async () => (sent++, respond(provider, 'ok')), { build: { tools: TOOLS }, now: NOW }).done().then(() => null, (x) => x);
+      equal([second?.code, second instanceof cv.ContextviewError, sent], ['input_refused', true, 0], '[code, a ContextviewError, requests]');
+      // A new message changes the input: the next request is valid.
+      run.session.dispatch({ type: 'userMessage', text: 'Then explain the parser.' }, NOW);
+      const { body } = built(run.session);
+      equal(cv.validatePayload(provider, JSON.parse(body)), [], 'the next request passes the rules');
+    },
+  });
+}
+
+// --- cut by the output limit after every continuation: not done ------------------------------------
 
 for (const provider of APIS) {
   cases.push({
-    name: `${provider}: refusal → no error, no retry; the turn ends refused and the next request is valid`,
+    name: `${provider}: max-tokens four times → ProviderError turn_unfinished after three continuations, never a normal end`,
     async run(cv) {
-      const run = await sendTurn(cv, provider, ['refusal']);
-      assert(run.error === null, `no error: ${run.error}`);
-      equal([run.result.answer.ending, run.result.answer.refused, run.result.toolCalls, run.requests.length], ['refused', true, [], 1], '[ending, refused, calls, requests]');
-      const { body } = built(run.session);
-      equal(cv.validatePayload(provider, JSON.parse(body)), [], 'the next request passes the rules');
+      const run = await sendTurn(cv, provider, ['max-tokens', 'max-tokens', 'max-tokens', 'max-tokens']);
+      isProviderError(cv, run.error, 'turn_unfinished');
+      equal([run.error.code, run.error.retryable, run.error.ending, run.requests.length], ['turn_unfinished', false, 'output_limit', 4], '[code, retryable, ending, requests]');
+      equal(run.log.filter((r) => r.update?._meta?.contextview?.synthetic === 'auto_continue').length, 3, 'auto_continue messages');
     },
   });
 }
@@ -239,43 +280,89 @@ const CONTEXT = {
   // The session assumed a larger window than the one the provider enforces.
   anthropic: { window: 1_000_000, recovery: 'prune', learnt: 200_000 },
   'openai-chat': { window: 400_000, recovery: 'prune', learnt: 128_000 },
-  'openai-responses': { window: 400_000, recovery: 'prune', learnt: null },
-  // 1,200,000 tokens named: more than pruning can take off.
-  gemini: { window: 2_000_000, recovery: 'compact', learnt: 1_048_576 },
+  // No number in the refusal: the window is learnt from the refused request.
+  'openai-responses': { window: 400_000, recovery: 'prune', learnt: 'from the request' },
+  // 1,200,000 tokens named: more than the session counted, and more than pruning takes off of
+  // a conversation that is mostly the model's own words.
+  gemini: { window: 2_000_000, recovery: 'compact', learnt: 1_048_576, rounds: 12, talk: 40_000 },
 };
-
-const SUMMARY = ['## Goal', 'Find why the parser test fails.', '## Constraints', 'None.', '## Progress', 'Read 36 modules.',
-  '## Decisions', 'Read the parser next.', '## Next steps', 'Read parser.rs.', '## Files', 'src/m0.rs to src/m35.rs', '## Pending actions', 'None.'].join('\n');
 
 for (const provider of APIS) {
   const want = CONTEXT[provider];
   cases.push({
-    name: `${provider}: context-length → ProviderError context_length_exceeded; ${want.recovery === 'prune' ? 'the next build prunes and the turn goes on' : 'the turn asks for a compaction, after which the request fits'}`,
+    name: `${provider}: context-length → ProviderError context_length_exceeded; ${want.recovery === 'prune' ? 'the next build prunes' : 'the turn compacts through the same fetcher'} and the turn goes on`,
     async run(cv) {
-      const run = await sendTurn(cv, provider, ['context-length'], { window: want.window, rounds: 36, size: 10_000 });
-      const e = want.recovery === 'prune' ? run.retries[0]?.error : run.error;
+      const run = await sendTurn(cv, provider, ['context-length'], { window: want.window, rounds: want.rounds ?? 36, size: 10_000, talk: want.talk });
+      answeredWithTheCall(run, provider);
+      const e = run.retries[0]?.error;
       isProviderError(cv, e, 'context_length_exceeded');
-      equal([e.status, e.retryable, e.recovery], [400, false, want.recovery], '[status, retryable, recovery]');
-      const anchors = run.log.filter((r) => r.event?.kind === 'usage_anchor');
-      assert(anchors.length >= 1, 'the count the provider named is the anchor');
-      if (want.learnt) equal(run.log.filter((r) => r.event?.kind === 'model_switch').at(-1).event.contextWindow, want.learnt, 'the window the provider enforces');
-      if (want.recovery === 'prune') {
-        answeredWithTheCall(run, provider);
-        equal(run.waits, [], 'no wait: the request changed');
-        assert(run.requests[1].text.length < run.requests[0].text.length * 0.75, `pruned: ${run.requests[0].text.length} -> ${run.requests[1].text.length}`);
-      } else {
-        equal(run.requests.length, 1, 'requests');
-        const job = run.session.dispatch({ type: 'prepareCompaction' }, NOW);
-        assert(!job.error, `prepareCompaction: ${job.error?.message}`);
-        const applied = run.session.dispatch({ type: 'applyCompaction', summary: SUMMARY }, NOW);
-        assert(!applied.error, `applyCompaction: ${applied.error?.message}`);
-        const { body, report } = built(run.session);
-        equal(cv.validatePayload(provider, JSON.parse(body)), [], 'the request after the compaction passes the rules');
-        assert(report.tokens.context.used < want.learnt * 0.85, `it fits: ${report.tokens.context.used}`);
+      equal([e.status, e.retryable, e.retryAfterMs, e.recovery], [400, false, undefined, want.recovery], '[status, retryable, retryAfterMs, recovery]');
+      assert(run.log.some((r) => r.event?.kind === 'usage_anchor' && r.event.counted > 0), 'the refusal\'s count beside the ledger\'s');
+      const window = run.log.filter((r) => r.event?.kind === 'model_switch').at(-1).event.contextWindow;
+      if (typeof want.learnt === 'number') equal(window, want.learnt, 'the window the provider enforces');
+      else assert(window < want.window && window === e.context.window, `a window learnt from the request: ${window}`);
+      equal(run.waits, [], 'no wait: the request changed');
+      equal(run.requests.length, 2, 'requests');
+      assert(run.requests[1].text.length < run.requests[0].text.length * 0.75, `smaller: ${run.requests[0].text.length} -> ${run.requests[1].text.length}`);
+      equal(run.compactions.length, want.recovery === 'compact' ? 1 : 0, 'compactions');
+      equal(run.result.compactions, run.compactions.length, 'the turn counts them');
+      if (want.recovery === 'compact') {
+        const checkpoint = run.log.find((r) => r.event?.kind === 'compaction_checkpoint');
+        assert(checkpoint && checkpoint.event.summary === SUMMARY_TEXT, 'the summary the model wrote is applied');
+        assert(run.requests[1].text.includes('## Goal'), 'the request after it carries the summary');
       }
     },
   });
 }
+
+// --- a refusal that names no number, as often as the provider says it: always a smaller request ----
+
+cases.push({
+  name: 'openai-responses: refused without numbers until under a limit → each request smaller than the one refused, then answered',
+  async run(cv) {
+    for (const limit of [60_000, 25_000]) {
+      const session = asked(cv, 'openai-responses', { window: 400_000, rounds: 36, size: 10_000 });
+      const sizes = [];
+      const refused = [];
+      const fetcher = async (body, { purpose }) => {
+        if (purpose === 'compaction') return respond('openai-responses', 'summary', { model: MODELS['openai-responses'] });
+        sizes.push(body.byteLength);
+        if (body.byteLength > limit) {
+          refused.push(body.byteLength);
+          return respond('openai-responses', 'context-length');
+        }
+        return respond('openai-responses', 'ok', { model: MODELS['openai-responses'] });
+      };
+      const result = await cv.send(session, fetcher, { build: { tools: TOOLS }, now: NOW, sleep: async () => {} }).done();
+      equal(result.toolCalls.map((c) => c.name), ['read_file'], `${limit}: the turn goes on`);
+      assert(refused.length >= 1 && sizes.at(-1) <= limit, `${limit}: sizes ${sizes}`);
+      for (let i = 1; i < sizes.length; i++) assert(sizes[i] < sizes[i - 1], `${limit}: request ${i} is smaller than the one refused: ${sizes}`);
+      // The ledger counts what the last request held.
+      const usage = session.usage({ provider: 'openai-responses', tools: TOOLS });
+      assert(usage.used > 0 && usage.used < usage.size, `${limit}: ${JSON.stringify(usage)}`);
+    }
+  },
+});
+
+cases.push({
+  name: 'openai-responses: a prompt alone over the window → ProviderError prompt_too_long; the prompt is never cut',
+  async run(cv) {
+    const session = asked(cv, 'openai-responses', { window: 400_000 });
+    const prompt = Array.from({ length: 900 }, (_, i) => `Line ${i} of the log the user pasted: parser.rs:${i} ok`).join('\n');
+    session.dispatch({ type: 'userMessage', text: prompt }, NOW);
+    const sizes = [];
+    const fetcher = async (body) => {
+      sizes.push(body.byteLength);
+      return body.byteLength > 20_000 ? respond('openai-responses', 'context-length') : respond('openai-responses', 'ok');
+    };
+    const e = await cv.send(session, fetcher, { build: { tools: TOOLS }, now: NOW, sleep: async () => {} }).done().then(() => null, (x) => x);
+    isProviderError(cv, e, 'prompt_too_long');
+    assert(e.context.promptTokens >= e.context.window, `the prompt over the window: ${JSON.stringify(e.context)}`);
+    for (let i = 1; i < sizes.length; i++) assert(sizes[i] < sizes[i - 1], `each request smaller: ${sizes}`);
+    const { body } = built(session);
+    assert(body.includes(JSON.stringify(prompt).slice(1, 200)), 'the prompt goes whole');
+  },
+});
 
 // --- a failure that is not retryable, and retries that run out --------------------------------------
 
@@ -287,7 +374,18 @@ cases.push({
     let sent = 0;
     const e = await cv.send(session, async () => (sent++, quota()), { build: { tools: TOOLS }, now: NOW, sleep: async () => {} }).done().then(() => null, (x) => x);
     isProviderError(cv, e, 'provider_error');
-    equal([e.status, e.kind, e.retryable, e.reason, sent], [429, 'insufficient_quota', false, 'quota_exceeded', 1], '[status, kind, retryable, reason, sent]');
+    equal([e.status, e.kind, e.retryable, e.retryAfterMs, e.reason, sent], [429, 'insufficient_quota', false, undefined, 'quota_exceeded', 1], '[status, kind, retryable, retryAfterMs, reason, sent]');
+  },
+});
+
+cases.push({
+  name: 'gemini: a daily quota spent → thrown at once, not retried, though it names a wait',
+  async run(cv) {
+    const run = await sendTurn(cv, 'gemini', ['daily-quota']);
+    isProviderError(cv, run.error, 'provider_error');
+    const e = run.error;
+    equal([e.status, e.kind, e.retryable, e.retryAfterMs, e.reason, run.requests.length, run.waits], [429, 'RESOURCE_EXHAUSTED', false, undefined, 'quota_exceeded', 1, []],
+      '[status, kind, retryable, retryAfterMs, reason, requests, waits]');
   },
 });
 

@@ -44,6 +44,15 @@ function describe(b: BuildResult): string {
   }
 }
 const anyPayload: Payload = built.payload;
+// Every setting a build sends is typed on its payload.
+const thinking = buildRequest({ provider: 'anthropic', log: '' }).payload.thinking;
+const effort = buildRequest({ provider: 'openai-chat', log: '' }).payload.reasoning_effort;
+const reasoning = buildRequest({ provider: 'openai-responses', log: '' }).payload.reasoning;
+const generation = buildRequest({ provider: 'gemini', log: '' }).payload.generationConfig?.maxOutputTokens;
+const toolConfig = buildRequest({ provider: 'gemini', log: '' }).payload.toolConfig;
+// @ts-expect-error settings sent as headers are not in the body
+buildRequest({ provider: 'anthropic', log: '' }).payload.user_profile_id;
+void thinking, effort, reasoning, generation, toolConfig;
 void anthropicBody, geminiContents, anyPayload, (null as unknown as GeminiRequest), (null as unknown as OpenAiChatRequest), (null as unknown as OpenAiResponsesRequest);
 
 // Settings per API, in each API's own names.

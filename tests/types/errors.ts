@@ -19,7 +19,8 @@ import {
 function handle(e: unknown): string {
   if (e instanceof ProviderError) {
     const code: ProviderErrorCode = e.code;
-    const wait: number = e.retryAfterMs;
+    // A wait only with a retry.
+    const wait: number | undefined = e.retryAfterMs;
     const retry: boolean = e.retryable;
     const status: number | undefined = e.status;
     const recovery: Recovery | undefined = e.recovery;
@@ -29,8 +30,11 @@ function handle(e: unknown): string {
     return `${code} ${wait} ${retry} ${status} ${recovery} ${headers['retry-after']} ${e.processed.reply.answer.text} ${wrong}`;
   }
   if (e instanceof StorageError) {
-    const code: 'seq_gap' | 'seq_conflict' | 'invalid_line' | 'missing_header' | 'header_conflict' | 'write_failed' | 'read_failed' = e.code;
-    return code;
+    const code: 'seq_gap' | 'seq_conflict' | 'invalid_line' | 'missing_header' | 'header_conflict' | 'write_failed' | 'read_failed' | 'timeout' = e.code;
+    // What a session's call did in memory, and the records storage has not confirmed.
+    const command: string | undefined = e.processed?.command;
+    const unstored: number[] = e.unstored;
+    return `${code} ${command} ${unstored.length}`;
   }
   if (e instanceof ContextviewTypeError) {
     const code: 'invalid_argument' = e.code;

@@ -8,6 +8,7 @@ import { startWorker } from './worker-host.mjs';
 
 import { storageCases } from '../js/storage-conformance.mjs';
 import { sessionCases } from '../js/session-conformance.mjs';
+import { faultCases } from '../js/storage-faults.mjs';
 
 let mf;
 
@@ -35,4 +36,12 @@ test('durableObjectStorage passes the conformance suite in a SQLite-backed Durab
   assert.ok(body.logs > storageCases.length / 2, `the cases' logs share one object's table (${body.logs} logs)`);
   assert.deepEqual(body.exports, { durableObjectStorage: 'function', StorageError: 'function', faultyStorage: 'function' },
     'the workerd entry exports the storage API');
+});
+
+test('a Durable Object whose SQL storage refuses writes: every fault case passes in workerd', async (t) => {
+  const res = await mf.dispatchFetch('http://localhost/storage-faults?session=storage-faults');
+  const body = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(body));
+  assert.deepEqual(body.results.map((r) => r.name), faultCases.map((c) => c.name), 'every case ran');
+  for (const r of body.results) await t.test(r.name, () => assert.ok(r.ok, `${r.name}: ${r.error}`));
 });

@@ -21,6 +21,10 @@
 //                         (the session-log storage conformance suite against durableObjectStorage
 //                         in this object's SQLite storage, one log per key; logs = distinct logs
 //                         in its cv_log table; exports = typeof the entry's storage exports)
+//   GET  /storage-faults  -> {results: [{name, ok, error?}]} (the storage fault suite,
+//                         tests/js/storage-faults.mjs, against durableObjectStorage over this
+//                         object's storage, whose SQL writes throw as a full database does while
+//                         a log is broken)
 // Library errors come back as 400 {error: {code, message}}.
 import { DurableObject } from 'cloudflare:workers';
 import {
@@ -32,6 +36,7 @@ import * as cv from '../../pkg/workerd.mjs';
 import { receiveAnswer } from './receive-answer.mjs';
 import { unhappyCases, runUnhappy } from '../js/unhappy-conformance.mjs';
 import { treeCases, runTree } from '../js/tree-conformance.mjs';
+import { faultCases } from '../js/storage-faults.mjs';
 
 const LINE_PREFIX = 'line:';
 const key = (n) => LINE_PREFIX + String(n).padStart(10, '0');
@@ -58,6 +63,7 @@ export class SessionObject extends DurableObject {
     const url = new URL(request.url);
     try {
       if (request.method === 'GET' && url.pathname === '/storage-conformance') return await this.#storageConformance();
+      if (request.method === 'GET' && url.pathname === '/storage-faults') return await this.#storageFaults();
       if (url.pathname === '/open-bench') return await this.#openBench(request);
       await this.#load();
       if (request.method === 'POST' && url.pathname === '/append') return await this.#append(request);
@@ -115,6 +121,35 @@ export class SessionObject extends DurableObject {
     const exports = Object.fromEntries(Object.entries({ durableObjectStorage, StorageError, faultyStorage })
       .map(([name, value]) => [name, typeof value]));
     return Response.json({ results, sessionResults, logs, exports });
+  }
+
+  /**
+   * The fault suite: each log over this object's storage, its writes refused while it is broken
+   * as SQLite refuses them when the object's database is full (the exception the storage API
+   * throws from `sql.exec`).
+   */
+  async #storageFaults() {
+    const real = this.ctx.storage;
+    const harness = (key) => {
+      const state = { broken: false };
+      const storage = {
+        sql: {
+          exec: (query, ...bindings) => {
+            if (state.broken && /^\s*(INSERT|UPDATE|DELETE)/i.test(query)) throw new Error('SQLITE_FULL: database or disk is full: SQLITE_FULL');
+            return real.sql.exec(query, ...bindings);
+          },
+        },
+        transactionSync: (fn) => real.transactionSync(fn),
+      };
+      const log = `faults-${key}`;
+      return {
+        storage: durableObjectStorage(storage, { log }),
+        breakWrites: () => void (state.broken = true),
+        heal: () => void (state.broken = false),
+        reopen: () => durableObjectStorage(real, { log }),
+      };
+    };
+    return Response.json({ results: await runCases(faultCases, harness, { context: cv }) });
   }
 
   #build(url) {

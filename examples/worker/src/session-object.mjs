@@ -244,18 +244,18 @@ export class SessionObject extends DurableObject {
   }
 
   /**
-   * Runs a command through the durable session. When storage did not confirm everything it
-   * wrote, memory is dropped (the next request reads storage) and the client gets a 503.
+   * Runs a command through the durable session, which rejects when storage did not take what
+   * the command wrote: memory is then dropped (the next request reads storage) and the client
+   * gets a 503 naming the store's failure.
    */
   async #dispatch(durable, command, unstored) {
-    const processed = await durable.dispatch(command, new Date().toISOString());
-    const persistence = durable.session.persistence();
-    if (durable.lastStorageError || persistence.pending.length > 0 || persistence.inFlight.length > 0) {
-      const cause = durable.lastStorageError;
+    try {
+      return await durable.dispatch(command, new Date().toISOString());
+    } catch (e) {
+      if (!(e instanceof StorageError)) throw e;
       this.#forget();
-      throw new HttpError(503, 'storage_unavailable', unstored, { storage: cause?.code ?? 'unconfirmed' });
+      throw new HttpError(503, 'storage_unavailable', unstored, { storage: e.cause?.code ?? e.code });
     }
-    return processed;
   }
 
   /**
@@ -424,10 +424,13 @@ export class SessionObject extends DurableObject {
     }
     if (start?.header?.sessionId !== id) throw new HttpError(400, 'invalid_subagent', 'the child\'s header names another session');
     const fault = this.env.TEST_FAULTS === '1' ? request.headers.get('x-test-fault') : null;
-    const durable = await DurableSession.forSubagent(Session, start, this.#storageFor(fault), this.#options());
-    if (durable.lastStorageError) {
+    let durable;
+    try {
+      durable = await DurableSession.forSubagent(Session, start, this.#storageFor(fault), this.#options());
+    } catch (e) {
+      if (!(e instanceof StorageError)) throw e;
       this.#forget();
-      throw new HttpError(503, 'storage_unavailable', 'the subagent\'s session could not be stored', { storage: durable.lastStorageError.code ?? 'unconfirmed' });
+      throw new HttpError(503, 'storage_unavailable', 'the subagent\'s session could not be stored', { storage: e.cause?.code ?? e.code });
     }
     this.#durable = durable;
     return json({ id, created: true, ...this.#summary(durable), parentSessionId: start.header.parentSessionId, parentCallId: start.header.parentCallId }, 201);
@@ -517,15 +520,19 @@ export class SessionObject extends DurableObject {
 function answerStatus(processed) {
   if (processed.error) return { status: 422, error: null, headers: {} };
   const answer = processed.reply?.answer;
-  if (!answer || answer.status === 'complete') return { status: 200, error: null, headers: {} };
-  const retry = answer.retry ?? { retryable: false, afterMs: 0, reason: 'not_transient' };
+  if (!answer || (answer.status === 'complete' && answer.ending !== 'refused')) return { status: 200, error: null, headers: {} };
+  const retry = answer.retry ?? { retryable: false, reason: answer.ending === 'refused' ? 'refused' : 'not_transient' };
   const code = answer.status === 'partial'
     ? (retry.reason === 'connection_dropped' ? 'connection_dropped' : 'answer_incomplete')
+    : answer.status === 'complete' ? 'refused'
+    : answer.context?.promptTokens !== undefined ? 'prompt_too_long'
     : answer.context ? 'context_length_exceeded' : answer.recovery === 'strip_images' ? 'request_too_large' : 'provider_error';
   const status = retry.reason === 'rate_limited' ? 429 : retry.retryable ? 502 : 422;
   const error = {
     code,
-    message: answer.error ? `${answer.error.kind}: ${answer.error.message}` : 'the answer ended before the provider finished it; what arrived is recorded',
+    message: answer.error ? `${answer.error.kind}: ${answer.error.message}`
+      : code === 'refused' ? `the provider refused (${answer.blocked ?? answer.stopReason ?? 'refusal'}); the same request would be refused again: change the input`
+      : 'the answer ended before the provider finished it; what arrived is recorded',
     ...(answer.error?.status ? { providerStatus: answer.error.status } : {}),
     ...(answer.error ? { kind: answer.error.kind } : {}),
     retryable: retry.retryable,

@@ -264,6 +264,18 @@ impl Session {
         to_js(&updates)
     }
 
+    /// Reads a provider's answer without recording it — `{body, status?, headers?, provider?,
+    /// model?, attempt?}` as `providerAnswer` takes it — and says what it holds and how it ended,
+    /// with the retry decision: for the summary request of a compaction (`send` runs one through
+    /// the host's fetcher), whose text `applyCompaction` takes.
+    /// (Its type is declared in `TS_TYPES`: `now` optional.)
+    #[wasm_bindgen(js_name = readAnswer, skip_typescript)]
+    pub fn read_answer(&mut self, answer: Ts<crate::session::protocol::ProviderAnswer>, now: Option<JsValue>) -> Result<Ts<crate::answer::AnswerSummary>, JsValue> {
+        let input: crate::session::protocol::ProviderAnswer = via_value(&answer.js_value(), "invalid_argument", "answer")?;
+        let now = clock(&now.unwrap_or(JsValue::UNDEFINED))?;
+        ts(&self.inner.read_answer(&input, Some(&now)).map_err(session_error)?)
+    }
+
     /// Reports what became of a persist ticket: `committed`, `not_committed` or `indeterminate`.
     pub fn ack(&mut self, #[wasm_bindgen(unchecked_param_type = "number")] ticket: JsValue, outcome: Ts<PersistOutcome>) -> Result<Ts<AckResult>, JsValue> {
         let ticket = ticket.as_f64().ok_or_else(|| cross::type_error("ticket", "a number", &ticket))?;

@@ -228,7 +228,7 @@ pub fn render(items: &[&Item], options: &RenderOptions) -> (Request, RenderNotes
             }
             Item::Reasoning(reasoning) => {
                 let fate = reasoning_fate(reasoning, super::Provider::Anthropic, options);
-                notes.reasoning.count(fate);
+                notes.reasoning.count(fate, reasoning, super::Provider::Anthropic, options);
                 match fate {
                     ReasoningFate::Native => {
                         let block = match (&reasoning.signature, &reasoning.encrypted) {

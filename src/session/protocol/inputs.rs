@@ -395,4 +395,58 @@ pub struct SubagentStart {
     pub model: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_window: Option<u64>,
+    /// A name for the child's storage made from its session id that is safe as one file name,
+    /// an IndexedDB database's or a log's key, whatever the id holds (a child's id is
+    /// `parent/call` by default): letters, digits, `.`, `_` and `-` as they are, every other
+    /// byte as `%XX`, a long id shortened with a hash of the whole. Two ids never share one.
+    #[serde(default)]
+    pub storage_name: String,
+}
+
+/// [`SubagentStart::storage_name`] for a session id.
+pub fn storage_name(session_id: &str) -> String {
+    const MAX: usize = 120;
+    let mut out = String::with_capacity(session_id.len());
+    for (i, b) in session_id.bytes().enumerate() {
+        let plain = b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || (b == b'.' && i > 0);
+        if plain {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    if out.len() > MAX {
+        let hash = crate::provider::ids::fnv1a64(session_id.as_bytes());
+        out.truncate(MAX - 17);
+        // Never cut inside an escape.
+        if let Some(at) = out[out.len().saturating_sub(2)..].find('%') {
+            out.truncate(out.len() - 2 + at);
+        }
+        out.push_str(&format!("-{hash:016x}"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::storage_name;
+
+    #[test]
+    fn a_storage_name_is_one_safe_file_name_for_any_session_id() {
+        assert_eq!(storage_name("parent/toolu_01ABC"), "parent%2Ftoolu_01ABC");
+        assert_eq!(storage_name("../etc/passwd"), "%2E.%2Fetc%2Fpasswd");
+        assert_eq!(storage_name("a b:c\\d"), "a%20b%3Ac%5Cd");
+        assert_eq!(storage_name("é"), "%C3%A9");
+        // The escape character itself is escaped: `a%2Fb` and `a/b` stay apart.
+        assert_ne!(storage_name("a%2Fb"), storage_name("a/b"));
+        for id in ["parent/toolu_01ABC", "../etc/passwd", "a b:c\\d", ".", "..", "x/../y", &"/".repeat(300), &"a".repeat(500)] {
+            let name = storage_name(id);
+            assert!(name.len() <= 120, "{id}: {name}");
+            assert!(name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-%".contains(&b)), "{id}: {name}");
+            assert!(!name.starts_with('.') && name != "." && name != "..", "{id}: {name}");
+        }
+        // Long ids that differ only past the cut still get names of their own.
+        let (a, b) = (format!("{}a", "/".repeat(300)), format!("{}b", "/".repeat(300)));
+        assert_ne!(storage_name(&a), storage_name(&b));
+    }
 }

@@ -308,8 +308,8 @@ pub struct SessionState {
     pub parent_session_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent_call_id: Option<String>,
-    /// The subagents this session started, and how each went.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// The subagents this session's log started, every one (a rewind or an agent's compaction
+    /// since included), and how each went; empty when it started none.
     pub subagents: Vec<crate::update::replay::SubagentLink>,
     /// What this session's own requests used (the usage its log recorded, summed).
     pub spent: crate::update::record::Spent,

@@ -1,8 +1,9 @@
 //! When the provider says no, or stops early: an HTTP error of any shape is a failure recorded
 //! with its status, request id and retry decision, and the next request is the one before; a
-//! context-length refusal becomes the ledger's anchor and the next build fits; an answer cut
-//! short by the output limit, a filter or a dropped connection is followed by a request that
-//! asks the model to go on — valid on every API, thinking on or off.
+//! context-length refusal teaches the window and corrects the ledger, and the next request is
+//! always smaller (a property over sessions and refusals); an answer cut short by the output
+//! limit or a dropped connection is followed by a request that asks the model to go on, and a
+//! refusal by none until the input changes — valid on every API, thinking on or off.
 
 use std::collections::BTreeMap;
 
@@ -13,6 +14,7 @@ use contextview::update::record::AnswerStatus;
 use contextview::update::Header;
 use contextview::view::ContinuedReason;
 use pretty_assertions::assert_eq;
+use proptest::prelude::*;
 use serde_json::{json, Value};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -432,5 +434,82 @@ fn a_dropped_connection_records_what_arrived_and_the_retry_goes_on_from_there() 
         assert_eq!(report.continued.map(|c| c.reason), Some(ContinuedReason::Interrupted));
         assert!(body.contains("Let me read the parser") && body.contains("SIG-one/+=="), "what arrived goes back: {body}");
         assert_eq!(last_message(Provider::Anthropic, &body)["role"], json!("user"));
+    }
+}
+
+/// A context-length refusal in one API's words: with the counts (`tokens`, `limit`) where the
+/// API names them, or without any (the Responses API's words).
+fn refusal(provider: Provider, tokens: u64, limit: u64) -> (u16, String) {
+    let body = match provider {
+        Provider::Anthropic => json!({"type": "error", "error": {"type": "invalid_request_error", "message": format!("prompt is too long: {tokens} tokens > {limit} maximum")}}),
+        Provider::OpenAiChat => json!({"error": {"message": format!("This model's maximum context length is {limit} tokens. However, your messages resulted in {tokens} tokens. Please reduce the length of the messages."), "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}),
+        Provider::OpenAiResponses => json!({"error": {"message": "Your input exceeds the context window of this model. Please adjust your input and try again.", "type": "invalid_request_error", "param": "input", "code": "context_length_exceeded"}}),
+        Provider::Gemini => json!({"error": {"code": 400, "message": format!("The input token count ({tokens}) exceeds the maximum number of tokens allowed ({limit})."), "status": "INVALID_ARGUMENT"}}),
+    };
+    (400, body.to_string())
+}
+
+const SUMMARY: &str = "## Goal\nFind dead code.\n## Constraints\nNone.\n## Progress\nRead the modules so far.\n## Decisions\nRead every module first.\n## Next steps\nRead the rest.\n## Files\nsrc/\n## Pending actions\nNone.";
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::common::cases(48)))]
+
+    /// However large the session, whatever the API, however far the provider's count is from the
+    /// session's and whether or not it names one: after a context-length refusal the next request
+    /// is smaller than the refused one — pruned, or compacted when the session asks for it — or
+    /// none is built because the latest prompt alone is over the window; and refusals end, the
+    /// provider taking a request within a few.
+    #[test]
+    fn after_any_context_length_refusal_the_next_request_is_smaller(
+        api in 0usize..4,
+        rounds in 4usize..30,
+        size in 2_000usize..12_000,
+        talk in 0usize..3_000,
+        prompt in 20usize..3_000,
+        over in 101u64..300,
+        limit_share in 30u64..99,
+    ) {
+        let provider = [Provider::Anthropic, Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Gemini][api];
+        let mut s = Session::create(Header::new("property"));
+        dispatch(&mut s, json!({"type": "switchModel", "provider": provider, "model": "m", "contextWindow": 2_000_000}));
+        dispatch(&mut s, json!({"type": "userMessage", "text": "Read every module."}));
+        for i in 0..rounds {
+            let id = format!("call_{i}");
+            let said = format!("Module {i}: ") + &"the lexer keeps state. ".repeat(talk / 23 + 1);
+            dispatch(&mut s, json!({"type": "assistantResponse", "text": said, "toolCalls": [{"id": id, "name": "read", "input": {"path": format!("src/m{i}.rs")}}]}));
+            dispatch(&mut s, json!({"type": "toolResult", "toolCallId": id, "output": format!("fn f_{i}() {{}}\n").repeat(size / 12 + 1)}));
+        }
+        dispatch(&mut s, json!({"type": "userMessage", "text": "Now the parser. ".repeat(prompt / 16 + 1)}));
+        let mut sent = built(&mut s, json!({}));
+        // The provider counts `over`% of what the session counts, and takes `limit_share`% of the first request.
+        let providers_count = |request: &(String, contextview::view::Report)| request.1.tokens.request * over / 100;
+        let limit = providers_count(&sent) * limit_share / 100;
+        for _ in 0..6 {
+            let tokens = providers_count(&sent);
+            if tokens <= limit {
+                return Ok(());
+            }
+            let (status, body) = refusal(provider, tokens, limit);
+            let p = dispatch(&mut s, json!({"type": "providerAnswer", "body": body, "status": status, "headers": {}}));
+            let (_, answer) = answered(&p);
+            let context = answer.context.expect("a context-length refusal");
+            if context.prompt_tokens.is_some() {
+                // Nothing the session may leave out makes room: no request, the prompt untouched.
+                prop_assert_eq!(answer.recovery, None);
+                return Ok(());
+            }
+            if answer.recovery == Some(Recovery::Compact) {
+                let job = dispatch(&mut s, json!({"type": "prepareCompaction"}));
+                prop_assert!(job.error.is_none(), "{:?}", job.error);
+                let applied = dispatch(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
+                prop_assert!(applied.error.is_none(), "{:?}", applied.error);
+            } else {
+                prop_assert_eq!(answer.recovery, Some(Recovery::Prune));
+            }
+            let next = built(&mut s, json!({}));
+            prop_assert!(next.0.len() < sent.0.len(), "{provider}: {} bytes after {} refused ({:?})", next.0.len(), sent.0.len(), answer.recovery);
+            sent = next;
+        }
+        prop_assert!(false, "{provider}: still refused after six recoveries");
     }
 }

@@ -49,6 +49,14 @@ function standIn(before = () => {}) {
   return fetcher;
 }
 
+/** A session over `h`'s log, asked one question, its records stored. */
+async function asked(h, cv, sessionId) {
+  const d = await cv.openSession(h.storage, { sessionId });
+  await d.dispatch({ type: 'switchModel', ...MODEL }, NOW);
+  await d.dispatch({ type: 'userMessage', text: 'Why does the parser test fail?' }, NOW);
+  return d;
+}
+
 /** A storage whose calls do not answer while it hangs (a store that stopped responding). */
 function hanging(inner) {
   const hang = { on: false };
@@ -65,9 +73,7 @@ export const faultCases = [
     name: 'a command storage does not take rejects, naming the cause; nothing runs after it until it is stored; the same command again stores it once',
     async run(make, check, cv) {
       const h = make('commands');
-      const d = await cv.openSession(h.storage, { sessionId: 'faults-1' });
-      await d.dispatch({ type: 'switchModel', ...MODEL }, NOW);
-      await d.dispatch({ type: 'userMessage', text: 'Why does the parser test fail?' }, NOW);
+      const d = await asked(h, cv, 'faults-1');
       await h.breakWrites();
       const second = { type: 'userMessage', text: 'And the lexer test?' };
       const e = await rejection(d.dispatch(second, NOW), check, 'the command');
@@ -98,9 +104,7 @@ export const faultCases = [
     name: 'a turn whose answer storage does not take stops at once; done() again, storage back, finishes it without sending again',
     async run(make, check, cv) {
       const h = make('answer');
-      const d = await cv.openSession(h.storage, { sessionId: 'faults-2' });
-      await d.dispatch({ type: 'switchModel', ...MODEL }, NOW);
-      await d.dispatch({ type: 'userMessage', text: 'Why does the parser test fail?' }, NOW);
+      const d = await asked(h, cv, 'faults-2');
       // The build's records are stored; the store fails while the answer arrives.
       const fetcher = standIn(() => h.breakWrites());
       const turn = d.send(fetcher, { build: { tools: TOOLS }, now: NOW });
@@ -124,9 +128,7 @@ export const faultCases = [
     name: 'a build storage does not take sends nothing; done() again, storage back, sends it',
     async run(make, check, cv) {
       const h = make('build');
-      const d = await cv.openSession(h.storage, { sessionId: 'faults-3' });
-      await d.dispatch({ type: 'switchModel', ...MODEL }, NOW);
-      await d.dispatch({ type: 'userMessage', text: 'Why does the parser test fail?' }, NOW);
+      const d = await asked(h, cv, 'faults-3');
       // The build drains a reminder into the log: that write fails.
       d.session.enqueueReminder({ kind: 'diagnostics', text: 'src/parser.rs:12: unused variable `t`' });
       await h.breakWrites();

@@ -125,7 +125,10 @@ impl Session {
         let (replayer, cache, _) = self.synced();
         let items = replayer.items();
         let sizes = cache.sizes(items, family);
-        let at = cut(items, options.keep_recent_tokens, |i| sizes[i].tokens);
+        // What stays verbatim: the recent budget, but never more than a quarter of the window (a
+        // small model's, or one a refusal taught).
+        let keep_recent = window.map_or(options.keep_recent_tokens, |w| options.keep_recent_tokens.min(w / 4));
+        let at = cut(items, keep_recent, |i| sizes[i].tokens);
         let kept_tokens: u64 = sizes[at..].iter().map(|s| s.tokens).sum();
         let before = &items[..at];
         if !before.iter().any(|i| !is_regenerated(i)) {

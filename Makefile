@@ -7,6 +7,11 @@ SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 export WRANGLER_SEND_METRICS := false
+# CI builds a clean clone once: incremental caches would only be written, never read (our crate's
+# clean native test build, 117 s against 107 s without them).
+ifeq ($(CI),true)
+export CARGO_INCREMENTAL := 0
+endif
 
 PROVIDERS := anthropic openai-chat openai-responses gemini
 WASM_RUNNER := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner

@@ -362,16 +362,8 @@ fn every_subagent_the_log_started_is_listed_across_a_compaction_that_starts_a_ne
     use contextview::import::{import_tree, Format};
     // The inline session, then a compaction whose summary starts a new chain (no parent, as 1.x
     // wrote it), and a second delegation after it, held inline too.
-    let mut text = include_str!("../fixtures/claude-subagents/s-inline.jsonl").to_owned();
-    let line = |v: Value| v.to_string() + "\n";
-    let at = |s: &str| format!("2026-12-05T13:0{s}Z");
-    text += &line(json!({"type": "user", "uuid": "c1", "parentUuid": null, "isSidechain": false, "isCompactSummary": true, "timestamp": at("1:01"), "message": {"role": "user", "content": "This session is being continued from an earlier one: crate d was audited."}, "sessionId": "s-inline"}));
-    text += &line(json!({"type": "user", "uuid": "u2", "parentUuid": "c1", "isSidechain": false, "timestamp": at("1:02"), "message": {"role": "user", "content": "Now audit crate e."}, "sessionId": "s-inline"}));
-    text += &line(json!({"type": "assistant", "uuid": "a3", "parentUuid": "u2", "isSidechain": false, "timestamp": at("1:03"), "message": {"id": "msg_3", "role": "assistant", "model": "claude-sonnet-4-20250514", "content": [{"type": "tool_use", "id": "toolu_e", "name": "Task", "input": {"description": "Audit e", "prompt": "Audit crate e"}}], "usage": {"input_tokens": 30, "output_tokens": 10}}, "sessionId": "s-inline"}));
-    text += &line(json!({"type": "user", "uuid": "e1", "parentUuid": null, "isSidechain": true, "timestamp": at("1:04"), "message": {"role": "user", "content": "Audit crate e"}, "sessionId": "s-inline"}));
-    text += &line(json!({"type": "assistant", "uuid": "e2", "parentUuid": "e1", "isSidechain": true, "timestamp": at("1:05"), "message": {"id": "msg_e", "role": "assistant", "model": "claude-sonnet-4-20250514", "content": [{"type": "text", "text": "Crate e: clean."}], "usage": {"input_tokens": 20, "output_tokens": 5}}, "sessionId": "s-inline"}));
-    text += &line(json!({"type": "user", "uuid": "r2", "parentUuid": "a3", "isSidechain": false, "timestamp": at("1:06"), "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_e", "content": [{"type": "text", "text": "Crate e: clean."}]}]}, "sessionId": "s-inline"}));
-    let tree = import_tree(Some(Format::ClaudeCode), &text, &[]).unwrap();
+    let text = include_str!("../fixtures/claude-subagents/s-inline-compacted.jsonl");
+    let tree = import_tree(Some(Format::ClaudeCode), text, &[]).unwrap();
     assert_eq!(tree.children.len(), 2, "both children imported");
     assert_eq!(tree.parent.report.written.get("rewind"), Some(&1), "the new chain is a branch in the log");
     let mut p = Session::from_log(&contextview::update::write_log(&tree.parent.header, &tree.parent.records));

@@ -301,6 +301,23 @@ test('import writes a session and its subagents as linked logs; tree walks them 
   assert.equal(run(['tree']).code, 2, 'a missing --session is a usage error');
 });
 
+test('tree lists every child the log started, those before a compaction that began a new chain too', () => {
+  const out = join(tmp, 'tree-compacted');
+  const r = run(['import', '--out', out, join(root, 'tests/fixtures/claude-subagents/s-inline-compacted.jsonl')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /2 subagent\(s\) answered its calls; 2 of their sessions imported/);
+  const drawn = run(['tree', '--session', join(out, 's-inline.jsonl')]);
+  assert.equal(drawn.code, 0, drawn.stderr);
+  // The parent's three answers (600+700+30 in, 40+3+10 out) count, the two before the compaction too.
+  assert.deepEqual(drawn.stdout.trimEnd().split('\n'), [
+    's-inline  claude-sonnet-4-20250514  3 requests, 1,330 tokens in, 53 out',
+    '├─ toolu_d  Audit crate d  [completed]',
+    '│  s-inline/sidechain-s1  claude-sonnet-4-20250514  2 requests, 650 tokens in, 50 out',
+    '└─ toolu_e  Audit crate e  [completed]',
+    '   s-inline/sidechain-e1  claude-sonnet-4-20250514  1 request, 20 tokens in, 5 out',
+  ]);
+});
+
 test('heads: the prompt heads a directory gives, the prefix cut to the head budget, as renderHeads cuts them', async () => {
   const dir = join(tmp, 'heads-ws');
   const { mkdirSync } = await import('node:fs');

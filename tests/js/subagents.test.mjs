@@ -131,6 +131,18 @@ test('importTree: a Claude Code session and its agents\' files, linked; what is 
   await assert.rejects(cv.importTree(read('s-main.jsonl'), [42]), (e) => e instanceof cv.ContextviewTypeError && e.argument === 'children');
 });
 
+test('state() and a timeline list the children started before a compaction that began a new chain', async () => {
+  const text = readFileSync(fileURLToPath(new URL('../fixtures/claude-subagents/s-inline-compacted.jsonl', import.meta.url)), 'utf8');
+  const tree = await cv.importTree(text, [], 'claude-code');
+  assert.deepEqual(tree.children.map((c) => cv.Session.fromLog(c.log).finalAnswer()), ['Crate d: one unchecked index in src/buf.rs.', 'Crate e: clean.']);
+  const parent = cv.Session.fromLog(tree.parent.log);
+  assert.deepEqual(parent.state().subagents.map((l) => [l.callId, l.sessionId, l.status]), [['toolu_d', 's-inline/sidechain-s1', 'completed'], ['toolu_e', 's-inline/sidechain-e1', 'completed']]);
+  // The inspector's subagents table reads the timeline's list.
+  assert.deepEqual(new cv.Timeline(tree.parent.log).subagents().map((l) => [l.callId, l.task, l.status]), [['toolu_d', 'Audit crate d', 'completed'], ['toolu_e', 'Audit crate e', 'completed']]);
+  // A session without children says so with an empty list, not undefined.
+  assert.deepEqual(cv.Session.fromLog(cv.Session.create('lone').snapshot().log).state().subagents, []);
+});
+
 test('the subagent and head budget cases every runtime runs pass in Node', async (t) => {
   const { treeCases, runTree, FIXTURE_FILES } = await import('./tree-conformance.mjs');
   const dir = fileURLToPath(new URL('../fixtures/claude-subagents/', import.meta.url));

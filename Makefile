@@ -14,16 +14,11 @@ export CARGO_INCREMENTAL := 0
 endif
 
 PROVIDERS := anthropic openai-chat openai-responses gemini
-WASM_RUNNER := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 # The wasm test builds compile nothing with optimisation, dependencies included: 98 s instead of
 # 159 s for a clean build on two cores, while the tests run 15 s longer.
 WASM_TEST_PROFILE := --config profile.test.opt-level=0
-# The runner reads the page's output while the suite runs, which answers only between tests that
-# yield: the whole suite (about 30 s unoptimised, the estimator's SIMD path called through at O0)
-# must fit its timeout, 20 s by default.
-BROWSER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/webdriver.json WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_TIMEOUT=120
 
-.PHONY: setup build demo serve test test-long test-native test-wasm-node test-wasm-browser test-js bench fuzz clean
+.PHONY: setup build demo serve test test-long test-native test-wasm test-wasm-node test-wasm-browser test-js bench fuzz clean
 
 setup:
 	scripts/install-tools.sh
@@ -45,13 +40,14 @@ serve: build
 	node scripts/serve.mjs
 
 # Each stage timed; the times are printed at the end, also when one fails. The package is built
-# while the native tests compile and run: on two cores the release build's long single-threaded
-# link fills the gaps the test build leaves. Their two target directories are made first: on a
-# clean clone, two cargos making `target/` and `target/package` at once can race (one renames its
-# new `target/` over the directory the other is making its own in).
+# (after `setup`, which installs what it needs) while the native tests compile and run, which
+# need nothing from it: on two cores the installs' downloads and the release build's long
+# single-threaded link fill the gaps the test build leaves. Their two target directories are made
+# first: on a clean clone, two cargos making `target/` and `target/package` at once can race (one
+# renames its new `target/` over the directory the other is making its own in).
 test:
 	@mkdir -p target/package
-	@MAKE="$(MAKE)" scripts/stages.sh setup test-native+build test-wasm-node test-wasm-browser test-js
+	@MAKE="$(MAKE)" scripts/stages.sh test-native+build test-wasm test-js
 
 test-native:
 	@# The corpus suite (tests/corpus) prints what it covered, or SKIPPED with every test ignored.
@@ -62,28 +58,29 @@ test-native:
 test-long:
 	CONTEXTVIEW_LONG=1 cargo test --locked --test it
 
-# The library's unit tests and the integration tests (the corpus suite reads files: native only).
-test-wasm-node:
-	$(WASM_RUNNER) WASM_BINDGEN_TEST_ONLY_NODE=1 cargo test --locked $(WASM_TEST_PROFILE) --target wasm32-unknown-unknown --lib --test it
+# The integration tests as WebAssembly (the corpus suite reads files: native only), in Node and
+# in Chromium: `test-wasm` builds them once and runs both side by side (scripts/wasm-tests.sh).
+test-wasm: setup
+	scripts/wasm-tests.sh both $(WASM_TEST_PROFILE)
 
-# In Chromium: the integration tests (one binary, so one browser start). The library's unit
-# tests are native only. The npm package itself runs in Chromium in test-js.
-BROWSER_SUITES := --test it
+test-wasm-node: setup
+	scripts/wasm-tests.sh node $(WASM_TEST_PROFILE)
 
-test-wasm-browser:
-	$(WASM_RUNNER) $(BROWSER_ENV) cargo test --locked $(WASM_TEST_PROFILE) --target wasm32-unknown-unknown $(BROWSER_SUITES)
+test-wasm-browser: setup
+	scripts/wasm-tests.sh browser $(WASM_TEST_PROFILE)
 
-# Two test files at a time (58 s instead of 72 s here); each file's waits allow for a busy machine.
-JS_TESTS := tests/js/consumer.test.mjs tests/js/checkpoints.test.mjs tests/js/subagents.test.mjs tests/js/readme.test.mjs tests/js/cli.test.mjs tests/js/simulate.test.mjs tests/js/answers.test.mjs tests/js/import.test.mjs tests/js/session.test.mjs \
-  tests/js/unhappy.test.mjs tests/js/unhappy-browser.test.mjs tests/workerd/unhappy.test.mjs tests/js/arguments.test.mjs \
-  tests/js/lazy.test.mjs tests/workerd/lazy.test.mjs \
-  tests/js/timeline.test.mjs tests/js/browser.test.mjs tests/js/inspector.test.mjs \
-  tests/workerd/miniflare.test.mjs tests/workerd/service.test.mjs \
-  tests/js/storage.test.mjs tests/js/storage-mutants.test.mjs tests/js/storage-browser.test.mjs tests/workerd/storage.test.mjs \
-  tests/js/storage-faults.test.mjs tests/js/storage-faults-browser.test.mjs \
-  tests/js/discover.test.mjs tests/js/discover-cli.test.mjs tests/js/discover-browser.test.mjs \
-  tests/sdk-types/sdk-types.test.mjs tests/packaging/typescript.test.mjs tests/packaging/esbuild.test.mjs \
-  tests/packaging/vite.test.mjs tests/packaging/webpack.test.mjs tests/packaging/inspector-element.test.mjs
+# Two test files at a time, the longest first so that no long one is left to run alone at the
+# end (seconds each, alone, on this kind of machine: readme 28, service 23, inspector 12, cli 10,
+# typescript 7, checkpoints 7, the rest under 6). Each file's waits allow for a busy machine.
+JS_TESTS := tests/js/readme.test.mjs tests/workerd/service.test.mjs tests/js/inspector.test.mjs tests/js/cli.test.mjs \
+  tests/packaging/typescript.test.mjs tests/js/checkpoints.test.mjs tests/packaging/inspector-element.test.mjs tests/js/arguments.test.mjs \
+  tests/packaging/webpack.test.mjs tests/sdk-types/sdk-types.test.mjs tests/packaging/vite.test.mjs tests/packaging/esbuild.test.mjs \
+  tests/workerd/miniflare.test.mjs tests/js/storage-browser.test.mjs tests/js/import.test.mjs tests/js/storage-faults-browser.test.mjs \
+  tests/js/unhappy-browser.test.mjs tests/js/browser.test.mjs tests/js/discover-browser.test.mjs tests/js/discover-cli.test.mjs \
+  tests/js/consumer.test.mjs tests/workerd/unhappy.test.mjs tests/workerd/lazy.test.mjs tests/workerd/storage.test.mjs \
+  tests/js/lazy.test.mjs tests/js/answers.test.mjs tests/js/timeline.test.mjs tests/js/unhappy.test.mjs tests/js/storage.test.mjs \
+  tests/js/storage-faults.test.mjs tests/js/discover.test.mjs tests/js/subagents.test.mjs tests/js/storage-mutants.test.mjs \
+  tests/js/session.test.mjs tests/js/simulate.test.mjs
 
 test-js:
 	node_modules/.bin/tsc -p tests/types

@@ -53,6 +53,36 @@ impl Provider {
         }
     }
 
+    /// The API a provider name as an agent recorded it was sent through: our own ids; the API
+    /// names agents record (`anthropic-messages`, `openai-completions`, `openai-responses`,
+    /// `google-generative-ai`); the vendors' names (`openai` and Azure speak Responses, Google's
+    /// and Vertex's names Gemini, Anthropic's and Bedrock's Claude Messages); any other name is a
+    /// server speaking OpenAI's Chat Completions, unless `model` names a Claude or Gemini model.
+    pub fn of_recorded(name: &str, model: &str) -> Provider {
+        if let Ok(provider) = name.parse::<Provider>() {
+            return provider;
+        }
+        let name = name.to_ascii_lowercase();
+        let model = model.to_ascii_lowercase();
+        if name.starts_with("anthropic") || name == "claude" {
+            Provider::Anthropic
+        } else if name.starts_with("google") || name.starts_with("gemini") || name.starts_with("vertex") {
+            Provider::Gemini
+        } else if name == "openai-completions" || name == "openai-chat-completions" {
+            Provider::OpenAiChat
+        } else if name == "openai" || name.contains("responses") || name.starts_with("azure") || name == "openai-codex" {
+            Provider::OpenAiResponses
+        } else if name.contains("bedrock") && model.contains("claude") {
+            Provider::Anthropic
+        } else if model.starts_with("claude") {
+            Provider::Anthropic
+        } else if model.starts_with("gemini") {
+            Provider::Gemini
+        } else {
+            Provider::OpenAiChat
+        }
+    }
+
     /// The `origin.provider` names whose reasoning this API can replay natively.
     fn native_origins(self) -> &'static [&'static str] {
         match self {
@@ -499,4 +529,35 @@ pub fn result_text(text: crate::conversation::SharedText, is_error: bool) -> cra
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Provider;
+
+    #[test]
+    fn a_recorded_provider_name_maps_to_the_api_it_was_sent_through() {
+        let cases = [
+            ("anthropic", "claude-sonnet-4-5", Provider::Anthropic),
+            ("openai-chat", "gpt-4o", Provider::OpenAiChat),
+            ("gemini", "gemini-2.5-pro", Provider::Gemini),
+            // Codex's `model_provider`, pi's provider names and API names.
+            ("openai", "gpt-5.3-codex", Provider::OpenAiResponses),
+            ("azure-openai-responses", "gpt-5", Provider::OpenAiResponses),
+            ("openai-completions", "qwen3-coder", Provider::OpenAiChat),
+            ("anthropic-messages", "claude-opus-4-1", Provider::Anthropic),
+            ("google", "gemini-2.5-flash", Provider::Gemini),
+            ("google-vertex", "gemini-2.5-pro", Provider::Gemini),
+            ("google-generative-ai", "gemini-2.5-pro", Provider::Gemini),
+            ("amazon-bedrock", "us.anthropic.claude-sonnet-4-5", Provider::Anthropic),
+            // Other servers speak Chat Completions, unless the model is Claude or Gemini.
+            ("openrouter", "z-ai/glm-4.6", Provider::OpenAiChat),
+            ("xai", "grok-code-fast-1", Provider::OpenAiChat),
+            ("github-copilot", "claude-sonnet-4.5", Provider::Anthropic),
+            ("ollama", "", Provider::OpenAiChat),
+        ];
+        for (name, model, want) in cases {
+            assert_eq!(Provider::of_recorded(name, model), want, "{name} {model}");
+        }
+    }
 }

@@ -173,7 +173,7 @@ impl Session {
             return Some(sampling.clone());
         }
         let switch = self.replayer().state().model.clone()?;
-        let provider: crate::provider::Provider = switch.provider.parse().ok()?;
+        let provider = crate::provider::Provider::of_recorded(&switch.provider, &switch.model);
         Some(BuildInput { model: Some(switch.model), context_window: switch.context_window, ..BuildInput::new(provider) })
     }
 

@@ -37,6 +37,24 @@ pub struct RequestPoint {
     /// is past the last line, so the whole log is the request's; `seq` is the next one).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub next: bool,
+    /// The API the request went to, as the log last recorded a model switch (an import records
+    /// the agent's provider and model; the agent's own name is mapped to one of ours); absent
+    /// when the log names none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub provider: Option<crate::provider::Provider>,
+    /// The model it went to, as recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub model: Option<String>,
+}
+
+/// The provider and model the log last switched to, the provider mapped to one of ours.
+fn recorded(replayer: &Replayer) -> (Option<crate::provider::Provider>, Option<String>) {
+    match &replayer.state().model {
+        Some(switch) => (Some(crate::provider::Provider::of_recorded(&switch.provider, &switch.model)), Some(switch.model.clone())),
+        None => (None, None),
+    }
 }
 
 /// Every request point of a parsed log, in order; `text_lines` is the number of lines of its
@@ -68,6 +86,7 @@ fn points_of(records: &[Record], lines: &[usize], text_lines: usize) -> Vec<Requ
             let prompts = replayer.state().prompt_count;
             step = if prompts == last_prompts { step + 1 } else { 0 };
             last_prompts = prompts;
+            let (provider, model) = recorded(&replayer);
             points.push(RequestPoint {
                 line: lines.get(index).copied().unwrap_or(index + 1),
                 seq: record.seq,
@@ -75,11 +94,14 @@ fn points_of(records: &[Record], lines: &[usize], text_lines: usize) -> Vec<Requ
                 prompts,
                 step,
                 next: false,
+                provider,
+                model,
             });
         }
     }
     if replayer.items().last().is_some_and(|item| !item.is_assistant_side()) {
         let prompts = replayer.state().prompt_count;
+        let (provider, model) = recorded(&replayer);
         points.push(RequestPoint {
             line: text_lines + 1,
             seq: records.last().map_or(1, |r| r.seq + 1),
@@ -87,6 +109,8 @@ fn points_of(records: &[Record], lines: &[usize], text_lines: usize) -> Vec<Requ
             prompts,
             step: if prompts == last_prompts { step + 1 } else { 0 },
             next: true,
+            provider,
+            model,
         });
     }
     points
@@ -168,6 +192,19 @@ mod tests {
         let rewind = r#"{"seq":4,"ts":"2026-01-01T00:00:00Z","event":{"kind":"rewind","promptIndex":7}}"#.to_owned();
         let lines = vec![user(1, "go"), call(2, "a"), result(3, "a"), rewind, agent(5, "done")];
         assert_eq!(points(&lines), vec![(3, 2, 1, 1, 0), (6, 5, 3, 1, 1)]);
+    }
+
+    #[test]
+    fn each_point_names_the_provider_and_model_the_log_last_switched_to() {
+        let switch = |seq: u64, provider: &str, model: &str| {
+            format!(r#"{{"seq":{seq},"ts":"2026-01-01T00:00:00Z","event":{{"kind":"model_switch","provider":"{provider}","model":"{model}"}}}}"#)
+        };
+        let lines = vec![user(1, "a"), agent(2, "b"), switch(3, "openai", "gpt-5.3-codex"), user(4, "c"), agent(5, "d")];
+        let text = format!("{HEADER}\n{}\n", lines.join("\n"));
+        let log = parse_log(&text);
+        let got: Vec<_> = request_points(&log, text.split('\n').count()).into_iter().map(|p| (p.provider, p.model)).collect();
+        use crate::provider::Provider;
+        assert_eq!(got, vec![(None, None), (Some(Provider::OpenAiResponses), Some("gpt-5.3-codex".to_owned()))]);
     }
 
     #[test]

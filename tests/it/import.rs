@@ -1281,3 +1281,21 @@ fn imported_anchors_count_this_requests_heads_not_the_other_agents() {
     let ratio = attached_used as f64 / request as f64;
     assert!((0.85..1.2).contains(&ratio), "used {attached_used} for a request of {request} tokens after the compaction");
 }
+
+/// A session opened from an import samples with the provider and model the agent recorded: a
+/// Codex rollout (`model_provider: openai`) builds for the Responses API at its own model.
+#[test]
+fn an_imported_session_builds_at_the_recorded_provider_and_model() {
+    use contextview::session::{Reply, Session};
+    let text = lines(&[
+        json!({"timestamp": "2026-01-01T00:00:00Z", "type": "session_meta", "payload": {"id": "cx-2", "cwd": "/w", "model_provider": "openai"}}),
+        json!({"timestamp": "2026-01-01T00:00:00Z", "type": "turn_context", "payload": {"model": "gpt-5.3-codex", "cwd": "/w"}}),
+        codex_item(json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list files"}]})),
+    ]);
+    let imported = import(None, &text).unwrap();
+    let log = contextview::update::write_log(&imported.header, &imported.records);
+    let mut session = Session::from_log(&log);
+    let processed = session.dispatch(serde_json::from_value(json!({"type": "buildRequest"})).unwrap(), None).unwrap();
+    let Some(Reply::Built { report, .. }) = &processed.reply else { panic!("{processed:?}") };
+    assert_eq!((report.provider, report.model.as_str()), (Provider::OpenAiResponses, "gpt-5.3-codex"));
+}

@@ -40,8 +40,10 @@ const COMMANDS = {
   timeline: {
     summary: 'list every request a session log sent (JSON Lines), or print request N',
     usage: 'contextview timeline --session <log.jsonl> --provider <' + PROVIDERS.join('|') + '>\n' +
-      '                   [build options as above] [--at N [--report FILE]]   (N counts from 0)',
-    options: { ...BUILD_OPTIONS, at: { type: 'string' }, report: { type: 'string' } },
+      '                   [build options as above] [--at N [--report FILE]]   (N counts from 0)\n' +
+      '                   [--as-recorded]   (each request at the provider and model its log recorded, without\n' +
+      '                   pruning: as the agent sent it; --provider then only for requests the log names none for)',
+    options: { ...BUILD_OPTIONS, at: { type: 'string' }, report: { type: 'string' }, 'as-recorded': { type: 'boolean' } },
     run: runTimeline,
   },
   import: {
@@ -184,7 +186,7 @@ function parsePositiveInt(values, name) {
 
 /** Build options from the command line (the log itself is the caller's). */
 function buildOptions(values) {
-  const input = { provider: parseProvider(values) };
+  const input = values['as-recorded'] && values.provider === undefined ? {} : { provider: parseProvider(values) };
   if (values.system !== undefined) input.system = readText(values.system, 'system');
   if (values.tools !== undefined) {
     input.tools = readJson(values.tools, 'tools');
@@ -215,6 +217,7 @@ function runBuild(values) {
  */
 function runTimeline(values) {
   const options = buildOptions(values);
+  if (values['as-recorded']) options.asRecorded = true;
   const timeline = new cv.Timeline(readText(required(values, 'session'), 'session'));
   if (values.at !== undefined) {
     if (!/^(0|[1-9][0-9]*)$/.test(values.at)) throw new UsageError(`--at must be a request index (0, 1, …), got '${values.at}'`);

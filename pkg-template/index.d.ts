@@ -193,17 +193,31 @@ export declare class Timeline {
    * Walks the log's requests with its subagents' (`children`: their logs): each child's requests
    * right after the request whose answer made its call, theirs after them (`depth`, `callId`).
    */
-  walkTree(children: string[], options: BuildInput): Generator<TimelineRequest & { sessionId: string | null; depth: number; callId?: string }, void, undefined>;
+  walkTree(children: string[], options: TimelineOptions): Generator<TimelineRequest & { sessionId: string | null; depth: number; callId?: string }, void, undefined>;
   /** The log's text as it stood when request `index` was sent. */
   logAt(index: number): string;
   /**
-   * Request `index` built after request `index - 1` with the same options (so `report.prefix`
-   * compares the two); `previous` is that request's body, `null` for the first.
+   * The build options request `index` is built with: `options` as given, or — with
+   * `asRecorded: true` — at the provider and model the log recorded for it, without pruning.
    */
-  buildAt(index: number, options: BuildInput): BuildStringResult & { previous: string | null };
-  /** Every request in order, built by one session; bodies are not kept. */
-  walk(options: BuildInput): Generator<TimelineRequest, void, undefined>;
+  optionsAt(index: number, options?: TimelineOptions): Partial<BuildInput>;
+  /**
+   * Request `index` built after request `index - 1` with the same options (so `report.prefix`
+   * compares the two), its `report.forecast` the one `walk` gives (the cache as every request
+   * before left it); `previous` is that request's body, `null` for the first.
+   */
+  buildAt(index: number, options?: TimelineOptions): BuildStringResult & { previous: string | null };
+  /** Every request in order, built by one session; bodies are not kept, reports are. */
+  walk(options?: TimelineOptions): Generator<TimelineRequest, void, undefined>;
+  /** Frees the sessions of walks under way. */
+  free(): void;
 }
+
+/**
+ * A timeline's build options: build options, or `asRecorded: true` for each request at the
+ * provider and model the log recorded, without our pruning (the options fill what it lacks).
+ */
+export type TimelineOptions = Partial<BuildInput> & { asRecorded?: boolean };
 
 // ---------------------------------------------------------------------------------------------
 // Session-log storage (storage.mjs, storage-node.mjs, storage-indexeddb.mjs,

@@ -87,22 +87,44 @@ export function bindTimeline(wasm) {
     }
 
     /**
-     * Builds request `index` as a session did: after request `index - 1` with the same options,
-     * so `report.prefix` says what it shares with that one. Returns `{body, report,
-     * diagnostics, previous}` (`previous`: the body of request `index - 1`, or `null`).
+     * The build options request `index` is built with. With `asRecorded: true` each request
+     * goes to the provider and model its log recorded (the point's `provider` and `model`,
+     * else the options' own), with none of our pruning: the request as the agent sent it, as
+     * far as the log holds it.
      */
-    buildAt(index, options) {
+    optionsAt(index, options = {}) {
       this.#check(index);
+      if (options === null || typeof options !== 'object') throw new ContextviewTypeError('options', '`options` must be an object of build options');
+      const { asRecorded, ...rest } = options;
+      if (asRecorded === undefined || asRecorded === false) return rest;
+      if (asRecorded !== true) throw new ContextviewTypeError('options.asRecorded', '`asRecorded` must be true or false');
+      const point = this.points[index];
+      const recorded = point.provider === undefined ? {} : { provider: point.provider, ...(point.model === undefined ? {} : { model: point.model }) };
+      return { ...rest, ...recorded, pruning: { enabled: false } };
+    }
+
+    /**
+     * Builds request `index` as a session did: after request `index - 1` with the same options,
+     * so `report.prefix` says what it shares with that one, and with the provider's cache as
+     * every request before it left it (`report.forecast` is the one `walk` gives, the same
+     * figures in every place). Returns `{body, report, diagnostics, previous}` (`previous`: the
+     * body of request `index - 1`, or `null`).
+     */
+    buildAt(index, options = {}) {
+      this.#check(index);
+      const walked = this.#walked(options, index);
       let session = wasm.Session.fromLog(this.logAt(Math.max(index - 1, 0)));
       try {
-        const previous = index === 0 ? null : session.buildString(options).body;
+        const previous = index === 0 ? null : session.buildString(this.optionsAt(index - 1, options)).body;
         if (index > 0 && !this.#appendUpTo(session, index)) {
           // A line the session refused: request `index` is built from its log on its own (what
           // a fresh load of that log holds), without a comparison with the one before.
           session.free();
           session = wasm.Session.fromLog(this.logAt(index));
         }
-        return { ...session.buildString(options), previous };
+        const built = session.buildString(this.optionsAt(index, options));
+        built.report.forecast = walked.report.forecast;
+        return { ...built, previous };
       } finally {
         session.free();
       }
@@ -111,23 +133,62 @@ export function bindTimeline(wasm) {
     /**
      * Builds every request in order with one session (each after the one before, as the agent
      * sent them) and yields `{index, point, report, diagnostics}` for each. Bodies are not
-     * kept: a long session's requests add up to far more than its log.
+     * kept: a long session's requests add up to far more than its log. The reports are kept
+     * (for the last few option sets), so a second walk, or `buildAt`, reads them.
      */
-    *walk(options) {
-      if (this.points.length === 0) return;
-      let session = wasm.Session.fromLog(this.logAt(0));
-      try {
-        for (let index = 0; index < this.points.length; index++) {
-          if (index > 0 && !this.#appendUpTo(session, index)) {
-            session.free();
-            session = wasm.Session.fromLog(this.logAt(index));
-          }
-          const { report, diagnostics } = session.buildBytes(options);
-          yield { index, point: this.points[index], report, diagnostics };
-        }
-      } finally {
-        session.free();
+    *walk(options = {}) {
+      for (let index = 0; index < this.points.length; index++) {
+        const { report, diagnostics } = this.#walked(options, index);
+        yield { index, point: this.points[index], report, diagnostics };
       }
+    }
+
+    /** Walks of this log by option set: the session under way and the reports so far. */
+    #walks = new Map();
+
+    /** Request `index`'s report and diagnostics in the walk under `options`, walking on to it. */
+    #walked(options, index) {
+      const key = JSON.stringify(options ?? {});
+      let walk = this.#walks.get(key);
+      if (walk) {
+        this.#walks.delete(key); // most recently used last
+      } else {
+        walk = { reports: [], session: null };
+        // A few option sets are kept: a page switching back and forth reads them again.
+        while (this.#walks.size >= 4) {
+          const [oldest, gone] = this.#walks.entries().next().value;
+          gone.session?.free();
+          this.#walks.delete(oldest);
+        }
+      }
+      this.#walks.set(key, walk);
+      while (walk.reports.length <= index) {
+        const at = walk.reports.length;
+        try {
+          if (at === 0) walk.session = wasm.Session.fromLog(this.logAt(0));
+          else if (!this.#appendUpTo(walk.session, at)) {
+            walk.session.free();
+            walk.session = wasm.Session.fromLog(this.logAt(at));
+          }
+          const { report, diagnostics } = walk.session.buildBytes(this.optionsAt(at, options));
+          walk.reports.push({ report, diagnostics });
+        } catch (e) {
+          walk.session?.free();
+          this.#walks.delete(key);
+          throw e;
+        }
+        if (walk.reports.length === this.points.length) {
+          walk.session.free();
+          walk.session = null;
+        }
+      }
+      return walk.reports[index];
+    }
+
+    /** Frees the sessions of walks under way (a Timeline no longer read). */
+    free() {
+      for (const walk of this.#walks.values()) walk.session?.free();
+      this.#walks.clear();
     }
 
     /**

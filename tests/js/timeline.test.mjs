@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 import * as cv from '../../pkg/node.mjs';
 import { commonPrefix } from './payload-checks.mjs';
+import { longSession } from './long-session-fixture.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const example = readFileSync(root + 'examples/session.jsonl', 'utf8');
@@ -115,4 +116,73 @@ test('a torn last line stays a torn tail in the request it would send next', () 
   const built = timeline.buildAt(last, OPTIONS);
   assert.equal(built.body, cv.buildRequestString({ ...OPTIONS, log: example }).body);
   assert.equal([...timeline.walk(OPTIONS)].at(-1).report.bytes, built.report.bytes);
+});
+
+/**
+ * The forecasts a session gives building the log's requests one after another, as an agent
+ * would: one session, each request's lines appended before it is built.
+ */
+function sessionForecasts(log, options) {
+  const timeline = new cv.Timeline(log);
+  const lines = log.split('\n');
+  const session = cv.Session.fromLog(timeline.logAt(0));
+  try {
+    return timeline.points.map((point, i) => {
+      if (i > 0) {
+        const to = point.next ? lines.length : point.line - 1;
+        for (const line of lines.slice(timeline.points[i - 1].line - 1, to)) if (line.trim() !== '') session.append(line);
+      }
+      return session.buildBytes(timeline.optionsAt(i, options)).report.forecast;
+    });
+  } finally {
+    session.free();
+  }
+}
+
+test('every request selected on its own has the figures of the session that sent them all, under every provider, window and pruning', () => {
+  const policies = cv.policies().map((p) => p.name);
+  assert.deepEqual(policies.includes('off') && policies.includes('eager'), true, policies.join());
+  const logs = { long: longSession(cv), 'codex-import': LOGS.codex };
+  for (const [name, log] of Object.entries(logs)) {
+    for (const provider of ['anthropic', 'openai-responses', 'gemini']) {
+      for (const contextWindow of [200000, 8000]) {
+        for (const policy of policies) {
+          const options = { provider, contextWindow, ...cv.policy(policy).options };
+          const expected = sessionForecasts(log, options);
+          if (name === 'long' && contextWindow === 200000) assert.ok(expected.some((f) => f.cacheRead > 0), `${name} ${provider}: some request reads the cache`);
+          // A fresh timeline, each request selected last to first: none is built after the one
+          // before it in this order, and each still knows what every request before it cached.
+          const timeline = new cv.Timeline(log);
+          const selected = [];
+          for (let i = timeline.length - 1; i >= 0; i--) selected[i] = timeline.buildAt(i, options).report.forecast;
+          const what = `${name} ${provider} ${contextWindow} ${policy}`;
+          assert.deepEqual(selected, expected, what);
+          const walked = [...new cv.Timeline(log).walk(options)].map((s) => s.report.forecast);
+          assert.deepEqual(walked, expected, what);
+          timeline.free();
+        }
+      }
+    }
+  }
+});
+
+test('as recorded, each request goes to the provider and model its log names, without our pruning', async () => {
+  // A Codex rollout's import records its provider as Codex names it (`openai`).
+  assert.deepEqual([...new Set(new cv.Timeline(LOGS.codex).points.map((p) => `${p.provider} ${p.model}`))], ['openai-responses gpt-5']);
+  const timeline = new cv.Timeline(longSession(cv, { provider: 'openai-responses', model: 'gpt-5', recordedAs: 'openai' }));
+  assert.deepEqual([...new Set(timeline.points.map((p) => `${p.provider} ${p.model}`))], ['openai-responses gpt-5']);
+  for (let i = 0; i < timeline.length; i++) {
+    // A window small enough that the default policy prunes: as recorded, nothing is pruned.
+    const built = timeline.buildAt(i, { asRecorded: true, contextWindow: 2000 });
+    assert.deepEqual([built.report.provider, built.report.model, built.report.pruning.cleared, built.report.pruning.trimmed], ['openai-responses', 'gpt-5', 0, 0]);
+    const stateless = cv.buildRequestString({ log: timeline.logAt(i), provider: 'openai-responses', model: 'gpt-5', contextWindow: 2000, pruning: { enabled: false } });
+    assert.equal(built.body, stateless.body, `#${i}`);
+  }
+  const pruned = timeline.buildAt(timeline.length - 1, { provider: 'openai-responses', model: 'gpt-5', contextWindow: 2000 });
+  assert.ok(pruned.report.pruning.cleared + pruned.report.pruning.trimmed > 0, 'the default policy prunes at that window');
+  // A log that names no model: the options say where it goes.
+  const ours = new cv.Timeline(LOGS.example);
+  assert.equal(ours.points[0].provider, undefined);
+  assert.equal(ours.buildAt(0, { asRecorded: true, provider: 'gemini' }).report.provider, 'gemini');
+  assert.throws(() => ours.optionsAt(0, { asRecorded: 'yes' }), { name: 'ContextviewTypeError' });
 });

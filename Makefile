@@ -70,9 +70,9 @@ test-wasm-browser: setup
 	scripts/wasm-tests.sh browser $(WASM_TEST_PROFILE)
 
 # Two test files at a time, the longest first so that no long one is left to run alone at the
-# end (seconds each, alone, on this kind of machine: readme 28, service 23, inspector 12, cli 10,
+# end (seconds each, alone, on this kind of machine: readme 28, service 23, inspector-view 20, inspector 16, cli 10,
 # typescript 7, checkpoints 7, the rest under 6). Each file's waits allow for a busy machine.
-JS_TESTS := tests/js/readme.test.mjs tests/workerd/service.test.mjs tests/js/inspector.test.mjs tests/js/cli.test.mjs \
+JS_TESTS := tests/js/readme.test.mjs tests/workerd/service.test.mjs tests/js/inspector.test.mjs tests/js/inspector-view.test.mjs tests/js/cli.test.mjs \
   tests/packaging/typescript.test.mjs tests/js/checkpoints.test.mjs tests/packaging/inspector-element.test.mjs tests/js/arguments.test.mjs \
   tests/packaging/webpack.test.mjs tests/sdk-types/sdk-types.test.mjs tests/packaging/vite.test.mjs tests/packaging/esbuild.test.mjs \
   tests/workerd/miniflare.test.mjs tests/js/storage-browser.test.mjs tests/js/import.test.mjs tests/js/storage-faults-browser.test.mjs \

@@ -206,9 +206,9 @@ export declare class Timeline {
    * compares the two), its `report.forecast` the one `walk` gives (the cache as every request
    * before left it); `previous` is that request's body, `null` for the first.
    */
-  buildAt(index: number, options?: TimelineOptions): BuildStringResult & { previous: string | null };
+  buildAt(index: number, options: TimelineOptions): BuildStringResult & { previous: string | null };
   /** Every request in order, built by one session; bodies are not kept, reports are. */
-  walk(options?: TimelineOptions): Generator<TimelineRequest, void, undefined>;
+  walk(options: TimelineOptions): Generator<TimelineRequest, void, undefined>;
   /** Frees the sessions of walks under way. */
   free(): void;
 }

@@ -1,8 +1,14 @@
 // Types of `contextview/inspector`: the <contextview-inspector> element.
 import type { DiscoverFs, LazySource, PolicyName, WasmSource } from './index.js';
 
-/** The what-if options the inspector builds each request with. */
+/** The view's options: as recorded, or the what-if the inspector builds each request with. */
 export interface InspectorOptions {
+  /**
+   * Each request at the provider and model its session recorded, without our pruning (how a
+   * session that records them opens). Giving `provider`, `model` or `pruning` without it is a
+   * what-if.
+   */
+  asRecorded?: boolean;
   provider?: 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
   /** The session's own model when empty. */
   model?: string;
@@ -14,10 +20,33 @@ export interface InspectorOptions {
   pruning?: PolicyName;
 }
 
+/** What the inspector shows, as data: its `view` and its `data-view` attribute (JSON). */
+export interface InspectorView {
+  session: string | null;
+  /** 0 for the session loaded, 1 for a subagent opened from it, … */
+  depth: number;
+  provider: string | null;
+  model: string | null;
+  asRecorded: boolean;
+  /** The selected request (0-based), null with none. */
+  selected: number | null;
+  requests: number;
+  /** `running` while the requests' figures are computed, `done` once the totals are whole. */
+  walk: 'running' | 'done' | 'error' | null;
+  /** The selected request's figures (`cost`: its input in US dollars). */
+  figures: { tokens: number; context: number; cacheRead: number; cost: number; bytes: number } | null;
+  /** The session's totals over its requests (those walked so far while `walk` is `running`). */
+  totals: { cacheRead: number; cost: number; tokens: number; requests: number };
+  pruning: { cleared: number; trimmed: number } | null;
+  /** How much of the file was read: `cut` when its last line is incomplete. */
+  reading: { cut: boolean; skipped: number; line: number | null } | null;
+  subagents: number;
+}
+
 /**
  * The context inspector as an element. Its state is in `data-state` (`loading`, `busy`, `ready`
  * or `error: …`), `data-done` counts finished actions, `data-walk` is `done` once every request's
- * figures are in; each change fires `contextview-state` with `{state, message}`.
+ * figures are in, `data-view` is what it shows as JSON (`view`); each change fires `contextview-state` with `{state, message}`.
  */
 export declare class ContextviewInspector extends HTMLElement {
   /** Resolves once the library is loaded; feed the element after it. */
@@ -29,6 +58,10 @@ export declare class ContextviewInspector extends HTMLElement {
    * the first time); a failure is shown in the element's status, not thrown.
    */
   loadSession(text: string, name?: string, children?: string[]): Promise<void>;
+  /** Selects request `index` (0-based), as a click on its column does. */
+  select(index: number): void;
+  /** What the element shows (also its `data-view` attribute, as JSON). */
+  readonly view: InspectorView;
   /** Records a provider's answer to the last request and shows the request after it. */
   recordAnswer(text: string, name?: string): Promise<void>;
   /** Discovers the workspace at `cwd` in `fs`. */

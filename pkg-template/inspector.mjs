@@ -61,6 +61,22 @@ export class ContextviewInspector extends Base {
     return this.#mounted().loadSession(text, name, children);
   }
 
+  /** Selects request `index` (0-based) of the session shown, as a click on its column does. */
+  select(index) {
+    this.#mounted().select(index);
+  }
+
+  /**
+   * What the element shows, as data (also its `data-view` attribute, JSON): `provider`,
+   * `model`, `asRecorded`, `selected`, `requests`, the selected request's `figures`
+   * (`tokens`, `context`, `cacheRead`, `cost`, `bytes`), the session's `totals` (`cacheRead`,
+   * `cost`, `tokens`, `requests`; complete when `walk` is `done`), `pruning`, `reading` (a cut
+   * or partly read file) and `subagents`.
+   */
+  get view() {
+    return this.#mounted().view;
+  }
+
   /** Records a provider's answer to the session's last request and shows the request after it. */
   recordAnswer(text, name = 'answer') {
     return this.#mounted().recordAnswer(text, name);
@@ -72,8 +88,10 @@ export class ContextviewInspector extends Base {
   }
 
   /**
-   * The what-if options: `provider`, `model`, `contextWindow`, `pruning` (a policy known by name,
-   * `policies()`; another is refused with a ContextviewError naming them).
+   * The view's options: `asRecorded` (each request at the provider and model its session
+   * recorded, without our pruning: how an imported session opens), or the what-if's
+   * `provider`, `model`, `contextWindow`, `pruning` (a policy known by name, `policies()`;
+   * another is refused with a ContextviewError naming them).
    */
   set options(o) {
     this.#mounted().setOptions(o);

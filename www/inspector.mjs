@@ -1,15 +1,29 @@
-// The context inspector: a session's requests one by one, each request's body and where its
-// tokens went, and what changes when the options do; the workspace panel is workspace.mjs. It
-// uses the package's public API only, handed to `mountInspector` (the page passes the browser
-// entry; the package's <contextview-inspector> element, inspector.mjs, its own). For tests and
-// scripts: status.mjs says when the inspector is done, and the host's `data-walk` says when the
-// timeline's figures are complete (`done`).
-import {
-  CONVERSATION_KEYS, el, figure, fmt, dollars, renderSources, renderGauge, jsonView, expand, drawTimeline, diffConversations, describeEntry, conversationOf,
-} from './views.mjs';
+// The context inspector: a session's requests on a timeline, the selected request's figures,
+// where its tokens went and its body, and what changes when the options do. An imported session
+// opens as recorded (each request at the provider and model it went to, with none of our
+// pruning); our policies, other providers and windows are the what-if. Every figure comes from
+// one walk of the session, so the panel, the timeline and the totals agree. It uses the
+// package's public API only, handed to `mountInspector` (the page passes the browser entry; the
+// package's <contextview-inspector> element, inspector.mjs, its own).
+//
+// For hosts and tests: status.mjs says when the inspector is done (`data-state`), the host's
+// `data-walk` when the timeline's figures are complete, and `data-view` holds what the page
+// shows as JSON (see `viewState`). Reading inputs is load.mjs, the request's panels request.mjs,
+// the chart chart.mjs, the subagents list subagents.mjs, the workspace workspace.mjs.
+import { CONVERSATION_KEYS, el, fmt, dollars, expand, conversationOf } from './views.mjs';
 import { statusOf } from './status.mjs';
 import { workspacePanel } from './workspace.mjs';
 import { whatIfPanels } from './whatif.mjs';
+import { timelineChart, chartLegend } from './chart.mjs';
+import { assemble, readingOf } from './load.mjs';
+import { wireInputs } from './inputs.mjs';
+import { withHeads } from './heads.mjs';
+import { renderImportReport } from './imported.mjs';
+import { renderFigures, renderShares, renderPipeline, renderBody, renderAgainstRecorded, renderPrefix, renderDiff } from './request.mjs';
+import { renderSubagents, renderCrumbs } from './subagents.mjs';
+import { walkInSlices } from './walk.mjs';
+import { recordAnswerInLog, describeAnswer } from './answer.mjs';
+import { totalsOf, viewOf } from './view-state.mjs';
 
 /**
  * Runs an inspector in `root` (a document or a shadow root holding MARKUP, markup.mjs), with
@@ -22,16 +36,20 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
   const { $, setState, fail } = status;
   const { openWorkspace, showPathRules, entryFiles, renderDiagnostics, workspaceHeads, whenOpened, whenBudgetChanged } = workspacePanel(cv, status);
 
-  const LOG_FORMAT = 'contextview.session-log';
-
   const state = {
-    session: null, // { name, log, report } (report: the import's, for another agent's file)
+    stack: [], // the sessions opened: the one loaded first, then each subagent opened from it
+    session: null, // { name, text, log, report, children: Map(sessionId → log), reading }
     timeline: null,
     index: 0,
-    requests: [], // the walk's figures per request: { bytes, sources, shared }
-    walk: null, // the walk under way (a generator), and its token: slices of a stopped walk end
-    walkToken: 0,
+    asRecorded: false,
+    requests: [], // the walk's figures per request (the chart's columns, the totals)
+    stopWalk: null, // stops the walk under way
     body: null, // the selected request's body text
+    report: null, // the selected request's report
+    pending: null, // files that await a format (`{files}`)
+    children: new Map(), // child timelines by session id
+    links: [], // the subagents the session started (`Timeline.subagents()`)
+    saved: null, // the what-if controls while they show a recorded model
   };
 
   // ---------------------------------------------------------------------------------------------
@@ -42,123 +60,174 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
   const POLICIES = cv.policies();
   $('pruning').replaceChildren(...POLICIES.map((p) => el('option', { value: p.name, title: p.summary, text: p.name })));
 
+  function windowOption() {
+    const window = Number($('window').value);
+    return Number.isInteger(window) && window > 0 ? { contextWindow: window } : {};
+  }
+
   /** The controls' build options before the pruning choice: provider, model, window. */
   function baseOptions() {
     const o = { provider: $('provider').value };
     const model = $('model').value.trim();
     if (model) o.model = model;
-    const window = Number($('window').value);
-    if (Number.isInteger(window) && window > 0) o.contextWindow = window;
-    return o;
-  }
-
-  function options() {
-    return { ...baseOptions(), ...cv.policy($('pruning').value).options };
-  }
-
-  const { priceOptions, prepareCompaction } = whatIfPanels(cv, status, () => ({
-    session: state.session, timeline: state.timeline, index: state.index, base: baseOptions(), options: options(), text: sessionText,
-  }));
-
-  // ---------------------------------------------------------------------------------------------
-  // Session
-
-  /** Our log: its header, or (a log that lost it) a first line that is one of our records. */
-  function isOurLog(text) {
-    const first = text.split('\n', 8).find((l) => l.trim() !== '');
-    try {
-      const value = JSON.parse(first);
-      return value?.format === LOG_FORMAT || (Number.isInteger(value?.seq) && (value.update !== undefined || value.event !== undefined));
-    } catch {
-      return false;
-    }
+    return { ...o, ...windowOption() };
   }
 
   /**
-   * Loads a session, with its subagents' logs or files when given (`children`: texts, ours or
-   * the other agent's): another agent's session is imported with them (`importTree`), each
-   * child linked to the call it answered.
+   * The view's options, as the timeline takes them: as recorded (the provider control only for
+   * requests the log names none for), or the what-if controls with the pruning choice.
    */
-  async function loadSession(name, text, t0 = performance.now(), children = []) {
+  function options() {
+    if (state.asRecorded) return { asRecorded: true, provider: $('provider').value, ...windowOption() };
+    return { ...baseOptions(), ...cv.policy($('pruning').value).options };
+  }
+
+  /** The build options request `index` is built with under the view's options. */
+  const optionsAt = (index) => state.timeline.optionsAt(index, options());
+
+  const { priceOptions, prepareCompaction } = whatIfPanels(cv, status, () => {
+    const t = state.timeline;
+    const last = t && t.length ? optionsAt(t.length - 1) : baseOptions();
+    const { pruning, ...base } = last;
+    return { session: state.session, timeline: t, index: state.index, base: state.asRecorded ? base : baseOptions(), options: t && t.length ? optionsAt(state.index) : options(), text: sessionText };
+  });
+
+  /** Shows the controls as the view has them: as recorded, the selected request's own. */
+  function showMode() {
+    const t = state.timeline;
+    const recorded = Boolean(t?.points.some((p) => p.provider !== undefined));
+    $('as-recorded').disabled = !recorded;
+    $('as-recorded').checked = state.asRecorded;
+    $('as-recorded').parentElement.title = recorded ? 'each request at the provider and model the session recorded, without pruning of ours' : 'this log records no provider or model';
+    for (const id of ['model', 'pruning']) $(id).disabled = state.asRecorded;
+    const label = $('mode-label');
+    label.hidden = !t;
+    label.textContent = state.asRecorded ? 'as recorded' : 'what if';
+    label.className = state.asRecorded ? 'badge' : 'badge whatif';
+    if (state.asRecorded && t?.length) {
+      // The what-if controls as they were, for a later session that records no provider.
+      state.saved ??= { provider: $('provider').value, model: $('model').value, pruning: $('pruning').value };
+      const point = t.points[state.index];
+      if (point?.provider) $('provider').value = point.provider;
+      $('model').value = point?.model ?? '';
+      $('pruning').value = 'off';
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Loading
+
+  /**
+   * Loads a session from files given together (`[{name, text}]`, any order: the parent and its
+   * subagents' files), read as `format` when given. A file that fails clears what it would
+   * have replaced and says why; one whose format is not recognised offers the format chooser.
+   */
+  async function loadFiles(files, format = null, t0 = performance.now(), { parentFirst = false } = {}) {
+    const name = files.length === 1 ? files[0].name : `${files.length} files`;
     setState('busy', `reading ${name}…`);
+    $('format-box').hidden = true;
     try {
-      let log = text;
-      let report = null;
-      let childLogs = [];
       performance.mark('contextview:read');
-      if (!isOurLog(text)) {
-        const tree = await cv.importTree(text, children.filter((c) => !isOurLog(c)));
-        ({ log, report } = tree.parent);
-        childLogs = [...tree.children.map((c) => c.log), ...children.filter(isOurLog)];
-      } else {
-        childLogs = await Promise.all(children.map(async (c) => (isOurLog(c) ? c : (await cv.importSession(c)).log)));
-      }
+      const loaded = await assemble(cv, files, format, { parentFirst });
       performance.mark('contextview:imported');
       resetSession();
-      const byId = new Map();
-      for (const child of childLogs) {
-        const sessionId = JSON.parse(child.slice(0, child.indexOf('\n') === -1 ? undefined : child.indexOf('\n'))).sessionId;
-        byId.set(sessionId, child);
-      }
-      state.session = { name, log, report, children: byId };
-      state.timeline = new cv.Timeline(sessionText());
-      performance.mark('contextview:timeline');
-      renderSession();
-      $('answer-input').disabled = false;
-      if (state.timeline.length === 0) {
-        setState('ready', `${name}: no request to show (the session never waited for the model)`);
-        return;
-      }
-      showTimelineAt(state.timeline.length - 1);
-      // From the file's pick to the first frame that shows its last request (`make bench`).
-      requestAnimationFrame(() => {
-        performance.measure('contextview:first-request', { start: t0 });
-        startWalk();
-      });
+      state.stack = [];
+      open({ ...loaded, label: loaded.name }, t0);
     } catch (e) {
+      resetSession();
+      $('session-summary').textContent = `${name}: not loaded`;
+      if (e?.code === 'unknown_format') {
+        state.pending = { files };
+        $('format-box').hidden = false;
+        showAlert(`${name}: the format was not recognised from its first lines. Choose one beside “read it as” to read it anyway.`);
+      } else {
+        showAlert(`${name}: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? e}`);
+      }
       fail(`session ${name}`, e);
     }
   }
 
-  /**
-   * A provider's answer to the session's last request (an answer file, JSON or a stream, from the
-   * provider selected): recorded after the log as the package records it, then the request the
-   * session would send next with it — the tools it asked for answered by repair until the host
-   * runs them, or the paused turn continued.
-   */
+  /** Shows a session (loaded, or a subagent's opened from its parent) and selects its last request. */
+  function open(session, t0 = performance.now()) {
+    stopWalk();
+    state.session = session;
+    state.timeline = new cv.Timeline(sessionText());
+    state.links = state.timeline.subagents();
+    state.children = new Map();
+    state.stack.push({ label: session.label, session });
+    state.asRecorded = state.timeline.points.some((p) => p.provider !== undefined);
+    if (!state.asRecorded && state.saved) {
+      // The controls showed another session's recorded model: the what-if's own come back.
+      $('provider').value = state.saved.provider;
+      $('model').value = state.saved.model;
+      $('pruning').value = state.saved.pruning;
+    }
+    if (!state.asRecorded) state.saved = null;
+    performance.mark('contextview:timeline');
+    $('answer-input').disabled = false;
+    $('answer-label').setAttribute('aria-disabled', 'false');
+    showReading();
+    renderSession();
+    if (state.timeline.length === 0) {
+      setState('ready', `${session.name}: no request to show (the session never waited for the model)`);
+      publish();
+      return;
+    }
+    select(state.timeline.length - 1, { walk: true });
+    // From the file's pick to the first frame that shows its last request (`make bench`).
+    requestAnimationFrame(() => performance.measure('contextview:first-request', { start: t0 }));
+  }
+
+  /** The banner at the top: what was not read of the session, and files it could not place. */
+  function showReading() {
+    const s = state.session;
+    const diagnostics = s.report ? s.report.diagnostics : state.timeline.diagnostics;
+    const reading = readingOf(s.report ? s.text : s.log, diagnostics);
+    s.reading = reading;
+    const said = [];
+    if (reading.cut) said.push(`${s.name} is cut short: its last line${reading.line ? ` (line ${reading.line})` : ''} is incomplete, so the last request may be missing what came after it`);
+    else if (reading.skipped) said.push(`${s.name} was partly read: ${reading.skipped} line${reading.skipped === 1 ? '' : 's'} could not be read (see Diagnostics)`);
+    if (s.unlinked?.length) said.push(`not linked to any call of this session: ${s.unlinked.join(', ')}`);
+    if (said.length) showAlert(said.join('. ') + '.', 'warn');
+    else showAlert(null);
+  }
+
+  function showAlert(message, kind = '') {
+    const box = $('alert');
+    box.hidden = !message;
+    box.textContent = message ?? '';
+    box.className = kind;
+    if (message) box.dataset.kind = kind || 'error';
+    else delete box.dataset.kind;
+  }
+
+  /** A provider's answer to the session's last request (answer.mjs): recorded, then the request after it. */
   async function recordAnswer(name, text) {
     if (!state.session) return fail('answer', new Error('load a session first'));
     setState('busy', `recording ${name}…`);
-    const session = cv.Session.fromLog(state.session.log);
     try {
-      const processed = session.dispatch({ type: 'providerAnswer', provider: $('provider').value, body: text }, new Date().toISOString());
-      if (processed.error) throw Object.assign(new Error(processed.error.message), { code: processed.error.code });
-      const lines = processed.effects.flatMap((e) => (e.type === 'persist' ? e.lines : [])).filter((l) => JSON.parse(l).seq !== undefined);
-      const { answer } = processed.reply;
-      const log = state.session.log.replace(/\n*$/, '\n') + lines.map((l) => l + '\n').join('');
-      const { report } = state.session;
-      await loadSession(`${state.session.name} + ${name}`, log);
-      state.session.report = report;
-      const recorded = { status: answer.status, stopReason: answer.stopReason ?? null, records: lines.length, toolCalls: answer.toolCalls.map((c) => c.name), error: answer.error?.kind ?? null };
+      const t = state.timeline;
+      const provider = t.length ? optionsAt(t.length - 1).provider : $('provider').value;
+      const { log, recorded } = recordAnswerInLog(cv, state.session.log, provider, text);
+      const previous = state.session;
+      resetSession();
+      state.stack = [];
+      open({ ...previous, name: `${previous.name} + ${name}`, label: `${previous.name} + ${name}`, log });
       host.dataset.answer = JSON.stringify(recorded);
-      showNext(recorded);
+      showNext(describeAnswer(recorded));
     } catch (e) {
       fail(`answer ${name}`, e);
-    } finally {
-      session.free();
     }
   }
 
   /** The request the session would send now, after the answer. */
-  function showNext(recorded) {
-    const said = `answer: ${recorded.status}${recorded.stopReason ? `, stop ${recorded.stopReason}` : ''}, ${recorded.records} records` +
-      `${recorded.toolCalls.length ? `, asks for ${recorded.toolCalls.join(', ')}` : ''}${recorded.error ? `, provider error ${recorded.error}` : ''}`;
+  function showNext(said) {
     try {
-      const built = cv.buildRequestString({ log: sessionText(), ...options() });
-      stopWalk();
+      const t = state.timeline;
+      const { asRecorded, ...rest } = options();
+      const built = cv.buildRequestString({ log: sessionText(), ...(asRecorded && t.length ? optionsAt(t.length - 1) : rest) });
       state.body = built.body;
-      const payload = JSON.parse(built.body);
-      renderRequest({ prompts: state.timeline.points.at(-1)?.prompts ?? 0, step: state.timeline.points.at(-1)?.step ?? 0, next: true }, built.report, payload);
+      renderRequest(built.report, JSON.parse(built.body));
       $('request-title').textContent = `— the next request, after the answer (${built.report.provider} ${built.report.model})`;
       setState('ready', `${said}; the next request: ${fmt(built.report.bytes)} bytes`);
     } catch (e) {
@@ -167,70 +236,35 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     }
   }
 
-  /**
-   * The session's log as the page builds from it: as read, or — when "start the session with the
-   * workspace's prompt" is on — with a `prompt_head_snapshot` record put before its first record,
-   * as an agent in this workspace would have recorded when the session began (a log that records
-   * heads of its own later still uses those from there on).
-   */
-  function sessionText() {
-    const { log } = state.session;
-    const heads = $('use-heads').checked ? workspaceHeads() : null;
-    if (!heads) return log;
-    const lines = log.split('\n');
-    const headerAt = lines.findIndex((l) => l.trim() !== '');
-    let firstRecord = null;
-    for (const l of lines.slice(headerAt + 1)) {
-      if (l.trim() === '') continue;
-      try {
-        firstRecord = JSON.parse(l);
-      } catch {
-        // a bad line: the parser reports it
-      }
-      break;
-    }
-    const header = JSON.parse(lines[headerAt] ?? '{}');
-    if (header.format !== LOG_FORMAT) return log; // a headerless log has nowhere to start from
-    const ts = firstRecord?.ts ?? header.createdAt ?? new Date(0).toISOString();
-    const cuts = heads.allocation.sections.flatMap((s) => s.cuts ?? []);
-    const event = { kind: 'prompt_head_snapshot', system: heads.system, firstUserPrefix: heads.firstUserPrefix, ...(cuts.length ? { cuts } : {}) };
-    const record = JSON.stringify({ seq: 0, ts, event });
-    return [...lines.slice(0, headerAt + 1), record, ...lines.slice(headerAt + 1)].join('\n');
-  }
-
-  /** Sets the slider over the timeline's requests, selects request `index` and shows it. */
-  function showTimelineAt(index) {
-    const slider = $('slider');
-    slider.max = String(state.timeline.length - 1);
-    slider.disabled = false;
-    $('compact').disabled = false;
-    $('price').disabled = false;
-    state.index = index;
-    slider.value = String(index);
-    showRequest();
-  }
+  /** The session's log as the page builds from it (heads.mjs): with the workspace's prompt when asked. */
+  const sessionText = () => withHeads(state.session.log, $('use-heads').checked ? workspaceHeads() : null);
 
   /** Rebuilds the timeline from the session's text (the heads switched, a workspace opened). */
   function reloadTimeline() {
     if (!state.session) return;
     stopWalk();
     try {
+      state.timeline?.free();
       state.timeline = new cv.Timeline(sessionText());
     } catch (e) {
       return fail(`session ${state.session.name}`, e);
     }
     if (state.timeline.length === 0) return;
-    showTimelineAt(Math.min(state.index, state.timeline.length - 1));
-    startWalk();
+    select(Math.min(state.index, state.timeline.length - 1), { walk: true });
   }
 
-  /** Forgets the last session: its walk stops, its request and pictures are cleared. */
+  /** Forgets the session shown: its walk stops, its request and pictures are cleared. */
   function resetSession() {
     stopWalk();
+    state.timeline?.free();
+    for (const child of state.children.values()) child?.free();
+    state.children = new Map();
     state.timeline = null;
+    state.links = [];
     state.session = null;
     state.requests = [];
     state.body = null;
+    state.report = null;
     state.index = 0;
     const slider = $('slider');
     slider.max = '0';
@@ -238,17 +272,24 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     slider.disabled = true;
     $('compact').disabled = true;
     $('price').disabled = true;
+    $('answer-input').disabled = true;
+    $('answer-label').setAttribute('aria-disabled', 'true');
     $('prices').tBodies[0].replaceChildren();
     $('prices-note').textContent = '';
     $('slider-out').textContent = '–';
     $('request-title').textContent = '';
-    for (const id of ['figures', 'by-source', 'pipeline', 'body', 'prefix', 'diff', 'compaction-body', 'gauge']) $(id).replaceChildren();
+    $('session-summary').textContent = 'No session loaded.';
+    for (const id of ['figures', 'token-notes', 'by-source', 'pipeline', 'body', 'prefix', 'diff', 'compaction-body', 'gauge', 'import-report', 'subagents', 'session-cost']) $(id).replaceChildren();
     $('sources').tBodies[0].replaceChildren();
     for (const id of ['gauge-text', 'body-size', 'compaction-summary']) $(id).textContent = '';
+    for (const id of ['recorded-note', 'against-recorded', 'subagents-box']) $(id).hidden = true;
+    renderDiagnostics($('session-diagnostics'), $('session-diag-count'), []);
     delete $('prefix').dataset.shared;
     delete host.dataset.walk;
     delete $('timeline-chart').dataset.columns;
-    drawTimeline($('timeline-chart'), [], -1);
+    showAlert(null);
+    chart.draw([], -1, 0);
+    publish();
   }
 
   function renderSession() {
@@ -258,159 +299,127 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     $('session-summary').textContent = `${name}: ${report ? `imported from ${report.format}, ` : ''}${fmt(t.length)} requests over ${fmt(prompts)} prompts` +
       (t.points.at(-1)?.next ? ' (the last is the one it would send next)' : '');
     $('session-summary').dataset.requests = String(t.length);
-    const dl = $('import-report');
-    dl.replaceChildren();
-    if (report) {
-      const add = (k, v, key) => dl.append(el('dt', { text: k }), el('dd', { text: v, 'data-key': key }));
-      add('format', report.format, 'format');
-      add('lines read → records', `${fmt(report.lines)} → ${fmt(report.records)}`, 'records');
-      add('written', Object.entries(report.written).map(([k, v]) => `${k} ${v}`).join(', '), 'written');
-      add('not mapped', Object.entries(report.unmapped).map(([k, v]) => `${k} ${v}`).join(', ') || 'nothing', 'unmapped');
-      if (report.audience) add('audience', report.audience, 'audience');
-      const f = report.fidelity;
-      if (f) {
-        const c = (x) => `${x.prompts} prompts, ${x.assistantTexts} texts, ${x.reasoning} reasoning, ${x.toolCalls} tool calls, ${x.images} images`;
-        add("the source's model saw", c(f.source), 'fidelity-source');
-        add('our view holds', c(f.view), 'fidelity-view');
-        add('missing', String(f.missing?.length ?? 0), 'fidelity-missing');
-      }
-    }
+    renderCrumbs($('crumbs'), state.stack, back);
+    renderImportReport($('import-report'), report);
     renderDiagnostics($('session-diagnostics'), $('session-diag-count'), [...(report?.diagnostics ?? []), ...t.diagnostics]);
-    renderSubagents();
+    showSubagents();
   }
 
-  /** The subagents table: each call a subagent answered, where, and what its own requests cost. */
-  function renderSubagents() {
-    const links = state.timeline.subagents();
+  /** The child's Timeline (kept while its parent is shown), or null when its log was not given. */
+  function childTimeline(sessionId) {
+    if (!state.children.has(sessionId)) {
+      const log = state.session.children?.get(sessionId);
+      state.children.set(sessionId, log ? new cv.Timeline(log) : null);
+    }
+    return state.children.get(sessionId);
+  }
+
+  function showSubagents() {
+    const links = state.links;
     $('subagents-box').hidden = links.length === 0;
-    const opts = options();
-    $('subagents').tBodies[0].replaceChildren(...links.map((link) => {
-      const log = state.session.children?.get(link.sessionId);
-      let requests = null;
-      let cost = null;
-      const steps = [];
-      if (log) {
-        const child = new cv.Timeline(log);
-        requests = child.length;
-        cost = 0;
-        for (const { index, report } of child.walk(opts)) {
-          const d = report.forecast?.inputDollars ?? 0;
-          cost += d;
-          steps.push(el('li', { 'data-index': String(index), 'data-tokens': String(report.tokens.request), 'data-dollars': String(d),
-            text: `request ${index}: ${fmt(report.tokens.request)} tokens, ${dollars(d)}` }));
-        }
-      }
-      const at = link.request >= 0
-        ? el('a', { href: '#', text: String(link.request), onclick: (ev) => { ev.preventDefault(); showTimelineAt(link.request); } })
-        : '—';
-      return el('tr', { 'data-call': link.callId, 'data-session': link.sessionId, 'data-request': String(link.request), 'data-status': link.status,
-        'data-requests': requests === null ? '' : String(requests), 'data-dollars': cost === null ? '' : String(cost) },
-        el('td', { text: link.callId }), el('td', {}, at), el('td', { text: link.task, title: link.sessionId }), el('td', { text: link.status }),
-        el('td', { class: 'num' }, requests === null ? 'log not loaded'
-          : el('details', {}, el('summary', { text: fmt(requests) }), el('ol', { class: 'plain child-requests' }, ...steps))),
-        el('td', { class: 'num', text: cost === null ? '—' : dollars(cost) }));
-    }));
+    $('subagent-count').textContent = String(links.length);
+    renderSubagents($('subagents'), links, { timelineOf: childTimeline, options: options(), onAt: (i) => select(i), onOpen: openChild });
   }
 
-  /** What the whole session's input cost, summed over the walk's requests, with the cache's share. */
-  function showSessionCost() {
-    const box = $('session-cost');
-    const total = state.requests.reduce((n, r) => n + r.inputDollars, 0);
-    const read = state.requests.reduce((n, r) => n + r.cacheRead, 0);
-    box.dataset.dollars = String(total);
-    box.dataset.cacheRead = String(read);
-    box.textContent = state.requests.length ? `input cost of the ${fmt(state.requests.length)} requests: ${dollars(total)}, ${fmt(read)} tokens served by the cache` : '';
+  /** Opens a subagent's own session: its requests, its own subagents, a breadcrumb back. */
+  function openChild(link) {
+    const log = state.session.children?.get(link.sessionId);
+    if (!log) return;
+    state.stack[state.stack.length - 1].index = state.index;
+    const parent = state.session;
+    const firstLine = (link.task ?? '').split('\n').find((l) => l.trim() !== '') ?? link.sessionId;
+    const label = firstLine.length > 40 ? `${firstLine.slice(0, 40)}…` : firstLine;
+    const stack = state.stack;
+    resetSession();
+    state.stack = stack;
+    open({ name: link.sessionId, label, log, report: null, children: parent.children, unlinked: [] });
+  }
+
+  /** Goes back to session `depth` of the breadcrumb, at the request it showed. */
+  function back(depth) {
+    const stack = state.stack.slice(0, depth + 1);
+    const { session, index } = stack[depth];
+    resetSession();
+    state.stack = stack.slice(0, depth);
+    open(session);
+    if (index !== undefined && index < state.timeline.length) select(index);
   }
 
   // ---------------------------------------------------------------------------------------------
   // The selected request
 
-  function showRequest() {
+  /**
+   * Selects request `index` and shows it; with `walk`, (re)starts the walk that gives every
+   * request's figures.
+   */
+  function select(index, { walk = false } = {}) {
     const t = state.timeline;
     if (!t || t.length === 0) return;
+    if (!Number.isInteger(index) || index < 0 || index >= t.length) {
+      throw new cv.ContextviewError('invalid_argument', `request ${index} is not in 0..${t.length - 1}`);
+    }
+    state.index = index;
+    const slider = $('slider');
+    slider.max = String(t.length - 1);
+    slider.disabled = false;
+    slider.value = String(index);
+    $('compact').disabled = false;
+    $('price').disabled = false;
+    showMode();
+    if (walk) startWalk();
+    showRequest();
+  }
+
+  function showRequest() {
+    const t = state.timeline;
     setState('busy', `building request ${state.index + 1}…`);
     try {
-      const point = t.points[state.index];
       const built = t.buildAt(state.index, options());
       performance.mark('contextview:built');
       state.body = built.body;
+      state.report = built.report;
       const payload = JSON.parse(built.body);
-      renderRequest(point, built.report, payload);
-      renderPrefix(built.report);
-      renderDiff(compareWith(built), payload);
+      renderRequest(built.report, payload);
+      renderPrefix($, built.report);
+      renderDiff($, compareWith(built), payload);
       $('slider-out').textContent = `${state.index + 1} of ${t.length}`;
       $('compaction-summary').textContent = '';
       $('compaction-body').replaceChildren();
       delete $('compaction-body').dataset.bytes;
-      drawTimeline($('timeline-chart'), state.requests, state.index);
+      chart.draw(state.requests, state.index, t.length);
       const diags = built.diagnostics.length ? ` · ${built.diagnostics.length} diagnostics` : '';
       setState('ready', `request ${state.index + 1} of ${t.length}: ${fmt(built.report.bytes)} bytes, ${fmt(built.report.tokens.request)} tokens${diags}`);
     } catch (e) {
       fail(`request ${state.index + 1}`, e);
     }
+    publish();
   }
 
-  function renderRequest(point, report, payload) {
-    $('request-title').textContent = `— ${state.index + 1} of ${state.timeline.length}, prompt ${point.prompts}, step ${point.step}${point.next ? ' (next)' : ''}, ${report.provider} ${report.model}`;
-    const figs = $('figures');
-    figs.replaceChildren(
-      figure('bytes', report.bytes, 'bytes'),
-      figure('tokens', report.tokens.request, 'estimated tokens'),
-      figure('items', report.items, 'items'),
-      figure('entries', conversationOf(payload).length, 'entries sent'),
-      figure('context', report.tokens.context.used, 'context tokens (ledger)'),
-      ...(report.forecast ? [
-        figure('cache-read', report.forecast.cacheRead, 'tokens the provider\'s cache should serve'),
-        figure('input-cost', report.forecast.inputDollars, `input cost at ${report.forecast.pricedAs} prices (${report.forecast.pricesAsOf})`, dollars(report.forecast.inputDollars)),
-      ] : []),
-    );
-    renderSources($('by-source'), $('sources').tBodies[0], report.tokens.bySource, report.sources);
-    renderGauge($('gauge'), $('gauge-text'), report.tokens.context);
-    const p = report.pruning;
-    const lines = [];
-    for (const r of report.repairs) lines.push(el('li', { 'data-kind': 'repair', text: `repair: ${r.kind}${r.callId ? ` (${r.callId})` : ''}` }));
-    lines.push(el('li', { 'data-kind': 'pruning', 'data-cleared': String(p.cleared), 'data-trimmed': String(p.trimmed),
-      text: p.active ? `pruning: ${fmt(p.cleared)} results cleared, ${fmt(p.trimmed)} trimmed (results before step ${p.boundaryStep ?? 0} of ${p.steps ?? 0}, turn ${p.boundaryTurn} of ${p.turns})` : 'pruning: inactive (below its trigger)' }));
-    // The report names the results this request prunes that the one before did not.
-    for (const [what, ids] of [['cleared', p.newlyCleared], ['trimmed', p.newlyTrimmed]]) {
-      if (ids.length === 0) continue;
-      const list = el('ul', { class: 'plain' });
-      const box = el('details', { 'data-kind': `pruned-${what}` }, el('summary', { text: `${fmt(ids.length)} results newly ${what} by this request` }), list);
-      box.addEventListener('toggle', () => {
-        if (!box.open || list.childElementCount > 0) return;
-        list.append(...ids.slice(0, 500).map((id) => el('li', {}, el('code', { text: id }))));
-        if (ids.length > 500) list.append(el('li', { text: `… and ${fmt(ids.length - 500)} more` }));
-      });
-      lines.push(el('li', {}, box));
+  function renderRequest(report, payload) {
+    const t = state.timeline;
+    const point = t.points[state.index] ?? { prompts: 0, step: 0 };
+    const mode = state.asRecorded ? 'as recorded' : 'what if';
+    $('request-title').textContent = `— ${state.index + 1} of ${t.length}, prompt ${point.prompts}, step ${point.step}${point.next ? ' (next)' : ''}, ${mode}: ${report.provider} ${report.model}`;
+    const headTokens = state.session.report?.headTokens ?? null;
+    const note = $('recorded-note');
+    note.hidden = !(state.asRecorded && state.session.report);
+    note.textContent = state.asRecorded && state.session.report
+      ? `As recorded: the conversation ${state.session.report.format} sent to ${point.model ?? report.model}. Its own system prompt and tool definitions are not in its file${headTokens ? ` (about ${fmt(headTokens)} tokens by its usage)` : ''}, so this body holds none; everything else is as the file records it.`
+      : '';
+    renderFigures($, report, payload, { headTokens, asRecorded: state.asRecorded });
+    renderShares($, report);
+    const pruningOff = state.asRecorded || cv.policy($('pruning').value).options?.pruning?.enabled === false;
+    renderPipeline($, report, { pruningOff });
+    renderBody($, report, payload);
+    let recorded = null;
+    if (!state.asRecorded && t.points[state.index]?.provider !== undefined) {
+      try {
+        recorded = t.buildAt(state.index, { asRecorded: true, ...windowOption() }).report;
+      } catch {
+        recorded = null; // the recorded request is not buildable: nothing to compare with
+      }
     }
-    const im = report.images;
-    lines.push(el('li', { 'data-kind': 'images', 'data-evicted': String(im.evicted.length),
-      text: `images: ${im.images}, ${fmt(im.bytesAfter)} bytes${im.bytesAfter !== im.bytesBefore ? ` (of ${fmt(im.bytesBefore)})` : ''}` +
-        `${im.evicted.length ? `; ${im.evicted.length} evicted: ${im.evicted.slice(0, 5).join(', ')}${im.evicted.length > 5 ? '…' : ''}` : ''}${im.stripped ? '; all stripped' : ''}` }));
-    const rc = report.reasoning;
-    lines.push(el('li', { 'data-kind': 'reasoning', text: `reasoning: ${rc.kept} kept, ${rc.downgraded} downgraded, ${rc.dropped} dropped` }));
-    if (Object.keys(report.idMap).length) lines.push(el('li', { text: `tool-call ids rewritten: ${Object.keys(report.idMap).length}` }));
-    $('pipeline').replaceChildren(...lines);
-    $('body-size').textContent = `(${fmt(report.bytes)} bytes)`;
-    jsonView($('body'), payload);
-  }
-
-  function renderPrefix(report) {
-    const pr = report.prefix;
-    const box = $('prefix');
-    if (!pr) {
-      box.replaceChildren(el('p', { class: 'muted', text: 'The first request: nothing before it to share.' }));
-      box.dataset.shared = '0';
-      return;
-    }
-    box.dataset.shared = String(pr.sharedBytes);
-    const share = (100 * pr.sharedBytes) / Math.max(report.bytes, 1);
-    box.replaceChildren(
-      figure('shared', pr.sharedBytes, 'bytes shared with the request before (cacheable)'),
-      figure('share', Math.round(share * 10) / 10, 'per cent of this request', `${share.toFixed(1)}%`),
-      figure('previous', pr.previousBytes, 'bytes in the request before'),
-      figure('rewritten', pr.rewrittenBytes, pr.extendsPrevious ? 'bytes rewritten: it extends the one before' : `bytes rewritten${pr.cause ? ` by ${pr.cause}` : ''}`),
-    );
+    renderAgainstRecorded($, report, recorded);
   }
 
   /**
@@ -420,143 +429,113 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
   function compareWith(built) {
     const n = Number($('compare').value); // 0 when empty
     const t = state.timeline;
-    // Request n (1-based) is request n - 1; the one before the selected is state.index - 1.
     if (!Number.isInteger(n) || n < 1 || n > t.length || n === state.index) {
       $('diff').dataset.against = built.previous === null ? '' : String(state.index);
       return built.previous === null ? null : JSON.parse(built.previous);
     }
     $('diff').dataset.against = String(n);
     if (n - 1 === state.index) return JSON.parse(built.body);
-    return JSON.parse(cv.buildRequestString({ ...options(), log: t.logAt(n - 1) }).body);
+    return JSON.parse(cv.buildRequestString({ ...optionsAt(n - 1), log: t.logAt(n - 1) }).body);
   }
 
-  function renderDiff(before, after) {
-    const list = $('diff');
-    if (!before) {
-      list.replaceChildren(el('li', { class: 'muted', text: 'The first request.' }));
-      return;
-    }
-    const { common, changes, top } = diffConversations(before, after);
-    list.dataset.common = String(common);
-    const items = [
-      el('li', { class: 'muted', text: `${common} conversation entries unchanged${top.length ? `; top-level fields changed: ${top.join(', ')}` : ''}` }),
-      ...changes.slice(0, 200).map((c) => el('li', { class: c.kind, 'data-kind': c.kind, text: `#${c.index} ${describeEntry(c.entry)}` })),
-    ];
-    if (changes.length > 200) items.push(el('li', { class: 'muted', text: `… and ${changes.length - 200} more` }));
-    list.replaceChildren(...items);
+  // ---------------------------------------------------------------------------------------------
+  // What the page shows, as data
+
+  const totals = () => totalsOf(state.requests);
+  const viewState = () => viewOf(state, host.dataset.walk);
+
+  function publish() {
+    host.dataset.view = JSON.stringify(viewState());
   }
 
   // ---------------------------------------------------------------------------------------------
   // The whole timeline, walked in slices so the page stays responsive
 
-  /** Stops the walk under way (its session is freed at once). */
   function stopWalk() {
-    state.walkToken++;
-    state.walk?.return();
-    state.walk = null;
+    state.stopWalk?.();
+    state.stopWalk = null;
   }
 
+  function showSessionCost() {
+    const box = $('session-cost');
+    const { cost, cacheRead } = totals();
+    box.dataset.dollars = String(cost);
+    box.dataset.cacheRead = String(cacheRead);
+    box.textContent = state.requests.length
+      ? `${state.asRecorded ? 'As recorded' : 'What if'}: input cost of the ${fmt(state.requests.length)} requests ${dollars(cost)}, ${fmt(cacheRead)} tokens served by the cache`
+      : '';
+  }
+
+  /** Walks every request under the view's options: the chart's columns and the totals. */
   function startWalk() {
     stopWalk();
-    const token = state.walkToken;
     const t = state.timeline;
     state.requests = [];
     delete $('timeline-chart').dataset.columns;
-    $('session-cost').textContent = '';
+    $('session-cost').textContent = 'walking the requests…';
     delete $('session-cost').dataset.dollars;
     host.dataset.walk = 'running';
-    const walk = t.walk(options());
-    state.walk = walk;
-    const slice = () => {
-      if (token !== state.walkToken) return;
-      const until = performance.now() + 30;
-      try {
-        for (;;) {
-          const { value, done } = walk.next();
-          if (done) {
-            state.walk = null;
-            // Each column's figures, as data for whoever reads the page (tests, tools).
-            $('timeline-chart').dataset.columns = JSON.stringify(state.requests);
-            showSessionCost();
-            host.dataset.walk = 'done';
-            drawTimeline($('timeline-chart'), state.requests, state.index);
-            renderSession(); // lines the walk could not append are in the diagnostics now
-            return;
-          }
-          const r = value.report;
-          state.requests.push({ bytes: r.bytes, sources: r.sources, shared: r.prefix?.sharedBytes ?? 0, cacheRead: r.forecast?.cacheRead ?? 0, inputDollars: r.forecast?.inputDollars ?? 0 });
-          if (performance.now() > until) break;
-        }
-      } catch (e) {
+    state.stopWalk = walkInSlices(t, options(), {
+      onSlice: (figures) => {
+        state.requests.push(...figures);
+        chart.draw(state.requests, state.index, t.length);
+      },
+      onDone: () => {
+        state.stopWalk = null;
+        $('timeline-chart').dataset.columns = JSON.stringify(state.requests);
+        host.dataset.walk = 'done';
+        showSessionCost();
+        renderDiagnostics($('session-diagnostics'), $('session-diag-count'), [...(state.session.report?.diagnostics ?? []), ...t.diagnostics]);
+        publish();
+      },
+      onError: (e) => {
+        state.stopWalk = null;
         host.dataset.walk = 'error';
-        return fail('timeline', e);
-      }
-      drawTimeline($('timeline-chart'), state.requests, state.index);
-      setTimeout(slice, 0);
-    };
-    setTimeout(slice, 0);
+        fail('timeline', e);
+      },
+    });
   }
+
+  const chart = timelineChart($('timeline-chart'), $('chart-readout'), (i) => select(i));
+  chartLegend($('timeline-legend'));
 
   // ---------------------------------------------------------------------------------------------
   // Inputs
 
   function wire() {
-    $('folder-input').addEventListener('change', (ev) => {
-      const files = [...ev.target.files];
-      if (files.length === 0) return;
-      const top = files[0].webkitRelativePath.split('/')[0] || files[0].name;
-      const inside = files.map((f) => f.webkitRelativePath.slice(top.length + 1)).filter(Boolean);
-      openWorkspace(cv.fileListFs(files), `/${top}`, top, inside);
-    });
-    if (typeof window.showDirectoryPicker === 'function') {
-      $('folder-open').hidden = false;
-      $('folder-open').addEventListener('click', async () => {
-        try {
-          const handle = await window.showDirectoryPicker();
-          openWorkspace(cv.browserFs(handle, { mount: `/${handle.name}` }), `/${handle.name}`, handle.name);
-        } catch (e) {
-          if (e?.name !== 'AbortError') fail('open folder', e);
-        }
-      });
-    }
-    $('session-input').addEventListener('change', async (ev) => {
-      const t0 = performance.now();
-      const [file, ...children] = ev.target.files;
-      if (file) loadSession(file.name, await file.text(), t0, await Promise.all(children.map((c) => c.text())));
-    });
+    wireInputs({ $, host, cv, exampleUrl, fail, loadFiles, openWorkspace, entryFiles, showPathRules,
+      noSession: (folder) => {
+        resetSession();
+        showAlert(`${folder}: no session file in this folder (.jsonl)`);
+        fail('session folder', new Error('no session file in this folder'));
+      } });
+    $('format-load').addEventListener('click', () => state.pending && loadFiles(state.pending.files, $('format').value));
     $('answer-input').addEventListener('change', async (ev) => {
       const file = ev.target.files[0];
       if (file) recordAnswer(file.name, await file.text());
     });
-    $('example').hidden = !exampleUrl;
-    $('example').addEventListener('click', async () => {
-      try {
-        const res = await fetch(exampleUrl);
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        loadSession(String(exampleUrl).split('/').slice(-2).join('/'), await res.text());
-      } catch (e) {
-        fail('example session', e);
-      }
-    });
-    $('path-form').addEventListener('submit', (ev) => {
-      ev.preventDefault();
-      const q = $('path-query').value.trim();
-      if (q) showPathRules(q);
-    });
-    $('slider').addEventListener('input', () => {
-      state.index = Number($('slider').value);
-      showRequest();
-    });
+    $('slider').addEventListener('input', () => select(Number($('slider').value)));
     $('compare').addEventListener('change', () => state.timeline?.length && showRequest());
     $('use-heads').addEventListener('change', reloadTimeline);
-    whenOpened(() => $('use-heads').checked && reloadTimeline());
+    whenOpened(() => {
+      $('workspace-panel').open = true;
+      if ($('use-heads').checked) reloadTimeline();
+    });
     whenBudgetChanged(() => $('use-heads').checked && reloadTimeline());
+    $('as-recorded').addEventListener('change', () => {
+      state.asRecorded = $('as-recorded').checked;
+      // Unchecked, the what-if starts from the request as recorded.
+      if (!state.asRecorded) state.saved = null;
+      optionsChanged();
+    });
     for (const id of ['provider', 'model', 'window', 'pruning']) {
       $(id).addEventListener('change', () => {
-        if (!state.timeline || state.timeline.length === 0) return;
-        showRequest();
-        renderSubagents();
-        startWalk();
+        // A provider chosen is a what-if; the window is one in either view.
+        if (id === 'provider' && state.asRecorded) {
+          state.asRecorded = false;
+          state.saved = null;
+        }
+        optionsChanged();
       });
     }
     $('compact').addEventListener('click', prepareCompaction);
@@ -572,41 +551,24 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       }
     });
     window.addEventListener('resize', redraw);
-
-    // Drops: a folder opens as the workspace, a file as the session.
-    const drop = host;
-    drop.addEventListener('dragover', (ev) => { ev.preventDefault(); drop.classList.add('dragging'); });
-    drop.addEventListener('dragleave', () => drop.classList.remove('dragging'));
-    drop.addEventListener('drop', async (ev) => {
-      ev.preventDefault();
-      drop.classList.remove('dragging');
-      // The list empties once this handler returns: take everything from it before awaiting.
-      const dropped = [...ev.dataTransfer.items].filter((item) => item.kind === 'file').map((item) => {
-        const entry = item.webkitGetAsEntry?.();
-        return entry?.isDirectory ? { entry } : { file: item.getAsFile() };
-      });
-      for (const { entry, file } of dropped) {
-        if (entry) {
-          try {
-            const pairs = await entryFiles(entry);
-            await openWorkspace(cv.fileListFs(pairs), `/${entry.name}`, entry.name, pairs.map((p) => p.path.slice(entry.name.length + 1)));
-          } catch (e) {
-            fail('dropped folder', e);
-          }
-        } else if (file) {
-          loadSession(file.name, await file.text());
-        }
-      }
-    });
   }
 
-  const redraw = () => drawTimeline($('timeline-chart'), state.requests, state.index);
+  /** The view's options changed: the selected request again, the subagents and the walk. */
+  function optionsChanged() {
+    if (!state.timeline || state.timeline.length === 0) return showMode();
+    select(state.index, { walk: true });
+    showSubagents();
+  }
+
+  const redraw = () => chart.draw(state.requests, state.index, state.timeline?.length ?? 0);
   wire();
+  publish();
 
   /**
-   * Sets the what-if controls from build options (`provider`, `model`, `contextWindow`, `pruning`:
-   * a policy known by name). An unknown policy is refused before anything changes, with the
-   * package's ContextviewError, which names the policies there are.
+   * Sets the view from options: `asRecorded`, or the what-if's `provider`, `model`,
+   * `contextWindow` and `pruning` (a policy known by name; an unknown one is refused before
+   * anything changes, with the package's ContextviewError naming the policies there are).
+   * Giving `provider`, `model` or `pruning` without `asRecorded` is a what-if.
    */
   function setOptions(o = {}) {
     if (o.pruning !== undefined) cv.policy(o.pruning);
@@ -614,21 +576,26 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     if (o.model !== undefined) $('model').value = o.model ?? '';
     if (o.contextWindow !== undefined) $('window').value = String(o.contextWindow ?? '');
     if (o.pruning !== undefined) $('pruning').value = o.pruning;
-    if (!state.timeline || state.timeline.length === 0) return;
-    showRequest();
-    renderSubagents();
-    startWalk();
+    if (o.asRecorded !== undefined) state.asRecorded = Boolean(o.asRecorded);
+    else if (o.provider !== undefined || o.model !== undefined || o.pruning !== undefined) state.asRecorded = false;
+    if (!state.asRecorded) state.saved = null;
+    optionsChanged();
   }
 
   return {
     loadSession: (text, name = 'session', children = []) => {
+      if (typeof text !== 'string') throw new cv.ContextviewTypeError('text', '`text` must be the session\'s log or file, as a string');
       if (!Array.isArray(children) || children.some((c) => typeof c !== 'string')) {
         throw new cv.ContextviewTypeError('children', '`children` must be an array of the subagents\' logs or files, as strings');
       }
-      return loadSession(name, text, performance.now(), children);
+      return loadFiles([{ name, text }, ...children.map((c, i) => ({ name: `${name} (subagent ${i + 1})`, text: c }))], null, performance.now(), { parentFirst: true });
     },
     recordAnswer: (text, name = 'answer') => recordAnswer(name, text),
     openWorkspace: (fs, cwd, label = cwd, files = []) => openWorkspace(fs, cwd, label, files),
+    select: (index) => select(index),
+    get view() {
+      return viewState();
+    },
     setOptions,
     options,
     priceOptions,

@@ -17,6 +17,8 @@ async function start() {
     return statusOf(document, document.body).fail('loading the library', e);
   }
   const inspector = mountInspector({ root: document, host: document.body, cv, exampleUrl: new URL('../examples/session.jsonl', import.meta.url) });
+  // What a host or a test drives the page with: `select(index)`, `view` (also `data-view`), …
+  document.body.inspector = inspector;
   if ('serviceWorker' in navigator && location.protocol !== 'file:') {
     navigator.serviceWorker.register('./sw.js').catch((e) => console.warn('offline cache unavailable:', e?.message ?? e));
   }

@@ -1,9 +1,10 @@
 // Offline copy of the inspector: every file the page loads is cached when the worker installs,
 // and each request goes to the network first (so a rebuilt package is picked up) with the cached
 // copy as the fallback when the network is gone.
-const CACHE = 'contextview-inspector-v8';
+const CACHE = 'contextview-inspector-v9';
 const FILES = [
   './', './index.html', './page.mjs', './markup.mjs', './style.mjs', './inspector.mjs', './whatif.mjs', './views.mjs', './warmup.mjs', './status.mjs', './workspace.mjs',
+  './chart.mjs', './load.mjs', './request.mjs', './subagents.mjs', './inputs.mjs', './heads.mjs', './imported.mjs', './walk.mjs', './answer.mjs', './view-state.mjs',
   '../pkg/browser.mjs', '../pkg/discover.mjs', '../pkg/timeline.mjs', '../pkg/durable.mjs',
   '../pkg/storage.mjs', '../pkg/storage-indexeddb.mjs', '../pkg/web/contextview.js', '../pkg/web/contextview_bg.wasm',
   // The lazy module (importers, discovery): the page loads it after it is ready, to warm up.

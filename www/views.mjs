@@ -32,8 +32,8 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /** A figure: a big number and what it is. `id` goes to data-figure, `value` to data-value. */
-export function figure(id, value, label, shown = fmt(value)) {
-  return el('div', { class: 'figure', 'data-figure': id, 'data-value': String(value) }, el('b', { text: shown }), el('span', { text: label }));
+export function figure(id, value, label, shown = fmt(value), title = undefined) {
+  return el('div', { class: 'figure', 'data-figure': id, 'data-value': String(value), title }, el('b', { text: shown }), el('span', { text: label }));
 }
 
 /** Tokens by source as one stacked bar and a table (tokens and bytes). */
@@ -50,12 +50,16 @@ export function renderSources(bar, tbody, tokens, bytes) {
 /** The context against the window, with the prune and compact thresholds marked. */
 export function renderGauge(gauge, text, context) {
   const { used, size, pruneAt, compactAt, threshold } = context;
-  const scale = Math.max(size || 0, used, compactAt ?? 0) || 1;
+  const scale = Math.max(size || 0, used - Math.min(context.adjustedTokens ?? 0, 0), compactAt ?? 0) || 1;
   const cls = threshold === 'compact' ? 'used over-compact' : threshold === 'prune' ? 'used over-prune' : 'used';
   const marks = [];
   if (pruneAt) marks.push(el('div', { class: 'mark', style: `left: ${(100 * pruneAt) / scale}%`, 'data-label': 'prune', title: `pruning starts at ${fmt(pruneAt)}` }));
   if (compactAt) marks.push(el('div', { class: 'mark', style: `left: ${(100 * compactAt) / scale}%`, 'data-label': 'compact', title: `compaction is due at ${fmt(compactAt)}` }));
-  gauge.replaceChildren(el('div', { class: cls, style: `width: ${(100 * used) / scale}%` }), ...marks);
+  // What pruning took off: the count before it, drawn faint behind the count after.
+  const before = used - Math.min(context.adjustedTokens ?? 0, 0);
+  const ghost = before > used ? [el('div', { class: 'before', style: `width: ${(100 * Math.min(before, scale)) / scale}%`, title: `${fmt(before)} tokens before this view's pruning` })] : [];
+  gauge.replaceChildren(...ghost, el('div', { class: cls, style: `width: ${(100 * used) / scale}%` }), ...marks);
+  gauge.dataset.before = String(before);
   gauge.dataset.used = String(used);
   gauge.dataset.size = String(size);
   gauge.dataset.adjusted = String(context.adjustedTokens ?? 0);
@@ -130,48 +134,6 @@ function preview(value) {
   const text = typeof value.content === 'string' ? value.content : typeof value.text === 'string' ? value.text : null;
   if (text) bits.push(JSON.stringify(text.length > 60 ? text.slice(0, 60) + '…' : text));
   return bits.length ? el('span', { class: 'hint muted', text: '  ' + bits.join(' · ') }) : '';
-}
-
-/**
- * The timeline: a column per request, stacked by bytes per source, the prefix shared with the
- * request before drawn as a dark band at the column's foot; the selected request outlined.
- */
-export function drawTimeline(canvas, requests, selected) {
-  const dpr = globalThis.devicePixelRatio || 1;
-  const width = canvas.clientWidth || 600;
-  const height = canvas.clientHeight || 140;
-  canvas.width = Math.round(width * dpr);
-  canvas.height = Math.round(height * dpr);
-  const ctx = canvas.getContext('2d');
-  ctx.scale(dpr, dpr);
-  ctx.clearRect(0, 0, width, height);
-  if (requests.length === 0) return;
-  const max = Math.max(...requests.map((r) => r.bytes)) || 1;
-  const w = width / requests.length;
-  requests.forEach((r, i) => {
-    const x = i * w;
-    let y = height;
-    const scale = (height - 4) / max;
-    // Sources are content bytes; the rest of the body is JSON framing, drawn last in grey.
-    let content = 0;
-    for (const [key, , color] of SOURCES) {
-      const h = (r.sources[key] ?? 0) * scale;
-      content += r.sources[key] ?? 0;
-      ctx.fillStyle = color;
-      ctx.fillRect(x, y - h, Math.max(w - (w > 3 ? 1 : 0), 0.5), h);
-      y -= h;
-    }
-    ctx.fillStyle = '#e3e7eb';
-    const framing = Math.max(r.bytes - content, 0) * scale;
-    ctx.fillRect(x, y - framing, Math.max(w - (w > 3 ? 1 : 0), 0.5), framing);
-    ctx.fillStyle = 'rgba(0,0,0,0.55)';
-    ctx.fillRect(x, height - 3, Math.max(w - (w > 3 ? 1 : 0), 0.5) * Math.min(1, r.shared / Math.max(r.bytes, 1)), 3);
-  });
-  if (selected >= 0 && selected < requests.length) {
-    ctx.strokeStyle = '#000';
-    ctx.lineWidth = 1.5;
-    ctx.strokeRect(selected * w + 0.75, 0.75, Math.max(w - 1.5, 1.5), height - 1.5);
-  }
 }
 
 /** What each provider calls the conversation list of a payload. */

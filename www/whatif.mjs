@@ -49,7 +49,9 @@ export function whatIfPanels(cv, { $, setState, fail }, current) {
     try {
       session = cv.Session.fromLog(t.logAt(now.index));
       const build = now.options;
-      session.buildBytes(build); // the last request, whose cache the summary request reuses
+      // The last request, whose cache the summary request reuses; its window is the one the
+      // summary request must fit.
+      const window = session.buildBytes(build).report.tokens.context.size;
       const compaction = { build };
       const keep = $('keep-recent').value.trim();
       if (keep !== '') compaction.keepRecentTokens = Number(keep);
@@ -64,10 +66,16 @@ export function whatIfPanels(cv, { $, setState, fail }, current) {
         return;
       }
       const c = done.reply;
-      $('compaction-summary').textContent = `${c.summarised} messages summarised, ${c.kept} kept verbatim, ${c.trimmed} trimmed, ${c.omitted} left out ` +
+      const over = window > 0 && c.inputTokens > window;
+      $('compaction-summary').replaceChildren(
+        ...(over ? [el('strong', { class: 'over', text: `Over the window: this summary request holds ${fmt(c.inputTokens)} tokens, more than the ${fmt(window)}-token window; the provider would refuse it (keep fewer tokens verbatim, or compact earlier). ` })] : []),
+        `${c.summarised} messages summarised, ${c.kept} kept verbatim, ${c.trimmed} trimmed, ${c.omitted} left out ` +
         `(ladder: ${c.ladder}); ${fmt(c.tokensBefore)} tokens before; the request: ${fmt(c.inputTokens)} tokens, ${fmt(c.body.length)} characters, ` +
-        `${fmt(c.cachedBytes)} bytes (${(100 * c.cachedShare).toFixed(1)}%) served by the cache of the last request`;
+        `${fmt(c.cachedBytes)} bytes (${(100 * c.cachedShare).toFixed(1)}%) served by the cache of the last request`);
       $('compaction-summary').dataset.summarised = String(c.summarised);
+      $('compaction-summary').dataset.overWindow = String(over);
+      $('compaction-summary').dataset.inputTokens = String(c.inputTokens);
+      $('compaction-summary').dataset.window = String(window);
       jsonView($('compaction-body'), JSON.parse(c.body));
       $('compaction-body').dataset.bytes = String(new TextEncoder().encode(c.body).length);
       setState('ready', 'compaction prepared (nothing applied)');

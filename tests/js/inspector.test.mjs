@@ -446,19 +446,15 @@ test('a Claude Code session picked with its subagents\' files: each child at the
   const dir = join(root, 'tests/fixtures/claude-subagents');
   const files = ['s-main.jsonl', 's-main/subagents/agent-aaa1.jsonl', 's-main/subagents/agent-bbb2.jsonl'].map((p) => join(dir, p));
   await act(() => page.setInputFiles('#session-input', files));
-  const rows = await page.$$eval('#subagents tbody tr', (trs) => trs.map((tr) => ({ ...tr.dataset })));
+  const rows = await page.$$eval('#subagents > li', (lis) => lis.map((li) => ({ ...li.dataset })));
   // The same, worked out with the package: the tree imported, each child's walk priced.
   const [parent, ...children] = files.map((f) => readFileSync(f, 'utf8'));
   const tree = await cv.importTree(parent, children);
   const links = new cv.Timeline(tree.parent.log).subagents();
-  // The build options the page's controls say (as the page reads them).
-  const pageOptions = async () => {
-    const controls = await page.evaluate(() => ({ provider: document.querySelector('#provider').value, model: document.querySelector('#model').value.trim(),
-      window: Number(document.querySelector('#window').value), pruning: document.querySelector('#pruning').value }));
-    return { provider: controls.provider, ...(controls.model ? { model: controls.model } : {}),
-      ...(Number.isInteger(controls.window) && controls.window > 0 ? { contextWindow: controls.window } : {}), ...cv.policy(controls.pruning).options };
-  };
+  // The view's options, as the page says it builds with: as recorded, for an imported session.
+  const pageOptions = () => page.evaluate(() => document.body.inspector.options());
   const options = await pageOptions();
+  assert.deepEqual(options, { asRecorded: true, provider: 'anthropic', contextWindow: 200000 });
   assert.deepEqual(rows.map((r) => [r.call, r.session, r.request, r.status]), links.map((l) => [l.callId, l.sessionId, String(l.request), l.status]));
   assert.deepEqual(links.map((l) => [l.callId, l.request, l.status]), [['toolu_1', 0, 'completed'], ['toolu_2', 0, 'completed']]);
   for (const [i, link] of links.entries()) {
@@ -468,7 +464,7 @@ test('a Claude Code session picked with its subagents\' files: each child at the
     for (const { report } of child.walk(options)) cost += report.forecast?.inputDollars ?? 0;
     assert.equal(rows[i].requests, String(child.length), link.callId);
     // Each of its requests, listed at the call with its tokens and cost.
-    const listed = await page.$$eval(`#subagents tbody tr[data-call="${link.callId}"] .child-requests li`, (lis) => lis.map((li) => [Number(li.dataset.tokens), Number(li.dataset.dollars)]));
+    const listed = await page.$$eval(`#subagents > li[data-call="${link.callId}"] .child-requests li`, (lis) => lis.map((li) => [Number(li.dataset.tokens), Number(li.dataset.dollars)]));
     assert.deepEqual(listed, [...child.walk(options)].map(({ report }) => [report.tokens.request, report.forecast?.inputDollars ?? 0]));
     assert.ok(Math.abs(Number(rows[i].dollars) - cost) < 1e-12, `${link.callId}: ${rows[i].dollars} vs ${cost}`);
     assert.ok(cost > 0);
@@ -476,16 +472,31 @@ test('a Claude Code session picked with its subagents\' files: each child at the
   // Other options price the children again.
   const provider = await page.$eval('#provider', (p) => p.value);
   await act(() => page.selectOption('#provider', 'openai-responses'));
-  const repriced = await page.$$eval('#subagents tbody tr', (trs) => trs.map((tr) => Number(tr.dataset.dollars)));
+  const repriced = await page.$$eval('#subagents > li', (lis) => lis.map((li) => Number(li.dataset.dollars)));
   const at = await pageOptions();
+  assert.equal(at.asRecorded, undefined, 'a provider chosen is a what-if');
   assert.deepEqual(repriced, links.map((link) => {
     const log = tree.children.find((c) => c.log.includes(`"sessionId":"${link.sessionId}"`)).log;
     return [...new cv.Timeline(log).walk(at)].reduce((n, { report }) => n + (report.forecast?.inputDollars ?? 0), 0);
   }));
   await act(() => page.selectOption('#provider', provider));
+  await act(() => page.check('#as-recorded'));
+  // Picked the other way round (the subagents first), the same session with the same children.
+  await act(() => page.setInputFiles('#session-input', [...files].reverse()));
+  assert.deepEqual(await page.$$eval('#subagents > li', (lis) => lis.map((li) => ({ ...li.dataset }))), rows);
+  assert.equal(JSON.parse(await page.evaluate(() => document.body.dataset.view)).session, 's-main.jsonl');
+  // A real click on a child's "open" shows its own requests, one level down, and the breadcrumb
+  // goes back to the parent at the request it showed.
+  const second = links[1];
+  await act(() => page.click(`#subagents > li[data-call="${second.callId}"] button.open`));
+  const inChild = JSON.parse(await page.evaluate(() => document.body.dataset.view));
+  assert.deepEqual([inChild.session, inChild.depth, inChild.requests], [second.sessionId, 1, Number(rows[1].requests)]);
+  assert.equal(await page.$eval('#crumbs', (n) => n.hidden), false);
+  await act(() => page.click('#crumbs a'));
+  assert.deepEqual((({ session, depth }) => [session, depth])(JSON.parse(await page.evaluate(() => document.body.dataset.view))), ['s-main.jsonl', 0]);
   // The session alone: the calls are there, their logs not.
   await act(() => page.setInputFiles('#session-input', files[0]));
-  const alone = await page.$$eval('#subagents tbody tr', (trs) => trs.map((tr) => tr.dataset.requests));
+  const alone = await page.$$eval('#subagents > li', (lis) => lis.map((li) => li.dataset.requests));
   assert.deepEqual(alone, ['', '']);
   assert.equal(await page.$eval('#subagents-box', (b) => b.hidden), false);
 });
@@ -568,8 +579,13 @@ test('real pi, Codex and Claude Code sessions: the last request as the CLI build
     const logPath = join(work, `real-${REAL.indexOf(name)}.jsonl`);
     writeFileSync(logPath, runCli(['import', file]));
     const view = await shown();
-    const flags = ['--provider', 'anthropic', '--context-window', '200000'];
-    assertMatches(view, cliRequest(logPath, view.max, flags).report, name.slice(0, 40));
+    // As recorded: at the provider and model the session went to, nothing pruned.
+    const flags = ['--as-recorded', '--context-window', '200000'];
+    const { report } = cliRequest(logPath, view.max, flags);
+    assertMatches(view, report, name.slice(0, 40));
+    const recorded = cliTimeline(logPath, ['--as-recorded', '--context-window', '200000']).at(-1);
+    const shownView = JSON.parse(await page.evaluate(() => document.body.dataset.view));
+    assert.deepEqual([shownView.asRecorded, shownView.provider, shownView.model, shownView.pruning.cleared], [true, recorded.provider, recorded.model, 0], name.slice(0, 40));
     assert.ok(view.max > 0, `${name}: more than one request`);
     await walkDone();
   }
@@ -618,7 +634,7 @@ test('the page loads again with the network gone, and logged no errors', async (
     await act(() => page.click('#example'));
     const view = await shown();
     // The example's last request, built offline, is the CLI's for the provider and window shown.
-    const provider = view.title.match(/, (anthropic|openai-chat|openai-responses|gemini) /)?.[1];
+    const provider = view.title.match(/(?:as recorded|what if): (anthropic|openai-chat|openai-responses|gemini) /)?.[1];
     assert.ok(provider, view.title);
     assert.equal(view.slider, view.max);
     const flags = ['--provider', provider, '--context-window', String(view.gaugeSize)];

@@ -87,6 +87,14 @@ test('the inspector element, bundled from the packed package, shows what the pac
     const last = walked.at(-1);
     const figure = await shadow((r) => Number(r.querySelector('#figures [data-figure="input-cost"]').dataset.value));
     assert.equal(figure, last.forecast.inputDollars);
+    // What it shows, as data: its `view` and `data-view` agree, and `select` moves the selection;
+    // the selected request's figures and the totals are the walk's.
+    const shownView = await page.evaluate(() => [window.__inspector.view, JSON.parse(window.__inspector.dataset.view)]);
+    assert.deepEqual(shownView[0], shownView[1]);
+    assert.deepEqual([shownView[0].asRecorded, shownView[0].selected, shownView[0].requests], [false, walked.length - 1, walked.length]);
+    assert.equal(shownView[0].totals.cacheRead, walked.reduce((n, r) => n + r.forecast.cacheRead, 0));
+    assert.equal(await settle(page, () => window.__inspector.select(0)), 'ready');
+    assert.deepEqual((({ selected, figures }) => [selected, figures.cost])(await page.evaluate(() => window.__inspector.view)), [0, walked[0].forecast.inputDollars]);
     // The .wasm files the page fetched (esbuild named them by content).
     const fetched = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.replace(/-[A-Z0-9]+\.wasm$/, '.wasm')).filter((p) => p.endsWith('.wasm')));
     assert.deepEqual(await fetched(), ['/contextview_bg.wasm'], 'our own session shown: the first-load module alone');

@@ -45,7 +45,7 @@ export { a, b, c };
 
 // The inspector element, as a web IDE types it (ESM resolutions: the element is a browser module).
 const INSPECTOR = `import { memoryFs } from 'contextview';
-import { defineInspector, type InspectorOptions } from 'contextview/inspector';
+import { defineInspector, type InspectorOptions, type InspectorView } from 'contextview/inspector';
 
 const Inspector = defineInspector();
 const element = document.createElement('contextview-inspector');
@@ -54,6 +54,10 @@ const options: InspectorOptions = { provider: 'gemini', contextWindow: 100000, p
 element.addEventListener('contextview-state', (e) => console.log(e.detail.state, e.detail.message));
 const opened = ready.then((el) => {
   el.options = options;
+  el.options = { asRecorded: true, contextWindow: 60000 };
+  const shown: InspectorView = el.view;
+  const cost: number | undefined = shown.figures?.cost;
+  if (shown.selected !== null && cost !== undefined) el.select(shown.selected);
   el.loadSession('{"format":"contextview.session-log","version":1,"sessionId":"s"}\\n', 'log');
   return el.openWorkspace(memoryFs({ '/w/AGENTS.md': 'Use tabs.' }), '/w');
 });

@@ -17,6 +17,12 @@ for (const step of timeline.walk({ provider: 'gemini' })) {
   void r, s;
 }
 const points: RequestPoint[] = requestPoints(log).points;
+// As recorded: each request at the provider and model its log names.
+const recorded = timeline.buildAt(0, { asRecorded: true, contextWindow: 60_000 });
+const went: 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | undefined = timeline.points[0]?.provider;
+const model: string | undefined = timeline.points[0]?.model;
+const sent = timeline.optionsAt(0, { asRecorded: true });
+timeline.free();
 
 async function inspect() {
   const ws = await discover({ cwd: '/proj' }, fileListFs(picked));
@@ -28,7 +34,9 @@ async function inspect() {
 
 // @ts-expect-error: buildAt needs build options
 timeline.buildAt(0);
+// @ts-expect-error: asRecorded is true or false
+timeline.walk({ asRecorded: 'yes' });
 // @ts-expect-error: a Timeline is made from the log's text
 new Timeline(42);
 
-void [next, text, previous, shared, points, inspect];
+void [next, text, previous, shared, points, inspect, recorded, went, model, sent];

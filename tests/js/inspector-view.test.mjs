@@ -1,0 +1,277 @@
+// The inspector page in headless Chromium, read as a person reads it: what it shows first, that
+// every figure agrees with every other (each request's, selected one by one, adds up to the
+// session's totals, under every provider, window and pruning choice), that an imported session
+// opens as it was sent, that the layout holds from 900 to 1,600 px, and that input it cannot
+// read, or can read only in part, says so at the top. Sessions are our own, written here.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import * as cv from '../../pkg/node.mjs';
+import { openPage } from './static-server.mjs';
+import { longSession } from './long-session-fixture.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cli = join(root, 'pkg/cli.mjs');
+const fixtures = join(root, 'tests/fixtures');
+let server, browser, page, work;
+const consoleMessages = [];
+
+const view = async () => JSON.parse(await page.evaluate(() => document.body.dataset.view));
+
+/** Does `action` and waits for the page to finish what it started (one more `data-done`). */
+async function act(action, { ok = true } = {}) {
+  const before = await page.evaluate(() => Number(document.body.dataset.done ?? 0));
+  await action();
+  await page.waitForFunction((n) => Number(document.body.dataset.done ?? 0) > n && document.body.dataset.state !== 'busy', before, { timeout: 60_000 });
+  const s = await page.evaluate(() => document.body.dataset.state);
+  if (ok) assert.equal(s, 'ready', `page state: ${s}`);
+  return s;
+}
+
+async function walkDone() {
+  await page.waitForFunction(() => document.body.dataset.walk === 'done', null, { timeout: 60_000 });
+}
+
+/** Loads files through the page's own input and waits for every request's figures. */
+async function load(files) {
+  await act(() => page.setInputFiles('#session-input', files));
+  await walkDone();
+}
+
+function write(name, text) {
+  const path = join(work, name);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'cv-inspector-view-'));
+  ({ server, browser, page } = await openPage(chromium, root, '/www/index.html', consoleMessages));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForFunction(() => Number(document.body.dataset.done ?? 0) > 0, null, { timeout: 30_000 });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('the first screen holds the timeline, the selected request\'s figures, tokens by source and the gauge', async () => {
+  const log = longSession(cv, { rounds: 30 });
+  await load(write('long.jsonl', log));
+  const tops = await page.evaluate(() => Object.fromEntries(['timeline-chart', 'figures', 'by-source', 'gauge', 'slider'].map((id) => {
+    const r = document.getElementById(id).getBoundingClientRect();
+    return [id, Math.round(r.bottom)];
+  })));
+  for (const [id, bottom] of Object.entries(tops)) assert.ok(bottom > 0 && bottom <= 800, `#${id} ends at ${bottom}px, below the first screen`);
+  // The workspace panel is folded until a folder is opened.
+  assert.equal(await page.$eval('#workspace-panel', (d) => d.open), false);
+  const v = await view();
+  const requests = new cv.Timeline(log).length;
+  assert.deepEqual([v.selected, v.requests, v.walk, v.asRecorded], [requests - 1, requests, 'done', false]);
+});
+
+test('the chart: a click on a column selects it, the keys move the selection, a hover reads its figures out', async () => {
+  const columns = JSON.parse(await page.$eval('#timeline-chart', (c) => c.dataset.columns));
+  const box = await page.$eval('#timeline-chart', (c) => { const r = c.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
+  // A column's middle, from the column the chart itself says is under a point.
+  const xOf = (i) => page.evaluate(([i, n]) => {
+    const c = document.getElementById('timeline-chart');
+    const r = c.getBoundingClientRect();
+    for (let x = r.left; x < r.right; x += 1) if (Math.floor((x - r.left - 52) / ((r.width - 52) / n)) === i) return x + 2;
+    return null;
+  }, [i, columns.length]);
+  const x = await xOf(7);
+  await act(() => page.mouse.click(x, box.y + box.height / 2));
+  assert.equal((await view()).selected, 7);
+  await page.mouse.move(await xOf(3), box.y + box.height / 2);
+  const readout = await page.$eval('#chart-readout', (r) => ({ hidden: r.hidden, index: r.dataset.index, text: r.textContent }));
+  assert.deepEqual([readout.hidden, readout.index], [false, '3']);
+  assert.match(readout.text, new RegExp(`^request 4: ${columns[3].bytes.toLocaleString('en-US')} bytes, ${columns[3].tokens.toLocaleString('en-US')} tokens, ${columns[3].cacheRead.toLocaleString('en-US')} cached`));
+  await page.focus('#timeline-chart');
+  await act(() => page.keyboard.press('ArrowRight'));
+  assert.equal((await view()).selected, 8);
+  await act(() => page.keyboard.press('Home'));
+  assert.equal((await view()).selected, 0);
+  await act(() => page.keyboard.press('End'));
+  assert.equal((await view()).selected, columns.length - 1);
+  // The legend names every source the stack is drawn from, and the shared prefix.
+  const legend = await page.$$eval('#timeline-legend [data-source]', (s) => s.map((x) => x.dataset.source));
+  assert.deepEqual(legend, ['tools', 'system', 'prefix', 'user', 'assistant', 'reasoning', 'toolCalls', 'toolResults', 'reminders', 'images', 'summaries', 'shared']);
+});
+
+test('every request\'s figures, selected one by one, add up to the session\'s totals under every provider, window and pruning', async () => {
+  await load(write('long-16.jsonl', longSession(cv, { rounds: 16 })));
+  for (const provider of ['anthropic', 'openai-responses', 'gemini']) {
+    for (const contextWindow of [200000, 8000]) {
+      for (const pruning of ['default', 'eager', 'off']) {
+        await act(() => page.evaluate((o) => document.body.inspector.setOptions(o), { provider, contextWindow, pruning }));
+        await walkDone();
+        const { totals, requests } = await view();
+        let cacheRead = 0;
+        let cost = 0;
+        for (let i = 0; i < requests; i++) {
+          await act(() => page.evaluate((i) => document.body.inspector.select(i), i));
+          const v = await view();
+          assert.equal(v.selected, i);
+          // The panel's own figure, as drawn, is the one in the view.
+          const shown = await page.$eval('#figures [data-figure="cache-read"]', (f) => Number(f.dataset.value));
+          assert.equal(shown, v.figures.cacheRead);
+          cacheRead += v.figures.cacheRead;
+          cost += v.figures.cost;
+        }
+        const what = `${provider} ${contextWindow} ${pruning}`;
+        assert.equal(cacheRead, totals.cacheRead, what);
+        assert.ok(Math.abs(cost - totals.cost) < 1e-9, `${what}: ${cost} vs ${totals.cost}`);
+        assert.equal(Number(await page.$eval('#session-cost', (p) => p.dataset.cacheRead)), totals.cacheRead, what);
+        if (contextWindow === 200000) assert.ok(totals.cacheRead > 0, `${what}: the cache serves some of it`);
+      }
+    }
+  }
+});
+
+test('a Codex rollout opens as recorded: at its provider and model, sending what was recorded', async () => {
+  const file = join(fixtures, 'codex.jsonl');
+  await act(() => page.evaluate(() => document.body.inspector.setOptions({ contextWindow: 2000 })));
+  await load(file);
+  const v = await view();
+  assert.deepEqual([v.asRecorded, v.provider, v.model, v.pruning.cleared, v.pruning.trimmed], [true, 'openai-responses', 'gpt-5', 0, 0]);
+  assert.equal(await page.$eval('#mode-label', (l) => l.textContent), 'as recorded');
+  assert.equal(await page.$eval('#recorded-note', (n) => n.hidden), false);
+  // What the page shows is what the CLI builds as recorded, every request of it.
+  const logPath = write('codex-log.jsonl', execFileSync(process.execPath, [cli, 'import', file], { encoding: 'utf8' }));
+  for (let i = 0; i < v.requests; i++) {
+    await act(() => page.evaluate((i) => document.body.inspector.select(i), i));
+    const body = execFileSync(process.execPath, [cli, 'timeline', '--session', logPath, '--as-recorded', '--context-window', '2000', '--at', String(i)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
+    const shown = await page.evaluate(() => document.body.inspector.view);
+    assert.equal(shown.figures.bytes, Buffer.byteLength(body), `request ${i}`);
+  }
+  // A provider chosen is a what-if, labelled so, with what it changes against the recorded request.
+  await act(() => page.selectOption('#provider', 'anthropic'));
+  const w = await view();
+  assert.deepEqual([w.asRecorded, w.provider], [false, 'anthropic']);
+  assert.equal(await page.$eval('#mode-label', (l) => l.textContent), 'what if');
+  assert.match(await page.$eval('#against-recorded', (n) => n.textContent), /openai-responses gpt-5 → anthropic /);
+  await act(() => page.check('#as-recorded'));
+  assert.equal((await view()).provider, 'openai-responses');
+  await act(() => page.evaluate(() => document.body.inspector.setOptions({ contextWindow: 200000 })));
+});
+
+test('no element overflows its column and nothing scrolls sideways at 900, 1280 and 1600 px', async () => {
+  // A session whose subagents were given long tasks (twenty lines each), with their files.
+  const dir = join(fixtures, 'claude-subagents');
+  const task = Array.from({ length: 20 }, (_, i) => `Step ${i + 1}: read every module of the crate and list each unsafe block with the invariant it relies on, in full.`).join('\n');
+  const main = readFileSync(join(dir, 's-main.jsonl'), 'utf8').replaceAll('"prompt":"Audit crate a"', `"prompt":${JSON.stringify(task)}`);
+  const files = [write('tree/s-main.jsonl', main), ...['agent-aaa1.jsonl', 'agent-bbb2.jsonl'].map((f) => write(`tree/s-main/subagents/${f}`, readFileSync(join(dir, 's-main/subagents', f), 'utf8')))];
+  await load(files);
+  assert.equal((await view()).subagents, 2);
+  for (const width of [900, 1280, 1600]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const problems = await page.evaluate(() => {
+      const out = [];
+      if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide in ${window.innerWidth}px`);
+      for (const column of document.querySelectorAll('#overview, #request-panel, #session-panel, .inputs')) {
+        const edge = column.getBoundingClientRect().right + 1;
+        for (const node of column.querySelectorAll('*')) {
+          // What a scrolling box holds is inside it, not out of the column.
+          if (node.closest('.json') || node.getClientRects().length === 0) continue;
+          const r = node.getBoundingClientRect();
+          if (r.right > edge) out.push(`${column.id || column.className} > ${node.tagName.toLowerCase()}${node.id ? '#' + node.id : ''}.${node.className}: right ${Math.round(r.right)} > ${Math.round(edge)}`);
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(problems, [], `at ${width}px`);
+    // One line per task: the row is no taller than a couple of lines of text.
+    const heights = await page.$$eval('#subagents > li', (lis) => lis.map((li) => li.getBoundingClientRect().height));
+    assert.ok(heights.every((h) => h < 60), `at ${width}px: rows ${heights.join(', ')}px tall`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // The whole task is one click away, and the child's requests open with a real click.
+  await page.click('#subagents > li[data-call="toolu_1"] summary');
+  assert.equal(await page.$eval('#subagents > li[data-call="toolu_1"] .task-full', (p) => p.textContent), task);
+  await act(() => page.click('#subagents > li[data-call="toolu_1"] button.open'));
+  assert.deepEqual((({ session, depth }) => [session, depth])(await view()), ['s-main/agent-aaa1', 1]);
+});
+
+test('a session cut mid-line says so at the top; a file it cannot read clears the last one and offers the formats', async () => {
+  const text = readFileSync(join(fixtures, 'claude-code.jsonl'), 'utf8').trimEnd();
+  const cut = write('cut.jsonl', text.slice(0, text.length - 40));
+  await load(cut);
+  const v = await view();
+  assert.equal(v.reading.cut, true);
+  const alert = await page.$eval('#alert', (a) => ({ hidden: a.hidden, text: a.textContent, top: a.getBoundingClientRect().top }));
+  assert.equal(alert.hidden, false);
+  assert.ok(alert.top >= 0 && alert.top < 200, `the banner at ${alert.top}px`);
+  assert.match(alert.text, /cut\.jsonl is cut short: its last line \(line \d+\) is incomplete/);
+  // A README is no session: what was shown is cleared, and the formats are offered.
+  const readme = write('README.md', '# A project\n\nNothing to see here.\n');
+  const s = await act(() => page.setInputFiles('#session-input', readme), { ok: false });
+  assert.match(s, /^error: session README\.md: unknown_format: /);
+  const after = await view();
+  assert.deepEqual([after.session, after.requests, after.figures], [null, 0, null]);
+  assert.equal(await page.$eval('#format-box', (b) => b.hidden), false);
+  assert.match(await page.$eval('#alert', (a) => a.textContent), /README\.md: the format was not recognised/);
+  assert.equal(await page.$eval('#figures', (f) => f.childElementCount), 0);
+  // Read as one the page names, it goes through that format's importer (a README holds no request).
+  await page.selectOption('#format', 'claude-code');
+  await act(() => page.click('#format-load'));
+  assert.equal((await view()).requests, 0);
+  assert.match(await page.textContent('#status'), /no request to show/);
+});
+
+test('a session folder: the Claude Code session at its top and its subagents\' files under subagents/', async () => {
+  const dir = join(fixtures, 'claude-subagents');
+  const folder = join(work, 'project');
+  const parent = readFileSync(join(dir, 's-main.jsonl'), 'utf8');
+  const children = ['agent-aaa1.jsonl', 'agent-bbb2.jsonl'].map((f) => readFileSync(join(dir, 's-main/subagents', f), 'utf8'));
+  write('project/s-main.jsonl', parent);
+  children.forEach((text, i) => write(`project/s-main/subagents/agent-${['aaa1', 'bbb2'][i]}.jsonl`, text));
+  // A file that is no session beside them is not taken for one.
+  write('project/notes.md', '# notes\n');
+  await act(() => page.setInputFiles('#session-folder-input', folder));
+  await walkDone();
+  const v = await view();
+  assert.deepEqual([v.session, v.subagents], ['s-main.jsonl', 2]);
+  const tree = await cv.importTree(parent, children);
+  assert.deepEqual(await page.$$eval('#subagents > li', (lis) => lis.map((li) => li.dataset.requests)), tree.children.map((c) => String(new cv.Timeline(c.log).length)));
+});
+
+test('a compaction preview over the window says so; repeated repairs are one line with a count', async () => {
+  await load(write('long-compact.jsonl', longSession(cv, { rounds: 20 })));
+  await act(() => page.evaluate(() => document.body.inspector.setOptions({ provider: 'anthropic', contextWindow: 8000, pruning: 'off' })));
+  await act(() => page.click('#compact'));
+  const c = await page.$eval('#compaction-summary', (p) => ({ ...p.dataset, text: p.textContent }));
+  assert.equal(c.overWindow, 'true', c.text);
+  assert.ok(Number(c.inputTokens) > Number(c.window), c.text);
+  assert.match(c.text, /^Over the window: this summary request holds [\d,]+ tokens, more than the 8,000-token window/);
+  // Three calls the log never answered: one repair line, counted.
+  const session = cv.Session.create('repairs');
+  const lines = [];
+  const run = (command) => {
+    const p = session.dispatch(command, '2026-12-04T10:00:00Z');
+    for (const e of p.effects) if (e.type === 'persist') lines.push(...e.lines.filter((l) => lines.length === 0 || JSON.parse(l).format === undefined));
+  };
+  run({ type: 'userMessage', text: 'Read three files.' });
+  run({ type: 'assistantResponse', toolCalls: ['a', 'b', 'c'].map((id) => ({ id, name: 'read', input: { path: `${id}.rs` } })) });
+  run({ type: 'userMessage', text: 'Never mind, stop.' });
+  session.free();
+  await act(() => page.evaluate(() => document.body.inspector.setOptions({ contextWindow: 200000, pruning: 'default' })));
+  await load(write('repairs.jsonl', lines.map((l) => l + '\n').join('')));
+  const repairs = await page.$$eval('#pipeline li[data-kind="repair"]', (lis) => lis.map((li) => [li.dataset.repair, li.dataset.count, li.textContent]));
+  assert.equal(repairs.length, 1, JSON.stringify(repairs));
+  assert.deepEqual(repairs[0].slice(0, 2), ['synthetic_result', '3']);
+  assert.match(repairs[0][2], /×3/);
+});
+
+test('the page logged no errors', () => {
+  assert.deepEqual(consoleMessages.filter((m) => m.startsWith('error') || m.startsWith('pageerror')), []);
+});

@@ -1,0 +1,123 @@
+// What the inspector is given, read into one session: files picked or dropped together (in any
+// order) become one session with its subagents, the parent found by the links; a folder becomes
+// the Claude Code session it holds with the agent files under its `subagents/`; another agent's
+// files are imported (`importTree`), ours read as they are. Nothing here draws.
+
+export const LOG_FORMAT = 'contextview.session-log';
+
+/** Our log: its header, or (a log that lost it) a first line that is one of our records. */
+export function isOurLog(text) {
+  const first = text.split('\n', 8).find((l) => l.trim() !== '');
+  try {
+    const value = JSON.parse(first);
+    return value?.format === LOG_FORMAT || (Number.isInteger(value?.seq) && (value.update !== undefined || value.event !== undefined));
+  } catch {
+    return false;
+  }
+}
+
+/** Our log's header (its first line), or null. */
+export function headerOf(text) {
+  const end = text.indexOf('\n');
+  try {
+    const value = JSON.parse(end === -1 ? text : text.slice(0, end));
+    return value?.format === LOG_FORMAT ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A subagent's own file by its content: Claude Code marks every entry of one `isSidechain`
+ * (the parent's entries are not). Only a hint to try the others first as the parent.
+ */
+function looksLikeSubagent(text) {
+  for (const line of text.split('\n', 20)) {
+    if (!line.includes('"isSidechain"')) continue;
+    try {
+      return JSON.parse(line).isSidechain === true;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * One session from `files` (`[{name, text}]`, in any order): the parent and its subagents.
+ * Another agent's files are imported together; the parent is the file that links the others
+ * (every other file answers one of its calls), tried likeliest first. Returns `{name, log,
+ * report, children: Map(sessionId → log), unlinked: [names], files, text}` (`text`: the
+ * parent's file as given). Throws the importer's
+ * error (`unknown_format`, …) when the files are not a session it can read as `format`.
+ * With `parentFirst`, the first file is tried as the parent first (a host that knows it).
+ */
+export async function assemble(cv, files, format = null, { parentFirst = false } = {}) {
+  if (files.length === 0) throw Object.assign(new Error('no file given'), { code: 'invalid_argument' });
+  const ours = files.filter((f) => isOurLog(f.text));
+  const foreign = files.filter((f) => !isOurLog(f.text));
+  if (foreign.length === 0) return assembleOurs(ours);
+  // Likeliest parents first: not a subagent's file by its content, then the longest.
+  // (`parentFirst`: the host named the first file the parent; it is tried first.)
+  const likeliest = [...foreign].sort((a, b) => Number(looksLikeSubagent(a.text)) - Number(looksLikeSubagent(b.text)) || b.text.length - a.text.length);
+  const candidates = parentFirst && foreign.includes(files[0]) ? [files[0], ...likeliest.filter((f) => f !== files[0])] : likeliest;
+  let best = null;
+  for (const parent of candidates) {
+    const others = foreign.filter((f) => f !== parent);
+    const tree = await cv.importTree(parent.text, others.map((f) => f.text), format);
+    const unlinked = others.filter((_, i) => tree.children[i] && tree.unlinked.includes(headerOf(tree.children[i].log)?.sessionId)).map((f) => f.name);
+    if (best === null || unlinked.length < best.unlinked.length) best = { parent, tree, unlinked };
+    if (unlinked.length === 0) break;
+  }
+  const { parent, tree, unlinked } = best;
+  const children = new Map();
+  for (const child of tree.children) children.set(headerOf(child.log)?.sessionId, child.log);
+  for (const f of ours) children.set(headerOf(f.text)?.sessionId, f.text);
+  return { name: parent.name, text: parent.text, log: tree.parent.log, report: tree.parent.report, children, unlinked, files: files.length };
+}
+
+/** Our logs: the parent is the one no other names as its parent, children by session id. */
+function assembleOurs(files) {
+  const ids = new Set(files.map((f) => headerOf(f.text)?.sessionId).filter(Boolean));
+  const parentOf = (f) => headerOf(f.text)?.parentSessionId;
+  const parent = files.find((f) => !ids.has(parentOf(f))) ?? files[0];
+  const children = new Map();
+  for (const f of files) if (f !== parent) children.set(headerOf(f.text)?.sessionId, f.text);
+  const unlinked = files.filter((f) => f !== parent && parentOf(f) === undefined).map((f) => f.name);
+  return { name: parent.name, text: parent.text, log: parent.text, report: null, children, unlinked, files: files.length };
+}
+
+/**
+ * The session files of a folder (`[{path, file}]`, paths relative to the folder, `file` with
+ * `text()` and `lastModified`): the sessions at its shallowest level, the latest first, and the
+ * files under each one's `<id>/subagents/` (Claude Code's layout; any `subagents/` folder when
+ * the folder is a session's own). Empty when the folder holds no session file.
+ */
+export function sessionsInFolder(pairs) {
+  const logs = pairs.filter((p) => /\.jsonl?$/i.test(p.path));
+  const isChild = (p) => /(^|\/)subagents\//.test(p.path);
+  const tops = logs.filter((p) => !isChild(p));
+  const depth = (p) => p.path.split('/').length;
+  const shallowest = Math.min(...tops.map(depth));
+  const parents = tops.filter((p) => depth(p) === shallowest).sort((a, b) => (b.file.lastModified ?? 0) - (a.file.lastModified ?? 0));
+  const children = logs.filter(isChild);
+  return parents.map((p) => {
+    const stem = p.path.replace(/\.jsonl?$/i, '');
+    const own = children.filter((c) => c.path.startsWith(`${stem}/subagents/`));
+    return { parent: p, children: own.length ? own : parents.length === 1 ? children : [] };
+  }).concat(parents.length === 0 && children.length ? [{ parent: null, children }] : []);
+}
+
+/**
+ * What a session's diagnostics say about how much of its file was read: `{cut, skipped, line}`
+ * — `cut` when its last line is torn or unreadable (a file still being written, or cut short),
+ * `skipped` the lines that could not be read anywhere.
+ */
+export function readingOf(text, diagnostics) {
+  const unreadable = diagnostics.filter((d) => d.code === 'log.torn_tail' || d.code === 'import.malformed_line' || d.code === 'import.not_an_object' || (d.severity === 'error' && d.code.startsWith('log.')));
+  const lines = text.split('\n');
+  let last = lines.length;
+  while (last > 0 && lines[last - 1].trim() === '') last--;
+  const cut = unreadable.some((d) => d.code === 'log.torn_tail' || d.line === last);
+  return { cut, skipped: unreadable.length, line: unreadable.at(-1)?.line ?? null };
+}

@@ -24,7 +24,8 @@ if (!session) {
 const messages = [];
 const { server, browser, page } = await openPage(chromium, new URL('../', import.meta.url).pathname, '/www/index.html', messages);
 try {
-  await page.setViewportSize({ width: 1400, height: 1000 });
+  // The first screen, as a person sees it after picking the files.
+  await page.setViewportSize({ width: 1400, height: 900 });
   await page.waitForFunction(() => document.body.dataset.state === 'ready');
   await page.setInputFiles('#folder-input', workspace);
   await page.waitForFunction(() => Number(document.body.dataset.done) >= 2 && document.body.dataset.state !== 'busy');
@@ -34,7 +35,8 @@ try {
   await page.fill('#window', '60000');
   await page.dispatchEvent('#window', 'change');
   await page.waitForFunction(() => document.body.dataset.walk === 'done' && document.body.dataset.state === 'ready', null, { timeout: 120_000 });
-  await page.screenshot({ path: out, fullPage: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: out });
   if (messages.length) console.log(messages.join('\n'));
 } finally {
   await browser.close();

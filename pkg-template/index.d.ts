@@ -197,8 +197,9 @@ export declare class Timeline {
   /** The log's text as it stood when request `index` was sent. */
   logAt(index: number): string;
   /**
-   * The build options request `index` is built with: `options` as given, or — with
-   * `asRecorded: true` — at the provider and model the log recorded for it, without pruning.
+   * The build options request `index` is built with: `options` as given (without a provider:
+   * the one the log recorded, with its model), or — with `asRecorded: true` — at the provider
+   * and model the log recorded for it, without pruning.
    */
   optionsAt(index: number, options?: TimelineOptions): Partial<BuildInput>;
   /**

@@ -90,17 +90,20 @@ export function bindTimeline(wasm) {
      * The build options request `index` is built with. With `asRecorded: true` each request
      * goes to the provider and model its log recorded (the point's `provider` and `model`,
      * else the options' own), with none of our pruning: the request as the agent sent it, as
-     * far as the log holds it.
+     * far as the log holds it. Options without a provider take the recorded one (and its
+     * model, unless they name one), as a session reopened from its log does.
      */
     optionsAt(index, options = {}) {
       this.#check(index);
       if (options === null || typeof options !== 'object') throw new ContextviewTypeError('options', '`options` must be an object of build options');
       const { asRecorded, ...rest } = options;
-      if (asRecorded === undefined || asRecorded === false) return rest;
-      if (asRecorded !== true) throw new ContextviewTypeError('options.asRecorded', '`asRecorded` must be true or false');
+      if (asRecorded !== undefined && asRecorded !== true && asRecorded !== false) throw new ContextviewTypeError('options.asRecorded', '`asRecorded` must be true or false');
       const point = this.points[index];
       const recorded = point.provider === undefined ? {} : { provider: point.provider, ...(point.model === undefined ? {} : { model: point.model }) };
-      return { ...rest, ...recorded, pruning: { enabled: false } };
+      if (asRecorded) return { ...rest, ...recorded, pruning: { enabled: false } };
+      // Without a provider, the one the log recorded (with its model), as a session samples.
+      if (rest.provider === undefined) return { ...recorded, ...rest };
+      return rest;
     }
 
     /**

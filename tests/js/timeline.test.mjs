@@ -180,6 +180,9 @@ test('as recorded, each request goes to the provider and model its log names, wi
   }
   const pruned = timeline.buildAt(timeline.length - 1, { provider: 'openai-responses', model: 'gpt-5', contextWindow: 2000 });
   assert.ok(pruned.report.pruning.cleared + pruned.report.pruning.trimmed > 0, 'the default policy prunes at that window');
+  // Options without a provider take the recorded one and its model, with our pruning as given.
+  const defaulted = timeline.buildAt(timeline.length - 1, { contextWindow: 2000 });
+  assert.deepEqual([defaulted.report.provider, defaulted.report.model, defaulted.report.pruning.cleared], ['openai-responses', 'gpt-5', pruned.report.pruning.cleared]);
   // A log that names no model: the options say where it goes.
   const ours = new cv.Timeline(LOGS.example);
   assert.equal(ours.points[0].provider, undefined);

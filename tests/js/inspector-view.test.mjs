@@ -14,7 +14,7 @@ import { chromium } from 'playwright-core';
 
 import * as cv from '../../pkg/node.mjs';
 import { openPage } from './static-server.mjs';
-import { longSession } from './long-session-fixture.mjs';
+import { longSession, nestedTree } from './long-session-fixture.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'pkg/cli.mjs');
@@ -164,7 +164,7 @@ test('a Codex rollout opens as recorded: at its provider and model, sending what
   await act(() => page.evaluate(() => document.body.inspector.setOptions({ contextWindow: 200000 })));
 });
 
-test('no element overflows its column and nothing scrolls sideways at 900, 1280 and 1600 px', async () => {
+test('no element overflows its column and nothing scrolls sideways at 900, 1280, 1600 and 1920 px', async () => {
   // A session whose subagents were given long tasks (twenty lines each), with their files.
   const dir = join(fixtures, 'claude-subagents');
   const task = Array.from({ length: 20 }, (_, i) => `Step ${i + 1}: read every module of the crate and list each unsafe block with the invariant it relies on, in full.`).join('\n');
@@ -172,7 +172,7 @@ test('no element overflows its column and nothing scrolls sideways at 900, 1280 
   const files = [write('tree/s-main.jsonl', main), ...['agent-aaa1.jsonl', 'agent-bbb2.jsonl'].map((f) => write(`tree/s-main/subagents/${f}`, readFileSync(join(dir, 's-main/subagents', f), 'utf8')))];
   await load(files);
   assert.equal((await view()).subagents, 2);
-  for (const width of [900, 1280, 1600]) {
+  for (const width of [900, 1280, 1600, 1920]) {
     await page.setViewportSize({ width, height: 800 });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const problems = await page.evaluate(() => {
@@ -200,6 +200,23 @@ test('no element overflows its column and nothing scrolls sideways at 900, 1280 
   assert.equal(await page.$eval('#subagents > li[data-call="toolu_1"] .task-full', (p) => p.textContent), task);
   await act(() => page.click('#subagents > li[data-call="toolu_1"] button.open'));
   assert.deepEqual((({ session, depth }) => [session, depth])(await view()), ['s-main/agent-aaa1', 1]);
+});
+
+test('a subagent\'s subagent opens with real clicks, and the breadcrumb goes back up', async () => {
+  const { parent, child, grandchild } = nestedTree(cv);
+  // Given children out of order: each is found by the call it answered.
+  await act(() => page.evaluate(([p, c, g]) => document.body.inspector.loadSession(p, 'p.jsonl', [g, c]), [parent, child, grandchild]));
+  await walkDone();
+  await act(() => page.click('#subagents > li[data-call="s1"] button.open'));
+  assert.deepEqual((({ session, depth, subagents }) => [session, depth, subagents])(await view()), ['p/s1', 1, 1]);
+  await act(() => page.click('#subagents > li[data-call="g1"] button.open'));
+  const deepest = await view();
+  assert.deepEqual([deepest.session, deepest.depth, deepest.requests], ['p/s1/g1', 2, new cv.Timeline(grandchild).length]);
+  assert.deepEqual(await page.$$eval('#crumbs a, #crumbs [aria-current]', (n) => n.map((x) => x.textContent)), ['p.jsonl', 'Check the first part', 'Check the first part\'s tests']);
+  await act(() => page.click('#crumbs a >> nth=1'));
+  assert.deepEqual((({ session, depth }) => [session, depth])(await view()), ['p/s1', 1]);
+  await act(() => page.click('#crumbs a >> nth=0'));
+  assert.deepEqual((({ session, depth }) => [session, depth])(await view()), ['p.jsonl', 0]);
 });
 
 test('a session cut mid-line says so at the top; a file it cannot read clears the last one and offers the formats', async () => {

@@ -57,3 +57,40 @@ export function longSession(cv, { rounds = 24, provider = null, model = null, re
     session.free();
   }
 }
+
+/**
+ * Three sessions of our own, a subagent's subagent: the parent `p` delegates call `s1` to
+ * `p/s1`, which delegates `g1` to `p/s1/g1`. Returns `{parent, child, grandchild}`, the logs.
+ */
+export function nestedTree(cv) {
+  const NOW = '2026-12-04T10:00:00Z';
+  const keep = (lines, effects) => {
+    for (const e of effects) if (e.type === 'persist') lines.push(...e.lines.filter((l) => lines.length === 0 || JSON.parse(l).format === undefined));
+  };
+  const run = (session, lines, command) => {
+    const p = session.dispatch(command, NOW);
+    if (p.error) throw new Error(`${command.type}: ${p.error.message}`);
+    keep(lines, p.effects);
+    return p;
+  };
+  const open = (start, lines) => {
+    const session = cv.Session.forSubagent(start, NOW);
+    keep(lines, session.takeEffects());
+    return session;
+  };
+  const [pl, cl, gl] = [[], [], []];
+  const parent = cv.Session.create('p');
+  run(parent, pl, { type: 'switchModel', provider: 'anthropic', model: 'claude-sonnet-4-5' });
+  run(parent, pl, { type: 'userMessage', text: 'Check both parts.' });
+  run(parent, pl, { type: 'assistantResponse', toolCalls: [{ id: 's1', name: 'task', input: { task: 'the first part' } }] });
+  const child = open(run(parent, pl, { type: 'startSubagent', toolCallId: 's1', task: 'Check the first part' }).reply.child, cl);
+  run(child, cl, { type: 'assistantResponse', toolCalls: [{ id: 'g1', name: 'task', input: { task: 'its tests' } }] });
+  const grandchild = open(run(child, cl, { type: 'startSubagent', toolCallId: 'g1', task: 'Check the first part\'s tests' }).reply.child, gl);
+  run(grandchild, gl, { type: 'assistantResponse', text: 'Its tests pass.' });
+  run(child, cl, { type: 'endSubagent', toolCallId: 'g1', report: 'Its tests pass.' });
+  run(child, cl, { type: 'assistantResponse', text: 'The first part is fine.' });
+  run(parent, pl, { type: 'endSubagent', toolCallId: 's1', report: 'The first part is fine.' });
+  for (const s of [parent, child, grandchild]) s.free();
+  const text = (lines) => lines.map((l) => l + '\n').join('');
+  return { parent: text(pl), child: text(cl), grandchild: text(gl) };
+}

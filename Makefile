@@ -70,7 +70,7 @@ test-wasm-browser: setup
 	scripts/wasm-tests.sh browser $(WASM_TEST_PROFILE)
 
 # Two test files at a time, the longest first so that no long one is left to run alone at the
-# end (seconds each, alone, on this kind of machine: readme 28, service 23, inspector-view 20, inspector 16, cli 10,
+# end (seconds each, alone, on this kind of machine: readme 28, service 23, inspector 16, inspector-view 11, cli 10,
 # typescript 7, checkpoints 7, the rest under 6). Each file's waits allow for a busy machine.
 JS_TESTS := tests/js/readme.test.mjs tests/workerd/service.test.mjs tests/js/inspector.test.mjs tests/js/inspector-view.test.mjs tests/js/cli.test.mjs \
   tests/packaging/typescript.test.mjs tests/js/checkpoints.test.mjs tests/packaging/inspector-element.test.mjs tests/js/arguments.test.mjs \

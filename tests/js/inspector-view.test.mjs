@@ -115,18 +115,17 @@ test('every request\'s figures, selected one by one, add up to the session\'s to
         await act(() => page.evaluate((o) => document.body.inspector.setOptions(o), { provider, contextWindow, pruning }));
         await walkDone();
         const { totals, requests } = await view();
-        let cacheRead = 0;
-        let cost = 0;
-        for (let i = 0; i < requests; i++) {
-          await act(() => page.evaluate((i) => document.body.inspector.select(i), i));
-          const v = await view();
-          assert.equal(v.selected, i);
-          // The panel's own figure, as drawn, is the one in the view.
-          const shown = await page.$eval('#figures [data-figure="cache-read"]', (f) => Number(f.dataset.value));
-          assert.equal(shown, v.figures.cacheRead);
-          cacheRead += v.figures.cacheRead;
-          cost += v.figures.cost;
-        }
+        // Each request selected in turn, as a host does (`select` shows it before it returns):
+        // what `data-view` says and the figure the panel draws.
+        const selected = await page.evaluate((n) => Array.from({ length: n }, (_, i) => {
+          document.body.inspector.select(i);
+          const v = JSON.parse(document.body.dataset.view);
+          const drawn = Number(document.querySelector('#figures [data-figure="cache-read"]').dataset.value);
+          return { selected: v.selected, state: document.body.dataset.state, cacheRead: v.figures.cacheRead, cost: v.figures.cost, drawn };
+        }), requests);
+        assert.deepEqual(selected.map((x) => [x.selected, x.state, x.drawn]), selected.map((x, i) => [i, 'ready', x.cacheRead]));
+        const cacheRead = selected.reduce((n, x) => n + x.cacheRead, 0);
+        const cost = selected.reduce((n, x) => n + x.cost, 0);
         const what = `${provider} ${contextWindow} ${pruning}`;
         assert.equal(cacheRead, totals.cacheRead, what);
         assert.ok(Math.abs(cost - totals.cost) < 1e-9, `${what}: ${cost} vs ${totals.cost}`);

@@ -11,6 +11,17 @@
 
 use super::{Input, Session, Settle};
 
+/// How many bytes of records between checkpoints (see [`Session::set_checkpoint_every`]).
+pub struct SetCheckpointEvery(pub Option<u64>);
+
+impl Input for SetCheckpointEvery {
+    type Output = ();
+    const SETTLE: Settle = Settle::None;
+    fn apply(self, s: &mut Session) {
+        s.checkpoints.every = self.0;
+    }
+}
+
 /// Writes a checkpoint now (see [`Session::checkpoint`]).
 pub struct WriteCheckpoint;
 
@@ -74,7 +85,7 @@ impl Session {
     /// How many bytes of records between checkpoints besides those after compactions and
     /// rewinds (`None`, the default: none; [`CHECKPOINT_EVERY`] is a fair size).
     pub fn set_checkpoint_every(&mut self, bytes: Option<u64>) {
-        self.checkpoints.every = bytes;
+        self.input(SetCheckpointEvery(bytes))
     }
 
     /// Writes a checkpoint of the state now (a log opened by replay — an import, an older log —

@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use super::{AppendError, Session, SessionError};
+use super::{AppendError, Input, Session, SessionError, Settle};
 use crate::update::replay::PromptFold;
 use crate::update::{parse_log, Event, Record, RecordBody};
 
@@ -54,8 +54,7 @@ impl Session {
     /// [`Session::needed_records`] names — turns it on, and the session then holds what storage
     /// has not confirmed (and the last record): its replay, the view and its cache carry the rest.
     pub fn set_release_stored(&mut self, release: bool) {
-        self.release_stored = release;
-        self.release_stored();
+        self.input(SetReleaseStored(release))
     }
 
     /// Lets go of the records storage confirmed (when the host asked for it:
@@ -108,6 +107,11 @@ impl Session {
     /// (`history_mismatch`, nothing changed) when they are not that history: a torn or short
     /// read never makes a wrong request.
     pub fn provide_history(&mut self, text: String) -> Result<(), SessionError> {
+        self.input(ProvideHistory(text))
+    }
+
+    /// What [`ProvideHistory`] does (a command reading its history calls it directly).
+    pub(super) fn take_history(&mut self, text: String) -> Result<(), SessionError> {
         let Some(history) = self.history.as_ref().filter(|h| h.text.is_none()) else { return Ok(()) };
         let log = parse_log(&text);
         let mismatch = |why: String| Err(SessionError::HistoryMismatch(why));
@@ -203,5 +207,29 @@ impl Session {
             Some(_) => None,
             None => self.history.as_ref().and_then(|h| h.summary.clone()),
         }
+    }
+}
+
+/// Whether records storage confirmed leave memory (see [`Session::set_release_stored`]).
+pub struct SetReleaseStored(pub bool);
+
+impl Input for SetReleaseStored {
+    type Output = ();
+    const SETTLE: Settle = Settle::None;
+    fn apply(self, s: &mut Session) {
+        s.release_stored = self.0;
+        s.release_stored();
+    }
+}
+
+/// The log's lines before the records the session holds, when it asked for them (see
+/// [`Session::provide_history`]).
+pub struct ProvideHistory(pub String);
+
+impl Input for ProvideHistory {
+    type Output = Result<(), SessionError>;
+    const SETTLE: Settle = Settle::None;
+    fn apply(self, s: &mut Session) -> Result<(), SessionError> {
+        s.take_history(self.0)
     }
 }

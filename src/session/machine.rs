@@ -120,7 +120,7 @@ impl Session {
                 Ok(Reply::Accepted { seqs })
             }
             Command::SetPromptContext(protocol::SetPromptContext { context }) => self.set_prompt_context(context, &ts),
-            Command::PrepareCompaction(protocol::PrepareCompaction { options }) => self.prepare_compaction(&options).map(|p| Reply::Compaction(Box::new(p))),
+            Command::PrepareCompaction(protocol::PrepareCompaction { options }) => self.prepare_compaction_now(&options).map(|p| Reply::Compaction(Box::new(p))),
             Command::ApplyCompaction(apply) => self.apply_compaction(apply, &ts),
             Command::EnqueueReminder(protocol::EnqueueReminder { reminder }) => Ok(Reply::Queued { queued: self.reminders.enqueue(reminder) }),
             Command::RecordEditedPath(protocol::RecordEditedPath { path }) => {
@@ -359,7 +359,7 @@ impl Session {
             // nothing changes.
             let first = self.records.first().map_or(u64::MAX, |r| r.seq);
             let before: String = log.records.iter().take_while(|r| r.seq < first).map(|r| format!("{}\n", r.to_line())).collect();
-            self.provide_history(before)?;
+            self.take_history(before)?;
         }
         self.load_history();
         let mut diagnostics = log.diagnostics;

@@ -12,6 +12,8 @@
 mod build;
 mod checkpoint;
 pub mod codes;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod door_test;
 pub mod compaction;
 mod history;
 mod machine;
@@ -23,8 +25,11 @@ mod recovery;
 mod release;
 mod subagents;
 
-pub use checkpoint::CHECKPOINT_EVERY;
-pub use compaction::SUMMARY_HEADROOM;
+pub use checkpoint::{SetCheckpointEvery, WriteCheckpoint, CHECKPOINT_EVERY};
+pub use compaction::{PrepareCompaction, SUMMARY_HEADROOM};
+pub use history::{ProvideHistory, SetReleaseStored};
+pub use receive::AnswerBytes;
+pub use release::ProvideRecords;
 pub use persist::{PersistOutcome, PersistenceStatus, RecordState};
 pub use protocol::{
     AckResult, AppendError, AssistantResponse, Command, CommandFailure, CompactionReason, Effect, ImageInput, Processed, Reconciled, Reply,
@@ -110,6 +115,13 @@ pub enum Appended {
 /// and then settles once: what it wrote is handed to storage (`persist`) and, for the session's
 /// own writes, the client is told the new context size and a compaction is asked for when due.
 /// Every effect leaves through one queue ([`Session::poll_effect`]).
+///
+/// The inputs (a test reads this list and the `impl Input` blocks, and fails when they differ):
+/// [`Submit`], [`RunNext`], [`AppendLine`], [`AppendRecord`], [`Build`], [`Ack`], [`Reconcile`],
+/// [`ProviderError`], [`QueueReminder`], [`AnswerBytes`], [`WriteCheckpoint`],
+/// [`SetCheckpointEvery`], [`SetReleaseStored`], [`ProvideHistory`], [`ProvideRecords`],
+/// [`PrepareCompaction`]. The session's public methods that change it are each one input given
+/// to the door; commands inside it call what an input does directly, never the door again.
 pub trait Input {
     type Output;
     /// What settling after this input does (see [`Settle`]).

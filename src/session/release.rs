@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashSet;
 
-use super::{Session, SessionError};
+use super::{Input, Session, SessionError, Settle};
 use crate::conversation::{soft_trimmed, text_of, Item, Part, Released};
 use crate::tokens::{item_size, Family};
 use crate::update::replay::result_content;
@@ -89,6 +89,11 @@ impl Session {
     /// the lines are refused whole (`history_mismatch`, nothing changed) when one is missing,
     /// torn or another's.
     pub fn provide_records(&mut self, text: &str) -> Result<(), SessionError> {
+        self.input(ProvideRecords(text))
+    }
+
+    /// What [`ProvideRecords`] does.
+    fn take_records(&mut self, text: &str) -> Result<(), SessionError> {
         let log = parse_log(text);
         let mut records: Vec<&Record> = log.records.iter().filter(|r| self.needed.contains(&r.seq)).collect();
         records.sort_by_key(|r| r.seq);
@@ -163,4 +168,15 @@ fn restores(replayer: Option<&crate::update::Replayer>, records: &[&Record]) -> 
 /// The hash a result let go is read back against: of its parts as JSON (images too).
 fn content_hash(content: &[Part]) -> u64 {
     crate::provider::ids::fnv1a64(&serde_json::to_vec(content).unwrap_or_default())
+}
+
+/// The log lines of the records the session asked for (see [`Session::provide_records`]).
+pub struct ProvideRecords<'a>(pub &'a str);
+
+impl Input for ProvideRecords<'_> {
+    type Output = Result<(), SessionError>;
+    const SETTLE: Settle = Settle::None;
+    fn apply(self, s: &mut Session) -> Result<(), SessionError> {
+        s.take_records(self.0)
+    }
 }

@@ -67,6 +67,18 @@ pub fn check_summary(summary: &str, templates: &Templates) -> Option<String> {
 }
 
 
+/// Prepares the summarising request of a compaction, writing nothing (see
+/// [`Session::prepare_compaction`]).
+pub struct PrepareCompaction<'a>(pub &'a CompactionOptions);
+
+impl crate::session::Input for PrepareCompaction<'_> {
+    type Output = Result<PreparedCompaction, SessionError>;
+    const SETTLE: crate::session::Settle = crate::session::Settle::None;
+    fn apply(self, s: &mut Session) -> Result<PreparedCompaction, SessionError> {
+        s.prepare_compaction_now(self.0)
+    }
+}
+
 /// How the in-place request asks for the summary (the template's `in_place` section).
 const IN_PLACE: &str = "Answer with the summary alone, as text; do not call any tool. If the conversation above begins with an earlier summary (in <compaction_summary>), merge it into yours: keep what still holds, update what changed, drop nothing that still matters.";
 
@@ -83,6 +95,11 @@ pub const SUMMARY_HEADROOM: u64 = 8_000 + 1_000;
 impl Session {
     /// Prepares the summarising request (writes nothing); `applyCompaction` uses its cut.
     pub fn prepare_compaction(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
+        self.input(PrepareCompaction(options))
+    }
+
+    /// What [`PrepareCompaction`] does (the command and `send`'s compaction call it directly).
+    pub(in crate::session) fn prepare_compaction_now(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
         // What the summarising request restates of a result the session let go needs the
         // items whole (see `session/release.rs`).
         // Each step stops at the first result it needs; a few rounds read them all.

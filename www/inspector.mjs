@@ -15,7 +15,7 @@ import { statusOf } from './status.mjs';
 import { workspacePanel } from './workspace.mjs';
 import { whatIfPanels } from './whatif.mjs';
 import { timelineChart, chartLegend } from './chart.mjs';
-import { assemble, readingOf } from './load.mjs';
+import { assemble, readingOf, readingSaid } from './load.mjs';
 import { wireInputs } from './inputs.mjs';
 import { withHeads } from './heads.mjs';
 import { renderImportReport } from './imported.mjs';
@@ -181,15 +181,9 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
   /** The banner at the top: what was not read of the session, and files it could not place. */
   function showReading() {
     const s = state.session;
-    const diagnostics = s.report ? s.report.diagnostics : state.timeline.diagnostics;
-    const reading = readingOf(s.report ? s.text : s.log, diagnostics);
-    s.reading = reading;
-    const said = [];
-    if (reading.cut) said.push(`${s.name} is cut short: its last line${reading.line ? ` (line ${reading.line})` : ''} is incomplete, so the last request may be missing what came after it`);
-    else if (reading.skipped) said.push(`${s.name} was partly read: ${reading.skipped} line${reading.skipped === 1 ? '' : 's'} could not be read (see Diagnostics)`);
-    if (s.unlinked?.length) said.push(`not linked to any call of this session: ${s.unlinked.join(', ')}`);
-    if (said.length) showAlert(said.join('. ') + '.', 'warn');
-    else showAlert(null);
+    s.reading = readingOf(s.report ? s.text : s.log, s.report ? s.report.diagnostics : state.timeline.diagnostics);
+    const said = readingSaid(s.name, s.reading, s.unlinked ?? []);
+    showAlert(said, 'warn');
   }
 
   function showAlert(message, kind = '') {
@@ -576,7 +570,9 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     if (o.model !== undefined) $('model').value = o.model ?? '';
     if (o.contextWindow !== undefined) $('window').value = String(o.contextWindow ?? '');
     if (o.pruning !== undefined) $('pruning').value = o.pruning;
-    if (o.asRecorded !== undefined) state.asRecorded = Boolean(o.asRecorded);
+    // As recorded only where the log records a provider (else the controls say where it goes).
+    const recordsOne = !state.timeline || state.timeline.points.some((p) => p.provider !== undefined);
+    if (o.asRecorded !== undefined) state.asRecorded = Boolean(o.asRecorded) && recordsOne;
     else if (o.provider !== undefined || o.model !== undefined || o.pruning !== undefined) state.asRecorded = false;
     if (!state.asRecorded) state.saved = null;
     optionsChanged();

@@ -121,3 +121,12 @@ export function readingOf(text, diagnostics) {
   const cut = unreadable.some((d) => d.code === 'log.torn_tail' || d.line === last);
   return { cut, skipped: unreadable.length, line: unreadable.at(-1)?.line ?? null };
 }
+
+/** What the page says at the top of a session read in part (`readingOf`), or null. */
+export function readingSaid(name, reading, unlinked) {
+  const said = [];
+  if (reading.cut) said.push(`${name} is cut short: its last line${reading.line ? ` (line ${reading.line})` : ''} is incomplete, so the last request may be missing what came after it`);
+  else if (reading.skipped) said.push(`${name} was partly read: ${reading.skipped} line${reading.skipped === 1 ? '' : 's'} could not be read (see Diagnostics)`);
+  if (unlinked.length) said.push(`not linked to any call of this session: ${unlinked.join(', ')}`);
+  return said.length ? `${said.join('. ')}.` : null;
+}

@@ -76,6 +76,10 @@ test('the first screen holds the timeline, the selected request\'s figures, toke
   const v = await view();
   const requests = new cv.Timeline(log).length;
   assert.deepEqual([v.selected, v.requests, v.walk, v.asRecorded], [requests - 1, requests, 'done', false]);
+  // A log that records no provider has nothing to show as recorded: the view stays a what-if.
+  await act(() => page.evaluate(() => document.body.inspector.setOptions({ asRecorded: true })));
+  assert.equal((await view()).asRecorded, false);
+  assert.equal(await page.$eval('#as-recorded', (c) => c.disabled), true);
 });
 
 test('the chart: a click on a column selects it, the keys move the selection, a hover reads its figures out', async () => {

@@ -174,21 +174,30 @@ pub(super) fn options(input: Ts<BuildInput>) -> Result<BuildInput, JsValue> {
     via_value(&input.js_value(), "invalid_options", "build options")
 }
 
-/// The last build options a session was given, as JSON text and as read: an agent loop passes
+/// The last build options a session was given, as JSON text and as read with the session's
+/// defaults (`Session::with_defaults`, the one way a build's input is made): an agent loop passes
 /// the same options (system prompt, tool definitions) on every step, and reading them again
-/// costs more than the build that follows a step. Options whose text differs are read anew.
+/// costs more than the build that follows a step. Options whose text differs, or a session whose
+/// defaults changed (a model switched), are read anew.
 #[derive(Default)]
 pub(super) struct OptionsMemo {
     text: String,
+    defaults: Option<(crate::provider::Provider, Option<String>, Option<u64>)>,
     read: Option<BuildInput>,
 }
 
 impl OptionsMemo {
-    pub(super) fn get(&mut self, input: &Ts<BuildInput>) -> Result<&BuildInput, JsValue> {
+    pub(super) fn get(&mut self, input: &Ts<BuildInput>, session: &mut crate::session::Session) -> Result<&BuildInput, JsValue> {
         let text = json_text(&input.js_value(), "invalid_options", "build options")?;
-        if self.read.is_none() || text != self.text {
+        let defaults = session.defaults();
+        if self.read.is_none() || text != self.text || defaults != self.defaults {
             let previous = self.read.take();
-            let mut read: BuildInput = from_json_text(&text, "invalid_options", "build options")?;
+            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| error("invalid_options", &format!("build options is invalid: {e}")))?;
+            let value = session.with_defaults(value).map_err(|e| match e {
+                SessionError::InvalidOptions(m) => error("invalid_options", &m),
+                other => error(other.code(), &other.to_string()),
+            })?;
+            let mut read: BuildInput = crate::diagnostic::read_value(value).map_err(|e| invalid_value("invalid_options", "build options", e))?;
             // Options that differ elsewhere (a new `now` each step) keep sharing equal tools, so
             // the build still compares them by pointer.
             if let Some(previous) = previous.filter(|p| p.tools == read.tools) {
@@ -196,6 +205,7 @@ impl OptionsMemo {
             }
             self.read = Some(read);
             self.text = text;
+            self.defaults = defaults;
         }
         self.read.as_ref().ok_or_else(|| error("internal", "build options were not kept"))
     }

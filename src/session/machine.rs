@@ -177,8 +177,20 @@ impl Session {
         Some(BuildInput { model: Some(switch.model), context_window: switch.context_window, ..BuildInput::new(provider) })
     }
 
-    /// Build options from a command's: `provider` and `model` default to the session's.
-    pub(super) fn build_input(&mut self, options: Value) -> Result<BuildInput, SessionError> {
+    /// The session's defaults for build options: the provider, model and window of
+    /// [`Session::sampling`], without cloning the rest of it.
+    pub(crate) fn defaults(&mut self) -> Option<(crate::provider::Provider, Option<String>, Option<u64>)> {
+        if let Some(s) = &self.sampling {
+            return Some((s.provider, s.model.clone(), s.context_window));
+        }
+        let switch = self.replayer().state().model.clone()?;
+        Some((crate::provider::Provider::of_recorded(&switch.provider, &switch.model), Some(switch.model), switch.context_window))
+    }
+
+    /// Build options with the session's defaults, as JSON: `provider` and `model` default to the
+    /// session's, and its window with its model. The one way a build's input is made: commands,
+    /// compactions and the JS facade's builds all start here.
+    pub(crate) fn with_defaults(&mut self, options: Value) -> Result<Value, SessionError> {
         let mut options = match options {
             Value::Null => json!({}),
             Value::Object(map) => Value::Object(map),
@@ -189,12 +201,12 @@ impl Session {
             map.retain(|_, v| !v.is_null());
         }
         // The session's model, unless the options name another (whose window is its own).
-        if let Some(sampling) = &self.sampling() {
+        if let Some((provider, model, context_window)) = self.defaults() {
             if options.get("provider").is_none() {
-                options["provider"] = json!(sampling.provider);
+                options["provider"] = json!(provider);
             }
-            if options.get("model").is_none() && options["provider"] == json!(sampling.provider) {
-                for (key, value) in [("model", json!(sampling.model)), ("contextWindow", json!(sampling.context_window))] {
+            if options.get("model").is_none() && options["provider"] == json!(provider) {
+                for (key, value) in [("model", json!(model)), ("contextWindow", json!(context_window))] {
                     if options.get(key).is_none() && !value.is_null() {
                         options[key] = value;
                     }
@@ -204,6 +216,12 @@ impl Session {
         if options.get("provider").is_none() {
             return Err(SessionError::InvalidOptions("no provider: pass `provider` or switch the model first".into()));
         }
+        Ok(options)
+    }
+
+    /// Build options from a command's, with the session's defaults ([`Session::with_defaults`]).
+    pub(super) fn build_input(&mut self, options: Value) -> Result<BuildInput, SessionError> {
+        let options = self.with_defaults(options)?;
         crate::diagnostic::from_value(options).map_err(SessionError::InvalidOptions)
     }
 

@@ -240,3 +240,34 @@ test('a record written without `now` carries the clock\'s time; a given `now` is
   const given = session.dispatch({ type: 'userMessage', text: 'again' }, '2026-01-02T03:04:05Z');
   assert.equal(JSON.parse(given.effects.find((e) => e.type === 'persist').lines.at(-1)).ts, '2026-01-02T03:04:05Z');
 });
+
+test('a build given no provider or model takes the session\'s, as a buildRequest command does: one way to make a build\'s input', () => {
+  const NOW = '2026-12-04T10:00:00Z';
+  const session = cv.Session.create('defaults');
+  // No model yet: the options must name a provider.
+  session.dispatch({ type: 'userMessage', text: 'Hello.' }, NOW);
+  assert.throws(() => session.buildString({}), (e) => e.code === 'invalid_options' && e.message === 'no provider: pass `provider` or switch the model first');
+  session.dispatch({ type: 'switchModel', provider: 'anthropic', model: 'claude-opus-4-1', contextWindow: 100000 }, NOW);
+  // The session's window comes with its model.
+  assert.equal(session.usage({}).size, 100000);
+  const command = (options) => {
+    const p = session.dispatch({ type: 'buildRequest', options }, NOW);
+    assert.equal(p.error, undefined, JSON.stringify(p.error));
+    return p.reply.body;
+  };
+  for (const options of [{}, { provider: 'anthropic' }, { provider: 'gemini' }, { provider: 'anthropic', model: 'claude-sonnet-4-5' }]) {
+    const built = session.buildString(options);
+    assert.equal(built.body, command(options), JSON.stringify(options));
+    // Another provider than the session's gets that provider's default model.
+    const [provider, model] = [options.provider ?? 'anthropic', options.model ?? (options.provider === 'gemini' ? built.report.model : 'claude-opus-4-1')];
+    assert.deepEqual([built.report.provider, built.report.model], [provider, model], JSON.stringify(options));
+  }
+  // A command's build is what the session last built with: the facade reads the same.
+  assert.equal(session.buildString({}).report.model, 'claude-sonnet-4-5');
+  // A model switched is read at the next build with the same options.
+  session.dispatch({ type: 'switchModel', provider: 'openai-responses', model: 'gpt-5-mini' }, NOW);
+  assert.deepEqual((({ provider, model }) => [provider, model])(session.buildString({}).report), ['openai-responses', 'gpt-5-mini']);
+  // Wrong-typed options still name where they are wrong.
+  assert.throws(() => session.buildString({ maxTokens: 'many' }), (e) => e.code === 'invalid_options' && e.details?.path === 'maxTokens');
+  session.free();
+});

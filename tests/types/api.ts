@@ -107,6 +107,12 @@ const violations: Violation[] = validatePayload('openai-chat', {});
 const rules: string[] = violations.map((v) => v.rule);
 const session = Session.fromLog('');
 const count: number = session.itemCount();
+// The session's provider and model are the defaults: a build may name neither.
+const defaulted: string = session.buildString({}).body;
+const sized: number = session.usage({ contextWindow: 60_000 }).size;
+// @ts-expect-error the provider is one of the package's
+session.buildBytes({ provider: 'cohere' });
+void defaulted, sized;
 const records: unknown[] = parseLog('').records;
 
 // @ts-expect-error an unknown provider is a type error

@@ -327,20 +327,21 @@ impl Session {
 
     /// How full the context is for the model the options name — `{used, size}` as in ACP's
     /// `usage_update`, how it was counted, and which threshold it has crossed. Builds nothing.
-    pub fn usage(&mut self, options: Ts<BuildInput>) -> Result<Ts<crate::view::ContextUsage>, JsValue> {
-        ts(&self.inner.usage(self.options.get(&options)?))
+    pub fn usage(&mut self, #[wasm_bindgen(unchecked_param_type = "Partial<BuildInput>")] options: Ts<BuildInput>) -> Result<Ts<crate::view::ContextUsage>, JsValue> {
+        let input = self.options.get(&options, &mut self.inner)?;
+        ts(&self.inner.usage(input))
     }
 
     /// Builds a request; returns the payload as an object (declared in `TS_TYPES`).
     #[wasm_bindgen(skip_typescript)]
-    pub fn build(&mut self, options: Ts<BuildInput>) -> Result<JsValue, JsValue> {
+    pub fn build(&mut self, #[wasm_bindgen(unchecked_param_type = "Partial<BuildInput>")] options: Ts<BuildInput>) -> Result<JsValue, JsValue> {
         let (body, report) = self.build_body(&options)?;
         build_result(&body, &report, &[])
     }
 
     /// Builds a request; returns the body string exactly as it would be sent.
     #[wasm_bindgen(js_name = buildString)]
-    pub fn build_string(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
+    pub fn build_string(&mut self, #[wasm_bindgen(unchecked_param_type = "Partial<BuildInput>")] options: Ts<BuildInput>) -> Result<Ts<BuildStringResult>, JsValue> {
         let (body, report) = self.build_body(&options)?;
         body_result(JsValue::from_str(&body), &report, &[]).map(Ts::new_unchecked)
     }
@@ -348,7 +349,7 @@ impl Session {
     /// Builds a request; returns the body as UTF-8 bytes (a `Uint8Array` to pass to `fetch`),
     /// byte for byte the string `buildString` returns.
     #[wasm_bindgen(js_name = buildBytes)]
-    pub fn build_bytes(&mut self, options: Ts<BuildInput>) -> Result<Ts<BuildBytesResult>, JsValue> {
+    pub fn build_bytes(&mut self, #[wasm_bindgen(unchecked_param_type = "Partial<BuildInput>")] options: Ts<BuildInput>) -> Result<Ts<BuildBytesResult>, JsValue> {
         let (body, report) = self.build_body(&options)?;
         body_result(js_sys::Uint8Array::from(body.as_bytes()).into(), &report, &[]).map(Ts::new_unchecked)
     }
@@ -382,10 +383,12 @@ impl Session {
     /// Builds; a request that sends whole what the session let go reads it from the history
     /// this facade holds, then builds once more.
     fn build_body(&mut self, options: &Ts<BuildInput>) -> Result<(std::sync::Arc<String>, crate::view::Report), JsValue> {
-        let mut built = self.inner.build_body(self.options.get(options)?);
+        let input = self.options.get(options, &mut self.inner)?;
+        let mut built = self.inner.build_body(input);
         if matches!(&built, Err(crate::request::RequestError::Build(crate::view::BuildError::HistoryNeeded { .. }))) && self.held_history().is_some() {
             self.give_history()?;
-            built = self.inner.build_body(self.options.get(options)?);
+            let input = self.options.get(options, &mut self.inner)?;
+            built = self.inner.build_body(input);
         }
         built.map_err(request_error)
     }

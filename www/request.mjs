@@ -15,7 +15,7 @@ export function renderFigures($, report, payload, { headTokens = null, asRecorde
     figure('tokens', report.tokens.request, 'tokens, estimated', fmt(report.tokens.request), 'our estimator\'s count of this body (see the token counts below)'),
     figure('context', c.used, 'in context', fmt(c.used), 'the session\'s count of its context: what the gauge shows (see the token counts below)'),
     ...(report.forecast ? [
-      figure('cache-read', report.forecast.cacheRead, 'cached', fmt(report.forecast.cacheRead), 'tokens the provider\'s cache should serve, after every request before this one'),
+      figure('cache-read', report.forecast.cacheRead, report.forecast.cacheRead > 0 ? 'cached' : `cached (${uncachedWhy(report)})`, fmt(report.forecast.cacheRead), 'tokens the provider\'s cache should serve, after every request before this one'),
       figure('input-cost', report.forecast.inputDollars, 'input cost', dollars(report.forecast.inputDollars), `at ${report.forecast.pricedAs} prices of ${report.forecast.pricesAsOf}`),
     ] : [figure('input-cost', 0, 'not priced', '—', `no price row for ${report.model}`)]),
     figure('bytes', report.bytes, 'bytes'),
@@ -46,6 +46,15 @@ export function renderFigures($, report, payload, { headTokens = null, asRecorde
     lines.push(el('li', { 'data-count': 'gap', class: 'muted' }, `The two differ by ${fmt(Math.abs(gap))}: ${why.length ? why.join('; ') : 'the count includes what the body does not send'}.`));
   }
   $('token-notes').replaceChildren(...lines);
+}
+
+/** Why the cache serves nothing of a request, in a few words. */
+function uncachedWhy(report) {
+  const p = report.prefix;
+  if (!p) return 'the first request';
+  if (p.cause) return `prefix rewritten by ${p.cause}`;
+  if (p.extendsPrevious) return 'below the cache minimum, or expired';
+  return 'its prefix changed';
 }
 
 /** Tokens by source and the gauge, with what pruning took off shown against its marks. */

@@ -124,10 +124,17 @@ test('every request\'s figures, selected one by one, add up to the session\'s to
         const selected = await page.evaluate((n) => Array.from({ length: n }, (_, i) => {
           document.body.inspector.select(i);
           const v = JSON.parse(document.body.dataset.view);
-          const drawn = Number(document.querySelector('#figures [data-figure="cache-read"]').dataset.value);
-          return { selected: v.selected, state: document.body.dataset.state, cacheRead: v.figures.cacheRead, cost: v.figures.cost, drawn };
+          const figure = document.querySelector('#figures [data-figure="cache-read"]');
+          const drawn = Number(figure.dataset.value);
+          return { selected: v.selected, state: document.body.dataset.state, cacheRead: v.figures.cacheRead, cost: v.figures.cost, drawn, label: figure.querySelector('span').textContent };
         }), requests);
         assert.deepEqual(selected.map((x) => [x.selected, x.state, x.drawn]), selected.map((x, i) => [i, 'ready', x.cacheRead]));
+        // A request the cache serves nothing of says why beside the figure.
+        for (const [i, x] of selected.entries()) {
+          if (x.cacheRead === 0) assert.match(x.label, i === 0 ? /^cached \(the first request\)$/ : /^cached \((prefix rewritten by \w+|below the cache minimum, or expired|its prefix changed)\)$/, `${i}`);
+          else assert.equal(x.label, 'cached');
+        }
+        if (provider === 'gemini' && pruning === 'eager' && contextWindow === 8000) assert.ok(selected.some((x) => /rewritten by pruning/.test(x.label)), 'eager pruning at a small window rewrites a prefix Gemini then caches nothing of');
         const cacheRead = selected.reduce((n, x) => n + x.cacheRead, 0);
         const cost = selected.reduce((n, x) => n + x.cost, 0);
         const what = `${provider} ${contextWindow} ${pruning}`;
@@ -210,8 +217,14 @@ test('a subagent\'s subagent opens with real clicks, and the breadcrumb goes bac
   // Given children out of order: each is found by the call it answered.
   await act(() => page.evaluate(([p, c, g]) => document.body.inspector.loadSession(p, 'p.jsonl', [g, c]), [parent, child, grandchild]));
   await walkDone();
+  // What the row says a child cost is what the child's own session totals, opened.
+  const row = await page.$eval('#subagents > li[data-call="s1"]', (li) => ({ ...li.dataset }));
   await act(() => page.click('#subagents > li[data-call="s1"] button.open'));
-  assert.deepEqual((({ session, depth, subagents }) => [session, depth, subagents])(await view()), ['p/s1', 1, 1]);
+  await walkDone();
+  const opened = await view();
+  assert.deepEqual([opened.session, opened.depth, opened.subagents, opened.requests], ['p/s1', 1, 1, Number(row.requests)]);
+  assert.ok(Number(row.dollars) > 0, `the row prices the child: ${row.dollars}`);
+  assert.ok(Math.abs(opened.totals.cost - Number(row.dollars)) < 1e-12, `${opened.totals.cost} vs ${row.dollars}`);
   await act(() => page.click('#subagents > li[data-call="g1"] button.open'));
   const deepest = await view();
   assert.deepEqual([deepest.session, deepest.depth, deepest.requests], ['p/s1/g1', 2, new cv.Timeline(grandchild).length]);

@@ -66,7 +66,7 @@ export class DurableSession {
     if (checkpointEvery !== undefined && checkpointEvery !== null && !(Number.isSafeInteger(checkpointEvery) && checkpointEvery > 0)) {
       throw new ContextviewTypeError('options.checkpointEvery', '`options.checkpointEvery` must be a number of bytes, or null');
     }
-    checkTimeout(storageTimeoutMs);
+    const timeout = timeoutOf(storageTimeoutMs);
     for (const [name, f] of [['onNotify', onNotify], ['onCompactionDue', onCompactionDue]]) {
       if (f !== undefined && typeof f !== 'function') throw new ContextviewTypeError(`options.${name}`, `\`options.${name}\` must be a function`);
     }
@@ -82,7 +82,7 @@ export class DurableSession {
     if (every !== undefined) session.setCheckpointEvery?.(every);
     this.#onNotify = onNotify;
     this.#onCompactionDue = onCompactionDue;
-    this.#timeoutMs = storageTimeoutMs === undefined ? STORAGE_TIMEOUT : storageTimeoutMs;
+    this.#timeoutMs = timeout;
   }
 
   /**
@@ -92,8 +92,7 @@ export class DurableSession {
   static async open(Session, storage, options = {}) {
     checkStorage(storage);
     if (options === null || typeof options !== 'object') throw new ContextviewTypeError('options', '`options` must be an object');
-    checkTimeout(options.storageTimeoutMs);
-    const timeout = options.storageTimeoutMs === undefined ? STORAGE_TIMEOUT : options.storageTimeoutMs;
+    const timeout = timeoutOf(options.storageTimeoutMs);
     // From the last checkpoint, when the storage can read the tail alone.
     if (typeof storage.loadTail === 'function' && typeof storage.loadHistory === 'function') {
       const tail = await answered(storage.loadTail(), timeout, 'read_failed', 'loadTail()');
@@ -128,8 +127,7 @@ export class DurableSession {
     }
     checkStorage(storage);
     if (options === null || typeof options !== 'object') throw new ContextviewTypeError('options', '`options` must be an object');
-    checkTimeout(options.storageTimeoutMs);
-    const timeout = options.storageTimeoutMs === undefined ? STORAGE_TIMEOUT : options.storageTimeoutMs;
+    const timeout = timeoutOf(options.storageTimeoutMs);
     const { text } = await answered(storage.load(), timeout, 'read_failed', 'load()');
     if (text !== '') return DurableSession.open(Session, storage, options);
     const durable = new DurableSession(Session.forSubagent(start), storage, options);
@@ -396,10 +394,12 @@ function checkStorage(storage) {
   }
 }
 
-function checkTimeout(ms) {
+/** `options.storageTimeoutMs`, checked: the default when absent, null for none. */
+function timeoutOf(ms) {
   if (ms !== undefined && ms !== null && !(Number.isFinite(ms) && ms > 0)) {
     throw new ContextviewTypeError('options.storageTimeoutMs', '`options.storageTimeoutMs` must be a number of milliseconds above 0, or null');
   }
+  return ms === undefined ? STORAGE_TIMEOUT : ms;
 }
 
 /**

@@ -115,7 +115,7 @@ export function bindTimeline(wasm) {
      */
     buildAt(index, options = {}) {
       this.#check(index);
-      const walked = this.#walked(options, index);
+      const walked = this.#advance(this.#walkOf(options), options, index);
       let session = wasm.Session.fromLog(this.logAt(Math.max(index - 1, 0)));
       try {
         const previous = index === 0 ? null : session.buildString(this.optionsAt(index - 1, options)).body;
@@ -140,8 +140,11 @@ export function bindTimeline(wasm) {
      * (for the last few option sets), so a second walk, or `buildAt`, reads them.
      */
     *walk(options = {}) {
+      let walk = this.#walkOf(options);
       for (let index = 0; index < this.points.length; index++) {
-        const { report, diagnostics } = this.#walked(options, index);
+        // Another option set walked meanwhile may have pushed this one out: walk on from a new one.
+        if (walk.evicted) walk = this.#walkOf(options);
+        const { report, diagnostics } = this.#advance(walk, options, index);
         yield { index, point: this.points[index], report, diagnostics };
       }
     }
@@ -149,22 +152,35 @@ export function bindTimeline(wasm) {
     /** Walks of this log by option set: the session under way and the reports so far. */
     #walks = new Map();
 
-    /** Request `index`'s report and diagnostics in the walk under `options`, walking on to it. */
-    #walked(options, index) {
-      const key = JSON.stringify(options ?? {});
+    /**
+     * The walk under `options` (made when there is none), the most recently used of the few
+     * kept. As recorded, a provider given only fills requests the log names none for: with none
+     * such, walks with and without it are one walk.
+     */
+    #walkOf(options) {
+      const { asRecorded, provider, ...rest } = options ?? {};
+      const allRecorded = asRecorded === true && this.points.every((p) => p.provider !== undefined);
+      const key = JSON.stringify(allRecorded ? { asRecorded, ...rest } : options ?? {});
       let walk = this.#walks.get(key);
       if (walk) {
         this.#walks.delete(key); // most recently used last
       } else {
-        walk = { reports: [], session: null };
+        walk = { key, reports: [], session: null, evicted: false };
         // A few option sets are kept: a page switching back and forth reads them again.
         while (this.#walks.size >= 4) {
           const [oldest, gone] = this.#walks.entries().next().value;
           gone.session?.free();
+          gone.session = null;
+          gone.evicted = true;
           this.#walks.delete(oldest);
         }
       }
       this.#walks.set(key, walk);
+      return walk;
+    }
+
+    /** Request `index`'s report and diagnostics in `walk` (under `options`), walking on to it. */
+    #advance(walk, options, index) {
       while (walk.reports.length <= index) {
         const at = walk.reports.length;
         try {
@@ -177,7 +193,9 @@ export function bindTimeline(wasm) {
           walk.reports.push({ report, diagnostics });
         } catch (e) {
           walk.session?.free();
-          this.#walks.delete(key);
+          walk.session = null;
+          walk.evicted = true;
+          this.#walks.delete(walk.key);
           throw e;
         }
         if (walk.reports.length === this.points.length) {
@@ -190,7 +208,11 @@ export function bindTimeline(wasm) {
 
     /** Frees the sessions of walks under way (a Timeline no longer read). */
     free() {
-      for (const walk of this.#walks.values()) walk.session?.free();
+      for (const walk of this.#walks.values()) {
+        walk.session?.free();
+        walk.session = null;
+        walk.evicted = true;
+      }
       this.#walks.clear();
     }
 

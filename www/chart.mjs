@@ -107,6 +107,8 @@ export function timelineChart(canvas, readout, onSelect) {
         ctx.fillRect(x, bottom - shared - 1, colW, 2);
       }
     });
+    // Where the columns start, for whoever maps a column to a point (a test, a tool).
+    canvas.dataset.plotLeft = String(AXIS);
     canvas.setAttribute('aria-valuenow', String(selected + 1));
     canvas.setAttribute('aria-valuemax', String(n));
     if (selected >= 0 && selected < n) {

@@ -92,10 +92,13 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     return { session: state.session, timeline: t, index: state.index, base: state.asRecorded ? base : baseOptions(), options: t && t.length ? optionsAt(state.index) : options(), text: sessionText };
   });
 
+  /** Whether the log shown records where some request went (what "as recorded" needs). */
+  const recordsProvider = () => Boolean(state.timeline?.points.some((p) => p.provider !== undefined));
+
   /** Shows the controls as the view has them: as recorded, the selected request's own. */
   function showMode() {
     const t = state.timeline;
-    const recorded = Boolean(t?.points.some((p) => p.provider !== undefined));
+    const recorded = recordsProvider();
     $('as-recorded').disabled = !recorded;
     $('as-recorded').checked = state.asRecorded;
     $('as-recorded').parentElement.title = recorded ? 'each request at the provider and model the session recorded, without pruning of ours' : 'this log records no provider or model';
@@ -155,7 +158,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     state.links = state.timeline.subagents();
     state.children = new Map();
     state.stack.push({ label: session.label, session });
-    state.asRecorded = state.timeline.points.some((p) => p.provider !== undefined);
+    state.asRecorded = recordsProvider();
     if (!state.asRecorded && state.saved) {
       // The controls showed another session's recorded model: the what-if's own come back.
       $('provider').value = state.saved.provider;
@@ -184,6 +187,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     s.reading = readingOf(s.report ? s.text : s.log, s.report ? s.report.diagnostics : state.timeline.diagnostics);
     const said = readingSaid(s.name, s.reading, s.unlinked ?? []);
     showAlert(said, 'warn');
+    if (said) $('alert').parentElement.scrollIntoView?.({ block: 'nearest' }); // seen with its header, wherever the page was
   }
 
   function showAlert(message, kind = '') {
@@ -327,6 +331,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     resetSession();
     state.stack = stack;
     open({ name: link.sessionId, label, log, report: null, children: parent.children, unlinked: [] });
+    $('overview').scrollIntoView?.({ block: 'start' }); // the child's first screen, not the list it was opened from
   }
 
   /** Goes back to session `depth` of the breadcrumb, at the request it showed. */
@@ -337,6 +342,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     state.stack = stack.slice(0, depth);
     open(session);
     if (index !== undefined && index < state.timeline.length) select(index);
+    $('overview').scrollIntoView?.({ block: 'start' });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -571,8 +577,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     if (o.contextWindow !== undefined) $('window').value = String(o.contextWindow ?? '');
     if (o.pruning !== undefined) $('pruning').value = o.pruning;
     // As recorded only where the log records a provider (else the controls say where it goes).
-    const recordsOne = !state.timeline || state.timeline.points.some((p) => p.provider !== undefined);
-    if (o.asRecorded !== undefined) state.asRecorded = Boolean(o.asRecorded) && recordsOne;
+    if (o.asRecorded !== undefined) state.asRecorded = Boolean(o.asRecorded) && (!state.timeline || recordsProvider());
     else if (o.provider !== undefined || o.model !== undefined || o.pruning !== undefined) state.asRecorded = false;
     if (!state.asRecorded) state.saved = null;
     optionsChanged();

@@ -2,7 +2,7 @@
 // source, the context gauge, what the view pipeline did (repeated repairs grouped), what it
 // shares with the request before and what changed since. Each function fills elements from a
 // build's report and body; none of them builds.
-import { el, fmt, figure, dollars, renderSources, renderGauge, conversationOf, diffConversations, describeEntry, jsonView } from './views.mjs';
+import { el, fmt, figure, dollars, renderSources, renderGauge, beforePruning, countParts, conversationOf, diffConversations, describeEntry, jsonView } from './views.mjs';
 
 /**
  * The figures row and the lines under it that say what each token count is and why they
@@ -11,6 +11,7 @@ import { el, fmt, figure, dollars, renderSources, renderGauge, conversationOf, d
  */
 export function renderFigures($, report, payload, { headTokens = null, asRecorded = false } = {}) {
   const c = report.tokens.context;
+  const entries = conversationOf(payload).length;
   $('figures').replaceChildren(
     figure('tokens', report.tokens.request, 'tokens, estimated', fmt(report.tokens.request), 'our estimator\'s count of this body (see the token counts below)'),
     figure('context', c.used, 'in context', fmt(c.used), 'the session\'s count of its context: what the gauge shows (see the token counts below)'),
@@ -20,7 +21,7 @@ export function renderFigures($, report, payload, { headTokens = null, asRecorde
     ] : [figure('input-cost', 0, 'not priced', '—', `no price row for ${report.model}`)]),
     figure('bytes', report.bytes, 'bytes'),
     figure('items', report.items, 'items', fmt(report.items), 'conversation items the request holds'),
-    figure('entries', conversationOf(payload).length, 'entries', fmt(conversationOf(payload).length), 'entries of the body\'s conversation list'),
+    figure('entries', entries, 'entries', fmt(entries), 'entries of the body\'s conversation list'),
   );
   const lines = [
     el('li', { 'data-count': 'tokens' }, el('b', { text: fmt(report.tokens.request) }),
@@ -30,14 +31,7 @@ export function renderFigures($, report, payload, { headTokens = null, asRecorde
     lines.push(el('li', { 'data-count': 'reported' }, el('b', { text: fmt(c.anchorTokens) }),
       ' tokens the provider reported for the last answer before this request (its own tokenizer, with everything the agent sent).'));
   }
-  const parts = c.given ? 'the count the host gave' : [
-    c.anchored ? `${fmt(c.anchorTokens)} reported` : null,
-    `${c.anchored ? '+ ' : ''}${fmt(c.estimatedTokens)} estimated ${c.anchored ? 'since' : 'in all'}`,
-    c.inheritedOverhead ? `${c.inheritedOverhead < 0 ? '−' : '+'} ${fmt(Math.abs(c.inheritedOverhead))} carried over a compaction` : null,
-    c.adjustedTokens ? `${c.adjustedTokens < 0 ? '−' : '+'} ${fmt(Math.abs(c.adjustedTokens))} ${c.adjustedTokens < 0 ? 'this view leaves out (pruned results, evicted images)' : 'the request before had left out and this one sends'}` : null,
-    c.correctedTokens ? `${c.correctedTokens < 0 ? '−' : '+'} ${fmt(Math.abs(c.correctedTokens))} corrected by a context-length refusal` : null,
-  ].filter(Boolean).join(' ');
-  lines.push(el('li', { 'data-count': 'context' }, el('b', { text: fmt(c.used) }), ` tokens in context, the count the gauge shows: ${parts}.`));
+  lines.push(el('li', { 'data-count': 'context' }, el('b', { text: fmt(c.used) }), ` tokens in context, the count the gauge shows: ${countParts(c).join(', ')}.`));
   const gap = c.used - report.tokens.request;
   if (!c.given && Math.abs(gap) > Math.max(500, report.tokens.request * 0.05)) {
     const why = [];
@@ -76,9 +70,9 @@ export function renderPipeline($, report, { pruningOff = false } = {}) {
     lines.push(el('li', { 'data-kind': 'repair', 'data-repair': kind, 'data-count': String(list.length), text }));
   }
   // Pruning runs on the count before it: said beside the count after, which the gauge shows.
-  const before = c.used - Math.min(c.adjustedTokens, 0);
+  const before = beforePruning(c);
   const against = p.active && c.pruneAt ? ` — the context before pruning: ${fmt(before)} tokens (prune mark ${fmt(c.pruneAt)}), after: ${fmt(c.used)}` : '';
-  lines.push(el('li', { 'data-kind': 'pruning', 'data-cleared': String(p.cleared), 'data-trimmed': String(p.trimmed),
+  lines.push(el('li', { 'data-kind': 'pruning', 'data-cleared': String(p.cleared), 'data-trimmed': String(p.trimmed), 'data-before': String(before),
     text: p.active ? `pruning: ${fmt(p.cleared)} results cleared, ${fmt(p.trimmed)} trimmed (results before step ${p.boundaryStep ?? 0} of ${p.steps ?? 0}, turn ${p.boundaryTurn} of ${p.turns})${against}`
       : pruningOff ? 'pruning: off (as recorded, or the policy chosen)' : 'pruning: inactive (below its trigger)' }));
   // The report names the results this request prunes that the one before did not.

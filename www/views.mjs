@@ -47,33 +47,46 @@ export function renderSources(bar, tbody, tokens, bytes) {
     el('td', { class: 'num', text: fmt(bytes[key] ?? 0) }))));
 }
 
+/** The context count before this view's pruning and image eviction took their part off. */
+export const beforePruning = (context) => context.used - Math.min(context.adjustedTokens ?? 0, 0);
+
+/**
+ * What a context count is made of, part by part: the provider's figure, the estimate after it,
+ * what a compaction carried over, what the view left out (pruning, evicted images) that the log
+ * still holds, and what a context-length refusal corrected.
+ */
+export function countParts(context) {
+  if (context.given) return ['the count the host gave'];
+  const signed = (n) => `${n < 0 ? '−' : '+'}${fmt(Math.abs(n))}`;
+  return [
+    ...(context.anchored ? [`${fmt(context.anchorTokens)} reported by the provider`] : []),
+    `${fmt(context.estimatedTokens)} estimated`,
+    ...(context.inheritedOverhead ? [`${signed(context.inheritedOverhead)} carried over a compaction`] : []),
+    ...(context.adjustedTokens ? [`${signed(context.adjustedTokens)} ${context.adjustedTokens < 0 ? 'left out by this view' : 'the last request had left out'}`] : []),
+    ...(context.correctedTokens ? [`${signed(context.correctedTokens)} corrected by a context-length refusal`] : []),
+  ];
+}
+
 /** The context against the window, with the prune and compact thresholds marked. */
 export function renderGauge(gauge, text, context) {
   const { used, size, pruneAt, compactAt, threshold } = context;
-  const scale = Math.max(size || 0, used - Math.min(context.adjustedTokens ?? 0, 0), compactAt ?? 0) || 1;
+  const before = beforePruning(context);
+  const scale = Math.max(size || 0, before, compactAt ?? 0) || 1;
   const cls = threshold === 'compact' ? 'used over-compact' : threshold === 'prune' ? 'used over-prune' : 'used';
   const marks = [];
   if (pruneAt) marks.push(el('div', { class: 'mark', style: `left: ${(100 * pruneAt) / scale}%`, 'data-label': 'prune', title: `pruning starts at ${fmt(pruneAt)}` }));
   if (compactAt) marks.push(el('div', { class: 'mark', style: `left: ${(100 * compactAt) / scale}%`, 'data-label': 'compact', title: `compaction is due at ${fmt(compactAt)}` }));
   // What pruning took off: the count before it, drawn faint behind the count after.
-  const before = used - Math.min(context.adjustedTokens ?? 0, 0);
-  const ghost = before > used ? [el('div', { class: 'before', style: `width: ${(100 * Math.min(before, scale)) / scale}%`, title: `${fmt(before)} tokens before this view's pruning` })] : [];
+  const ghost = before > used ? [el('div', { class: 'before', style: `width: ${(100 * before) / scale}%`, title: `${fmt(before)} tokens before this view's pruning` })] : [];
   gauge.replaceChildren(...ghost, el('div', { class: cls, style: `width: ${(100 * used) / scale}%` }), ...marks);
   gauge.dataset.before = String(before);
   gauge.dataset.used = String(used);
   gauge.dataset.size = String(size);
   gauge.dataset.adjusted = String(context.adjustedTokens ?? 0);
-  // What the count is made of: the provider's figure, the estimate after it, and what the view
-  // left out (pruning, evicted images) that the log still holds.
-  const parts = context.given ? ['the count the host gave'] : [
-    ...(context.anchored ? [`${fmt(context.anchorTokens)} reported by the provider`] : []),
-    `${fmt(context.estimatedTokens)} estimated`,
-    ...(context.adjustedTokens ? [`${context.adjustedTokens < 0 ? '−' : '+'}${fmt(Math.abs(context.adjustedTokens))} ${context.adjustedTokens < 0 ? 'left out by this view' : 'the last request had left out'}`] : []),
-  ];
   text.textContent = `${fmt(used)} of ${size ? fmt(size) : 'an unknown window'} tokens` +
     (size ? ` (${((100 * used) / size).toFixed(1)}%)` : '') +
     (pruneAt ? ` · pruning from ${fmt(pruneAt)}` : '') + (compactAt ? ` · compaction due at ${fmt(compactAt)}` : '') +
-    ` · ${parts.join(', ')} · threshold: ${threshold}`;
+    ` · ${countParts(context).join(', ')} · threshold: ${threshold}`;
 }
 
 /**
@@ -189,7 +202,11 @@ export function describeEntry(entry) {
   return `${role}${kinds.length ? ` [${kinds.join(', ')}]` : ''}${short ? ': ' + short : ''}`;
 }
 
-/** Dollars, to the cent above one, to a hundredth of a cent below. */
+/**
+ * Dollars, to the cent above one, to a hundredth of a cent below, and to two significant
+ * digits below a cent (a small request's cost is never shown as $0.0000).
+ */
 export function dollars(d) {
+  if (d > 0 && d < 0.01) return `$${d.toFixed(Math.min(20, 1 - Math.floor(Math.log10(d))))}`;
   return `$${d.toFixed(d < 1 ? 4 : 2)}`;
 }

@@ -172,19 +172,23 @@ impl Session {
         if let Some(sampling) = &self.sampling {
             return Some(sampling.clone());
         }
-        let switch = self.replayer().state().model.clone()?;
-        let provider = crate::provider::Provider::of_recorded(&switch.provider, &switch.model);
-        Some(BuildInput { model: Some(switch.model), context_window: switch.context_window, ..BuildInput::new(provider) })
+        let (provider, model, context_window) = self.recorded_model()?;
+        Some(BuildInput { model: Some(model), context_window, ..BuildInput::new(provider) })
     }
 
     /// The session's defaults for build options: the provider, model and window of
     /// [`Session::sampling`], without cloning the rest of it.
     pub(crate) fn defaults(&mut self) -> Option<(crate::provider::Provider, Option<String>, Option<u64>)> {
-        if let Some(s) = &self.sampling {
-            return Some((s.provider, s.model.clone(), s.context_window));
+        match &self.sampling {
+            Some(s) => Some((s.provider, s.model.clone(), s.context_window)),
+            None => self.recorded_model().map(|(provider, model, window)| (provider, Some(model), window)),
         }
+    }
+
+    /// The log's last `model_switch`, its provider name mapped to one of our APIs.
+    fn recorded_model(&mut self) -> Option<(crate::provider::Provider, String, Option<u64>)> {
         let switch = self.replayer().state().model.clone()?;
-        Some((crate::provider::Provider::of_recorded(&switch.provider, &switch.model), Some(switch.model), switch.context_window))
+        Some((crate::provider::Provider::of_recorded(&switch.provider, &switch.model), switch.model, switch.context_window))
     }
 
     /// Build options with the session's defaults, as JSON: `provider` and `model` default to the

@@ -89,7 +89,8 @@ test('the chart: a click on a column selects it, the keys move the selection, a 
   const xOf = (i) => page.evaluate(([i, n]) => {
     const c = document.getElementById('timeline-chart');
     const r = c.getBoundingClientRect();
-    for (let x = r.left; x < r.right; x += 1) if (Math.floor((x - r.left - 52) / ((r.width - 52) / n)) === i) return x + 2;
+    const left = Number(c.dataset.plotLeft);
+    for (let x = r.left; x < r.right; x += 1) if (Math.floor((x - r.left - left) / ((r.width - left) / n)) === i) return x + 2;
     return null;
   }, [i, columns.length]);
   const x = await xOf(7);
@@ -155,6 +156,11 @@ test('a Codex rollout opens as recorded: at its provider and model, sending what
   assert.deepEqual([v.asRecorded, v.provider, v.model, v.pruning.cleared, v.pruning.trimmed], [true, 'openai-responses', 'gpt-5', 0, 0]);
   assert.equal(await page.$eval('#mode-label', (l) => l.textContent), 'as recorded');
   assert.equal(await page.$eval('#recorded-note', (n) => n.hidden), false);
+  // Each token count has its line, with the figure the panel shows.
+  const notes = await page.$$eval('#token-notes li[data-count]', (lis) => lis.map((li) => [li.dataset.count, Number(li.querySelector('b')?.textContent.replace(/,/g, ''))]));
+  const noted = Object.fromEntries(notes);
+  assert.deepEqual([noted.tokens, noted.context], [v.figures.tokens, v.figures.context], JSON.stringify(notes));
+  assert.ok(notes.every(([, n]) => Number.isFinite(n) || Number.isNaN(n)), JSON.stringify(notes));
   // What the page shows is what the CLI builds as recorded, every request of it.
   const logPath = write('codex-log.jsonl', execFileSync(process.execPath, [cli, 'import', file], { encoding: 'utf8' }));
   for (let i = 0; i < v.requests; i++) {
@@ -224,6 +230,10 @@ test('a subagent\'s subagent opens with real clicks, and the breadcrumb goes bac
   const opened = await view();
   assert.deepEqual([opened.session, opened.depth, opened.subagents, opened.requests], ['p/s1', 1, 1, Number(row.requests)]);
   assert.ok(Number(row.dollars) > 0, `the row prices the child: ${row.dollars}`);
+  // A request that costs a fraction of a cent says how much, not $0.0000.
+  const shownCost = await page.$eval('#figures [data-figure="input-cost"] b', (b) => b.textContent);
+  assert.ok(opened.figures.cost > 0 && opened.figures.cost < 0.01, String(opened.figures.cost));
+  assert.ok(Math.abs(Number(shownCost.slice(1)) - opened.figures.cost) <= 0.05 * opened.figures.cost, `${shownCost} for ${opened.figures.cost}`);
   assert.ok(Math.abs(opened.totals.cost - Number(row.dollars)) < 1e-12, `${opened.totals.cost} vs ${row.dollars}`);
   await act(() => page.click('#subagents > li[data-call="g1"] button.open'));
   const deepest = await view();
@@ -279,6 +289,15 @@ test('a session folder: the Claude Code session at its top and its subagents\' f
 });
 
 test('a compaction preview over the window says so; repeated repairs are one line with a count', async () => {
+  // Where pruning took its part off (of counts the log's answers did not report), the gauge and
+  // the pipeline give the same count before it.
+  await load(write('long-estimated.jsonl', longSession(cv, { rounds: 20, usage: false })));
+  await act(() => page.evaluate(() => document.body.inspector.setOptions({ provider: 'anthropic', contextWindow: 8000, pruning: 'eager' })));
+  const gauge = await page.$eval('#gauge', (g) => ({ before: Number(g.dataset.before), used: Number(g.dataset.used) }));
+  const pruned = await page.$eval('#pipeline li[data-kind="pruning"]', (li) => ({ before: Number(li.dataset.before), text: li.textContent }));
+  assert.ok(gauge.before > gauge.used, JSON.stringify(gauge));
+  assert.equal(pruned.before, gauge.before);
+  assert.match(pruned.text, new RegExp(`the context before pruning: ${gauge.before.toLocaleString('en-US')} tokens \\(prune mark [\\d,]+\\), after: ${gauge.used.toLocaleString('en-US')}`));
   await load(write('long-compact.jsonl', longSession(cv, { rounds: 20 })));
   await act(() => page.evaluate(() => document.body.inspector.setOptions({ provider: 'anthropic', contextWindow: 8000, pruning: 'off' })));
   await act(() => page.click('#compact'));

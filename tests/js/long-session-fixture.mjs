@@ -21,7 +21,7 @@ function prose(seed, n) {
  * model recorded as `provider`/`model` when given (`recordedAs`: the name the log records
  * instead, an agent's own, e.g. Codex's `openai`); the log ends waiting on the last result.
  */
-export function longSession(cv, { rounds = 24, provider = null, model = null, recordedAs = null, resultChars = 3000 } = {}) {
+export function longSession(cv, { rounds = 24, provider = null, model = null, recordedAs = null, resultChars = 3000, usage: reported = true } = {}) {
   const session = cv.Session.create('long-session');
   const lines = [];
   let clock = Date.parse('2026-12-04T10:00:00Z');
@@ -32,7 +32,8 @@ export function longSession(cv, { rounds = 24, provider = null, model = null, re
     // Each write hands storage the header until storage says it took it: kept once.
     for (const e of p.effects) if (e.type === 'persist') lines.push(...e.lines.filter((l) => lines.length === 0 || JSON.parse(l).format === undefined));
   };
-  const usage = (inputTokens, outputTokens) => ({ provider: provider ?? 'anthropic', model: model ?? 'claude-sonnet-4-5', inputTokens, outputTokens });
+  // The provider's usage on every answer, unless `usage: false` (a log whose counts are all estimates).
+  const usage = (inputTokens, outputTokens) => (reported ? { provider: provider ?? 'anthropic', model: model ?? 'claude-sonnet-4-5', inputTokens, outputTokens } : undefined);
   try {
     if (provider) run({ type: 'switchModel', provider, model });
     run({ type: 'userMessage', text: `Find why the parser drops the last line.\n${prose(0, 6000)}` });

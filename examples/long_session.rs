@@ -27,22 +27,39 @@ fn main() {
     s.set_release_stored(true);
     let mut out = String::new();
     let run = |s: &mut Session, command: serde_json::Value, out: &mut String| -> bool {
-        let p = s.dispatch(serde_json::from_value(command).unwrap(), Some(NOW.into())).unwrap();
-        assert!(p.error.is_none(), "{:?}", p.error);
+        let mut p = s.dispatch(serde_json::from_value(command).unwrap(), Some(NOW.into())).unwrap();
         let mut due = false;
-        for effect in p.effects {
-            match effect {
-                Effect::Persist { ticket, lines } => {
-                    for line in lines {
-                        out.push_str(&line);
-                        out.push('\n');
+        let mut effects = std::mem::take(&mut p.effects);
+        while !effects.is_empty() {
+            for effect in std::mem::take(&mut effects) {
+                // What the command waits for is read back from what was written, which runs it.
+                let lines_of = |out: &String, keep: &dyn Fn(u64) -> bool| -> String {
+                    out.lines().filter(|l| contextview::update::parse_log(l).records.first().is_some_and(|r| keep(r.seq))).map(|l| format!("{l}\n")).collect()
+                };
+                let ran = match effect {
+                    Effect::Persist { ticket, lines } => {
+                        for line in lines {
+                            out.push_str(&line);
+                            out.push('\n');
+                        }
+                        s.ack(ticket, contextview::session::PersistOutcome::Committed).unwrap();
+                        None
                     }
-                    s.ack(ticket, contextview::session::PersistOutcome::Committed).unwrap();
+                    Effect::CompactionDue { .. } => {
+                        due = true;
+                        None
+                    }
+                    Effect::Notify { .. } => None,
+                    Effect::ReadHistory { through, .. } => s.provide_history(lines_of(out, &|seq| seq <= through)).unwrap(),
+                    Effect::ReadRecords { seqs, .. } => s.provide_records(&lines_of(out, &|seq| seqs.contains(&seq))).unwrap(),
+                };
+                if let Some(mut ran) = ran {
+                    effects.append(&mut ran.effects);
+                    p = ran;
                 }
-                Effect::CompactionDue { .. } => due = true,
-                Effect::Notify { .. } => {}
             }
         }
+        assert!(p.error.is_none() && p.waiting.is_none(), "{:?} {:?}", p.error, p.waiting);
         due
     };
     run(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}), &mut out);

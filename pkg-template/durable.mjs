@@ -157,32 +157,26 @@ export class DurableSession {
       // The same command again: it ran, and what it wrote is stored now.
       if (key !== null && key === failed) return processed;
     }
-    // A session opened from its tail reads the rest of the log before what needs all of it.
-    if (command?.type === 'rewind' || command?.type === 'snapshot') await this.#giveHistory();
-    let processed = this.session.dispatch(command, now);
-    // A request that sends whole again what the session let go: what the attempt wrote goes to
-    // storage, what it asked for is read back, and the command runs again (a few times at most:
-    // a compaction may need more than one read).
-    for (let tries = 0; tries < 4 && processed.error?.code === 'history_needed'; tries++) {
-      await this.#perform(processed.effects);
-      processed.effects = [];
-      this.#throwIfUnstored(null);
-      if (!(await this.#readBack())) break;
-      processed = this.session.dispatch(command, now);
-    }
-    await this.#perform(processed.effects);
+    // A command that needs records storage keeps (a rewind, a snapshot, a request that sends
+    // whole what the session let go) waits for them: its read effect is answered with them, and
+    // it runs then, once.
+    const processed = await this.#run(this.session.dispatch(command, now));
     await this.#reconcileIfNeeded(processed);
-    this.#throwIfUnstored(processed, command);
+    // A command given up for want of its records ran nothing to return again.
+    this.#throwIfUnstored(processed, processed.error?.code === 'records_unavailable' ? undefined : command);
     return processed;
   }
 
   /**
    * The session's snapshot (`Session.restore` gives it back). A session opened from its log's
-   * last checkpoint reads the history before it from storage first.
+   * last checkpoint, or one that let go of what storage holds, reads the records it lacks from
+   * storage first (the `snapshot` command asks for them).
    */
   async snapshot() {
-    await this.#giveHistory();
-    return this.session.snapshot();
+    const processed = await this.dispatch({ type: 'snapshot' });
+    if (processed.error) throw new ContextviewError(processed.error.code, processed.error.message);
+    const { type: _, ...snapshot } = processed.reply;
+    return snapshot;
   }
 
   /**
@@ -320,24 +314,38 @@ export class DurableSession {
   }
 
   /**
-   * Reads back what the session asked for: the records that set the tool results it let go
-   * (loadRecords), else the history it let go or opened without. False when it asked for none.
+   * Performs a processed command's effects, in order. A read effect is answered from storage,
+   * which runs the command that waited: what it did then takes the place of the wait, its
+   * effects performed in turn, every effect kept in `effects`.
    */
-  async #readBack() {
-    const seqs = this.session.neededRecords?.() ?? [];
-    if (seqs.length > 0 && typeof this.storage.loadRecords === 'function') {
-      this.session.provideRecords(await this.#read(this.storage.loadRecords(seqs), 'loadRecords()'));
-      return true;
+  async #run(processed) {
+    let effects = processed.effects;
+    for (;;) {
+      const ran = await this.#perform(effects);
+      if (!ran) return processed;
+      effects = ran.effects;
+      processed = { ...ran, effects: [...processed.effects, ...ran.effects] };
     }
-    if (!this.session.needsHistory?.()) return false;
-    await this.#giveHistory();
-    return true;
   }
 
-  /** Reads the records the session let go, or opened without, when it wants them. */
-  async #giveHistory() {
-    if (this.session.needsHistory?.()) {
-      this.session.provideHistory(await this.#read(this.storage.loadHistory(this.session.historyThrough?.() ?? undefined), 'loadHistory()'));
+  /**
+   * Answers a command's read effect: the records that set the tool results the session let go
+   * (loadRecords), else the history it let go or opened without (loadHistory, which holds
+   * them too). Resolves to what the command did once answered. When what the command wrote was
+   * not stored, or storage cannot read, the command is given up (`records_unavailable`); a
+   * failed read rejects with its StorageError.
+   */
+  async #answer(effect) {
+    if (this.#failure) return this.session.abandon();
+    try {
+      if (effect.type === 'readRecords' && typeof this.storage.loadRecords === 'function') {
+        return this.session.provideRecords(await this.#read(this.storage.loadRecords(effect.seqs), 'loadRecords()'));
+      }
+      const through = this.session.historyThrough() ?? undefined;
+      return this.session.provideHistory(await this.#read(this.storage.loadHistory(through), 'loadHistory()'));
+    } catch (e) {
+      this.session.abandon();
+      throw e;
     }
   }
 
@@ -346,9 +354,15 @@ export class DurableSession {
     return answered(promise, this.#timeoutMs, 'read_failed', what);
   }
 
+  /** Performs `effects` in order; resolves to what a command that waited did once answered, or null. */
   async #perform(effects) {
+    let ran = null;
     for (const effect of effects) {
       switch (effect.type) {
+        case 'readHistory':
+        case 'readRecords':
+          ran = await this.#answer(effect);
+          break;
         case 'persist':
           await this.#persist(effect);
           break;
@@ -364,6 +378,7 @@ export class DurableSession {
           throw new ContextviewError('internal', `unknown effect ${effect.type}`);
       }
     }
+    return ran;
   }
 
   async #persist({ ticket, lines }) {

@@ -353,7 +353,7 @@ export function faultyStorage<S extends SessionStorage>(inner: S, plan?: FaultPl
 // command's effects — persist (append, then ack with what happened), notify, compactionDue —
 // and reconciles with storage after a lost answer or a refused batch.
 
-import type { Command, Processed, ProcessedAs, Provider, Reconciled, Session } from './web/contextview.js';
+import type { Command, Need, Processed, ProcessedAs, Provider, Reconciled, Session } from './web/contextview.js';
 
 export interface DurableSessionOptions {
   /** The new session's id when storage is empty. */
@@ -397,15 +397,19 @@ export declare class DurableSession {
    * session reconciled with it: `reconciled`. When storage did not take the command's records,
    * rejects with a StorageError (`processed`, `unstored`): the same command dispatched again once
    * storage is back stores them and resolves to that `processed`, and any other call stores them
-   * before it runs.
+   * before it runs. A command that waits for records storage keeps (its `readHistory` /
+   * `readRecords` effect) is answered from storage (`loadHistory`, `loadRecords`) and runs then:
+   * it never resolves waiting. When storage cannot read them, the command is given up and the
+   * call rejects with the StorageError of the read (`read_failed`, `timeout`).
    */
-  dispatch<C extends Command>(command: C, now?: string): Promise<ProcessedAs<C['type']> & { reconciled?: Reconciled }>;
+  dispatch<C extends Command>(command: C, now?: string): Promise<Exclude<ProcessedAs<C['type']>, { waiting: Need }> & { reconciled?: Reconciled }>;
   /** Stores what storage has not confirmed; rejects with a StorageError while it cannot. */
   flush(now?: string): Promise<Processed>;
   /**
-   * The session's snapshot; a session opened from its log's last checkpoint (its storage reads
-   * the tail alone) reads the history from storage first (`session.snapshot()` would throw
-   * `history_needed`).
+   * The session's snapshot (the `snapshot` command); a session opened from its log's last
+   * checkpoint (its storage reads the tail alone), or one that let go of what storage holds,
+   * reads the history from storage first, answering the command's `readHistory` effect
+   * (`session.snapshot()` would throw `history_needed`).
    */
   snapshot(): Promise<SessionSnapshot>;
   /** Reads storage and converges memory to it. */
@@ -482,7 +486,7 @@ export interface ReceiveOptions {
  */
 export declare class AnswerStream implements AsyncIterable<SessionUpdate> {
   [Symbol.asyncIterator](): AsyncIterator<SessionUpdate>;
-  done(): Promise<ProcessedAs<'endAnswer'>>;
+  done(): Promise<Exclude<ProcessedAs<'endAnswer'>, { waiting: Need }>>;
 }
 
 /** Receives `source` into a Session (records come back as persist effects). */
@@ -577,7 +581,7 @@ export type ContextviewErrorCode =
   | 'degenerate_summary' | 'unknown_ticket' | 'session_mismatch' | 'invalid_snapshot' | 'queue_not_empty'
   | 'no_answer_begun' | 'unknown_model' | 'answer_in_progress' | 'unknown_format' | 'unknown_skill'
   | 'not_discovered' | 'no_job' | 'discovery_stalled' | 'workspace_closed' | 'lazy_module_unavailable' | 'internal' | 'not_ready'
-  | 'input_refused'
+  | 'input_refused' | 'history_needed' | 'history_mismatch' | 'command_waiting' | 'not_asked' | 'records_unavailable'
   | ProviderErrorCode | StorageErrorCode | 'ack_lost' | 'crashed' | 'injected';
 
 /**

@@ -257,14 +257,14 @@ pub fn build_request(input: &BuildInput) -> Result<BuildOutput, RequestError> {
             diagnostics.extend(replayed.diagnostics);
             let session_id = log.header.as_ref().map(|h| h.session_id.as_str());
             let options = input.options_for(&replayed.state, session_id);
-            let mut built = forecast(view::build(&replayed.items, &options).map_err(RequestError::Build)?, &options, input);
-            built.report.subagents = view::SubagentsReport::of(&replayed.state.subagents);
-            built.report.head_cuts = replayed.state.heads.map(|h| h.cuts).unwrap_or_default();
+            let mut built = view::build(&replayed.items, &options).map_err(RequestError::Build)?;
+            complete_report(&mut built.report, Some(&replayed.state), &mut crate::cost::Forecaster::default(), &options, input, at(input));
             Ok(BuildOutput { built, diagnostics })
         }
         (None, Some(items)) => {
             let options = input.options();
-            let built = forecast(view::build(items, &options).map_err(RequestError::Build)?, &options, input);
+            let mut built = view::build(items, &options).map_err(RequestError::Build)?;
+            complete_report(&mut built.report, None, &mut crate::cost::Forecaster::default(), &options, input, at(input));
             Ok(BuildOutput { built, diagnostics: Vec::new() })
         }
         (Some(_), Some(_)) => Err(RequestError::InvalidOptions("give either `log` or `items`, not both".to_owned())),
@@ -272,9 +272,29 @@ pub fn build_request(input: &BuildInput) -> Result<BuildOutput, RequestError> {
     }
 }
 
-/// A build on its own: the cache's forecast for a request with nothing cached before it.
-fn forecast(mut built: Built, options: &BuildOptions, input: &BuildInput) -> Built {
-    let at = input.now.as_deref().and_then(crate::cost::epoch_seconds);
-    built.report.forecast = crate::cost::Forecaster::default().forecast(&built.report, &options.render.cache, &input.cost_models, at).map(|(f, _)| f);
-    built
+/// When a build on its own is made: its input's clock.
+fn at(input: &BuildInput) -> Option<i64> {
+    input.now.as_deref().and_then(crate::cost::epoch_seconds)
+}
+
+/// Fills what a report says beyond the view's own figures, in one place for every build (a
+/// session's, one from a log, one from items): the subagents the log started and the cuts its
+/// heads took, before any the build made itself (from `state`, when the build has a log), and
+/// what the provider's cache should serve of this request after the ones `forecaster` saw (a
+/// fresh one: nothing cached before it).
+pub(crate) fn complete_report(
+    report: &mut view::Report,
+    state: Option<&ReplayState>,
+    forecaster: &mut crate::cost::Forecaster,
+    options: &BuildOptions,
+    input: &BuildInput,
+    at: Option<i64>,
+) {
+    if let Some(state) = state {
+        report.subagents = view::SubagentsReport::of(&state.subagents);
+        let mut cuts = state.heads.as_ref().map(|h| h.cuts.clone()).unwrap_or_default();
+        cuts.append(&mut report.head_cuts);
+        report.head_cuts = cuts;
+    }
+    report.forecast = forecaster.forecast(report, &options.render.cache, &input.cost_models, at).map(|(f, _)| f);
 }

@@ -57,12 +57,18 @@ export type ReplyTo<T extends Command['type']> = T extends 'buildRequest' ? Extr
 
 /**
  * A processed command: its reply, or — refused, having written nothing — its error (a refusal
- * is data; only a command that is not one of the session's throws).
+ * is data; only a command that is not one of the session's throws), or — not run yet — what it
+ * waits for (`waiting`, with its `readHistory` / `readRecords` effect last: `provideHistory` or
+ * `provideRecords` runs it and returns its reply; a `DurableSession` answers it itself).
  */
-export type ProcessedAs<T extends Command['type']> = Omit<Processed, 'command' | 'reply' | 'error'> & { command: T } & (
-  | { reply: ReplyTo<T>; error?: undefined }
-  | { reply?: undefined; error: CommandFailure }
+export type ProcessedAs<T extends Command['type']> = Omit<Processed, 'command' | 'reply' | 'error' | 'waiting'> & { command: T } & (
+  | { reply: ReplyTo<T>; error?: undefined; waiting?: undefined }
+  | { reply?: undefined; error: CommandFailure; waiting?: undefined }
+  | (T extends MayWait ? { reply?: undefined; error?: undefined; waiting: Need } : never)
 );
+
+/** The commands that may wait for records the host keeps (the others never come back `waiting`). */
+type MayWait = 'rewind' | 'snapshot' | 'buildRequest' | 'prepareCompaction' | 'applyCompaction';
 
 export declare namespace Session {
     /**

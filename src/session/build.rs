@@ -123,10 +123,7 @@ impl Session {
         }
         self.strip_images_once = false;
         report.continued = continued;
-        let state = self.replayer().state();
-        report.head_cuts = state.heads.as_ref().map(|h| h.cuts.clone()).unwrap_or_default();
-        report.head_cuts.extend(reminder_cuts);
-        report.subagents = view::SubagentsReport::of(&state.subagents);
+        report.head_cuts = reminder_cuts;
         // What rewrote the previous request, if anything did: what pruning cost the provider's
         // cache is reported apart from what a compaction or a rewind cost.
         let boundary = (report.pruning.boundary_turn, report.pruning.boundary_step);
@@ -150,7 +147,9 @@ impl Session {
         self.since_build = SinceBuild::default();
         // What the provider's cache should serve of this request, after the ones before it.
         let at = crate::cost::epoch_seconds(&ts);
-        report.forecast = self.forecaster.forecast(&report, &options.render.cache, &input.cost_models, at).map(|(f, _)| f);
+        self.replayer();
+        let state = self.replayer.as_ref().map(|r| r.state());
+        crate::request::complete_report(&mut report, state, &mut self.forecaster, &options, input, at);
         Ok((body, report))
     }}
 

@@ -84,3 +84,22 @@ fn every_public_method_that_changes_the_session_goes_through_the_door() {
     }
     assert_eq!(side_doors, Vec::<String>::new(), "public methods that change the session without the door");
 }
+
+/// The commands that may wait for records, as the session decides ([`super::wait`]'s
+/// `may_wait`, the arm that answers `true`), are the ones the TypeScript `ProcessedAs` lets
+/// come back `waiting`: a command added to one list and not the other fails here.
+#[test]
+fn the_commands_that_may_wait_are_the_ones_typescript_says_may_wait() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let wait = std::fs::read_to_string(root.join("src/session/wait.rs")).unwrap();
+    let body = &wait[wait.find("fn may_wait").unwrap()..];
+    let arm = &body[body.find("match command {").unwrap() + "match command {".len()..body.find("=> true").unwrap()];
+    let camel = |v: &str| v[..1].to_lowercase() + &v[1..];
+    let rust: BTreeSet<String> =
+        arm.split('|').map(|p| p.trim().trim_start_matches("Command::")).map(|p| p.split('(').next().unwrap().trim().to_owned()).map(|v| camel(&v)).collect();
+    let ts = std::fs::read_to_string(root.join("src/js/first.rs")).unwrap();
+    let line = ts.lines().find(|l| l.starts_with("type MayWait =")).expect("first.rs declares MayWait");
+    let declared: BTreeSet<String> = line.split('\'').skip(1).step_by(2).map(str::to_owned).collect();
+    assert_eq!(rust.len(), 5, "{rust:?}");
+    assert_eq!(declared, rust);
+}

@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use super::{AppendError, Input, Session, SessionError, Settle};
+use super::{AppendError, Input, Processed, Session, SessionError, Settle};
 use crate::update::replay::PromptFold;
 use crate::update::{parse_log, Event, Record, RecordBody};
 
@@ -105,9 +105,15 @@ impl Session {
     /// checked against what the checkpoint says of them — every line a record, as many records
     /// as it counted, the last the one it covers, the same prompts — and refused whole
     /// (`history_mismatch`, nothing changed) when they are not that history: a torn or short
-    /// read never makes a wrong request.
-    pub fn provide_history(&mut self, text: String) -> Result<(), SessionError> {
-        self.input(ProvideHistory(text))
+    /// read never makes a wrong request. Refused (`not_asked`) when the session holds its
+    /// history. The command that waited for it (or for records among it) runs then: what it did
+    /// is returned, with its effects.
+    pub fn provide_history(&mut self, text: String) -> Result<Option<Processed>, SessionError> {
+        let resumed = self.input(ProvideHistory(text))?;
+        Ok(resumed.map(|mut processed| {
+            processed.effects = self.take_effects();
+            processed
+        }))
     }
 
     /// What [`ProvideHistory`] does (a command reading its history calls it directly).
@@ -227,9 +233,15 @@ impl Input for SetReleaseStored {
 pub struct ProvideHistory(pub String);
 
 impl Input for ProvideHistory {
-    type Output = Result<(), SessionError>;
-    const SETTLE: Settle = Settle::None;
-    fn apply(self, s: &mut Session) -> Result<(), SessionError> {
-        s.take_history(self.0)
+    type Output = Result<Option<Processed>, SessionError>;
+    const SETTLE: Settle = Settle::Resumed;
+    fn apply(self, s: &mut Session) -> Self::Output {
+        if !s.needs_history() {
+            return Err(SessionError::NotAsked("its history (it holds every record)".to_owned()));
+        }
+        s.take_history(self.0)?;
+        // Records it asked for are among the history now held.
+        s.needed.clear();
+        Ok(s.resume())
     }
 }

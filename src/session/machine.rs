@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::session::codes;
+use crate::session::wait;
 use crate::prompt::{self, PromptContext};
 use crate::request::BuildInput;
 use crate::tokens::Family;
@@ -38,11 +39,20 @@ impl Session {
     /// Runs one command: its reply or its error, as data.
     pub(super) fn run_command(&mut self, id: u64, command: Command, now: Option<&str>) -> Processed {
         let name = command.name().to_owned();
+        self.commands_run += 1;
+        // A command that may read records the host keeps is kept while it runs, to wait for them.
+        let kept = (self.history.is_some() && wait::may_wait(&command)).then(|| command.clone());
+        if kept.is_some() {
+            self.needed.clear();
+        }
         let (reply, error) = match self.handle(command, now) {
             Ok(reply) => (Some(reply), None),
-            Err(e) => (None, Some(CommandFailure::from(&e))),
+            Err(e) => match kept.zip(self.need_of(&e)) {
+                Some((command, need)) => return self.park(id, command, now, need),
+                None => (None, Some(CommandFailure::from(&e))),
+            },
         };
-        Processed { id, command: name, reply, error, effects: Vec::new() }
+        Processed { id, command: name, reply, error, waiting: None, effects: Vec::new() }
     }
 
     fn handle(&mut self, command: Command, now: Option<&str>) -> Result<Reply, SessionError> {
@@ -519,6 +529,7 @@ impl Session {
             last_activity_at: self.records.last().map(|r| r.ts.clone()),
             last_compaction_seq: replay_state.last_compaction_seq,
             queued_commands: self.queue.len(),
+            waiting: self.waiting(),
             queued_reminders,
             compaction_prepared: self.prepared.is_some(),
             prompt_context: self.prompt.clone(),

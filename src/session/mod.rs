@@ -24,16 +24,18 @@ mod receive;
 mod recovery;
 mod release;
 mod subagents;
+mod wait;
 
 pub use checkpoint::{SetCheckpointEvery, WriteCheckpoint, CHECKPOINT_EVERY};
 pub use compaction::{PrepareCompaction, SUMMARY_HEADROOM};
 pub use history::{ProvideHistory, SetReleaseStored};
 pub use receive::AnswerBytes;
 pub use release::ProvideRecords;
+pub use wait::Abandon;
 pub use persist::{PersistOutcome, PersistenceStatus, RecordState};
 pub use protocol::{
-    AckResult, AppendError, AssistantResponse, Command, CommandFailure, CompactionReason, Effect, ImageInput, Processed, Reconciled, Reply,
-    SessionError, SessionSnapshot, SessionState, SubagentStart,
+    AckResult, AppendError, AssistantResponse, Command, CommandFailure, CompactionReason, Effect, ImageInput, Need, Processed, Reconciled,
+    Reply, SessionError, SessionSnapshot, SessionState, SubagentStart, Waiting,
 };
 
 use std::collections::VecDeque;
@@ -97,8 +99,10 @@ pub struct Session {
     last_rewrite: u64,
     /// Records asked of the host to read back results let go ([`Session::needed_records`]).
     needed: Vec<u64>,
-    /// Results a compaction step needs read back (`release.rs`).
-    wanted: Vec<String>,
+    /// The command that waits for records the host keeps ([`wait`]).
+    waiting: Option<Box<wait::Parked>>,
+    /// Commands run so far (what tells [`Settle::Resumed`] whether one ran).
+    commands_run: u64,
     /// A streamed answer being received (between `beginAnswer` and `endAnswer`).
     receiving: Option<Box<receive::Receiving>>,
 }
@@ -120,7 +124,7 @@ pub enum Appended {
 /// [`Submit`], [`RunNext`], [`AppendLine`], [`AppendRecord`], [`Build`], [`Ack`], [`Reconcile`],
 /// [`ProviderError`], [`QueueReminder`], [`AnswerBytes`], [`WriteCheckpoint`],
 /// [`SetCheckpointEvery`], [`SetReleaseStored`], [`ProvideHistory`], [`ProvideRecords`],
-/// [`PrepareCompaction`]. The session's public methods that change it are each one input given
+/// [`Abandon`], [`PrepareCompaction`]. The session's public methods that change it are each one input given
 /// to the door; commands inside it call what an input does directly, never the door again.
 pub trait Input {
     type Output;
@@ -140,6 +144,9 @@ pub enum Settle {
     Persist,
     /// Nothing (a question, a queued command, an acknowledgement).
     None,
+    /// [`Settle::Full`] when the input ran a command that waited for it, else nothing (records
+    /// given back).
+    Resumed,
 }
 
 /// Queues a command; `now` (RFC 3339, the host's clock) stamps the records it writes. Output:
@@ -182,21 +189,26 @@ pub struct QueueReminder(pub Reminder);
 impl Session {
     /// The one door: runs `input`, then settles (see [`Input`]).
     pub fn input<I: Input>(&mut self, input: I) -> I::Output {
-        let before = self.records.len();
+        // What the session wrote moves its last `seq` (history given back does not).
+        let before = self.next_seq();
+        let ran = self.commands_run;
         let output = input.apply(self);
         match I::SETTLE {
-            Settle::Full => {
+            Settle::Resumed if self.commands_run == ran => {}
+            Settle::Full | Settle::Resumed => {
                 // A checkpoint when one is due goes to storage with the command's records.
                 self.checkpoint_if_due();
                 // Store first, then tell the client.
                 self.queue_persist();
-                if self.records.len() != before {
+                if self.next_seq() != before {
                     self.after_change();
                 }
             }
             Settle::Persist => self.queue_persist(),
             Settle::None => {}
         }
+        // A command that waits for records asks for them last, after what it wrote.
+        self.ask();
         output
     }
 
@@ -287,11 +299,12 @@ impl Session {
 
     /// Processes one command at once; refused while others are queued.
     pub fn dispatch(&mut self, command: Command, now: Option<String>) -> Result<Processed, SessionError> {
+        self.refuse_while_waiting()?;
         if !self.queue.is_empty() {
             return Err(SessionError::QueueNotEmpty(self.queue.len()));
         }
         let id = self.submit(command, now);
-        Ok(self.run_next().unwrap_or(Processed { id, command: String::new(), reply: None, error: None, effects: Vec::new() }))
+        Ok(self.run_next().unwrap_or(Processed { id, command: String::new(), reply: None, error: None, waiting: None, effects: Vec::new() }))
     }
 
     /// Runs the oldest queued command; what it and its settling queued (and anything left from
@@ -456,6 +469,10 @@ impl Input for RunNext {
     type Output = Option<Processed>;
     const SETTLE: Settle = Settle::Full;
     fn apply(self, s: &mut Session) -> Option<Processed> {
+        // Nothing runs before the command that waits.
+        if s.waiting.is_some() {
+            return None;
+        }
         let (id, command, now) = s.queue.pop_front()?;
         Some(s.run_command(id, command, now.as_deref()))
     }

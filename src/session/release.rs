@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashSet;
 
-use super::{Input, Session, SessionError, Settle};
+use super::{Input, Processed, Session, SessionError, Settle};
 use crate::conversation::{soft_trimmed, text_of, Item, Part, Released};
 use crate::tokens::{item_size, Family};
 use crate::update::replay::result_content;
@@ -87,9 +87,14 @@ impl Session {
     /// in any order, others among them ignored: the results they set get their text back. Each
     /// is checked against what the session kept of it (its length and hash) and
     /// the lines are refused whole (`history_mismatch`, nothing changed) when one is missing,
-    /// torn or another's.
-    pub fn provide_records(&mut self, text: &str) -> Result<(), SessionError> {
-        self.input(ProvideRecords(text))
+    /// torn or another's, and refused (`not_asked`) when it asked for none. The command that
+    /// waited for them runs then: what it did is returned, with its effects.
+    pub fn provide_records(&mut self, text: &str) -> Result<Option<Processed>, SessionError> {
+        let resumed = self.input(ProvideRecords(text))?;
+        Ok(resumed.map(|mut processed| {
+            processed.effects = self.take_effects();
+            processed
+        }))
     }
 
     /// What [`ProvideRecords`] does.
@@ -174,9 +179,13 @@ fn content_hash(content: &[Part]) -> u64 {
 pub struct ProvideRecords<'a>(pub &'a str);
 
 impl Input for ProvideRecords<'_> {
-    type Output = Result<(), SessionError>;
-    const SETTLE: Settle = Settle::None;
-    fn apply(self, s: &mut Session) -> Result<(), SessionError> {
-        s.take_records(self.0)
+    type Output = Result<Option<Processed>, SessionError>;
+    const SETTLE: Settle = Settle::Resumed;
+    fn apply(self, s: &mut Session) -> Self::Output {
+        if s.needed.is_empty() {
+            return Err(SessionError::NotAsked("records (it asked for none)".to_owned()));
+        }
+        s.take_records(self.0)?;
+        Ok(s.resume())
     }
 }

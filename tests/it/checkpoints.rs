@@ -5,7 +5,7 @@
 //! holds after opening is the tail, not the history.
 
 use contextview::request::BuildInput;
-use contextview::session::{Reply, Session};
+use contextview::session::{Effect, Need, PersistOutcome, Processed, Reply, Session};
 use contextview::update::{parse_log, Header, RecordBody};
 use contextview::Provider;
 use pretty_assertions::assert_eq;
@@ -23,48 +23,54 @@ fn ok(s: &mut Session, command: Value) -> Reply {
 }
 
 /// Runs a command; with `storage`, its records are stored there (the log's text) and each
-/// persist ticket acknowledged as committed, the way a host with storage does — and a history
-/// the session let go is read back from it first when the command needs it.
+/// persist ticket acknowledged as committed, the way a host with storage does — and what the
+/// command waits for (the history the session let go, the records of results it let go) is read
+/// from storage and given, which runs it.
 fn run(s: &mut Session, command: Value, storage: Option<&mut String>) -> Reply {
-    if let (Some(storage), true) = (storage.as_deref(), command["type"] == "rewind") {
-        give_history(s, storage);
-    }
     let mut p = s.dispatch(serde_json::from_value(command.clone()).unwrap(), Some(NOW.into())).unwrap();
-    // Text the session let go, read back: the records it names, from storage.
-    if let (Some(storage), Some("history_needed")) = (storage.as_deref(), p.error.as_ref().map(|e| e.code.as_str())) {
-        assert!(!s.needed_records().is_empty(), "{:?}", p.error);
-        give_records(s, storage);
-        p = s.dispatch(serde_json::from_value(command.clone()).unwrap(), Some(NOW.into())).unwrap();
-    }
-    assert!(p.error.is_none(), "{}: {:?}", &command.to_string()[..200.min(command.to_string().len())], p.error);
-    if let Some(storage) = storage {
-        for effect in p.effects.into_iter().chain(s.take_effects()) {
-            if let contextview::session::Effect::Persist { ticket, lines } = effect {
-                for line in lines {
-                    storage.push_str(&line);
-                    storage.push('\n');
+    let mut effects = std::mem::take(&mut p.effects);
+    effects.extend(s.take_effects());
+    let mut storage = storage;
+    while !effects.is_empty() {
+        for effect in std::mem::take(&mut effects) {
+            let resumed = match (effect, storage.as_deref_mut()) {
+                (Effect::Persist { ticket, lines }, Some(storage)) => {
+                    for line in lines {
+                        storage.push_str(&line);
+                        storage.push('\n');
+                    }
+                    s.ack(ticket, PersistOutcome::Committed).unwrap();
+                    None
                 }
-                s.ack(ticket, contextview::session::PersistOutcome::Committed).unwrap();
+                (Effect::ReadHistory { .. }, Some(storage)) => give_history(s, storage),
+                (Effect::ReadRecords { .. }, Some(storage)) => give_records(s, storage),
+                (effect @ (Effect::ReadHistory { .. } | Effect::ReadRecords { .. }), None) => panic!("asked without storage: {effect:?}"),
+                _ => None,
+            };
+            if let Some(mut resumed) = resumed {
+                effects.append(&mut resumed.effects);
+                p = resumed;
             }
         }
     }
+    assert!(p.waiting.is_none(), "still waits: {:?}", p.waiting);
+    assert!(p.error.is_none(), "{}: {:?}", &command.to_string()[..200.min(command.to_string().len())], p.error);
     p.reply.unwrap_or(Reply::Unchanged)
 }
 
 /// What a storage's `loadRecords(seqs)` reads: the lines of the records the session names.
-fn give_records(s: &mut Session, storage: &str) {
+fn give_records(s: &mut Session, storage: &str) -> Option<Processed> {
     let seqs = s.needed_records().to_vec();
     let lines: String = storage.lines().skip(1).filter(|l| parse_log(l).records.first().is_some_and(|r| seqs.contains(&r.seq))).map(|l| format!("{l}\n")).collect();
-    s.provide_records(&lines).unwrap();
+    s.provide_records(&lines).unwrap()
 }
 
 /// What a storage's `loadHistory(through)` reads: the records after the header through the
 /// `seq` the session names.
-fn give_history(s: &mut Session, storage: &str) {
-    if let Some(through) = s.history_through() {
-        let lines: String = storage.lines().skip(1).filter(|l| parse_log(l).records.first().is_some_and(|r| r.seq <= through)).map(|l| format!("{l}\n")).collect();
-        s.provide_history(lines).unwrap();
-    }
+fn give_history(s: &mut Session, storage: &str) -> Option<Processed> {
+    let through = s.history_through()?;
+    let lines: String = storage.lines().skip(1).filter(|l| parse_log(l).records.first().is_some_and(|r| r.seq <= through)).map(|l| format!("{l}\n")).collect();
+    s.provide_history(lines).unwrap()
 }
 
 /// An OpenAI Chat answer with one tool call, as the provider sends it.
@@ -252,13 +258,16 @@ fn the_history_before_the_last_checkpoint_is_not_held() {
     assert!(matches!(s.records().first().map(|r| &r.body), Some(RecordBody::Event(_))));
 }
 
-/// A host that keeps the history (a JS string, storage) opens from the tail alone: what needs
-/// the whole history is refused with `history_needed` and changes nothing, until the host gives
-/// it; then the session goes on exactly as one opened whole.
+/// A host that keeps the history (a JS string, storage) opens from the tail alone: a command
+/// that needs the whole history waits for it — its read effect says what to give, `state()`
+/// says what it waits for, nothing else runs before it and nothing is written — until the host
+/// gives it; then the command runs once and the session goes on exactly as one opened whole.
+/// What is not that history is refused whole, an answer given twice is refused, and a command
+/// whose history never comes is given up with its own code.
 #[test]
 fn a_session_opened_from_its_tail_asks_for_the_history_it_lacks() {
     use contextview::session::open::split;
-    use contextview::session::{AppendError, SessionError};
+    use contextview::session::{AppendError, SessionError, Waiting};
     let log = log_of(&generated(None));
     let at = split(&log.as_str()).expect("the log has a checkpoint");
     let (head, history, tail) = (&log[..at.history_start], &log[at.history_start..at.tail_start], &log[at.tail_start..]);
@@ -269,10 +278,24 @@ fn a_session_opened_from_its_tail_asks_for_the_history_it_lacks() {
     assert_eq!(s.state().prompts, whole.state().prompts, "the prompts came with the checkpoint");
     assert_eq!(bodies(&mut s), bodies(&mut whole));
     let records = s.record_count();
+    let through = s.history_through().expect("the history is with the host");
+    assert_eq!(through, parse_log(history).records.last().unwrap().seq);
     assert!(matches!(s.snapshot(), Err(SessionError::HistoryNeeded)));
     assert!(matches!(s.replay(), Err(SessionError::HistoryNeeded)));
-    let refused = s.dispatch(serde_json::from_value(json!({"type": "rewind", "promptIndex": 1})).unwrap(), Some(NOW.into())).unwrap();
-    assert_eq!(refused.error.map(|e| e.code), Some("history_needed".to_owned()));
+    let rewind = || serde_json::from_value(json!({"type": "rewind", "promptIndex": 1})).unwrap();
+    let waits = s.dispatch(rewind(), Some(NOW.into())).unwrap();
+    let need = Need::History { through };
+    assert_eq!(
+        waits,
+        Processed { id: 1, command: "rewind".into(), reply: None, error: None, waiting: Some(need.clone()), effects: vec![Effect::ReadHistory { command: 1, through }] }
+    );
+    assert_eq!(s.state().waiting, Some(Waiting { command: 1, kind: "rewind".into(), need: need.clone() }));
+    // Nothing runs before it: dispatch is refused, a queued command stays queued.
+    let refused = s.dispatch(serde_json::from_value(json!({"type": "flush"})).unwrap(), Some(NOW.into())).unwrap_err();
+    assert_eq!(refused.code(), "command_waiting");
+    s.submit(serde_json::from_value(json!({"type": "recordEditedPath", "path": "/later"})).unwrap(), Some(NOW.into()));
+    assert_eq!(s.process(), Vec::new());
+    assert_eq!(s.state().queued_commands, 1);
     let next = s.record_count() as u64 + 1;
     let rewind_line = json!({"seq": next + 5, "ts": NOW, "event": {"kind": "rewind", "promptIndex": 0}}).to_string();
     assert_eq!(s.append_line(&rewind_line), Err(AppendError::HistoryNeeded));
@@ -288,15 +311,32 @@ fn a_session_opened_from_its_tail_asks_for_the_history_it_lacks() {
         assert!(matches!(refused, Err(SessionError::HistoryMismatch(_))), "{refused:?}");
         assert!(s.needs_history());
         assert_eq!(refused.unwrap_err().code(), "history_mismatch");
+        assert_eq!(s.state().waiting.map(|w| w.need), Some(need.clone()), "still waits");
     }
     assert_eq!(s.record_count(), records);
-    s.provide_history(history.to_owned()).unwrap();
-    assert!(!s.needs_history());
-    for session in [&mut s, &mut whole] {
-        ok(session, json!({"type": "rewind", "promptIndex": 1}));
-    }
+    // Records it did not ask for are refused.
+    assert_eq!(s.provide_records(tail).map_err(|e| e.code()), Err("not_asked"));
+    // The answer runs the rewind, once; the queued command is free to run after it.
+    let ran = s.provide_history(history.to_owned()).unwrap().expect("the waiting rewind ran");
+    assert_eq!((ran.id, ran.command.as_str(), &ran.error, &ran.waiting), (1, "rewind", &None, &None));
+    assert!(matches!(ran.reply, Some(Reply::Accepted { ref seqs }) if seqs.len() == 1), "{:?}", ran.reply);
+    assert!(!s.needs_history() && s.state().waiting.is_none());
+    assert_eq!(s.provide_history(history.to_owned()).map_err(|e| e.code()), Err("not_asked"), "answered twice");
+    assert_eq!(s.process().len(), 1);
+    ok(&mut whole, json!({"type": "rewind", "promptIndex": 1}));
+    ok(&mut whole, json!({"type": "recordEditedPath", "path": "/later"}));
     assert_eq!(bodies(&mut s), bodies(&mut whole));
     assert_eq!(s.snapshot().unwrap().log, whole.snapshot().unwrap().log);
+
+    // A command whose history never comes is given up: it ends with its own code, having
+    // written nothing, and the session takes commands again.
+    let mut s = Session::from_tail(head, tail, None).unwrap();
+    let snapshot = serde_json::from_value(json!({"type": "snapshot"})).unwrap();
+    assert_eq!(s.dispatch(snapshot, Some(NOW.into())).unwrap().waiting, Some(need));
+    let given_up = s.abandon().expect("a command waited");
+    assert_eq!((given_up.command.as_str(), given_up.error.map(|e| e.code)), ("snapshot", Some("records_unavailable".to_owned())));
+    assert_eq!((s.abandon(), s.state().waiting, s.record_count()), (None, None, records));
+    assert!(s.dispatch(serde_json::from_value(json!({"type": "flush"})).unwrap(), None).unwrap().error.is_none());
 }
 
 /// Reconciling with storage takes the history from storage's own text.

@@ -556,6 +556,7 @@ fn the_threshold_is_announced_once_with_room_for_the_summary_request() {
                     Effect::CompactionDue { usage, .. } => asked.push((counts.len(), usage.used, usage.compact_at.unwrap())),
                     Effect::Notify { notification } => counts.push(notification["update"]["used"].as_u64().unwrap()),
                     Effect::Persist { .. } => {}
+                    Effect::ReadHistory { .. } | Effect::ReadRecords { .. } => panic!("a session that holds its records asks for none: {e:?}"),
                 }
             }
         }
@@ -681,12 +682,14 @@ fn check_claims(s: &Session, storage: &Storage) -> Result<(), String> {
 }
 
 /// What a storage's `loadHistory(through)` reads, given to a session that let it go.
-fn give_history(s: &mut Session, storage: &Storage) -> Result<(), String> {
-    if let Some(through) = s.history_through() {
-        let text: String = storage.lines.iter().filter(|l| Storage::seq(l).is_some_and(|seq| seq <= through)).map(|l| format!("{l}\n")).collect();
-        s.provide_history(text).map_err(|e| format!("history through {through}: {e}"))?;
+fn give_history(s: &mut Session, storage: &Storage) -> Result<Option<Processed>, String> {
+    match s.history_through() {
+        Some(through) => {
+            let text: String = storage.lines.iter().filter(|l| Storage::seq(l).is_some_and(|seq| seq <= through)).map(|l| format!("{l}\n")).collect();
+            s.provide_history(text).map_err(|e| format!("history through {through}: {e}"))
+        }
+        None => Ok(None),
     }
-    Ok(())
 }
 
 /// The fault driver; `every`: checkpoints by size as well as after compactions; `release`: the
@@ -746,10 +749,21 @@ fn run_faults(ops: &[Op], every: Option<u64>, release: bool) -> Result<(), Strin
                 };
                 calls += 1;
                 for command in commands {
-                    if command["type"] == "rewind" {
-                        give_history(&mut s, &storage)?;
+                    let mut processed = s.dispatch(cmd(command), Some(NOW.into())).map_err(|e| e.to_string())?;
+                    // A command that waits for what the session let go is answered from storage,
+                    // the way a host answers its read effect, and then runs.
+                    while processed.waiting.is_some() {
+                        let mut resumed = None;
+                        for e in std::mem::take(&mut processed.effects) {
+                            match e {
+                                Effect::Persist { ticket, lines } => inbox.push((ticket, lines)),
+                                Effect::ReadHistory { .. } => resumed = give_history(&mut s, &storage)?,
+                                e @ Effect::ReadRecords { .. } => return Err(format!("no result is let go here: {e:?}")),
+                                Effect::Notify { .. } | Effect::CompactionDue { .. } => {}
+                            }
+                        }
+                        processed = resumed.ok_or("a waiting command was not run once answered")?;
                     }
-                    let processed = s.dispatch(cmd(command), Some(NOW.into())).map_err(|e| e.to_string())?;
                     // Refusals that write nothing: nothing before the cut, nothing to build yet.
                     if let Some(error) = &processed.error {
                         if !["nothing_to_compact", "empty_conversation", "no_compaction_prepared"].contains(&error.code.as_str()) {

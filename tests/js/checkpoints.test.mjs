@@ -62,10 +62,30 @@ test('fromTail opens a tail from its checkpoint, refuses what is not one, and ch
   assert.equal(s.needsHistory(), true);
   assert.equal(s.buildString({ provider: 'anthropic' }).body, cv.Session.fromLog(log).buildString({ provider: 'anthropic' }).body);
   assert.throws(() => s.snapshot(), (e) => e.code === 'history_needed');
+  // A command that needs the history waits for it: its effect says what to read, nothing else
+  // runs before it, and the answer runs it once.
+  const through = s.historyThrough();
+  assert.equal(through, JSON.parse(lines[at - 1]).seq);
+  const waits = s.dispatch({ type: 'snapshot' }, NOW);
+  assert.deepEqual(waits, { id: 1, command: 'snapshot', waiting: { type: 'history', through }, effects: [{ type: 'readHistory', command: 1, through }] });
+  assert.deepEqual(s.state().waiting, { command: 1, type: 'snapshot', need: { type: 'history', through } });
+  assert.throws(() => s.dispatch({ type: 'flush' }, NOW), (e) => e.code === 'command_waiting');
+  assert.throws(() => s.provideRecords(tail), (e) => e.code === 'not_asked');
   assert.throws(() => s.provideHistory(history.split('\n').slice(1).join('\n')), (e) => e.code === 'history_mismatch');
   assert.equal(s.needsHistory(), true, 'a refused history changes nothing');
-  s.provideHistory(history);
+  const ran = s.provideHistory(history);
+  assert.equal(ran.command, 'snapshot');
+  assert.equal(ran.waiting, undefined);
+  assert.equal(ran.reply.log, log);
+  assert.equal(s.state().waiting, undefined);
+  assert.throws(() => s.provideHistory(history), (e) => e.code === 'not_asked', 'answered twice');
   assert.equal(s.snapshot().log, log);
+  // Given up when the history never comes: its own code, and the session takes commands again.
+  const gaveUp = cv.Session.fromTail(head, tail);
+  assert.equal(gaveUp.dispatch({ type: 'rewind', promptIndex: 0 }, NOW).waiting.type, 'history');
+  assert.equal(gaveUp.abandon().error.code, 'records_unavailable');
+  assert.equal(gaveUp.abandon(), null);
+  assert.equal(gaveUp.dispatch({ type: 'flush' }, NOW).error, undefined);
 });
 
 /** Wasm memory grown by opening `log` and building once, in a fresh instance of its own. */
@@ -379,8 +399,9 @@ test('a DurableSession lets go of the results its requests clear and reads their
     await assert.rejects(failing.buildString(off), (e) => e.code === 'read_failed');
     const torn = await reopened(async (seqs) => (await storage.loadRecords(seqs)).slice(0, -200));
     await assert.rejects(torn.buildString(off), (e) => e.code === 'history_mismatch');
-    assert.ok(torn.session.neededRecords().length > 0, 'still asking, nothing changed');
-    torn.session.provideRecords(await storage.loadRecords(torn.session.neededRecords()));
+    assert.equal(torn.session.state().waiting, undefined, 'the build was given up, nothing waits');
+    assert.deepEqual(torn.session.neededRecords(), []);
+    torn.storage.loadRecords = storage.loadRecords;
     assert.equal((await torn.buildString(off)).body, whole.body);
     // What a failed attempt wrote (a reminder it drained into the log) is stored all the same.
     failing.session.enqueueReminder({ kind: 'diagnostics', text: 'src/m3.rs:1 unused' });

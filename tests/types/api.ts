@@ -16,6 +16,7 @@ import {
   type OpenAiChatRequest,
   type OpenAiResponsesRequest,
   type Payload,
+  type Processed,
   type Report,
   type ToolDef,
   type ToolInput,
@@ -78,9 +79,22 @@ const p = s2.dispatch({ type: 'buildRequest', options: {} });
 if (p.error) {
   const code: string = p.error.code;
   void code;
+} else if (p.waiting) {
+  // It waits for records the host keeps: its last effect says which.
+  const asks: string | undefined = p.waiting.type === 'records' ? p.waiting.seqs.join(',') : undefined;
+  const ran: Processed | null = s2.provideHistory('');
+  void asks, ran;
 } else {
   const body: string = p.reply.body;
   void body;
+}
+// A prompt never waits: without an error, it has its reply.
+const prompt = s2.dispatch({ type: 'userMessage', text: 'hi' });
+if (!prompt.error) {
+  const accepted: string = prompt.reply.type;
+  // @ts-expect-error a prompt does not wait
+  prompt.waiting.type;
+  void accepted;
 }
 const u = s2.dispatch({ type: 'userMessage', text: 'hi' });
 if (!u.error) {

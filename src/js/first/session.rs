@@ -69,9 +69,10 @@ impl Session {
         }
     }
 
-    /// The records a build asked for after it failed with `history_needed` because its request
-    /// sends whole tool results the session let go: read them (`storage.loadRecords(seqs)`)
-    /// and give them to `provideRecords`. Empty when it asked for none.
+    /// The records the session asked for because a request sends whole tool results it let go
+    /// (a waiting command's `readRecords` effect, or a direct build's `history_needed`): read
+    /// them (`storage.loadRecords(seqs)`) and give them to `provideRecords`. Empty when it asked
+    /// for none.
     #[wasm_bindgen(js_name = neededRecords, unchecked_return_type = "number[]")]
     pub fn needed_records(&self) -> JsValue {
         let seqs = js_sys::Array::new();
@@ -82,12 +83,24 @@ impl Session {
     }
 
     /// Gives the session the log lines of the records `neededRecords()` named: the tool results
-    /// they set get their text back. Throws `history_mismatch` (and changes nothing) when one is
-    /// missing or is not the text the session let go.
-    #[wasm_bindgen(js_name = provideRecords)]
-    pub fn provide_records(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<(), JsValue> {
+    /// they set get their text back, and the command that waited for them (its `readRecords`
+    /// effect) runs: what it did is returned (`null` when no command waited). Throws
+    /// `history_mismatch` (and changes nothing) when one is missing or is not the text the
+    /// session let go, and `not_asked` when it asked for none.
+    #[wasm_bindgen(js_name = provideRecords, unchecked_return_type = "Processed | null")]
+    pub fn provide_records(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<JsValue, JsValue> {
         let text = string(&text, "text")?;
-        self.inner.provide_records(&text).map_err(session_error)
+        let resumed = self.inner.provide_records(&text).map_err(session_error)?;
+        self.resumed(resumed)
+    }
+
+    /// Gives up the command that waits for records (its `readHistory` / `readRecords` effect)
+    /// when they cannot be read: it ends with `records_unavailable` and is returned; `null`
+    /// when none waits.
+    #[wasm_bindgen(unchecked_return_type = "Processed | null")]
+    pub fn abandon(&mut self) -> Result<JsValue, JsValue> {
+        let abandoned = self.inner.abandon();
+        self.resumed(abandoned)
     }
 
     /// Lets records storage confirmed (`ack(ticket, 'committed')`) leave wasm memory, all but the
@@ -105,12 +118,15 @@ impl Session {
 
     /// Gives a session that `needsHistory()` the log's lines after its header through the record
     /// `historyThrough()` names (for a session made by `fromTail`: the lines between its header
-    /// and its tail). Throws `history_mismatch` (and changes nothing) when they are not that
-    /// history.
-    #[wasm_bindgen(js_name = provideHistory)]
-    pub fn provide_history(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<(), JsValue> {
+    /// and its tail); the command that waited for it (its `readHistory` or `readRecords`
+    /// effect) runs: what it did is returned (`null` when no command waited). Throws
+    /// `history_mismatch` (and changes nothing) when they are not that history, and `not_asked`
+    /// when the session holds its history.
+    #[wasm_bindgen(js_name = provideHistory, unchecked_return_type = "Processed | null")]
+    pub fn provide_history(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<JsValue, JsValue> {
         let text = string(&text, "text")?;
-        self.inner.provide_history(text).map_err(session_error)
+        let resumed = self.inner.provide_history(text).map_err(session_error)?;
+        self.resumed(resumed)
     }
 
     /// Appends one record line. Returns `false` when the record was already held.
@@ -219,13 +235,26 @@ impl Session {
     pub fn submit(&mut self, command: Ts<Command>, #[wasm_bindgen(unchecked_param_type = "string | null")] now: JsValue) -> Result<f64, JsValue> {
         let now = clock(&now)?;
         let command = via_value(&command.js_value(), "invalid_command", "command")?;
-        self.give_history_for(&command)?;
         Ok(self.inner.submit(command, Some(now)) as f64)
     }
 
-    /// Processes every queued command, in order. A command's own failure is data (`error`).
+    /// Processes every queued command, in order. A command's own failure is data (`error`); a
+    /// command that waits for records the host keeps ends the list (`waiting`, its read effect
+    /// last): answer it, and the queue goes on at the next `process()`.
     pub fn process(&mut self) -> Result<Vec<Ts<Processed>>, JsValue> {
-        self.inner.process().iter().map(ts).collect()
+        let mut done = Vec::new();
+        loop {
+            let mut batch = self.inner.process();
+            let Some(last) = batch.pop() else { break };
+            let answered = self.answer_from_held(last)?;
+            let waits = answered.waiting.is_some();
+            done.extend(batch);
+            done.push(answered);
+            if waits {
+                break;
+            }
+        }
+        done.iter().map(ts).collect()
     }
 
     /// Processes one command now (throws `queue_not_empty` while commands are queued). Its reply
@@ -234,18 +263,8 @@ impl Session {
     pub fn dispatch(&mut self, command: Ts<Command>, now: JsValue) -> Result<Ts<Processed>, JsValue> {
         let now = clock(&now)?;
         let command: Command = via_value(&command.js_value(), "invalid_command", "command")?;
-        self.give_history_for(&command)?;
-        let mut processed = self.inner.dispatch(command.clone(), Some(now.clone())).map_err(session_error)?;
-        // A request that sends whole what the session let go: the history this facade holds
-        // has it, then the command once more (the first attempt's effects kept, in order).
-        if processed.error.as_ref().is_some_and(|e| e.code == "history_needed") && self.held_history().is_some() {
-            self.give_history()?;
-            let mut again = self.inner.dispatch(command, Some(now)).map_err(session_error)?;
-            processed.effects.append(&mut again.effects);
-            again.effects = processed.effects;
-            processed = again;
-        }
-        ts(&processed)
+        let processed = self.inner.dispatch(command, Some(now)).map_err(session_error)?;
+        ts(&self.answer_from_held(processed)?)
     }
 
     /// Effects produced outside commands (records a `build` drained into the log, to store).
@@ -363,15 +382,39 @@ impl Default for Session {
 
 impl Session {
     /// Hands the session the lines before the checkpoint it opened from, when it lacks them
-    /// (refused when they are not that history: the log's text changed under it).
-    fn give_history(&mut self) -> Result<(), JsValue> {
+    /// (refused when they are not that history: the log's text changed under it). What a command
+    /// that waited for them did is returned.
+    fn give_history(&mut self) -> Result<Option<Processed>, JsValue> {
+        let mut resumed = None;
         if self.inner.needs_history() {
             if let Some(history) = self.held_history().cloned() {
-                self.inner.provide_history(String::from(history)).map_err(session_error)?;
+                resumed = self.inner.provide_history(String::from(history)).map_err(session_error)?;
             }
         }
         self.history = None;
-        Ok(())
+        Ok(resumed)
+    }
+
+    /// A command that waits for records this facade holds (the text before the checkpoint
+    /// `fromLog` opened from) is answered here, the way a host answers its read effect: the
+    /// effect is taken out of what the host sees, and the command's run replaces its wait.
+    fn answer_from_held(&mut self, mut processed: Processed) -> Result<Processed, JsValue> {
+        if processed.waiting.is_none() || self.held_history().is_none() {
+            return Ok(processed);
+        }
+        let Some(mut ran) = self.give_history()? else { return Ok(processed) };
+        processed.effects.retain(|e| !matches!(e, Effect::ReadHistory { command, .. } | Effect::ReadRecords { command, .. } if *command == processed.id));
+        processed.effects.append(&mut ran.effects);
+        ran.effects = processed.effects;
+        Ok(ran)
+    }
+
+    /// What an answer to a waiting command returns to JS: what the command did, or `null`.
+    fn resumed(&self, processed: Option<Processed>) -> Result<JsValue, JsValue> {
+        match processed {
+            Some(processed) => to_js(&processed),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// The text `fromLog` kept, while it is the history the session lacks (a session that let
@@ -380,8 +423,9 @@ impl Session {
         self.history.as_ref().filter(|(_, through)| self.inner.history_through() == Some(*through)).map(|(text, _)| text)
     }
 
-    /// Builds; a request that sends whole what the session let go reads it from the history
-    /// this facade holds, then builds once more.
+    /// Builds. A build is not a command and cannot wait: one that sends whole what the session
+    /// let go says what it needs (`history_needed`, `neededRecords()`); when this facade holds
+    /// that history it answers the need itself and makes the call it answered, once.
     fn build_body(&mut self, options: &Ts<BuildInput>) -> Result<(std::sync::Arc<String>, crate::view::Report), JsValue> {
         let input = self.options.get(options, &mut self.inner)?;
         let mut built = self.inner.build_body(input);
@@ -391,13 +435,5 @@ impl Session {
             built = self.inner.build_body(input);
         }
         built.map_err(request_error)
-    }
-
-    /// [`Session::give_history`] before a command that needs the whole history (a rewind).
-    fn give_history_for(&mut self, command: &Command) -> Result<(), JsValue> {
-        if matches!(command, Command::Rewind(_) | Command::Snapshot) {
-            self.give_history()?;
-        }
-        Ok(())
     }
 }

@@ -100,35 +100,23 @@ impl Session {
 
     /// What [`PrepareCompaction`] does (the command and `send`'s compaction call it directly).
     pub(in crate::session) fn prepare_compaction_now(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
-        // What the summarising request restates of a result the session let go needs the
-        // items whole (see `session/release.rs`).
-        // Each step stops at the first result it needs; a few rounds read them all.
-        for _ in 0..4 {
-            match self.prepare_compaction_once(options) {
-                Err(e) => match self.released_wanted(&e) {
-                    Some(ids) if self.restore_released(&ids)? => continue,
-                    Some(_) => return Err(SessionError::HistoryNeeded),
-                    None => return Err(e),
-                },
-                prepared => return prepared,
+        // What the summarising request restates of a result the session let go needs its
+        // text (see `session/release.rs`). When it does, every result let go is read back at
+        // once — from the records held, else asked of the host in one effect — and the
+        // compaction is prepared from the whole items (preparing writes nothing).
+        match self.prepare_compaction_once(options) {
+            Err(SessionError::HistoryNeeded | SessionError::Request(crate::request::RequestError::Build(view::BuildError::HistoryNeeded { .. }))) => {
+                let released = {
+                    let replayer = self.replayer();
+                    replayer.released_in(0..replayer.items().len())
+                };
+                match self.restore_released(&released)? {
+                    true => self.prepare_compaction_once(options),
+                    false => Err(SessionError::HistoryNeeded),
+                }
             }
+            prepared => prepared,
         }
-        self.prepare_compaction_once(options)
-    }
-
-    /// The results a failed step of a compaction needs read back, if that is why it failed.
-    fn released_wanted(&mut self, e: &SessionError) -> Option<Vec<String>> {
-        match e {
-            SessionError::Request(crate::request::RequestError::Build(view::BuildError::HistoryNeeded { released, .. })) => Some(released.clone()),
-            SessionError::HistoryNeeded if !self.wanted.is_empty() => Some(std::mem::take(&mut self.wanted)),
-            _ => None,
-        }
-    }
-
-    /// `history_needed` for the results `ids` (what [`Session::released_wanted`] reads).
-    fn wants(&mut self, ids: Vec<String>) -> SessionError {
-        self.wanted = ids;
-        SessionError::HistoryNeeded
     }
 
     fn prepare_compaction_once(&mut self, options: &CompactionOptions) -> Result<PreparedCompaction, SessionError> {
@@ -173,7 +161,7 @@ impl Session {
 
         let kept_note = match kept_note {
             Ok(note) => note,
-            Err(id) => return Err(self.wants(vec![id])),
+            Err(_) => return Err(SessionError::HistoryNeeded),
         };
         // The request the session would send now, with the instructions after it.
         let input = self.build_input(options.build.clone())?;
@@ -219,7 +207,7 @@ impl Session {
         // It does not fit (or another model summarises): the history as a transcript.
         let released = self.replayer().released_in(0..at);
         if !released.is_empty() {
-            return Err(self.wants(released));
+            return Err(SessionError::HistoryNeeded);
         }
         let (replayer, _, _) = self.synced();
         let before = &replayer.items()[..at];

@@ -38,6 +38,13 @@ pub enum SessionError {
     /// What the host gave as the history is not the history before the checkpoint (torn, short,
     /// another log's); nothing changed.
     HistoryMismatch(String),
+    /// A command waits for records the host keeps (its `readHistory` / `readRecords` effect):
+    /// answer it, or abandon the command, before dispatching another.
+    CommandWaiting { id: u64, need: String },
+    /// Records given that the session did not ask for (an answer given twice, or to nothing).
+    NotAsked(String),
+    /// The waiting command was abandoned: the records it waited for never came.
+    RecordsUnavailable(String),
     /// `startSubagent` for a call that is answered or already has a subagent.
     SubagentCall(String),
     /// `endSubagent` for a call no running subagent answers.
@@ -65,6 +72,9 @@ impl SessionError {
             SessionError::AnswerInProgress => "answer_in_progress",
             SessionError::HistoryNeeded => "history_needed",
             SessionError::HistoryMismatch(_) => "history_mismatch",
+            SessionError::CommandWaiting { .. } => "command_waiting",
+            SessionError::NotAsked(_) => "not_asked",
+            SessionError::RecordsUnavailable(_) => "records_unavailable",
             SessionError::SubagentCall(_) => "subagent_call",
             SessionError::NoSubagent(_) => "no_subagent",
         }
@@ -98,6 +108,11 @@ impl std::fmt::Display for SessionError {
                 write!(f, "this needs records the session let go or opened without; give them first (provideHistory, through historyThrough())")
             }
             SessionError::HistoryMismatch(why) => write!(f, "what was given is not the history or the records the session let go: {why}"),
+            SessionError::CommandWaiting { id, need } => {
+                write!(f, "command {id} waits for {need} (its read effect): answer it (provideHistory, provideRecords) or abandon it first")
+            }
+            SessionError::NotAsked(what) => write!(f, "the session did not ask for {what}: nothing waits for it"),
+            SessionError::RecordsUnavailable(why) => write!(f, "abandoned: {why}"),
             SessionError::SubagentCall(why) => write!(f, "cannot start a subagent: {why}"),
             SessionError::NoSubagent(id) => write!(f, "no running subagent answers the call `{id}` (startSubagent first)"),
         }

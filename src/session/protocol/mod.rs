@@ -201,6 +201,57 @@ pub enum Effect {
     Notify { notification: Value },
     /// The context should be compacted before the next request (`prepareCompaction`).
     CompactionDue { reason: CompactionReason, usage: Box<ContextUsage> },
+    /// Command `command` waits for the log's records after its header through `through` (the
+    /// history the session let go or opened without): read them and give them with
+    /// `provideHistory`, which runs the command and returns what it did.
+    ReadHistory { command: u64, through: u64 },
+    /// Command `command` waits for the log lines of these records (tool results the session let
+    /// go that it sends whole again): read them and give them with `provideRecords` (or the
+    /// whole history with `provideHistory`), which runs the command and returns what it did.
+    ReadRecords { command: u64, seqs: Vec<u64> },
+}
+
+/// What a command waits for before it can run: records that are with the host.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Need {
+    /// The log's records after its header through `through`.
+    History { through: u64 },
+    /// The records under these `seq`s.
+    Records { seqs: Vec<u64> },
+}
+
+impl Need {
+    /// The effect that asks the host for it, on behalf of command `command`.
+    pub fn effect(&self, command: u64) -> Effect {
+        match self {
+            Need::History { through } => Effect::ReadHistory { command, through: *through },
+            Need::Records { seqs } => Effect::ReadRecords { command, seqs: seqs.clone() },
+        }
+    }
+}
+
+impl std::fmt::Display for Need {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Need::History { through } => write!(f, "the log's records through seq {through}"),
+            Need::Records { seqs } => write!(f, "the records {seqs:?}"),
+        }
+    }
+}
+
+/// A command that waits for records, as `state()` tells it.
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Waiting {
+    /// The command's id.
+    pub command: u64,
+    /// Its `type`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub need: Need,
 }
 
 /// One processed command: its id, its reply or error, and the effects it produced.
@@ -214,6 +265,9 @@ pub struct Processed {
     pub reply: Option<Reply>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<CommandFailure>,
+    /// The command has not run yet: it waits for these records (the last effect asks for them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<Need>,
     pub effects: Vec<Effect>,
 }
 
@@ -294,6 +348,9 @@ pub struct SessionState {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_compaction_seq: Option<u64>,
     pub queued_commands: usize,
+    /// The command that waits for records the host keeps, and what it waits for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<Waiting>,
     pub queued_reminders: usize,
     pub compaction_prepared: bool,
     #[serde(skip_serializing_if = "Option::is_none")]

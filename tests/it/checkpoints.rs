@@ -55,7 +55,14 @@ fn run(s: &mut Session, command: Value, storage: Option<&mut String>) -> Reply {
     }
     assert!(p.waiting.is_none(), "still waits: {:?}", p.waiting);
     assert!(p.error.is_none(), "{}: {:?}", &command.to_string()[..200.min(command.to_string().len())], p.error);
-    p.reply.unwrap_or(Reply::Unchanged)
+    let reply = p.reply.unwrap_or(Reply::Unchanged);
+    REPLIES.with(|r| r.borrow_mut().as_mut().map(|v| v.push(serde_json::to_string(&reply).unwrap())));
+    reply
+}
+
+thread_local! {
+    /// The replies of the commands `run` runs, while the oracle records them.
+    static REPLIES: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// What a storage's `loadRecords(seqs)` reads: the lines of the records the session names.
@@ -698,4 +705,69 @@ fn a_compaction_dropped_at_a_reconcile_does_not_make_the_next_one_stale() {
     assert!(!reconciled.dropped.is_empty(), "the compaction was given back");
     ok(&mut s, json!({"type": "prepareCompaction", "options": {"keepRecentTokens": 20}}));
     ok(&mut s, json!({"type": "applyCompaction", "summary": SUMMARY}));
+}
+
+/// What every build of the generated sessions gives — at every cut point, for every API, the
+/// body and the whole report — held to a run recorded once as test data
+/// (`tests/fixtures/oracle/checkpoints.json`): a session reworked inside (its door, its effects,
+/// its parts) must build byte for byte what it built. The sources: the log a session with
+/// checkpoints by size writes, and the log of one that lets go of what storage confirmed (its
+/// compactions and its rewind reading records back), each cut after every record and opened
+/// from its last checkpoint (the digest of each cut's four bodies and reports), and every reply
+/// of the commands that made them, live. Natively only:
+/// the reports' figures are floats the wasm build's maths need not round alike.
+/// `CONTEXTVIEW_RECORD_ORACLE=1` writes the file instead of checking it.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn every_build_matches_the_recorded_oracle() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/oracle/checkpoints.json");
+    // Every reply of the commands that made them (each build's body and report, each
+    // compaction's request, each answer), as the live sessions gave them.
+    REPLIES.with(|r| *r.borrow_mut() = Some(Vec::new()));
+    let by_size = log_of(&generated(Some(6_000)));
+    let mut storage = String::new();
+    let letting_go = generated_into(Some(6_000), Some(&mut storage));
+    let replies = REPLIES.with(|r| r.borrow_mut().take().unwrap());
+    let sources = [("checkpoints by size", by_size), ("letting go", storage.clone())];
+    // FNV-1a, 64 bits.
+    let digest = |text: &str| format!("{:016x}", text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)));
+    let mut seen = serde_json::Map::new();
+    for (name, log) in &sources {
+        let records = log.lines().count() - 1;
+        let cuts: Vec<String> = (1..=records)
+            .map(|n| {
+                let mut s = Session::from_log(&cut(log, n));
+                let built: String = APIS
+                    .iter()
+                    .map(|&provider| {
+                        let input = BuildInput { context_window: Some(24000), ..BuildInput::new(provider) };
+                        match s.build(&input) {
+                            Ok(built) => format!("{}\n{}\n", built.body, serde_json::to_string(&built.report).unwrap()),
+                            Err(e) => format!("{} {e}\n", e.code()),
+                        }
+                    })
+                    .collect();
+                digest(&built)
+            })
+            .collect();
+        seen.insert(name.to_string(), json!({"log": digest(log), "cuts": cuts}));
+    }
+    seen.insert("replies".into(), json!({"cuts": replies.iter().map(|r| digest(r)).collect::<Vec<_>>()}));
+    // The session that let go, as it stands: what it builds from what it holds.
+    seen.insert("letting go, live".into(), json!({"bodies": digest(&bodies(&mut Session::from_log(&storage)).concat()), "records": letting_go.record_count()}));
+    let seen = Value::Object(seen);
+    if std::env::var_os("CONTEXTVIEW_RECORD_ORACLE").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, serde_json::to_string_pretty(&seen).unwrap() + "\n").unwrap();
+        return;
+    }
+    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("the recorded oracle")).unwrap();
+    for (name, entry) in recorded.as_object().unwrap() {
+        let (want, got) = (&entry["cuts"], &seen[name]["cuts"]);
+        if let (Some(want), Some(got)) = (want.as_array(), got.as_array()) {
+            let first = want.iter().zip(got).position(|(a, b)| a != b);
+            assert_eq!(first, None, "{name}: the first that differs is number {:?} (a cut after that many records, or that reply)", first.map(|i| i + 1));
+        }
+    }
+    assert_eq!(seen, recorded);
 }

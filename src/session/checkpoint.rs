@@ -35,7 +35,7 @@ impl Input for WriteCheckpoint {
         s.write_checkpoint()
     }
 }
-use crate::update::checkpoint::{Checkpoint, CheckpointState};
+use crate::update::resume::CheckpointState;
 use crate::update::replay::PromptFold;
 use crate::update::{Event, RecordBody};
 
@@ -113,7 +113,7 @@ impl Session {
         let summary = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));
         let replay = self.replayer().resume_state();
         let state = CheckpointState { replay, prompts, told: self.reminders.told(), summary };
-        let checkpoint = Checkpoint::new(through, self.record_count() as u64, self.started_at(), &state);
+        let checkpoint = state.write(through, self.record_count() as u64, self.started_at());
         // Its size as stored is measured when it is handed to storage ([`Writer::stored`]); until
         // then, its state's.
         let size = checkpoint.state.len() as u64;

@@ -6,7 +6,8 @@
 
 use super::history::History;
 use super::{checkpoint, persist, Session};
-use crate::update::checkpoint::{Checkpoint, CheckpointState};
+use crate::update::checkpoint::Checkpoint;
+use crate::update::resume::CheckpointState;
 use crate::update::{parse_log, Event, RecordBody, Replayer};
 use crate::view::ReminderQueue;
 
@@ -102,7 +103,7 @@ impl Session {
         if tail.records.first().is_none_or(|r| r.seq <= checkpoint.through) {
             return None;
         }
-        let CheckpointState { replay, prompts, told, summary } = checkpoint.state()?;
+        let CheckpointState { replay, prompts, told, summary } = CheckpointState::read(&checkpoint)?;
         let Checkpoint { records, through, .. } = *checkpoint;
         let started_at = checkpoint.started_at.clone();
         let mut replayer = Replayer::resume(replay)?;

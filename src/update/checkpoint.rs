@@ -8,10 +8,11 @@
 //! the tests check at every cut point). The session writes one after each compaction and each
 //! rewind, and by size when the host asks ([`crate::session::Session::set_checkpoint_every`]);
 //! see `session/checkpoint.rs`.
+//!
+//! The record holds the state as text; what that text is ([`super::resume::CheckpointState`])
+//! is the replay's, one layer up, so the record types know nothing of the replay.
 
 use serde::{Deserialize, Serialize};
-
-use super::replay::{PromptFold, Resume};
 
 /// The replay's state through record `through` (see the module docs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -25,37 +26,7 @@ pub struct Checkpoint {
     /// The first record's time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_at: Option<String>,
-    /// What a session resumes from ([`CheckpointState`]), as JSON text: opaque to hosts, held
+    /// What a session resumes from ([`super::resume::CheckpointState`]), as JSON text: opaque to hosts, held
     /// as one string until a session opens from it, and written back exactly as read.
     pub state: String,
-}
-
-impl Checkpoint {
-    pub fn new(through: u64, records: u64, started_at: Option<String>, state: &CheckpointState) -> Checkpoint {
-        // Straight to text: no value tree of the whole state at its peak.
-        let state = serde_json::to_string(state).unwrap_or_default();
-        Checkpoint { through, records, started_at, state }
-    }
-
-    /// The state to resume from; `None` when its text does not read.
-    pub fn state(&self) -> Option<CheckpointState> {
-        // Straight from text: no value tree of the whole state at its peak.
-        serde_json::from_str(&self.state).ok()
-    }
-}
-
-/// What a session resumes from (see [`Checkpoint`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CheckpointState {
-    /// The replay: items, their records, the replay state.
-    pub replay: Resume,
-    /// The real prompts so far (what a rewind counts, and the session's state lists).
-    pub prompts: PromptFold,
-    /// Reminders told, as `(kind, text)`: one is never told twice.
-    #[serde(default)]
-    pub told: Vec<(String, String)>,
-    /// The last compaction's summary (the next compaction merges it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub summary: Option<String>,
 }

@@ -18,6 +18,7 @@ pub mod log;
 mod parts;
 pub mod record;
 pub mod replay;
+pub mod resume;
 mod rewind;
 pub mod timeline;
 pub mod write;

@@ -40,7 +40,7 @@ impl Session {
     /// tools, heads, ledger anchor and cache key), the prompt context's audience (the tools it
     /// allows, its output budget) and the images stripped once after a provider refused them.
     pub(super) fn build_options(&mut self, input: &BuildInput) -> BuildOptions {
-        let strip_images = self.strip_images_once;
+        let strip_images = self.builds.strip_images_once;
         let (replayer, _, session_id) = self.synced();
         let mut options = input.options_for(replayer.state(), session_id);
         if let Some(context) = &self.prompt {
@@ -121,21 +121,21 @@ impl Session {
                 ));
             }
         }
-        self.strip_images_once = false;
+        self.builds.strip_images_once = false;
         report.continued = continued;
         report.head_cuts = reminder_cuts;
         // What rewrote the previous request, if anything did: what pruning cost the provider's
         // cache is reported apart from what a compaction or a rewind cost.
         let boundary = (report.pruning.boundary_turn, report.pruning.boundary_step);
         if let Some(prefix) = report.prefix.as_mut().filter(|p| p.rewritten_bytes > 0) {
-            let SinceBuild { compaction, rewind, heads } = self.since_build;
+            let SinceBuild { compaction, rewind, heads } = self.builds.since_build;
             let cause = if compaction {
                 view::RewriteCause::Compaction
             } else if rewind {
                 view::RewriteCause::Rewind
             } else if heads {
                 view::RewriteCause::Heads
-            } else if self.last_boundary.is_some_and(|last| last != boundary) {
+            } else if self.builds.last_boundary.is_some_and(|last| last != boundary) {
                 report.pruning.invalidated_bytes = prefix.rewritten_bytes;
                 view::RewriteCause::Pruning
             } else {
@@ -143,15 +143,32 @@ impl Session {
             };
             prefix.cause = Some(cause);
         }
-        self.last_boundary = Some(boundary);
-        self.since_build = SinceBuild::default();
+        self.builds.last_boundary = Some(boundary);
+        self.builds.since_build = SinceBuild::default();
         // What the provider's cache should serve of this request, after the ones before it.
         let at = crate::cost::epoch_seconds(&ts);
         self.replayer();
-        let state = self.replayer.as_ref().map(|r| r.state());
-        crate::request::complete_report(&mut report, state, &mut self.forecaster, &options, input, at);
+        let state = self.log.replayer.as_ref().map(|r| r.state());
+        crate::request::complete_report(&mut report, state, &mut self.builds.forecaster, &options, input, at);
         Ok((body, report))
     }}
+
+/// What builds keep between them.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Builds {
+    /// Work kept between builds (token estimates, the last payload and the body it was sent as,
+    /// with each entry's JSON in place).
+    pub cache: view::ViewCache,
+    /// The provider's cache as this session's requests have filled it (the reports' forecast).
+    pub forecaster: crate::cost::Forecaster,
+    /// Where the pruning boundaries (turn, step) stood at the last build, to tell what moving
+    /// them cost.
+    pub last_boundary: Option<(u32, u32)>,
+    /// What was written since the last build that explains a rewrite of its request.
+    pub since_build: SinceBuild,
+    /// The next build strips every image (set by a provider error about size or images).
+    pub strip_images_once: bool,
+}
 
 /// What was written since the last build that explains a rewrite of its request (the report's
 /// `prefix.cause`): kept as the records come, so records let go before the build still count.

@@ -106,7 +106,7 @@ impl Session {
     /// Writes a checkpoint of the state through the last record (nothing when there are no
     /// records, or the last one is a checkpoint). Returns its `seq`.
     pub(super) fn write_checkpoint(&mut self) -> Option<u64> {
-        let last = self.records.last().filter(|r| !r.body.is_checkpoint())?;
+        let last = self.log.records.last().filter(|r| !r.body.is_checkpoint())?;
         let through = last.seq;
         let ts = last.ts.clone();
         let prompts = self.prompt_fold();
@@ -124,17 +124,17 @@ impl Session {
 
     /// The real prompts so far, as a fold that goes on record by record.
     pub(super) fn prompt_fold(&mut self) -> PromptFold {
-        match &self.history {
-            Some(history) if !self.records.iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_)))) => {
+        match &self.log.history {
+            Some(history) if !self.log.records.iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_)))) => {
                 let mut fold = history.prompts.clone();
-                for record in &self.records {
+                for record in &self.log.records {
                     fold.push(record);
                 }
                 fold
             }
             _ => {
                 self.load_history();
-                crate::update::replay::prompt_fold(&self.records)
+                crate::update::replay::prompt_fold(&self.log.records)
             }
         }
     }

@@ -38,13 +38,13 @@ impl Session {
     /// Whether the records before the held ones are with the host: then a rewind, the full
     /// client view, a snapshot and a rewind appended from elsewhere need them given first.
     pub fn needs_history(&self) -> bool {
-        self.history.as_ref().is_some_and(|h| h.text.is_none())
+        self.log.history.as_ref().is_some_and(|h| h.text.is_none())
     }
 
     /// The last record of the history the host keeps (what [`Session::provide_history`] wants:
     /// the log's records after its header through this `seq`); `None` when the session holds it.
     pub fn history_through(&self) -> Option<u64> {
-        self.history.as_ref().filter(|h| h.text.is_none()).map(|h| h.through)
+        self.log.history.as_ref().filter(|h| h.text.is_none()).map(|h| h.through)
     }
 
     /// Whether records storage confirmed leave memory, and the text of tool results its
@@ -62,31 +62,31 @@ impl Session {
     /// become history kept by the host, as if the session had opened after them. Nothing is let
     /// go while an answer is being received, nor while a rewind stays among the records held.
     pub(super) fn release_stored(&mut self) {
-        if !self.release_stored || self.receiving.is_some() {
+        if !self.release.stored || self.receiving.is_some() {
             return;
         }
         let committed = self.persistence.committed_through();
         let cut = |records: &[Record]| records.partition_point(|r| r.seq <= committed).min(records.len().saturating_sub(1));
-        let rewinds = self.records[..cut(&self.records)].iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_))));
+        let rewinds = self.log.records[..cut(&self.log.records)].iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_))));
         // A rewind counts prompts from the start: the fold through it needs every record (a
         // rewind is written only once the session holds them).
-        if rewinds && self.history.is_some() {
+        if rewinds && self.log.history.is_some() {
             self.load_history();
-            if self.history.is_some() {
+            if self.log.history.is_some() {
                 return;
             }
         }
-        let cut = cut(&self.records);
+        let cut = cut(&self.log.records);
         // Nor while a rewind stays held: its prompt index counts from the start, so the prompts
         // are folded from every record until a checkpoint after it is let go too.
-        if cut == 0 || self.records[cut..].iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_)))) {
+        if cut == 0 || self.log.records[cut..].iter().any(|r| matches!(r.body, RecordBody::Event(Event::Rewind(_)))) {
             return;
         }
         let summary = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));
         let started_at = self.started_at();
-        let released = &self.records[..cut];
+        let released = &self.log.records[..cut];
         let through = released[cut - 1].seq;
-        let (lines, before, prompts) = match self.history.take() {
+        let (lines, before, prompts) = match self.log.history.take() {
             Some(history) => {
                 let mut prompts = history.prompts;
                 for record in released {
@@ -94,10 +94,10 @@ impl Session {
                 }
                 (history.lines, history.records, prompts)
             }
-            None => (usize::from(self.header.is_some()), 0, crate::update::replay::prompt_fold(released)),
+            None => (usize::from(self.log.header.is_some()), 0, crate::update::replay::prompt_fold(released)),
         };
-        self.records.drain(..cut);
-        self.history = Some(Box::new(History { text: None, lines: lines + cut, records: before + cut as u64, through, started_at, prompts, summary }));
+        self.log.records.drain(..cut);
+        self.log.history = Some(Box::new(History { text: None, lines: lines + cut, records: before + cut as u64, through, started_at, prompts, summary }));
     }
 
     /// Gives the session the log's lines before the records it holds (what [`super::open`]
@@ -118,7 +118,7 @@ impl Session {
 
     /// What [`ProvideHistory`] does (a command reading its history calls it directly).
     pub(super) fn take_history(&mut self, text: String) -> Result<(), SessionError> {
-        let Some(history) = self.history.as_ref().filter(|h| h.text.is_none()) else { return Ok(()) };
+        let Some(history) = self.log.history.as_ref().filter(|h| h.text.is_none()) else { return Ok(()) };
         let log = parse_log(&text);
         let mismatch = |why: String| Err(SessionError::HistoryMismatch(why));
         // The history has no header line of its own; anything else said about it is a line that
@@ -136,9 +136,9 @@ impl Session {
             return mismatch("its prompts are not the ones the checkpoint counted".to_owned());
         }
         let mut records = log.records;
-        records.append(&mut self.records);
-        self.records = records;
-        self.history = None;
+        records.append(&mut self.log.records);
+        self.log.records = records;
+        self.log.history = None;
         Ok(())
     }
 
@@ -155,7 +155,7 @@ impl Session {
     pub(super) fn check_append_needs(&self, record: &Record) -> Result<(), AppendError> {
         // A record the replay cannot fold onto what it holds is replayed from the start, which
         // needs every record.
-        let folds = !matches!(record.body, RecordBody::Event(Event::Rewind(_))) && self.replayer.as_ref().is_none_or(|r| r.folds(record));
+        let folds = !matches!(record.body, RecordBody::Event(Event::Rewind(_))) && self.log.replayer.as_ref().is_none_or(|r| r.folds(record));
         match (folds, self.needs_history()) {
             (false, true) => Err(AppendError::HistoryNeeded),
             _ => Ok(()),
@@ -166,7 +166,7 @@ impl Session {
     /// from are read from their text. Nothing happens while the host keeps the text (every
     /// caller has asked for it first).
     pub(super) fn load_history(&mut self) {
-        let Some(history) = self.history.take_if(|h| h.text.is_some()) else { return };
+        let Some(history) = self.log.history.take_if(|h| h.text.is_some()) else { return };
         let text = history.text.unwrap_or_default();
         let mut log = parse_log(&text);
         let header_lines = history.lines.saturating_sub(text.matches('\n').count());
@@ -175,43 +175,43 @@ impl Session {
                 *line += header_lines;
             }
         }
-        self.diagnostics.splice(0..0, log.diagnostics);
-        log.records.append(&mut self.records);
-        self.records = log.records;
+        self.log.diagnostics.splice(0..0, log.diagnostics);
+        log.records.append(&mut self.log.records);
+        self.log.records = log.records;
     }
 
     /// Every record of the log, the history's included (read from its text, not kept).
     pub(super) fn all_records(&self) -> Result<Cow<'_, [Record]>, SessionError> {
         self.require_history()?;
-        Ok(match self.history.as_ref().and_then(|h| h.text.as_deref()) {
+        Ok(match self.log.history.as_ref().and_then(|h| h.text.as_deref()) {
             Some(text) => {
                 let mut records = parse_log(text).records;
-                records.extend(self.records.iter().cloned());
+                records.extend(self.log.records.iter().cloned());
                 Cow::Owned(records)
             }
-            None => Cow::Borrowed(&self.records),
+            None => Cow::Borrowed(&self.log.records),
         })
     }
 
     /// How many records the log holds, the history's included.
     pub fn record_count(&self) -> usize {
-        self.history.as_ref().map_or(0, |h| h.records as usize) + self.records.len()
+        self.log.history.as_ref().map_or(0, |h| h.records as usize) + self.log.records.len()
     }
 
     /// The first record's time.
     pub(super) fn started_at(&self) -> Option<String> {
-        match &self.history {
+        match &self.log.history {
             Some(history) => history.started_at.clone(),
-            None => self.records.first().map(|r| r.ts.clone()),
+            None => self.log.records.first().map(|r| r.ts.clone()),
         }
     }
 
     /// The summary of the compaction recorded at `seq`.
     pub(super) fn compaction_summary(&self, seq: u64) -> Option<String> {
-        match self.records.iter().find(|r| r.seq == seq).map(|r| &r.body) {
+        match self.log.records.iter().find(|r| r.seq == seq).map(|r| &r.body) {
             Some(RecordBody::Event(Event::CompactionCheckpoint(cp))) => Some(cp.summary.clone()),
             Some(_) => None,
-            None => self.history.as_ref().and_then(|h| h.summary.clone()),
+            None => self.log.history.as_ref().and_then(|h| h.summary.clone()),
         }
     }
 }
@@ -223,7 +223,7 @@ impl Input for SetReleaseStored {
     type Output = ();
     const SETTLE: Settle = Settle::None;
     fn apply(self, s: &mut Session) {
-        s.release_stored = self.0;
+        s.release.stored = self.0;
         s.release_stored();
     }
 }
@@ -241,7 +241,7 @@ impl Input for ProvideHistory {
         }
         s.take_history(self.0)?;
         // Records it asked for are among the history now held.
-        s.needed.clear();
+        s.release.needed.clear();
         Ok(s.resume())
     }
 }

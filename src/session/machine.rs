@@ -39,11 +39,11 @@ impl Session {
     /// Runs one command: its reply or its error, as data.
     pub(super) fn run_command(&mut self, id: u64, command: Command, now: Option<&str>) -> Processed {
         let name = command.name().to_owned();
-        self.commands_run += 1;
+        self.door.commands_run += 1;
         // A command that may read records the host keeps is kept while it runs, to wait for them.
-        let kept = (self.history.is_some() && wait::may_wait(&command)).then(|| command.clone());
+        let kept = (self.log.history.is_some() && wait::may_wait(&command)).then(|| command.clone());
         if kept.is_some() {
-            self.needed.clear();
+            self.release.needed.clear();
         }
         let (reply, error) = match self.handle(command, now) {
             Ok(reply) => (Some(reply), None),
@@ -57,7 +57,7 @@ impl Session {
 
     fn handle(&mut self, command: Command, now: Option<&str>) -> Result<Reply, SessionError> {
         let ts = self.stamp(now);
-        if self.records.last().is_some_and(|r| r.seq > u64::MAX / 2) {
+        if self.log.records.last().is_some_and(|r| r.seq > u64::MAX / 2) {
             return Err(SessionError::InvalidRecord("the log's sequence numbers are exhausted".into()));
         }
         let writes_turn = matches!(
@@ -118,8 +118,8 @@ impl Session {
                 if prompt_index >= prompts {
                     return Err(SessionError::InvalidPromptIndex { index: prompt_index, prompts });
                 }
-                self.prepared = None;
-                self.compaction_asked = false;
+                self.compactions.prepared = None;
+                self.compactions.asked = false;
                 let model_before = self.replayer().state().model.clone();
                 let seqs = vec![self.write(RecordBody::Event(Event::Rewind(Rewind { prompt_index })), &ts)];
                 self.checkpoints.rewritten = true;
@@ -157,9 +157,9 @@ impl Session {
                 // Tickets continue after this process's own: a late answer settles nothing new.
                 let mut restored = Session::restore_after(&snapshot, self.persistence.next_ticket())?;
                 // What is queued behind this command, and effects not yet handed out, stay.
-                restored.queue = std::mem::take(&mut self.queue);
-                restored.effects = std::mem::take(&mut self.effects);
-                restored.next_command = restored.next_command.max(self.next_command);
+                restored.door.queue = std::mem::take(&mut self.door.queue);
+                restored.door.effects = std::mem::take(&mut self.door.effects);
+                restored.door.next_command = restored.door.next_command.max(self.door.next_command);
                 *self = restored;
                 Ok(Reply::Unchanged)
             }
@@ -272,11 +272,11 @@ impl Session {
             self.prompt = Some(context);
         }
         // A smaller window may not hold the context: ask again even if asked before.
-        self.compaction_asked = false;
+        self.compactions.asked = false;
         if let Some(usage) = self.current_usage() {
             if compaction_due(&usage) {
-                self.compaction_asked = true;
-                self.effects.push_back(Effect::CompactionDue { reason: CompactionReason::ModelSwitch, usage: Box::new(usage) });
+                self.compactions.asked = true;
+                self.door.effects.push_back(Effect::CompactionDue { reason: CompactionReason::ModelSwitch, usage: Box::new(usage) });
             }
         }
         Ok(Reply::Accepted { seqs })
@@ -338,17 +338,17 @@ impl Session {
         let Some(usage) = self.current_usage() else { return };
         if usage.size > 0 && self.notified != Some((usage.used, usage.size)) {
             self.notified = Some((usage.used, usage.size));
-            let session_id = self.header.as_ref().map(|h| h.session_id.clone()).unwrap_or_default();
-            self.effects.push_back(Effect::Notify {
+            let session_id = self.log.header.as_ref().map(|h| h.session_id.clone()).unwrap_or_default();
+            self.door.effects.push_back(Effect::Notify {
                 notification: json!({"sessionId": session_id, "update": {"sessionUpdate": "usage_update", "used": usage.used, "size": usage.size}}),
             });
         }
         // Asked once per crossing: again only after the context fell below the point.
         let due = compaction_due(&usage);
-        if due && !self.compaction_asked {
-            self.effects.push_back(Effect::CompactionDue { reason: CompactionReason::Threshold, usage: Box::new(usage) });
+        if due && !self.compactions.asked {
+            self.door.effects.push_back(Effect::CompactionDue { reason: CompactionReason::Threshold, usage: Box::new(usage) });
         }
-        self.compaction_asked = due;
+        self.compactions.asked = due;
     }
 
     /// Hands what storage has not confirmed to a new ticket.
@@ -356,24 +356,24 @@ impl Session {
         let Some((ticket, seqs, header)) = self.persistence.next_batch() else { return };
         let mut lines = Vec::with_capacity(seqs.len() + 1);
         if header {
-            if let Some(h) = &self.header {
+            if let Some(h) = &self.log.header {
                 lines.push(h.to_line());
             }
         }
         // Records are in seq order; the batch's seqs are too.
         let first = seqs.first().copied().unwrap_or(0);
-        let mut i = self.records.partition_point(|r| r.seq < first);
+        let mut i = self.log.records.partition_point(|r| r.seq < first);
         for seq in seqs {
-            while i < self.records.len() && self.records[i].seq < seq {
+            while i < self.log.records.len() && self.log.records[i].seq < seq {
                 i += 1;
             }
-            if let Some(record) = self.records.get(i).filter(|r| r.seq == seq) {
+            if let Some(record) = self.log.records.get(i).filter(|r| r.seq == seq) {
                 let line = record.to_line();
                 self.checkpoints.stored(seq, record.body.is_checkpoint(), line.len());
                 lines.push(line);
             }
         }
-        self.effects.push_back(Effect::Persist { ticket, lines });
+        self.door.effects.push_back(Effect::Persist { ticket, lines });
     }
 
     pub fn persistence(&self) -> PersistenceStatus {
@@ -389,44 +389,44 @@ impl Session {
             // Storage's records before the held ones are the history, checked as one given back
             // is: a storage that lost or changed records the session let go is refused, and
             // nothing changes.
-            let first = self.records.first().map_or(u64::MAX, |r| r.seq);
+            let first = self.log.records.first().map_or(u64::MAX, |r| r.seq);
             let before: String = log.records.iter().take_while(|r| r.seq < first).map(|r| format!("{}\n", r.to_line())).collect();
             self.take_history(before)?;
         }
         self.load_history();
         let mut diagnostics = log.diagnostics;
-        match (&self.header, &log.header) {
+        match (&self.log.header, &log.header) {
             (Some(held), Some(found)) if held.session_id != found.session_id => {
                 return Err(SessionError::SessionMismatch { held: held.session_id.clone(), stored: found.session_id.clone() })
             }
-            (None, Some(found)) => self.header = Some(found.clone()),
+            (None, Some(found)) => self.log.header = Some(found.clone()),
             _ => {}
         }
-        let same = self.records.iter().zip(&log.records).take_while(|(a, b)| a == b).count();
+        let same = self.log.records.iter().zip(&log.records).take_while(|(a, b)| a == b).count();
         let confirmed = self.persistence.committed_through();
         let mut dropped = Vec::new();
         let mut adopted = 0;
         if same < log.records.len() {
             // Storage has more, or something else: it wins from the first difference on.
-            dropped = self.records[same..].iter().map(Record::to_line).collect();
-            if self.records[same..].iter().any(|r| r.seq <= confirmed) {
+            dropped = self.log.records[same..].iter().map(Record::to_line).collect();
+            if self.log.records[same..].iter().any(|r| r.seq <= confirmed) {
                 diagnostics.push(Diagnostic::new(
                     &codes::STORAGE_DIVERGED,
-                    format!("storage changed records it had confirmed (from seq {}); it is taken as the truth", self.records[same].seq),
+                    format!("storage changed records it had confirmed (from seq {}); it is taken as the truth", self.log.records[same].seq),
                 ));
             }
-            self.records.truncate(same);
+            self.log.records.truncate(same);
             // What explains a rewrite, and what makes a prepared compaction stale, as the records
             // now held say.
-            self.last_rewrite = super::last_rewrite(&self.records);
-            self.since_build = super::build::SinceBuild::default();
+            self.compactions.last_rewrite = super::last_rewrite(&self.log.records);
+            self.builds.since_build = super::build::SinceBuild::default();
             for record in &log.records[same..] {
                 self.push_record(record.clone());
                 adopted += 1;
             }
-            self.replayer = None;
-            self.cache = view::ViewCache::default();
-            self.prepared = None;
+            self.log.replayer = None;
+            self.builds.cache = view::ViewCache::default();
+            self.compactions.prepared = None;
         }
         let stored_last = log.records.last().map_or(0, |r| r.seq);
         if confirmed > stored_last {
@@ -435,7 +435,7 @@ impl Session {
                 format!("storage confirmed records up to seq {confirmed} but holds them only up to {stored_last}; they are sent again"),
             ));
         }
-        let unstored: Vec<u64> = self.records[same.min(self.records.len())..].iter().map(|r| r.seq).filter(|&s| s > stored_last).collect();
+        let unstored: Vec<u64> = self.log.records[same.min(self.log.records.len())..].iter().map(|r| r.seq).filter(|&s| s > stored_last).collect();
         let resent = unstored.len();
         self.persistence.reconciled(stored_last, log.header.is_some(), unstored);
         Ok(Reconciled { adopted, dropped, resent, persistence: self.persistence.status(), diagnostics, effects: Vec::new() })
@@ -446,14 +446,14 @@ impl Session {
     pub fn snapshot(&self) -> Result<SessionSnapshot, SessionError> {
         self.require_history()?;
         let mut log = String::new();
-        if let Some(h) = &self.header {
+        if let Some(h) = &self.log.header {
             log.push_str(&h.to_line());
             log.push('\n');
         }
-        if let Some(text) = self.history.as_ref().and_then(|h| h.text.as_deref()) {
+        if let Some(text) = self.log.history.as_ref().and_then(|h| h.text.as_deref()) {
             log.push_str(text);
         }
-        for r in &self.records {
+        for r in &self.log.records {
             log.push_str(&r.to_line());
             log.push('\n');
         }
@@ -465,11 +465,11 @@ impl Session {
             reminders: self.reminders.queued().to_vec(),
             prompt_context: self.prompt.clone(),
             sampling: self.sampling.clone(),
-            prepared: self.prepared,
-            strip_images_once: self.strip_images_once,
-            last_boundary: self.last_boundary.map(|(turn, _)| turn),
-            last_step_boundary: self.last_boundary.map(|(_, step)| step),
-            next_command: self.next_command,
+            prepared: self.compactions.prepared,
+            strip_images_once: self.builds.strip_images_once,
+            last_boundary: self.builds.last_boundary.map(|(turn, _)| turn),
+            last_step_boundary: self.builds.last_boundary.map(|(_, step)| step),
+            next_command: self.door.next_command,
         })
     }
 
@@ -484,10 +484,10 @@ impl Session {
             return Err(SessionError::InvalidSnapshot(format!("format `{}` version {}", snapshot.format, snapshot.version)));
         }
         let mut session = Session::from_log(&snapshot.log);
-        if let Some(d) = session.diagnostics.iter().find(|d| d.severity == Severity::Error) {
+        if let Some(d) = session.log.diagnostics.iter().find(|d| d.severity == Severity::Error) {
             return Err(SessionError::InvalidSnapshot(format!("its log: {}", d.message)));
         }
-        let last = session.records.last().map_or(0, |r| r.seq);
+        let last = session.log.records.last().map_or(0, |r| r.seq);
         session.persistence = snapshot
             .persistence
             .restored(last, ticket_floor)
@@ -500,10 +500,10 @@ impl Session {
         }
         session.prompt = snapshot.prompt_context.clone();
         session.sampling = snapshot.sampling.clone();
-        session.prepared = snapshot.prepared;
-        session.strip_images_once = snapshot.strip_images_once;
-        session.last_boundary = snapshot.last_boundary.map(|turn| (turn, snapshot.last_step_boundary.unwrap_or(0)));
-        session.next_command = snapshot.next_command;
+        session.compactions.prepared = snapshot.prepared;
+        session.builds.strip_images_once = snapshot.strip_images_once;
+        session.builds.last_boundary = snapshot.last_boundary.map(|turn| (turn, snapshot.last_step_boundary.unwrap_or(0)));
+        session.door.next_command = snapshot.next_command;
         Ok(session)
     }
 
@@ -517,7 +517,7 @@ impl Session {
         let replay_state = self.replayer().state().clone();
         let items = self.replayer().items().len();
         SessionState {
-            session_id: self.header.as_ref().map(|h| h.session_id.clone()),
+            session_id: self.log.header.as_ref().map(|h| h.session_id.clone()),
             provider: sampling.as_ref().map(|s| s.provider.as_str().to_owned()).or_else(|| replay_state.model.as_ref().map(|m| m.provider.clone())),
             model: sampling.as_ref().and_then(|s| s.model.clone()).or_else(|| replay_state.model.as_ref().map(|m| m.model.clone())),
             context_window,
@@ -526,17 +526,17 @@ impl Session {
             records: self.record_count(),
             items,
             started_at: self.started_at(),
-            last_activity_at: self.records.last().map(|r| r.ts.clone()),
+            last_activity_at: self.log.records.last().map(|r| r.ts.clone()),
             last_compaction_seq: replay_state.last_compaction_seq,
-            queued_commands: self.queue.len(),
+            queued_commands: self.door.queue.len(),
             waiting: self.waiting(),
             queued_reminders,
-            compaction_prepared: self.prepared.is_some(),
+            compaction_prepared: self.compactions.prepared.is_some(),
             prompt_context: self.prompt.clone(),
             tools: replay_state.tools,
             persistence: self.persistence.status(),
-            parent_session_id: self.header.as_ref().and_then(|h| h.parent_session_id.clone()),
-            parent_call_id: self.header.as_ref().and_then(|h| h.parent_call_id.clone()),
+            parent_session_id: self.log.header.as_ref().and_then(|h| h.parent_session_id.clone()),
+            parent_call_id: self.log.header.as_ref().and_then(|h| h.parent_call_id.clone()),
             subagents: replay_state.subagents,
             spent: replay_state.spent,
         }

@@ -11,6 +11,8 @@
 
 mod build;
 mod checkpoint;
+mod door;
+mod log;
 pub mod codes;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod door_test;
@@ -38,7 +40,6 @@ pub use protocol::{
     Reply, SessionError, SessionSnapshot, SessionState, SubagentStart, Waiting,
 };
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::conversation::Item;
@@ -52,57 +53,27 @@ use crate::prompt::PromptContext;
 
 #[derive(Debug, Clone, Default)]
 pub struct Session {
-    header: Option<Header>,
-    /// The records held: all of them, or those after the checkpoint the session opened from.
-    records: Vec<Record>,
-    /// The records before `records`, when the session opened from a checkpoint: read when
-    /// something needs the whole history ([`history`]).
-    history: Option<Box<history::History>>,
+    /// The log: its header, the records held, the history before them, the replay.
+    log: log::Log,
     /// When to write the next checkpoint.
     checkpoints: checkpoint::Writer,
-    diagnostics: Vec<Diagnostic>,
-    /// The replay of the records held, kept in step with appends (rebuilt after a rewind).
-    replayer: Option<Replayer>,
-    /// The next build strips every image (set by a provider error about size or images).
-    strip_images_once: bool,
     reminders: ReminderQueue,
     /// What storage holds of the records.
     persistence: persist::Persistence,
-    /// Commands waiting to be processed, with their ids.
-    queue: VecDeque<(u64, Command, Option<String>)>,
-    next_command: u64,
-    /// The one queue every effect leaves through, in the order they arose.
-    effects: VecDeque<Effect>,
+    /// The door's own state: the commands queued, the one effect queue, the command that waits.
+    door: door::Door,
     /// What the prompt heads are rendered from.
     prompt: Option<PromptContext>,
     /// The build options last used: the session's model, window, system prompt and tools.
     sampling: Option<BuildInput>,
-    /// A compaction prepared and not applied yet.
-    prepared: Option<protocol::PreparedCut>,
     /// The last `usage_update` sent, so an unchanged count is not sent again.
     notified: Option<(u64, u64)>,
-    /// A compaction was asked for and has not happened yet (it is asked for once).
-    compaction_asked: bool,
-    /// Work kept between builds (token estimates, the last payload and the body it was sent as,
-    /// with each entry's JSON in place).
-    cache: view::ViewCache,
-    /// The provider's cache as this session's requests have filled it (the reports' forecast).
-    forecaster: crate::cost::Forecaster,
-    /// Where the pruning boundaries (turn, step) stood at the last build, to tell what moving
-    /// them cost.
-    last_boundary: Option<(u32, u32)>,
-    /// What was written since the last build that explains a rewrite of its request.
-    since_build: build::SinceBuild,
-    /// Records storage confirmed leave memory ([`Session::set_release_stored`]).
-    release_stored: bool,
-    /// The `seq` of the last rewind or compaction (what makes a prepared compaction stale).
-    last_rewrite: u64,
-    /// Records asked of the host to read back results let go ([`Session::needed_records`]).
-    needed: Vec<u64>,
-    /// The command that waits for records the host keeps ([`wait`]).
-    waiting: Option<Box<wait::Parked>>,
-    /// Commands run so far (what tells [`Settle::Resumed`] whether one ran).
-    commands_run: u64,
+    /// What builds keep between them: the view's cache, the forecast's, what explains a rewrite.
+    builds: build::Builds,
+    /// The compaction prepared, asked for, and the last rewrite.
+    compactions: compaction::Compactions,
+    /// Letting go of what storage confirmed, and the records asked back.
+    release: release::Release,
     /// A streamed answer being received (between `beginAnswer` and `endAnswer`).
     receiving: Option<Box<receive::Receiving>>,
 }
@@ -191,10 +162,10 @@ impl Session {
     pub fn input<I: Input>(&mut self, input: I) -> I::Output {
         // What the session wrote moves its last `seq` (history given back does not).
         let before = self.next_seq();
-        let ran = self.commands_run;
+        let ran = self.door.commands_run;
         let output = input.apply(self);
         match I::SETTLE {
-            Settle::Resumed if self.commands_run == ran => {}
+            Settle::Resumed if self.door.commands_run == ran => {}
             Settle::Full | Settle::Resumed => {
                 // A checkpoint when one is due goes to storage with the command's records.
                 self.checkpoint_if_due();
@@ -214,12 +185,12 @@ impl Session {
 
     /// The next effect the host must perform, oldest first.
     pub fn poll_effect(&mut self) -> Option<Effect> {
-        self.effects.pop_front()
+        self.door.effects.pop_front()
     }
 
     /// Every effect waiting, oldest first.
     pub fn take_effects(&mut self) -> Vec<Effect> {
-        self.effects.drain(..).collect()
+        self.door.effects.drain(..).collect()
     }
 
     /// Loads a log's text; unreadable lines become diagnostics. A log with a checkpoint opens
@@ -237,12 +208,10 @@ impl Session {
         }
         let stored = log.records.last().map_or(0, |r| r.seq);
         Session {
-            since_build: build::SinceBuild::of(&log.records),
-            last_rewrite: last_rewrite(&log.records),
+            builds: build::Builds { since_build: build::SinceBuild::of(&log.records), ..build::Builds::default() },
+            compactions: compaction::Compactions { last_rewrite: last_rewrite(&log.records), ..compaction::Compactions::default() },
             persistence: persist::Persistence::stored(stored, log.header.is_some()),
-            header: log.header,
-            records: log.records,
-            diagnostics: log.diagnostics,
+            log: log::Log { header: log.header, records: log.records, diagnostics: log.diagnostics, ..log::Log::default() },
             reminders,
             // A log without a checkpoint gets one once it is long enough to want one (when the
             // host asks for checkpoints by size).
@@ -253,22 +222,22 @@ impl Session {
 
     /// A new, empty session; its header is stored with the first records.
     pub fn create(header: Header) -> Session {
-        Session { header: Some(header), persistence: persist::Persistence::stored(0, false), ..Session::default() }
+        Session { log: log::Log { header: Some(header), ..log::Log::default() }, persistence: persist::Persistence::stored(0, false), ..Session::default() }
     }
 
     pub fn header(&self) -> Option<&Header> {
-        self.header.as_ref()
+        self.log.header.as_ref()
     }
 
     /// The records held: all of them, or those after the checkpoint the session opened from
     /// (see [`Session::record_count`]).
     pub fn records(&self) -> &[Record] {
-        &self.records
+        &self.log.records
     }
 
     /// Diagnostics of loading plus those of the latest replay.
     pub fn diagnostics(&mut self) -> Vec<Diagnostic> {
-        let mut all = self.diagnostics.clone();
+        let mut all = self.log.diagnostics.clone();
         all.extend(self.replayer().diagnostics().iter().cloned());
         all
     }
@@ -290,7 +259,7 @@ impl Session {
 
     /// Processes every queued command in order.
     pub fn process(&mut self) -> Vec<Processed> {
-        let mut done = Vec::with_capacity(self.queue.len());
+        let mut done = Vec::with_capacity(self.door.queue.len());
         while let Some(processed) = self.run_next() {
             done.push(processed);
         }
@@ -300,8 +269,8 @@ impl Session {
     /// Processes one command at once; refused while others are queued.
     pub fn dispatch(&mut self, command: Command, now: Option<String>) -> Result<Processed, SessionError> {
         self.refuse_while_waiting()?;
-        if !self.queue.is_empty() {
-            return Err(SessionError::QueueNotEmpty(self.queue.len()));
+        if !self.door.queue.is_empty() {
+            return Err(SessionError::QueueNotEmpty(self.door.queue.len()));
         }
         let id = self.submit(command, now);
         Ok(self.run_next().unwrap_or(Processed { id, command: String::new(), reply: None, error: None, waiting: None, effects: Vec::new() }))
@@ -352,7 +321,7 @@ impl Session {
         let (body, report) = self.build_body(input)?;
         // The payload and body stay cached for the next build; the caller gets its own copies.
         let payload =
-            self.cache.last_payload().cloned().ok_or_else(|| RequestError::InvalidOptions("the build kept no payload".to_owned()))?;
+            self.builds.cache.last_payload().cloned().ok_or_else(|| RequestError::InvalidOptions("the build kept no payload".to_owned()))?;
         Ok(Built { payload, body: String::clone(&body), report })
     }
 
@@ -377,16 +346,16 @@ impl Session {
 
     fn append_record(&mut self, record: Record) -> Result<Appended, AppendError> {
         self.check_append_needs(&record)?;
-        if let Some(last) = self.records.last().map(|r| r.seq) {
+        if let Some(last) = self.log.records.last().map(|r| r.seq) {
             if record.seq <= last {
                 // One the session let go (or opened without) is compared once the host gives it back.
-                if self.history.as_ref().is_some_and(|h| record.seq <= h.through) {
+                if self.log.history.as_ref().is_some_and(|h| record.seq <= h.through) {
                     self.load_history();
                     if self.needs_history() {
                         return Err(AppendError::HistoryNeeded);
                     }
                 }
-                return match self.records.iter().rev().find(|r| r.seq == record.seq) {
+                return match self.log.records.iter().rev().find(|r| r.seq == record.seq) {
                     Some(held) if *held == record => Ok(Appended::Duplicate),
                     _ => Err(AppendError::SeqConflict { seq: record.seq, last }),
                 };
@@ -402,16 +371,16 @@ impl Session {
         if let RecordBody::Event(Event::ReminderInjected(injected)) = &record.body {
             self.reminders.observe(injected);
         }
-        self.since_build.saw(&record);
+        self.builds.since_build.saw(&record);
         if matches!(record.body, RecordBody::Event(Event::Rewind(_) | Event::CompactionCheckpoint(_))) {
-            self.last_rewrite = record.seq;
+            self.compactions.last_rewrite = record.seq;
         }
-        if let Some(replayer) = &mut self.replayer {
+        if let Some(replayer) = &mut self.log.replayer {
             if !replayer.push(&record) {
-                self.replayer = None;
+                self.log.replayer = None;
             }
         }
-        self.records.push(record);
+        self.log.records.push(record);
     }
 
     /// Writes a record of the session's own: accepted in memory, to be stored.
@@ -419,8 +388,8 @@ impl Session {
         // A usage answers the last request this session built: it records what that request
         // left out of the log, so the ledger can tell the two apart later.
         if let RecordBody::Event(Event::UsageAnchor(usage)) = &mut body {
-            usage.omitted_tokens = usage.omitted_tokens.or_else(|| self.cache.last_omitted_tokens());
-            usage.head_tokens = usage.head_tokens.or_else(|| self.cache.last_head_tokens());
+            usage.omitted_tokens = usage.omitted_tokens.or_else(|| self.builds.cache.last_omitted_tokens());
+            usage.head_tokens = usage.head_tokens.or_else(|| self.builds.cache.last_head_tokens());
         }
         let seq = self.next_seq();
         self.persistence.accept(seq);
@@ -429,29 +398,29 @@ impl Session {
     }
 
     pub(super) fn next_seq(&self) -> u64 {
-        self.records.last().map_or(1, |r| r.seq.saturating_add(1))
+        self.log.records.last().map_or(1, |r| r.seq.saturating_add(1))
     }
 
     /// The time to stamp on a record: the host's, else the last record's.
     fn stamp(&self, now: Option<&str>) -> String {
-        now.map(str::to_owned).or_else(|| self.records.last().map(|r| r.ts.clone())).unwrap_or_default()
+        now.map(str::to_owned).or_else(|| self.log.records.last().map(|r| r.ts.clone())).unwrap_or_default()
     }
 
     /// The incremental replay: folded record by record as they are appended.
     fn replayer(&mut self) -> &mut Replayer {
-        if self.replayer.is_none() {
+        if self.log.replayer.is_none() {
             self.load_history();
         }
-        self.replayer.get_or_insert_with(|| Replayer::new(&self.records))
+        self.log.replayer.get_or_insert_with(|| Replayer::new(&self.log.records))
     }
 
     /// The replay, the cache with what the replay changed since the last build dropped from it,
     /// and the session id.
     fn synced(&mut self) -> (&Replayer, &mut view::ViewCache, Option<&str>) {
         self.replayer();
-        let replayer = self.replayer.get_or_insert_with(|| Replayer::new(&self.records));
-        self.cache.invalidate_from(replayer.take_changed_from());
-        (replayer, &mut self.cache, self.header.as_ref().map(|h| h.session_id.as_str()))
+        let replayer = self.log.replayer.get_or_insert_with(|| Replayer::new(&self.log.records));
+        self.builds.cache.invalidate_from(replayer.take_changed_from());
+        (replayer, &mut self.builds.cache, self.log.header.as_ref().map(|h| h.session_id.as_str()))
     }
 }
 
@@ -459,9 +428,9 @@ impl Input for Submit {
     type Output = u64;
     const SETTLE: Settle = Settle::None;
     fn apply(self, s: &mut Session) -> u64 {
-        s.next_command += 1;
-        s.queue.push_back((s.next_command, self.command, self.now));
-        s.next_command
+        s.door.next_command += 1;
+        s.door.queue.push_back((s.door.next_command, self.command, self.now));
+        s.door.next_command
     }
 }
 
@@ -470,10 +439,10 @@ impl Input for RunNext {
     const SETTLE: Settle = Settle::Full;
     fn apply(self, s: &mut Session) -> Option<Processed> {
         // Nothing runs before the command that waits.
-        if s.waiting.is_some() {
+        if s.door.waiting.is_some() {
             return None;
         }
-        let (id, command, now) = s.queue.pop_front()?;
+        let (id, command, now) = s.door.queue.pop_front()?;
         Some(s.run_command(id, command, now.as_deref()))
     }
 }
@@ -540,7 +509,7 @@ impl Input for ProviderError<'_> {
     fn apply(self, s: &mut Session) -> bool {
         let about_images = crate::answer::failure::about_size_or_images(Some(self.status), "", self.body);
         if about_images {
-            s.strip_images_once = true;
+            s.builds.strip_images_once = true;
         }
         about_images
     }

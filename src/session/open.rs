@@ -131,15 +131,11 @@ impl Session {
         let stored = tail.records.last().map_or(0, |r| r.seq);
         let history = History { text: history, lines, records, through, started_at, prompts, summary };
         Some(Session {
-            since_build: super::build::SinceBuild::of(&tail.records),
-            last_rewrite: super::last_rewrite(&tail.records),
+            builds: super::build::Builds { since_build: super::build::SinceBuild::of(&tail.records), ..Default::default() },
+            compactions: super::compaction::Compactions { last_rewrite: super::last_rewrite(&tail.records), ..Default::default() },
             persistence: persist::Persistence::stored(stored, header.is_some()),
-            header,
-            records: tail.records,
-            history: Some(Box::new(history)),
+            log: super::log::Log { header, records: tail.records, history: Some(Box::new(history)), diagnostics: tail.diagnostics, replayer: Some(replayer) },
             checkpoints: checkpoint::Writer { since, counted: stored, ..checkpoint::Writer::default() },
-            diagnostics: tail.diagnostics,
-            replayer: Some(replayer),
             reminders,
             ..Session::default()
         })

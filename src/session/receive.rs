@@ -157,7 +157,7 @@ impl Session {
     fn retry_salt(&self, attempt: u32) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut hasher = rustc_hash::FxHasher::default();
-        self.header.as_ref().map(|h| h.session_id.as_str()).hash(&mut hasher);
+        self.log.header.as_ref().map(|h| h.session_id.as_str()).hash(&mut hasher);
         self.next_seq().hash(&mut hasher);
         attempt.hash(&mut hasher);
         hasher.finish()

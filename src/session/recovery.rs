@@ -35,7 +35,7 @@ impl Session {
     /// images.
     pub(super) fn recover(&mut self, answer: &Answer) -> (bool, Vec<RecordBody>) {
         if answer.too_large() {
-            self.strip_images_once = true;
+            self.builds.strip_images_once = true;
             return (true, Vec::new());
         }
         let Some(refusal) = answer.context_refusal() else { return (false, Vec::new()) };
@@ -43,7 +43,7 @@ impl Session {
         let usage = self.current_usage();
         let window = usage.as_ref().map(|u| u.size).filter(|&size| size > 0);
         // What the ledger counted for the refused request: its build's count, else the count now.
-        let counted = self.cache.last_used_tokens().or(usage.as_ref().map(|u| u.used)).unwrap_or(0);
+        let counted = self.builds.cache.last_used_tokens().or(usage.as_ref().map(|u| u.used)).unwrap_or(0);
         // The model's window: the limit the provider named; else less than the request held,
         // by its count or ours (so each refusal without numbers shrinks it further).
         let learned = refusal.limit.or_else(|| {
@@ -111,7 +111,7 @@ impl Session {
         }
         let family = self.family();
         let ratio = self.replayer().state().correction.map_or(1.0, |c| c.ratio());
-        let heads = self.cache.last_head_tokens().unwrap_or(0);
+        let heads = self.builds.cache.last_head_tokens().unwrap_or(0);
         let prompt = self.replayer().items().iter().rev().find_map(|item| match item {
             Item::User(m) if m.synthetic.is_none() => Some(crate::tokens::item_tokens(item, family)),
             _ => None,

@@ -22,15 +22,24 @@ use crate::update::replay::result_content;
 use crate::update::{parse_log, Record};
 use crate::view::{self, BuildOptions};
 
+/// Letting go: whether records storage confirmed leave memory (the host asked for it:
+/// [`Session::set_release_stored`]), and the records asked of the host to read back results
+/// let go ([`Session::needed_records`]).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Release {
+    pub stored: bool,
+    pub needed: Vec<u64>,
+}
+
 impl Session {
     /// After a build: lets go of the text of the tool results it cleared or trimmed (when the
     /// host asked the session to let go of what storage holds).
     pub(super) fn release_results(&mut self, options: &BuildOptions, report: &view::Report) {
         let (cleared, trimmed) = (report.pruning.cleared_ids(), report.pruning.trimmed_ids());
-        if !self.release_stored || (cleared.is_empty() && trimmed.is_empty()) {
+        if !self.release.stored || (cleared.is_empty() && trimmed.is_empty()) {
             return;
         }
-        let Some(replayer) = self.replayer.as_mut() else { return };
+        let Some(replayer) = self.log.replayer.as_mut() else { return };
         let cleared: FxHashSet<&str> = cleared.iter().map(String::as_str).collect();
         let trimmed: FxHashSet<&str> = trimmed.iter().map(String::as_str).collect();
         let pruning = &options.pruning;
@@ -80,7 +89,7 @@ impl Session {
     /// The records a build (or a compaction) asked for to read back results the session let go
     /// (see [`Session::provide_records`]); empty when it asked for none.
     pub fn needed_records(&self) -> &[u64] {
-        &self.needed
+        &self.release.needed
     }
 
     /// Gives the session the log lines of the records it asked for ([`Session::needed_records`]),
@@ -100,20 +109,20 @@ impl Session {
     /// What [`ProvideRecords`] does.
     fn take_records(&mut self, text: &str) -> Result<(), SessionError> {
         let log = parse_log(text);
-        let mut records: Vec<&Record> = log.records.iter().filter(|r| self.needed.contains(&r.seq)).collect();
+        let mut records: Vec<&Record> = log.records.iter().filter(|r| self.release.needed.contains(&r.seq)).collect();
         records.sort_by_key(|r| r.seq);
         records.dedup_by_key(|r| r.seq);
-        if records.len() != self.needed.len() {
-            let missing: Vec<u64> = self.needed.iter().copied().filter(|seq| !records.iter().any(|r| r.seq == *seq)).collect();
+        if records.len() != self.release.needed.len() {
+            let missing: Vec<u64> = self.release.needed.iter().copied().filter(|seq| !records.iter().any(|r| r.seq == *seq)).collect();
             return Err(SessionError::HistoryMismatch(format!("records {missing:?} are not among the lines given")));
         }
         self.replayer();
-        let restores = restores(self.replayer.as_ref(), &records)?;
+        let restores = restores(self.log.replayer.as_ref(), &records)?;
         let replayer = self.replayer();
         for (index, content) in restores {
             replayer.restore_result(index, content);
         }
-        self.needed.clear();
+        self.release.needed.clear();
         Ok(())
     }
 
@@ -121,7 +130,7 @@ impl Session {
     /// it does not hold become [`Session::needed_records`] and the answer is `false`.
     pub(super) fn restore_released(&mut self, ids: &[String]) -> Result<bool, SessionError> {
         // A history the session holds as text has the records: read it first.
-        if self.history.as_ref().is_some_and(|h| h.text.is_some()) {
+        if self.log.history.as_ref().is_some_and(|h| h.text.is_some()) {
             self.load_history();
         }
         let replayer = self.replayer();
@@ -134,18 +143,18 @@ impl Session {
             .collect();
         let (mut records, mut missing): (Vec<&Record>, Vec<u64>) = (Vec::new(), Vec::new());
         for seq in seqs {
-            match self.records.binary_search_by_key(&seq, |r| r.seq) {
-                Ok(i) => records.push(&self.records[i]),
+            match self.log.records.binary_search_by_key(&seq, |r| r.seq) {
+                Ok(i) => records.push(&self.log.records[i]),
                 Err(_) => missing.push(seq),
             }
         }
-        let restores = restores(self.replayer.as_ref(), &records)?;
+        let restores = restores(self.log.replayer.as_ref(), &records)?;
         let replayer = self.replayer();
         for (index, content) in restores {
             replayer.restore_result(index, content);
         }
         let done = missing.is_empty();
-        self.needed = missing;
+        self.release.needed = missing;
         Ok(done)
     }
 }
@@ -182,7 +191,7 @@ impl Input for ProvideRecords<'_> {
     type Output = Result<Option<Processed>, SessionError>;
     const SETTLE: Settle = Settle::Resumed;
     fn apply(self, s: &mut Session) -> Self::Output {
-        if s.needed.is_empty() {
+        if s.release.needed.is_empty() {
             return Err(SessionError::NotAsked("records (it asked for none)".to_owned()));
         }
         s.take_records(self.0)?;

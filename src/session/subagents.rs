@@ -33,7 +33,7 @@ impl Session {
         if start.task.trim().is_empty() {
             return Err(SessionError::InvalidOptions("a subagent needs a `task`".into()));
         }
-        let parent = self.header.as_ref().map(|h| h.session_id.clone()).unwrap_or_default();
+        let parent = self.log.header.as_ref().map(|h| h.session_id.clone()).unwrap_or_default();
         let session_id = start.session_id.unwrap_or_else(|| format!("{parent}/{call}"));
         if session_id.trim().is_empty() || session_id == parent {
             return Err(SessionError::InvalidOptions("a subagent's `sessionId` must name a session of its own".into()));
@@ -58,7 +58,7 @@ impl Session {
         context.model = model.clone();
         let mut header = Header::new(session_id.clone());
         header.created_at = Some(ts.to_owned());
-        header.cwd = self.header.as_ref().and_then(|h| h.cwd.clone()).or_else(|| context.cwd.clone());
+        header.cwd = self.log.header.as_ref().and_then(|h| h.cwd.clone()).or_else(|| context.cwd.clone());
         header.parent_session_id = Some(parent);
         header.parent_call_id = Some(call.clone());
         let started = SubagentStarted {

@@ -54,8 +54,8 @@ impl Session {
     pub(super) fn need_of(&self, e: &SessionError) -> Option<Need> {
         match e {
             SessionError::HistoryNeeded | SessionError::Request(RequestError::Build(BuildError::HistoryNeeded { .. })) => {
-                match self.needed.is_empty() {
-                    false => Some(Need::Records { seqs: self.needed.clone() }),
+                match self.release.needed.is_empty() {
+                    false => Some(Need::Records { seqs: self.release.needed.clone() }),
                     true => self.history_through().map(|through| Need::History { through }),
                 }
             }
@@ -67,35 +67,35 @@ impl Session {
     /// input settled ([`Session::ask`]).
     pub(super) fn park(&mut self, id: u64, command: Command, now: Option<&str>, need: Need) -> Processed {
         let name = command.name().to_owned();
-        self.waiting = Some(Box::new(Parked { id, command, now: now.map(str::to_owned), need: need.clone(), asked: false }));
+        self.door.waiting = Some(Box::new(Parked { id, command, now: now.map(str::to_owned), need: need.clone(), asked: false }));
         Processed { id, command: name, reply: None, error: None, waiting: Some(need), effects: Vec::new() }
     }
 
     /// Queues the waiting command's read effect, once: after the records it wrote went to
     /// storage, so a host that performs effects in order stores them first.
     pub(super) fn ask(&mut self) {
-        if let Some(parked) = self.waiting.as_mut().filter(|p| !p.asked) {
+        if let Some(parked) = self.door.waiting.as_mut().filter(|p| !p.asked) {
             parked.asked = true;
             let effect = parked.need.effect(parked.id);
-            self.effects.push_back(effect);
+            self.door.effects.push_back(effect);
         }
     }
 
     /// Runs the waiting command, now that the host answered (it waits again when it needs
     /// more). `None` when none waits.
     pub(super) fn resume(&mut self) -> Option<Processed> {
-        let parked = self.waiting.take()?;
+        let parked = self.door.waiting.take()?;
         Some(self.run_command(parked.id, parked.command, parked.now.as_deref()))
     }
 
     /// The command that waits for records, and what for.
     pub fn waiting(&self) -> Option<Waiting> {
-        self.waiting.as_ref().map(|p| Waiting { command: p.id, kind: p.command.name().to_owned(), need: p.need.clone() })
+        self.door.waiting.as_ref().map(|p| Waiting { command: p.id, kind: p.command.name().to_owned(), need: p.need.clone() })
     }
 
     /// `command_waiting` while a command waits (nothing else runs before it).
     pub(super) fn refuse_while_waiting(&self) -> Result<(), SessionError> {
-        match &self.waiting {
+        match &self.door.waiting {
             Some(p) => Err(SessionError::CommandWaiting { id: p.id, need: p.need.to_string() }),
             None => Ok(()),
         }
@@ -118,8 +118,8 @@ impl Input for Abandon {
     type Output = Option<Processed>;
     const SETTLE: Settle = Settle::None;
     fn apply(self, s: &mut Session) -> Option<Processed> {
-        let parked = s.waiting.take()?;
-        s.needed.clear();
+        let parked = s.door.waiting.take()?;
+        s.release.needed.clear();
         let error = SessionError::RecordsUnavailable(format!("{} never came", parked.need));
         Some(Processed {
             id: parked.id,

@@ -79,6 +79,16 @@ impl crate::session::Input for PrepareCompaction<'_> {
     }
 }
 
+/// The session's compactions: the one prepared and not applied yet, whether one was asked for
+/// (it is asked for once), and the `seq` of the last rewind or compaction (what makes a
+/// prepared one stale).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Compactions {
+    pub prepared: Option<super::protocol::PreparedCut>,
+    pub asked: bool,
+    pub last_rewrite: u64,
+}
+
 /// How the in-place request asks for the summary (the template's `in_place` section).
 const IN_PLACE: &str = "Answer with the summary alone, as text; do not call any tool. If the conversation above begins with an earlier summary (in <compaction_summary>), merge it into yours: keep what still holds, update what changed, drop nothing that still matters.";
 
@@ -125,7 +135,7 @@ impl Session {
         let tokens_before = usage.as_ref().map_or(0, |u| u.used);
         let window = usage.map(|u| u.size).filter(|s| *s > 0);
         let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
-        let based_on_seq = self.records.last().map_or(0, |r| r.seq);
+        let based_on_seq = self.log.records.last().map_or(0, |r| r.seq);
         let previous = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));
         let (replayer, cache, _) = self.synced();
         let items = replayer.items();
@@ -176,13 +186,13 @@ impl Session {
             let fits = budget.is_none_or(|b| extended.1.tokens.request <= b);
             if fits {
                 let (body, report) = extended;
-                let cached_bytes = match self.cache.last_body() {
+                let cached_bytes = match self.builds.cache.last_body() {
                     Some(last) => cached_prefix(last, &body),
                     // Nothing sent from here yet: the last request the conversation implies (up
                     // to what the model last answered).
                     None => self.build_extended_from(&input, None).ok().map_or(0, |(last, _)| cached_prefix(&last, &body)),
                 };
-                self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before, trim_kept_over });
+                self.compactions.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before, trim_kept_over });
                 return Ok(PreparedCompaction {
                     first_kept_seq,
                     based_on_seq,
@@ -220,8 +230,8 @@ impl Session {
         build.max_tokens = Some(options.summary_tokens.min(u32::MAX as u64) as u32);
         build.items = Some(vec![Item::User(UserMessage { id: "compaction-request".into(), content: vec![Part::text(summary.prompt.clone())], synthetic: None })]);
         let built = crate::request::build_request(&build).map_err(SessionError::Request)?;
-        let cached_bytes = self.cache.last_body().map_or(0, |last| cached_prefix(last, &built.built.body));
-        self.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before, trim_kept_over });
+        let cached_bytes = self.builds.cache.last_body().map_or(0, |last| cached_prefix(last, &built.built.body));
+        self.compactions.prepared = Some(PreparedCut { first_kept_seq, based_on_seq, tokens_before, trim_kept_over });
         Ok(PreparedCompaction {
             first_kept_seq,
             based_on_seq,
@@ -273,9 +283,9 @@ impl Session {
     }
 
     pub(super) fn apply_compaction(&mut self, apply: ApplyCompaction, ts: &str) -> Result<Reply, SessionError> {
-        let prepared = self.prepared.ok_or(SessionError::NoCompactionPrepared)?;
-        if self.last_rewrite > prepared.based_on_seq {
-            self.prepared = None;
+        let prepared = self.compactions.prepared.ok_or(SessionError::NoCompactionPrepared)?;
+        if self.compactions.last_rewrite > prepared.based_on_seq {
+            self.compactions.prepared = None;
             return Err(SessionError::CompactionStale);
         }
         let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
@@ -325,7 +335,7 @@ impl Session {
         let reminder = Reminder { kind: ReminderKind::CompactionState, text, day: None };
         let injected = ReminderInjected { reminder: ReminderKind::CompactionState.as_str().to_owned(), text: view::reminders::render(&reminder) };
         seqs.push(self.write(RecordBody::Event(Event::ReminderInjected(injected)), ts));
-        self.prepared = None;
+        self.compactions.prepared = None;
         // The state after a compaction is small: a checkpoint of it is due.
         self.checkpoints.rewritten = true;
         Ok(Reply::Accepted { seqs })

@@ -110,10 +110,10 @@ impl Session {
         let through = last.seq;
         let ts = last.ts.clone();
         let prompts = self.prompt_fold();
-        let summary = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));
+        let summary = self.replayer().state().last_compaction_seq.and_then(|seq| self.log.compaction_summary(seq));
         let replay = self.replayer().resume_state();
         let state = CheckpointState { replay, prompts, told: self.reminders.told(), summary };
-        let checkpoint = state.write(through, self.record_count() as u64, self.started_at());
+        let checkpoint = state.write(through, self.record_count() as u64, self.log.started_at());
         // Its size as stored is measured when it is handed to storage ([`Writer::stored`]); until
         // then, its state's.
         let size = checkpoint.state.len() as u64;
@@ -133,7 +133,7 @@ impl Session {
                 fold
             }
             _ => {
-                self.load_history();
+                self.log.load_history();
                 crate::update::replay::prompt_fold(&self.log.records)
             }
         }

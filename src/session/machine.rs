@@ -113,7 +113,7 @@ impl Session {
             Command::SwitchModel(protocol::SwitchModel { provider, model, context_window }) => self.switch_model(provider, model, context_window, &ts),
             Command::Rewind(protocol::RewindTo { prompt_index }) => {
                 // Its prompt index counts from the start of the history.
-                self.require_history()?;
+                self.log.require_history()?;
                 let prompts = self.prompt_fold().prompts.len() as u64;
                 if prompt_index >= prompts {
                     return Err(SessionError::InvalidPromptIndex { index: prompt_index, prompts });
@@ -391,9 +391,9 @@ impl Session {
             // nothing changes.
             let first = self.log.records.first().map_or(u64::MAX, |r| r.seq);
             let before: String = log.records.iter().take_while(|r| r.seq < first).map(|r| format!("{}\n", r.to_line())).collect();
-            self.take_history(before)?;
+            self.log.take_history(before)?;
         }
-        self.load_history();
+        self.log.load_history();
         let mut diagnostics = log.diagnostics;
         match (&self.log.header, &log.header) {
             (Some(held), Some(found)) if held.session_id != found.session_id => {
@@ -444,7 +444,7 @@ impl Session {
     /// The whole state as a value (see [`SessionSnapshot`]); `history_needed` while the records
     /// before the checkpoint the session opened from are with the host.
     pub fn snapshot(&self) -> Result<SessionSnapshot, SessionError> {
-        self.require_history()?;
+        self.log.require_history()?;
         let mut log = String::new();
         if let Some(h) = &self.log.header {
             log.push_str(&h.to_line());
@@ -525,7 +525,7 @@ impl Session {
             edited_paths: replay_state.edited_paths,
             records: self.record_count(),
             items,
-            started_at: self.started_at(),
+            started_at: self.log.started_at(),
             last_activity_at: self.log.records.last().map(|r| r.ts.clone()),
             last_compaction_seq: replay_state.last_compaction_seq,
             queued_commands: self.door.queue.len(),

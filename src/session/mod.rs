@@ -335,7 +335,7 @@ impl Session {
     /// `history_needed` while the records before the checkpoint the session opened from are
     /// with the host.
     pub fn replay(&self) -> Result<Replay, SessionError> {
-        Ok(replay(&self.all_records()?))
+        Ok(replay(&self.log.all_records()?))
     }
 
     pub fn items(&mut self) -> &[Item] {
@@ -345,12 +345,12 @@ impl Session {
     // --- what the inputs do ----------------------------------------------------------------
 
     fn append_record(&mut self, record: Record) -> Result<Appended, AppendError> {
-        self.check_append_needs(&record)?;
+        self.log.check_append_needs(&record)?;
         if let Some(last) = self.log.records.last().map(|r| r.seq) {
             if record.seq <= last {
                 // One the session let go (or opened without) is compared once the host gives it back.
                 if self.log.history.as_ref().is_some_and(|h| record.seq <= h.through) {
-                    self.load_history();
+                    self.log.load_history();
                     if self.needs_history() {
                         return Err(AppendError::HistoryNeeded);
                     }
@@ -409,7 +409,7 @@ impl Session {
     /// The incremental replay: folded record by record as they are appended.
     fn replayer(&mut self) -> &mut Replayer {
         if self.log.replayer.is_none() {
-            self.load_history();
+            self.log.load_history();
         }
         self.log.replayer.get_or_insert_with(|| Replayer::new(&self.log.records))
     }

@@ -4,7 +4,7 @@
 //! ([`LogText`]). A log without a readable checkpoint, or with a rewind after its last one,
 //! opens by replaying it all.
 
-use super::history::History;
+use super::log::History;
 use super::{checkpoint, persist, Session};
 use crate::update::checkpoint::Checkpoint;
 use crate::update::resume::CheckpointState;

@@ -131,7 +131,7 @@ impl Session {
     pub(super) fn restore_released(&mut self, ids: &[String]) -> Result<bool, SessionError> {
         // A history the session holds as text has the records: read it first.
         if self.log.history.as_ref().is_some_and(|h| h.text.is_some()) {
-            self.load_history();
+            self.log.load_history();
         }
         let replayer = self.replayer();
         let seqs: Vec<u64> = ids

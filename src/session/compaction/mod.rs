@@ -136,7 +136,7 @@ impl Session {
         let window = usage.map(|u| u.size).filter(|s| *s > 0);
         let templates = self.prompt.as_ref().map(|c| c.templates.clone()).unwrap_or_default();
         let based_on_seq = self.log.records.last().map_or(0, |r| r.seq);
-        let previous = self.replayer().state().last_compaction_seq.and_then(|seq| self.compaction_summary(seq));
+        let previous = self.replayer().state().last_compaction_seq.and_then(|seq| self.log.compaction_summary(seq));
         let (replayer, cache, _) = self.synced();
         let items = replayer.items();
         let sizes = cache.sizes(items, family);

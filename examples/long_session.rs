@@ -50,6 +50,7 @@ fn main() {
                         None
                     }
                     Effect::Notify { .. } => None,
+                    effect @ Effect::RetryAfter { .. } => panic!("no provider answers here: {effect:?}"),
                     Effect::ReadHistory { through, .. } => s.provide_history(lines_of(out, &|seq| seq <= through)).unwrap(),
                     Effect::ReadRecords { seqs, .. } => s.provide_records(&lines_of(out, &|seq| seqs.contains(&seq))).unwrap(),
                 };

@@ -369,6 +369,10 @@ export class DurableSession {
         case 'notify':
           this.#onNotify?.(effect.notification);
           break;
+        case 'retryAfter':
+          // The wait before sending again: the turn that sent the request waits on it (send.mjs
+          // reads it from the processed answer's effects, as its ProviderError's retryAfterMs).
+          break;
         case 'compactionDue':
           // The next turn `send` runs compacts first (unless told not to), and the host hears it.
           noteCompactionDue(this, effect);

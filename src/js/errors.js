@@ -69,8 +69,8 @@ export class ProviderError extends ContextviewError {
     this.headers = {};
     /** Sending the same request again may succeed. */
     this.retryable = answer.retry?.retryable ?? false;
-    /** Wait this long before sending again (the server's ask, or the backoff) — only when `retryable`. */
-    this.retryAfterMs = this.retryable ? answer.retry?.afterMs : undefined;
+    /** Wait this long before sending again (the server's ask, or the backoff) — only when `retryable`: the session's `retryAfter` effect. */
+    this.retryAfterMs = this.retryable ? processed?.effects?.find((e) => e.type === 'retryAfter')?.afterMs : undefined;
     /** Why, in a word (`rate_limited`, `overloaded`, `connection_dropped`, `quota_exceeded`, `billing`, …). */
     this.reason = answer.retry?.reason;
     /** What the session changed so the next request differs: `strip_images`, `prune`, `compact`. */

@@ -17,4 +17,6 @@ pub(super) struct Door {
     pub waiting: Option<Box<wait::Parked>>,
     /// Commands run so far.
     pub commands_run: u64,
+    /// Effects that follow what the input wrote (a retry's wait): queued once it settled.
+    pub later: Vec<Effect>,
 }

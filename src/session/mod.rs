@@ -178,7 +178,10 @@ impl Session {
             Settle::Persist => self.queue_persist(),
             Settle::None => {}
         }
-        // A command that waits for records asks for them last, after what it wrote.
+        // What follows the records an input wrote goes after them: a retry's wait, and last, what
+        // a waiting command asks for.
+        let later = std::mem::take(&mut self.door.later);
+        self.door.effects.extend(later);
         self.ask();
         output
     }

@@ -9,7 +9,7 @@
 //! says what the host does next: retry after how long, or nothing — what the session changed so
 //! the next request differs (strip the images, prune, compact) is [`super::recovery`]'s.
 
-use super::protocol::{BeginAnswer, EndAnswer, ProviderAnswer, Reply, SessionError};
+use super::protocol::{BeginAnswer, Effect, EndAnswer, ProviderAnswer, Reply, SessionError};
 use super::{Input, Session, Settle};
 use crate::answer::{Answer, Decoder, Head};
 use crate::diagnostic::Diagnostic;
@@ -149,6 +149,11 @@ impl Session {
         summary.recovery = recovery;
         if context.is_some() {
             summary.context = context;
+        }
+        // Sending again may succeed: the wait before it leaves as an effect.
+        if let Some(retry) = summary.retry.as_ref().filter(|r| r.retryable) {
+            let wait = Effect::RetryAfter { after_ms: retry.after_ms.unwrap_or(0), attempt: attempt.saturating_add(1), reason: retry.reason.clone() };
+            self.door.later.push(wait);
         }
         Reply::Answered { seqs, answer: Box::new(summary), diagnostics, updates }
     }

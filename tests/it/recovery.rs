@@ -113,6 +113,22 @@ fn an_http_error_is_a_failure_whatever_its_body_and_the_next_request_is_the_one_
             // No wait is advised without a retry.
             (false, _) => assert_eq!(retry.after_ms, None, "{name}"),
         }
+        // The wait leaves through the effect queue, after the records it follows went to storage.
+        let kinds: Vec<&str> = p.effects.iter().map(|e| match e {
+            Effect::Persist { .. } => "persist",
+            Effect::Notify { .. } => "notify",
+            Effect::CompactionDue { .. } => "compactionDue",
+            Effect::RetryAfter { .. } => "retryAfter",
+            Effect::ReadHistory { .. } | Effect::ReadRecords { .. } => "read",
+        }).collect();
+        let waits: Vec<&Effect> = p.effects.iter().filter(|e| matches!(e, Effect::RetryAfter { .. })).collect();
+        match retryable {
+            true => {
+                assert_eq!(waits, [&Effect::RetryAfter { after_ms: retry.after_ms.unwrap(), attempt: 1, reason: reason.to_owned() }], "{name}");
+                assert!(kinds.iter().position(|k| *k == "persist") < kinds.iter().position(|k| *k == "retryAfter"), "{name}: {kinds:?}");
+            }
+            false => assert!(waits.is_empty(), "{name}: {waits:?}"),
+        }
         assert!(answer.tool_calls.is_empty() && answer.text.is_empty() && answer.recovery.is_none(), "{name}");
         // One record, durable: how it ended, with the status and the request id.
         assert_eq!((seqs.len(), s.records().len()), (1, records + 1), "{name}");

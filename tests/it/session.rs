@@ -557,6 +557,7 @@ fn the_threshold_is_announced_once_with_room_for_the_summary_request() {
                     Effect::Notify { notification } => counts.push(notification["update"]["used"].as_u64().unwrap()),
                     Effect::Persist { .. } => {}
                     Effect::ReadHistory { .. } | Effect::ReadRecords { .. } => panic!("a session that holds its records asks for none: {e:?}"),
+                    Effect::RetryAfter { .. } => panic!("no provider answered: {e:?}"),
                 }
             }
         }
@@ -759,7 +760,7 @@ fn run_faults(ops: &[Op], every: Option<u64>, release: bool) -> Result<(), Strin
                                 Effect::Persist { ticket, lines } => inbox.push((ticket, lines)),
                                 Effect::ReadHistory { .. } => resumed = give_history(&mut s, &storage)?,
                                 e @ Effect::ReadRecords { .. } => return Err(format!("no result is let go here: {e:?}")),
-                                Effect::Notify { .. } | Effect::CompactionDue { .. } => {}
+                                Effect::Notify { .. } | Effect::CompactionDue { .. } | Effect::RetryAfter { .. } => {}
                             }
                         }
                         processed = resumed.ok_or("a waiting command was not run once answered")?;

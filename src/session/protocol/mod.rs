@@ -201,6 +201,11 @@ pub enum Effect {
     Notify { notification: Value },
     /// The context should be compacted before the next request (`prepareCompaction`).
     CompactionDue { reason: CompactionReason, usage: Box<ContextUsage> },
+    /// The provider refused or dropped the request, and sending it again may succeed: wait
+    /// `after_ms` (the server's ask, or the backoff for this attempt), then send what the next
+    /// build makes as attempt `attempt`. Why, in a word, is `reason` (the answer's `retry` keeps
+    /// the whole decision).
+    RetryAfter { after_ms: u64, attempt: u32, reason: String },
     /// Command `command` waits for the log's records after its header through `through` (the
     /// history the session let go or opened without): read them and give them with
     /// `provideHistory`, which runs the command and returns what it did.

@@ -423,3 +423,79 @@ pub fn corpus_checkpoints_open_to_the_same_requests(dir: &Path) {
     eprintln!("checkpoints: {cuts} cut points opened to the same requests for every API, {read_back} builds reading results back");
     assert!(cuts >= 20 && read_back >= 5, "{cuts} cut points, {read_back} read-backs");
 }
+
+/// What every build of the real sessions gives — at five cut points of each imported log, for
+/// every API, with pruning and without, the body and the whole report, from the log replayed
+/// and from it opened at a checkpoint written by a session that lets go (reading results back
+/// from the log's own lines) — held to a run recorded once as digests
+/// (`tests/fixtures/oracle/corpus.json`). A session the corpus has and the record lacks is
+/// named, not failed; `CONTEXTVIEW_RECORD_ORACLE=1` writes the file instead of checking it.
+pub fn corpus_builds_match_the_recorded_oracle(dir: &Path) {
+    use contextview::request::BuildInput;
+    use contextview::session::{Effect, Session};
+    let digest = |text: &str| format!("{:016x}", text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)));
+    let outcome = |built: Result<contextview::view::Built, contextview::request::RequestError>| match built {
+        Ok(built) => format!("{}\n{}\n", built.body, serde_json::to_string(&built.report).unwrap()),
+        Err(e) => format!("{} {e}\n", e.code()),
+    };
+    let mut seen = serde_json::Map::new();
+    for (name, text) in sessions(dir) {
+        let imported = import(None, &text).unwrap();
+        let log = write_log(&imported.header, &imported.records);
+        let lines: Vec<&str> = log.lines().collect();
+        let n = lines.len();
+        let mut cuts = Vec::new();
+        for cut in [n / 5, 2 * n / 5, 3 * n / 5, 4 * n / 5, n - 1].into_iter().filter(|&c| c > 1) {
+            let plain: String = lines[..=cut].iter().map(|l| format!("{l}\n")).collect();
+            let mut s = Session::from_log(&plain);
+            s.set_release_stored(true);
+            let window = BuildInput { context_window: Some(60_000), model: Some("claude-sonnet-4-5".into()), ..BuildInput::new(Provider::Anthropic) };
+            let mut all = outcome(s.build(&window));
+            let with = s.checkpoint().and_then(|_| {
+                s.take_effects().into_iter().rev().find_map(|e| match e {
+                    Effect::Persist { lines, .. } => lines.last().cloned(),
+                    _ => None,
+                })
+            });
+            for provider in Provider::ALL {
+                for pruning in [serde_json::json!({}), serde_json::json!({"enabled": false})] {
+                    let input: BuildInput = serde_json::from_value(serde_json::json!({"provider": provider, "model": model_for(provider), "contextWindow": 60_000, "pruning": pruning})).unwrap();
+                    all.push_str(&outcome(Session::from_log(&plain).build(&input)));
+                    if let Some(line) = &with {
+                        let with = format!("{plain}{line}\n");
+                        let at = contextview::session::open::split(&with.as_str()).expect("the checkpoint");
+                        let mut opened = Session::from_tail(&with[..at.history_start], &with[at.tail_start..], None).expect("opens from it");
+                        let mut built = opened.build(&input);
+                        if matches!(&built, Err(e) if e.code() == "history_needed") {
+                            let seqs = opened.needed_records().to_vec();
+                            let given: String = parse_log(&plain).records.iter().filter(|r| seqs.contains(&r.seq)).map(|r| format!("{}\n", r.to_line())).collect();
+                            opened.provide_records(&given).map(|_| ()).unwrap_or_else(|e| panic!("{name} cut {cut}: {e}"));
+                            built = opened.build(&input);
+                        }
+                        all.push_str(&outcome(built));
+                    }
+                }
+            }
+            cuts.push(serde_json::json!(digest(&all)));
+        }
+        seen.insert(name, serde_json::json!({"log": digest(&log), "cuts": cuts}));
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/oracle/corpus.json");
+    if std::env::var_os("CONTEXTVIEW_RECORD_ORACLE").is_some() {
+        std::fs::write(&path, serde_json::to_string_pretty(&serde_json::Value::Object(seen)).unwrap() + "\n").unwrap();
+        return;
+    }
+    let recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("the recorded oracle")).unwrap();
+    let (mut checked, mut unrecorded) = (0, Vec::new());
+    for (name, got) in &seen {
+        match recorded.get(name) {
+            Some(want) => {
+                assert_eq!(got, want, "{name}: builds otherwise than recorded");
+                checked += 1;
+            }
+            None => unrecorded.push(name.as_str()),
+        }
+    }
+    eprintln!("oracle: {checked} real sessions build as recorded at every cut point; not in the record: {unrecorded:?}");
+    assert!(checked >= 5, "{checked} sessions checked");
+}

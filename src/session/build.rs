@@ -4,13 +4,15 @@
 //! build itself ([`Session::build_now`]): reminders drained into the log, an answer cut short
 //! continued, the view built through the session's cache, and what rewrote the cached prefix.
 
+use super::parts::builds::SinceBuild;
 use std::sync::Arc;
 
-use super::{codes, Session};
+use super::core::Session;
+use super::codes;
 use crate::prompt::PromptContext;
 use crate::request::{BuildInput, RequestError};
 use crate::update::record::Event;
-use crate::update::{Record, RecordBody};
+use crate::update::RecordBody;
 use crate::view::{self, BuildOptions};
 
 /// Applies what the prompt context decides about a build: the audience's tools and output budget.
@@ -152,48 +154,3 @@ impl Session {
         crate::request::complete_report(&mut report, state, &mut self.builds.forecaster, &options, input, at);
         Ok((body, report))
     }}
-
-/// What builds keep between them.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Builds {
-    /// Work kept between builds (token estimates, the last payload and the body it was sent as,
-    /// with each entry's JSON in place).
-    pub cache: view::ViewCache,
-    /// The provider's cache as this session's requests have filled it (the reports' forecast).
-    pub forecaster: crate::cost::Forecaster,
-    /// Where the pruning boundaries (turn, step) stood at the last build, to tell what moving
-    /// them cost.
-    pub last_boundary: Option<(u32, u32)>,
-    /// What was written since the last build that explains a rewrite of its request.
-    pub since_build: SinceBuild,
-    /// The next build strips every image (set by a provider error about size or images).
-    pub strip_images_once: bool,
-}
-
-/// What was written since the last build that explains a rewrite of its request (the report's
-/// `prefix.cause`): kept as the records come, so records let go before the build still count.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct SinceBuild {
-    pub compaction: bool,
-    pub rewind: bool,
-    pub heads: bool,
-}
-
-impl SinceBuild {
-    pub fn of(records: &[Record]) -> SinceBuild {
-        let mut since = SinceBuild::default();
-        for record in records {
-            since.saw(record);
-        }
-        since
-    }
-
-    pub fn saw(&mut self, record: &Record) {
-        match &record.body {
-            RecordBody::Event(Event::CompactionCheckpoint(_)) => self.compaction = true,
-            RecordBody::Event(Event::Rewind(_)) => self.rewind = true,
-            RecordBody::Event(Event::PromptHeadSnapshot(_)) => self.heads = true,
-            _ => {}
-        }
-    }
-}

@@ -9,7 +9,8 @@
 //! compaction, whole, so in a session that prunes and never compacts it is as large as the
 //! history it saves replaying (BENCHMARKS.md, "Opening a long session").
 
-use super::{Input, Session, Settle};
+use super::parts::checkpoints::Writer;
+use super::core::{Input, Session, Settle};
 
 /// How many bytes of records between checkpoints (see [`Session::set_checkpoint_every`]).
 pub struct SetCheckpointEvery(pub Option<u64>);
@@ -41,45 +42,6 @@ use crate::update::{Event, RecordBody};
 
 /// Bytes of records between checkpoints a host that wants them by size may start from.
 pub const CHECKPOINT_EVERY: u64 = 4 << 20;
-
-#[derive(Debug, Clone, Default)]
-pub(super) struct Writer {
-    /// Bytes of records between checkpoints (`None`, the default: only after compactions and
-    /// rewinds).
-    pub every: Option<u64>,
-    /// Bytes of records handed to storage or appended since the last checkpoint.
-    pub since: u64,
-    /// The last record counted in `since` (a record sent again is not counted again).
-    pub counted: u64,
-    /// The last checkpoint's size in bytes.
-    pub last_size: u64,
-    /// A compaction or a rewind rewrote the history since the last checkpoint.
-    pub rewritten: bool,
-}
-
-impl Writer {
-    /// A record of `bytes` handed to storage: a checkpoint's size as stored (its state escaped
-    /// inside the line) is what the spacing rule weighs; any other record is counted, once.
-    pub fn stored(&mut self, seq: u64, checkpoint: bool, bytes: usize) {
-        match checkpoint {
-            true if seq == self.counted => self.last_size = bytes as u64,
-            true => {}
-            false => self.count(seq, bytes),
-        }
-    }
-
-    /// Counts a record of `bytes` handed to storage or appended, once.
-    pub fn count(&mut self, seq: u64, bytes: usize) {
-        if seq > self.counted {
-            self.counted = seq;
-            self.since += bytes as u64;
-        }
-    }
-
-    fn due(&self) -> bool {
-        self.rewritten || self.every.is_some_and(|every| self.since >= every.max(self.last_size))
-    }
-}
 
 impl Session {
     /// How many bytes of records between checkpoints besides those after compactions and

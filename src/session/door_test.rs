@@ -45,7 +45,7 @@ fn every_input_is_in_the_door_s_documented_list() {
             implemented.insert(name.split(|c: char| !c.is_alphanumeric()).next().unwrap().to_owned());
         }
     }
-    let doc = include_str!("mod.rs");
+    let doc = include_str!("core.rs");
     let start = doc.find("/// The inputs (").expect("the list of inputs");
     let list: String = doc[start..].lines().take_while(|l| l.starts_with("///")).collect::<Vec<_>>().join(" ");
     let list = &list[..list.find("The session's public methods").unwrap_or(list.len())];

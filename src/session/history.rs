@@ -3,11 +3,12 @@
 //! let them go ([`Session::set_release_stored`]), are history the host keeps; what the session
 //! needs of them every day — how many there were, when the first was written, the real prompts,
 //! the last compaction's summary — came with the checkpoint or was folded as they went (the
-//! [`super::log::Log`] part holds it, and says what needs the whole history). A command that
+//! [`super::parts::log::Log`] part holds it, and says what needs the whole history). A command that
 //! needs it waits for it ([`super::wait`]); the host gives it ([`Session::provide_history`]).
 
-use super::log::History;
-use super::{Input, Processed, Session, SessionError, Settle};
+use super::parts::log::History;
+use super::core::{Input, Session, Settle};
+use super::protocol::{Processed, SessionError};
 use crate::update::{Event, Record, RecordBody};
 
 

@@ -10,8 +10,8 @@
 use serde_json::{json, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::session::codes;
-use crate::session::wait;
+use super::codes;
+use super::wait;
 use crate::prompt::{self, PromptContext};
 use crate::request::BuildInput;
 use crate::tokens::Family;
@@ -26,7 +26,7 @@ use super::protocol::{
     self, Command, CommandFailure, CompactionReason, Effect, ImageInput, Processed, Reconciled, Reply, SessionError, SessionSnapshot, SessionState,
     SNAPSHOT_FORMAT, SNAPSHOT_VERSION,
 };
-use super::Session;
+use super::core::Session;
 use crate::update::acp::{AcpUpdate, ContentBlock, ProviderMeta, SessionUpdate};
 use crate::update::write;
 
@@ -418,8 +418,8 @@ impl Session {
             self.log.records.truncate(same);
             // What explains a rewrite, and what makes a prepared compaction stale, as the records
             // now held say.
-            self.compactions.last_rewrite = super::last_rewrite(&self.log.records);
-            self.builds.since_build = super::build::SinceBuild::default();
+            self.compactions.last_rewrite = super::core::last_rewrite(&self.log.records);
+            self.builds.since_build = super::parts::builds::SinceBuild::default();
             for record in &log.records[same..] {
                 self.push_record(record.clone());
                 adopted += 1;

@@ -4,8 +4,9 @@
 //! ([`LogText`]). A log without a readable checkpoint, or with a rewind after its last one,
 //! opens by replaying it all.
 
-use super::log::History;
-use super::{checkpoint, persist, Session};
+use super::parts::log::History;
+use super::core::Session;
+use super::persist;
 use crate::update::checkpoint::Checkpoint;
 use crate::update::resume::CheckpointState;
 use crate::update::{parse_log, Event, RecordBody, Replayer};
@@ -131,11 +132,11 @@ impl Session {
         let stored = tail.records.last().map_or(0, |r| r.seq);
         let history = History { text: history, lines, records, through, started_at, prompts, summary };
         Some(Session {
-            builds: super::build::Builds { since_build: super::build::SinceBuild::of(&tail.records), ..Default::default() },
-            compactions: super::compaction::Compactions { last_rewrite: super::last_rewrite(&tail.records), ..Default::default() },
+            builds: super::parts::builds::Builds { since_build: super::parts::builds::SinceBuild::of(&tail.records), ..Default::default() },
+            compactions: super::parts::compactions::Compactions { last_rewrite: super::core::last_rewrite(&tail.records), ..Default::default() },
             persistence: persist::Persistence::stored(stored, header.is_some()),
-            log: super::log::Log { header, records: tail.records, history: Some(Box::new(history)), diagnostics: tail.diagnostics, replayer: Some(replayer) },
-            checkpoints: checkpoint::Writer { since, counted: stored, ..checkpoint::Writer::default() },
+            log: super::parts::log::Log { header, records: tail.records, history: Some(Box::new(history)), diagnostics: tail.diagnostics, replayer: Some(replayer) },
+            checkpoints: super::parts::checkpoints::Writer { since, counted: stored, ..super::parts::checkpoints::Writer::default() },
             reminders,
             ..Session::default()
         })

@@ -10,20 +10,12 @@
 //! the next request differs (strip the images, prune, compact) is [`super::recovery`]'s.
 
 use super::protocol::{BeginAnswer, Effect, EndAnswer, ProviderAnswer, Reply, SessionError};
-use super::{Input, Session, Settle};
+use super::parts::receiving::Receiving;
+use super::core::{Input, Session, Settle};
 use crate::answer::{Answer, Decoder, Head};
 use crate::diagnostic::Diagnostic;
 use crate::provider::Provider;
 use crate::update::acp::SessionUpdate;
-
-/// A streamed answer being received.
-#[derive(Debug, Clone)]
-pub(super) struct Receiving {
-    decoder: Decoder,
-    model: Option<String>,
-    fallback_id: String,
-    attempt: u32,
-}
 
 /// Bytes of the streamed answer being received, in any chunking. Output: the updates they
 /// completed (text and thought chunks, tool calls once whole), for the client.

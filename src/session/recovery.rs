@@ -23,7 +23,7 @@ use crate::update::record::{AnswerStatus, Event, ModelSwitch, RecordBody, UsageA
 use crate::update::write;
 use crate::view::{Continued, ContinuedReason};
 
-use super::Session;
+use super::core::Session;
 
 /// A window learned from a refused request that named no limit is this share smaller than
 /// what the request held (1/10).

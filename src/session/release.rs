@@ -15,21 +15,13 @@
 
 use rustc_hash::FxHashSet;
 
-use super::{Input, Processed, Session, SessionError, Settle};
+use super::core::{Input, Session, Settle};
+use super::protocol::{Processed, SessionError};
 use crate::conversation::{soft_trimmed, text_of, Item, Part, Released};
 use crate::tokens::{item_size, Family};
 use crate::update::replay::result_content;
 use crate::update::{parse_log, Record};
 use crate::view::{self, BuildOptions};
-
-/// Letting go: whether records storage confirmed leave memory (the host asked for it:
-/// [`Session::set_release_stored`]), and the records asked of the host to read back results
-/// let go ([`Session::needed_records`]).
-#[derive(Debug, Clone, Default)]
-pub(super) struct Release {
-    pub stored: bool,
-    pub needed: Vec<u64>,
-}
 
 impl Session {
     /// After a build: lets go of the text of the tool results it cleared or trimmed (when the

@@ -12,7 +12,8 @@
 //! results. A parent that reopens finds its children in its replay state (`subagents`).
 
 use super::protocol::{EndSubagent, Reply, StartSubagent, SubagentStart};
-use super::{Command, Processed, Session, SessionError};
+use super::core::Session;
+use super::protocol::{Command, Processed, SessionError};
 use crate::prompt::{Audience, DEFAULT_REPORT_TOKENS};
 use crate::tokens::{text_tokens, Family};
 use crate::update::record::{Event, Spent, SubagentEnded, SubagentStarted, SubagentStatus};
@@ -121,7 +122,7 @@ impl Session {
         commands.push(Command::UserMessage(super::protocol::UserMessageInput { text: task, images: Vec::new(), message_id: None }));
         for command in commands {
             session.submit(command, now.clone());
-            if let Some(Processed { error: Some(error), .. }) = session.input(super::RunNext) {
+            if let Some(Processed { error: Some(error), .. }) = session.input(super::core::RunNext) {
                 return Err(SessionError::InvalidOptions(format!("the subagent's session could not start: {}", error.message)));
             }
         }

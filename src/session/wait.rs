@@ -9,21 +9,12 @@
 //! history (`history.rs`), a build or a compaction the results the session let go
 //! (`release.rs`) — and nowhere else: a host answers effects, it never guesses.
 
+use super::parts::door::Parked;
 use super::protocol::{Need, Waiting};
-use super::{Command, CommandFailure, Input, Processed, Session, SessionError, Settle};
+use super::core::{Input, Session, Settle};
+use super::protocol::{Command, CommandFailure, Processed, SessionError};
 use crate::request::RequestError;
 use crate::view::BuildError;
-
-/// The command that waits, with what it waits for.
-#[derive(Debug, Clone)]
-pub(super) struct Parked {
-    pub id: u64,
-    pub command: Command,
-    pub now: Option<String>,
-    pub need: Need,
-    /// Its read effect is in the queue.
-    pub asked: bool,
-}
 
 /// Whether a command may read records the host keeps: those that read the whole history or
 /// results the session let go. Only these are kept while they run, to wait.

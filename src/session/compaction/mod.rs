@@ -29,7 +29,7 @@ pub use transcript::{summary_input, SummaryInput};
 
 pub use super::protocol::{ApplyCompaction, CompactionOptions, Ladder, PreparedCompaction};
 use super::protocol::{PreparedCut, Reply, SessionError};
-use super::Session;
+use super::core::{Input, Session, Settle};
 use crate::conversation::{Item, Part, SyntheticReason, UserMessage};
 use crate::prompt::{self, CompactionSlots, Templates};
 use crate::update::record::{CompactionCheckpoint, Event, PromptHeadSnapshot, ReminderInjected};
@@ -71,22 +71,12 @@ pub fn check_summary(summary: &str, templates: &Templates) -> Option<String> {
 /// [`Session::prepare_compaction`]).
 pub struct PrepareCompaction<'a>(pub &'a CompactionOptions);
 
-impl crate::session::Input for PrepareCompaction<'_> {
+impl Input for PrepareCompaction<'_> {
     type Output = Result<PreparedCompaction, SessionError>;
-    const SETTLE: crate::session::Settle = crate::session::Settle::None;
+    const SETTLE: Settle = Settle::None;
     fn apply(self, s: &mut Session) -> Result<PreparedCompaction, SessionError> {
         s.prepare_compaction_now(self.0)
     }
-}
-
-/// The session's compactions: the one prepared and not applied yet, whether one was asked for
-/// (it is asked for once), and the `seq` of the last rewind or compaction (what makes a
-/// prepared one stale).
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Compactions {
-    pub prepared: Option<super::protocol::PreparedCut>,
-    pub asked: bool,
-    pub last_rewrite: u64,
 }
 
 /// How the in-place request asks for the summary (the template's `in_place` section).

@@ -9,7 +9,7 @@ use crate::prompt::PromptContext;
 use crate::request::BuildInput;
 use crate::view::Reminder;
 
-use crate::session::persist::Persistence;
+use super::super::persist::Persistence;
 
 pub const SNAPSHOT_FORMAT: &str = "contextview.session-snapshot";
 pub const SNAPSHOT_VERSION: u32 = 1;

@@ -1,18 +1,18 @@
 //! The log a session holds: its header, the records held (all of them, or those after the
 //! checkpoint it opened from, or those storage has not confirmed when it lets go), the history
-//! before them ([`super::history`]), what loading it said, and the replay kept in step with
+//! before them (`session/history.rs`), what loading it said, and the replay kept in step with
 //! appends (rebuilt after a rewind). What the history is and what needs it are this part's;
-//! asking the host for it is the session's ([`super::history`], [`super::wait`]).
+//! asking the host for it is the session's (`session/history.rs`, `session/wait.rs`).
 
 use std::borrow::Cow;
 
-use super::protocol::{AppendError, SessionError};
+use crate::session::protocol::{AppendError, SessionError};
 use crate::diagnostic::Diagnostic;
 use crate::update::replay::PromptFold;
 use crate::update::{parse_log, Event, Header, Record, RecordBody, Replayer};
 
 #[derive(Debug, Clone, Default)]
-pub(super) struct Log {
+pub(in crate::session) struct Log {
     pub header: Option<Header>,
     /// The records held.
     pub records: Vec<Record>,
@@ -26,7 +26,7 @@ pub(super) struct Log {
 }
 
 #[derive(Debug, Clone)]
-pub(super) struct History {
+pub(in crate::session) struct History {
     /// The log's lines before the held records (header excluded), each ending in a line break;
     /// `None` while the host keeps them.
     pub text: Option<String>,
@@ -61,7 +61,7 @@ impl Log {
     }
 
     /// What [`ProvideHistory`] does (a command reading its history calls it directly).
-    /// Takes the history the host gave ([`super::ProvideHistory`], a reconcile): checked against
+    /// Takes the history the host gave ([`crate::session::ProvideHistory`], a reconcile): checked against
     /// what the checkpoint said of it, refused whole when it is not that history.
     pub fn take_history(&mut self, text: String) -> Result<(), SessionError> {
         let Some(history) = self.history.as_ref().filter(|h| h.text.is_none()) else { return Ok(()) };
@@ -148,5 +148,52 @@ impl Log {
             Some(_) => None,
             None => self.history.as_ref().and_then(|h| h.summary.clone()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prompt(seq: u64, text: &str) -> String {
+        format!(r#"{{"seq":{seq},"ts":"2026-12-0{seq}T00:00:00Z","update":{{"sessionUpdate":"user_message_chunk","messageId":"u{seq}","content":{{"type":"text","text":"{text}"}}}}}}"#)
+    }
+
+    /// A log that holds records 3 and 4, the history before them (1 and 2) as text or with the host.
+    fn log(text: Option<&str>) -> Log {
+        let held = parse_log(&[prompt(3, "c"), prompt(4, "d")].join("\n")).records;
+        let history = History {
+            text: text.map(str::to_owned),
+            lines: 3,
+            records: 2,
+            through: 2,
+            started_at: Some("2026-12-01T00:00:00Z".into()),
+            prompts: crate::update::replay::prompt_fold(&parse_log(&[prompt(1, "a"), prompt(2, "b")].join("\n")).records),
+            summary: None,
+        };
+        Log { records: held, history: Some(Box::new(history)), ..Log::default() }
+    }
+
+    #[test]
+    fn the_history_counts_and_dates_the_log_and_is_read_whole_only_from_its_text() {
+        let text = format!("{}\n{}\n", prompt(1, "a"), prompt(2, "b"));
+        let mut held = log(Some(&text));
+        assert_eq!((held.record_count(), held.started_at().as_deref(), held.needs_history()), (4, Some("2026-12-01T00:00:00Z"), false));
+        assert_eq!(held.all_records().unwrap().iter().map(|r| r.seq).collect::<Vec<_>>(), [1, 2, 3, 4]);
+        held.load_history();
+        assert_eq!((held.records.len(), held.history.is_none(), held.started_at().as_deref()), (4, true, Some("2026-12-01T00:00:00Z")));
+
+        let mut with_host = log(None);
+        assert_eq!((with_host.needs_history(), with_host.history_through()), (true, Some(2)));
+        assert_eq!(with_host.all_records().map(|r| r.len()), Err(SessionError::HistoryNeeded));
+        // A rewind cannot fold onto what is held: refused until the history is given.
+        let rewind = parse_log(r#"{"seq":5,"ts":"2026-12-05T00:00:00Z","event":{"kind":"rewind","promptIndex":0}}"#).records.remove(0);
+        assert_eq!(with_host.check_append_needs(&rewind), Err(AppendError::HistoryNeeded));
+        // What is not that history is refused whole; the history is taken once it is.
+        assert!(matches!(with_host.take_history(prompt(1, "a")), Err(SessionError::HistoryMismatch(_))));
+        assert_eq!(with_host.record_count(), 4);
+        with_host.take_history(text).unwrap();
+        assert_eq!((with_host.needs_history(), with_host.records.iter().map(|r| r.seq).collect::<Vec<_>>()), (false, vec![1, 2, 3, 4]));
+        assert_eq!(with_host.check_append_needs(&rewind), Ok(()));
     }
 }

@@ -402,17 +402,8 @@ pub fn corpus_checkpoints_open_to_the_same_requests(dir: &Path) {
             for provider in Provider::ALL {
                 for pruning in [serde_json::json!({}), serde_json::json!({"enabled": false})] {
                     let input: BuildInput = serde_json::from_value(serde_json::json!({"provider": provider, "model": model_for(provider), "contextWindow": 60_000, "pruning": pruning})).unwrap();
-                    // Opened from its tail, its history left with the host, as a storage opens it.
-                    let at = contextview::session::open::split(&with.as_str()).expect("the checkpoint");
-                    let mut opened = Session::from_tail(&with[..at.history_start], &with[at.tail_start..], None).expect("opens from it");
-                    let mut built = opened.build(&input);
-                    if matches!(&built, Err(e) if e.code() == "history_needed") {
-                        let seqs = opened.needed_records().to_vec();
-                        let given: String = parse_log(&plain).records.iter().filter(|r| seqs.contains(&r.seq)).map(|r| format!("{}\n", r.to_line())).collect();
-                        opened.provide_records(&given).unwrap_or_else(|e| panic!("{name} cut {cut}: {e}"));
-                        built = opened.build(&input);
-                        read_back += 1;
-                    }
+                    let (built, read) = built_from_checkpoint(&plain, &with, &input, &format!("{name} cut {cut}"));
+                    read_back += usize::from(read);
                     let expected = Session::from_log(&plain).build(&input).map(|b| b.body).map_err(|e| e.to_string());
                     assert_eq!(built.map(|b| b.body).map_err(|e| e.to_string()), expected, "{name} cut {cut} {provider} {pruning}");
                 }
@@ -462,16 +453,7 @@ pub fn corpus_builds_match_the_recorded_oracle(dir: &Path) {
                     let input: BuildInput = serde_json::from_value(serde_json::json!({"provider": provider, "model": model_for(provider), "contextWindow": 60_000, "pruning": pruning})).unwrap();
                     all.push_str(&outcome(Session::from_log(&plain).build(&input)));
                     if let Some(line) = &with {
-                        let with = format!("{plain}{line}\n");
-                        let at = contextview::session::open::split(&with.as_str()).expect("the checkpoint");
-                        let mut opened = Session::from_tail(&with[..at.history_start], &with[at.tail_start..], None).expect("opens from it");
-                        let mut built = opened.build(&input);
-                        if matches!(&built, Err(e) if e.code() == "history_needed") {
-                            let seqs = opened.needed_records().to_vec();
-                            let given: String = parse_log(&plain).records.iter().filter(|r| seqs.contains(&r.seq)).map(|r| format!("{}\n", r.to_line())).collect();
-                            opened.provide_records(&given).map(|_| ()).unwrap_or_else(|e| panic!("{name} cut {cut}: {e}"));
-                            built = opened.build(&input);
-                        }
+                        let (built, _) = built_from_checkpoint(&plain, &format!("{plain}{line}\n"), &input, &format!("{name} cut {cut}"));
                         all.push_str(&outcome(built));
                     }
                 }
@@ -498,4 +480,26 @@ pub fn corpus_builds_match_the_recorded_oracle(dir: &Path) {
     }
     eprintln!("oracle: {checked} real sessions build as recorded at every cut point; not in the record: {unrecorded:?}");
     assert!(checked >= 5, "{checked} sessions checked");
+}
+
+/// A log (`with`, `plain` and a checkpoint after it) opened from its tail, its history left with
+/// the host as a storage opens it, and built; what a build asks to read back is given from
+/// `plain`'s own lines. Whether it asked.
+fn built_from_checkpoint(
+    plain: &str,
+    with: &str,
+    input: &contextview::request::BuildInput,
+    what: &str,
+) -> (Result<contextview::view::Built, contextview::request::RequestError>, bool) {
+    use contextview::session::Session;
+    let at = contextview::session::open::split(&with).expect("the checkpoint");
+    let mut opened = Session::from_tail(&with[..at.history_start], &with[at.tail_start..], None).expect("opens from it");
+    let built = opened.build(input);
+    if !matches!(&built, Err(e) if e.code() == "history_needed") {
+        return (built, false);
+    }
+    let seqs = opened.needed_records().to_vec();
+    let given: String = parse_log(plain).records.iter().filter(|r| seqs.contains(&r.seq)).map(|r| format!("{}\n", r.to_line())).collect();
+    opened.provide_records(&given).unwrap_or_else(|e| panic!("{what}: {e}"));
+    (opened.build(input), true)
 }

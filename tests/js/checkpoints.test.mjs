@@ -61,7 +61,7 @@ test('fromTail opens a tail from its checkpoint, refuses what is not one, and ch
   const s = cv.Session.fromTail(head, tail);
   assert.equal(s.needsHistory(), true);
   assert.equal(s.buildString({ provider: 'anthropic' }).body, cv.Session.fromLog(log).buildString({ provider: 'anthropic' }).body);
-  assert.throws(() => s.snapshot(), (e) => e.code === 'history_needed');
+  assert.throws(() => s.snapshot(), (e) => e.code === 'history_needed' && e.details.needs.type === 'history' && e.details.needs.through === s.historyThrough());
   // A command that needs the history waits for it: its effect says what to read, nothing else
   // runs before it, and the answer runs it once.
   const through = s.historyThrough();
@@ -378,7 +378,7 @@ test('a DurableSession lets go of the results its requests clear and reads their
     const s = cv.Session.fromLog(readFileSync(path, 'utf8'));
     s.setReleaseStored(true);
     s.buildString({ provider: 'anthropic' });
-    assert.throws(() => s.buildString(off), (e) => e.code === 'history_needed');
+    assert.throws(() => s.buildString(off), (e) => e.code === 'history_needed' && e.details.needs.type === 'records' && e.details.needs.seqs.join() === s.neededRecords().join());
     const seqs = s.neededRecords();
     assert.ok(seqs.length >= 5, `${seqs.length} records to read back`);
     const lines = await storage.loadRecords(seqs);

@@ -355,7 +355,7 @@ test('each module stays within its size budget', () => {
   // capability that grows either past its budget fails here until the budget is raised on
   // purpose. (The Node build loads the web build's files. Node's gzip at level 9, which packs a
   // few KB less tightly than `gzip -9`.)
-  const BUDGETS = { 'contextview_bg.wasm': 682_000, 'contextview_lazy_bg.wasm': 284_000 };
+  const BUDGETS = { 'contextview_bg.wasm': 683_000, 'contextview_lazy_bg.wasm': 285_000 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

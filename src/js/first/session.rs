@@ -140,6 +140,7 @@ impl Session {
         match appended {
             Ok(Appended::New) => Ok(true),
             Ok(Appended::Duplicate) => Ok(false),
+            Err(e @ crate::session::AppendError::HistoryNeeded) => Err(self.history_needed(&e.to_string())),
             Err(e) => Err(error(e.code(), &e.to_string())),
         }
     }
@@ -323,7 +324,11 @@ impl Session {
     /// The whole state as a value; `Session.restore(snapshot)` gives it back.
     pub fn snapshot(&mut self) -> Result<Ts<SessionSnapshot>, JsValue> {
         self.give_history()?;
-        ts(&self.inner.snapshot().map_err(session_error)?)
+        match self.inner.snapshot() {
+            Ok(snapshot) => ts(&snapshot),
+            Err(e @ crate::session::SessionError::HistoryNeeded) => Err(self.history_needed(&e.to_string())),
+            Err(e) => Err(session_error(e)),
+        }
     }
 
     pub fn restore(snapshot: Ts<SessionSnapshot>) -> Result<Session, JsValue> {
@@ -434,6 +439,24 @@ impl Session {
             let input = self.options.get(options, &mut self.inner)?;
             built = self.inner.build_body(input);
         }
-        built.map_err(request_error)
+        match built {
+            Err(crate::request::RequestError::Build(e @ crate::view::BuildError::HistoryNeeded { .. })) => Err(self.history_needed(&e.to_string())),
+            built => built.map_err(request_error),
+        }
+    }
+
+    /// A direct call's `history_needed`, saying what it needs as a waiting command's need is
+    /// typed (`details.needs`: the records `neededRecords()` names, else the history through
+    /// `historyThrough()`): the host gives it and makes the call again.
+    fn history_needed(&self, message: &str) -> JsValue {
+        #[derive(Serialize)]
+        struct Details {
+            needs: Option<crate::session::Need>,
+        }
+        let needs = match self.inner.needed_records() {
+            [] => self.inner.history_through().map(|through| crate::session::Need::History { through }),
+            seqs => Some(crate::session::Need::Records { seqs: seqs.to_vec() }),
+        };
+        cross::error_with("history_needed", message.strip_prefix("history_needed: ").unwrap_or(message), &Details { needs })
     }
 }

@@ -17,11 +17,8 @@ PROVIDERS := anthropic openai-chat openai-responses gemini
 # The wasm test builds compile nothing with optimisation, dependencies included: 98 s instead of
 # 159 s for a clean build on two cores, while the tests run 15 s longer.
 WASM_TEST_PROFILE := --config profile.test.opt-level=0
-# The wasm tests build in a target directory of their own, so their build can run while the native
-# tests' cargo holds `target/` (nothing is shared between the two targets anyway).
-WASM_TEST_FLAGS := $(WASM_TEST_PROFILE) --target-dir target/wasm-tests
 
-.PHONY: setup build demo serve test test-long test-native build-then-wasm-build test-wasm test-wasm-node test-wasm-browser test-js bench fuzz clean
+.PHONY: setup build demo serve test test-long test-native test-native-then-wasm-build test-wasm test-wasm-node test-wasm-browser test-js bench fuzz clean
 
 setup:
 	scripts/install-tools.sh
@@ -43,24 +40,26 @@ serve: build
 	node scripts/serve.mjs
 
 # Each stage timed; the times are printed at the end, also when one fails. The package is built
-# (after `setup`, which installs what it needs), and then the wasm tests, while the native tests
-# compile and run, which need nothing from either: on two cores the installs' downloads and the
-# release build's long single-threaded link fill the gaps the test build leaves. Their two target directories are made
+# (after `setup`, which installs what it needs) while the native tests compile and run, which
+# need nothing from it: on two cores the installs' downloads and the release build's long
+# single-threaded link fill the gaps the test build leaves. Their two target directories are made
 # first: on a clean clone, two cargos making `target/` and `target/package` at once can race (one
 # renames its new `target/` over the directory the other is making its own in).
 test:
 	@mkdir -p target/package
-	@MAKE="$(MAKE)" scripts/stages.sh test-native+build-then-wasm-build test-wasm test-js
+	@MAKE="$(MAKE)" scripts/stages.sh test-native-then-wasm-build+build test-wasm test-js
 
 test-native:
 	@# The corpus suite (tests/corpus) prints what it covered, or SKIPPED with every test ignored.
 	cargo test --locked
 
-# The package's build, then the wasm integration tests' build (the next stage runs them), side by
-# side with the native tests: the package is built before the native tests have compiled, which
-# leaves the rest of their time to the wasm test build instead of a stage of its own.
-build-then-wasm-build: build
-	cargo test --locked $(WASM_TEST_FLAGS) --target wasm32-unknown-unknown --test it --no-run
+# The native tests, then the wasm integration tests' build (the next stage runs them): the native
+# side ends a minute before the package's build beside it, which leaves that minute to the wasm
+# test build instead of a stage of its own. (`setup`, on the build's side, adds the wasm target
+# within its first seconds; adding it again here is a no-op.)
+test-native-then-wasm-build: test-native
+	rustup target add wasm32-unknown-unknown
+	cargo test --locked $(WASM_TEST_PROFILE) --target wasm32-unknown-unknown --test it --no-run
 
 # The properties with ten times the cases (natively): before a release, or after touching the
 # renderers, repair, pruning or an importer.
@@ -70,13 +69,13 @@ test-long:
 # The integration tests as WebAssembly (the corpus suite reads files: native only), in Node and
 # in Chromium: `test-wasm` builds them once and runs both side by side (scripts/wasm-tests.sh).
 test-wasm: setup
-	scripts/wasm-tests.sh both $(WASM_TEST_FLAGS)
+	scripts/wasm-tests.sh both $(WASM_TEST_PROFILE)
 
 test-wasm-node: setup
-	scripts/wasm-tests.sh node $(WASM_TEST_FLAGS)
+	scripts/wasm-tests.sh node $(WASM_TEST_PROFILE)
 
 test-wasm-browser: setup
-	scripts/wasm-tests.sh browser $(WASM_TEST_FLAGS)
+	scripts/wasm-tests.sh browser $(WASM_TEST_PROFILE)
 
 # Two test files at a time, the longest first so that no long one is left to run alone at the
 # end (seconds each, alone, on this kind of machine: readme 28, service 23, inspector 16, inspector-view 11, cli 10,

@@ -341,6 +341,9 @@ export class DurableSession {
       if (effect.type === 'readRecords' && typeof this.storage.loadRecords === 'function') {
         return this.session.provideRecords(await this.#read(this.storage.loadRecords(effect.seqs), 'loadRecords()'));
       }
+      if (typeof this.storage.loadHistory !== 'function') {
+        throw new StorageError('read_failed', `command ${effect.command} waits for records this storage cannot read back (it has no loadHistory())`);
+      }
       const through = this.session.historyThrough() ?? undefined;
       return this.session.provideHistory(await this.#read(this.storage.loadHistory(through), 'loadHistory()'));
     } catch (e) {

@@ -52,7 +52,7 @@ test('a log opens from its last checkpoint and builds what the log without check
   assert.equal(strip(opened.snapshot().log), strip(replayed.snapshot().log));
 });
 
-test('fromTail opens a tail from its checkpoint, refuses what is not one, and checks the history given back', () => {
+test('fromTail opens a tail from its checkpoint, refuses what is not one, and checks the history given back', async () => {
   const log = longLog(30, 2000, 20);
   const lines = log.trimEnd().split('\n');
   const at = lines.findLastIndex((l) => l.includes('"kind":"checkpoint"'));
@@ -80,6 +80,13 @@ test('fromTail opens a tail from its checkpoint, refuses what is not one, and ch
   assert.equal(s.state().waiting, undefined);
   assert.throws(() => s.provideHistory(history), (e) => e.code === 'not_asked', 'answered twice');
   assert.equal(s.snapshot().log, log);
+  // Driven by a storage that cannot read history back: the command is given up, the call says
+  // why as a storage error, and nothing waits after it.
+  const lines2 = [head, ...tail.trimEnd().split('\n')];
+  const memory = { load: async () => ({ text: lines2.join('\n') + '\n', diagnostics: [] }), append: async (batch) => { lines2.push(...batch); return { written: batch.length, duplicates: 0 }; } };
+  const driven = new cv.DurableSession(cv.Session.fromTail(head, tail), memory);
+  await assert.rejects(driven.dispatch({ type: 'rewind', promptIndex: 0 }, NOW), (e) => e instanceof cv.StorageError && e.code === 'read_failed' && /no loadHistory/.test(e.message));
+  assert.equal(driven.session.state().waiting, undefined);
   // Given up when the history never comes: its own code, and the session takes commands again.
   const gaveUp = cv.Session.fromTail(head, tail);
   assert.equal(gaveUp.dispatch({ type: 'rewind', promptIndex: 0 }, NOW).waiting.type, 'history');

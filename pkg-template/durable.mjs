@@ -344,7 +344,8 @@ export class DurableSession {
       if (typeof this.storage.loadHistory !== 'function') {
         throw new StorageError('read_failed', `command ${effect.command} waits for records this storage cannot read back (it has no loadHistory())`);
       }
-      const through = this.session.historyThrough() ?? undefined;
+      // Records asked for are among the history (storage without loadRecords reads that).
+      const through = effect.type === 'readHistory' ? effect.through : this.session.historyThrough() ?? undefined;
       return this.session.provideHistory(await this.#read(this.storage.loadHistory(through), 'loadHistory()'));
     } catch (e) {
       this.session.abandon();

@@ -71,6 +71,11 @@ pub trait Input {
     /// What settling after this input does (see [`Settle`]).
     const SETTLE: Settle;
     fn apply(self, session: &mut Session) -> Self::Output;
+    /// What settling after this input does, given what it did: [`Input::SETTLE`] unless the
+    /// output says more (an answer that ran the command it waited for settles as a command).
+    fn settle(_output: &Self::Output) -> Settle {
+        Self::SETTLE
+    }
 }
 
 /// What [`Session::input`] does after an input.
@@ -84,9 +89,6 @@ pub enum Settle {
     Persist,
     /// Nothing (a question, a queued command, an acknowledgement).
     None,
-    /// [`Settle::Full`] when the input ran a command that waited for it, else nothing (records
-    /// given back).
-    Resumed,
 }
 
 /// Queues a command; `now` (RFC 3339, the host's clock) stamps the records it writes. Output:
@@ -131,11 +133,9 @@ impl Session {
     pub fn input<I: Input>(&mut self, input: I) -> I::Output {
         // What the session wrote moves its last `seq` (history given back does not).
         let before = self.next_seq();
-        let ran = self.door.commands_run;
         let output = input.apply(self);
-        match I::SETTLE {
-            Settle::Resumed if self.door.commands_run == ran => {}
-            Settle::Full | Settle::Resumed => {
+        match I::settle(&output) {
+            Settle::Full => {
                 // A checkpoint when one is due goes to storage with the command's records.
                 self.checkpoint_if_due();
                 // Store first, then tell the client.

@@ -126,7 +126,14 @@ pub struct ProvideHistory(pub String);
 
 impl Input for ProvideHistory {
     type Output = Result<Option<Processed>, SessionError>;
-    const SETTLE: Settle = Settle::Resumed;
+    const SETTLE: Settle = Settle::None;
+    /// Records given back settle nothing; the command they let run settles as a command.
+    fn settle(output: &Self::Output) -> Settle {
+        match output {
+            Ok(Some(_)) => Settle::Full,
+            Ok(None) | Err(_) => Settle::None,
+        }
+    }
     fn apply(self, s: &mut Session) -> Self::Output {
         if !s.needs_history() {
             return Err(SessionError::NotAsked("its history (it holds every record)".to_owned()));

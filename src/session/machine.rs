@@ -39,7 +39,6 @@ impl Session {
     /// Runs one command: its reply or its error, as data.
     pub(super) fn run_command(&mut self, id: u64, command: Command, now: Option<&str>) -> Processed {
         let name = command.name().to_owned();
-        self.door.commands_run += 1;
         // A command that may read records the host keeps is kept while it runs, to wait for them.
         let kept = (self.log.history.is_some() && wait::may_wait(&command)).then(|| command.clone());
         if kept.is_some() {

@@ -181,7 +181,14 @@ pub struct ProvideRecords<'a>(pub &'a str);
 
 impl Input for ProvideRecords<'_> {
     type Output = Result<Option<Processed>, SessionError>;
-    const SETTLE: Settle = Settle::Resumed;
+    const SETTLE: Settle = Settle::None;
+    /// Records given back settle nothing; the command they let run settles as a command.
+    fn settle(output: &Self::Output) -> Settle {
+        match output {
+            Ok(Some(_)) => Settle::Full,
+            Ok(None) | Err(_) => Settle::None,
+        }
+    }
     fn apply(self, s: &mut Session) -> Self::Output {
         if s.release.needed.is_empty() {
             return Err(SessionError::NotAsked("records (it asked for none)".to_owned()));

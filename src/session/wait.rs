@@ -9,10 +9,9 @@
 //! history (`history.rs`), a build or a compaction the results the session let go
 //! (`release.rs`) — and nowhere else: a host answers effects, it never guesses.
 
-use super::parts::door::Parked;
-use super::protocol::{Need, Waiting};
 use super::core::{Input, Session, Settle};
-use super::protocol::{Command, CommandFailure, Processed, SessionError};
+use super::parts::door::Parked;
+use super::protocol::{Command, CommandFailure, Need, Processed, SessionError, Waiting};
 use crate::request::RequestError;
 use crate::view::BuildError;
 

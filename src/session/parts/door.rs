@@ -1,7 +1,6 @@
 //! The door's own state: the commands queued with their ids, the one queue every effect leaves
-//! through, the command that waits for records the host keeps ([`super::wait`]), and how many
-//! commands ran (what tells a settle whether an answer ran one).
-//! ([`super::super::wait`] parks and runs the command.)
+//! through, the effects that follow an input's records, and the command that waits for records
+//! the host keeps (`session/wait.rs` parks and runs it).
 
 use std::collections::VecDeque;
 
@@ -16,8 +15,6 @@ pub(in crate::session) struct Door {
     pub effects: VecDeque<Effect>,
     /// The command that waits for records the host keeps.
     pub waiting: Option<Box<Parked>>,
-    /// Commands run so far.
-    pub commands_run: u64,
     /// Effects that follow what the input wrote (a retry's wait): queued once it settled.
     pub later: Vec<Effect>,
 }

@@ -81,7 +81,7 @@ test-wasm-browser: setup
 # end (seconds each, alone, on this kind of machine: readme 28, service 23, inspector 16, inspector-view 11, cli 10,
 # typescript 7, checkpoints 7, the rest under 6). Each file's waits allow for a busy machine.
 JS_TESTS := tests/js/readme.test.mjs tests/workerd/service.test.mjs tests/js/inspector.test.mjs tests/js/inspector-view.test.mjs tests/js/cli.test.mjs \
-  tests/packaging/typescript.test.mjs tests/js/checkpoints.test.mjs tests/packaging/inspector-element.test.mjs tests/js/arguments.test.mjs \
+  tests/packaging/typescript.test.mjs tests/js/checkpoints.test.mjs tests/js/declared-types.test.mjs tests/packaging/inspector-element.test.mjs tests/js/arguments.test.mjs \
   tests/packaging/webpack.test.mjs tests/sdk-types/sdk-types.test.mjs tests/packaging/vite.test.mjs tests/packaging/esbuild.test.mjs \
   tests/workerd/miniflare.test.mjs tests/js/storage-browser.test.mjs tests/js/import.test.mjs tests/js/storage-faults-browser.test.mjs \
   tests/js/unhappy-browser.test.mjs tests/js/browser.test.mjs tests/js/discover-browser.test.mjs tests/js/discover-cli.test.mjs \

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use contextview::import::import;
+use contextview_import::import;
 use contextview::update::replay;
 use contextview::view::{build, BuildOptions};
 use contextview::Provider;

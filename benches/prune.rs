@@ -22,7 +22,7 @@ use std::path::PathBuf;
 
 use contextview::conversation::{AssistantText, Item, Part, ToolCall, ToolResult, UserMessage};
 use contextview::cost::Forecaster;
-use contextview::import::import;
+use contextview_import::import;
 use contextview::update::replay;
 use contextview::view::{build, BuildOptions, PrefixReport, PruningConfig, Threshold};
 use contextview::Provider;

@@ -166,7 +166,7 @@ fn main() {
         .join("sessions/badlogic__pi-mono__packages__coding-agent__test__fixtures__large-session.jsonl");
     match std::fs::read_to_string(&corpus) {
         Ok(text) => {
-            let imported = contextview::import::import(None, &text).unwrap();
+            let imported = contextview_import::import(None, &text).unwrap();
             let mut log = imported.header.to_line() + "\n";
             for record in &imported.records {
                 log.push_str(&record.to_line());

@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 
 use contextview::conversation::Item;
-use contextview::import::import;
+use contextview_import::import;
 use contextview::update::{parse_log, replay, Record, RecordBody};
 use contextview::update::record::Event;
 use contextview::tokens::{bytes_over_four, item_images, item_texts, item_tokens, text_tokens, Family, Features, OPENAI_WEIGHTS};

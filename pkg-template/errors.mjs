@@ -1,4 +1,4 @@
-// The package's error classes. Their source is src/js/errors.js, which the wasm facade imports
+// The package's error classes. Their source is crates/js/src/errors.js, which the wasm facade imports
 // too; scripts/build.sh writes it here whole, so the package holds one copy. (In the repository
 // this file re-exports it, for the tests that import pkg-template/ without a build.)
-export * from '../src/js/errors.js';
+export * from '../crates/js/src/errors.js';

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/, with its two wasm modules: the first-load one
 # (contextview_bg.wasm, crate crates/first: what a build-and-answer loop needs) and the lazy one
-# (contextview_lazy_bg.wasm, crate crates/lazy: importers and discovery, loaded on first use).
-# For each:
+# (contextview_lazy_bg.wasm, crate crates/lazy: importers and discovery, loaded on first use),
+# both from one cargo run. For each:
 #   cargo (release, wasm32) -> wasm-bindgen --target web (pkg/web) and --target nodejs (pkg/node)
 #   -> wasm-opt once (npm binaryen 132; never Debian's wasm-opt 108) -> one copy, in pkg/web,
 #   which the nodejs glue is pointed at. Then pkg-template/* into pkg/.
@@ -39,20 +39,13 @@ have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}') || true
 [ -x "$WASM_OPT" ] || die "$WASM_OPT missing (run npm ci)"
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-# One cargo run per module: in one run, cargo would build the library once with both features
-# (neither facade). Each keeps its own copy of the library in the target directory, so building
-# one after the other recompiles nothing that did not change.
-# Both in the `release` profile, so the lazy module's build reuses every dependency the first
-# one compiled; its own code (our library with the lazy facade, and its crate) is built at
-# opt-level "z" by a per-package override given for that run alone, which leaves the
-# dependencies' fingerprints, and the first module's, as they were. (The dependencies at "s"
-# cost the lazy module 1.8 KB gzipped against building them at "z" too; overriding the ones
-# only its importers use — YAML, ignore files, globs — won none of it back.)
-LAZY_Z=(--config 'profile.release.package.contextview.opt-level="z"' --config 'profile.release.package.contextview-lazy.opt-level="z"')
+# One cargo run builds both modules: the core and the JS surface (crates/js) are compiled once
+# and linked into each. The lazy module's own crates (crates/lazy, the importers, discovery) are
+# built at opt-level "z" by the per-package overrides in Cargo.toml: their code runs once per
+# import or discovery, not once per request (BENCHMARKS.md).
+echo "[build] cargo build --profile release --target wasm32-unknown-unknown -p $NAME-first -p $NAME-lazy --target-dir $TARGET_DIR"
+cargo build --profile release --target wasm32-unknown-unknown -p "$NAME-first" -p "$NAME-lazy" --target-dir "$TARGET_DIR"
 for module in first lazy; do
-  case $module in first) extra=() ;; lazy) extra=("${LAZY_Z[@]}") ;; esac
-  echo "[build] cargo build --profile release --target wasm32-unknown-unknown -p $NAME-$module --target-dir $TARGET_DIR ${extra[*]}"
-  cargo build --profile release --target wasm32-unknown-unknown -p "$NAME-$module" --target-dir "$TARGET_DIR" "${extra[@]}"
   cp "$TARGET_DIR/wasm32-unknown-unknown/release/${NAME}_$module.wasm" "$tmp/$module.wasm"
 done
 
@@ -79,19 +72,19 @@ done
 # wasm-bindgen writes a package.json / .gitignore per output dir; the package root owns those.
 rm -f "$OUT"/web/package.json "$OUT"/node/package.json "$OUT"/web/.gitignore "$OUT"/node/.gitignore
 cp -R pkg-template/. "$OUT/"
-# The error classes (src/js/errors.js): one module in the package, errors.mjs (and errors.cjs for
+# The error classes (crates/js/src/errors.js): one module in the package, errors.mjs (and errors.cjs for
 # `require`), shared by every entry point and by both wasm glues, whose copies of the snippet
 # become re-exports of it — so an error the wasm throws is an instance of the class a host imports.
-cp src/js/errors.js "$OUT/errors.mjs"
-node_modules/.bin/esbuild src/js/errors.js --format=cjs --platform=node --target=node20 --outfile="$OUT/errors.cjs" --log-level=warning
+cp crates/js/src/errors.js "$OUT/errors.mjs"
+node_modules/.bin/esbuild crates/js/src/errors.js --format=cjs --platform=node --target=node20 --outfile="$OUT/errors.cjs" --log-level=warning
 for target in web node; do
   # One copy per glue that uses it (both glues may share one snippets directory).
-  found=("$OUT/$target"/snippets/*/src/js/errors.js)
-  [ -f "${found[0]}" ] || die "wasm-bindgen's copy of src/js/errors.js is not under $OUT/$target/snippets; update build.sh"
+  found=("$OUT/$target"/snippets/*/src/errors.js)
+  [ -f "${found[0]}" ] || die "wasm-bindgen's copy of crates/js/src/errors.js is not under $OUT/$target/snippets; update build.sh"
   for copy in "${found[@]}"; do
     case $target in
-      web) printf "export * from '../../../../../errors.mjs';\n" > "$copy" ;;
-      node) printf "module.exports = require('../../../../../errors.cjs');\n" > "$copy" ;;
+      web) printf "export * from '../../../../errors.mjs';\n" > "$copy" ;;
+      node) printf "module.exports = require('../../../../errors.cjs');\n" > "$copy" ;;
     esac
   done
 done

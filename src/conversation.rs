@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 /// Consecutive assistant-side items (reasoning, text, tool calls) form one assistant turn; tool
 /// results answer calls of the turn before them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Item {
     User(UserMessage),
@@ -60,7 +59,6 @@ impl Item {
 
 /// A user-role message: what a person typed, or a synthetic message the harness injected.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct UserMessage {
     pub id: String,
@@ -72,7 +70,6 @@ pub struct UserMessage {
 
 /// Why the harness injected a user-role message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum SyntheticReason {
     SystemReminder,
@@ -103,11 +100,9 @@ impl SyntheticReason {
 
 /// Visible assistant text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AssistantText {
     pub id: String,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
     pub text: SharedText,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
@@ -124,10 +119,8 @@ pub struct AssistantText {
 /// `citations`, OpenAI's `annotations`, and the Responses output item the text came in. Goes
 /// back only to the API that made it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Annotations {
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value[]"))]
     pub list: Vec<serde_json::Value>,
     /// The Responses `msg_…` item the text came in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -136,20 +129,17 @@ pub struct Annotations {
 
 /// A provider-native block of a model turn (see [`Item::Native`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Native {
     pub id: String,
     /// The API it came from (`anthropic`, `openai-responses`, `gemini`) and the model.
     pub origin: Origin,
     /// The block, part or item exactly as the provider sent it.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
     pub value: serde_json::Map<String, serde_json::Value>,
 }
 
 /// Which provider and model produced an assistant-side item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Origin {
     pub provider: String,
@@ -159,14 +149,12 @@ pub struct Origin {
 
 /// Model reasoning. Replayable natively only to the provider and model that made it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Reasoning {
     pub id: String,
     /// Visible reasoning text (Anthropic thinking, an OpenAI summary, a Gemini thought): shared
     /// with the log's chunk it came from (when it came in one) and Anthropic's thinking block.
     #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
     pub text: SharedText,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
@@ -186,7 +174,6 @@ pub struct Reasoning {
 
 /// A tool invocation by the model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCall {
     /// Item id (unique in the conversation).
@@ -195,7 +182,6 @@ pub struct ToolCall {
     pub call_id: String,
     pub name: String,
     /// Arguments as JSON (an object for function tools; a string for free-form tools).
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
     pub input: JsonText,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
@@ -206,7 +192,6 @@ pub struct ToolCall {
 
 /// The outcome of a tool call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResult {
     pub id: String,
@@ -226,7 +211,6 @@ pub struct ToolResult {
 /// of the results it clears). A view that needs more than this (a policy that no longer prunes it, a
 /// compaction that keeps it) reads its record back first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Released {
     /// The log record that set this content: what reads it back.
@@ -333,12 +317,10 @@ impl<'de> Deserialize<'de> for JsonText {
 
 /// Content of a user message or a tool result (read by hand: `Part::read`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Part {
     /// Shared, not copied, with the log's content block it came from and the payload it goes to.
     Text {
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
         text: SharedText,
     },
     Image(Image),
@@ -398,7 +380,6 @@ fn string(map: &serde_json::Map<String, serde_json::Value>, key: &'static str) -
 
 /// An image, inline or by reference (read by hand: `Image::read`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "source", rename_all = "snake_case")]
 pub enum Image {
     /// Base64 bytes (standard alphabet, padded) and their media type.

@@ -7,7 +7,6 @@
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Something was lost or refused.
@@ -19,7 +18,6 @@ pub enum Severity {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
     pub code: String,
@@ -64,6 +62,10 @@ pub struct Code {
 }
 
 /// Declares a module's diagnostic codes: a constant for each and `CODES`, the list of them all.
+/// (Exported for the crates beside the core — discovery, the importers — whose diagnostics are
+/// made the same way.)
+#[macro_export]
+#[doc(hidden)]
 macro_rules! declare_codes {
     ($($name:ident = $code:literal, $severity:ident, $when:literal;)*) => {
         $(pub const $name: $crate::diagnostic::Code =
@@ -72,7 +74,7 @@ macro_rules! declare_codes {
         pub const CODES: &[&$crate::diagnostic::Code] = &[$(&$name),*];
     };
 }
-pub(crate) use declare_codes;
+pub use super::declare_codes;
 
 /// Reads `T` from a JSON value; a failure names where in the value it happened
 /// (`providerOptions.anthropic.thinking: invalid type: …`), so an input's author finds what to

@@ -15,7 +15,6 @@ use crate::view::{self, BuildError, BuildOptions, Built, ImageConfig, LedgerConf
 
 /// Build options as the JS API and the CLI take them (camelCase).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BuildInput {
     pub provider: Provider,
@@ -28,7 +27,6 @@ pub struct BuildInput {
     /// session records them when they change; left out, a build from a log carries the tools
     /// the log last recorded.
     #[serde(default, deserialize_with = "crate::tool_def::deserialize_tools")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolInput[]"))]
     pub tools: Tools,
     #[serde(default)]
     pub max_tokens: Option<u32>,
@@ -59,7 +57,6 @@ pub struct BuildInput {
     /// structured output, …), a section per API: only the target's is used (see
     /// [`crate::provider::settings`]).
     #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "ProviderOptions"))]
     pub provider_options: Option<ProviderOptions>,
     /// Price rows to use beside (and before) the built-in ones for the report's forecast of
     /// cache use and cost (see [`crate::cost`]).

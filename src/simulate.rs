@@ -24,18 +24,15 @@ use crate::tokens::{item_size, Family};
 use crate::update::{parse_log, request_points, Replayer};
 
 /// A policy: build options laid over the simulation's own (a name, and e.g. `{"pruning": …}`).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Policy {
     pub name: String,
     /// What it does, in a line (each policy known by name says; yours may).
     #[serde(default, skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub summary: String,
     /// Build options (as `buildRequest` takes them) that differ from the simulation's.
     #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Partial<BuildInput>"))]
     pub options: Map<String, Value>,
 }
 
@@ -49,7 +46,6 @@ impl Policy {
 /// The policies known by name. A policy is a choice of how to prune: these three are the
 /// package's defaults, the other end of the trade between a small request and a cached prefix,
 /// and none.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PolicyName {
@@ -133,7 +129,6 @@ impl<'de> Deserialize<'de> for PolicyName {
 }
 
 /// A policy as `simulate` takes it: a name it knows, or a name and options of your own.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum PolicyChoice {
@@ -174,7 +169,6 @@ impl<'de> Deserialize<'de> for PolicyChoice {
 }
 
 /// What to simulate.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SimulateInput {
@@ -183,7 +177,6 @@ pub struct SimulateInput {
     /// Build options every policy starts from (`provider` required; `model`, `contextWindow`, …).
     /// A `model` given here is every request's; left out, each request goes to the model the log
     /// had switched to by then (for this provider), else the provider's default.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "BuildInput"))]
     pub options: Map<String, Value>,
     /// The policies to compare, by name or your own; none is the options as given (`default`).
     #[serde(default)]
@@ -194,7 +187,6 @@ pub struct SimulateInput {
 }
 
 /// One request under one policy.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SimulatedRequest {
@@ -217,7 +209,6 @@ pub struct SimulatedRequest {
 }
 
 /// A policy's requests and totals.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PolicyResult {
@@ -229,7 +220,6 @@ pub struct PolicyResult {
     pub errors: Vec<String>,
 }
 
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Totals {
@@ -251,7 +241,6 @@ pub struct Totals {
 /// A whole simulation: each policy's result, and the model the session is at when its log ends
 /// (the options' model, else the one the log last switched to for this provider, else the
 /// provider's default) with its window and price row; each request names its own.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Simulation {
@@ -268,7 +257,6 @@ pub struct Simulation {
 }
 
 /// The subagents' share of a session's cost.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentShare {

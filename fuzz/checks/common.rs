@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 
 use contextview::conversation::{Image, Item, Part};
-use contextview::import::Imported;
+use contextview_import::Imported;
 use contextview::provider::{Limits, Payload};
 use contextview::request::{build_request, BuildInput};
 use contextview::session::Session;
@@ -136,7 +136,7 @@ pub fn report_adds_up(text: &str, imported: &Imported) {
         (prompts, texts, reasoning, calls, images),
         "the view's counts are a recount of the view"
     );
-    use contextview::import::fidelity::ElementKind as K;
+    use contextview_import::fidelity::ElementKind as K;
     for (kind, source) in [(K::Prompt, f.source.prompts), (K::AssistantText, f.source.assistant_texts), (K::Reasoning, f.source.reasoning), (K::ToolCall, f.source.tool_calls), (K::Image, f.source.images)] {
         let missing = f.missing.iter().filter(|m| m.kind == kind).count();
         assert!(missing <= source, "{kind:?}: {missing} missing of {source}");

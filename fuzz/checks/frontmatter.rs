@@ -3,11 +3,11 @@
 pub fn check(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let mut diagnostics = Vec::new();
-    let parsed = contextview::discovery::frontmatter::parse(&text, "/r/.cursor/rules/x.mdc", &mut diagnostics);
+    let parsed = contextview_discovery::frontmatter::parse(&text, "/r/.cursor/rules/x.mdc", &mut diagnostics);
     // The body is what follows the frontmatter: always a suffix of the text, the whole text
     // when there is no frontmatter.
     assert!(text.ends_with(parsed.body.as_str()));
-    let (yaml, body) = contextview::discovery::frontmatter::split(&text);
+    let (yaml, body) = contextview_discovery::frontmatter::split(&text);
     assert_eq!(parsed.body, body);
     match (&parsed.fields, yaml) {
         (None, None) => {}
@@ -27,8 +27,8 @@ pub fn check(data: &[u8]) {
                 _ => {}
             }
         }
-        assert!(nodes <= contextview::discovery::yaml::MAX_NODES, "{nodes} nodes");
-        assert!(deepest <= contextview::discovery::yaml::MAX_DEPTH + 1, "depth {deepest}");
+        assert!(nodes <= contextview_discovery::yaml::MAX_NODES, "{nodes} nodes");
+        assert!(deepest <= contextview_discovery::yaml::MAX_DEPTH + 1, "depth {deepest}");
     }
     for d in &diagnostics {
         assert!(!d.code.is_empty());

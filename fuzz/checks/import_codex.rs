@@ -4,7 +4,7 @@ use super::common;
 
 pub fn check(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let imported = contextview::import::import(Some(contextview::import::Format::Codex), &text).expect("an explicit format always imports");
+    let imported = contextview_import::import(Some(contextview_import::Format::Codex), &text).expect("an explicit format always imports");
     common::report_adds_up(&text, &imported);
     common::replays_and_builds(&imported.records);
     common::round_trips(&imported.header, &imported.records);

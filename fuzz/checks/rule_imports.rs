@@ -4,8 +4,8 @@
 //! load every file once, and follow imports no deeper than its limit.
 use std::collections::{BTreeMap, HashSet};
 
-use contextview::discovery::host::{DirEntry, EntryKind, FileContent, HostAnswer, HostRequest, Op};
-use contextview::discovery::{DiscoveryOptions, Outcome, Step, Workspace};
+use contextview_discovery::host::{DirEntry, EntryKind, FileContent, HostAnswer, HostRequest, Op};
+use contextview_discovery::{DiscoveryOptions, Outcome, Step, Workspace};
 
 /// Where the fuzz input's pieces go.
 const FILES: [&str; 6] = ["/r/CLAUDE.md", "/r/sub/CLAUDE.md", "/r/a.md", "/r/docs/b.md", "/r/docs/deep/c.md", "/home/u/d.md"];

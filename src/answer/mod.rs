@@ -71,7 +71,6 @@ pub struct Answer {
 }
 
 /// How an answer ended, for the host's loop: what to do next follows from it.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ending {
@@ -110,19 +109,16 @@ impl Ending {
 }
 
 /// A tool call of an answer, for the host that runs it.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AnswerCall {
     /// The id its result must name (`toolResult`'s `toolCallId`).
     pub id: String,
     pub name: String,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
     pub input: Value,
 }
 
 /// What an answer said, for the host: its text, its calls, and how it ended.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AnswerSummary {
@@ -169,7 +165,6 @@ pub struct AnswerSummary {
 }
 
 /// What a session did after a refusal so that the next request differs.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Recovery {
@@ -185,7 +180,6 @@ pub enum Recovery {
 }
 
 /// A context-length refusal's numbers.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextRefusal {

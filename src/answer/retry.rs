@@ -51,7 +51,6 @@ pub enum Cause<'a> {
 }
 
 /// The decision for one failed attempt.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Retry {

@@ -21,7 +21,6 @@ use serde::{Deserialize, Serialize};
 use crate::provider::Provider;
 
 /// US dollars per million tokens.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Prices {
@@ -35,21 +34,17 @@ pub struct Prices {
     pub cache_write_long: f64,
     /// Higher rates for the whole request above a prompt size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub long_context: Option<Box<LongContext>>,
 }
 
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LongContext {
     pub above_tokens: u64,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Omit<Prices, 'longContext'>"))]
     pub prices: Prices,
 }
 
 /// How an API caches a prompt.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Caching {
@@ -80,7 +75,6 @@ enum CachingTwin {
 crate::tagged::deserialize_externally!(Caching, CachingTwin, "kind", []);
 
 /// A model family's prices and caching, with when and where they were read.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CostModel {
@@ -129,7 +123,6 @@ pub struct RequestShape {
 }
 
 /// A request's input tokens by what the cache did with them.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CacheUse {
@@ -221,7 +214,6 @@ impl Cache {
 }
 
 /// A request's tokens and price.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RequestCost {

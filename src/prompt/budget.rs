@@ -30,13 +30,12 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::discovery::rules::{Rule, RuleSource};
+use crate::workspace::{Rule, RuleSource};
 use crate::value_read::{self as read, deserialize_by_hand};
 
 pub use crate::update::record::HeadCut;
 
 /// A section of the first-user prefix, in the order the prefix renders them.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Section {
@@ -100,74 +99,57 @@ pub struct SectionPolicy {
 }
 
 /// A section's policy as the host gives it: what it leaves out keeps the default.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SectionPolicyOverride {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub priority: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub reserve: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub grow: Option<u32>,
 }
 
 /// The sections' policies the host sets, by section.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SectionPolicies {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub user_info: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub git_status: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub rules: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub skills: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub mcp: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub memory: Option<SectionPolicyOverride>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub reminders: Option<SectionPolicyOverride>,
 }
 
 /// The first-user prefix's budget (`PromptContext.headBudget`). Without one, the prefix may
 /// take a quarter of the model's window (`DEFAULT_WINDOW_SHARE`), with the default priorities.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HeadBudget {
     /// The budget in tokens (of the model's family, as the ledger counts them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub tokens: Option<u32>,
     /// The budget as a share of the context window, above 0 and at most 1 (the smaller of the
     /// two when both are given; this share alone when `tokens` is not).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub window_share: Option<f64>,
     /// The context window the share is of; else the model's known window, else 128,000
     /// (`DEFAULT_WINDOW`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub window: Option<u64>,
     #[serde(default)]
     pub sections: SectionPolicies,
     /// Which rules leave the rules section first when it is over its grant.
     #[serde(default, skip_serializing_if = "RulePriorities::is_empty")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub rule_sources: RulePriorities,
 }
 
@@ -179,38 +161,27 @@ deserialize_by_hand!(HeadBudget);
 /// `claude_md`, `cursor_rules`, …) or `home` for rules found in the home directory (over their
 /// source's priority). A rule whose key is not given has priority 0, so without any the rules
 /// leave broadest first.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct RulePriorities {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub home: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub agents_override: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub agents_md: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub claude_md: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub claude_local: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub claude_rules: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub grok_rules: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub cursor_rules: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub cursorrules: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub import: Option<i32>,
 }
 
@@ -346,7 +317,6 @@ impl HeadBudget {
 }
 
 /// How the budget went: per section present, what it asked for, was granted and used.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HeadAllocation {
@@ -367,7 +337,6 @@ impl HeadAllocation {
 }
 
 /// One section's share.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SectionAllocation {

@@ -6,7 +6,7 @@
 //! — the heads stay as sent and the difference is told to the model as reminders before its next
 //! decision. A compaction later renders the heads afresh from the current context.
 
-use crate::discovery::Rule;
+use crate::workspace::Rule;
 use crate::view::{Reminder, ReminderKind};
 
 use super::PromptContext;

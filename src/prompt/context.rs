@@ -8,10 +8,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::budget::HeadBudget;
-use crate::discovery::{Environment, Rule, SkillListing};
+use crate::workspace::{Environment, Rule, SkillListing};
 
 /// Who the prompt is for (chapter 8.3).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Audience {
@@ -24,7 +23,6 @@ pub enum Audience {
 }
 
 /// An MCP server the agent is connected to, as the host knows it.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct McpServer {
@@ -40,7 +38,6 @@ pub struct McpServer {
 }
 
 /// Built-in templates replaced by the host's own (same slots; see [`super::TEMPLATE_SLOTS`]).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Templates {
@@ -55,7 +52,6 @@ pub struct Templates {
 
 /// Every render input of the two heads. Text the host supplies from the workspace (git status,
 /// memory, MCP instructions, rule and skill text) is data: it is neutralised before it is framed.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PromptContext {

@@ -48,7 +48,6 @@ fn slots(name: &str) -> &'static [&'static str] {
 pub const DEFAULT_LABEL: &str = "the assistant";
 
 /// The rendered heads.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Heads {

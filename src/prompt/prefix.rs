@@ -11,7 +11,7 @@
 
 use super::budget::{allocate, Demand, HeadAllocation, HeadCut, RulePriorities, Section, SectionAllocation, SectionPolicy};
 use super::{McpServer, PromptContext};
-use crate::discovery::{Rule, SkillListing};
+use crate::workspace::{Rule, SkillListing};
 use crate::framing::{longest_prefix as longest, neutralize, wrap};
 use crate::tokens::{text_tokens, Family};
 
@@ -252,7 +252,7 @@ fn leaving_order(rules: &[Rule], priorities: &RulePriorities) -> Vec<usize> {
     order
 }
 
-fn skill_element(entry: &crate::discovery::skills::ListingEntry) -> String {
+fn skill_element(entry: &crate::workspace::ListingEntry) -> String {
     format!(
         "\n<skill name=\"{}\" location=\"{}\">{}</skill>",
         attr(&entry.name),

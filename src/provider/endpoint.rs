@@ -20,10 +20,8 @@ pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
 /// What [`endpoint`] needs.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EndpointInput {
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Provider"))]
     pub provider: Option<Provider>,
     /// The model (Gemini names it in the URL).
     #[serde(default)]
@@ -41,7 +39,6 @@ pub struct EndpointInput {
     /// (Anthropic's `user_profile_id`, `workspace_id`) are read from the target's section; the
     /// build checks the rest.
     #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "ProviderOptions"))]
     pub provider_options: Option<serde_json::Value>,
 }
 
@@ -86,7 +83,6 @@ impl EndpointInput {
 
 /// Where to send a request, and with which headers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Endpoint {
     pub url: String,
     pub headers: BTreeMap<String, String>,

@@ -29,7 +29,6 @@ use crate::conversation::{JsonText, Origin, Reasoning};
 
 /// The provider APIs we render for. xAI and most others speak one of the OpenAI shapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum Provider {
     #[serde(rename = "anthropic")]
     Anthropic,
@@ -117,7 +116,6 @@ pub use payload::{render, Checked, Payload};
 
 /// What to do with reasoning that cannot be replayed natively to the target.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum ForeignReasoning {
     /// Visible reasoning text becomes plain assistant text inside `<reasoning>` framing;
@@ -163,7 +161,6 @@ pub struct RenderOptions {
 ///   a session uses its session id unless `key` is given.
 /// - Gemini caches implicitly; nothing to add.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct CacheConfig {
     pub enabled: bool,
@@ -200,7 +197,6 @@ impl RenderOptions {
 /// Provider limits and rule switches the validators enforce (defaults from the providers'
 /// documentation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Limits {
     /// Anthropic request body limit (413 `request_too_large`).
@@ -213,7 +209,6 @@ pub struct Limits {
     /// Anthropic: accept a conversation that ends with an assistant message (prefill). Unset,
     /// the model decides: Claude models before 4.6 accept it, 4.6 and later do not, and no
     /// request that replays extended thinking does (see [`anthropic::prefill_refusal`]).
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub allow_prefill: Option<bool>,
 }
 
@@ -231,7 +226,6 @@ impl Default for Limits {
 
 /// One broken rule in a payload.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Violation {
     /// Stable rule id, e.g. `anthropic.tool_result_follows_tool_use`.
     pub rule: String,
@@ -301,7 +295,6 @@ pub enum ReasoningFate {
 
 /// Counts of what happened to reasoning, for the report.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ReasoningCounts {
     pub kept: usize,
     pub downgraded: usize,
@@ -434,7 +427,6 @@ pub const TOOL_IMAGES_NOTE: &str = "<tool_images>Images returned by the tool cal
 
 /// What a renderer tells the report besides the payload.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RenderNotes {
     pub reasoning: ReasoningCounts,

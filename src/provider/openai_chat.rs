@@ -15,8 +15,6 @@ use super::{arguments_string, At, reasoning_as_text, reasoning_fate, Limits, Rea
 use crate::conversation::{Item, Part};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct Request {
     pub model: String,
     /// Routes the requests of one session to the same prompt cache.
@@ -35,8 +33,6 @@ pub struct Request {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
     System {
@@ -51,7 +47,6 @@ pub enum Message {
     Assistant {
         /// Shared with the conversation's text when the turn has one text (joined otherwise).
         #[serde(default)]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string | null", optional))]
         content: Option<crate::conversation::SharedText>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tool_calls: Option<Vec<ToolCall>>,
@@ -63,42 +58,31 @@ pub enum Message {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(untagged)]
 pub enum UserContent {
-    Text(#[cfg_attr(target_arch = "wasm32", tsify(type = "string"))] crate::conversation::SharedText),
+    Text(crate::conversation::SharedText),
     Parts(Vec<UserPart>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UserPart {
     Text {
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
         text: crate::conversation::SharedText,
     },
     ImageUrl { image_url: ImageUrl },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct ImageUrl {
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""auto" | "low" | "high""#))]
     pub detail: Option<String>,
 }
 
 /// Tool message content: a string or text parts. Any other part is a violation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 // What the renderer sends: a tool's images go in the user message after it.
-#[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | { type: "text"; text: string }[]"#))]
 #[serde(untagged)]
 pub enum ToolContent {
     Text(crate::conversation::SharedText),
@@ -108,42 +92,31 @@ pub enum ToolContent {
 mod read;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct ToolCall {
     pub id: String,
     #[serde(rename = "type")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""function""#))]
     pub kind: String,
     pub function: FunctionCall,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct FunctionCall {
     pub name: String,
     pub arguments: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct Tool {
     #[serde(rename = "type")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""function""#))]
     pub kind: String,
     pub function: FunctionDef,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct FunctionDef {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
     pub parameters: Value,
 }
 

@@ -15,8 +15,6 @@ use super::{arguments_string, At, reasoning_as_text, reasoning_fate, ReasoningFa
 use crate::conversation::{Item, Part};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 pub struct Request {
     pub model: String,
     /// Routes the requests of one session to the same prompt cache.
@@ -37,13 +35,7 @@ pub struct Request {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 // The untagged variant is written by hand: a derived type would give it a `type: "native"`.
-#[cfg_attr(
-    target_arch = "wasm32",
-    tsify(type = r#"{ type: "message"; role: OpenAiResponsesMessageRole; content: OpenAiResponsesMessageContent } | { type: "message"; id?: string; role: "assistant"; content: { type: "output_text"; text: string; annotations: OpenAiResponsesAnnotation[] }[]; status?: "completed" } | { type: "function_call"; call_id: string; name: string; arguments: string } | { type: "function_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "custom_tool_call"; call_id: string; name: string; input: string } | { type: "custom_tool_call_output"; call_id: string; output: OpenAiResponsesOutput } | { type: "reasoning"; id?: string; summary: OpenAiResponsesSummaryText[]; encrypted_content?: string } | OpenAiResponsesNativeItemBack"#)
-)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum InputItem {
     Message {
@@ -92,8 +84,6 @@ pub enum InputItem {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(rename_all = "lowercase")]
 pub enum MessageRole {
     User,
@@ -103,10 +93,7 @@ pub enum MessageRole {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 // What the renderer sends: the model's own text goes back as a string, never as output parts.
-#[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | ({ type: "input_text"; text: string } | { type: "input_image"; image_url?: string; file_id?: string; detail: "auto" | "low" | "high" })[]"#))]
 #[serde(untagged)]
 pub enum MessageContent {
     /// Shared with the conversation's text it was rendered from.
@@ -115,12 +102,9 @@ pub enum MessageContent {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentPart {
     InputText {
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
         text: crate::conversation::SharedText,
     },
     InputImage {
@@ -128,15 +112,12 @@ pub enum ContentPart {
         image_url: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         file_id: Option<String>,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = r#""auto" | "low" | "high""#))]
         detail: String,
     },
     OutputText {
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
         text: crate::conversation::SharedText,
         /// The annotations (URL and file citations) the model's text came with.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiResponsesAnnotation[]"))]
         annotations: Option<Vec<Value>>,
     },
 }
@@ -155,36 +136,26 @@ impl ContentPart {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
-#[cfg_attr(target_arch = "wasm32", tsify(type = r#"string | ({ type: "input_text"; text: string } | { type: "input_image"; image_url?: string; file_id?: string; detail: "auto" | "low" | "high" })[]"#))]
 #[serde(untagged)]
 pub enum Output {
-    Text(#[cfg_attr(target_arch = "wasm32", tsify(type = "string"))] crate::conversation::SharedText),
+    Text(crate::conversation::SharedText),
     Parts(Vec<ContentPart>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 pub struct SummaryText {
     #[serde(rename = "type")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""summary_text""#))]
     pub kind: String,
     pub text: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 pub struct Tool {
     #[serde(rename = "type")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""function""#))]
     pub kind: String,
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
     pub parameters: Value,
     pub strict: bool,
 }

@@ -7,13 +7,12 @@ use crate::conversation::Item;
 
 /// A rendered payload of any provider.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(untagged)]
 pub enum Payload {
-    Anthropic(#[cfg_attr(target_arch = "wasm32", tsify(type = "AnthropicRequest"))] anthropic::Request),
-    OpenAiChat(#[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiChatRequest"))] openai_chat::Request),
-    OpenAiResponses(#[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiResponsesRequest"))] openai_responses::Request),
-    Gemini(#[cfg_attr(target_arch = "wasm32", tsify(type = "GeminiRequest"))] gemini::Request),
+    Anthropic(anthropic::Request),
+    OpenAiChat(openai_chat::Request),
+    OpenAiResponses(openai_responses::Request),
+    Gemini(gemini::Request),
 }
 
 /// What validating a payload leaves for checking its growth ([`Payload::validate_appended`]).

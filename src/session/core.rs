@@ -278,7 +278,7 @@ impl Session {
     /// Queues the rules that attached when the agent read or edited `path` (what the
     /// workspace's `rules_for_path` returned) as one `rules_attached` reminder; `false` when
     /// there were none or they were told already.
-    pub fn enqueue_rules(&mut self, path: &str, rules: &[crate::discovery::Rule]) -> bool {
+    pub fn enqueue_rules(&mut self, path: &str, rules: &[crate::workspace::Rule]) -> bool {
         Reminder::rules_attached(path, rules).is_some_and(|reminder| self.enqueue_reminder(reminder))
     }
 

@@ -8,9 +8,10 @@ use std::path::Path;
 
 /// `&mut self` methods that change nothing a host relies on: they fold the replay or the view
 /// lazily and read what it holds (`state`, `usage`, `items`, `diagnostics`, `final_answer`,
-/// `spent`, `read_answer`: an answer decoded, not recorded), or they are the door and its
+/// `spent`, `read_answer`: an answer decoded, not recorded; `defaults`, `with_defaults`: build
+/// options completed with the session's provider and model), or they are the door and its
 /// effect queue (`input`, `poll_effect`, `take_effects`).
-const QUERIES: &[&str] = &["state", "usage", "items", "diagnostics", "final_answer", "spent", "read_answer", "input", "poll_effect", "take_effects"];
+const QUERIES: &[&str] = &["state", "usage", "items", "diagnostics", "final_answer", "spent", "read_answer", "input", "poll_effect", "take_effects", "defaults", "with_defaults"];
 
 /// Methods made of other inputs given to the door (`dispatch` and `process` run queued commands
 /// through `RunNext`, `build` is `Build`, `enqueue_rules` a `QueueReminder`).
@@ -97,8 +98,8 @@ fn the_commands_that_may_wait_are_the_ones_typescript_says_may_wait() {
     let camel = |v: &str| v[..1].to_lowercase() + &v[1..];
     let rust: BTreeSet<String> =
         arm.split('|').map(|p| p.trim().trim_start_matches("Command::")).map(|p| p.split('(').next().unwrap().trim().to_owned()).map(|v| camel(&v)).collect();
-    let ts = std::fs::read_to_string(root.join("src/js/first.rs")).unwrap();
-    let line = ts.lines().find(|l| l.starts_with("type MayWait =")).expect("first.rs declares MayWait");
+    let ts = std::fs::read_to_string(root.join("crates/first/src/lib.rs")).unwrap();
+    let line = ts.lines().find(|l| l.starts_with("type MayWait =")).expect("crates/first/src/lib.rs declares MayWait");
     let declared: BTreeSet<String> = line.split('\'').skip(1).step_by(2).map(str::to_owned).collect();
     assert_eq!(rust.len(), 5, "{rust:?}");
     assert_eq!(declared, rust);

@@ -187,7 +187,7 @@ impl Session {
 
     /// The session's defaults for build options: the provider, model and window of
     /// [`Session::sampling`], without cloning the rest of it.
-    pub(crate) fn defaults(&mut self) -> Option<(crate::provider::Provider, Option<String>, Option<u64>)> {
+    pub fn defaults(&mut self) -> Option<(crate::provider::Provider, Option<String>, Option<u64>)> {
         match &self.sampling {
             Some(s) => Some((s.provider, s.model.clone(), s.context_window)),
             None => self.recorded_model().map(|(provider, model, window)| (provider, Some(model), window)),
@@ -203,7 +203,7 @@ impl Session {
     /// Build options with the session's defaults, as JSON: `provider` and `model` default to the
     /// session's, and its window with its model. The one way a build's input is made: commands,
     /// compactions and the JS facade's builds all start here.
-    pub(crate) fn with_defaults(&mut self, options: Value) -> Result<Value, SessionError> {
+    pub fn with_defaults(&mut self, options: Value) -> Result<Value, SessionError> {
         let mut options = match options {
             Value::Null => json!({}),
             Value::Object(map) => Value::Object(map),

@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// What the host says became of a persist ticket.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PersistOutcome {
@@ -24,7 +23,6 @@ pub enum PersistOutcome {
 }
 
 /// Where a record above `committedThrough` stands.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecordState {
@@ -38,7 +36,6 @@ pub enum RecordState {
     Indeterminate,
 }
 
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingRecord {
@@ -47,7 +44,6 @@ pub struct PendingRecord {
 }
 
 /// The session's persistence as the host can inspect it.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PersistenceStatus {

@@ -24,7 +24,6 @@ use crate::provider::Provider;
 
 /// Tokenizer families the estimator is calibrated for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum Family {
     /// GPT-4o, GPT-4.1, GPT-5, o-series (`o200k_base`).

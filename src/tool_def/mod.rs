@@ -27,14 +27,12 @@ pub type Tools = std::sync::Arc<Vec<ToolDef>>;
 
 /// A tool the model may call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolDef {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// JSON Schema of the arguments (an object schema).
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
     pub input_schema: Value,
 }
 

@@ -15,7 +15,6 @@ pub const META_KEY: &str = "contextview";
 
 /// A `session/update` payload: typed when we interpret it, verbatim otherwise.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(untagged)]
 pub enum AcpUpdate {
     Known(SessionUpdate),
@@ -34,7 +33,6 @@ impl AcpUpdate {
 
 /// The stable ACP v1 updates that carry conversation content.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "sessionUpdate", rename_all = "snake_case")]
 pub enum SessionUpdate {
     UserMessageChunk(ContentChunk),
@@ -94,7 +92,6 @@ pub const TYPED_KINDS: [&str; 6] =
     ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentChunk {
     pub content: ContentBlock,
@@ -106,12 +103,10 @@ pub struct ContentChunk {
 
 /// ACP `ContentBlock`, discriminated by `type` (read by hand: `ContentBlock::read`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentBlock {
     Text {
         /// Shared with the conversation item (and the payload) made from it.
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
         text: crate::conversation::SharedText,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         annotations: Option<Value>,
@@ -231,7 +226,6 @@ impl ToolCallContent {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolKind {
     Read,
@@ -247,7 +241,6 @@ pub enum ToolKind {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolCallStatus {
     Pending,
@@ -267,7 +260,6 @@ impl ToolCallStatus {
 
 /// ACP `ToolCallContent`, discriminated by `type` (read by hand: `ToolCallContent::read`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToolCallContent {
     Content {
@@ -294,7 +286,6 @@ pub enum ToolCallContent {
 
 /// ACP `tool_call`: a new tool call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallStart {
     pub tool_call_id: String,
@@ -308,7 +299,6 @@ pub struct ToolCallStart {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locations: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
     pub raw_input: Option<crate::conversation::JsonText>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_output: Option<Value>,
@@ -318,7 +308,6 @@ pub struct ToolCallStart {
 
 /// ACP `tool_call_update`: fields given replace the call's fields (arrays replace whole).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallPatch {
     pub tool_call_id: String,
@@ -333,7 +322,6 @@ pub struct ToolCallPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locations: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
     pub raw_input: Option<crate::conversation::JsonText>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_output: Option<Value>,
@@ -342,7 +330,6 @@ pub struct ToolCallPatch {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Plan {
     pub entries: Vec<PlanEntry>,
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
@@ -350,7 +337,6 @@ pub struct Plan {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct PlanEntry {
     pub content: String,
     pub priority: PlanPriority,
@@ -360,7 +346,6 @@ pub struct PlanEntry {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum PlanPriority {
     High,
@@ -369,7 +354,6 @@ pub enum PlanPriority {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum PlanStatus {
     Pending,
@@ -380,7 +364,6 @@ pub enum PlanStatus {
 /// Provider facts carried in `_meta.contextview` of an update. All optional; unknown keys in
 /// `_meta` (ours or anyone's) are left alone.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]

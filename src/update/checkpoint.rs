@@ -16,7 +16,6 @@ use serde::{Deserialize, Serialize};
 
 /// The replay's state through record `through` (see the module docs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Checkpoint {
     /// The last record the state covers.

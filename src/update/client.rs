@@ -14,7 +14,6 @@ use super::rewind::{chunk_of, continues};
 
 /// One entry of the client's coalesced view.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "entry", rename_all = "snake_case")]
 pub enum ClientEntry {
     Message {
@@ -35,7 +34,6 @@ pub enum ClientEntry {
         content: Vec<ToolCallContent>,
         locations: Vec<Value>,
         #[serde(rename = "rawInput", skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
         raw_input: Option<crate::conversation::JsonText>,
         #[serde(rename = "rawOutput", skip_serializing_if = "Option::is_none")]
         raw_output: Option<Value>,
@@ -57,7 +55,6 @@ pub enum ClientEntry {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum ClientRole {
     User,

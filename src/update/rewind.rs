@@ -37,7 +37,7 @@ pub(super) fn continues_key(prev: Option<&ChunkKey>, record: &Record) -> bool {
 }
 
 /// True when `record` starts a new real (non-synthetic) user prompt after `prev`.
-pub(crate) fn is_real_prompt_start(prev: Option<&Record>, record: &Record) -> bool {
+pub fn is_real_prompt_start(prev: Option<&Record>, record: &Record) -> bool {
     match chunk_of(record) {
         Some((Stream::User, chunk)) => ProviderMeta::from_meta(chunk.meta.as_ref()).synthetic.is_none() && !continues(prev, record),
         _ => false,

@@ -19,7 +19,6 @@ use super::replay::Replayer;
 
 /// One request the agent sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RequestPoint {
     /// The line (1-based) the model's answer starts on: the lines before it are the log the
@@ -41,11 +40,9 @@ pub struct RequestPoint {
     /// the agent's provider and model; the agent's own name is mapped to one of ours); absent
     /// when the log names none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub provider: Option<crate::provider::Provider>,
     /// The model it went to, as recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub model: Option<String>,
 }
 

@@ -17,7 +17,6 @@ use crate::conversation::{Image, Item, Part, ToolResult, UserMessage};
 use crate::provider::{Limits, Provider};
 
 /// Image budget settings (bytes are bytes of the serialized request).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ImageConfig {
@@ -36,7 +35,6 @@ impl Default for ImageConfig {
 }
 
 /// What the image stage did.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImageReport {

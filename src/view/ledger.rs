@@ -30,7 +30,6 @@ use crate::update::record::UsageAnchor;
 use crate::update::replay::{Correction, OverheadCarry, ReplayState};
 
 /// Compaction threshold settings (camelCase in JSON).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct LedgerConfig {
@@ -68,7 +67,6 @@ impl LedgerState {
 }
 
 /// Which threshold the context has crossed.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Threshold {
@@ -81,7 +79,6 @@ pub enum Threshold {
 }
 
 /// How full the context is — `used` and `size` as in ACP's `usage_update`, and how it was counted.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextUsage {

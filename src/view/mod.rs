@@ -165,7 +165,6 @@ pub struct Built {
 
 /// Why a request could not be built.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum BuildError {
     /// Nothing model-visible is left to send (no items, or only empty ones).

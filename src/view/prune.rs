@@ -38,7 +38,6 @@ use crate::conversation::{soft_trimmed, text_of, Item, Part, ToolResult};
 use crate::tokens::ItemSize;
 
 /// Pruning settings (camelCase in JSON; every number has the chapter's default).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct PruningConfig {
@@ -114,7 +113,6 @@ pub struct ContextUse {
 }
 
 /// What pruning did, for the report.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PruneReport {

@@ -17,7 +17,6 @@ use crate::framing;
 use crate::update::record::{HeadCut, ReminderInjected};
 
 /// Kinds of reminder, in drain order.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReminderKind {
@@ -88,7 +87,6 @@ impl ReminderKind {
 }
 
 /// A reminder to tell the model.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Reminder {
@@ -103,7 +101,7 @@ impl Reminder {
     /// The reminder for rules that attached when the agent read or edited `path` (what
     /// `rulesForPath` returned); `None` when no rule attached. Each rule follows a line naming
     /// its file; the whole is neutralised when the reminder is wrapped.
-    pub fn rules_attached(path: &str, rules: &[crate::discovery::Rule]) -> Option<Reminder> {
+    pub fn rules_attached(path: &str, rules: &[crate::workspace::Rule]) -> Option<Reminder> {
         if rules.is_empty() {
             return None;
         }

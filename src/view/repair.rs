@@ -18,7 +18,6 @@ use crate::conversation::{Item, Part, SyntheticReason, ToolResult, UserMessage};
 
 /// What repair changed, for the report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Repair {
     pub kind: RepairKind,
@@ -29,7 +28,6 @@ pub struct Repair {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum RepairKind {
     /// A call had no result: a synthetic one says what happened.
@@ -57,7 +55,6 @@ pub enum RepairKind {
 
 /// Repair settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default)]
 pub struct RepairConfig {
     /// Text of the synthetic result for a call that never got one; `{name}` is the tool's name.

@@ -16,7 +16,6 @@ use crate::tokens::{text_tokens, Family, ItemSize};
 
 /// Returned with every payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     pub provider: Provider,
@@ -86,7 +85,6 @@ pub struct Report {
 
 /// A message asking the model to go on from a cut-short answer (AutoContinue, AutoRecovery).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Continued {
     pub reason: ContinuedReason,
@@ -98,7 +96,6 @@ pub struct Continued {
 
 /// What cut the answer short.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum ContinuedReason {
     /// The output token limit (AutoContinue).
@@ -108,7 +105,6 @@ pub enum ContinuedReason {
 }
 
 /// A request's predicted cache use and input cost (filled by the caller that knows prices).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Forecast {
@@ -197,7 +193,6 @@ pub fn diagnose(report: &Report) -> Vec<Diagnostic> {
 
 /// Content of the request by source — bytes (text and data as written, before JSON framing) in
 /// `sources`, estimated tokens (framing included) in `tokens.bySource`.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BySource {
@@ -246,7 +241,6 @@ impl BySource {
 }
 
 /// Tokens: this request's estimate by source, and the context as the ledger counts it.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenReport {
@@ -259,7 +253,6 @@ pub struct TokenReport {
 }
 
 /// What a session build reused from the one before it.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReuseReport {
@@ -272,7 +265,6 @@ pub struct ReuseReport {
 }
 
 /// The request against the one built before it.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PrefixReport {
@@ -291,7 +283,6 @@ pub struct PrefixReport {
 }
 
 /// Why a request rewrote part of the one before it.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RewriteCause {
@@ -390,7 +381,6 @@ pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family
 }
 
 /// A session's subagents in a build's report.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentsReport {

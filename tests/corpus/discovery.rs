@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::common::{discover, MemoryHost};
-use contextview::discovery::{DiscoveryOptions, Environment, Outcome, Workspace};
+use contextview_discovery::{DiscoveryOptions, Environment, Outcome, Workspace};
 use contextview::Severity;
 
 /// Every rule, skill and odd file, by repository (`owner/repo` → `[(path in repo, bytes)]`).

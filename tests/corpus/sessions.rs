@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use contextview::conversation::Item;
-use contextview::import::{detect, import, Format};
+use contextview_import::{detect, import, Format};
 use contextview::update::{parse_log, replay, write_log};
 use contextview::view::{build, BuildError, BuildOptions, RepairKind};
 use contextview::Provider;

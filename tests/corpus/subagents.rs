@@ -3,7 +3,7 @@
 //! a subagent's own session, linked to its call when its parent is in the corpus.
 use std::path::Path;
 
-use contextview::import::{import_tree, Format};
+use contextview_import::{import_tree, Format};
 use contextview::session::Session;
 use contextview::update::write_log;
 use serde_json::Value;
@@ -18,7 +18,7 @@ pub fn claude_code_subagents_link_to_the_calls_they_answered(dir: &Path) {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
-        .filter(|(name, text)| !name.contains("codex") && !name.contains("pi-mono") && contextview::import::detect(text) == Some(Format::ClaudeCode))
+        .filter(|(name, text)| !name.contains("codex") && !name.contains("pi-mono") && contextview_import::detect(text) == Some(Format::ClaudeCode))
         .collect();
     files.sort();
     // An agent's own file: every message line a sidechain with the agent's id.

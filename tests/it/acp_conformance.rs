@@ -128,7 +128,7 @@ fn every_update_the_importers_write_is_official_acp() {
         texts.extend(dir.flatten().filter_map(|e| std::fs::read_to_string(e.path()).ok()));
     }
     for text in &texts {
-        let imported = contextview::import::import(None, text).unwrap();
+        let imported = contextview_import::import(None, text).unwrap();
         let updates = updates_of(&imported.records);
         assert!(!updates.is_empty(), "an import wrote no updates: {}", &text[..text.len().min(200)]);
         for update in &updates {

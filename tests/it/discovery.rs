@@ -2,7 +2,7 @@
 //! budgets, conditional rules, skills and their shadowing, refresh cost, and bad input.
 
 use crate::common::{discover, MemoryHost};
-use contextview::discovery::{
+use contextview_discovery::{
     Activation, BundledSkill, DiscoveryOptions, Environment, Outcome, OutsideRepo, Plugin, RuleSource, SkillSource, Workspace,
 };
 use pretty_assertions::assert_eq;
@@ -455,9 +455,9 @@ fn conventions_can_be_switched_off() {
 fn a_host_that_stops_answering_ends_the_job_with_a_code() {
     let mut ws = Workspace::new(DiscoveryOptions::new("/r")).unwrap();
     ws.start_discover();
-    assert!(matches!(ws.step(), contextview::discovery::Step::Need(_)));
+    assert!(matches!(ws.step(), contextview_discovery::Step::Need(_)));
     ws.answer(Vec::new());
-    assert!(matches!(ws.step(), contextview::discovery::Step::Done(Outcome::Error { code, .. }) if code == "discovery_stalled"));
+    assert!(matches!(ws.step(), contextview_discovery::Step::Done(Outcome::Error { code, .. }) if code == "discovery_stalled"));
     assert!(Workspace::new(DiscoveryOptions::new("relative/path")).is_err());
 }
 

@@ -2,10 +2,10 @@
 //! reserve and grow weight; what does not fit is cut visibly, listed with its reason, and
 //! never at the expense of a section of higher priority.
 
-use contextview::discovery::Activation;
-use contextview::discovery::rules::{Rule, RuleSource};
-use contextview::discovery::skills::ListingEntry;
-use contextview::discovery::SkillListing;
+use contextview_discovery::Activation;
+use contextview_discovery::rules::{Rule, RuleSource};
+use contextview_discovery::skills::ListingEntry;
+use contextview_discovery::SkillListing;
 use contextview::prompt::budget::{HeadBudget, RulePriorities, SectionPolicyOverride, Section, SectionPolicies};
 use contextview::prompt::{self, Audience, HeadAllocation, McpServer, PromptContext};
 use contextview::tokens::{text_tokens, Family};

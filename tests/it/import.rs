@@ -2,7 +2,7 @@
 //! branches, compactions and sidechains come through, and how bad input is reported.
 
 use contextview::conversation::{text_of, Item};
-use contextview::import::{detect, import, Format, MAX_LINE_BYTES};
+use contextview_import::{detect, import, Format, MAX_LINE_BYTES};
 use contextview::update::replay;
 use contextview::view::{build, BuildOptions};
 use contextview::Provider;
@@ -30,7 +30,7 @@ fn summary(items: &[Item]) -> Vec<String> {
         .collect()
 }
 
-fn codes(imported: &contextview::import::Imported) -> Vec<&str> {
+fn codes(imported: &contextview_import::Imported) -> Vec<&str> {
     imported.report.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
@@ -332,7 +332,7 @@ fn bad_input_is_reported_by_line_and_the_rest_imports() {
     );
     // The image the source held could not be kept: fidelity names it.
     let missing: Vec<_> = imported.report.fidelity.missing.iter().map(|m| (m.kind, m.line)).collect();
-    assert_eq!(missing, vec![(contextview::import::fidelity::ElementKind::Image, 6)]);
+    assert_eq!(missing, vec![(contextview_import::fidelity::ElementKind::Image, 6)]);
     assert!(imported.report.diagnostics[3].message.contains("over the"));
     assert_eq!(imported.report.unmapped.get("hologram"), Some(&1));
     // The rest imports, replays (the orphan result is reported), and builds a valid request.
@@ -388,7 +388,7 @@ fn tool_use(id: &str) -> Value {
 }
 
 /// Imports, checks nothing the source saw is missing, and returns the import and its items.
-fn import_whole(format: Format, text: &str) -> (contextview::import::Imported, Vec<Item>) {
+fn import_whole(format: Format, text: &str) -> (contextview_import::Imported, Vec<Item>) {
     let imported = import(Some(format), text).unwrap();
     let fidelity = &imported.report.fidelity;
     assert!(fidelity.missing.is_empty(), "missing: {:?}", fidelity.missing);
@@ -1137,7 +1137,7 @@ mod any_lines {
     }
 }
 
-fn codes_and_lines(imported: &contextview::import::Imported) -> Vec<(&str, Option<usize>)> {
+fn codes_and_lines(imported: &contextview_import::Imported) -> Vec<(&str, Option<usize>)> {
     imported.report.diagnostics.iter().map(|d| (d.code.as_str(), d.line)).collect()
 }
 

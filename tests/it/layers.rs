@@ -1,4 +1,4 @@
-//! The crate's modules form layers, and code names only the layers below its own: the log does
+//! The core crate's modules form layers, and code names only the layers below its own: the log does
 //! not know the providers' renderers, the view does not know sessions, a session does not know
 //! the simulator that drives it. Read from the sources (comments and unit tests left out).
 
@@ -13,14 +13,13 @@ const LAYERS: &[&[&str]] = &[
     &["diagnostic", "framing", "tagged", "time"],
     &["conversation", "tool_def", "value_read"],
     &["provider"],
-    &["discovery", "tokens"],
+    &["tokens", "workspace"],
     &["update"],
     &["view"],
-    &["answer", "cost", "import", "prompt"],
+    &["answer", "cost", "prompt"],
     &["request"],
     &["session"],
     &["simulate"],
-    &["js"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {
@@ -49,7 +48,7 @@ fn named_modules(code: &str) -> Vec<String> {
 fn modules() -> BTreeMap<String, String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut modules: BTreeMap<String, String> = BTreeMap::new();
-    for path in crate::common::rust_sources() {
+    for path in crate::common::core_sources() {
         // The top-level module: `src/view/prune.rs` is `view`, `src/tagged.rs` is `tagged`.
         let first = path.strip_prefix(&src).unwrap().components().next().unwrap().as_os_str().to_string_lossy().into_owned();
         let name = first.strip_suffix(".rs").unwrap_or(&first).to_owned();

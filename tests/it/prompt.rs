@@ -3,7 +3,7 @@
 
 use crate::common::log::*;
 use contextview::conversation::{Item, Part, SyntheticReason};
-use contextview::discovery::{DiscoveryOptions, SkillListing};
+use contextview_discovery::{DiscoveryOptions, SkillListing};
 use contextview::prompt::{self, Audience, McpServer, PromptContext, TemplateError};
 use contextview::update::{parse_log, replay};
 use pretty_assertions::assert_eq;

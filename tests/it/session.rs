@@ -1,7 +1,7 @@
 //! The session state machine: every command and its outcome, persistence acknowledgements and
 //! reconcile under faults, snapshots, rewinds and compaction with refreshed heads.
 
-use contextview::discovery::Rule;
+use contextview_discovery::Rule;
 use contextview::prompt::PromptContext;
 use contextview::session::{Command, Effect, PersistOutcome, Processed, RecordState, Reply, Session, SessionSnapshot, SUMMARY_HEADROOM};
 use contextview::update::{parse_log, Header};
@@ -933,7 +933,7 @@ fn pi_session_ending_with_an_output_of(output_lines: usize) -> String {
 fn compacting_after_an_output_of(output_lines: usize) -> (Session, Processed) {
     let text = pi_session_ending_with_an_output_of(output_lines);
     let mut s = Session::create(Header::new("big-output"));
-    for record in contextview::import::import(None, &text).unwrap().records {
+    for record in contextview_import::import(None, &text).unwrap().records {
         s.append(record).unwrap();
     }
     ok(&mut s, json!({"type": "switchModel", "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000}));

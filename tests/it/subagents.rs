@@ -239,7 +239,7 @@ const CLAUDE_AGENT_OTHER: &str = include_str!("../fixtures/claude-subagents/agen
 
 #[test]
 fn a_claude_code_session_and_its_agent_files_import_as_a_linked_tree() {
-    use contextview::import::{import_tree, Format};
+    use contextview_import::{import_tree, Format};
     let (parent, a, b, other) = (CLAUDE_PARENT, CLAUDE_AGENT_A, CLAUDE_AGENT_B, CLAUDE_AGENT_OTHER);
     let tree = import_tree(Some(Format::ClaudeCode), parent, &[b, a, other]).unwrap();
     // The parent's log links each call to the session that answered it.
@@ -291,7 +291,7 @@ fn a_claude_code_session_and_its_agent_files_import_as_a_linked_tree() {
 
 #[test]
 fn a_subagent_known_only_from_its_parents_progress_entries_imports_from_them() {
-    use contextview::import::{import_tree, Format};
+    use contextview_import::{import_tree, Format};
     let parent = include_str!("../fixtures/claude-subagents/s-prog.jsonl");
     let tree = import_tree(Some(Format::ClaudeCode), parent, &[]).unwrap();
     assert!(tree.missing.is_empty(), "{:?}", tree.missing);
@@ -347,7 +347,7 @@ fn simulate_prices_the_subagents_share_at_each_ones_model() {
 
 #[test]
 fn a_task_result_that_names_its_agent_in_text_links_and_no_other_result_does() {
-    use contextview::import::{import_tree, Format};
+    use contextview_import::{import_tree, Format};
     let parent = include_str!("../fixtures/claude-subagents/s-text.jsonl");
     let tree = import_tree(Some(Format::ClaudeCode), parent, &[]).unwrap();
     let mut p = Session::from_log(&contextview::update::write_log(&tree.parent.header, &tree.parent.records));
@@ -359,7 +359,7 @@ fn a_task_result_that_names_its_agent_in_text_links_and_no_other_result_does() {
 
 #[test]
 fn every_subagent_the_log_started_is_listed_across_a_compaction_that_starts_a_new_chain() {
-    use contextview::import::{import_tree, Format};
+    use contextview_import::{import_tree, Format};
     // The inline session, then a compaction whose summary starts a new chain (no parent, as 1.x
     // wrote it), and a second delegation after it, held inline too.
     let text = include_str!("../fixtures/claude-subagents/s-inline-compacted.jsonl");
@@ -379,7 +379,7 @@ fn every_subagent_the_log_started_is_listed_across_a_compaction_that_starts_a_ne
 
 #[test]
 fn a_subagent_held_inline_as_sidechain_entries_imports_linked_by_its_prompt() {
-    use contextview::import::{import_tree, Format};
+    use contextview_import::{import_tree, Format};
     let parent = include_str!("../fixtures/claude-subagents/s-inline.jsonl");
     let tree = import_tree(Some(Format::ClaudeCode), parent, &[]).unwrap();
     let mut p = Session::from_log(&contextview::update::write_log(&tree.parent.header, &tree.parent.records));

@@ -4,7 +4,7 @@
 
 use base64::Engine as _;
 use contextview::conversation::{Image, Item};
-use contextview::import::import;
+use contextview_import::import;
 use contextview::provider::Provider;
 use contextview::tokens::{image_tokens, item_images, item_texts, item_tokens, text_tokens, Family, Features};
 use contextview::update::{parse_log, replay};

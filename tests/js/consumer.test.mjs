@@ -354,8 +354,11 @@ test('each module stays within its size budget', () => {
   // works; the lazy one (importers, discovery) what its first import or discovery fetches. A
   // capability that grows either past its budget fails here until the budget is raised on
   // purpose. (The Node build loads the web build's files. Node's gzip at level 9, which packs a
-  // few KB less tightly than `gzip -9`.)
-  const BUDGETS = { 'contextview_bg.wasm': 683_000, 'contextview_lazy_bg.wasm': 285_000 };
+  // few KB less tightly than `gzip -9`.) Raised on purpose when the modules became crates built
+  // in one cargo run, the core compiled once at "s" for both: the lazy one links the core's
+  // code at "s", not "z" (+21.7 KB), the first one inlines a little differently across the
+  // crates at link time (+5.3 KB); BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 688_000, 'contextview_lazy_bg.wasm': 307_000 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

@@ -16,8 +16,6 @@ mod validate;
 pub use validate::{validate, validate_sized, Check};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct Request {
     pub model: String,
     pub max_tokens: u32,
@@ -36,8 +34,6 @@ pub struct Request {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     User,
@@ -45,16 +41,12 @@ pub enum Role {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct Message {
     pub role: Role,
     pub content: Vec<Block>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct TextBlock {
     #[serde(rename = "type")]
     pub kind: TextType,
@@ -64,22 +56,16 @@ pub struct TextBlock {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(rename_all = "lowercase")]
 pub enum TextType {
     Text,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct CacheControl {
     #[serde(rename = "type")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "\"ephemeral\""))]
     pub kind: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = r#""5m" | "1h""#))]
     pub ttl: Option<String>,
 }
 
@@ -94,13 +80,7 @@ impl CacheControl {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 // The untagged variant is written by hand: a derived type would give it a `type: "native"`.
-#[cfg_attr(
-    target_arch = "wasm32",
-    tsify(type = r#"{ type: "text"; text: string; citations?: AnthropicCitation[]; cache_control?: AnthropicCacheControl } | { type: "image"; source: AnthropicImageSource; cache_control?: AnthropicCacheControl } | { type: "tool_use"; id: string; name: string; input: Record<string, Value>; cache_control?: AnthropicCacheControl } | { type: "tool_result"; tool_use_id: string; content: AnthropicResultBlock[]; is_error?: boolean; cache_control?: AnthropicCacheControl } | { type: "thinking"; thinking: string; signature: string } | { type: "redacted_thinking"; data: string } | AnthropicNativeBlock"#)
-)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     Text {
@@ -119,7 +99,6 @@ pub enum Block {
     ToolUse {
         id: String,
         name: String,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
         input: super::InputObject,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cache_control: Option<CacheControl>,
@@ -147,24 +126,18 @@ pub enum Block {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ResultBlock {
     Text {
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string"))]
         text: crate::conversation::SharedText,
     },
     Image { source: ImageSource },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ImageSource {
     Base64 {
-        #[cfg_attr(target_arch = "wasm32", tsify(type = r#""image/jpeg" | "image/png" | "image/gif" | "image/webp""#))]
         media_type: String,
         data: String,
     },
@@ -172,13 +145,10 @@ pub enum ImageSource {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct Tool {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolSchema & { type: 'object' }"))]
     pub input_schema: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_control: Option<CacheControl>,

@@ -12,8 +12,6 @@ use super::Context;
 use crate::provider::Violation;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 pub struct Settings {
     /// Extended thinking: `{type: "enabled", budget_tokens}` (at least 1,024 and below
     /// `max_tokens`), `{type: "adaptive"}` or `{type: "disabled"}`.
@@ -48,11 +46,9 @@ pub struct Settings {
     // Passed through as given (the API checks them; their shapes are in src/js/shapes).
     /// The code-execution container to reuse (an id), or the skills to load into one.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "AnthropicContainer"))]
     pub container: Value,
     /// Asks the answer to say why the prompt cache missed against an earlier message.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "AnthropicDiagnostics"))]
     pub diagnostics: Value,
     /// Sent as the `anthropic-user-profile-id` header, not in the body (see
     /// [`crate::provider::endpoint`]): the user profile the request is made on behalf of.
@@ -65,8 +61,6 @@ pub struct Settings {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(rename_all = "snake_case")]
 pub enum Speed {
     Standard,
@@ -74,8 +68,6 @@ pub enum Speed {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Thinking {
     Enabled {
@@ -121,8 +113,6 @@ impl Thinking {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(rename_all = "snake_case")]
 pub enum ThinkingDisplay {
     Summarized,
@@ -130,8 +120,6 @@ pub enum ThinkingDisplay {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ToolChoice {
     Auto {
@@ -171,8 +159,6 @@ enum ToolChoiceTwin {
 crate::tagged::deserialize_externally!(ToolChoice, ToolChoiceTwin, "type", ["none"]);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(deny_unknown_fields)]
 pub struct Metadata {
     /// An opaque id of the end user (a hash or uuid, never personal data).
@@ -181,8 +167,6 @@ pub struct Metadata {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(rename_all = "snake_case")]
 pub enum ServiceTier {
     Auto,
@@ -190,8 +174,6 @@ pub enum ServiceTier {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(deny_unknown_fields)]
 pub struct OutputConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -202,8 +184,6 @@ pub struct OutputConfig {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(rename_all = "snake_case")]
 pub enum Effort {
     Low,
@@ -214,12 +194,9 @@ pub enum Effort {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Anthropic"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum OutputFormat {
     JsonSchema {
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "{ [key: string]: unknown }"))]
         schema: Map<String, Value>,
     },
 }

@@ -15,8 +15,6 @@ use super::Context;
 use crate::provider::Violation;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -46,8 +44,6 @@ impl Settings {
 
 /// `generationConfig`: what the reply may be.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GenerationConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -76,32 +72,26 @@ pub struct GenerationConfig {
     pub response_mime_type: Option<String>,
     /// An OpenAPI-subset schema (with `responseMimeType: "application/json"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "GeminiSchema"))]
     pub response_schema: Option<Map<String, Value>>,
     /// A JSON Schema (instead of `responseSchema`, with `responseMimeType`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "unknown"))]
     pub response_json_schema: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "GeminiModality[]"))]
     pub response_modalities: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_logprobs: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logprobs: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "GeminiMediaResolution"))]
     pub media_resolution: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_config: Option<ThinkingConfig>,
     // Passed through as given (the API checks them; their shapes are in src/js/shapes).
     /// Spoken output: the voice or voices, and their language.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiSpeechConfig"))]
     pub speech_config: Value,
     /// How audio in the input is transcribed.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiAudioTranscriptionConfig"))]
     pub audio_transcription_config: Value,
     /// Timestamps for audio input (Vertex AI).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -113,24 +103,18 @@ pub struct GenerationConfig {
     pub enable_enhanced_civic_answers: Option<bool>,
     /// A preference among models (Vertex AI).
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiModelSelectionConfig"))]
     pub model_selection_config: Value,
     /// The format of each output modality.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiResponseFormat"))]
     pub response_format: Value,
     /// Automatic or chosen model routing (Vertex AI).
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiRoutingConfig"))]
     pub routing_config: Value,
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiTranslationConfig"))]
     pub translation_config: Value,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ThinkingConfig {
     /// Tokens to think with: 0 turns thinking off where the model allows it, -1 lets the model
@@ -147,8 +131,6 @@ pub struct ThinkingConfig {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ThinkingLevel {
     /// Says nothing: the model's default.
@@ -161,8 +143,6 @@ pub enum ThinkingLevel {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(deny_unknown_fields)]
 pub struct SafetySetting {
     /// Required by the API (optional in @google/genai's type: a rule says so).
@@ -177,8 +157,6 @@ pub struct SafetySetting {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum HarmBlockMethod {
     HarmBlockMethodUnspecified,
@@ -187,8 +165,6 @@ pub enum HarmBlockMethod {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[allow(clippy::enum_variant_names)]
 pub enum HarmCategory {
     #[serde(rename = "HARM_CATEGORY_UNSPECIFIED")]
@@ -216,8 +192,6 @@ pub enum HarmCategory {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum HarmBlockThreshold {
     HarmBlockThresholdUnspecified,
@@ -229,15 +203,12 @@ pub enum HarmBlockThreshold {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function_calling_config: Option<FunctionCallingConfig>,
     /// Where the user is and their language, for the grounding tools (passed through).
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "GeminiRetrievalConfig"))]
     pub retrieval_config: Value,
     /// Server-side tools' calls and results come back in the answer's content (Gemini
     /// Developer API).
@@ -246,8 +217,6 @@ pub struct ToolConfig {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FunctionCallingConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -258,8 +227,6 @@ pub struct FunctionCallingConfig {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "Gemini"))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum FunctionCallingMode {
     ModeUnspecified,

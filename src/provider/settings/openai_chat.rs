@@ -15,14 +15,10 @@ use super::{decimal_range, integer_range, openai_metadata, Context};
 use crate::provider::Violation;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiReasoningEffort"))]
     pub reasoning_effort: Option<ReasoningEffort>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiVerbosity"))]
     pub verbosity: Option<Verbosity>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_format: Option<ResponseFormat>,
@@ -65,7 +61,6 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prediction: Option<Prediction>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Exclude<OpenAiServiceTier, 'ultrafast'>"))]
     pub service_tier: Option<ServiceTier>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub store: Option<bool>,
@@ -77,7 +72,6 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub safety_identifier: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiCacheRetention"))]
     pub prompt_cache_retention: Option<CacheRetention>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<bool>,
@@ -87,21 +81,16 @@ pub struct Settings {
     // Passed through as given (the API checks them; their shapes are in src/js/shapes).
     /// A moderation model run on the input and the output, scoring or blocking.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiChatModeration"))]
     pub moderation: Value,
     /// Implicit or explicit cache breakpoints.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiChatPromptCacheOptions"))]
     pub prompt_cache_options: Value,
     /// Web search, for the search models.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiChatWebSearchOptions"))]
     pub web_search_options: Value,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
 #[serde(rename_all = "snake_case")]
 pub enum ReasoningEffort {
     None,
@@ -114,8 +103,6 @@ pub enum ReasoningEffort {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
 #[serde(rename_all = "snake_case")]
 pub enum Verbosity {
     Low,
@@ -124,8 +111,6 @@ pub enum Verbosity {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ResponseFormat {
     Text,
@@ -145,8 +130,6 @@ enum ResponseFormatTwin {
 crate::tagged::deserialize_externally!(ResponseFormat, ResponseFormatTwin, "type", ["text", "json_object"]);
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(deny_unknown_fields)]
 pub struct JsonSchema {
     /// `a-z A-Z 0-9 _ -`, up to 64 characters.
@@ -154,7 +137,6 @@ pub struct JsonSchema {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "{ [key: string]: unknown }"))]
     pub schema: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<bool>,
@@ -162,11 +144,9 @@ pub struct JsonSchema {
 
 /// `"none" | "auto" | "required"`, a named function or custom tool, or a set of allowed tools.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(untagged)]
 pub enum ToolChoice {
-    Mode(#[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiToolChoiceMode"))] ToolChoiceMode),
+    Mode(ToolChoiceMode),
     Named(NamedToolChoice),
 }
 
@@ -179,8 +159,6 @@ crate::value_read::deserialize_by_hand!(ToolChoice, |value| {
 });
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolChoiceMode {
     None,
@@ -189,8 +167,6 @@ pub enum ToolChoiceMode {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NamedToolChoice {
     Function { function: ToolName },
@@ -208,28 +184,20 @@ enum NamedToolChoiceTwin {
 crate::tagged::deserialize_externally!(NamedToolChoice, NamedToolChoiceTwin, "type", []);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(deny_unknown_fields)]
 pub struct ToolName {
     pub name: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(deny_unknown_fields)]
 pub struct AllowedTools {
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiAllowedMode"))]
     pub mode: AllowedMode,
     /// Each a named function or custom tool (the SDK types them as any object).
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "{ [key: string]: unknown }[]"))]
     pub tools: Vec<NamedToolChoice>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
 #[serde(rename_all = "snake_case")]
 pub enum AllowedMode {
     Auto,
@@ -237,8 +205,6 @@ pub enum AllowedMode {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(untagged)]
 pub enum Stop {
     One(String),
@@ -253,13 +219,10 @@ crate::value_read::deserialize_by_hand!(Stop, |value| {
 });
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Prediction {
     /// The predicted output: a string, or text parts.
     Content {
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "string | { type: 'text'; text: string }[]"))]
         content: Value,
     },
 }
@@ -272,8 +235,6 @@ enum PredictionTwin {
 crate::tagged::deserialize_externally!(Prediction, PredictionTwin, "type", []);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
 #[serde(rename_all = "snake_case")]
 pub enum ServiceTier {
     Auto,
@@ -287,8 +248,6 @@ pub enum ServiceTier {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAi"))]
 pub enum CacheRetention {
     #[serde(rename = "in_memory")]
     InMemory,
@@ -297,8 +256,6 @@ pub enum CacheRetention {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiChat"))]
 #[serde(deny_unknown_fields)]
 pub struct StreamOptions {
     /// A last chunk with the usage (what the ledger anchors on): ask for it.

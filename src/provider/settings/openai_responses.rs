@@ -13,15 +13,12 @@ use super::{decimal_range, integer_range, openai_metadata, Context};
 use crate::provider::Violation;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<Reasoning>,
     /// Extra output to include: `reasoning.encrypted_content` (reasoning a `store: false`
     /// conversation can send back), and [`INCLUDABLE`]'s others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiResponsesIncludable[]"))]
     pub include: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub store: Option<bool>,
@@ -46,7 +43,6 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncation: Option<Truncation>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiServiceTier"))]
     pub service_tier: Option<ServiceTier>,
     /// Up to 16 pairs; keys up to 64 characters, values up to 512.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -56,7 +52,6 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub safety_identifier: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiCacheRetention"))]
     pub prompt_cache_retention: Option<CacheRetention>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub background: Option<bool>,
@@ -67,23 +62,18 @@ pub struct Settings {
     // Passed through as given (the API checks them; their shapes are in src/js/shapes).
     /// A moderation model run on the input and the output, scoring or blocking.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiResponsesModeration"))]
     pub moderation: Value,
     /// Cache breakpoints, their lifetime, and warming the cache without an answer.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiResponsesPromptCacheOptions"))]
     pub prompt_cache_options: Value,
     /// The completion window of a background response.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiResponsesBackgroundOptions"))]
     pub background_options: Value,
     /// Whether image context is compressed.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiResponsesImage"))]
     pub image: Value,
     /// Access programs the request runs under.
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional, type = "OpenAiResponsesAccessPrograms"))]
     pub access_programs: Value,
 }
 
@@ -100,20 +90,15 @@ pub const INCLUDABLE: [&str; 8] = [
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(deny_unknown_fields)]
 pub struct Reasoning {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiReasoningEffort"))]
     pub effort: Option<ReasoningEffort>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(rename_all = "snake_case")]
 pub enum Summary {
     Auto,
@@ -122,28 +107,22 @@ pub enum Summary {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(deny_unknown_fields)]
 pub struct Text {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<TextFormat>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiVerbosity"))]
     pub verbosity: Option<Verbosity>,
 }
 
 /// The output's format. Unlike Chat's, a JSON schema's fields sit on the format itself.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TextFormat {
     Text,
     JsonObject,
     JsonSchema {
         name: String,
-        #[cfg_attr(target_arch = "wasm32", tsify(type = "{ [key: string]: unknown }"))]
         schema: Map<String, Value>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         description: Option<String>,
@@ -173,11 +152,9 @@ crate::tagged::deserialize_externally!(TextFormat, TextFormatTwin, "type", ["tex
 /// `"none" | "auto" | "required"`, a function or custom tool by name, a set of allowed tools,
 /// or a hosted tool by type.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(untagged)]
 pub enum ToolChoice {
-    Mode(#[cfg_attr(target_arch = "wasm32", tsify(type = "OpenAiToolChoiceMode"))] ToolChoiceMode),
+    Mode(ToolChoiceMode),
     Named(NamedToolChoice),
 }
 
@@ -190,13 +167,7 @@ crate::value_read::deserialize_by_hand!(ToolChoice, |value| {
 });
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 // The untagged variant is written by hand: a derived type would give it a `type: "hosted"`.
-#[cfg_attr(
-    target_arch = "wasm32",
-    tsify(type = r#"{ type: "function"; name: string } | { type: "custom"; name: string } | { type: "allowed_tools"; mode: OpenAiAllowedMode; tools: { [key: string]: unknown }[] } | { type: "file_search" | "web_search_preview" | "computer" | "computer_use_preview" | "computer_use" | "web_search_preview_2025_03_11" | "image_generation" | "code_interpreter" | "mcp" } | { type: "mcp"; server_label: string; name?: string | null } | { type: "apply_patch" } | { type: "shell" } | { type: "programmatic_tool_calling" }"#)
-)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NamedToolChoice {
     Function {
@@ -245,8 +216,6 @@ crate::value_read::deserialize_by_hand!(NamedToolChoice, |value| {
 });
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(rename_all = "snake_case")]
 pub enum Truncation {
     Auto,
@@ -254,8 +223,6 @@ pub enum Truncation {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[cfg_attr(target_arch = "wasm32", tsify(type_prefix = "OpenAiResponses"))]
 #[serde(deny_unknown_fields)]
 pub struct StreamOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 use crate::update::record::UsageAnchor;
 
 /// Compaction settings (camelCase in JSON).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct CompactionOptions {
@@ -22,7 +21,6 @@ pub struct CompactionOptions {
     pub trim_results_over: usize,
     /// Build options for the summarising request (`provider` and `model` default to the session's).
     #[serde(skip_serializing_if = "serde_json::Value::is_null")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Partial<BuildInput>"))]
     pub build: serde_json::Value,
 }
 
@@ -39,7 +37,6 @@ impl Default for CompactionOptions {
 }
 
 /// How much of the history reached the summarising model.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ladder {
@@ -55,7 +52,6 @@ pub enum Ladder {
 }
 
 /// The summarisation request and the cut it was prepared for.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PreparedCompaction {
@@ -92,7 +88,6 @@ pub struct PreparedCompaction {
 }
 
 /// `applyCompaction`'s input.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ApplyCompaction {

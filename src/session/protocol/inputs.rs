@@ -15,7 +15,6 @@ use super::compaction::CompactionOptions;
 use super::snapshot::SessionSnapshot;
 
 /// An image a person attached or a tool returned.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ImageInput {
@@ -25,7 +24,6 @@ pub struct ImageInput {
 }
 
 /// The reasoning of a response, with what its provider needs to accept it back.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReasoningInput {
@@ -41,7 +39,6 @@ pub struct ReasoningInput {
 }
 
 /// A tool call the model made.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolCallInput {
@@ -76,7 +73,6 @@ fn empty_object() -> Value {
 }
 
 /// One model response.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AssistantResponse {
@@ -131,7 +127,6 @@ impl AssistantResponse {
 }
 
 /// A person's prompt.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UserMessageInput {
@@ -143,7 +138,6 @@ pub struct UserMessageInput {
 }
 
 /// The result of a tool call.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolResultInput {
@@ -156,7 +150,6 @@ pub struct ToolResultInput {
 }
 
 /// The provider's usage, when it comes apart from a response.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecordUsage {
@@ -164,7 +157,6 @@ pub struct RecordUsage {
 }
 
 /// Samples with another model from now on.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SwitchModel {
@@ -175,21 +167,18 @@ pub struct SwitchModel {
 }
 
 /// Truncates the conversation to before real prompt `promptIndex` (0-based).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RewindTo {
     pub prompt_index: u64,
 }
 
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetPromptContext {
     pub context: PromptContext,
 }
 
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PrepareCompaction {
@@ -197,14 +186,12 @@ pub struct PrepareCompaction {
     pub options: CompactionOptions,
 }
 
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EnqueueReminder {
     pub reminder: Reminder,
 }
 
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecordEditedPath {
@@ -212,16 +199,13 @@ pub struct RecordEditedPath {
 }
 
 /// Build options (`provider` and `model` default to the session's model).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BuildRequest {
     #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Partial<BuildInput>"))]
     pub options: Value,
 }
 
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Restore {
@@ -230,7 +214,6 @@ pub struct Restore {
 
 
 /// A provider's whole answer.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProviderAnswer {
@@ -259,7 +242,6 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// Starts a streamed answer.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BeginAnswer {
@@ -280,7 +262,6 @@ pub struct BeginAnswer {
 }
 
 /// Ends a streamed answer.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EndAnswer {
@@ -295,7 +276,6 @@ pub struct EndAnswer {
 
 /// Starts a subagent for a delegation call the model made and that has no result yet: the
 /// parent records it, and the reply says how to make the child session (`Session::for_subagent`).
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StartSubagent {
@@ -325,7 +305,6 @@ pub struct StartSubagent {
 
 /// Ends a subagent: its report answers the call it was started for, or — with `error`, when it
 /// could not finish (its model refused, its storage failed) — a synthetic result says so.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EndSubagent {
@@ -381,7 +360,6 @@ crate::value_read::deserialize_by_hand!(StartSubagent);
 crate::value_read::deserialize_by_hand!(EndSubagent);
 
 /// How to make a subagent's session: the reply to `startSubagent`.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentStart {

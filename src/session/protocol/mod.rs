@@ -30,7 +30,6 @@ use super::persist::PersistenceStatus;
 /// Read through a JSON value (see the `Deserialize` impl): a derived internally tagged enum
 /// would instantiate every variant's deserializer a second time for serde's buffered content,
 /// about 100 KB of `.wasm` for nothing.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Command {
@@ -149,7 +148,6 @@ impl<'de> Deserialize<'de> for Command {
 }
 
 /// What a command answered.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Reply {
@@ -178,7 +176,6 @@ pub enum Reply {
 }
 
 /// Why the context needs compacting.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CompactionReason {
@@ -189,7 +186,6 @@ pub enum CompactionReason {
 }
 
 /// Something the host must do after a command.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Effect {
@@ -217,7 +213,6 @@ pub enum Effect {
 }
 
 /// What a command waits for before it can run: records that are with the host.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Need {
@@ -247,7 +242,6 @@ impl std::fmt::Display for Need {
 }
 
 /// A command that waits for records, as `state()` tells it.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Waiting {
@@ -260,7 +254,6 @@ pub struct Waiting {
 }
 
 /// One processed command: its id, its reply or error, and the effects it produced.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Processed {
@@ -277,7 +270,6 @@ pub struct Processed {
 }
 
 /// A command's error as data: a stable code and a message.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CommandFailure {
     pub code: String,
@@ -301,7 +293,6 @@ impl From<&SessionError> for CommandFailure {
 }
 
 /// What `ack` reports.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AckResult {
@@ -312,7 +303,6 @@ pub struct AckResult {
 
 
 /// What `reconcile` found and did.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Reconciled {
@@ -329,7 +319,6 @@ pub struct Reconciled {
 }
 
 /// The inspectable state the chapter's snapshot names.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionState {
@@ -362,7 +351,6 @@ pub struct SessionState {
     pub prompt_context: Option<PromptContext>,
     /// The tools the log last recorded (`tools_defined`): what a build without `tools` carries.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
     pub tools: Option<crate::provider::Tools>,
     pub persistence: PersistenceStatus,
     /// The parent's session and call, for a subagent's own session (from its log header).

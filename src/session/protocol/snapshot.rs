@@ -14,7 +14,6 @@ use super::super::persist::Persistence;
 pub const SNAPSHOT_FORMAT: &str = "contextview.session-snapshot";
 pub const SNAPSHOT_VERSION: u32 = 1;
 
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SessionSnapshot {
@@ -22,7 +21,6 @@ pub struct SessionSnapshot {
     pub version: u32,
     /// The log as JSON Lines: the header, then every record held in memory.
     pub log: String,
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "unknown"))]
     pub persistence: Persistence,
     #[serde(default)]
     pub reminders: Vec<Reminder>,
@@ -46,7 +44,6 @@ pub struct SessionSnapshot {
 }
 
 /// What `applyCompaction` needs of the last `prepareCompaction`.
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PreparedCut {

@@ -8,7 +8,6 @@ use serde_json::Value;
 /// A subagent started for the delegation call `callId`; `sessionId` is its own session (whose
 /// log header names this session and call).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentStarted {
     pub call_id: String,
@@ -25,7 +24,6 @@ pub struct SubagentStarted {
 
 /// How a subagent ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum SubagentStatus {
     Running,
@@ -35,7 +33,6 @@ pub enum SubagentStatus {
 
 /// A subagent ended; its call was answered by the record before this one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentEnded {
     pub call_id: String,
@@ -58,7 +55,6 @@ pub struct SubagentEnded {
 
 /// What a session's requests used, summed over the usage its log recorded.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Spent {
     /// Requests answered with usage.
@@ -157,7 +153,6 @@ impl Spent {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct UsageAnchor {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -212,16 +207,13 @@ impl UsageAnchor {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolsDefined {
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
     pub tools: crate::tool_def::Tools,
 }
 
 /// How an answer ended (see [`Event::AnswerEnd`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AnswerEnd {
     pub provider: String,
@@ -246,12 +238,10 @@ pub struct AnswerEnd {
     pub unfinished_calls: Vec<UnfinishedCall>,
     /// The usage object exactly as the provider reported it (the anchor holds it normalised).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Value"))]
     pub usage: Option<Value>,
     /// Facts of the answer's ending that have no field above (`stop_sequence`, `stop_details`,
     /// `incomplete_details`, `promptFeedback`, …), as the provider sent them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, Value>"))]
     pub details: Option<serde_json::Map<String, Value>>,
     /// The provider's id of the request (its `request-id` / `x-request-id` header).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -303,7 +293,6 @@ fn is_zero(n: &u32) -> bool {
 
 /// Whether an answer arrived whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerStatus {
     /// The provider finished it (whatever its stop reason).
@@ -316,7 +305,6 @@ pub enum AnswerStatus {
 
 /// The provider's error as it reported it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderFailure {
     /// The provider's error type, Gemini's status, or a string code (`overloaded_error`,
@@ -335,7 +323,6 @@ pub struct ProviderFailure {
 
 /// A tool call whose arguments were still arriving when the answer ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct UnfinishedCall {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -346,7 +333,6 @@ pub struct UnfinishedCall {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ModelSwitch {
     pub provider: String,
@@ -356,7 +342,6 @@ pub struct ModelSwitch {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CompactionCheckpoint {
     pub summary: String,
@@ -374,14 +359,12 @@ pub struct CompactionCheckpoint {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Rewind {
     pub prompt_index: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ReminderInjected {
     pub reminder: String,
@@ -389,14 +372,12 @@ pub struct ReminderInjected {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct EditedPaths {
     pub paths: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PromptHeadSnapshot {
     pub system: String,
@@ -410,7 +391,6 @@ pub struct PromptHeadSnapshot {
 /// Something the head budget cut from the first-user prefix: a rule, a skill, a server left
 /// out, or a section's text shortened (each with a visible marker in the prefix).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct HeadCut {
     /// The section: `userInfo`, `gitStatus`, `rules`, `skills`, `mcp`, `memory` or `reminders`.

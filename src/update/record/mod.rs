@@ -23,7 +23,6 @@ pub const LOG_VERSION: u32 = 1;
 
 /// First line of a session log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Header {
     pub format: String,
@@ -95,7 +94,6 @@ impl RecordBody {
 
 /// Our own record kinds: facts with no ACP update.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Event {
     /// The provider's reported usage for the response that ended just before this record.

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::update::client::client_view;
 use crate::update::rewind::{apply_rewinds, ChunkKey};
 pub use crate::update::rewind::{prompt_fold, prompt_texts, PromptFold};
-pub(crate) use crate::update::rewind::is_real_prompt_start;
+pub use crate::update::rewind::is_real_prompt_start;
 pub use crate::update::client::{ClientEntry, ClientRole};
 use crate::update::record::{Event, Record, RecordBody};
 use crate::conversation::{Item, Part, Released};
@@ -40,7 +40,6 @@ use fold::acp_id;
 
 /// Everything a replay yields.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Replay {
     pub items: Vec<Item>,

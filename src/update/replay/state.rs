@@ -8,7 +8,6 @@ use crate::update::record::{Event, ModelSwitch, PromptHeadSnapshot, Spent, Subag
 
 /// Session facts replay recovers besides the items.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ReplayState {
     /// Real (non-synthetic) user prompts in the effective history.
@@ -37,7 +36,6 @@ pub struct ReplayState {
     pub skipped_records: usize,
     /// The tools the log last recorded (`tools_defined`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "ToolDef[]"))]
     pub tools: Option<crate::tool_def::Tools>,
     /// Files the agent changed, in the order first changed: paths of tool calls with a diff
     /// or of kind edit, delete or move, and `edited_paths` records.
@@ -86,7 +84,6 @@ impl ReplayState {
 
 /// A subagent this session started: the call it answers, its own session, how it went.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentLink {
     pub call_id: String,
@@ -127,7 +124,6 @@ crate::value_read::deserialize_by_hand!(SubagentLink);
 /// A context-length refusal's count of a request beside the ledger's own count of it: the
 /// ledger scales its counts by their ratio until the next answer's usage anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Correction {
     /// The tokens the provider counted (or, where it named none, at least held).
@@ -150,7 +146,6 @@ impl Correction {
 
 /// The end of the last answer the log recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct LastAnswer {
     pub status: crate::update::record::AnswerStatus,
@@ -184,7 +179,6 @@ pub struct LastAnswer {
 /// system prompt and tools (they survive a compaction whole) and the provider's framing (which
 /// shrinks with the conversation); the ledger separates the two.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct OverheadCarry {
     pub excess: i64,

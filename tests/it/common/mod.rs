@@ -4,11 +4,27 @@
 
 pub mod log;
 
-/// Every Rust source file under `src/`, for the tests that read the sources.
+/// Every Rust source file of the workspace (`src/`, `crates/*/src`), for the tests that read
+/// the sources.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn rust_sources() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("src")];
+    for entry in std::fs::read_dir(root.join("crates")).unwrap() {
+        dirs.push(entry.unwrap().path().join("src"));
+    }
+    sources_under(dirs)
+}
+
+/// The Rust source files of the core crate (`src/`).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn core_sources() -> Vec<std::path::PathBuf> {
+    sources_under(vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")])
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn sources_under(mut dirs: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
-    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -36,8 +52,8 @@ pub fn cases(base: u32) -> u32 {
 
 use std::collections::BTreeMap;
 
-use contextview::discovery::host::{DirEntry, EntryKind, FileContent, HostAnswer, HostRequest, Op};
-use contextview::discovery::{DiscoveryOptions, Environment, Outcome, Step, Workspace};
+use contextview_discovery::host::{DirEntry, EntryKind, FileContent, HostAnswer, HostRequest, Op};
+use contextview_discovery::{DiscoveryOptions, Environment, Outcome, Step, Workspace};
 
 #[derive(Clone, Debug)]
 pub enum Node {
@@ -109,7 +125,7 @@ impl MemoryHost {
                 }
                 if let Some(Node::Link(target)) = self.nodes.get(path) {
                     let resolved = if target.starts_with('/') { target.clone() } else { format!("{}/{}", path.rsplit_once('/').map(|p| p.0).unwrap_or(""), target) };
-                    let resolved = contextview::discovery::paths::normalize(&resolved);
+                    let resolved = contextview_discovery::paths::normalize(&resolved);
                     let mut req = request.clone();
                     req.path = resolved;
                     self.calls -= 1;
@@ -147,7 +163,7 @@ impl MemoryHost {
                     HostAnswer { id, content: Some(FileContent::Bytes(cut)), size: Some(size), ..Default::default() }
                 }
                 Some(Node::Link(target)) => {
-                    let resolved = contextview::discovery::paths::join(contextview::discovery::paths::parent(path).unwrap_or("/"), &target);
+                    let resolved = contextview_discovery::paths::join(contextview_discovery::paths::parent(path).unwrap_or("/"), &target);
                     let mut req = request.clone();
                     req.path = resolved;
                     self.calls -= 1;

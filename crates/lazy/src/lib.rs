@@ -1,0 +1,177 @@
+//! What the lazy module exports (`contextview_lazy_bg.wasm`, loaded on first use): the
+//! importers of other agents' sessions and the discovery engine of rules and skills, with YAML,
+//! globs and ignore files behind it — what a build-and-answer loop never calls. Results cross
+//! as plain data (a log's text, rules and skills), which the first-load module reads as any
+//! host's would.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use contextview_js::cross::{error, optional_string, string, strings, to_js, typed, via_value};
+use contextview_discovery::host::HostAnswer;
+use contextview_discovery::{Outcome, Step, Workspace};
+use contextview_import::{self as import, Format, ImportReport};
+use contextview::update;
+
+/// The TypeScript names of what this module takes and returns: the core's, discovery's options
+/// and its own results.
+mod ts {
+    pub use contextview_js::ts::*;
+    contextview_js::ts_names! {
+        DiscoveryOptions;
+        ImportResult = super::ImportResult;
+        ImportTreeResult = super::ImportTreeResult;
+    }
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_OWN_TYPES: &str = include_str!("types.d.ts");
+
+/// An imported session: our log as JSON Lines text, and what the import kept and left out.
+#[derive(Serialize)]
+pub struct ImportResult {
+    pub log: String,
+    pub report: ImportReport,
+}
+
+/// Imports another agent's session file (Claude Code, Codex or pi) into our log format. The
+/// format is detected when not given. Bad lines are reported in `report.diagnostics`.
+#[wasm_bindgen(js_name = importSession)]
+pub fn import_session(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | null | undefined")] format: JsValue,
+) -> Result<ts::ImportResult, JsValue> {
+    let text = string(&text, "text")?;
+    let imported = import::import(format_of(&format)?, &text).map_err(|e| error(e.code(), &e.to_string()))?;
+    typed(&ImportResult::from(imported))
+}
+
+/// The `format` argument: a format's name, or none (`null`, `undefined`) to detect it.
+fn format_of(format: &JsValue) -> Result<Option<Format>, JsValue> {
+    optional_string(format, "format")?.map(|name| name.parse::<Format>().map_err(|m| error("invalid_argument", &m))).transpose()
+}
+
+impl From<import::Imported> for ImportResult {
+    fn from(imported: import::Imported) -> ImportResult {
+        ImportResult { log: update::write_log(&imported.header, &imported.records), report: imported.report }
+    }
+}
+
+/// A session imported with its subagents' own files (`importTree`).
+#[derive(Serialize)]
+pub struct ImportTreeResult {
+    pub parent: ImportResult,
+    /// Each child file given, in order: its log's header names the parent's session and the
+    /// call it answered when the parent links it.
+    pub children: Vec<ImportResult>,
+    /// Sessions of subagents the parent links to a call whose files were not given.
+    pub missing: Vec<String>,
+    /// Child files the parent does not link to any call, by session id.
+    pub unlinked: Vec<String>,
+}
+
+/// Imports a session with the files of the subagents that answered its calls (Claude Code's
+/// `agent-<id>.jsonl` beside it), each linked to its call; lists what was not given or not linked.
+#[wasm_bindgen(js_name = importTree)]
+pub fn import_tree(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] children: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | null | undefined")] format: JsValue,
+) -> Result<ts::ImportTreeResult, JsValue> {
+    let text = string(&text, "text")?;
+    let children = strings(&children, "children")?;
+    let refs: Vec<&str> = children.iter().map(String::as_str).collect();
+    let tree = import::import_tree(format_of(&format)?, &text, &refs).map_err(|e| error(e.code(), &e.to_string()))?;
+    typed(&ImportTreeResult {
+        parent: tree.parent.into(),
+        children: tree.children.into_iter().map(ImportResult::from).collect(),
+        missing: tree.missing,
+        unlinked: tree.unlinked,
+    })
+}
+
+/// The discovery engine (sans-IO): start a job, then loop `step()` / `answer()` until done.
+/// See `docs/discovery-protocol.md`; the package's `discover(options, fs)` drives it.
+#[wasm_bindgen]
+pub struct WorkspaceEngine {
+    inner: Workspace,
+}
+
+#[wasm_bindgen]
+impl WorkspaceEngine {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: ts::DiscoveryOptions) -> Result<WorkspaceEngine, JsValue> {
+        let options = via_value(&options, "invalid_options", "discovery options")?;
+        let inner = Workspace::new(options).map_err(|m| error("invalid_options", &m))?;
+        Ok(WorkspaceEngine { inner })
+    }
+
+    #[wasm_bindgen(js_name = startDiscover)]
+    pub fn start_discover(&mut self) {
+        self.inner.start_discover();
+    }
+
+    #[wasm_bindgen(js_name = startRefresh)]
+    pub fn start_refresh(&mut self, #[wasm_bindgen(unchecked_param_type = "string[]")] paths: JsValue) -> Result<(), JsValue> {
+        self.inner.start_refresh(&strings(&paths, "paths")?);
+        Ok(())
+    }
+
+    #[wasm_bindgen(js_name = startRulesForPath)]
+    pub fn start_rules_for_path(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue) -> Result<(), JsValue> {
+        self.inner.start_rules_for_path(&string(&path, "path")?);
+        Ok(())
+    }
+
+    #[wasm_bindgen(js_name = startRulesMatching)]
+    pub fn start_rules_matching(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue) -> Result<(), JsValue> {
+        self.inner.start_rules_matching(&string(&path, "path")?);
+        Ok(())
+    }
+
+    #[wasm_bindgen(js_name = startLoadSkill)]
+    pub fn start_load_skill(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Result<(), JsValue> {
+        self.inner.start_load_skill(&string(&name, "name")?);
+        Ok(())
+    }
+
+    /// `{done: false, requests}` or `{done: true, outcome}`; a job that cannot finish throws
+    /// an Error with its code (`unknown_skill`, `not_discovered`, `discovery_stalled`,
+    /// `invalid_argument`).
+    #[wasm_bindgen(unchecked_return_type = "{ done: false; requests: HostRequest[] } | { done: true; outcome: Environment | Changes | Rule[] | LoadedSkill }")]
+    pub fn step(&mut self) -> Result<JsValue, JsValue> {
+        let result = js_sys::Object::new();
+        match self.inner.step() {
+            Step::Need(requests) => {
+                js_sys::Reflect::set(&result, &"done".into(), &false.into())?;
+                js_sys::Reflect::set(&result, &"requests".into(), &to_js(&requests)?)?;
+            }
+            Step::Done(outcome) => {
+                let outcome = match outcome {
+                    Outcome::Environment(env) => to_js(&env)?,
+                    Outcome::Changes(changes) => to_js(&changes)?,
+                    Outcome::Rules { rules } => to_js(&rules)?,
+                    Outcome::Skill(skill) => to_js(&skill)?,
+                    Outcome::Error { code, message } => return Err(error(&code, &message)),
+                };
+                js_sys::Reflect::set(&result, &"done".into(), &true.into())?;
+                js_sys::Reflect::set(&result, &"outcome".into(), &outcome)?;
+            }
+        }
+        Ok(result.into())
+    }
+
+    /// The host's answers to the last batch of requests.
+    pub fn answer(&mut self, #[wasm_bindgen(unchecked_param_type = "HostAnswer[]")] answers: JsValue) -> Result<(), JsValue> {
+        let answers: Vec<HostAnswer> = serde_wasm_bindgen::from_value(answers)
+            .map_err(|e| error("invalid_argument", &format!("host answers are malformed: {e}")))?;
+        self.inner.answer(answers);
+        Ok(())
+    }
+
+    /// Host calls made so far.
+    pub fn stats(&self) -> Result<ts::WorkspaceStats, JsValue> {
+        typed(&self.inner.stats())
+    }
+}
+

@@ -11,7 +11,7 @@
 //! no step or run of backslashes longer than the two blocks it sees. The scan steps through any
 //! other block. Property tests hold the two to the same counts.
 
-use super::scan::{non_ascii, Counts};
+use super::counts::{non_ascii, Counts};
 
 /// Bytes per block.
 pub(super) const BLOCK: usize = 64;

@@ -17,6 +17,7 @@
 use serde::{Deserialize, Serialize};
 
 mod blocks;
+mod counts;
 mod scan;
 
 use crate::conversation::{text_of, Image, Item, Part, ToolResult};

@@ -27,6 +27,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::claude_entry::{text_of, Entry};
 use super::tree::TreePath;
 use super::{image_block, json_lines, Imported, LogBuilder, Stream};
 use contextview::conversation::SyntheticReason;
@@ -37,59 +38,6 @@ use contextview::update::record::{CompactionCheckpoint, Event, Header, ModelSwit
 
 /// The model name Claude Code gives messages it wrote itself (API errors, notices).
 const SYNTHETIC_MODEL: &str = "<synthetic>";
-
-/// One line that parsed as a JSON object.
-pub(super) struct Entry {
-    pub(super) line: usize,
-    pub(super) value: Value,
-}
-
-impl Entry {
-    pub(super) fn kind(&self) -> &str {
-        self.value.get("type").and_then(Value::as_str).unwrap_or("")
-    }
-
-    pub(super) fn uuid(&self) -> Option<&str> {
-        self.value.get("uuid").and_then(Value::as_str)
-    }
-
-    pub(super) fn sidechain(&self) -> bool {
-        self.value.get("isSidechain").and_then(Value::as_bool) == Some(true)
-    }
-
-    /// A user or assistant line: what the conversation is made of.
-    pub(super) fn is_message(&self) -> bool {
-        matches!(self.kind(), "user" | "assistant") && self.uuid().is_some()
-    }
-
-    fn message_id(&self) -> Option<&str> {
-        (self.kind() == "assistant").then(|| self.value.pointer("/message/id").and_then(Value::as_str)).flatten()
-    }
-
-    fn api_error(&self) -> bool {
-        self.value.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true)
-    }
-
-    /// The tool_use ids a user line answers, when it holds nothing but tool results.
-    fn results_only(&self) -> Option<Vec<&str>> {
-        if self.kind() != "user" {
-            return None;
-        }
-        let blocks = self.value.pointer("/message/content")?.as_array()?;
-        let ids: Vec<&str> = blocks
-            .iter()
-            .map(|b| (b.get("type").and_then(Value::as_str) == Some("tool_result")).then(|| b.get("tool_use_id").and_then(Value::as_str)).flatten())
-            .collect::<Option<_>>()?;
-        (!ids.is_empty()).then_some(ids)
-    }
-
-    /// The call a harness line was injected for (a skill's body, written after the call).
-    fn source_tool_use(&self) -> Option<&str> {
-        (self.kind() == "user" && self.value.get("isMeta").and_then(Value::as_bool) == Some(true))
-            .then(|| self.value.get("sourceToolUseID").and_then(Value::as_str))
-            .flatten()
-    }
-}
 
 pub fn import(text: &str) -> Imported {
     let mut out = LogBuilder::new();
@@ -651,15 +599,6 @@ fn image_source(block: &Value) -> Option<(&str, &str)> {
     Some((source.get("data")?.as_str()?, source.get("media_type").and_then(Value::as_str).unwrap_or("image/png")))
 }
 
-pub(super) fn text_of(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => {
-            blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
-        }
-        _ => String::new(),
-    }
-}
 
 #[cfg(test)]
 mod subagent_tests {

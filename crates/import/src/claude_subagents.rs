@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::claude_code::{text_of, Entry};
+use super::claude_entry::{text_of, Entry};
 use super::json_lines;
 
 /// A file's entries as the importer reads them (lines that are not JSON objects left out), for

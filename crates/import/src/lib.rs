@@ -13,6 +13,7 @@
 mod calibrate;
 pub mod codes;
 pub mod claude_code;
+mod claude_entry;
 mod claude_subagents;
 pub mod codex;
 pub mod fidelity;

@@ -582,6 +582,7 @@ export type ContextviewErrorCode =
   | 'no_answer_begun' | 'unknown_model' | 'answer_in_progress' | 'unknown_format' | 'unknown_skill'
   | 'not_discovered' | 'no_job' | 'discovery_stalled' | 'workspace_closed' | 'lazy_module_unavailable' | 'internal' | 'not_ready'
   | 'input_refused' | 'history_needed' | 'history_mismatch' | 'command_waiting' | 'not_asked' | 'records_unavailable'
+  | 'subagent_call' | 'no_subagent'
   | ProviderErrorCode | StorageErrorCode | 'ack_lost' | 'crashed' | 'injected';
 
 /**

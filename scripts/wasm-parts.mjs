@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 
 const PARTS = [
   [/describe/, () => "wasm-bindgen's describe shims (the CLI strips them)"],
-  // This crate, by module: the first path segment after `contextview::`.
+  // Our crates: the core by module (the first path segment after `contextview::`), the others whole.
+  [/contextview_(js|import|discovery|first|lazy)::/, (m) => `contextview-${m[1]}`],
   [/contextview::([a-z_]+)/, (m) => m[1]],
   [/granit|saphyr/, () => 'YAML (granit-parser)'],
   [/glob_match|gix_|bstr/, () => 'globs and ignore files (glob-match, gix, bstr)'],

@@ -86,6 +86,7 @@ pub mod answer;
 pub mod conversation;
 pub mod cost;
 pub mod diagnostic;
+pub mod error_codes;
 pub mod framing;
 pub mod prompt;
 pub mod provider;

@@ -224,9 +224,9 @@ pub enum RequestError {
 impl RequestError {
     pub fn code(&self) -> &'static str {
         match self {
-            RequestError::InvalidOptions(_) => "invalid_options",
+            RequestError::InvalidOptions(_) => crate::error_codes::INVALID_OPTIONS,
             RequestError::Build(e) => e.code(),
-            RequestError::InputRefused(_) => "input_refused",
+            RequestError::InputRefused(_) => crate::error_codes::INPUT_REFUSED,
         }
     }
 }

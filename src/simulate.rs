@@ -298,8 +298,8 @@ pub enum SimulateError {
 impl SimulateError {
     pub fn code(&self) -> &'static str {
         match self {
-            SimulateError::InvalidOptions(_) => "invalid_options",
-            SimulateError::UnknownModel(_) => "unknown_model",
+            SimulateError::InvalidOptions(_) => crate::error_codes::INVALID_OPTIONS,
+            SimulateError::UnknownModel(_) => crate::error_codes::UNKNOWN_MODEL,
         }
     }
 

@@ -338,37 +338,37 @@ pub fn validate(request: &Request) -> Vec<Violation> {
     let context = super::settings::Context { model: "", max_tokens: None, tools: &tools, system: request.system_instruction.is_some() };
     let mut v = super::settings::gemini::check(&request.settings, &context);
     if request.contents.is_empty() {
-        v.push(Violation::new("gemini.contents_non_empty", "contents", "* GenerateContentRequest.contents: contents is not specified"));
+        v.push(Violation::new(crate::provider::rules::GEMINI_CONTENTS_NON_EMPTY, "contents", "* GenerateContentRequest.contents: contents is not specified"));
     }
     for (i, content) in request.contents.iter().enumerate() {
         let path = At::root("contents[", i, "]");
         match content.role.as_deref() {
             Some(USER) | Some(MODEL) => {}
             other => v.push(Violation::new(
-                "gemini.role",
+                crate::provider::rules::GEMINI_ROLE,
                 &path,
                 format!("Please use a valid role: user, model. Got: {}", other.unwrap_or("(none)")),
             )),
         }
         if content.parts.is_empty() {
-            v.push(Violation::new("gemini.parts_non_empty", &path, format!("* GenerateContentRequest.{path}.parts: contents.parts must not be empty.")));
+            v.push(Violation::new(crate::provider::rules::GEMINI_PARTS_NON_EMPTY, &path, format!("* GenerateContentRequest.{path}.parts: contents.parts must not be empty.")));
         }
         for (k, part) in content.parts.iter().enumerate() {
             if part.data_fields() != 1 {
                 v.push(Violation::new(
-                    "gemini.part_one_field",
+                    crate::provider::rules::GEMINI_PART_ONE_FIELD,
                     path.child(".parts[", k, "]"),
                     format!("* GenerateContentRequest.{path}.parts[{k}].data: required oneof field 'data' must have one initialized field"),
                 ));
             }
             if part.function_call.is_some() && content.role.as_deref() != Some(MODEL) {
-                v.push(Violation::new("gemini.function_call_role", path.child(".parts[", k, "]"), "functionCall parts belong in model turns"));
+                v.push(Violation::new(crate::provider::rules::GEMINI_FUNCTION_CALL_ROLE, path.child(".parts[", k, "]"), "functionCall parts belong in model turns"));
             }
         }
         let previous = i.checked_sub(1).map(|p| &request.contents[p]);
         if is_call_turn(content) && previous.is_none_or(|p| p.role.as_deref() != Some(USER)) {
             v.push(Violation::new(
-                "gemini.function_call_turn_order",
+                crate::provider::rules::GEMINI_FUNCTION_CALL_TURN_ORDER,
                 &path,
                 "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
             ));
@@ -376,7 +376,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
         if is_response_turn(content) {
             match previous.filter(|p| is_call_turn(p)) {
                 None => v.push(Violation::new(
-                    "gemini.function_response_turn_order",
+                    crate::provider::rules::GEMINI_FUNCTION_RESPONSE_TURN_ORDER,
                     &path,
                     "Please ensure that function response turn comes immediately after a function call turn.",
                 )),
@@ -385,7 +385,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
                     let responses = content.parts.iter().filter(|p| p.function_response.is_some()).count();
                     if calls != responses {
                         v.push(Violation::new(
-                            "gemini.function_response_count",
+                            crate::provider::rules::GEMINI_FUNCTION_RESPONSE_COUNT,
                             &path,
                             "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
                         ));
@@ -397,7 +397,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
             let answered = request.contents.get(i + 1).is_some_and(is_response_turn);
             if !answered {
                 v.push(Violation::new(
-                    "gemini.function_call_answered",
+                    crate::provider::rules::GEMINI_FUNCTION_CALL_ANSWERED,
                     &path,
                     "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
                 ));

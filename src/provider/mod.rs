@@ -12,6 +12,7 @@ pub mod gemini;
 pub mod ids;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod rules;
 mod body;
 pub mod endpoint;
 pub mod natives;

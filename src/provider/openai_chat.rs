@@ -252,7 +252,7 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
     let mut all_ids = HashSet::default();
     let messages = &request.messages;
     if messages.is_empty() {
-        v.push(Violation::new("openai_chat.messages_non_empty", "messages", "[] is too short - 'messages'"));
+        v.push(Violation::new(crate::provider::rules::OPENAI_CHAT_MESSAGES_NON_EMPTY, "messages", "[] is too short - 'messages'"));
     }
     let mut i = 0;
     while i < messages.len() {
@@ -260,7 +260,7 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
         match &messages[i] {
             Message::Tool { .. } => {
                 v.push(Violation::new(
-                    "openai_chat.tool_follows_tool_calls",
+                    crate::provider::rules::OPENAI_CHAT_TOOL_FOLLOWS_TOOL_CALLS,
                     &path,
                     "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
                 ));
@@ -270,33 +270,33 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
                 let calls = tool_calls.as_deref().unwrap_or(&[]);
                 if content.as_ref().is_none_or(|c| c.is_empty()) && calls.is_empty() {
                     v.push(Violation::new(
-                        "openai_chat.assistant_content",
+                        crate::provider::rules::OPENAI_CHAT_ASSISTANT_CONTENT,
                         &path,
                         format!("Invalid value for '{path}': an assistant message needs 'content' or 'tool_calls'."),
                     ));
                 }
                 if tool_calls.as_ref().is_some_and(Vec::is_empty) {
-                    v.push(Violation::new("openai_chat.tool_calls_non_empty", &path, format!("'{path}.tool_calls': [] is too short")));
+                    v.push(Violation::new(crate::provider::rules::OPENAI_CHAT_TOOL_CALLS_NON_EMPTY, &path, format!("'{path}.tool_calls': [] is too short")));
                 }
                 let mut expected: Vec<&str> = Vec::new();
                 for (k, call) in calls.iter().enumerate() {
                     let cpath = path.child(".tool_calls[", k, "]");
                     if call.id.is_empty() || call.id.len() > limits.openai_chat_max_call_id {
                         v.push(Violation::new(
-                            "openai_chat.tool_call_id_length",
+                            crate::provider::rules::OPENAI_CHAT_TOOL_CALL_ID_LENGTH,
                             &cpath,
                             format!("Invalid '{cpath}.id': string must be 1 to {} characters long.", limits.openai_chat_max_call_id),
                         ));
                     }
                     if !all_ids.insert(call.id.clone()) {
-                        v.push(Violation::new("openai_chat.tool_call_id_unique", &cpath, format!("Duplicate tool_call id '{}'.", call.id)));
+                        v.push(Violation::new(crate::provider::rules::OPENAI_CHAT_TOOL_CALL_ID_UNIQUE, &cpath, format!("Duplicate tool_call id '{}'.", call.id)));
                     }
                     if call.kind != "function" {
-                        v.push(Violation::new("openai_chat.tool_call_type", &cpath, format!("Invalid value: '{}'. Supported values are: 'function'.", call.kind)));
+                        v.push(Violation::new(crate::provider::rules::OPENAI_CHAT_TOOL_CALL_TYPE, &cpath, format!("Invalid value: '{}'. Supported values are: 'function'.", call.kind)));
                     }
                     if serde_json::from_str::<Value>(&call.function.arguments).is_err() {
                         v.push(Violation::new(
-                            "openai_chat.arguments_json",
+                            crate::provider::rules::OPENAI_CHAT_ARGUMENTS_JSON,
                             &cpath,
                             format!("Invalid '{cpath}.function.arguments': not a JSON string."),
                         ));
@@ -310,7 +310,7 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
                     let tpath = At::root("messages[", i, "]");
                     if !expected.contains(&tool_call_id.as_str()) {
                         v.push(Violation::new(
-                            "openai_chat.tool_follows_tool_calls",
+                            crate::provider::rules::OPENAI_CHAT_TOOL_FOLLOWS_TOOL_CALLS,
                             &tpath,
                             "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
                         ));
@@ -319,7 +319,7 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
                     if let ToolContent::Parts(parts) = content {
                         if parts.iter().any(|p| !matches!(p, UserPart::Text { .. })) {
                             v.push(Violation::new(
-                                "openai_chat.tool_content_text",
+                                crate::provider::rules::OPENAI_CHAT_TOOL_CONTENT_TEXT,
                                 &tpath,
                                 format!("Invalid '{tpath}.content': tool messages accept text content only."),
                             ));
@@ -330,7 +330,7 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
                 let missing: Vec<&str> = expected.iter().copied().filter(|id| !answered.contains(id)).collect();
                 if !missing.is_empty() {
                     v.push(Violation::new(
-                        "openai_chat.tool_calls_answered",
+                        crate::provider::rules::OPENAI_CHAT_TOOL_CALLS_ANSWERED,
                         &path,
                         format!(
                             "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: {}",
@@ -342,18 +342,18 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
             Message::User { content } => {
                 match content {
                     UserContent::Text(text) if text.is_empty() => {
-                        v.push(Violation::new("openai_chat.user_content", &path, format!("Invalid '{path}.content': empty string.")))
+                        v.push(Violation::new(crate::provider::rules::OPENAI_CHAT_USER_CONTENT, &path, format!("Invalid '{path}.content': empty string.")))
                     }
                     UserContent::Text(_) => {}
                     UserContent::Parts(parts) => {
                         if parts.is_empty() {
-                            v.push(Violation::new("openai_chat.user_content", &path, format!("Invalid '{path}.content': empty array.")));
+                            v.push(Violation::new(crate::provider::rules::OPENAI_CHAT_USER_CONTENT, &path, format!("Invalid '{path}.content': empty array.")));
                         }
                         for (k, part) in parts.iter().enumerate() {
                             if let UserPart::ImageUrl { image_url } = part {
                                 if !(image_url.url.starts_with("https://") || image_url.url.starts_with("http://") || image_url.url.starts_with("data:")) {
                                     v.push(Violation::new(
-                                        "openai_chat.image_url",
+                                        crate::provider::rules::OPENAI_CHAT_IMAGE_URL,
                                         path.child(".content[", k, "]"),
                                         "Invalid image_url: expected an http(s) URL or a data: URL.",
                                     ));
@@ -366,7 +366,7 @@ pub fn validate(request: &Request, limits: &Limits) -> Vec<Violation> {
             }
             Message::System { content } | Message::Developer { content } => {
                 if content.is_empty() {
-                    v.push(Violation::new("openai_chat.system_content", &path, format!("Invalid '{path}.content': empty string.")));
+                    v.push(Violation::new(crate::provider::rules::OPENAI_CHAT_SYSTEM_CONTENT, &path, format!("Invalid '{path}.content': empty string.")));
                 }
                 i += 1;
             }

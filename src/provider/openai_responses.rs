@@ -381,7 +381,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
             };
             if let Some(id) = id {
                 v.push(Violation::new(
-                    "openai_responses.unstored_item_id",
+                    crate::provider::rules::OPENAI_RESPONSES_UNSTORED_ITEM_ID,
                     &path,
                     format!("Item with id '{id}' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input."),
                 ));
@@ -390,7 +390,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
         match item {
             InputItem::FunctionCall { call_id, arguments, .. } => {
                 if serde_json::from_str::<Value>(arguments).is_err() {
-                    v.push(Violation::new("openai_responses.arguments_json", &path, format!("Invalid '{path}.arguments': not a JSON string.")));
+                    v.push(Violation::new(crate::provider::rules::OPENAI_RESPONSES_ARGUMENTS_JSON, &path, format!("Invalid '{path}.arguments': not a JSON string.")));
                 }
                 check_call(call_id, &path, &mut calls, &outputs, &mut v);
             }
@@ -398,7 +398,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
             InputItem::FunctionCallOutput { call_id, output } => {
                 if !calls.contains(call_id.as_str()) {
                     v.push(Violation::new(
-                        "openai_responses.output_has_call",
+                        crate::provider::rules::OPENAI_RESPONSES_OUTPUT_HAS_CALL,
                         &path,
                         format!("No tool call found for function call output with call_id {call_id}."),
                     ));
@@ -410,7 +410,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
             InputItem::CustomToolCallOutput { call_id, .. } => {
                 if !calls.contains(call_id.as_str()) {
                     v.push(Violation::new(
-                        "openai_responses.output_has_call",
+                        crate::provider::rules::OPENAI_RESPONSES_OUTPUT_HAS_CALL,
                         &path,
                         format!("No tool call found for custom tool call output with call_id {call_id}."),
                     ));
@@ -420,15 +420,15 @@ pub fn validate(request: &Request) -> Vec<Violation> {
                 if !reasoning_chain_ends_well(&request.input[i + 1..]) {
                     let id = id.as_deref().unwrap_or("(no id)");
                     v.push(Violation::new(
-                        "openai_responses.reasoning_followed",
+                        crate::provider::rules::OPENAI_RESPONSES_REASONING_FOLLOWED,
                         &path,
                         format!("Item '{id}' of type 'reasoning' was provided without its required following item."),
                     ));
                 }
                 match (id.as_deref(), encrypted_content) {
-                    (Some(""), _) => v.push(Violation::new("openai_responses.reasoning_id", &path, format!("Invalid '{path}.id': empty string."))),
+                    (Some(""), _) => v.push(Violation::new(crate::provider::rules::OPENAI_RESPONSES_REASONING_ID, &path, format!("Invalid '{path}.id': empty string."))),
                     (None, None) => v.push(Violation::new(
-                        "openai_responses.reasoning_id",
+                        crate::provider::rules::OPENAI_RESPONSES_REASONING_ID,
                         &path,
                         format!("Invalid '{path}': a reasoning item needs its id or its encrypted_content."),
                     )),
@@ -437,17 +437,17 @@ pub fn validate(request: &Request) -> Vec<Violation> {
             }
             InputItem::Native(item) => {
                 if !item.get("type").is_some_and(Value::is_string) {
-                    v.push(Violation::new("openai_responses.item_type", &path, format!("Missing required parameter: '{path}.type'.")));
+                    v.push(Violation::new(crate::provider::rules::OPENAI_RESPONSES_ITEM_TYPE, &path, format!("Missing required parameter: '{path}.type'.")));
                 }
             }
             InputItem::Message { role, content, .. } => match content {
                 MessageContent::Text(text) if text.is_empty() => {
-                    v.push(Violation::new("openai_responses.message_content", &path, format!("Invalid '{path}.content': empty string.")))
+                    v.push(Violation::new(crate::provider::rules::OPENAI_RESPONSES_MESSAGE_CONTENT, &path, format!("Invalid '{path}.content': empty string.")))
                 }
                 MessageContent::Text(_) => {}
                 MessageContent::Parts(parts) => {
                     if parts.is_empty() {
-                        v.push(Violation::new("openai_responses.message_content", &path, format!("Invalid '{path}.content': empty array.")));
+                        v.push(Violation::new(crate::provider::rules::OPENAI_RESPONSES_MESSAGE_CONTENT, &path, format!("Invalid '{path}.content': empty array.")));
                     }
                     let input_side = *role != MessageRole::Assistant;
                     check_parts(parts, &path, input_side, &mut v);
@@ -465,13 +465,13 @@ fn reasoning_chain_ends_well(items: &[InputItem]) -> bool {
 
 fn check_call<'a>(call_id: &'a str, path: &At<'_>, calls: &mut HashSet<&'a str>, outputs: &HashSet<&str>, v: &mut Vec<Violation>) {
     if call_id.is_empty() {
-        v.push(Violation::new("openai_responses.call_id_non_empty", path, format!("Invalid '{path}.call_id': empty string.")));
+        v.push(Violation::new(crate::provider::rules::OPENAI_RESPONSES_CALL_ID_NON_EMPTY, path, format!("Invalid '{path}.call_id': empty string.")));
     }
     if !calls.insert(call_id) {
-        v.push(Violation::new("openai_responses.call_id_unique", path, format!("Duplicate call_id '{call_id}'.")));
+        v.push(Violation::new(crate::provider::rules::OPENAI_RESPONSES_CALL_ID_UNIQUE, path, format!("Duplicate call_id '{call_id}'.")));
     }
     if !outputs.contains(call_id) {
-        v.push(Violation::new("openai_responses.call_has_output", path, format!("No tool output found for function call {call_id}.")));
+        v.push(Violation::new(crate::provider::rules::OPENAI_RESPONSES_CALL_HAS_OUTPUT, path, format!("No tool output found for function call {call_id}.")));
     }
 }
 
@@ -480,20 +480,20 @@ fn check_parts(parts: &[ContentPart], path: &At<'_>, input_side: bool, v: &mut V
         let ppath = path.child(".content[", k, "]");
         match part {
             ContentPart::InputText { .. } | ContentPart::OutputText { .. } if part.text().is_some_and(str::is_empty) => {
-                v.push(Violation::new("openai_responses.text_non_empty", &ppath, format!("Invalid '{ppath}.text': empty string.")))
+                v.push(Violation::new(crate::provider::rules::OPENAI_RESPONSES_TEXT_NON_EMPTY, &ppath, format!("Invalid '{ppath}.text': empty string.")))
             }
             ContentPart::InputImage { image_url: None, file_id: None, .. } => v.push(Violation::new(
-                "openai_responses.image_source",
+                crate::provider::rules::OPENAI_RESPONSES_IMAGE_SOURCE,
                 &ppath,
                 format!("Invalid '{ppath}': input_image needs image_url or file_id."),
             )),
             ContentPart::InputText { .. } | ContentPart::InputImage { .. } if !input_side => v.push(Violation::new(
-                "openai_responses.part_role",
+                crate::provider::rules::OPENAI_RESPONSES_PART_ROLE,
                 &ppath,
                 format!("Invalid '{ppath}': assistant messages take output_text parts."),
             )),
             ContentPart::OutputText { .. } if input_side => v.push(Violation::new(
-                "openai_responses.part_role",
+                crate::provider::rules::OPENAI_RESPONSES_PART_ROLE,
                 &ppath,
                 format!("Invalid '{ppath}': output_text is only valid in assistant messages."),
             )),

@@ -143,7 +143,7 @@ pub(crate) fn unsendable(provider: Provider, unknown: &[String]) -> Result<(), B
     if provider != Provider::Anthropic || !unknown.iter().any(|k| k == "compaction") {
         return Ok(());
     }
-    let rule = "anthropic.compaction_block_passed_back";
+    let rule = crate::provider::rules::ANTHROPIC_COMPACTION_BLOCK_PASSED_BACK;
     Err(BuildError::InvalidPayload {
         message: format!(
             "the conversation holds a server-side compaction block, which Anthropic requires back in every later request and \
@@ -189,11 +189,11 @@ pub enum BuildError {
 impl BuildError {
     pub fn code(&self) -> &'static str {
         match self {
-            BuildError::EmptyConversation { .. } => "empty_conversation",
-            BuildError::EndsWithAssistant { .. } => "ends_with_assistant",
-            BuildError::InvalidPayload { .. } => "invalid_payload",
-            BuildError::InvalidOptions { .. } => "invalid_options",
-            BuildError::HistoryNeeded { .. } => "history_needed",
+            BuildError::EmptyConversation { .. } => crate::error_codes::EMPTY_CONVERSATION,
+            BuildError::EndsWithAssistant { .. } => crate::error_codes::ENDS_WITH_ASSISTANT,
+            BuildError::InvalidPayload { .. } => crate::error_codes::INVALID_PAYLOAD,
+            BuildError::InvalidOptions { .. } => crate::error_codes::INVALID_OPTIONS,
+            BuildError::HistoryNeeded { .. } => crate::error_codes::HISTORY_NEEDED,
         }
     }
 

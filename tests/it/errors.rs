@@ -156,7 +156,8 @@ fn imports_and_discovery_refuse_with_their_codes() {
 
 /// A test asserts `code` when a line names it beside an error's code (`e.code`, `error.code`,
 /// `.code()`, a `code` binding) or a statement names it inside an assertion
-/// (`assert_eq!(refused(…), "code")`, `check.rejects(…, 'code')`, `assert_eq!(found, vec![…])`
+/// (`assert_eq!(refused(…), "code")`, `check.rejects(…, 'code')`, the unhappy-path suite's
+/// `isProviderError(cv, e, 'code')`, `assert_eq!(found, vec![…])`
 /// over several lines, a `for expected in [...] { assert!(…) }`), and the line or statement is not
 /// a claim that the code is absent (`notEqual`, `assert_ne!`, `!==`, …). A mention in a list, a
 /// comment or a stub that raises the code does not count.
@@ -168,7 +169,7 @@ fn asserts_code(tests: &str, code: &str) -> bool {
     let text: Vec<&str> = tests.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
     let by_line = text.iter().any(|line| {
         quoted.iter().any(|q| line.contains(q.as_str()))
-            && ["code", "assert_eq!(", "assert.equal(", "assert.deepEqual(", "rejects(", "throws("].iter().any(|a| line.contains(a))
+            && ["code", "assert_eq!(", "assert.equal(", "assert.deepEqual(", "rejects(", "throws(", "isProviderError("].iter().any(|a| line.contains(a))
             && plain(line)
     });
     let text = text.join("\n");
@@ -189,6 +190,7 @@ fn only_an_assertion_on_the_code_counts_as_asserting_it() {
     assert!(asserts_code("assert.equal(e.code, 'internal');", "internal"));
     assert!(asserts_code("    assert_eq!(refused(&mut s, cmd), \"no_job\");", "no_job"));
     assert!(asserts_code("await check.rejects(s.append([]), 'seq_gap');", "seq_gap"));
+    assert!(asserts_code("    isProviderError(cv, e, 'refused');", "refused"));
     assert!(!asserts_code("assert.notEqual(e.code, 'internal');", "internal"));
     assert!(!asserts_code("// raises 'internal' when …", "internal"));
     assert!(!asserts_code("(json!({\"type\": \"rewind\"}), \"invalid_prompt_index\"),", "invalid_prompt_index"));
@@ -201,88 +203,157 @@ fn only_an_assertion_on_the_code_counts_as_asserting_it() {
     assert!(!asserts_code("assert!(!found.iter().any(|c| c != \"a.b\"));", "a.b"));
 }
 
-/// The codes a source raises, by the patterns each kind of source uses.
+/// Codes written as literals where a source raises them, by the patterns each kind of source
+/// uses (`=> "code"` in a `code()`, `error("code"`, a reader's code argument, `code: "…"`).
 #[cfg(not(target_arch = "wasm32"))]
-fn raised_codes() -> std::collections::BTreeSet<String> {
-    use std::path::Path;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+fn literal_codes(text: &str, prefixes: &[&str], quote: char) -> std::collections::BTreeSet<String> {
     let mut codes = std::collections::BTreeSet::new();
-    let mut scan = |text: &str, prefixes: &[&str], quote: char| {
-        for prefix in prefixes {
-            for (at, _) in text.match_indices(prefix) {
-                // `type_error("rules", …)` names an argument, not a code: a prefix is a whole name.
-                if prefix.starts_with(|c: char| c.is_ascii_alphabetic())
-                    && text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                {
-                    continue;
-                }
-                let rest = &text[at + prefix.len()..];
-                let code: String = rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
-                if !code.is_empty() && rest[code.len()..].starts_with(quote) {
-                    codes.insert(code);
-                }
+    for prefix in prefixes {
+        for (at, _) in text.match_indices(prefix) {
+            // `type_error("rules", …)` names an argument, not a code: a prefix is a whole name.
+            if prefix.starts_with(|c: char| c.is_ascii_alphabetic()) && text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = &text[at + prefix.len()..];
+            let code: String = rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+            if !code.is_empty() && rest[code.len()..].starts_with(quote) {
+                codes.insert(code);
             }
         }
-    };
+    }
+    codes
+}
+
+/// The Rust sources' raise sites that spell a code as a literal instead of naming a declared one.
+#[cfg(not(target_arch = "wasm32"))]
+fn rust_literal_codes() -> std::collections::BTreeSet<String> {
+    let mut codes = std::collections::BTreeSet::new();
     for path in crate::common::rust_sources() {
         let text = std::fs::read_to_string(&path).unwrap();
-        // `fn code(&self)` arms: `Variant => "code",`.
+        let text = text.split("#[cfg(test)]").next().unwrap_or("");
         for (at, _) in text.match_indices("pub fn code(&self) -> &'static str {") {
             let body = &text[at..at + text[at..].find("\n    }\n").unwrap()];
-            scan(body, &["=> \""], '"');
+            codes.extend(literal_codes(body, &["=> \""], '"'));
         }
-        scan(&text, &["Outcome::Error { code: \"", "error(\"", "error_with(\""], '"');
-        // The JS facade's readers take the code to throw as their first string argument:
-        // `via_value(&x, "invalid_argument", "limits")`, `from_json_text(&t, "invalid_options", …)`.
+        codes.extend(literal_codes(text, &["code: \"", "error(\"", "error_with(\""], '"'));
         for reader in ["via_value(", "from_json_text(", "json_text("] {
             for (at, _) in text.match_indices(reader) {
                 let rest = &text[at + reader.len()..];
+                // `(value, code, what)`: the code is the second argument.
                 let call = &rest[..rest.find(')').unwrap_or(rest.len())];
-                if let Some(open) = call.find('"') {
-                    let first = &call[open + 1..];
-                    let code = &first[..first.find('"').unwrap_or(0)];
-                    if !code.is_empty() && code.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
-                        scan(&call[open..open + code.len() + 2], &["\""], '"');
-                    }
+                if let Some(code) = call.split(',').nth(1) {
+                    codes.extend(literal_codes(code.trim(), &["\""], '"'));
                 }
             }
         }
     }
+    codes
+}
+
+/// The codes the package's JavaScript raises: its throws (`codedError('…'`, `new StorageError('…'`,
+/// …) and the ProviderError codes, each of which has a message prefix in `errors.js`.
+#[cfg(not(target_arch = "wasm32"))]
+fn js_raised_codes() -> std::collections::BTreeSet<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut codes = std::collections::BTreeSet::new();
     for entry in std::fs::read_dir(root.join("pkg-template")).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "mjs") {
             let text = std::fs::read_to_string(&path).unwrap();
-            scan(&text, &["codedError('", "StorageError('", "faultError('", "ContextviewError('", "{ code: '"], '\'');
+            codes.extend(literal_codes(&text, &["codedError('", "StorageError('", "faultError('", "ContextviewError('", "ProviderError(processed, { code: '"], '\''));
         }
     }
-    // The engine's answer while a file read is outstanding: it becomes host requests, never an error.
-    codes.remove("pending");
+    let errors = std::fs::read_to_string(root.join("crates/js/src/errors.js")).unwrap();
+    let prefixes = &errors[errors.find("const PREFIX = {").expect("errors.js has the ProviderError prefixes")..];
+    for line in prefixes.lines().skip(1).take_while(|l| !l.starts_with('}')) {
+        codes.insert(line.trim().split(':').next().unwrap().to_owned());
+    }
     codes
 }
 
+/// The codes a Rust `error_codes.rs` declares (`NAME = "code";`), with their constants' names.
+#[cfg(not(target_arch = "wasm32"))]
+fn declared_in(path: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    text.lines()
+        .filter_map(|l| {
+            let (name, rest) = l.trim().split_once(" = \"")?;
+            Some((name.to_owned(), rest.strip_suffix("\";")?.to_owned()))
+        })
+        .collect()
+}
+
+/// Every error code is declared once — in Rust in an `error_codes` list of the crate that raises
+/// it and named where it is raised, in JavaScript by the TypeScript union `ContextviewErrorCode`
+/// — raised somewhere, in the README's Errors table, and asserted by a test.
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
-fn every_code_the_sources_raise_is_documented_and_asserted_by_a_test() {
-    use std::path::Path;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let codes = raised_codes();
-    assert!(codes.len() >= 30, "{codes:?}");
+fn every_error_code_is_declared_once_raised_documented_and_asserted() {
+    use std::collections::BTreeSet;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lists = ["src/error_codes.rs", "crates/discovery/src/error_codes.rs", "crates/import/src/error_codes.rs", "crates/js/src/error_codes.rs"];
+    let declared: Vec<(String, String, &str)> = lists.iter().flat_map(|l| declared_in(l).into_iter().map(move |(n, c)| (n, c, *l))).collect();
+    // The lists as read are the lists the crates hold (the JS crate's is read from its text only).
+    let held = |list: &[&str], file: &str| -> BTreeSet<String> { let _ = file; list.iter().map(|c| c.to_string()).collect() };
+    for (list, file) in [
+        (contextview::error_codes::ERROR_CODES, lists[0]),
+        (contextview_discovery::error_codes::ERROR_CODES, lists[1]),
+        (contextview_import::error_codes::ERROR_CODES, lists[2]),
+    ] {
+        let read: BTreeSet<String> = declared.iter().filter(|d| d.2 == file).map(|d| d.1.clone()).collect();
+        assert_eq!(read, held(list, file), "{file}");
+    }
+    let rust: BTreeSet<String> = declared.iter().map(|d| d.1.clone()).collect();
+    assert_eq!(rust.len(), declared.len(), "a code declared in two lists: {declared:?}");
+    assert!(rust.len() >= 35, "{rust:?}");
+
+    // Raised by name: each constant is used outside the lists, and no raise site spells a code.
+    let mut sources = String::new();
+    for path in crate::common::rust_sources().into_iter().filter(|p| !p.ends_with("error_codes.rs")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        sources.push_str(text.split("#[cfg(test)]").next().unwrap_or(""));
+    }
+    let unraised: Vec<&String> = declared.iter().filter(|(name, ..)| !sources.contains(&format!("error_codes::{name}"))).map(|d| &d.1).collect();
+    assert_eq!(unraised, Vec::<&String>::new(), "declared and never raised");
+    assert_eq!(rust_literal_codes(), BTreeSet::new(), "codes raised as literals: declare them in an error_codes list and name them");
+
+    // The TypeScript union is the whole set: the Rust lists and what the JavaScript raises.
+    let dts = std::fs::read_to_string(root.join("pkg-template/index.d.ts")).unwrap();
+    let union = |name: &str| -> BTreeSet<String> {
+        let at = dts.find(&format!("export type {name} =")).unwrap_or_else(|| panic!("index.d.ts declares {name}"));
+        let body = &dts[at..at + dts[at..].find(';').unwrap()];
+        body.split('\'').skip(1).step_by(2).map(str::to_owned).collect()
+    };
+    let typescript: BTreeSet<String> = union("ContextviewErrorCode").into_iter().chain(union("ProviderErrorCode")).chain(union("StorageErrorCode")).collect();
+    let js = js_raised_codes();
+    let raised: BTreeSet<String> = rust.iter().chain(&js).cloned().collect();
+    assert_eq!(typescript, raised, "ContextviewErrorCode and the codes the Rust lists declare and the JavaScript raises");
+
+    // The README's Errors table has each, and only these.
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let table = &readme[readme.find("## Errors").expect("README has an Errors section")..];
     let table = &table[..table[3..].find("\n## ").map_or(table.len(), |i| i + 3)];
+    let documented: BTreeSet<String> = table
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .flat_map(|l| l.split('|').nth(1).unwrap().split('`').skip(1).step_by(2).map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    assert_eq!(documented, raised, "the README's Errors table");
+
     let tests = test_sources();
-    let mut undocumented = Vec::new();
-    let mut unasserted = Vec::new();
-    for code in &codes {
-        if !table.contains(&format!("`{code}`")) {
-            undocumented.push(code.clone());
-        }
-        if !asserts_code(&tests, code) {
-            unasserted.push(code.clone());
-        }
-    }
-    assert_eq!(undocumented, Vec::<String>::new(), "codes missing from README's Errors table");
-    assert_eq!(unasserted, Vec::<String>::new(), "codes no test asserts");
+    let unasserted: Vec<&String> = raised.iter().filter(|c| !asserts_code(&tests, c)).collect();
+    assert_eq!(unasserted, Vec::<&String>::new(), "codes no test asserts");
+}
+
+/// The literal scan finds a code spelled at a raise site, so a code raised without its list's
+/// constant fails the registry's test.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_code_spelled_where_it_is_raised_is_found() {
+    let found = literal_codes("    error(\"made_up\", \"m\")\n    Outcome::Error { code: \"other\".to_owned() }", &["code: \"", "error(\""], '"');
+    assert_eq!(found.into_iter().collect::<Vec<_>>(), ["made_up", "other"]);
+    assert!(literal_codes("error(codes::MADE_UP, \"m\")", &["error(\""], '"').is_empty());
+    assert!(literal_codes("type_error(\"rules\", \"m\")", &["error(\""], '"').is_empty());
 }
 
 /// The tests' text, for [`asserts_code`]: every test file but this one's source scan.

@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// Each top-level module's layer, lowest first. Modules in one layer do not name each other.
 const LAYERS: &[&[&str]] = &[
-    &["diagnostic", "framing", "tagged", "time"],
+    &["diagnostic", "error_codes", "framing", "tagged", "time"],
     &["conversation", "tool_def", "value_read"],
     &["provider"],
     &["tokens", "workspace"],

@@ -82,6 +82,10 @@ impl<T> Delta<T> {
     }
 }
 
+/// The placeholder outcome of a job whose file read is outstanding: never returned (`step` turns
+/// the read into host requests instead), so not an error code a caller can see.
+const PENDING: &str = "pending";
+
 /// Discovery state for one workspace: options, what the host has answered, the last
 /// environment, and the rules already attached this session.
 #[derive(Debug)]
@@ -138,7 +142,7 @@ impl Workspace {
     pub fn start_refresh(&mut self, changed: &[String]) {
         if let Some(bad) = changed.iter().find(|p| !p.starts_with('/')) {
             let message = format!("refresh takes absolute, /-separated paths, got `{bad}`");
-            self.start(Job::Fail { code: "invalid_argument".to_owned(), message });
+            self.start(Job::Fail { code: contextview::error_codes::INVALID_ARGUMENT.to_owned(), message });
             return;
         }
         for path in changed {
@@ -183,12 +187,12 @@ impl Workspace {
     /// Runs the current job as far as the memo allows.
     pub fn step(&mut self) -> Step {
         let Some(job) = self.job.clone() else {
-            return Step::Done(Outcome::Error { code: "no_job".to_owned(), message: "no job was started".to_owned() });
+            return Step::Done(Outcome::Error { code: crate::error_codes::NO_JOB.to_owned(), message: "no job was started".to_owned() });
         };
         if !self.outstanding.is_empty() && !self.answered {
             self.job = None;
             return Step::Done(Outcome::Error {
-                code: "discovery_stalled".to_owned(),
+                code: crate::error_codes::DISCOVERY_STALLED.to_owned(),
                 message: format!("the host answered none of the last {} requests", self.outstanding.len()),
             });
         }
@@ -249,7 +253,7 @@ impl Workspace {
                 Outcome::Changes(Box::new(changes))
             }
             Job::RulesForPath { path, .. } if !path.starts_with('/') => Outcome::Error {
-                code: "invalid_argument".to_owned(),
+                code: contextview::error_codes::INVALID_ARGUMENT.to_owned(),
                 message: format!("rulesForPath takes an absolute, /-separated path, got `{path}`"),
             },
             Job::RulesForPath { path, attach } => match &self.environment {
@@ -265,9 +269,9 @@ impl Workspace {
                 Some(env) => match env.skills.iter().find(|s| &s.name == name) {
                     Some(skill) => match skills::load(&self.options, fs, skill) {
                         Lookup::Ready(loaded) => Outcome::Skill(loaded),
-                        Lookup::Pending => Outcome::Error { code: "pending".to_owned(), message: String::new() },
+                        Lookup::Pending => Outcome::Error { code: PENDING.to_owned(), message: String::new() },
                     },
-                    None => Outcome::Error { code: "unknown_skill".to_owned(), message: format!("no skill named `{name}`") },
+                    None => Outcome::Error { code: crate::error_codes::UNKNOWN_SKILL.to_owned(), message: format!("no skill named `{name}`") },
                 },
                 None => not_discovered(),
             },
@@ -294,7 +298,7 @@ impl Workspace {
 }
 
 fn not_discovered() -> Outcome {
-    Outcome::Error { code: "not_discovered".to_owned(), message: "run discovery first".to_owned() }
+    Outcome::Error { code: crate::error_codes::NOT_DISCOVERED.to_owned(), message: "run discovery first".to_owned() }
 }
 
 /// One discovery over the memo (partial while reads are missing; the engine discards it then).

@@ -10,6 +10,7 @@
 //! - [`frontmatter`], [`ignore`], [`paths`]: the pieces they share.
 
 pub mod codes;
+pub mod error_codes;
 mod activation;
 pub mod engine;
 pub mod frontmatter;

@@ -200,7 +200,7 @@ pub fn build_request_string(input: ts::BuildInput) -> Result<ts::BuildStringResu
 /// the provider's cache should serve and write, its share of the window, its cost in dollars.
 #[wasm_bindgen]
 pub fn simulate(input: ts::SimulateInput) -> Result<ts::Simulation, JsValue> {
-    let input: contextview::simulate::SimulateInput = via_value(&input, "invalid_options", "simulation")?;
+    let input: contextview::simulate::SimulateInput = via_value(&input, contextview::error_codes::INVALID_OPTIONS, "simulation")?;
     typed(&contextview::simulate::simulate(&input).map_err(|e| error(e.code(), e.message()))?)
 }
 
@@ -218,9 +218,9 @@ pub fn endpoint(input: ts::EndpointInput) -> Result<ts::Endpoint, JsValue> {
     if !value.is_object() {
         return Err(cross::type_error("input", "an object ({provider, model, stream?, apiKey?, baseUrl?, providerOptions?})", &value));
     }
-    let value: serde_json::Value = via_value(&value, "invalid_argument", "input")?;
-    let input = contextview::provider::endpoint::EndpointInput::from_value(value).map_err(|m| error("invalid_argument", &format!("endpoint input: {m}")))?;
-    typed(&contextview::provider::endpoint::endpoint(&input).map_err(|m| error("invalid_argument", &m))?)
+    let value: serde_json::Value = via_value(&value, contextview::error_codes::INVALID_ARGUMENT, "input")?;
+    let input = contextview::provider::endpoint::EndpointInput::from_value(value).map_err(|m| error(contextview::error_codes::INVALID_ARGUMENT, &format!("endpoint input: {m}")))?;
+    typed(&contextview::provider::endpoint::endpoint(&input).map_err(|m| error(contextview::error_codes::INVALID_ARGUMENT, &m))?)
 }
 
 /// Checks a payload (ours or anyone's) against a provider's rules; `[]` means valid.
@@ -230,12 +230,12 @@ pub fn validate_payload(
     payload: JsValue,
     limits: Option<ts::Limits>,
 ) -> Result<Vec<ts::Violation>, JsValue> {
-    let provider: Provider = string(&provider, "provider")?.parse().map_err(|m: String| error("invalid_argument", &m))?;
+    let provider: Provider = string(&provider, "provider")?.parse().map_err(|m: String| error(contextview::error_codes::INVALID_ARGUMENT, &m))?;
     let limits = match limits {
-        Some(l) => via_value(&l, "invalid_argument", "limits")?,
+        Some(l) => via_value(&l, contextview::error_codes::INVALID_ARGUMENT, "limits")?,
         None => Limits::default(),
     };
-    let value: serde_json::Value = via_value(&payload, "invalid_argument", "payload")?;
+    let value: serde_json::Value = via_value(&payload, contextview::error_codes::INVALID_ARGUMENT, "payload")?;
     let violations = match Payload::from_json(provider, value) {
         Ok(payload) => payload.validate(&limits),
         Err(reason) => vec![Violation::new(
@@ -250,6 +250,6 @@ pub fn validate_payload(
 /// Renders the two prompt heads (system prompt, first-user prefix) from a prompt context.
 #[wasm_bindgen(js_name = renderHeads)]
 pub fn render_heads(context: ts::PromptContext) -> Result<ts::Heads, JsValue> {
-    let context: PromptContext = via_value(&context, "invalid_argument", "prompt context")?;
-    typed(&contextview::prompt::render_heads(&context).map_err(|e| error("invalid_template", &e.to_string()))?)
+    let context: PromptContext = via_value(&context, contextview::error_codes::INVALID_ARGUMENT, "prompt context")?;
+    typed(&contextview::prompt::render_heads(&context).map_err(|e| error(contextview::error_codes::INVALID_TEMPLATE, &e.to_string()))?)
 }

@@ -19,6 +19,6 @@ pub fn policies() -> Result<Vec<ts::Policy>, JsValue> {
 /// there are.
 #[wasm_bindgen]
 pub fn policy(#[wasm_bindgen(unchecked_param_type = "PolicyName | string")] name: JsValue) -> Result<ts::Policy, JsValue> {
-    let name: PolicyName = string(&name, "name")?.parse().map_err(|e: contextview::simulate::UnknownPolicy| error("invalid_argument", &e.to_string()))?;
+    let name: PolicyName = string(&name, "name")?.parse().map_err(|e: contextview::simulate::UnknownPolicy| error(contextview::error_codes::INVALID_ARGUMENT, &e.to_string()))?;
     typed(&name.policy())
 }

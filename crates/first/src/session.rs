@@ -183,7 +183,7 @@ impl Session {
     /// repeat something already told.
     #[wasm_bindgen(js_name = enqueueReminder)]
     pub fn enqueue_reminder(&mut self, reminder: ts::Reminder) -> Result<bool, JsValue> {
-        let reminder = via_value(&reminder, "invalid_argument", "reminder")?;
+        let reminder = via_value(&reminder, contextview::error_codes::INVALID_ARGUMENT, "reminder")?;
         Ok(self.inner.enqueue_reminder(reminder))
     }
 
@@ -201,7 +201,7 @@ impl Session {
         }
         let rules = js_sys::Array::from(&rules)
             .iter()
-            .map(|r| via_value(&r, "invalid_argument", "rule"))
+            .map(|r| via_value(&r, contextview::error_codes::INVALID_ARGUMENT, "rule"))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(self.inner.enqueue_rules(&path, &rules))
     }
@@ -220,7 +220,7 @@ impl Session {
     #[wasm_bindgen(js_name = forSubagent, skip_typescript)]
     pub fn for_subagent(start: ts::SubagentStart, now: Option<JsValue>) -> Result<Session, JsValue> {
         let now = clock(&now.unwrap_or(JsValue::UNDEFINED))?;
-        let start: SubagentStart = via_value(&start, "invalid_argument", "start")?;
+        let start: SubagentStart = via_value(&start, contextview::error_codes::INVALID_ARGUMENT, "start")?;
         Ok(Session { inner: NativeSession::for_subagent(&start, Some(now)).map_err(session_error)?, options: OptionsMemo::default(), history: None })
     }
 
@@ -235,7 +235,7 @@ impl Session {
     /// it writes. Returns the command's id.
     pub fn submit(&mut self, command: ts::Command, #[wasm_bindgen(unchecked_param_type = "string | null")] now: JsValue) -> Result<f64, JsValue> {
         let now = clock(&now)?;
-        let command = via_value(&command, "invalid_command", "command")?;
+        let command = via_value(&command, contextview_js::error_codes::INVALID_COMMAND, "command")?;
         Ok(self.inner.submit(command, Some(now)) as f64)
     }
 
@@ -263,7 +263,7 @@ impl Session {
     #[wasm_bindgen(skip_typescript)]
     pub fn dispatch(&mut self, command: ts::Command, now: JsValue) -> Result<ts::Processed, JsValue> {
         let now = clock(&now)?;
-        let command: Command = via_value(&command, "invalid_command", "command")?;
+        let command: Command = via_value(&command, contextview_js::error_codes::INVALID_COMMAND, "command")?;
         let processed = self.inner.dispatch(command, Some(now)).map_err(session_error)?;
         typed(&self.answer_from_held(processed)?)
     }
@@ -291,7 +291,7 @@ impl Session {
     /// (Its type is declared in `TS_TYPES`: `now` optional.)
     #[wasm_bindgen(js_name = readAnswer, skip_typescript)]
     pub fn read_answer(&mut self, answer: ts::ProviderAnswer, now: Option<JsValue>) -> Result<ts::AnswerSummary, JsValue> {
-        let input: contextview::session::protocol::ProviderAnswer = via_value(&answer, "invalid_argument", "answer")?;
+        let input: contextview::session::protocol::ProviderAnswer = via_value(&answer, contextview::error_codes::INVALID_ARGUMENT, "answer")?;
         let now = clock(&now.unwrap_or(JsValue::UNDEFINED))?;
         typed(&self.inner.read_answer(&input, Some(&now)).map_err(session_error)?)
     }
@@ -299,9 +299,9 @@ impl Session {
     /// Reports what became of a persist ticket: `committed`, `not_committed` or `indeterminate`.
     pub fn ack(&mut self, #[wasm_bindgen(unchecked_param_type = "number")] ticket: JsValue, outcome: ts::PersistOutcome) -> Result<ts::AckResult, JsValue> {
         let ticket = ticket.as_f64().ok_or_else(|| cross::type_error("ticket", "a number", &ticket))?;
-        let outcome = via_value(&outcome, "invalid_argument", "outcome")?;
+        let outcome = via_value(&outcome, contextview::error_codes::INVALID_ARGUMENT, "outcome")?;
         if !(ticket.is_finite() && ticket >= 0.0 && ticket.fract() == 0.0) {
-            return Err(error("unknown_ticket", &format!("{ticket} is not a ticket")));
+            return Err(error(contextview::error_codes::UNKNOWN_TICKET, &format!("{ticket} is not a ticket")));
         }
         typed(&self.inner.ack(ticket as u64, outcome).map_err(session_error)?)
     }
@@ -332,7 +332,7 @@ impl Session {
     }
 
     pub fn restore(snapshot: ts::SessionSnapshot) -> Result<Session, JsValue> {
-        let snapshot: SessionSnapshot = via_value(&snapshot, "invalid_snapshot", "snapshot")?;
+        let snapshot: SessionSnapshot = via_value(&snapshot, contextview::error_codes::INVALID_SNAPSHOT, "snapshot")?;
         Ok(Session { inner: NativeSession::restore(&snapshot).map_err(session_error)?, options: OptionsMemo::default(), history: None })
     }
 
@@ -457,6 +457,6 @@ impl Session {
             [] => self.inner.history_through().map(|through| contextview::session::Need::History { through }),
             seqs => Some(contextview::session::Need::Records { seqs: seqs.to_vec() }),
         };
-        cross::error_with("history_needed", message.strip_prefix("history_needed: ").unwrap_or(message), &Details { needs })
+        cross::error_with(contextview::error_codes::HISTORY_NEEDED, message.strip_prefix("history_needed: ").unwrap_or(message), &Details { needs })
     }
 }

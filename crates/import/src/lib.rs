@@ -14,6 +14,7 @@ mod calibrate;
 pub mod codes;
 pub mod claude_code;
 mod claude_entry;
+pub mod error_codes;
 mod claude_subagents;
 pub mod codex;
 pub mod fidelity;
@@ -134,7 +135,7 @@ impl fmt::Display for ImportError {
 impl ImportError {
     pub fn code(&self) -> &'static str {
         match self {
-            ImportError::UnknownFormat(_) => "unknown_format",
+            ImportError::UnknownFormat(_) => crate::error_codes::UNKNOWN_FORMAT,
         }
     }
 }

@@ -16,7 +16,7 @@ use contextview::view::{BuildError, Report};
 /// The payload object is made by `JSON.parse` of the body the build already serialized:
 /// one native pass over a string, measured faster than converting field by field.
 pub fn build_result(body: &str, report: &Report, diagnostics: &[Diagnostic]) -> Result<JsValue, JsValue> {
-    let payload = js_sys::JSON::parse(body).map_err(|_| error("internal", "the request body did not parse as JSON"))?;
+    let payload = js_sys::JSON::parse(body).map_err(|_| error(crate::error_codes::INTERNAL, "the request body did not parse as JSON"))?;
     let result = js_sys::Object::new();
     js_sys::Reflect::set(&result, &"provider".into(), &report.provider.as_str().into())?;
     js_sys::Reflect::set(&result, &"payload".into(), &payload)?;
@@ -124,8 +124,8 @@ pub fn integer(value: &JsValue, argument: &str, range: std::ops::RangeInclusive<
 }
 
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| error("internal", &format!("could not convert the result to JS: {e}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| error("internal", "a result did not parse as JSON"))
+    let text = serde_json::to_string(value).map_err(|e| error(crate::error_codes::INTERNAL, &format!("could not convert the result to JS: {e}")))?;
+    js_sys::JSON::parse(&text).map_err(|_| error(crate::error_codes::INTERNAL, "a result did not parse as JSON"))
 }
 
 /// A value as its TypeScript type (see [`crate::ts`]): its JSON, parsed.
@@ -173,7 +173,7 @@ fn invalid_value(code: &str, what: &str, e: contextview::diagnostic::ValueError)
 }
 
 pub fn options(input: ts::BuildInput) -> Result<BuildInput, JsValue> {
-    via_value(&input, "invalid_options", "build options")
+    via_value(&input, contextview::error_codes::INVALID_OPTIONS, "build options")
 }
 
 /// The last build options a session was given, as JSON text and as read with the session's
@@ -190,13 +190,13 @@ pub struct OptionsMemo {
 
 impl OptionsMemo {
     pub fn get(&mut self, input: &ts::BuildInput, session: &mut contextview::session::Session) -> Result<&BuildInput, JsValue> {
-        let text = json_text(&input, "invalid_options", "build options")?;
+        let text = json_text(&input, contextview::error_codes::INVALID_OPTIONS, "build options")?;
         let defaults = session.defaults();
         if self.read.is_none() || text != self.text || defaults != self.defaults {
             let previous = self.read.take();
-            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| error("invalid_options", &format!("build options is invalid: {e}")))?;
+            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| error(contextview::error_codes::INVALID_OPTIONS, &format!("build options is invalid: {e}")))?;
             let value = session.with_defaults(value).map_err(|e| match e {
-                SessionError::InvalidOptions(m) => error("invalid_options", &m),
+                SessionError::InvalidOptions(m) => error(contextview::error_codes::INVALID_OPTIONS, &m),
                 other => error(other.code(), &other.to_string()),
             })?;
             let mut read: BuildInput = contextview::diagnostic::read_value(value).map_err(|e| invalid_value("invalid_options", "build options", e))?;
@@ -209,14 +209,14 @@ impl OptionsMemo {
             self.text = text;
             self.defaults = defaults;
         }
-        self.read.as_ref().ok_or_else(|| error("internal", "build options were not kept"))
+        self.read.as_ref().ok_or_else(|| error(crate::error_codes::INTERNAL, "build options were not kept"))
     }
 }
 
 pub fn request_error(e: RequestError) -> JsValue {
     match e {
-        RequestError::InvalidOptions(m) => error("invalid_options", &m),
-        RequestError::InputRefused(m) => error("input_refused", &m),
+        RequestError::InvalidOptions(m) => error(contextview::error_codes::INVALID_OPTIONS, &m),
+        RequestError::InputRefused(m) => error(contextview::error_codes::INPUT_REFUSED, &m),
         RequestError::Build(e @ (BuildError::EndsWithAssistant { .. } | BuildError::EmptyConversation { .. })) => {
             error(e.code(), e.message())
         }

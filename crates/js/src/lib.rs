@@ -17,6 +17,7 @@
 use wasm_bindgen::prelude::*;
 
 pub mod cross;
+pub mod error_codes;
 pub mod ts;
 
 // The data shapes both modules' types name, declared in each module's TypeScript so that each

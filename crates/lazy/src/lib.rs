@@ -48,7 +48,7 @@ pub fn import_session(
 
 /// The `format` argument: a format's name, or none (`null`, `undefined`) to detect it.
 fn format_of(format: &JsValue) -> Result<Option<Format>, JsValue> {
-    optional_string(format, "format")?.map(|name| name.parse::<Format>().map_err(|m| error("invalid_argument", &m))).transpose()
+    optional_string(format, "format")?.map(|name| name.parse::<Format>().map_err(|m| error(contextview::error_codes::INVALID_ARGUMENT, &m))).transpose()
 }
 
 impl From<import::Imported> for ImportResult {
@@ -101,8 +101,8 @@ pub struct WorkspaceEngine {
 impl WorkspaceEngine {
     #[wasm_bindgen(constructor)]
     pub fn new(options: ts::DiscoveryOptions) -> Result<WorkspaceEngine, JsValue> {
-        let options = via_value(&options, "invalid_options", "discovery options")?;
-        let inner = Workspace::new(options).map_err(|m| error("invalid_options", &m))?;
+        let options = via_value(&options, contextview::error_codes::INVALID_OPTIONS, "discovery options")?;
+        let inner = Workspace::new(options).map_err(|m| error(contextview::error_codes::INVALID_OPTIONS, &m))?;
         Ok(WorkspaceEngine { inner })
     }
 
@@ -164,7 +164,7 @@ impl WorkspaceEngine {
     /// The host's answers to the last batch of requests.
     pub fn answer(&mut self, #[wasm_bindgen(unchecked_param_type = "HostAnswer[]")] answers: JsValue) -> Result<(), JsValue> {
         let answers: Vec<HostAnswer> = serde_wasm_bindgen::from_value(answers)
-            .map_err(|e| error("invalid_argument", &format!("host answers are malformed: {e}")))?;
+            .map_err(|e| error(contextview::error_codes::INVALID_ARGUMENT, &format!("host answers are malformed: {e}")))?;
         self.inner.answer(answers);
         Ok(())
     }

@@ -68,7 +68,7 @@ impl Check {
         let context = crate::provider::settings::Context { model: &request.model, max_tokens: Some(request.max_tokens), tools: &tools, system: request.system.is_some() };
         self.v.extend(crate::provider::settings::anthropic::check(&request.settings, &context));
         if request.messages.is_empty() {
-            self.v.push(Violation::new("anthropic.messages_non_empty", "messages", "messages: at least one message is required"));
+            self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_MESSAGES_NON_EMPTY, "messages", "messages: at least one message is required"));
         }
         for tool in request.tools.iter().flatten() {
             if let Some(cc) = &tool.cache_control {
@@ -77,7 +77,7 @@ impl Check {
         }
         for (i, block) in request.system.iter().flatten().enumerate() {
             if block.text.is_empty() {
-                self.v.push(Violation::new("anthropic.text_non_empty", format!("system.{i}"), "system: text content blocks must be non-empty"));
+                self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_TEXT_NON_EMPTY, format!("system.{i}"), "system: text content blocks must be non-empty"));
             }
             if let Some(cc) = &block.cache_control {
                 self.cache_breakpoints.push((format!("system.{i}"), cc.ttl.clone()));
@@ -92,14 +92,14 @@ impl Check {
         let path = At::root("messages.", n, "");
         if message.content.is_empty() && !(n == last && message.role == Role::Assistant) {
             self.v.push(Violation::new(
-                "anthropic.content_non_empty",
+                crate::provider::rules::ANTHROPIC_CONTENT_NON_EMPTY,
                 &path,
                 format!("{path}: all messages must have non-empty content except for the optional final assistant message"),
             ));
         }
         if n > 0 && request.messages[n - 1].role == message.role {
             self.v.push(Violation::new(
-                "anthropic.roles_alternate",
+                crate::provider::rules::ANTHROPIC_ROLES_ALTERNATE,
                 &path,
                 format!("{path}: consecutive `{:?}` messages (the API would combine them; we never send them)", message.role),
             ));
@@ -115,7 +115,7 @@ impl Check {
             | Block::Native(_) => None,
         }).collect();
         if texts.iter().any(|t| !t.is_empty()) && texts.iter().all(|t| t.trim().is_empty()) {
-            self.v.push(Violation::new("anthropic.text_non_whitespace", &path, "messages: text content blocks must contain non-whitespace text"));
+            self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_TEXT_NON_WHITESPACE, &path, "messages: text content blocks must contain non-whitespace text"));
         }
         let mut seen_non_result = false;
         for (m, block) in message.content.iter().enumerate() {
@@ -123,7 +123,7 @@ impl Check {
             match block {
                 Block::Text { text, cache_control, .. } => {
                     if text.is_empty() {
-                        self.v.push(Violation::new("anthropic.text_non_empty", &bpath, format!("{bpath}: text content blocks must be non-empty")));
+                        self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_TEXT_NON_EMPTY, &bpath, format!("{bpath}: text content blocks must be non-empty")));
                     }
                     if let Some(cc) = cache_control {
                         self.cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
@@ -132,7 +132,7 @@ impl Check {
                 }
                 Block::Image { source, cache_control } => {
                     if message.role != Role::User {
-                        self.v.push(Violation::new("anthropic.image_in_user", &bpath, format!("{bpath}: image blocks are only accepted in user messages")));
+                        self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_IMAGE_IN_USER, &bpath, format!("{bpath}: image blocks are only accepted in user messages")));
                     }
                     self.images += 1;
                     check_image(source, &bpath, limits, &mut self.v);
@@ -143,17 +143,17 @@ impl Check {
                 }
                 Block::ToolUse { id, cache_control, .. } => {
                     if message.role != Role::Assistant {
-                        self.v.push(Violation::new("anthropic.tool_use_in_assistant", &bpath, format!("{bpath}: tool_use blocks belong in assistant messages")));
+                        self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_TOOL_USE_IN_ASSISTANT, &bpath, format!("{bpath}: tool_use blocks belong in assistant messages")));
                     }
                     if !ids::ANTHROPIC.accepts(id) {
                         self.v.push(Violation::new(
-                            "anthropic.tool_use_id_format",
+                            crate::provider::rules::ANTHROPIC_TOOL_USE_ID_FORMAT,
                             &bpath,
                             format!("{bpath}.id: String should match pattern '^[a-zA-Z0-9_-]+$' and have at most 64 characters: `{id}`"),
                         ));
                     }
                     if !self.seen_ids.insert(id.clone()) {
-                        self.v.push(Violation::new("anthropic.tool_use_id_unique", &bpath, format!("{bpath}: `tool_use` ids must be unique: {id}")));
+                        self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_TOOL_USE_ID_UNIQUE, &bpath, format!("{bpath}: `tool_use` ids must be unique: {id}")));
                     }
                     if let Some(cc) = cache_control {
                         self.cache_breakpoints.push((bpath.to_string(), cc.ttl.clone()));
@@ -162,11 +162,11 @@ impl Check {
                 }
                 Block::ToolResult { tool_use_id, content, cache_control, .. } => {
                     if message.role != Role::User {
-                        self.v.push(Violation::new("anthropic.tool_result_in_user", &bpath, format!("{bpath}: tool_result blocks belong in user messages")));
+                        self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_TOOL_RESULT_IN_USER, &bpath, format!("{bpath}: tool_result blocks belong in user messages")));
                     }
                     if seen_non_result {
                         self.v.push(Violation::new(
-                            "anthropic.tool_result_first",
+                            crate::provider::rules::ANTHROPIC_TOOL_RESULT_FIRST,
                             &bpath,
                             format!("{bpath}: tool_result blocks must come first in the user message, before any other content"),
                         ));
@@ -177,7 +177,7 @@ impl Check {
                         .unwrap_or_default();
                     if !previous_uses.contains(tool_use_id.as_str()) {
                         self.v.push(Violation::new(
-                            "anthropic.tool_result_matches_tool_use",
+                            crate::provider::rules::ANTHROPIC_TOOL_RESULT_MATCHES_TOOL_USE,
                             &bpath,
                             format!(
                                 "{bpath}: unexpected `tool_use_id` found in `tool_result` blocks: {tool_use_id}. Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
@@ -189,13 +189,13 @@ impl Check {
                         ResultBlock::Image { .. } => None,
                     }).collect();
                     if inner_texts.iter().any(|t| !t.is_empty()) && inner_texts.iter().all(|t| t.trim().is_empty()) {
-                        self.v.push(Violation::new("anthropic.text_non_whitespace", &bpath, "messages: text content blocks must contain non-whitespace text"));
+                        self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_TEXT_NON_WHITESPACE, &bpath, "messages: text content blocks must contain non-whitespace text"));
                     }
                     for (k, inner) in content.iter().enumerate() {
                         let ipath = bpath.child(".content.", k, "");
                         match inner {
                             ResultBlock::Text { text } if text.is_empty() => self.v.push(Violation::new(
-                                "anthropic.text_non_empty",
+                                crate::provider::rules::ANTHROPIC_TEXT_NON_EMPTY,
                                 &ipath,
                                 format!("{ipath}: text content blocks must be non-empty"),
                             )),
@@ -212,23 +212,23 @@ impl Check {
                 }
                 Block::Thinking { signature, .. } => {
                     if message.role != Role::Assistant {
-                        self.v.push(Violation::new("anthropic.thinking_in_assistant", &bpath, format!("{bpath}: thinking blocks belong in assistant messages")));
+                        self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_THINKING_IN_ASSISTANT, &bpath, format!("{bpath}: thinking blocks belong in assistant messages")));
                     }
                     if signature.is_empty() {
-                        self.v.push(Violation::new("anthropic.thinking_signature", &bpath, format!("{bpath}.signature: thinking blocks need their signature")));
+                        self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_THINKING_SIGNATURE, &bpath, format!("{bpath}.signature: thinking blocks need their signature")));
                     }
                     seen_non_result = true;
                 }
                 Block::RedactedThinking { .. } => {
                     if message.role != Role::Assistant {
-                        self.v.push(Violation::new("anthropic.thinking_in_assistant", &bpath, format!("{bpath}: redacted_thinking blocks belong in assistant messages")));
+                        self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_THINKING_IN_ASSISTANT, &bpath, format!("{bpath}: redacted_thinking blocks belong in assistant messages")));
                     }
                     seen_non_result = true;
                 }
                 Block::Native(block) => {
                     if message.role != Role::Assistant {
                         let kind = block.get("type").and_then(Value::as_str).unwrap_or("native");
-                        self.v.push(Violation::new("anthropic.native_in_assistant", &bpath, format!("{bpath}: `{kind}` blocks belong in assistant messages")));
+                        self.v.push(Violation::new(crate::provider::rules::ANTHROPIC_NATIVE_IN_ASSISTANT, &bpath, format!("{bpath}: `{kind}` blocks belong in assistant messages")));
                     }
                     seen_non_result = true;
                 }
@@ -255,7 +255,7 @@ impl Check {
                 missing.sort_unstable();
                 if !missing.is_empty() {
                     self.v.push(Violation::new(
-                        "anthropic.tool_use_has_tool_result",
+                        crate::provider::rules::ANTHROPIC_TOOL_USE_HAS_TOOL_RESULT,
                         &path,
                         format!(
                             "{path}: `tool_use` ids were found without `tool_result` blocks immediately after: {}. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
@@ -276,7 +276,7 @@ impl Check {
         if request.settings.thinking.as_ref().is_some_and(|t| t.is_on()) {
             if let Some((index, found)) = unthought_turn(request) {
                 v.push(Violation::new(
-                    "anthropic.thinking_starts_turn",
+                    crate::provider::rules::ANTHROPIC_THINKING_STARTS_TURN,
                     format!("messages.{index}.content.0"),
                     format!("messages.{index}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking"),
                 ));
@@ -284,7 +284,7 @@ impl Check {
         }
         if prefill_refusal(request, limits).is_some() {
             v.push(Violation::new(
-                "anthropic.ends_with_user",
+                crate::provider::rules::ANTHROPIC_ENDS_WITH_USER,
                 format!("messages.{last}"),
                 "This model does not support assistant message prefill. The conversation must end with a user message.",
             ));
@@ -296,7 +296,7 @@ impl Check {
         }
         if breakpoints.len() > 4 {
             v.push(Violation::new(
-                "anthropic.cache_breakpoints_max",
+                crate::provider::rules::ANTHROPIC_CACHE_BREAKPOINTS_MAX,
                 breakpoints[4].0.clone(),
                 format!("A maximum of 4 blocks with cache_control may be provided. Found {}.", breakpoints.len()),
             ));
@@ -305,25 +305,25 @@ impl Check {
         for (path, ttl) in &breakpoints {
             match ttl.as_deref() {
                 Some("1h") if seen_short => v.push(Violation::new(
-                    "anthropic.cache_ttl_order",
+                    crate::provider::rules::ANTHROPIC_CACHE_TTL_ORDER,
                     path.clone(),
                     format!("{path}: a ttl='1h' cache_control block must not come after a ttl='5m' block"),
                 )),
                 Some("1h") => {}
                 Some("5m") | None => seen_short = true,
-                Some(other) => v.push(Violation::new("anthropic.cache_ttl_value", path.clone(), format!("{path}: cache_control.ttl must be '5m' or '1h', got '{other}'"))),
+                Some(other) => v.push(Violation::new(crate::provider::rules::ANTHROPIC_CACHE_TTL_VALUE, path.clone(), format!("{path}: cache_control.ttl must be '5m' or '1h', got '{other}'"))),
             }
         }
         if images > limits.anthropic_max_images {
             v.push(Violation::new(
-                "anthropic.max_images",
+                crate::provider::rules::ANTHROPIC_MAX_IMAGES,
                 "messages",
                 format!("Too many images: {images} in one request (at most {})", limits.anthropic_max_images),
             ));
         }
         if body > limits.anthropic_max_body_bytes {
             v.push(Violation::new(
-                "anthropic.request_too_large",
+                crate::provider::rules::ANTHROPIC_REQUEST_TOO_LARGE,
                 "",
                 format!("request_too_large: request body is {body} bytes; the limit is {}", limits.anthropic_max_body_bytes),
             ));
@@ -348,24 +348,24 @@ fn check_image(source: &ImageSource, path: &At<'_>, limits: &Limits, v: &mut Vec
         ImageSource::Base64 { media_type, data } => {
             if !IMAGE_TYPES.contains(&media_type.as_str()) {
                 v.push(Violation::new(
-                    "anthropic.image_media_type",
+                    crate::provider::rules::ANTHROPIC_IMAGE_MEDIA_TYPE,
                     path,
                     format!("{path}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp', got '{media_type}'"),
                 ));
             }
             match base64::engine::general_purpose::STANDARD.decode(data) {
                 Ok(bytes) if bytes.len() > limits.anthropic_max_image_bytes => v.push(Violation::new(
-                    "anthropic.image_size",
+                    crate::provider::rules::ANTHROPIC_IMAGE_SIZE,
                     path,
                     format!("{path}: image exceeds {} bytes ({} bytes)", limits.anthropic_max_image_bytes, bytes.len()),
                 )),
                 Ok(_) => {}
-                Err(e) => v.push(Violation::new("anthropic.image_base64", path, format!("{path}.source.data: invalid base64 data: {e}"))),
+                Err(e) => v.push(Violation::new(crate::provider::rules::ANTHROPIC_IMAGE_BASE64, path, format!("{path}.source.data: invalid base64 data: {e}"))),
             }
         }
         ImageSource::Url { url } => {
             if !(url.starts_with("https://") || url.starts_with("http://")) {
-                v.push(Violation::new("anthropic.image_url", path, format!("{path}.source.url: must be an http(s) URL")));
+                v.push(Violation::new(crate::provider::rules::ANTHROPIC_IMAGE_URL, path, format!("{path}.source.url: must be an http(s) URL")));
             }
         }
     }

@@ -216,21 +216,21 @@ pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
     if let Some(Thinking::Enabled { budget_tokens, .. }) = &s.thinking {
         if *budget_tokens < 1024 {
             out.push(Violation::new(
-                "anthropic.thinking_budget",
+                crate::provider::rules::ANTHROPIC_THINKING_BUDGET,
                 "thinking.budget_tokens",
                 "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024",
             ));
         }
         if context.max_tokens.is_some_and(|max| max <= *budget_tokens) {
-            out.push(Violation::new("anthropic.thinking_budget", "max_tokens", "`max_tokens` must be greater than `thinking.budget_tokens`."));
+            out.push(Violation::new(crate::provider::rules::ANTHROPIC_THINKING_BUDGET, "max_tokens", "`max_tokens` must be greater than `thinking.budget_tokens`."));
         }
     }
     if let Some(t) = s.temperature {
         if !(0.0..=1.0).contains(&t) {
-            out.push(Violation::new("anthropic.temperature", "temperature", "temperature: range: 0..1"));
+            out.push(Violation::new(crate::provider::rules::ANTHROPIC_TEMPERATURE, "temperature", "temperature: range: 0..1"));
         } else if thinking && t != 1.0 {
             out.push(Violation::new(
-                "anthropic.thinking_sampling",
+                crate::provider::rules::ANTHROPIC_THINKING_SAMPLING,
                 "temperature",
                 "temperature may only be set to 1 when thinking is enabled or in adaptive mode",
             ));
@@ -238,10 +238,10 @@ pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
     }
     if let Some(p) = s.top_p {
         if !(0.0..=1.0).contains(&p) {
-            out.push(Violation::new("anthropic.top_p", "top_p", "top_p: range: 0..1"));
+            out.push(Violation::new(crate::provider::rules::ANTHROPIC_TOP_P, "top_p", "top_p: range: 0..1"));
         } else if thinking && p < 0.95 {
             out.push(Violation::new(
-                "anthropic.thinking_sampling",
+                crate::provider::rules::ANTHROPIC_THINKING_SAMPLING,
                 "top_p",
                 "When thinking is enabled, you can set top_p to values between 1 and 0.95.",
             ));
@@ -249,23 +249,23 @@ pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
     }
     if thinking && s.top_k.is_some() {
         out.push(Violation::new(
-            "anthropic.thinking_sampling",
+            crate::provider::rules::ANTHROPIC_THINKING_SAMPLING,
             "top_k",
             "Thinking isn't compatible with temperature or top_k modifications as well as forced tool use.",
         ));
     }
     match &s.tool_choice {
         Some(ToolChoice::Any { .. } | ToolChoice::Tool { .. }) if thinking => {
-            out.push(Violation::new("anthropic.thinking_tool_choice", "tool_choice", "Thinking may not be enabled when tool_choice forces tool use."));
+            out.push(Violation::new(crate::provider::rules::ANTHROPIC_THINKING_TOOL_CHOICE, "tool_choice", "Thinking may not be enabled when tool_choice forces tool use."));
         }
         _ => {}
     }
     match &s.tool_choice {
         Some(ToolChoice::Tool { name, .. }) if !context.tools.contains(&name.as_str()) => {
-            out.push(Violation::new("anthropic.tool_choice_tool", "tool_choice.name", format!("Tool '{name}' not found in provided tools")));
+            out.push(Violation::new(crate::provider::rules::ANTHROPIC_TOOL_CHOICE_TOOL, "tool_choice.name", format!("Tool '{name}' not found in provided tools")));
         }
         Some(ToolChoice::Any { .. }) if context.tools.is_empty() => {
-            out.push(Violation::new("anthropic.tool_choice_tool", "tool_choice", "tool_choice may only be specified while providing tools"));
+            out.push(Violation::new(crate::provider::rules::ANTHROPIC_TOOL_CHOICE_TOOL, "tool_choice", "tool_choice may only be specified while providing tools"));
         }
         Some(ToolChoice::Auto { .. } | ToolChoice::Any { .. } | ToolChoice::Tool { .. } | ToolChoice::None) | None => {}
     }

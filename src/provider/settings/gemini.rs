@@ -258,7 +258,7 @@ fn takes_level(model: &str) -> bool {
 }
 
 pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
-    let rule = "gemini.settings";
+    let rule = crate::provider::rules::GEMINI_SETTINGS;
     let mut out = Vec::new();
     if let Some(g) = &s.generation_config {
         for (path, value, min, max) in [

@@ -275,7 +275,7 @@ fn chosen_names(choice: &NamedToolChoice, out: &mut Vec<String>) {
 }
 
 pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
-    let rule = "openai_chat.settings";
+    let rule = crate::provider::rules::OPENAI_CHAT_SETTINGS;
     let mut out = Vec::new();
     decimal_range(&mut out, rule, "temperature", s.temperature, 0.0, 2.0);
     decimal_range(&mut out, rule, "top_p", s.top_p, 0.0, 1.0);

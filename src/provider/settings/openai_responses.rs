@@ -230,7 +230,7 @@ pub struct StreamOptions {
 }
 
 pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
-    let rule = "openai_responses.settings";
+    let rule = crate::provider::rules::OPENAI_RESPONSES_SETTINGS;
     let mut out = Vec::new();
     decimal_range(&mut out, rule, "temperature", s.temperature, 0.0, 2.0);
     decimal_range(&mut out, rule, "top_p", s.top_p, 0.0, 1.0);

@@ -54,29 +54,29 @@ pub enum SessionError {
 impl SessionError {
     pub fn code(&self) -> &'static str {
         match self {
-            SessionError::InvalidOptions(_) => "invalid_options",
+            SessionError::InvalidOptions(_) => crate::error_codes::INVALID_OPTIONS,
             SessionError::Request(e) => e.code(),
-            SessionError::InvalidTemplate(_) => "invalid_template",
-            SessionError::InvalidRecord(_) => "invalid_record",
-            SessionError::UnknownToolCall(_) => "unknown_tool_call",
-            SessionError::InvalidPromptIndex { .. } => "invalid_prompt_index",
-            SessionError::NothingToCompact => "nothing_to_compact",
-            SessionError::NoCompactionPrepared => "no_compaction_prepared",
-            SessionError::CompactionStale => "compaction_stale",
-            SessionError::DegenerateSummary(_) => "degenerate_summary",
-            SessionError::UnknownTicket(_) => "unknown_ticket",
-            SessionError::SessionMismatch { .. } => "session_mismatch",
-            SessionError::InvalidSnapshot(_) => "invalid_snapshot",
-            SessionError::QueueNotEmpty(_) => "queue_not_empty",
-            SessionError::NoAnswerBegun => "no_answer_begun",
-            SessionError::AnswerInProgress => "answer_in_progress",
-            SessionError::HistoryNeeded => "history_needed",
-            SessionError::HistoryMismatch(_) => "history_mismatch",
-            SessionError::CommandWaiting { .. } => "command_waiting",
-            SessionError::NotAsked(_) => "not_asked",
-            SessionError::RecordsUnavailable(_) => "records_unavailable",
-            SessionError::SubagentCall(_) => "subagent_call",
-            SessionError::NoSubagent(_) => "no_subagent",
+            SessionError::InvalidTemplate(_) => crate::error_codes::INVALID_TEMPLATE,
+            SessionError::InvalidRecord(_) => crate::error_codes::INVALID_RECORD,
+            SessionError::UnknownToolCall(_) => crate::error_codes::UNKNOWN_TOOL_CALL,
+            SessionError::InvalidPromptIndex { .. } => crate::error_codes::INVALID_PROMPT_INDEX,
+            SessionError::NothingToCompact => crate::error_codes::NOTHING_TO_COMPACT,
+            SessionError::NoCompactionPrepared => crate::error_codes::NO_COMPACTION_PREPARED,
+            SessionError::CompactionStale => crate::error_codes::COMPACTION_STALE,
+            SessionError::DegenerateSummary(_) => crate::error_codes::DEGENERATE_SUMMARY,
+            SessionError::UnknownTicket(_) => crate::error_codes::UNKNOWN_TICKET,
+            SessionError::SessionMismatch { .. } => crate::error_codes::SESSION_MISMATCH,
+            SessionError::InvalidSnapshot(_) => crate::error_codes::INVALID_SNAPSHOT,
+            SessionError::QueueNotEmpty(_) => crate::error_codes::QUEUE_NOT_EMPTY,
+            SessionError::NoAnswerBegun => crate::error_codes::NO_ANSWER_BEGUN,
+            SessionError::AnswerInProgress => crate::error_codes::ANSWER_IN_PROGRESS,
+            SessionError::HistoryNeeded => crate::error_codes::HISTORY_NEEDED,
+            SessionError::HistoryMismatch(_) => crate::error_codes::HISTORY_MISMATCH,
+            SessionError::CommandWaiting { .. } => crate::error_codes::COMMAND_WAITING,
+            SessionError::NotAsked(_) => crate::error_codes::NOT_ASKED,
+            SessionError::RecordsUnavailable(_) => crate::error_codes::RECORDS_UNAVAILABLE,
+            SessionError::SubagentCall(_) => crate::error_codes::SUBAGENT_CALL,
+            SessionError::NoSubagent(_) => crate::error_codes::NO_SUBAGENT,
         }
     }
 }
@@ -136,9 +136,9 @@ pub enum AppendError {
 impl AppendError {
     pub fn code(&self) -> &'static str {
         match self {
-            AppendError::InvalidRecord(_) => "invalid_record",
-            AppendError::SeqConflict { .. } => "seq_conflict",
-            AppendError::HistoryNeeded => "history_needed",
+            AppendError::InvalidRecord(_) => crate::error_codes::INVALID_RECORD,
+            AppendError::SeqConflict { .. } => crate::error_codes::SEQ_CONFLICT,
+            AppendError::HistoryNeeded => crate::error_codes::HISTORY_NEEDED,
         }
     }
 }

@@ -9,35 +9,23 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::Diagnostic;
 
-/// When a rule applies.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Activation {
-    /// Always in the prompt.
-    Always,
-    /// When a read or edited path matches one of `globs` (relative to `base`).
-    Globs { globs: Vec<String>, base: String },
-    /// An instruction file in a directory below cwd: when a path inside it is read or edited.
-    Subdirectory,
-    /// Cursor "agent requested": offered by its description.
-    AgentRequested,
-    /// Cursor "manual": only when a person names it.
-    Manual,
+crate::tagged::tagged_enum! {
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    /// When a rule applies.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum Activation {
+        /// Always in the prompt.
+        Always,
+        /// When a read or edited path matches one of `globs` (relative to `base`).
+        Globs { globs: Vec<String>, base: String },
+        /// An instruction file in a directory below cwd: when a path inside it is read or edited.
+        Subdirectory,
+        /// Cursor "agent requested": offered by its description.
+        AgentRequested,
+        /// Cursor "manual": only when a person names it.
+        Manual,
+    }
 }
-
-// Read through its externally tagged twin (`crate::tagged::deserialize_externally`): the
-// first-load module reads rules a host hands it, without serde's buffering of each object.
-#[derive(Deserialize)]
-#[serde(remote = "Activation", rename_all = "snake_case")]
-enum ActivationTwin {
-    Always,
-    Globs { globs: Vec<String>, base: String },
-    Subdirectory,
-    AgentRequested,
-    Manual,
-}
-crate::tagged::deserialize_externally!(Activation, ActivationTwin, "kind", ["always", "subdirectory", "agent_requested", "manual"]);
-
 
 /// One rule, with where it came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -77,7 +65,6 @@ pub enum RuleSource {
     Cursorrules,
     Import,
 }
-
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -125,7 +112,6 @@ pub struct ListingEntry {
     pub location: String,
 }
 
-
 /// What discovery found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -165,7 +151,6 @@ pub struct HostCalls {
     pub read_dir: u64,
     pub read_file: u64,
 }
-
 
 #[cfg(test)]
 mod tests {

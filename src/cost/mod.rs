@@ -44,35 +44,23 @@ pub struct LongContext {
     pub prices: Prices,
 }
 
-/// How an API caches a prompt.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
-pub enum Caching {
-    /// Entries at the request's cache breakpoints (Anthropic), refreshed by every hit; below
-    /// `minTokens` nothing is cached.
-    #[serde(rename_all = "camelCase")]
-    Breakpoints { min_tokens: u64, ttl_seconds: u64, long_ttl_seconds: u64 },
-    /// The longest cached prefix, from `minTokens` in `step`s (OpenAI, xAI).
-    #[serde(rename_all = "camelCase")]
-    Prefix { min_tokens: u64, step: u64, ttl_seconds: u64 },
-    /// A cached prefix from `minTokens` (Gemini's implicit caching).
-    #[serde(rename_all = "camelCase")]
-    Implicit { min_tokens: u64, ttl_seconds: u64 },
+crate::tagged::tagged_enum! {
+    #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
+    /// How an API caches a prompt.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Caching {
+        /// Entries at the request's cache breakpoints (Anthropic), refreshed by every hit; below
+        /// `minTokens` nothing is cached.
+        #[serde(rename_all = "camelCase")]
+        Breakpoints { min_tokens: u64, ttl_seconds: u64, long_ttl_seconds: u64 },
+        /// The longest cached prefix, from `minTokens` in `step`s (OpenAI, xAI).
+        #[serde(rename_all = "camelCase")]
+        Prefix { min_tokens: u64, step: u64, ttl_seconds: u64 },
+        /// A cached prefix from `minTokens` (Gemini's implicit caching).
+        #[serde(rename_all = "camelCase")]
+        Implicit { min_tokens: u64, ttl_seconds: u64 },
+    }
 }
-
-// Read through its externally tagged twin (`crate::tagged::deserialize_externally`): no serde
-// buffering of the object.
-#[derive(Deserialize)]
-#[serde(remote = "Caching", rename_all = "camelCase", deny_unknown_fields)]
-enum CachingTwin {
-    #[serde(rename_all = "camelCase")]
-    Breakpoints { min_tokens: u64, ttl_seconds: u64, long_ttl_seconds: u64 },
-    #[serde(rename_all = "camelCase")]
-    Prefix { min_tokens: u64, step: u64, ttl_seconds: u64 },
-    #[serde(rename_all = "camelCase")]
-    Implicit { min_tokens: u64, ttl_seconds: u64 },
-}
-crate::tagged::deserialize_externally!(Caching, CachingTwin, "kind", []);
 
 /// A model family's prices and caching, with when and where they were read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

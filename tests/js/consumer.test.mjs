@@ -357,8 +357,9 @@ test('each module stays within its size budget', () => {
   // few KB less tightly than `gzip -9`.) Raised on purpose when the modules became crates built
   // in one cargo run, the core compiled once at "s" for both: the lazy one links the core's
   // code at "s", not "z" (+21.7 KB), the first one inlines a little differently across the
-  // crates at link time (+5.3 KB); BENCHMARKS.md.
-  const BUDGETS = { 'contextview_bg.wasm': 688_000, 'contextview_lazy_bg.wasm': 307_000 };
+  // crates at link time (+5.3 KB); and again when the settings' tagged enums were each declared
+  // once (`tagged_enum!`: a conversion from the reader's type, +2.8 KB); BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 691_000, 'contextview_lazy_bg.wasm': 307_000 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

@@ -67,40 +67,24 @@ pub enum Speed {
     Fast,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Thinking {
-    Enabled {
-        budget_tokens: u32,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        display: Option<ThinkingDisplay>,
-    },
-    Adaptive {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        display: Option<ThinkingDisplay>,
-    },
-    /// The model thinks between tool calls.
-    BetweenTools,
-    Disabled,
+crate::tagged::tagged_enum! {
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum Thinking {
+        Enabled {
+            budget_tokens: u32,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            display: Option<ThinkingDisplay>,
+        },
+        Adaptive {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            display: Option<ThinkingDisplay>,
+        },
+        /// The model thinks between tool calls.
+        BetweenTools,
+        Disabled,
+    }
 }
-
-// Read through its externally tagged twin (`crate::tagged::deserialize_externally`).
-#[derive(Deserialize)]
-#[serde(remote = "Thinking", rename_all = "snake_case", deny_unknown_fields)]
-enum ThinkingTwin {
-    Enabled {
-        budget_tokens: u32,
-        #[serde(default)]
-        display: Option<ThinkingDisplay>,
-    },
-    Adaptive {
-        #[serde(default)]
-        display: Option<ThinkingDisplay>,
-    },
-    BetweenTools,
-    Disabled,
-}
-crate::tagged::deserialize_externally!(Thinking, ThinkingTwin, "type", ["between_tools", "disabled"]);
 
 impl Thinking {
     /// Thinking is on: the model thinks before it answers.
@@ -119,44 +103,26 @@ pub enum ThinkingDisplay {
     Omitted,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ToolChoice {
-    Auto {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        disable_parallel_tool_use: Option<bool>,
-    },
-    Any {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        disable_parallel_tool_use: Option<bool>,
-    },
-    Tool {
-        name: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        disable_parallel_tool_use: Option<bool>,
-    },
-    None,
+crate::tagged::tagged_enum! {
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum ToolChoice {
+        Auto {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            disable_parallel_tool_use: Option<bool>,
+        },
+        Any {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            disable_parallel_tool_use: Option<bool>,
+        },
+        Tool {
+            name: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            disable_parallel_tool_use: Option<bool>,
+        },
+        None,
+    }
 }
-
-#[derive(Deserialize)]
-#[serde(remote = "ToolChoice", rename_all = "snake_case", deny_unknown_fields)]
-enum ToolChoiceTwin {
-    Auto {
-        #[serde(default)]
-        disable_parallel_tool_use: Option<bool>,
-    },
-    Any {
-        #[serde(default)]
-        disable_parallel_tool_use: Option<bool>,
-    },
-    Tool {
-        name: String,
-        #[serde(default)]
-        disable_parallel_tool_use: Option<bool>,
-    },
-    None,
-}
-crate::tagged::deserialize_externally!(ToolChoice, ToolChoiceTwin, "type", ["none"]);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -193,20 +159,15 @@ pub enum Effort {
     Max,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum OutputFormat {
-    JsonSchema {
-        schema: Map<String, Value>,
-    },
+crate::tagged::tagged_enum! {
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum OutputFormat {
+        JsonSchema {
+            schema: Map<String, Value>,
+        },
+    }
 }
-
-#[derive(Deserialize)]
-#[serde(remote = "OutputFormat", rename_all = "snake_case", deny_unknown_fields)]
-enum OutputFormatTwin {
-    JsonSchema { schema: Map<String, Value> },
-}
-crate::tagged::deserialize_externally!(OutputFormat, OutputFormatTwin, "type", []);
 
 /// The rules for the settings alone (the rule on the conversation's thinking is the
 /// validator's: [`crate::provider::anthropic::thinking_turn_refusal`]).
@@ -284,8 +245,8 @@ mod tests {
         check(&s, &context).into_iter().map(|v| (v.path, v.message)).collect()
     }
 
-    /// The tagged enums, read through their twins, take and refuse what serde's internally
-    /// tagged reader took and refused, in its words (seen from serde 1.0.228).
+    /// The tagged enums, each declared once (`tagged_enum!`), take and refuse what serde's
+    /// internally tagged reader took and refused, in its words (seen from serde 1.0.228).
     #[test]
     fn tagged_settings_read_as_serde_s_internally_tagged_reader() {
         let thinking = |v: Value| Thinking::deserialize(v).map_err(|e| e.to_string());

@@ -110,24 +110,15 @@ pub enum Verbosity {
     High,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ResponseFormat {
-    Text,
-    JsonObject,
-    JsonSchema { json_schema: JsonSchema },
+crate::tagged::tagged_enum! {
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ResponseFormat {
+        Text,
+        JsonObject,
+        JsonSchema { json_schema: JsonSchema },
+    }
 }
-
-// The tagged enums here are read through externally tagged twins
-// (`crate::tagged::deserialize_externally`), the untagged ones by hand: no serde buffering.
-#[derive(Deserialize)]
-#[serde(remote = "ResponseFormat", rename_all = "snake_case", deny_unknown_fields)]
-enum ResponseFormatTwin {
-    Text,
-    JsonObject,
-    JsonSchema { json_schema: JsonSchema },
-}
-crate::tagged::deserialize_externally!(ResponseFormat, ResponseFormatTwin, "type", ["text", "json_object"]);
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -166,22 +157,15 @@ pub enum ToolChoiceMode {
     Required,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum NamedToolChoice {
-    Function { function: ToolName },
-    Custom { custom: ToolName },
-    AllowedTools { allowed_tools: AllowedTools },
+crate::tagged::tagged_enum! {
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum NamedToolChoice {
+        Function { function: ToolName },
+        Custom { custom: ToolName },
+        AllowedTools { allowed_tools: AllowedTools },
+    }
 }
-
-#[derive(Deserialize)]
-#[serde(remote = "NamedToolChoice", rename_all = "snake_case", deny_unknown_fields)]
-enum NamedToolChoiceTwin {
-    Function { function: ToolName },
-    Custom { custom: ToolName },
-    AllowedTools { allowed_tools: AllowedTools },
-}
-crate::tagged::deserialize_externally!(NamedToolChoice, NamedToolChoiceTwin, "type", []);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -218,21 +202,16 @@ crate::value_read::deserialize_by_hand!(Stop, |value| {
         .map_err(|_| serde::de::Error::custom("data did not match any variant of untagged enum Stop"))
 });
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Prediction {
-    /// The predicted output: a string, or text parts.
-    Content {
-        content: Value,
-    },
+crate::tagged::tagged_enum! {
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum Prediction {
+        /// The predicted output: a string, or text parts.
+        Content {
+            content: Value,
+        },
+    }
 }
-
-#[derive(Deserialize)]
-#[serde(remote = "Prediction", rename_all = "snake_case", deny_unknown_fields)]
-enum PredictionTwin {
-    Content { content: Value },
-}
-crate::tagged::deserialize_externally!(Prediction, PredictionTwin, "type", []);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -358,8 +337,8 @@ mod tests {
         check(&s, &Context { model: "gpt-4.1", max_tokens: None, tools, system: false }).into_iter().map(|v| v.message).collect()
     }
 
-    /// The tagged enums, read through their twins, and the untagged ones, read by hand, take and
-    /// refuse what serde's derived readers took and refused, in their words.
+    /// The tagged enums, each declared once (`tagged_enum!`), and the untagged ones, read by
+    /// hand, take and refuse what serde's derived readers took and refused, in their words.
     #[test]
     fn tagged_and_untagged_settings_read_as_serde_s_readers() {
         let format = |v: Value| ResponseFormat::deserialize(v).map_err(|e| e.to_string());

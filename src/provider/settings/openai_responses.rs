@@ -115,39 +115,23 @@ pub struct Text {
     pub verbosity: Option<Verbosity>,
 }
 
-/// The output's format. Unlike Chat's, a JSON schema's fields sit on the format itself.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum TextFormat {
-    Text,
-    JsonObject,
-    JsonSchema {
-        name: String,
-        schema: Map<String, Value>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        description: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        strict: Option<bool>,
-    },
+crate::tagged::tagged_enum! {
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    /// The output's format. Unlike Chat's, a JSON schema's fields sit on the format itself.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum TextFormat {
+        Text,
+        JsonObject,
+        JsonSchema {
+            name: String,
+            schema: Map<String, Value>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            description: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            strict: Option<bool>,
+        },
+    }
 }
-
-// The tagged enums here are read through externally tagged twins
-// (`crate::tagged::deserialize_externally`), the untagged ones by hand: no serde buffering.
-#[derive(Deserialize)]
-#[serde(remote = "TextFormat", rename_all = "snake_case", deny_unknown_fields)]
-enum TextFormatTwin {
-    Text,
-    JsonObject,
-    JsonSchema {
-        name: String,
-        schema: Map<String, Value>,
-        #[serde(default)]
-        description: Option<String>,
-        #[serde(default)]
-        strict: Option<bool>,
-    },
-}
-crate::tagged::deserialize_externally!(TextFormat, TextFormatTwin, "type", ["text", "json_object"]);
 
 /// `"none" | "auto" | "required"`, a function or custom tool by name, a set of allowed tools,
 /// or a hosted tool by type.
@@ -206,7 +190,7 @@ enum NamedToolChoiceTwin {
 crate::value_read::deserialize_by_hand!(NamedToolChoice, |value| {
     // As serde's reader with its untagged variant: a tagged variant that reads whole, else any
     // object as a hosted tool.
-    let tagged = crate::tagged::externally_tagged(value.clone(), "type", &[], "internally tagged enum NamedToolChoice")
+    let tagged = crate::tagged::externally_tagged(value.clone(), "type", &[], "snake_case", "internally tagged enum NamedToolChoice")
         .and_then(NamedToolChoiceTwin::deserialize);
     match (tagged, value) {
         (Ok(choice), _) => Ok(choice),

@@ -8,32 +8,25 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One entry of the conversation, in the order the model experienced it.
-///
-/// Consecutive assistant-side items (reasoning, text, tool calls) form one assistant turn; tool
-/// results answer calls of the turn before them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Item {
-    User(UserMessage),
-    Assistant(AssistantText),
-    Reasoning(Reasoning),
-    ToolCall(ToolCall),
-    ToolResult(ToolResult),
-    /// A block of the model's turn that only its own API can read back: a server-side tool's
-    /// call or result (Anthropic web search, code execution; Gemini code execution; an OpenAI
-    /// Responses hosted-tool item), kept as the provider sent it.
-    Native(Native),
+crate::tagged::newtype_enum! {
+    #[serde(tag = "type")]
+    /// One entry of the conversation, in the order the model experienced it.
+    ///
+    /// Consecutive assistant-side items (reasoning, text, tool calls) form one assistant turn; tool
+    /// results answer calls of the turn before them.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Item {
+        "user" => User(UserMessage),
+        "assistant" => Assistant(AssistantText),
+        "reasoning" => Reasoning(Reasoning),
+        "tool_call" => ToolCall(ToolCall),
+        "tool_result" => ToolResult(ToolResult),
+        /// A block of the model's turn that only its own API can read back: a server-side tool's
+        /// call or result (Anthropic web search, code execution; Gemini code execution; an OpenAI
+        /// Responses hosted-tool item), kept as the provider sent it.
+        "native" => Native(Native),
+    }
 }
-
-crate::tagged::deserialize_tagged!(Item, "type", {
-    "user" => User,
-    "assistant" => Assistant,
-    "reasoning" => Reasoning,
-    "tool_call" => ToolCall,
-    "tool_result" => ToolResult,
-    "native" => Native,
-});
 
 impl Item {
     /// The item's stable id (derived from the log, so it survives replays).

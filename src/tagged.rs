@@ -8,6 +8,43 @@
 //! Serialization stays derived. What each enum's reading removed from the `.wasm` is in
 //! BENCHMARKS.md.
 
+/// Declares an internally tagged enum whose variants each hold one type, once: each variant
+/// with its tag (`"usage_anchor" => UsageAnchor(UsageAnchor)`), from which come the writer
+/// (serde's derived `Serialize`, each variant renamed to its tag), the reader (the tag looked up,
+/// the value handed to the variant's type, as [`deserialize_tagged`] reads), `kind()` (a value's
+/// tag) and `KINDS` (every tag, in order). The container's `serde` attribute comes first.
+macro_rules! newtype_enum {
+    (
+        #[serde(tag = $key:literal)]
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $($(#[$vmeta:meta])* $tag:literal => $variant:ident($ty:ty)),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(serde::Serialize)]
+        #[serde(tag = $key)]
+        $vis enum $name {
+            $($(#[$vmeta])* #[serde(rename = $tag)] $variant($ty)),+
+        }
+
+        impl $name {
+            /// Every tag, in the order the variants are declared.
+            pub const KINDS: &'static [&'static str] = &[$($tag),+];
+
+            /// This value's tag.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $($name::$variant(_) => $tag),+
+                }
+            }
+        }
+
+        $crate::tagged::deserialize_tagged!($name, $key, { $($tag => $variant),+ });
+    };
+}
+pub(crate) use newtype_enum;
+
 /// Implements `Deserialize` for `$enum`, whose variants each hold one type, tagged by `$key`.
 macro_rules! deserialize_tagged {
     ($enum:ident, $key:literal, { $($tag:literal => $variant:ident),+ $(,)? }) => {
@@ -197,7 +234,7 @@ mod tests {
     use serde::Deserialize;
     use serde_json::json;
 
-    #[derive(Debug, PartialEq, Deserialize)]
+    #[derive(Debug, PartialEq, serde::Serialize, Deserialize)]
     struct A {
         x: u32,
     }
@@ -212,6 +249,32 @@ mod tests {
         B(B),
     }
     deserialize_tagged!(E, "kind", { "a" => A, "b" => B });
+
+    #[derive(Debug, PartialEq, serde::Serialize, Deserialize)]
+    struct C {
+        z: bool,
+    }
+    newtype_enum! {
+        #[serde(tag = "kind")]
+        #[derive(Debug, PartialEq)]
+        enum N {
+            "a" => A(A),
+            "see_also" => C(C),
+        }
+    }
+
+    #[test]
+    fn one_newtype_declaration_writes_reads_and_names_its_tags() {
+        let values = [N::A(A { x: 1 }), N::C(C { z: true })];
+        let written: Vec<String> = values.iter().map(|v| serde_json::to_string(v).unwrap()).collect();
+        assert_eq!(written, [r#"{"kind":"a","x":1}"#, r#"{"kind":"see_also","z":true}"#]);
+        for (value, text) in values.iter().zip(&written) {
+            assert_eq!(&serde_json::from_str::<N>(text).unwrap(), value);
+        }
+        assert_eq!(values.iter().map(N::kind).collect::<Vec<_>>(), ["a", "see_also"]);
+        assert_eq!(N::KINDS, ["a", "see_also"]);
+        assert_eq!(N::deserialize(json!({"kind": "c", "z": true})).unwrap_err().to_string(), "unknown variant `c`, expected `a` or `see_also`");
+    }
 
     #[test]
     fn the_tag_picks_the_variant_wherever_it_stands() {

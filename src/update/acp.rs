@@ -31,37 +31,17 @@ impl AcpUpdate {
     }
 }
 
-/// The stable ACP v1 updates that carry conversation content.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "sessionUpdate", rename_all = "snake_case")]
-pub enum SessionUpdate {
-    UserMessageChunk(ContentChunk),
-    AgentMessageChunk(ContentChunk),
-    AgentThoughtChunk(ContentChunk),
-    ToolCall(ToolCallStart),
-    ToolCallUpdate(ToolCallPatch),
-    Plan(Plan),
-}
-
-crate::tagged::deserialize_tagged!(SessionUpdate, "sessionUpdate", {
-    "user_message_chunk" => UserMessageChunk,
-    "agent_message_chunk" => AgentMessageChunk,
-    "agent_thought_chunk" => AgentThoughtChunk,
-    "tool_call" => ToolCall,
-    "tool_call_update" => ToolCallUpdate,
-    "plan" => Plan,
-});
-
-impl SessionUpdate {
-    pub fn kind(&self) -> &'static str {
-        match self {
-            SessionUpdate::UserMessageChunk(_) => "user_message_chunk",
-            SessionUpdate::AgentMessageChunk(_) => "agent_message_chunk",
-            SessionUpdate::AgentThoughtChunk(_) => "agent_thought_chunk",
-            SessionUpdate::ToolCall(_) => "tool_call",
-            SessionUpdate::ToolCallUpdate(_) => "tool_call_update",
-            SessionUpdate::Plan(_) => "plan",
-        }
+crate::tagged::newtype_enum! {
+    #[serde(tag = "sessionUpdate")]
+    /// The stable ACP v1 updates that carry conversation content.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum SessionUpdate {
+        "user_message_chunk" => UserMessageChunk(ContentChunk),
+        "agent_message_chunk" => AgentMessageChunk(ContentChunk),
+        "agent_thought_chunk" => AgentThoughtChunk(ContentChunk),
+        "tool_call" => ToolCall(ToolCallStart),
+        "tool_call_update" => ToolCallUpdate(ToolCallPatch),
+        "plan" => Plan(Plan),
     }
 }
 

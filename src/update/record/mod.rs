@@ -92,91 +92,43 @@ impl RecordBody {
     }
 }
 
-/// Our own record kinds: facts with no ACP update.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Event {
-    /// The provider's reported usage for the response that ended just before this record.
-    UsageAnchor(UsageAnchor),
-    /// The sampling model changed.
-    ModelSwitch(ModelSwitch),
-    /// Everything before `firstKeptSeq` is represented, for the model, by `summary`.
-    CompactionCheckpoint(CompactionCheckpoint),
-    /// The conversation is truncated back to before real user prompt `promptIndex` (0-based).
-    Rewind(Rewind),
-    /// A runtime reminder delivered to the model as a synthetic user message.
-    ReminderInjected(ReminderInjected),
-    /// The prompt heads from here on: the system prompt, and the first-user prefix that opens
-    /// the conversation (rendered from a `PromptContext`, or recorded by an importer).
-    PromptHeadSnapshot(PromptHeadSnapshot),
-    /// Files the agent changed outside the tool calls the log shows (tool calls with a diff, or
-    /// of kind edit, delete or move, count by themselves).
-    EditedPaths(EditedPaths),
-    /// The tools the requests carry from here on (written when a build's tools change), so a
-    /// reopened session and its timeline know what each request carried.
-    ToolsDefined(ToolsDefined),
-    /// How a provider's answer ended, after its content: the stop reason, whether it came whole,
-    /// the provider's error when it failed, and its usage exactly as the provider reported it.
-    AnswerEnd(AnswerEnd),
-    /// Derived data: the replay's state through an earlier record, so a session opens from here
-    /// instead of replaying what came before. Replay skips it; deleting it changes no build.
-    Checkpoint(crate::update::checkpoint::Checkpoint),
-    /// A subagent was started for one of the model's delegation calls: its own session answers it.
-    SubagentStarted(SubagentStarted),
-    /// A subagent ended: its report answered the call (the result record before this one), or it
-    /// failed and a synthetic result says so.
-    SubagentEnded(SubagentEnded),
-}
-
-crate::tagged::deserialize_tagged!(Event, "kind", {
-    "usage_anchor" => UsageAnchor,
-    "model_switch" => ModelSwitch,
-    "compaction_checkpoint" => CompactionCheckpoint,
-    "rewind" => Rewind,
-    "reminder_injected" => ReminderInjected,
-    "prompt_head_snapshot" => PromptHeadSnapshot,
-    "edited_paths" => EditedPaths,
-    "tools_defined" => ToolsDefined,
-    "answer_end" => AnswerEnd,
-    "checkpoint" => Checkpoint,
-    "subagent_started" => SubagentStarted,
-    "subagent_ended" => SubagentEnded,
-});
-
-impl Event {
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Event::UsageAnchor(_) => "usage_anchor",
-            Event::ModelSwitch(_) => "model_switch",
-            Event::CompactionCheckpoint(_) => "compaction_checkpoint",
-            Event::Rewind(_) => "rewind",
-            Event::ReminderInjected(_) => "reminder_injected",
-            Event::PromptHeadSnapshot(_) => "prompt_head_snapshot",
-            Event::EditedPaths(_) => "edited_paths",
-            Event::AnswerEnd(_) => "answer_end",
-            Event::ToolsDefined(_) => "tools_defined",
-            Event::Checkpoint(_) => "checkpoint",
-            Event::SubagentStarted(_) => "subagent_started",
-            Event::SubagentEnded(_) => "subagent_ended",
-        }
+crate::tagged::newtype_enum! {
+    #[serde(tag = "kind")]
+    /// Our own record kinds: facts with no ACP update.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Event {
+        /// The provider's reported usage for the response that ended just before this record.
+        "usage_anchor" => UsageAnchor(UsageAnchor),
+        /// The sampling model changed.
+        "model_switch" => ModelSwitch(ModelSwitch),
+        /// Everything before `firstKeptSeq` is represented, for the model, by `summary`.
+        "compaction_checkpoint" => CompactionCheckpoint(CompactionCheckpoint),
+        /// The conversation is truncated back to before real user prompt `promptIndex` (0-based).
+        "rewind" => Rewind(Rewind),
+        /// A runtime reminder delivered to the model as a synthetic user message.
+        "reminder_injected" => ReminderInjected(ReminderInjected),
+        /// The prompt heads from here on: the system prompt, and the first-user prefix that opens
+        /// the conversation (rendered from a `PromptContext`, or recorded by an importer).
+        "prompt_head_snapshot" => PromptHeadSnapshot(PromptHeadSnapshot),
+        /// Files the agent changed outside the tool calls the log shows (tool calls with a diff, or
+        /// of kind edit, delete or move, count by themselves).
+        "edited_paths" => EditedPaths(EditedPaths),
+        /// The tools the requests carry from here on (written when a build's tools change), so a
+        /// reopened session and its timeline know what each request carried.
+        "tools_defined" => ToolsDefined(ToolsDefined),
+        /// How a provider's answer ended, after its content: the stop reason, whether it came whole,
+        /// the provider's error when it failed, and its usage exactly as the provider reported it.
+        "answer_end" => AnswerEnd(AnswerEnd),
+        /// Derived data: the replay's state through an earlier record, so a session opens from here
+        /// instead of replaying what came before. Replay skips it; deleting it changes no build.
+        "checkpoint" => Checkpoint(crate::update::checkpoint::Checkpoint),
+        /// A subagent was started for one of the model's delegation calls: its own session answers it.
+        "subagent_started" => SubagentStarted(SubagentStarted),
+        /// A subagent ended: its report answered the call (the result record before this one), or it
+        /// failed and a synthetic result says so.
+        "subagent_ended" => SubagentEnded(SubagentEnded),
     }
 }
-
-/// Kinds that [`Event`] types; an `event` with one of these names that fails to parse is malformed.
-pub const EVENT_KINDS: [&str; 12] = [
-    "usage_anchor",
-    "model_switch",
-    "compaction_checkpoint",
-    "rewind",
-    "reminder_injected",
-    "prompt_head_snapshot",
-    "edited_paths",
-    "answer_end",
-    "tools_defined",
-    "checkpoint",
-    "subagent_started",
-    "subagent_ended",
-];
 
 // --- wire form -------------------------------------------------------------------------------
 
@@ -242,7 +194,7 @@ impl Record {
         let body = match (present("update"), present("event")) {
             (true, false) => RecordBody::Update(parse_update(map.remove("update").unwrap_or_default())?),
             (false, true) => match map.get("event").and_then(|e| e.get("kind")).and_then(Value::as_str) {
-                Some(kind) if EVENT_KINDS.contains(&kind) => {
+                Some(kind) if Event::KINDS.contains(&kind) => {
                     let kind = kind.to_owned();
                     let event = map.remove("event").unwrap_or_default();
                     RecordBody::Event(Event::from_tagged(&kind, event).map_err(|e| RecordError::BadBody { kind, reason: e.to_string() })?)

@@ -43,7 +43,7 @@ pub struct Settings {
     /// Inference speed (`"fast"`: more output tokens a second, at its price).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speed: Option<Speed>,
-    // Passed through as given (the API checks them; their shapes are in src/js/shapes).
+    // Passed through as given (the API checks them; their shapes are in crates/js/src/shapes).
     /// The code-execution container to reuse (an id), or the skills to load into one.
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub container: Value,

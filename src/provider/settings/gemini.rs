@@ -86,7 +86,7 @@ pub struct GenerationConfig {
     pub media_resolution: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_config: Option<ThinkingConfig>,
-    // Passed through as given (the API checks them; their shapes are in src/js/shapes).
+    // Passed through as given (the API checks them; their shapes are in crates/js/src/shapes).
     /// Spoken output: the voice or voices, and their language.
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub speech_config: Value,

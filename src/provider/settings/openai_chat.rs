@@ -78,7 +78,7 @@ pub struct Settings {
     /// Only with `stream`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream_options: Option<StreamOptions>,
-    // Passed through as given (the API checks them; their shapes are in src/js/shapes).
+    // Passed through as given (the API checks them; their shapes are in crates/js/src/shapes).
     /// A moderation model run on the input and the output, scoring or blocking.
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub moderation: Value,

@@ -25,120 +25,99 @@ use crate::view::{ContextUsage, Report};
 
 use super::persist::PersistenceStatus;
 
-/// What a host asks of a session. Commands are queued and processed in order.
-///
-/// Read through a JSON value (see the `Deserialize` impl): a derived internally tagged enum
-/// would instantiate every variant's deserializer a second time for serde's buffered content,
-/// about 100 KB of `.wasm` for nothing.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
-pub enum Command {
-    UserMessage(UserMessageInput),
-    /// One model response: reasoning, text, tool calls and the provider's usage.
-    AssistantResponse(AssistantResponse),
-    ToolResult(ToolResultInput),
-    RecordUsage(RecordUsage),
-    /// The window changes, the system head is rendered for the model, and a compaction is asked
-    /// for when the context no longer fits.
-    SwitchModel(SwitchModel),
-    /// Across compactions; the log keeps everything.
-    Rewind(RewindTo),
-    /// Before the conversation starts the heads are recorded at once; later they stay as sent
-    /// until the next compaction refreshes them.
-    SetPromptContext(SetPromptContext),
-    /// Builds the request that asks a model for a summary (nothing is written).
-    PrepareCompaction(PrepareCompaction),
-    /// Replaces the history before the prepared cut with a summary (see [`ApplyCompaction`]).
-    ApplyCompaction(ApplyCompaction),
-    EnqueueReminder(EnqueueReminder),
-    RecordEditedPath(RecordEditedPath),
-    /// Builds the next request; reminders are drained into the log first.
-    BuildRequest(BuildRequest),
-    /// Sends again every record storage has not confirmed.
-    Flush,
-    Snapshot,
-    /// Replaces the whole state with a snapshot's.
-    Restore(Restore),
-    /// A provider's whole answer (a JSON body, or a stream's every byte as text): decoded and
-    /// recorded exactly — every block, the usage, how it ended.
-    ProviderAnswer(ProviderAnswer),
-    /// Starts receiving a streamed answer: its bytes then go to `Session::answer_bytes`.
-    BeginAnswer(BeginAnswer),
-    /// The streamed answer's end: what arrived is recorded (marked partial when the provider had
-    /// not finished it), or, with `discard`, dropped unrecorded (the host refused the body).
-    EndAnswer(EndAnswer),
-    /// A subagent for one of the model's delegation calls: recorded, and its session described.
-    StartSubagent(StartSubagent),
-    /// The subagent's report answers its call (or a synthetic result says why it has none).
-    EndSubagent(EndSubagent),
+/// Declares the commands once: each variant beside its `type`, from which come the enum (its
+/// writer renames each variant to its `type`), [`Command::name`], [`Command::NAMES`] and the
+/// reader ([`Command::from_value`]).
+macro_rules! commands {
+    ($($(#[$vmeta:meta])* $tag:literal => $variant:ident $(($ty:ty))?,)+) => {
+        /// What a host asks of a session. Commands are queued and processed in order.
+        ///
+        /// Read through a JSON value (see the `Deserialize` impl): a derived internally tagged
+        /// enum would instantiate every variant's deserializer a second time for serde's
+        /// buffered content, about 100 KB of `.wasm` for nothing.
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(tag = "type")]
+        pub enum Command {
+            $($(#[$vmeta])* #[serde(rename = $tag)] $variant $(($ty))?,)+
+        }
+
+        impl Command {
+            /// Every command's `type`, in the order they are declared.
+            pub const NAMES: &'static [&'static str] = &[$($tag),+];
+
+            /// The command's `type`.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(Command::$variant { .. } => $tag,)+
+                }
+            }
+
+            /// Reads a command from its JSON value: `type` picks the variant, the rest are its
+            /// fields (a command without fields takes none).
+            pub fn from_value(value: Value) -> Result<Command, String> {
+                let Value::Object(mut fields) = value else { return Err("a command is an object with a `type`".into()) };
+                let kind = match fields.remove("type") {
+                    Some(Value::String(kind)) => kind,
+                    _ => return Err("a command needs a string `type`".into()),
+                };
+                let rest = Value::Object(fields);
+                match kind.as_str() {
+                    $($tag => commands!(@read kind rest $variant $($ty)?),)+
+                    other => Err(format!("unknown command type `{other}`")),
+                }
+            }
+        }
+    };
+    (@read $kind:ident $rest:ident $variant:ident $ty:ty) => {
+        crate::diagnostic::from_value::<$ty>($rest).map(Command::$variant).map_err(|e| format!("`{}`: {e}", $kind))
+    };
+    (@read $kind:ident $rest:ident $variant:ident) => {
+        match $rest.as_object().is_some_and(|m| m.is_empty()) {
+            true => Ok(Command::$variant),
+            false => Err(format!("`{}` takes no fields", $kind)),
+        }
+    };
 }
 
-impl Command {
-    /// The command's `type`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Command::UserMessage(_) => "userMessage",
-            Command::AssistantResponse(_) => "assistantResponse",
-            Command::ToolResult(_) => "toolResult",
-            Command::RecordUsage(_) => "recordUsage",
-            Command::SwitchModel(_) => "switchModel",
-            Command::Rewind(_) => "rewind",
-            Command::SetPromptContext(_) => "setPromptContext",
-            Command::PrepareCompaction(_) => "prepareCompaction",
-            Command::ApplyCompaction(_) => "applyCompaction",
-            Command::EnqueueReminder(_) => "enqueueReminder",
-            Command::RecordEditedPath(_) => "recordEditedPath",
-            Command::BuildRequest(_) => "buildRequest",
-            Command::Flush => "flush",
-            Command::Snapshot => "snapshot",
-            Command::Restore(_) => "restore",
-            Command::ProviderAnswer(_) => "providerAnswer",
-            Command::BeginAnswer(_) => "beginAnswer",
-            Command::EndAnswer(_) => "endAnswer",
-            Command::StartSubagent(_) => "startSubagent",
-            Command::EndSubagent(_) => "endSubagent",
-        }
-    }
-
-    /// Reads a command from its JSON value: `type` picks the variant, the rest are its fields.
-    pub fn from_value(value: Value) -> Result<Command, String> {
-        let Value::Object(mut fields) = value else { return Err("a command is an object with a `type`".into()) };
-        let kind = match fields.remove("type") {
-            Some(Value::String(kind)) => kind,
-            _ => return Err("a command needs a string `type`".into()),
-        };
-        let rest = Value::Object(fields);
-        fn args<T: serde::de::DeserializeOwned>(kind: &str, rest: Value) -> Result<T, String> {
-            crate::diagnostic::from_value(rest).map_err(|e| format!("`{kind}`: {e}"))
-        }
-        let unit = |command: Command, rest: &Value| match rest.as_object().is_some_and(|m| m.is_empty()) {
-            true => Ok(command),
-            false => Err(format!("`{kind}` takes no fields")),
-        };
-        match kind.as_str() {
-            "userMessage" => args(&kind, rest).map(Command::UserMessage),
-            "assistantResponse" => args(&kind, rest).map(Command::AssistantResponse),
-            "toolResult" => args(&kind, rest).map(Command::ToolResult),
-            "recordUsage" => args(&kind, rest).map(Command::RecordUsage),
-            "switchModel" => args(&kind, rest).map(Command::SwitchModel),
-            "rewind" => args(&kind, rest).map(Command::Rewind),
-            "setPromptContext" => args(&kind, rest).map(Command::SetPromptContext),
-            "prepareCompaction" => args(&kind, rest).map(Command::PrepareCompaction),
-            "applyCompaction" => args(&kind, rest).map(Command::ApplyCompaction),
-            "enqueueReminder" => args(&kind, rest).map(Command::EnqueueReminder),
-            "recordEditedPath" => args(&kind, rest).map(Command::RecordEditedPath),
-            "buildRequest" => args(&kind, rest).map(Command::BuildRequest),
-            "flush" => unit(Command::Flush, &rest),
-            "snapshot" => unit(Command::Snapshot, &rest),
-            "restore" => args(&kind, rest).map(Command::Restore),
-            "providerAnswer" => args(&kind, rest).map(Command::ProviderAnswer),
-            "beginAnswer" => args(&kind, rest).map(Command::BeginAnswer),
-            "endAnswer" => args(&kind, rest).map(Command::EndAnswer),
-            "startSubagent" => args(&kind, rest).map(Command::StartSubagent),
-            "endSubagent" => args(&kind, rest).map(Command::EndSubagent),
-            other => Err(format!("unknown command type `{other}`")),
-        }
-    }
+commands! {
+    "userMessage" => UserMessage(UserMessageInput),
+    /// One model response: reasoning, text, tool calls and the provider's usage.
+    "assistantResponse" => AssistantResponse(AssistantResponse),
+    "toolResult" => ToolResult(ToolResultInput),
+    "recordUsage" => RecordUsage(RecordUsage),
+    /// The window changes, the system head is rendered for the model, and a compaction is asked
+    /// for when the context no longer fits.
+    "switchModel" => SwitchModel(SwitchModel),
+    /// Across compactions; the log keeps everything.
+    "rewind" => Rewind(RewindTo),
+    /// Before the conversation starts the heads are recorded at once; later they stay as sent
+    /// until the next compaction refreshes them.
+    "setPromptContext" => SetPromptContext(SetPromptContext),
+    /// Builds the request that asks a model for a summary (nothing is written).
+    "prepareCompaction" => PrepareCompaction(PrepareCompaction),
+    /// Replaces the history before the prepared cut with a summary (see [`ApplyCompaction`]).
+    "applyCompaction" => ApplyCompaction(ApplyCompaction),
+    "enqueueReminder" => EnqueueReminder(EnqueueReminder),
+    "recordEditedPath" => RecordEditedPath(RecordEditedPath),
+    /// Builds the next request; reminders are drained into the log first.
+    "buildRequest" => BuildRequest(BuildRequest),
+    /// Sends again every record storage has not confirmed.
+    "flush" => Flush,
+    "snapshot" => Snapshot,
+    /// Replaces the whole state with a snapshot's.
+    "restore" => Restore(Restore),
+    /// A provider's whole answer (a JSON body, or a stream's every byte as text): decoded and
+    /// recorded exactly — every block, the usage, how it ended.
+    "providerAnswer" => ProviderAnswer(ProviderAnswer),
+    /// Starts receiving a streamed answer: its bytes then go to `Session::answer_bytes`.
+    "beginAnswer" => BeginAnswer(BeginAnswer),
+    /// The streamed answer's end: what arrived is recorded (marked partial when the provider had
+    /// not finished it), or, with `discard`, dropped unrecorded (the host refused the body).
+    "endAnswer" => EndAnswer(EndAnswer),
+    /// A subagent for one of the model's delegation calls: recorded, and its session described.
+    "startSubagent" => StartSubagent(StartSubagent),
+    /// The subagent's report answers its call (or a synthetic result says why it has none).
+    "endSubagent" => EndSubagent(EndSubagent),
 }
 
 impl<'de> Deserialize<'de> for Command {

@@ -4,9 +4,16 @@
 /// <reference lib="esnext.disposable" />
 export * from './web/contextview.js';
 import type {
-  BuildInput, BuildResult, BuildStringResult, Changes, Diagnostic, DirEntry, DiscoveryOptions, Environment, LoadedSkill, Report, RequestPoint, Rule,
+  BuildInput, BuildResult, BuildStringResult, Diagnostic, Environment, Report, RequestPoint, Rule,
   SessionSnapshot, SubagentStart, WorkspaceStats,
 } from './web/contextview.js';
+import type { Changes, DirEntry, DiscoveryOptions, LoadedSkill } from './web/contextview_lazy.js';
+// Discovery's and the importers' types are declared by the lazy module, which runs them.
+export type {
+  BundledSkill, Changes, Conventions, Counts, Delta, DirEntry, DiscoveryLimits, DiscoveryOptions, ElementKind, EntryKind,
+  Fidelity, FileContent, Format, HostAnswer, HostRequest, IgnoreOptions, ImportReport, LoadedSkill, Missing, Op, OutsideRepo,
+  Plugin, SkillOptions,
+} from './web/contextview_lazy.js';
 
 /**
  * Instantiates the first-load wasm (browser entry). Resolves immediately in Node and Workers,

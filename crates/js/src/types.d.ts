@@ -1,7 +1,7 @@
 // What the core's types look like in JSON, for TypeScript: every type a function of either
-// module takes or returns (and discovery's and the importers', which the package's index
-// re-exports). The core knows no JavaScript, so these are declared here, beside the facade;
-// they were generated once from the Rust types' serde attributes and are kept in step with them
+// module takes or returns (discovery's and the importers' are the lazy module's, in
+// crates/lazy/src/types.d.ts). The core knows no JavaScript, so these are declared here, beside
+// the facade; they were generated once from the Rust types' serde attributes and are kept in step with them
 // by hand — a change to a type's JSON is a change here. The package's type tests (tests/types)
 // compile against them, and tests/js/declared-types.test.mjs types values the package returns
 // against them.
@@ -77,19 +77,6 @@ export interface ContextRefusal {
      * alone: nothing the session may leave out makes room (the prompt is the user's to cut).
      */
     promptTokens?: number;
-}
-
-/**
- * A directory entry as the host lists it.
- */
-export interface DirEntry {
-    name: string;
-    kind: EntryKind;
-    /**
-     * A symlink's target as written (relative to the directory, or absolute).
-     */
-    target?: string;
-    size?: number;
 }
 
 /**
@@ -315,36 +302,6 @@ export interface SubagentsReport {
      * Their requests' usage together (as each reported at its end).
      */
     spent: Spent;
-}
-
-/**
- * A skill's body, read on demand.
- */
-export interface LoadedSkill {
-    name: string;
-    path: string;
-    body: string;
-    frontmatter: Record<string, Value>;
-    diagnostics: Diagnostic[];
-}
-
-/**
- * A source element our view does not hold.
- */
-export interface Missing {
-    kind: ElementKind;
-    /**
-     * The line of the source file it came from.
-     */
-    line: number;
-    /**
-     * Its id in the source (a tool call id, an entry id), when it has one.
-     */
-    id?: string;
-    /**
-     * The start of its text, to recognise it by.
-     */
-    excerpt?: string;
 }
 
 /**
@@ -751,26 +708,6 @@ export interface BySource {
 }
 
 /**
- * Counts of each kind, on one side.
- */
-export interface Counts {
-    /**
-     * Real user prompts (not harness messages, summaries or tool results).
-     */
-    prompts: number;
-    /**
-     * Assistant text runs that are not only whitespace.
-     */
-    assistantTexts: number;
-    reasoning: number;
-    /**
-     * Tool calls that have a result.
-     */
-    toolCalls: number;
-    images: number;
-}
-
-/**
  * Counts of what happened to reasoning, for the report.
  */
 export interface ReasoningCounts {
@@ -782,26 +719,6 @@ export interface ReasoningCounts {
      * natively (Chat Completions), or this block lacks what it needs to (a signature).
      */
     own_as_text?: number;
-}
-
-/**
- * Discovery options (camelCase in JSON).
- */
-export interface DiscoveryOptions {
-    /**
-     * Absolute, `/`-separated.
-     */
-    cwd: string;
-    home?: string | null;
-    /**
-     * Names whose presence (as a directory or a file) marks a repository root.
-     */
-    rootMarkers?: string[];
-    conventions?: Conventions;
-    outsideRepo?: OutsideRepo;
-    ignore?: IgnoreOptions;
-    limits?: DiscoveryLimits;
-    skills?: SkillOptions;
 }
 
 /**
@@ -922,11 +839,6 @@ export interface Replay {
     state: ReplayState;
     diagnostics: Diagnostic[];
 }
-
-/**
- * File content: bytes (preferred: invalid UTF-8 can be reported) or text.
- */
-export type FileContent = string | Uint8Array;
 
 /**
  * First line of a session log.
@@ -1247,19 +1159,6 @@ export interface Processed {
      */
     waiting?: Need;
     effects: Effect[];
-}
-
-/**
- * One read the engine needs.
- */
-export interface HostRequest {
-    id: number;
-    op: Op;
-    path: string;
-    /**
-     * readFile: the most bytes wanted (a host that can should read no more than this + 1).
-     */
-    maxBytes?: number;
 }
 
 /**
@@ -1771,49 +1670,6 @@ export interface ReplayState {
 }
 
 /**
- * Session formats we import.
- */
-export type Format = "claude-code" | "codex" | "pi";
-
-/**
- * Sizes and depths (bytes are UTF-8 bytes).
- */
-export interface DiscoveryLimits {
-    /**
-     * One rule file; beyond it the text is cut with a visible marker and a diagnostic.
-     */
-    ruleFileBytes?: number;
-    /**
-     * All always-loaded rules together; the least specific give way first.
-     */
-    ruleTotalBytes?: number;
-    /**
-     * The skills listing in the prompt.
-     */
-    skillListingBytes?: number;
-    /**
-     * One skill's description in the listing.
-     */
-    skillEntryBytes?: number;
-    /**
-     * How deep rule directories and skill roots are walked.
-     */
-    walkDepth?: number;
-    /**
-     * Any file read whole (a skill body).
-     */
-    maxFileBytes?: number;
-    /**
-     * How much of a SKILL.md is read to find its frontmatter.
-     */
-    frontmatterBytes?: number;
-    /**
-     * `@path` import hops (Claude Code allows 4).
-     */
-    importHops?: number;
-}
-
-/**
  * Something the head budget cut from the first-user prefix: a rule, a skill, a server left
  * out, or a section's text shortened (each with a visible marker in the prefix).
  */
@@ -1986,21 +1842,6 @@ export interface HeadBudget {
      * Which rules leave the rules section first when it is over its grant.
      */
     ruleSources?: RulePriorities;
-}
-
-/**
- * The host's answer to one request (exactly one of the optional fields is set).
- */
-export interface HostAnswer {
-    id: number;
-    entries?: DirEntry[];
-    content?: FileContent;
-    /**
-     * Full size of the file in bytes, when known.
-     */
-    size?: number;
-    notFound?: boolean;
-    error?: string;
 }
 
 /**
@@ -2499,15 +2340,6 @@ export interface Annotations {
 }
 
 /**
- * What a refresh changed.
- */
-export interface Changes {
-    rules: Delta<Rule>;
-    skills: Delta<Skill>;
-    environment: Environment | null;
-}
-
-/**
  * What a renderer tells the report besides the payload.
  */
 export interface RenderNotes {
@@ -2630,53 +2462,6 @@ export interface AnswerSummary {
 }
 
 /**
- * What an import kept, what it could not map, and what was wrong with the input.
- */
-export interface ImportReport {
-    format: Format | null;
-    /**
-     * Input lines read (blank lines not counted).
-     */
-    lines: number;
-    records: number;
-    /**
-     * Records written per kind (`user_message_chunk`, `tool_call`, `usage_anchor`, …).
-     */
-    written: Record<string, number>;
-    /**
-     * Input entries our layers cannot hold, per kind; kept out of the log, never silently.
-     */
-    unmapped: Record<string, number>;
-    /**
-     * Whose view the session is: `primary`, or `subagent` for a subagent's own transcript.
-     */
-    audience?: string;
-    /**
-     * The source agent's own heads (system prompt, tools, framing) its usage counted, as
-     * estimated from its anchors: the ledger counts this package's heads in their place (see
-     * `calibrate`). Absent when the file reports no usage.
-     */
-    headTokens?: number;
-    /**
-     * What the source agent's model saw at the end of the file against what our view holds,
-     * and every element of it our view lacks (see [`fidelity`]).
-     */
-    fidelity?: Fidelity;
-    /**
-     * The sessions of the subagents that answered this session's calls (Claude Code's
-     * `agent-<id>.jsonl` files beside it): the log links each to its call; their own
-     * conversations are in their files, imported on their own.
-     */
-    subagents?: string[];
-    /**
-     * A subagent's session read from the progress entries its parent's file carries (its file
-     * was not given): its report is in the parent's result, not in this log.
-     */
-    fromProgress?: boolean;
-    diagnostics: Diagnostic[];
-}
-
-/**
  * What cut the answer short.
  */
 export type ContinuedReason = "output_limit" | "interrupted";
@@ -2712,16 +2497,6 @@ export interface Environment {
      */
     stats: WorkspaceStats;
 }
-
-/**
- * What is scanned when cwd is not inside a repository.
- */
-export type OutsideRepo = "cwd" | "ancestors";
-
-/**
- * What kind of content an element is.
- */
-export type ElementKind = "prompt" | "assistant_text" | "reasoning" | "tool_call" | "image";
 
 /**
  * What pruning did, for the report.
@@ -2829,15 +2604,6 @@ export interface SkillListing {
 }
 
 /**
- * What the source agent's model saw against what our view holds.
- */
-export interface Fidelity {
-    source: Counts;
-    view: Counts;
-    missing: Missing[];
-}
-
-/**
  * What the view needs of a tool result whose text a session let go — the view clears it (a
  * placeholder naming its length) or trims it (head and tail, which `content` keeps) — so a
  * session holds what its requests reach, not every output an agent ever read (nor the images
@@ -2932,32 +2698,6 @@ export interface Endpoint {
  * Whether an answer arrived whole.
  */
 export type AnswerStatus = "complete" | "partial" | "failed";
-
-/**
- * Which conventions are read (all on by default).
- */
-export interface Conventions {
-    /**
-     * `.grok/rules`, `~/.grok/rules`, `.grok/skills`.
-     */
-    grok?: boolean;
-    /**
-     * `CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, `.claude/rules`, `@path` imports, `.claude/skills`.
-     */
-    claude?: boolean;
-    /**
-     * `.mdc` rule files anywhere under `.cursor/rules`, `.cursorrules`, `.cursor/skills`.
-     */
-    cursor?: boolean;
-    /**
-     * `AGENTS.md`, `Agents.md`, `AGENT.md`, `.agents/skills`.
-     */
-    agents?: boolean;
-    /**
-     * `AGENTS.override.md`, `~/.codex/AGENTS.md`, `.codex/skills`.
-     */
-    codex?: boolean;
-}
 
 /**
  * Which provider and model produced an assistant-side item.
@@ -3183,12 +2923,6 @@ export interface AnthropicTool {
     cache_control?: AnthropicCacheControl;
 }
 
-export interface BundledSkill {
-    name: string;
-    description: string;
-    body?: string;
-}
-
 export interface CompactionCheckpoint {
     summary: string;
     /**
@@ -3211,15 +2945,6 @@ export interface ContentChunk {
     content: ContentBlock;
     messageId?: string;
     _meta?: Value;
-}
-
-export interface Delta<T> {
-    added: T[];
-    /**
-     * Paths (rules) or names (skills) that are gone.
-     */
-    removed: string[];
-    edited: T[];
 }
 
 export interface Diagnostic {
@@ -3358,18 +3083,6 @@ export interface GeminiToolConfig {
 export interface HostCalls {
     readDir: number;
     readFile: number;
-}
-
-export interface IgnoreOptions {
-    /**
-     * Honour `.gitignore` in rule directories: the files of the directories from the repository
-     * root to cwd (nested ones inside rule directories are not read yet).
-     */
-    gitignore?: boolean;
-    /**
-     * Path prefixes (absolute, or relative to the repository root) never looked into.
-     */
-    paths?: string[];
 }
 
 export interface ListingEntry {
@@ -3656,11 +3369,6 @@ export interface PlanEntry {
     _meta?: Value;
 }
 
-export interface Plugin {
-    name: string;
-    root: string;
-}
-
 export interface PrepareCompaction {
     options?: CompactionOptions;
 }
@@ -3738,25 +3446,6 @@ export interface Skill {
      * Not offered to the model (`disable-model-invocation: true`); a person can still invoke it.
      */
     userOnly?: boolean;
-}
-
-export interface SkillOptions {
-    /**
-     * Extra skill roots from configuration (absolute).
-     */
-    paths?: string[];
-    /**
-     * Skill names never offered.
-     */
-    disabled?: string[];
-    /**
-     * Skills the host ships with its agent.
-     */
-    bundled?: BundledSkill[];
-    /**
-     * Plugin roots: each holds `skills/<name>/SKILL.md`.
-     */
-    plugins?: Plugin[];
 }
 
 export interface ToolsDefined {
@@ -3848,8 +3537,6 @@ export type AnthropicToolChoice = { type: "auto"; disable_parallel_tool_use?: bo
 
 export type ClientRole = "user" | "agent" | "thought";
 
-export type EntryKind = "file" | "dir" | "symlink" | "other";
-
 export type GeminiFunctionCallingMode = "MODE_UNSPECIFIED" | "AUTO" | "ANY" | "NONE" | "VALIDATED";
 
 export type GeminiHarmBlockMethod = "HARM_BLOCK_METHOD_UNSPECIFIED" | "SEVERITY" | "PROBABILITY";
@@ -3861,8 +3548,6 @@ export type GeminiHarmCategory = "HARM_CATEGORY_UNSPECIFIED" | "HARM_CATEGORY_HA
 export type GeminiPart = { text?: string; inlineData?: GeminiBlob; fileData?: GeminiFileData; functionCall?: GeminiFunctionCall; functionResponse?: GeminiFunctionResponse; thought?: boolean; thoughtSignature?: string } & Record<string, Value>;
 
 export type GeminiThinkingLevel = "THINKING_LEVEL_UNSPECIFIED" | "MINIMAL" | "LOW" | "MEDIUM" | "HIGH" | "XHIGH";
-
-export type Op = "readDir" | "readFile";
 
 export type OpenAiAllowedMode = "auto" | "required";
 

@@ -50,7 +50,7 @@ impl Diagnostic {
 
 /// One kind of diagnostic: its stable code, its severity and when it is raised.
 ///
-/// Each module that raises diagnostics lists its kinds once, with [`declare_codes!`](crate::diagnostic::declare_codes),
+/// Each module that raises diagnostics lists its kinds once, with [`declare_codes!`](crate::declare_codes),
 /// in a `codes` module of its own; a [`Diagnostic`] can only be made from one of them, and
 /// [`crate::diagnostic_codes`] lists them all.
 #[derive(Debug, PartialEq, Eq)]
@@ -74,7 +74,6 @@ macro_rules! declare_codes {
         pub const CODES: &[&$crate::diagnostic::Code] = &[$(&$name),*];
     };
 }
-pub use super::declare_codes;
 
 /// Reads `T` from a JSON value; a failure names where in the value it happened
 /// (`providerOptions.anthropic.thinking: invalid type: …`), so an input's author finds what to

@@ -82,10 +82,12 @@
 //! assert!(stored.iter().any(|line| line.contains(r#""text":"4""#)), "{stored:?}");
 //! ```
 
+// First, so that `declare_codes!` (defined there) is in scope in every module below.
+#[macro_use]
+pub mod diagnostic;
 pub mod answer;
 pub mod conversation;
 pub mod cost;
-pub mod diagnostic;
 pub mod error_codes;
 pub mod framing;
 pub mod prompt;

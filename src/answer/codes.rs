@@ -3,7 +3,7 @@
 //! Every diagnostic this module raises is made from one of these; `crate::diagnostic_codes()` lists
 //! them all, and the README's Diagnostics table documents each.
 
-crate::diagnostic::declare_codes! {
+declare_codes! {
     ANSWER_BAD_EVENT = "answer.bad_event", Warning, "a stream event whose data is not JSON; skipped";
     ANSWER_BAD_JSON = "answer.bad_json", Warning, "a JSON answer holding text that is not JSON; skipped";
     ANSWER_FRAME_TOO_LONG = "answer.frame_too_long", Warning, "an event longer than the framing limit; dropped";

@@ -3,7 +3,7 @@
 //! Every diagnostic this module raises is made from one of these; `crate::diagnostic_codes()` lists
 //! them all, and the README's Diagnostics table documents each.
 
-crate::diagnostic::declare_codes! {
+declare_codes! {
     STORAGE_DIVERGED = "storage.diverged", Error, "storage changed records it had confirmed; it is taken as the truth";
     STORAGE_LOST_RECORDS = "storage.lost_records", Error, "storage lost records it had confirmed; they are sent again";
     TOOLS_UNDEFINED = "tools.undefined", Warning, "the prompt lists tools the request does not define";

@@ -3,7 +3,7 @@
 //! Every diagnostic this module raises is made from one of these; `crate::diagnostic_codes()` lists
 //! them all, and the README's Diagnostics table documents each.
 
-crate::diagnostic::declare_codes! {
+declare_codes! {
     LOG_TORN_TAIL = "log.torn_tail", Warning, "the last line is incomplete (a write was cut short); it is dropped";
     LOG_MALFORMED_LINE = "log.malformed_line", Error, "a line is not JSON; it is skipped";
     LOG_NEWER_VERSION = "log.newer_version", Warning, "the header names a newer log format; records are read as this version knows them";

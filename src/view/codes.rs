@@ -3,7 +3,7 @@
 //! Every diagnostic this module raises is made from one of these; `crate::diagnostic_codes()` lists
 //! them all, and the README's Diagnostics table documents each.
 
-crate::diagnostic::declare_codes! {
+declare_codes! {
     REASONING_DOWNGRADED = "reasoning.downgraded", Warning, "reasoning sent as text: another provider or model made it, or the API takes none back (Chat Completions)";
     REASONING_DROPPED = "reasoning.dropped", Info, "reasoning the provider cannot take back; left out";
     NATIVES_DROPPED = "natives.dropped", Info, "server-tool blocks another API made; left out";

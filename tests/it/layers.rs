@@ -37,7 +37,8 @@ fn named_modules(code: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (at, _) in code.match_indices("crate::") {
         let name: String = code[at + 7..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
-        if !name.is_empty() {
+        // A macro exported at the crate's root (`crate::declare_codes!`) is not a module.
+        if !name.is_empty() && !code[at + 7 + name.len()..].starts_with('!') {
             found.push(name);
         }
     }

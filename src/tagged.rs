@@ -86,10 +86,11 @@ pub(crate) use deserialize_tagged;
 /// An internally tagged object (`{"type": "enabled", "budget_tokens": 1024}`) in the externally
 /// tagged form (`{"enabled": {"budget_tokens": 1024}}`), which a derived enum of serde's default
 /// representation reads without buffering the object first: for enums of struct and unit
-/// variants, read through the same variants declared in that representation ([`tagged_enum`]). A unit variant's (`units`) other keys are dropped, as serde's
-/// internally tagged reader ignores them; errors are worded as that reader words them
-/// (`expecting` names the enum: `internally tagged enum Thinking`). `variants` are the enum's
-/// variants by name, each with whether it is a unit, written by the `rename_all` rule `rule`.
+/// variants, read through the same variants declared in that representation ([`tagged_enum`]).
+/// `variants` are the enum's variants by name, each with whether it is a unit, written by the
+/// `rename_all` rule `rule`; a unit variant's other keys are dropped, as serde's internally
+/// tagged reader ignores them. Errors are worded as that reader words them (`expecting` names
+/// the enum: `internally tagged enum Thinking`).
 pub(crate) fn externally_tagged(
     value: serde_json::Value,
     key: &'static str,
@@ -111,7 +112,6 @@ pub(crate) fn externally_tagged(
     let fields = if unit { Value::Null } else { Value::Object(map) };
     Ok(Value::Object(std::iter::once((tag, fields)).collect()))
 }
-
 
 /// Declares an internally tagged enum of struct and unit variants once, and makes from that one
 /// declaration both its writer (serde's derived `Serialize`, internally tagged by `tag`) and its

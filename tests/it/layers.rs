@@ -91,3 +91,45 @@ fn the_layer_check_sees_code_and_not_comments_or_tests() {
     assert_eq!(named_modules(&code_of("fn a() {}\n#[cfg(test)]\nmod tests { use crate::session::Session; }")), Vec::<String>::new());
     assert_eq!(named_modules("$crate::diagnostic::Code"), vec!["diagnostic"]);
 }
+
+/// The dependencies a crate's manifest gives it for building (not its tests'): the first word of
+/// each line under `[dependencies]`, `[build-dependencies]` or `[target.….dependencies]`.
+fn build_dependencies(manifest: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut building = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            building = line == "[dependencies]" || line == "[build-dependencies]" || (line.starts_with("[target.") && line.ends_with(".dependencies]"));
+        } else if building && !line.is_empty() && !line.starts_with('#') {
+            found.push(line.split(|c: char| c == ' ' || c == '=' || c == '.').next().unwrap().to_owned());
+        }
+    }
+    found
+}
+
+/// The crates depend as ARCHITECTURE.md maps them: the core on nothing of JavaScript's and on no
+/// crate of ours, the first-load module on neither the importers nor discovery.
+#[test]
+fn the_crates_depend_one_way_and_the_core_on_no_javascript() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = |path: &str| std::fs::read_to_string(root.join(path)).unwrap();
+    let core = build_dependencies(&manifest("Cargo.toml"));
+    assert!(core.contains(&"serde_json".to_owned()), "{core:?}");
+    let javascript = ["wasm-bindgen", "js-sys", "serde-wasm-bindgen", "tsify", "console_error_panic_hook"];
+    let ours = |deps: &[String]| deps.iter().filter(|d| d.starts_with("contextview")).cloned().collect::<Vec<_>>();
+    assert_eq!(core.iter().filter(|d| javascript.contains(&d.as_str())).collect::<Vec<_>>(), Vec::<&String>::new());
+    assert_eq!(ours(&core), Vec::<String>::new());
+    // (crate, the crates of ours it depends on, whether it is a binding crate that knows JavaScript)
+    for (krate, expected, binding) in [
+        ("crates/discovery", vec!["contextview"], false),
+        ("crates/import", vec!["contextview"], false),
+        ("crates/js", vec!["contextview"], true),
+        ("crates/first", vec!["contextview", "contextview-js"], true),
+        ("crates/lazy", vec!["contextview", "contextview-discovery", "contextview-import", "contextview-js"], true),
+    ] {
+        let deps = build_dependencies(&manifest(&format!("{krate}/Cargo.toml")));
+        assert_eq!(ours(&deps), expected, "{krate}");
+        assert_eq!(binding, deps.iter().any(|d| javascript.contains(&d.as_str())), "{krate}");
+    }
+    assert_eq!(build_dependencies("[dependencies]\nserde.workspace = true\n[dev-dependencies]\ninsta = \"1\"\n[target.'cfg(x)'.dependencies]\njs-sys = \"0.3\""), ["serde", "js-sys"]);
+}

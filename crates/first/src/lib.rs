@@ -7,7 +7,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 mod open;
-/// The TypeScript names of what this module takes and returns: the core's, and its own results'.
+mod policies;
+mod session;
+
+/// The TypeScript names of what this module takes and returns: the core's, and its own results'
+/// (`BuildStringResult` and `BuildBytesResult` are made in JavaScript by `cross::body_result`).
 mod ts {
     pub use contextview_js::ts::*;
     contextview_js::ts_names! {
@@ -17,8 +21,6 @@ mod ts {
         RequestPoints = super::RequestPoints;
     }
 }
-mod policies;
-mod session;
 use contextview_js::cross::{self, body_result, build_result, bytes, clock, error, integer, options, request_error, session_error, string, to_js, typed, via_value, OptionsMemo};
 
 use contextview::diagnostic::Diagnostic;
@@ -29,7 +31,6 @@ use contextview::session::{
     Appended, Command, Effect, Processed, Session as NativeSession, SessionSnapshot, SubagentStart,
 };
 use contextview::update::{self, Header, RequestPoint};
-use contextview::view::Report;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_OWN_TYPES: &str = include_str!("types.d.ts");
@@ -115,23 +116,6 @@ pub struct ParsedLog {
     pub header: Option<Header>,
     /// Records in their wire form (`{seq, ts, update | event}`).
     pub records: Vec<serde_json::Value>,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// A built request as the body string to send.
-#[derive(Serialize)]
-pub struct BuildStringResult {
-    pub body: String,
-    pub report: Report,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// A built request as the body's UTF-8 bytes, which `fetch` and the Workers runtime take as a
-/// body without decoding them into a string first.
-#[derive(Serialize)]
-pub struct BuildBytesResult {
-    pub body: Vec<u8>,
-    pub report: Report,
     pub diagnostics: Vec<Diagnostic>,
 }
 

@@ -6,6 +6,7 @@
 //! renderer works on these, and nothing here knows about JSON Lines, ACP or any provider's wire
 //! format.
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 
 crate::tagged::newtype_enum! {
@@ -51,7 +52,7 @@ impl Item {
 }
 
 /// A user-role message: what a person typed, or a synthetic message the harness injected.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct UserMessage {
     pub id: String,
@@ -92,7 +93,7 @@ impl SyntheticReason {
 }
 
 /// Visible assistant text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct AssistantText {
     pub id: String,
@@ -111,7 +112,7 @@ pub struct AssistantText {
 /// What a provider attached to a text besides its words, as it sent it: Anthropic's
 /// `citations`, OpenAI's `annotations`, and the Responses output item the text came in. Goes
 /// back only to the API that made it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Annotations {
     pub list: Vec<serde_json::Value>,
@@ -121,7 +122,7 @@ pub struct Annotations {
 }
 
 /// A provider-native block of a model turn (see [`Item::Native`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Native {
     pub id: String,
@@ -132,7 +133,7 @@ pub struct Native {
 }
 
 /// Which provider and model produced an assistant-side item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Origin {
     pub provider: String,
@@ -141,7 +142,7 @@ pub struct Origin {
 }
 
 /// Model reasoning. Replayable natively only to the provider and model that made it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Reasoning {
     pub id: String,
@@ -166,7 +167,7 @@ pub struct Reasoning {
 }
 
 /// A tool invocation by the model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCall {
     /// Item id (unique in the conversation).
@@ -184,7 +185,7 @@ pub struct ToolCall {
 }
 
 /// The outcome of a tool call.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResult {
     pub id: String,
@@ -203,7 +204,7 @@ pub struct ToolResult {
 /// session holds what its requests reach, not every output an agent ever read (nor the images
 /// of the results it clears). A view that needs more than this (a policy that no longer prunes it, a
 /// compaction that keeps it) reads its record back first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Released {
     /// The log record that set this content: what reads it back.
@@ -348,7 +349,7 @@ impl<'de> Deserialize<'de> for Image {
 }
 
 fn invalid(value: &serde_json::Value, expected: &'static str) -> serde_json::Error {
-    serde::de::Error::invalid_type(crate::tagged::unexpected(value), &expected)
+    serde::de::Error::invalid_type(crate::value_read::unexpected(value), &expected)
 }
 
 /// The tag at `key`, one of `variants`.

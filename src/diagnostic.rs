@@ -4,6 +4,7 @@
 //! each thing it had to skip, repair or guess becomes one [`Diagnostic`]. Codes are stable strings
 //! (`log.torn_tail`, `replay.orphan_update`, …) that callers may match on.
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,7 +18,7 @@ pub enum Severity {
     Info,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
     pub code: String,
@@ -218,7 +219,7 @@ mod tests {
     use pretty_assertions::assert_eq;
     use serde_json::json;
 
-    #[derive(Debug, Deserialize)]
+    #[derive(Debug, ReadValue)]
     #[serde(deny_unknown_fields)]
     #[allow(dead_code)]
     struct Outer {
@@ -229,7 +230,7 @@ mod tests {
         mode: Option<Mode>,
     }
 
-    #[derive(Debug, Deserialize)]
+    #[derive(Debug, ReadValue)]
     #[serde(deny_unknown_fields)]
     #[allow(dead_code)]
     struct Inner {

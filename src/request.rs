@@ -3,7 +3,8 @@
 //! This is what the JS facade and the CLI call. It owns option defaults and the serde form of
 //! the options, so every runtime builds exactly the same request from the same input.
 
-use serde::{Deserialize, Serialize};
+use contextview_derive::ReadValue;
+use serde::Serialize;
 
 use crate::conversation::Item;
 use crate::diagnostic::Diagnostic;
@@ -14,7 +15,7 @@ use crate::update::ReplayState;
 use crate::view::{self, BuildError, BuildOptions, Built, ImageConfig, LedgerConfig, LedgerState, PruningConfig, RepairConfig};
 
 /// Build options as the JS API and the CLI take them (camelCase).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BuildInput {
     pub provider: Provider,

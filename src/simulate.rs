@@ -14,6 +14,7 @@
 //! The policies known by name ([`PolicyName`]: `default`, `eager`, `off`) are defined here once,
 //! for the CLI's `--policy`, `simulate()`, the inspector's pruning choice and Rust callers.
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -24,7 +25,7 @@ use crate::tokens::{item_size, Family};
 use crate::update::{parse_log, request_points, Replayer};
 
 /// A policy: build options laid over the simulation's own (a name, and e.g. `{"pruning": …}`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Policy {
     pub name: String,
@@ -169,7 +170,7 @@ impl<'de> Deserialize<'de> for PolicyChoice {
 }
 
 /// What to simulate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SimulateInput {
     /// The session log (JSON Lines text).
@@ -209,7 +210,7 @@ pub struct SimulatedRequest {
 }
 
 /// A policy's requests and totals.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct PolicyResult {
     pub name: String,
@@ -220,7 +221,7 @@ pub struct PolicyResult {
     pub errors: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Totals {
     pub requests: usize,
@@ -241,7 +242,7 @@ pub struct Totals {
 /// A whole simulation: each policy's result, and the model the session is at when its log ends
 /// (the options' model, else the one the log last switched to for this provider, else the
 /// provider's default) with its window and price row; each request names its own.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Simulation {
     pub provider: crate::provider::Provider,

@@ -40,14 +40,14 @@ macro_rules! newtype_enum {
             }
         }
 
-        $crate::tagged::deserialize_tagged!($name, $key, { $($tag => $variant),+ });
+        $crate::tagged::deserialize_tagged!($name, $key, { $($tag => $variant($ty)),+ });
     };
 }
 pub(crate) use newtype_enum;
 
 /// Implements `Deserialize` for `$enum`, whose variants each hold one type, tagged by `$key`.
 macro_rules! deserialize_tagged {
-    ($enum:ident, $key:literal, { $($tag:literal => $variant:ident),+ $(,)? }) => {
+    ($enum:ident, $key:literal, { $($tag:literal => $variant:ident($ty:ty)),+ $(,)? }) => {
         impl $enum {
             /// Reads the variant `tag` names from `value` (an object whose tag is `tag`): for a
             /// caller that has looked the tag up already.
@@ -55,7 +55,13 @@ macro_rules! deserialize_tagged {
                 use serde::de::Error as _;
                 const VARIANTS: &[&str] = &[$($tag),+];
                 match tag {
-                    $($tag => serde::Deserialize::deserialize(value).map($enum::$variant),)+
+                    // A generated reader's type is read by it (not through its `Deserialize`,
+                    // which would rebuild the value first).
+                    $($tag => {
+                        #[allow(unused_imports)]
+                        use $crate::value_read::{ReadOwn as _, ReadSerde as _};
+                        (&&$crate::value_read::Wrap::<$ty>(::core::marker::PhantomData)).read_value(value).map($enum::$variant)
+                    })+
                     other => Err(serde_json::Error::unknown_variant(other, VARIANTS)),
                 }
             }
@@ -67,10 +73,10 @@ macro_rules! deserialize_tagged {
                 let value = serde_json::Value::deserialize(deserializer)?;
                 let tag = match value.get($key) {
                     Some(serde_json::Value::String(tag)) => tag.clone(),
-                    Some(other) => return Err(D::Error::invalid_type($crate::tagged::unexpected(other), &"variant identifier")),
+                    Some(other) => return Err(D::Error::invalid_type($crate::value_read::unexpected(other), &"variant identifier")),
                     None if !value.is_object() => {
                         return Err(D::Error::invalid_type(
-                            $crate::tagged::unexpected(&value),
+                            $crate::value_read::unexpected(&value),
                             &concat!("internally tagged enum ", stringify!($enum)),
                         ))
                     }
@@ -101,11 +107,11 @@ pub(crate) fn externally_tagged(
     use serde::de::Error as _;
     use serde_json::Value;
     let Value::Object(mut map) = value else {
-        return Err(serde_json::Error::invalid_type(unexpected(&value), &expecting));
+        return Err(serde_json::Error::invalid_type(crate::value_read::unexpected(&value), &expecting));
     };
     let tag = match map.remove(key) {
         Some(Value::String(tag)) => tag,
-        Some(other) => return Err(serde_json::Error::invalid_type(unexpected(&other), &"variant identifier")),
+        Some(other) => return Err(serde_json::Error::invalid_type(crate::value_read::unexpected(&other), &"variant identifier")),
         None => return Err(serde_json::Error::missing_field(key)),
     };
     let unit = variants.iter().any(|(variant, unit)| *unit && rename_variant(variant, rule) == tag);
@@ -210,24 +216,6 @@ pub(crate) fn rename_variant(variant: &str, rule: &str) -> String {
     }
 }
 
-/// What a JSON value is, as serde names it in an error (`string "x"`, `integer `3``, `sequence`).
-pub(crate) fn unexpected(value: &serde_json::Value) -> serde::de::Unexpected<'_> {
-    use serde::de::Unexpected;
-    use serde_json::Value;
-    match value {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(u), _, _) => Unexpected::Unsigned(u),
-            (None, Some(i), _) => Unexpected::Signed(i),
-            (None, None, f) => Unexpected::Float(f.unwrap_or(f64::NAN)),
-        },
-        Value::String(s) => Unexpected::Str(s),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use pretty_assertions::assert_eq;
@@ -248,7 +236,7 @@ mod tests {
         A(A),
         B(B),
     }
-    deserialize_tagged!(E, "kind", { "a" => A, "b" => B });
+    deserialize_tagged!(E, "kind", { "a" => A(A), "b" => B(B) });
 
     #[derive(Debug, PartialEq, serde::Serialize, Deserialize)]
     struct C {

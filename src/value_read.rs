@@ -10,9 +10,25 @@
 use serde::de::Error as _;
 use serde_json::{Map, Value};
 
-use crate::tagged::unexpected;
-
 pub(crate) type Error = serde_json::Error;
+
+/// What a JSON value is, as serde names it in an error (`string "x"`, `integer `3``, `sequence`).
+pub(crate) fn unexpected(value: &serde_json::Value) -> serde::de::Unexpected<'_> {
+    use serde::de::Unexpected;
+    use serde_json::Value;
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Unexpected::Unsigned(u),
+            (None, Some(i), _) => Unexpected::Signed(i),
+            (None, None, f) => Unexpected::Float(f.unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
+}
 
 /// The object `value` is, or serde's error for what it is instead.
 pub(crate) fn object<'a>(value: &'a Value, what: &'static str) -> Result<&'a Map<String, Value>, Error> {
@@ -167,3 +183,141 @@ macro_rules! deserialize_by_hand {
     };
 }
 pub(crate) use deserialize_by_hand;
+
+/// A type read from an owned JSON value in serde's words: what `#[derive(ReadValue)]`
+/// (derive) generates for a struct, and the containers of such types below.
+pub(crate) trait Read: Sized {
+    fn read(value: Value) -> Result<Self, Error>;
+}
+
+/// The keys a generated reader reads, in the order its struct declares them (a skipped field's
+/// is not among them).
+pub(crate) trait Fields {
+    const FIELDS: &'static [&'static str];
+}
+
+/// The entries a generated reader reads a struct from, as serde's derived reader takes them: an
+/// object's keys in order, or an array's elements as the fields in their declared order.
+pub(crate) enum Entries {
+    Map { entries: serde_json::map::IntoIter, last: String },
+    Seq { items: std::vec::IntoIter<Value>, len: usize, next: usize, fields: usize },
+}
+
+/// The entries of `value`, or serde's error for what it is instead (`expecting` is `struct Name`).
+pub(crate) fn entries(value: Value, expecting: &'static str, fields: &'static [&'static str]) -> Result<Entries, Error> {
+    match value {
+        Value::Object(map) => Ok(Entries::Map { entries: map.into_iter(), last: String::new() }),
+        Value::Array(items) => Ok(Entries::Seq { len: items.len(), items: items.into_iter(), next: 0, fields: fields.len() }),
+        other => Err(invalid(&other, expecting)),
+    }
+}
+
+impl Entries {
+    /// The next entry: which of `fields` it is (none for a key no field has) and its value.
+    pub(crate) fn next(&mut self, fields: &[&str]) -> Option<(Option<usize>, Value)> {
+        match self {
+            Entries::Map { entries, last } => entries.next().map(|(key, value)| {
+                let index = field_index(&key, fields);
+                *last = key;
+                (index, value)
+            }),
+            Entries::Seq { items, next, fields, .. } if *next < *fields => items.next().map(|value| {
+                *next += 1;
+                (Some(*next - 1), value)
+            }),
+            Entries::Seq { .. } => None,
+        }
+    }
+
+    /// The key just read, refused (`deny_unknown_fields`).
+    pub(crate) fn unknown(&self, fields: &'static [&'static str]) -> Error {
+        match self {
+            Entries::Map { last, .. } => Error::unknown_field(last, fields),
+            // An array's elements are all fields (the rest are refused by `finish`).
+            Entries::Seq { .. } => Error::custom("an array has no keys"),
+        }
+    }
+
+    /// Whether the struct was read from an array, once every entry is read: an array with more
+    /// elements than the struct has fields is refused, in serde_json's words.
+    pub(crate) fn finish(self) -> Result<bool, Error> {
+        match self {
+            Entries::Map { .. } => Ok(false),
+            Entries::Seq { len, fields, .. } if len > fields => Err(Error::invalid_length(len, &"fewer elements in array")),
+            Entries::Seq { .. } => Ok(true),
+        }
+    }
+}
+
+/// A field missing from an array (`struct Name with 3 elements`), in serde's words.
+pub(crate) fn short_array(index: usize, expecting: &'static str) -> Error {
+    Error::invalid_length(index, &expecting)
+}
+
+/// Which of `fields` `key` is.
+fn field_index(key: &str, fields: &[&str]) -> Option<usize> {
+    fields.iter().position(|f| *f == key)
+}
+
+/// A generated reader's `Deserialize`: the input read into a JSON value, the value read.
+pub(crate) fn deserialize_through_value<'de, D: serde::Deserializer<'de>, T: Read>(deserializer: D) -> Result<T, D::Error> {
+    let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+    T::read(value).map_err(serde::de::Error::custom)
+}
+
+impl<T: Read> Read for Option<T> {
+    fn read(value: Value) -> Result<Self, Error> {
+        match value {
+            Value::Null => Ok(None),
+            value => T::read(value).map(Some),
+        }
+    }
+}
+
+impl<T: Read> Read for Vec<T> {
+    fn read(value: Value) -> Result<Self, Error> {
+        match value {
+            Value::Array(items) => items.into_iter().map(T::read).collect(),
+            other => Err(invalid(&other, "a sequence")),
+        }
+    }
+}
+
+impl<T: Read> Read for Box<T> {
+    fn read(value: Value) -> Result<Self, Error> {
+        T::read(value).map(Box::new)
+    }
+}
+
+impl<T: Read> Read for std::sync::Arc<T> {
+    fn read(value: Value) -> Result<Self, Error> {
+        T::read(value).map(std::sync::Arc::new)
+    }
+}
+
+/// A field's type, for the generated reader to pick its reader by (autoref specialization: a
+/// type that is [`Read`] is read by it, any other by its `Deserialize` from the owned value).
+pub(crate) struct Wrap<T>(pub std::marker::PhantomData<T>);
+
+pub(crate) trait ReadOwn<T> {
+    fn read_value(&self, value: Value) -> Result<T, Error>;
+}
+
+impl<T: Read> ReadOwn<T> for &Wrap<T> {
+    fn read_value(&self, value: Value) -> Result<T, Error> {
+        T::read(value)
+    }
+}
+
+pub(crate) trait ReadSerde<T> {
+    fn read_value(&self, value: Value) -> Result<T, Error>;
+}
+
+impl<T: serde::de::DeserializeOwned> ReadSerde<T> for &&Wrap<T> {
+    fn read_value(&self, value: Value) -> Result<T, Error> {
+        T::deserialize(value)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -5,6 +5,7 @@
 //! engine's job, in the `contextview-discovery` crate; the prompt reads only these types, so the
 //! core needs none of that machinery.
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::Diagnostic;
@@ -28,7 +29,7 @@ crate::tagged::tagged_enum! {
 }
 
 /// One rule, with where it came from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Rule {
     /// Where the file was found.
@@ -66,7 +67,7 @@ pub enum RuleSource {
     Import,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Skill {
     /// The name the model calls it by (`plugin:name` for a plugin skill whose bare name is taken).
@@ -95,7 +96,7 @@ pub enum SkillSource {
 }
 
 /// What the prompt lists, under the listing budget.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillListing {
     pub entries: Vec<ListingEntry>,
@@ -104,7 +105,7 @@ pub struct SkillListing {
     pub bytes: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ListingEntry {
     pub name: String,
@@ -113,7 +114,7 @@ pub struct ListingEntry {
 }
 
 /// What discovery found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Environment {
     pub cwd: String,
@@ -137,7 +138,7 @@ pub struct Environment {
 }
 
 /// Host calls made so far.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkspaceStats {
     pub calls: HostCalls,
@@ -145,7 +146,7 @@ pub struct WorkspaceStats {
     pub rounds: u64,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct HostCalls {
     pub read_dir: u64,

@@ -14,6 +14,7 @@
 //! modelled (a step adding more than 20 blocks reads less than predicted), and providers evict
 //! early under load.
 
+use contextview_derive::ReadValue;
 pub mod prices;
 
 use serde::{Deserialize, Serialize};
@@ -21,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::provider::Provider;
 
 /// US dollars per million tokens.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Prices {
     pub input: f64,
@@ -37,7 +38,7 @@ pub struct Prices {
     pub long_context: Option<Box<LongContext>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LongContext {
     pub above_tokens: u64,
@@ -63,7 +64,7 @@ crate::tagged::tagged_enum! {
 }
 
 /// A model family's prices and caching, with when and where they were read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CostModel {
     /// `anthropic`, `openai` (both OpenAI APIs and the servers that speak them) or `gemini`.
@@ -111,7 +112,7 @@ pub struct RequestShape {
 }
 
 /// A request's input tokens by what the cache did with them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct CacheUse {
     /// Tokens the cache serves.

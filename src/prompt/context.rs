@@ -5,6 +5,7 @@
 //! [`super::render_heads`] is a pure function of it. Inspecting it tells exactly why a request
 //! said what it said.
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 
 use super::budget::HeadBudget;
@@ -23,7 +24,7 @@ pub enum Audience {
 }
 
 /// An MCP server the agent is connected to, as the host knows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct McpServer {
     pub name: String,
@@ -38,7 +39,7 @@ pub struct McpServer {
 }
 
 /// Built-in templates replaced by the host's own (same slots; see [`super::TEMPLATE_SLOTS`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Templates {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -52,7 +53,7 @@ pub struct Templates {
 
 /// Every render input of the two heads. Text the host supplies from the workspace (git status,
 /// memory, MCP instructions, rule and skill text) is data: it is neutralised before it is framed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PromptContext {
     #[serde(default)]

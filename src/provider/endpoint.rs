@@ -7,9 +7,10 @@
 //! `https://api.openai.com/v1`, `https://generativelanguage.googleapis.com`), for a proxy or a
 //! compatible server.
 
+use contextview_derive::ReadValue;
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use serde_json::Value;
 
@@ -19,7 +20,7 @@ use super::Provider;
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
 /// What [`endpoint`] needs.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EndpointInput {
     pub provider: Option<Provider>,

@@ -7,6 +7,7 @@
 //! breaks, quoting the provider's own error text where it is known. This module knows nothing of
 //! sessions, logs or discovery.
 
+use contextview_derive::ReadValue;
 pub mod anthropic;
 pub mod gemini;
 pub mod ids;
@@ -161,7 +162,7 @@ pub struct RenderOptions {
 /// - OpenAI (both APIs): `prompt_cache_key` routes requests of one session to the same cache;
 ///   a session uses its session id unless `key` is given.
 /// - Gemini caches implicitly; nothing to add.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct CacheConfig {
     pub enabled: bool,
@@ -197,7 +198,7 @@ impl RenderOptions {
 
 /// Provider limits and rule switches the validators enforce (defaults from the providers'
 /// documentation).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Limits {
     /// Anthropic request body limit (413 `request_too_large`).
@@ -226,7 +227,7 @@ impl Default for Limits {
 }
 
 /// One broken rule in a payload.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 pub struct Violation {
     /// Stable rule id, e.g. `anthropic.tool_result_follows_tool_use`.
     pub rule: String,
@@ -295,7 +296,7 @@ pub enum ReasoningFate {
 }
 
 /// Counts of what happened to reasoning, for the report.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ReadValue)]
 pub struct ReasoningCounts {
     pub kept: usize,
     pub downgraded: usize,
@@ -427,7 +428,7 @@ pub fn reasoning_as_text(reasoning: &Reasoning) -> String {
 pub const TOOL_IMAGES_NOTE: &str = "<tool_images>Images returned by the tool calls above.</tool_images>";
 
 /// What a renderer tells the report besides the payload.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct RenderNotes {
     pub reasoning: ReasoningCounts,

@@ -5,6 +5,7 @@
 //! messages carry text only, so images a tool returned go into a user message after the whole
 //! group of tool messages. There is no field to send reasoning back in.
 
+use contextview_derive::ReadValue;
 use rustc_hash::FxHashSet as HashSet;
 
 use serde::{Deserialize, Serialize};
@@ -73,7 +74,7 @@ pub enum UserPart {
     ImageUrl { image_url: ImageUrl },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct ImageUrl {
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -91,7 +92,7 @@ pub enum ToolContent {
 
 mod read;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct ToolCall {
     pub id: String,
     #[serde(rename = "type")]
@@ -99,20 +100,20 @@ pub struct ToolCall {
     pub function: FunctionCall,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct FunctionCall {
     pub name: String,
     pub arguments: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct Tool {
     #[serde(rename = "type")]
     pub kind: String,
     pub function: FunctionDef,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct FunctionDef {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

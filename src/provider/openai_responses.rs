@@ -5,6 +5,7 @@
 //! input is a string), and `reasoning` (replayed with its id and encrypted content; it must be
 //! followed by the item it preceded). Tool outputs may carry images.
 
+use contextview_derive::ReadValue;
 use rustc_hash::FxHashSet as HashSet;
 
 use serde::{Deserialize, Serialize};
@@ -142,14 +143,14 @@ pub enum Output {
     Parts(Vec<ContentPart>),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct SummaryText {
     #[serde(rename = "type")]
     pub kind: String,
     pub text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct Tool {
     #[serde(rename = "type")]
     pub kind: String,

@@ -245,7 +245,7 @@ impl Payload {
     /// Reads a payload of `provider`'s shape from JSON, for validation of payloads made elsewhere.
     pub fn from_json(provider: Provider, value: Value) -> Result<Payload, String> {
         // The settings sit among the body's own fields: read apart, then put in place.
-        fn read<R: serde::de::DeserializeOwned, S: serde::de::DeserializeOwned>(value: Value) -> Result<(R, S), String> {
+        fn read<R: serde::de::DeserializeOwned, S: serde::de::DeserializeOwned + crate::value_read::Fields>(value: Value) -> Result<(R, S), String> {
             let Value::Object(mut body) = value else { return Err("a request body is a JSON object".to_owned()) };
             let mut settings = serde_json::Map::new();
             for key in settings::field_names::<S>() {

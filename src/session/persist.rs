@@ -9,6 +9,7 @@
 //! has. What is not committed is sent again with the next batch; `reconcile` settles the
 //! indeterminate by reading what storage holds.
 
+use contextview_derive::ReadValue;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -36,7 +37,7 @@ pub enum RecordState {
     Indeterminate,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingRecord {
     pub seq: u64,
@@ -44,7 +45,7 @@ pub struct PendingRecord {
 }
 
 /// The session's persistence as the host can inspect it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct PersistenceStatus {
     /// Every record with `seq` up to this is stored (0: none).
@@ -63,7 +64,7 @@ pub enum AckError {
     UnknownTicket(u64),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 struct Ticket {
     seqs: Vec<u64>,
@@ -71,7 +72,7 @@ struct Ticket {
 }
 
 /// The serialized form (JSON object keys are strings, so the maps become lists).
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 struct PersistenceData {
     committed_through: u64,

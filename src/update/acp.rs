@@ -5,6 +5,7 @@
 //! verbatim JSON by [`AcpUpdate::Other`], so a log written by any ACP agent round-trips.
 //! Provider facts ACP has no field for ride in `_meta.contextview` (see [`ProviderMeta`]).
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -71,7 +72,7 @@ pub enum Stream {
 pub const TYPED_KINDS: [&str; 6] =
     ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"];
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ContentChunk {
     pub content: ContentBlock,
@@ -265,7 +266,7 @@ pub enum ToolCallContent {
 }
 
 /// ACP `tool_call`: a new tool call.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallStart {
     pub tool_call_id: String,
@@ -287,7 +288,7 @@ pub struct ToolCallStart {
 }
 
 /// ACP `tool_call_update`: fields given replace the call's fields (arrays replace whole).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallPatch {
     pub tool_call_id: String,
@@ -309,14 +310,14 @@ pub struct ToolCallPatch {
     pub meta: Option<Value>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct Plan {
     pub entries: Vec<PlanEntry>,
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Value>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct PlanEntry {
     pub content: String,
     pub priority: PlanPriority,
@@ -343,7 +344,7 @@ pub enum PlanStatus {
 
 /// Provider facts carried in `_meta.contextview` of an update. All optional; unknown keys in
 /// `_meta` (ours or anyone's) are left alone.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -12,10 +12,11 @@
 //! The record holds the state as text; what that text is ([`super::resume::CheckpointState`])
 //! is the replay's, one layer up, so the record types know nothing of the replay.
 
-use serde::{Deserialize, Serialize};
+use contextview_derive::ReadValue;
+use serde::Serialize;
 
 /// The replay's state through record `through` (see the module docs).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Checkpoint {
     /// The last record the state covers.

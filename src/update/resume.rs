@@ -2,13 +2,14 @@
 //! reminders told and the last summary — written as the record's text and read back from it
 //! ([`super::checkpoint`] holds the record, which knows nothing of the replay).
 
-use serde::{Deserialize, Serialize};
+use contextview_derive::ReadValue;
+use serde::Serialize;
 
 use super::checkpoint::Checkpoint;
 use super::replay::{PromptFold, Resume};
 
 /// What a session resumes from (see [`Checkpoint`]): the record's state, as text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckpointState {
     /// The replay: items, their records, the replay state.

@@ -62,7 +62,7 @@ pub fn prompt_fold(records: &[Record]) -> PromptFold {
 
 /// [`prompt_texts`] record by record, resumable: a checkpoint keeps it, and the records after
 /// the checkpoint go on from it (they hold no rewind: a rewind needs the whole history).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, contextview_derive::ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptFold {
     pub prompts: Vec<String>,

@@ -9,15 +9,16 @@
 //! too, instead of producing a payload the provider rejects. After a 413 or an invalid-image
 //! error the session asks for one build with every image stripped.
 
+use contextview_derive::ReadValue;
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::conversation::{Image, Item, Part, ToolResult, UserMessage};
 use crate::provider::{Limits, Provider};
 
 /// Image budget settings (bytes are bytes of the serialized request).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ImageConfig {
     /// Evict when the images in a request weigh more than this.
@@ -35,7 +36,7 @@ impl Default for ImageConfig {
 }
 
 /// What the image stage did.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ImageReport {
     pub images: usize,

@@ -21,6 +21,7 @@
 //! [`LedgerConfig::compact_ratio`] (85%) — or earlier, when what is left of the window would not
 //! hold the summary request's own answer ([`LedgerConfig::compact_reserve`]).
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 
 use crate::conversation::Item;
@@ -30,7 +31,7 @@ use crate::update::record::UsageAnchor;
 use crate::update::replay::{Correction, OverheadCarry, ReplayState};
 
 /// Compaction threshold settings (camelCase in JSON).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct LedgerConfig {
     /// Compaction is due above this share of the window.
@@ -79,7 +80,7 @@ pub enum Threshold {
 }
 
 /// How full the context is — `used` and `size` as in ACP's `usage_update`, and how it was counted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextUsage {
     /// Tokens the context holds.

@@ -28,17 +28,18 @@
 //! request after it extends that one until the next. Pure: the same items and config always give
 //! the same view.
 
+use contextview_derive::ReadValue;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use crate::conversation::soft_trim;
 use crate::conversation::{soft_trimmed, text_of, Item, Part, ToolResult};
 use crate::tokens::ItemSize;
 
 /// Pruning settings (camelCase in JSON; every number has the chapter's default).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct PruningConfig {
     pub enabled: bool,
@@ -113,7 +114,7 @@ pub struct ContextUse {
 }
 
 /// What pruning did, for the report.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct PruneReport {
     /// Pruning ran (the context was over the trigger).

@@ -9,6 +9,7 @@
 //! most once a day, and one-shot kinds once per session. Drain order is the order of
 //! [`ReminderKind`]'s variants: what changes the model's next step most comes first.
 
+use contextview_derive::ReadValue;
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
@@ -87,7 +88,7 @@ impl ReminderKind {
 }
 
 /// A reminder to tell the model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Reminder {
     pub kind: ReminderKind,

@@ -8,6 +8,7 @@
 //! everything it changed. The durable log is never touched; synthetic ids derive from the ids
 //! they stand for, so the same history always repairs to the same bytes.
 
+use contextview_derive::ReadValue;
 use std::borrow::Cow;
 use rustc_hash::FxHashMap as HashMap;
 
@@ -17,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::conversation::{Item, Part, SyntheticReason, ToolResult, UserMessage};
 
 /// What repair changed, for the report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Repair {
     pub kind: RepairKind,
@@ -54,7 +55,7 @@ pub enum RepairKind {
 }
 
 /// Repair settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", default)]
 pub struct RepairConfig {
     /// Text of the synthetic result for a call that never got one; `{name}` is the tool's name.

@@ -1,5 +1,6 @@
 //! The build report: what a request contains and what the pipeline did to get there.
 
+use contextview_derive::ReadValue;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -15,7 +16,7 @@ use crate::provider::{Provider, ReasoningCounts, ToolDef};
 use crate::tokens::{text_tokens, Family, ItemSize};
 
 /// Returned with every payload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     pub provider: Provider,
@@ -84,7 +85,7 @@ pub struct Report {
 }
 
 /// A message asking the model to go on from a cut-short answer (AutoContinue, AutoRecovery).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Continued {
     pub reason: ContinuedReason,
@@ -105,7 +106,7 @@ pub enum ContinuedReason {
 }
 
 /// A request's predicted cache use and input cost (filled by the caller that knows prices).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Forecast {
     /// Input tokens the provider's cache should serve.
@@ -193,7 +194,7 @@ pub fn diagnose(report: &Report) -> Vec<Diagnostic> {
 
 /// Content of the request by source — bytes (text and data as written, before JSON framing) in
 /// `sources`, estimated tokens (framing included) in `tokens.bySource`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct BySource {
     pub system: u64,
@@ -241,7 +242,7 @@ impl BySource {
 }
 
 /// Tokens: this request's estimate by source, and the context as the ledger counts it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenReport {
     /// Estimated tokens of this request (after pruning and image eviction).
@@ -253,7 +254,7 @@ pub struct TokenReport {
 }
 
 /// What a session build reused from the one before it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ReuseReport {
     /// Conversation entries in the body.
@@ -265,7 +266,7 @@ pub struct ReuseReport {
 }
 
 /// The request against the one built before it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct PrefixReport {
     pub previous_bytes: usize,
@@ -381,7 +382,7 @@ pub fn by_source(view: &[&Item], system: Option<&str>, tools: &[ToolDef], family
 }
 
 /// A session's subagents in a build's report.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentsReport {
     pub started: usize,

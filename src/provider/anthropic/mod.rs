@@ -4,6 +4,7 @@
 //! Tool results go first in the user message right after the `tool_use`s they answer; images may
 //! sit inside tool results. Consecutive same-role items are merged into one message.
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -40,13 +41,13 @@ pub enum Role {
     Assistant,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct Message {
     pub role: Role,
     pub content: Vec<Block>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct TextBlock {
     #[serde(rename = "type")]
     pub kind: TextType,
@@ -61,7 +62,7 @@ pub enum TextType {
     Text,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 pub struct CacheControl {
     #[serde(rename = "type")]
     pub kind: String,
@@ -144,7 +145,7 @@ pub enum ImageSource {
     Url { url: String },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 pub struct Tool {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -5,13 +5,14 @@
 //! Sampling (`temperature`, `top_p`, `top_k`) is what API version `2023-06-01` takes; newer
 //! models and API versions refuse it, which only the provider can tell: it is sent when given.
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::Context;
 use crate::provider::Violation;
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 pub struct Settings {
     /// Extended thinking: `{type: "enabled", budget_tokens}` (at least 1,024 and below
     /// `max_tokens`), `{type: "adaptive"}` or `{type: "disabled"}`.
@@ -124,7 +125,7 @@ crate::tagged::tagged_enum! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(deny_unknown_fields)]
 pub struct Metadata {
     /// An opaque id of the end user (a hash or uuid, never personal data).
@@ -139,7 +140,7 @@ pub enum ServiceTier {
     StandardOnly,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(deny_unknown_fields)]
 pub struct OutputConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]

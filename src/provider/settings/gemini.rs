@@ -6,6 +6,7 @@
 //! `generationConfig.maxOutputTokens` is the build's `maxTokens`: the renderer writes it into
 //! the same `generationConfig` object, so the body never holds the key twice.
 
+use contextview_derive::ReadValue;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -14,7 +15,7 @@ use serde_json::{Map, Value};
 use super::Context;
 use crate::provider::Violation;
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -43,7 +44,7 @@ impl Settings {
 }
 
 /// `generationConfig`: what the reply may be.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GenerationConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -114,7 +115,7 @@ pub struct GenerationConfig {
     pub translation_config: Value,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ThinkingConfig {
     /// Tokens to think with: 0 turns thinking off where the model allows it, -1 lets the model
@@ -142,7 +143,7 @@ pub enum ThinkingLevel {
     Xhigh,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(deny_unknown_fields)]
 pub struct SafetySetting {
     /// Required by the API (optional in @google/genai's type: a rule says so).
@@ -202,7 +203,7 @@ pub enum HarmBlockThreshold {
     Off,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -216,7 +217,7 @@ pub struct ToolConfig {
     pub include_server_side_tool_invocations: Option<bool>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FunctionCallingConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -26,7 +26,7 @@ pub mod gemini;
 pub mod openai_chat;
 pub mod openai_responses;
 
-use serde::de::{self, Deserializer, Visitor};
+use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -157,7 +157,7 @@ pub fn unknown_key(key: &str, valid: &[&str]) -> String {
 }
 
 /// Reads one API's section: its keys checked, the aliases taken out, the rest typed.
-fn section<S: de::DeserializeOwned>(provider: Provider, name: &str, value: Value, out: &mut ProviderOptions) -> Result<S, String> {
+fn section<S: de::DeserializeOwned + crate::value_read::Fields>(provider: Provider, name: &str, value: Value, out: &mut ProviderOptions) -> Result<S, String> {
     let Value::Object(mut map) = value else { return Err(format!("{name}: must be an object of that API's request settings")) };
     let (budget_key, cache_key) = alias_keys(provider);
     // Null is as good as absent, here as everywhere in a section (the SDKs' types allow it).
@@ -224,39 +224,9 @@ impl Serialize for ProviderOptions {
     }
 }
 
-/// The field names a struct's `Deserialize` expects (what serde derives it with).
-pub(crate) fn field_names<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
-    struct Grab<'a>(&'a mut &'static [&'static str]);
-    #[derive(Debug)]
-    struct Done;
-    impl std::fmt::Display for Done {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("fields read")
-        }
-    }
-    impl std::error::Error for Done {}
-    impl de::Error for Done {
-        fn custom<M: std::fmt::Display>(_: M) -> Self {
-            Done
-        }
-    }
-    impl<'de> Deserializer<'de> for Grab<'_> {
-        type Error = Done;
-        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Done> {
-            Err(Done)
-        }
-        fn deserialize_struct<V: Visitor<'de>>(self, _: &'static str, fields: &'static [&'static str], _: V) -> Result<V::Value, Done> {
-            *self.0 = fields;
-            Err(Done)
-        }
-        serde::forward_to_deserialize_any! {
-            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
-            unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
-        }
-    }
-    let mut fields: &'static [&'static str] = &[];
-    let _ = T::deserialize(Grab(&mut fields));
-    fields
+/// The field names a struct's reader expects (what `#[derive(ReadValue)]` generates it with).
+pub(crate) fn field_names<T: crate::value_read::Fields>() -> &'static [&'static str] {
+    T::FIELDS
 }
 
 /// What the rules of a section are checked against besides the settings themselves.

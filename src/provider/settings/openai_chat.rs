@@ -6,6 +6,7 @@
 //! `max_tokens` is kept as its own setting (OpenAI deprecates it, but many servers that speak
 //! this API read only it); the reply's budget is `max_completion_tokens`, the build's `maxTokens`.
 
+use contextview_derive::ReadValue;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -14,7 +15,7 @@ use serde_json::{Map, Value};
 use super::{decimal_range, integer_range, openai_metadata, Context};
 use crate::provider::Violation;
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<ReasoningEffort>,
@@ -120,7 +121,7 @@ crate::tagged::tagged_enum! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(deny_unknown_fields)]
 pub struct JsonSchema {
     /// `a-z A-Z 0-9 _ -`, up to 64 characters.
@@ -167,13 +168,13 @@ crate::tagged::tagged_enum! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(deny_unknown_fields)]
 pub struct ToolName {
     pub name: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(deny_unknown_fields)]
 pub struct AllowedTools {
     pub mode: AllowedMode,
@@ -234,7 +235,7 @@ pub enum CacheRetention {
     Day,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(deny_unknown_fields)]
 pub struct StreamOptions {
     /// A last chunk with the usage (what the ledger anchors on): ask for it.

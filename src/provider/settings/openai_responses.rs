@@ -3,6 +3,7 @@
 //! sampling, tool-call limits, metadata, service tier, truncation, background and streaming —
 //! and the rules the API's validator applies to them, in its words.
 
+use contextview_derive::ReadValue;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -12,7 +13,7 @@ use super::openai_chat::{AllowedMode, CacheRetention, ReasoningEffort, ServiceTi
 use super::{decimal_range, integer_range, openai_metadata, Context};
 use crate::provider::Violation;
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<Reasoning>,
@@ -89,7 +90,7 @@ pub const INCLUDABLE: [&str; 8] = [
     "message.output_text.logprobs",
 ];
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(deny_unknown_fields)]
 pub struct Reasoning {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -106,7 +107,7 @@ pub enum Summary {
     Detailed,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(deny_unknown_fields)]
 pub struct Text {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -206,7 +207,7 @@ pub enum Truncation {
     Disabled,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(deny_unknown_fields)]
 pub struct StreamOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,12 +1,13 @@
 //! The data of compaction's two commands: the settings `prepareCompaction` takes, the request
 //! it answers with, and what `applyCompaction` takes.
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 
 use crate::update::record::UsageAnchor;
 
 /// Compaction settings (camelCase in JSON).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct CompactionOptions {
     /// Recent messages kept verbatim after the summary, in tokens.
@@ -52,7 +53,7 @@ pub enum Ladder {
 }
 
 /// The summarisation request and the cut it was prepared for.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct PreparedCompaction {
     /// The first record that stays verbatim.
@@ -88,7 +89,7 @@ pub struct PreparedCompaction {
 }
 
 /// `applyCompaction`'s input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ApplyCompaction {
     pub summary: String,

@@ -1,7 +1,8 @@
 //! The data commands carry: what a person, the model or a tool said, and the settings a
 //! command changes.
 
-use serde::{Deserialize, Serialize};
+use contextview_derive::ReadValue;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::prompt::PromptContext;
@@ -15,7 +16,7 @@ use super::compaction::CompactionOptions;
 use super::snapshot::SessionSnapshot;
 
 /// An image a person attached or a tool returned.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ImageInput {
     /// Base64.
@@ -24,7 +25,7 @@ pub struct ImageInput {
 }
 
 /// The reasoning of a response, with what its provider needs to accept it back.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReasoningInput {
     #[serde(default)]
@@ -39,7 +40,7 @@ pub struct ReasoningInput {
 }
 
 /// A tool call the model made.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolCallInput {
     pub id: String,
@@ -73,7 +74,7 @@ fn empty_object() -> Value {
 }
 
 /// One model response.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AssistantResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -127,7 +128,7 @@ impl AssistantResponse {
 }
 
 /// A person's prompt.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UserMessageInput {
     pub text: String,
@@ -138,7 +139,7 @@ pub struct UserMessageInput {
 }
 
 /// The result of a tool call.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolResultInput {
     pub tool_call_id: String,
@@ -150,14 +151,14 @@ pub struct ToolResultInput {
 }
 
 /// The provider's usage, when it comes apart from a response.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecordUsage {
     pub usage: UsageAnchor,
 }
 
 /// Samples with another model from now on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SwitchModel {
     pub provider: Provider,
@@ -167,46 +168,46 @@ pub struct SwitchModel {
 }
 
 /// Truncates the conversation to before real prompt `promptIndex` (0-based).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RewindTo {
     pub prompt_index: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetPromptContext {
     pub context: PromptContext,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PrepareCompaction {
     #[serde(default)]
     pub options: CompactionOptions,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EnqueueReminder {
     pub reminder: Reminder,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecordEditedPath {
     pub path: String,
 }
 
 /// Build options (`provider` and `model` default to the session's model).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BuildRequest {
     #[serde(default)]
     pub options: Value,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Restore {
     pub snapshot: Box<SessionSnapshot>,
@@ -214,7 +215,7 @@ pub struct Restore {
 
 
 /// A provider's whole answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProviderAnswer {
     /// The API that answered; the session's provider when absent.
@@ -242,7 +243,7 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// Starts a streamed answer.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BeginAnswer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -262,7 +263,7 @@ pub struct BeginAnswer {
 }
 
 /// Ends a streamed answer.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EndAnswer {
     /// Drop what arrived without recording it (a body the host refused, e.g. over its size limit).
@@ -360,7 +361,7 @@ crate::value_read::deserialize_by_hand!(StartSubagent);
 crate::value_read::deserialize_by_hand!(EndSubagent);
 
 /// How to make a subagent's session: the reply to `startSubagent`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentStart {
     /// The child's log header: its id, and the parent's session and call.

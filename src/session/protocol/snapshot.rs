@@ -3,7 +3,8 @@
 //! session that builds the same next request (the previous request's body, kept only for the
 //! prefix report, is not part of it).
 
-use serde::{Deserialize, Serialize};
+use contextview_derive::ReadValue;
+use serde::Serialize;
 
 use crate::prompt::PromptContext;
 use crate::request::BuildInput;
@@ -14,7 +15,7 @@ use super::super::persist::Persistence;
 pub const SNAPSHOT_FORMAT: &str = "contextview.session-snapshot";
 pub const SNAPSHOT_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SessionSnapshot {
     pub format: String,
@@ -44,7 +45,7 @@ pub struct SessionSnapshot {
 }
 
 /// What `applyCompaction` needs of the last `prepareCompaction`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct PreparedCut {
     pub first_kept_seq: u64,

@@ -1,6 +1,7 @@
 //! The bodies of our own events: usage anchors, answers' ends and failures, model switches,
 //! compactions, rewinds, reminders, edited paths, prompt heads and their cuts, subagents.
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -152,7 +153,7 @@ impl Spent {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageAnchor {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -206,14 +207,14 @@ impl UsageAnchor {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolsDefined {
     pub tools: crate::tool_def::Tools,
 }
 
 /// How an answer ended (see [`Event::AnswerEnd`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct AnswerEnd {
     pub provider: String,
@@ -304,7 +305,7 @@ pub enum AnswerStatus {
 }
 
 /// The provider's error as it reported it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderFailure {
     /// The provider's error type, Gemini's status, or a string code (`overloaded_error`,
@@ -322,7 +323,7 @@ pub struct ProviderFailure {
 }
 
 /// A tool call whose arguments were still arriving when the answer ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct UnfinishedCall {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -332,7 +333,7 @@ pub struct UnfinishedCall {
     pub arguments: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelSwitch {
     pub provider: String,
@@ -341,7 +342,7 @@ pub struct ModelSwitch {
     pub context_window: Option<u64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct CompactionCheckpoint {
     pub summary: String,
@@ -358,26 +359,26 @@ pub struct CompactionCheckpoint {
     pub trim_kept_over: Option<usize>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Rewind {
     pub prompt_index: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ReminderInjected {
     pub reminder: String,
     pub text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct EditedPaths {
     pub paths: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptHeadSnapshot {
     pub system: String,

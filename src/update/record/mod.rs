@@ -8,6 +8,7 @@
 //! This file holds the envelope, the header and the [`Event`] enum with its reading; the
 //! bodies of the events are [`events`]'.
 
+use contextview_derive::ReadValue;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -22,7 +23,7 @@ pub const LOG_FORMAT: &str = "contextview.session-log";
 pub const LOG_VERSION: u32 = 1;
 
 /// First line of a session log.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Header {
     pub format: String,
@@ -143,8 +144,10 @@ struct Envelope<'a> {
     event: Option<&'a Event>,
 }
 
-/// The envelope's own fields, as a line is read.
-#[derive(Deserialize)]
+/// The envelope's own fields, as a line is read: serde's derived reader, which reads them from a
+/// borrow of the line's value (a generated reader takes the value whole, and the body is still
+/// to be taken out of it).
+#[derive(serde::Deserialize)]
 struct Head {
     seq: u64,
     ts: String,

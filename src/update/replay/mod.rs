@@ -15,12 +15,13 @@
 //! updates and results); this file the replay's surface — [`replay`], the incremental
 //! [`Replayer`] and the [`Resume`] a checkpoint keeps.
 
+use contextview_derive::ReadValue;
 mod fold;
 mod messages;
 mod state;
 
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::update::client::client_view;
 use crate::update::rewind::{apply_rewinds, ChunkKey};
@@ -59,7 +60,7 @@ pub fn replay(records: &[Record]) -> Replay {
 
 /// The replay's whole state at a point of the log, as a [`crate::update::checkpoint::Checkpoint`] keeps
 /// it: resumed, it folds the records after that point exactly as the full replay would.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Resume {
     items: Vec<Item>,

@@ -1,13 +1,14 @@
 //! What the replay recovers besides the items: the session's facts (prompts, model, the usage
 //! anchor and the overhead it carries, the heads, subagents, what was spent, the last answer).
 
-use serde::{Deserialize, Serialize};
+use contextview_derive::ReadValue;
+use serde::Serialize;
 
 use crate::tokens::Family;
 use crate::update::record::{Event, ModelSwitch, PromptHeadSnapshot, Spent, SubagentStatus, UsageAnchor};
 
 /// Session facts replay recovers besides the items.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplayState {
     /// Real (non-synthetic) user prompts in the effective history.
@@ -123,7 +124,7 @@ crate::value_read::deserialize_by_hand!(SubagentLink);
 
 /// A context-length refusal's count of a request beside the ledger's own count of it: the
 /// ledger scales its counts by their ratio until the next answer's usage anchor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Correction {
     /// The tokens the provider counted (or, where it named none, at least held).
@@ -145,7 +146,7 @@ impl Correction {
 }
 
 /// The end of the last answer the log recorded.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct LastAnswer {
     pub status: crate::update::record::AnswerStatus,
@@ -178,7 +179,7 @@ pub struct LastAnswer {
 /// and the share of those items' estimate the compactions since then kept. The excess holds the
 /// system prompt and tools (they survive a compaction whole) and the provider's framing (which
 /// shrinks with the conversation); the ledger separates the two.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct OverheadCarry {
     pub excess: i64,

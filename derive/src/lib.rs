@@ -1,0 +1,294 @@
+//! `#[derive(ReadValue)]`: a struct's reader, generated from the same declaration and the same
+//! `#[serde(...)]` attributes its derived `Serialize` reads, in serde's words.
+//!
+//! Why: serde's derived `Deserialize` is a visitor per struct (a field-name visitor, a map
+//! visitor and a sequence visitor), instantiated again for every kind of input it is read from;
+//! in the `.wasm` that is about a fifth of the first-load module. The reader generated here is
+//! one function per struct that walks an owned `serde_json::Value` (which every input already
+//! has) through one shared loop: the object's keys in order, each looked up in a table of field
+//! names, its value handed to the field's own reader. The struct's `Deserialize` goes through
+//! that reader, so every existing caller keeps working.
+//!
+//! What it reads the same as serde's derive, word for word: the object's keys in their order
+//! (the first wrong one is the one reported), `rename_all`, `rename`, `default` (on the field, on
+//! the container, or `default = "path"`), `skip` / `skip_deserializing`, `deserialize_with`,
+//! `deny_unknown_fields`, a missing `Option` field read as `None`, and every error text (`missing
+//! field`, `unknown field … expected one of`, `invalid type: …, expected struct Name`), and a
+//! struct given as a JSON array, its elements the fields in order, as serde reads it. What it does
+//! not support (`flatten`, `borrow`, generics, tuple structs, enums) is a compile error, never a
+//! silent difference. `src/value_read/tests.rs` in the core holds every attribute against serde's
+//! derive, side by side.
+//!
+//! The generated code names `crate::value_read` (the core crate's support module): the derive is
+//! for the core's own types.
+
+use proc_macro::TokenStream;
+use proc_macro2::TokenStream as Tokens;
+use quote::{format_ident, quote};
+use syn::ext::IdentExt;
+use syn::{parse_macro_input, Data, DeriveInput, Error, Fields, LitStr, Type};
+
+#[proc_macro_derive(ReadValue, attributes(serde))]
+pub fn derive_read_value(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand(&input).unwrap_or_else(Error::into_compile_error).into()
+}
+
+/// The container's attributes that change reading.
+#[derive(Default)]
+struct Container {
+    rename_all: Option<String>,
+    deny_unknown_fields: bool,
+    default: bool,
+}
+
+/// What a field takes when its key is absent.
+enum Missing {
+    /// `missing field` (or `None` for an `Option` read without `deserialize_with`).
+    Required,
+    /// `#[serde(default)]`
+    Default,
+    /// `#[serde(default = "path")]`
+    Path(syn::ExprPath),
+}
+
+struct Field {
+    ident: syn::Ident,
+    name: String,
+    ty: Type,
+    skip: bool,
+    missing: Missing,
+    with: Option<syn::ExprPath>,
+}
+
+fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
+    if !input.generics.params.is_empty() {
+        return Err(Error::new_spanned(&input.generics, "ReadValue reads structs without generics or lifetimes"));
+    }
+    let Data::Struct(data) = &input.data else {
+        return Err(Error::new_spanned(&input.ident, "ReadValue reads structs with named fields"));
+    };
+    let Fields::Named(named) = &data.fields else {
+        return Err(Error::new_spanned(&input.ident, "ReadValue reads structs with named fields"));
+    };
+    let container = container_attributes(input)?;
+    let fields = named.named.iter().map(|f| field(f, &container)).collect::<syn::Result<Vec<_>>>()?;
+
+    let name = &input.ident;
+    let expecting = format!("struct {name}");
+    let read: Vec<&Field> = fields.iter().filter(|f| !f.skip).collect();
+    let names = read.iter().map(|f| &f.name);
+    let slots: Vec<syn::Ident> = (0..read.len()).map(|i| format_ident!("__field{i}")).collect();
+    let types = read.iter().map(|f| &f.ty);
+    let arms = read.iter().zip(&slots).enumerate().map(|(i, (f, slot))| {
+        let ty = &f.ty;
+        let value = match &f.with {
+            Some(path) => quote!(#path(__value)?),
+            None => quote!({
+                #[allow(unused_imports)]
+                use crate::value_read::{ReadOwn as _, ReadSerde as _};
+                (&&crate::value_read::Wrap::<#ty>(::core::marker::PhantomData)).read_value(__value)?
+            }),
+        };
+        quote!(::core::option::Option::Some(#i) => #slot = ::core::option::Option::Some(#value),)
+    });
+    let unknown = if container.deny_unknown_fields {
+        quote!(return ::core::result::Result::Err(__entries.unknown(FIELDS)))
+    } else {
+        quote!({})
+    };
+    let default_decl = container.default.then(|| quote!(let __default: Self = ::core::default::Default::default();));
+    let in_array = format!("{expecting} with {} elements", read.len());
+    let mut slot_of = read.iter().zip(&slots).enumerate().map(|(i, (f, s))| (f.ident.to_string(), (i, s))).collect::<std::collections::HashMap<_, _>>();
+    let inits = fields.iter().map(|f| {
+        let ident = &f.ident;
+        let missing = missing_value(f, &container);
+        match slot_of.remove(&f.ident.to_string()) {
+            Some((index, slot)) => {
+                let missing_from_array = match (&f.missing, container.default) {
+                    (Missing::Required, false) => {
+                        quote!(return ::core::result::Result::Err(crate::value_read::short_array(#index, #in_array)))
+                    }
+                    _ => missing.clone(),
+                };
+                quote!(#ident: match #slot {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None if __array => #missing_from_array,
+                    ::core::option::Option::None => #missing,
+                })
+            }
+            None => quote!(#ident: #missing),
+        }
+    });
+
+    Ok(quote! {
+        impl crate::value_read::Fields for #name {
+            const FIELDS: &'static [&'static str] = &[#(#names),*];
+        }
+
+        impl crate::value_read::Read for #name {
+            fn read(__input: ::serde_json::Value) -> ::core::result::Result<Self, ::serde_json::Error> {
+                const FIELDS: &[&str] = <#name as crate::value_read::Fields>::FIELDS;
+                let mut __entries = crate::value_read::entries(__input, #expecting, FIELDS)?;
+                #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+                while let ::core::option::Option::Some((__index, __value)) = __entries.next(FIELDS) {
+                    match __index {
+                        #(#arms)*
+                        _ => #unknown,
+                    }
+                }
+                let __array = __entries.finish()?;
+                #default_decl
+                ::core::result::Result::Ok(#name { #(#inits,)* })
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<__D: ::serde::Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
+                crate::value_read::deserialize_through_value(__deserializer)
+            }
+        }
+    })
+}
+
+/// The value of a field whose key is absent (or that is never read).
+fn missing_value(f: &Field, container: &Container) -> Tokens {
+    let ident = &f.ident;
+    match (&f.missing, container.default) {
+        (Missing::Default, _) => quote!(::core::default::Default::default()),
+        (Missing::Path(path), _) => quote!(#path()),
+        (Missing::Required, true) => quote!(__default.#ident),
+        (Missing::Required, false) if f.skip => quote!(::core::default::Default::default()),
+        (Missing::Required, false) if f.with.is_none() && is_option(&f.ty) => quote!(::core::option::Option::None),
+        (Missing::Required, false) => {
+            let name = &f.name;
+            quote!(return ::core::result::Result::Err(<::serde_json::Error as ::serde::de::Error>::missing_field(#name)))
+        }
+    }
+}
+
+/// Serde's test for a field read as `None` when absent: its type is spelled `Option<…>`.
+fn is_option(ty: &Type) -> bool {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => p.path.segments.last().is_some_and(|s| s.ident == "Option"),
+        _ => false,
+    }
+}
+
+fn container_attributes(input: &DeriveInput) -> syn::Result<Container> {
+    let mut container = Container::default();
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename_all") {
+                let rule: LitStr = meta.value()?.parse()?;
+                if !RULES.contains(&rule.value().as_str()) {
+                    return Err(meta.error(format!("unknown rename_all rule {:?}", rule.value())));
+                }
+                container.rename_all = Some(rule.value());
+            } else if meta.path.is_ident("deny_unknown_fields") {
+                container.deny_unknown_fields = true;
+            } else if meta.path.is_ident("default") {
+                if meta.input.peek(syn::Token![=]) {
+                    return Err(meta.error("ReadValue takes a container's `default` without a path"));
+                }
+                container.default = true;
+            } else {
+                return Err(meta.error("ReadValue does not read this container attribute; keep serde's derive"));
+            }
+            Ok(())
+        })?;
+    }
+    Ok(container)
+}
+
+fn field(f: &syn::Field, container: &Container) -> syn::Result<Field> {
+    let ident = f.ident.clone().expect("named fields");
+    let mut rename = None;
+    let mut skip = false;
+    let mut missing = Missing::Required;
+    let mut with = None;
+    for attr in f.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                rename = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("default") {
+                missing = match meta.input.peek(syn::Token![=]) {
+                    true => Missing::Path(meta.value()?.parse::<LitStr>()?.parse()?),
+                    false => Missing::Default,
+                };
+            } else if meta.path.is_ident("skip") || meta.path.is_ident("skip_deserializing") {
+                skip = true;
+            } else if meta.path.is_ident("deserialize_with") {
+                with = Some(meta.value()?.parse::<LitStr>()?.parse()?);
+            } else if meta.path.is_ident("skip_serializing") {
+                // The writer's business.
+            } else if meta.path.is_ident("skip_serializing_if") || meta.path.is_ident("serialize_with") {
+                meta.value()?.parse::<LitStr>()?;
+            } else {
+                return Err(meta.error("ReadValue does not read this field attribute; keep serde's derive"));
+            }
+            Ok(())
+        })?;
+    }
+    let plain = ident.unraw().to_string();
+    let name = rename.unwrap_or_else(|| rename_field(&plain, container.rename_all.as_deref()));
+    Ok(Field { ident, name, ty: f.ty.clone(), skip, missing, with })
+}
+
+const RULES: &[&str] =
+    &["lowercase", "UPPERCASE", "PascalCase", "camelCase", "snake_case", "SCREAMING_SNAKE_CASE", "kebab-case", "SCREAMING-KEBAB-CASE"];
+
+/// A snake_case field name as serde's `rename_all` rule writes it.
+fn rename_field(field: &str, rule: Option<&str>) -> String {
+    let pascal = || {
+        let mut out = String::new();
+        let mut capitalize = true;
+        for c in field.chars() {
+            if c == '_' {
+                capitalize = true;
+            } else if capitalize {
+                out.push(c.to_ascii_uppercase());
+                capitalize = false;
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    };
+    match rule {
+        None | Some("lowercase") | Some("snake_case") => field.to_owned(),
+        Some("UPPERCASE") | Some("SCREAMING_SNAKE_CASE") => field.to_ascii_uppercase(),
+        Some("PascalCase") => pascal(),
+        Some("camelCase") => {
+            let p = pascal();
+            p[..1].to_ascii_lowercase() + &p[1..]
+        }
+        Some("kebab-case") => field.replace('_', "-"),
+        Some("SCREAMING-KEBAB-CASE") => field.replace('_', "-").to_ascii_uppercase(),
+        Some(other) => unreachable!("rule {other} refused when read"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rename_field;
+
+    #[test]
+    fn fields_are_renamed_as_serde_renames_them() {
+        let cases = [
+            (None, "max_tokens"),
+            (Some("camelCase"), "maxTokens"),
+            (Some("PascalCase"), "MaxTokens"),
+            (Some("snake_case"), "max_tokens"),
+            (Some("SCREAMING_SNAKE_CASE"), "MAX_TOKENS"),
+            (Some("kebab-case"), "max-tokens"),
+            (Some("SCREAMING-KEBAB-CASE"), "MAX-TOKENS"),
+            (Some("lowercase"), "max_tokens"),
+            (Some("UPPERCASE"), "MAX_TOKENS"),
+        ];
+        for (rule, want) in cases {
+            assert_eq!(rename_field("max_tokens", rule), want, "{rule:?}");
+        }
+        assert_eq!(rename_field("x", Some("camelCase")), "x");
+    }
+}

@@ -1,0 +1,213 @@
+//! The generated readers (`#[derive(ReadValue)]`) against serde's derived ones: each struct
+//! below is declared twice from the same tokens, once with each derive, and both read the same
+//! inputs — written ones for each attribute, and generated ones around the structs' own keys.
+//! The results must be equal, value for value and word for word.
+
+use pretty_assertions::assert_eq;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// Declares the structs in `ours` (generated readers) and in `serdes` (serde's derive).
+macro_rules! twice {
+    ($($item:item)*) => {
+        mod ours {
+            #![allow(dead_code)]
+            use contextview_derive::ReadValue;
+            use super::by_hand;
+            $(#[derive(Debug, Clone, PartialEq, Default, ReadValue)] $item)*
+        }
+        mod serdes {
+            #![allow(dead_code)]
+            use serde::Deserialize;
+            use super::by_hand;
+            $(#[derive(Debug, Clone, PartialEq, Default, Deserialize)] $item)*
+        }
+    };
+}
+
+/// A field reader of serde's `deserialize_with` shape: a number given as a string or a number.
+mod by_hand {
+    pub fn number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        use serde::de::Error as _;
+        match <serde_json::Value as serde::Deserialize>::deserialize(d)? {
+            serde_json::Value::String(s) => s.parse().map_err(D::Error::custom),
+            other => u32::deserialize(other).map_err(D::Error::custom),
+        }
+    }
+    pub fn seven() -> u32 {
+        7
+    }
+    use serde::Deserialize as _;
+}
+
+twice! {
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct Strict {
+        pub max_tokens: u32,
+        #[serde(default)]
+        pub label: Option<String>,
+        pub note: Option<String>,
+        #[serde(default = "by_hand::seven")]
+        pub tries: u32,
+        #[serde(rename = "kind")]
+        pub r#type: String,
+        #[serde(default)]
+        pub tags: Vec<String>,
+        #[serde(default)]
+        pub inner: Option<Inner>,
+        #[serde(skip)]
+        pub cache: u32,
+        #[serde(default, deserialize_with = "by_hand::number")]
+        pub given: u32,
+    }
+
+    pub struct Inner {
+        pub on: bool,
+        #[serde(default)]
+        pub list: Vec<Inner>,
+        pub boxed: Option<Box<Inner>>,
+    }
+
+    #[serde(default)]
+    pub struct Defaults {
+        pub a: u64,
+        pub b: String,
+        #[serde(skip_deserializing)]
+        pub c: i32,
+        pub d: f64,
+    }
+
+    #[serde(rename_all = "snake_case")]
+    pub struct Open {
+        pub inner: Inner,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub value: Option<serde_json::Value>,
+        pub many: Vec<Inner>,
+    }
+
+    #[serde(deny_unknown_fields)]
+    pub struct Empty {}
+}
+
+/// Both readers' answers to `input`, as text: the value read, or the error's words.
+fn both<O, S>(input: &Value) -> (String, String)
+where
+    O: serde::de::DeserializeOwned + std::fmt::Debug,
+    S: serde::de::DeserializeOwned + std::fmt::Debug,
+{
+    let ours = match O::deserialize(input) {
+        Ok(v) => format!("{v:?}"),
+        Err(e) => e.to_string(),
+    };
+    let owned = match O::deserialize(input.clone()) {
+        Ok(v) => format!("{v:?}"),
+        Err(e) => e.to_string(),
+    };
+    assert_eq!(ours, owned, "from a borrowed and an owned value: {input}");
+    let theirs = match S::deserialize(input) {
+        Ok(v) => format!("{v:?}"),
+        Err(e) => e.to_string(),
+    };
+    (ours, theirs)
+}
+
+fn check(input: &Value) {
+    let (o, s) = both::<ours::Strict, serdes::Strict>(input);
+    assert_eq!(o, s, "Strict {input}");
+    let (o, s) = both::<ours::Inner, serdes::Inner>(input);
+    assert_eq!(o, s, "Inner {input}");
+    let (o, s) = both::<ours::Defaults, serdes::Defaults>(input);
+    assert_eq!(o, s, "Defaults {input}");
+    let (o, s) = both::<ours::Open, serdes::Open>(input);
+    assert_eq!(o, s, "Open {input}");
+    let (o, s) = both::<ours::Empty, serdes::Empty>(input);
+    assert_eq!(o, s, "Empty {input}");
+}
+
+#[test]
+fn each_attribute_reads_as_serde_reads_it() {
+    let inputs = [
+        json!({"maxTokens": 5, "kind": "x"}),
+        json!({"maxTokens": 5, "kind": "x", "label": null, "note": "n", "tries": 2, "tags": ["a"], "given": "12"}),
+        json!({"maxTokens": 5, "kind": "x", "given": 13}),
+        json!({"maxTokens": 5, "kind": "x", "given": "x"}),
+        json!({"maxTokens": 5}),
+        json!({"kind": "x"}),
+        json!({"maxTokens": "5", "kind": "x"}),
+        json!({"maxTokens": -1, "kind": "x"}),
+        json!({"maxTokens": 1.5, "kind": "x"}),
+        json!({"maxTokens": 5_000_000_000u64, "kind": "x"}),
+        json!({"maxTokens": 5, "kind": "x", "max_tokens": 5}),
+        json!({"maxTokens": 5, "kind": "x", "cache": 1}),
+        json!({"maxTokens": 5, "kind": "x", "type": "y"}),
+        json!({"a": 1, "maxTokens": 5, "kind": "x"}),
+        json!({"maxTokens": 5, "kind": 3, "zzz": 1}),
+        json!({"maxTokens": 5, "kind": "x", "inner": {"on": true, "list": [{"on": false}], "boxed": {"on": true}}}),
+        json!({"maxTokens": 5, "kind": "x", "inner": {"on": true, "list": [{"on": 1}]}}),
+        json!({"maxTokens": 5, "kind": "x", "inner": {"list": []}}),
+        json!({"maxTokens": 5, "kind": "x", "inner": []}),
+        json!({"maxTokens": 5, "kind": "x", "inner": [true]}),
+        json!({"maxTokens": 5, "kind": "x", "inner": [true, [], null]}),
+        json!({"maxTokens": 5, "kind": "x", "inner": [true, [], null, 4]}),
+        json!({"maxTokens": 5, "kind": "x", "tags": "a"}),
+        json!({"maxTokens": 5, "kind": "x", "tags": [1]}),
+        json!({"maxTokens": 5, "kind": "x", "tags": null}),
+        json!({"a": 3, "b": "b", "c": 4, "d": 0.5}),
+        json!({"a": -3}),
+        json!({"d": 1}),
+        json!({"inner": {"on": false}, "many": [], "value": {"k": [1]}}),
+        json!({"inner": {"on": false}, "many": [{"on": true}, 1]}),
+        json!({"inner": {"on": false}}),
+        json!({"many": []}),
+        json!([]),
+        json!([5]),
+        json!([5, null, "n", 1, "k", ["t"], {"on": true}, "9"]),
+        json!([5, null, "n", 1, "k", ["t"], {"on": true}, "9", 1]),
+        json!([true, [], {"on": false}]),
+        json!([1, "b", 2.5]),
+        json!([1, "b", 2.5, 0]),
+        json!([{"on": true}, null, []]),
+        json!({}),
+        json!(null),
+        json!(true),
+        json!(3),
+        json!(-3),
+        json!(2.5),
+        json!("text"),
+    ];
+    for input in &inputs {
+        check(input);
+    }
+}
+
+/// A JSON value near the structs' own shapes: their keys (and others), values of every kind.
+fn near() -> impl Strategy<Value = Value> {
+    let keys = prop::sample::select(vec![
+        "maxTokens", "max_tokens", "label", "note", "tries", "kind", "type", "tags", "inner", "cache", "given", "on", "list",
+        "boxed", "a", "b", "c", "d", "value", "many", "zz",
+    ]);
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-3i64..3).prop_map(Value::from),
+        Just(json!(4_294_967_296u64)),
+        Just(json!(1.5)),
+        "[a-z0-9]{0,3}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
+            prop::collection::btree_map(keys.clone().prop_map(str::to_owned), inner, 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_value_reads_as_serde_reads_it(input in near()) {
+        check(&input);
+    }
+}

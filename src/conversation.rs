@@ -63,7 +63,7 @@ pub struct UserMessage {
 }
 
 /// Why the harness injected a user-role message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum SyntheticReason {
     SystemReminder,

@@ -5,9 +5,9 @@
 //! (`log.torn_tail`, `replay.orphan_update`, …) that callers may match on.
 
 use contextview_derive::ReadValue;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Something was lost or refused.
@@ -239,7 +239,7 @@ mod tests {
         on: bool,
     }
 
-    #[derive(Debug, Deserialize)]
+    #[derive(Debug, ReadValue)]
     #[serde(rename_all = "snake_case")]
     enum Mode {
         Fast,

@@ -259,6 +259,25 @@ fn field_index(key: &str, fields: &[&str]) -> Option<usize> {
     fields.iter().position(|f| *f == key)
 }
 
+/// Which of `variants` an enum of unit variants is: its name, or (as serde reads an enum from a
+/// value) an object of one key, the name, whose value is null; in serde's words otherwise.
+pub(crate) fn unit_variant(value: Value, variants: &'static [&'static str]) -> Result<usize, Error> {
+    let (name, content) = match value {
+        Value::String(name) => (name, None),
+        Value::Object(map) if map.len() == 1 => match map.into_iter().next() {
+            Some((name, content)) => (name, Some(content)),
+            None => return Err(Error::invalid_value(serde::de::Unexpected::Map, &"map with a single key")),
+        },
+        Value::Object(_) => return Err(Error::invalid_value(serde::de::Unexpected::Map, &"map with a single key")),
+        other => return Err(invalid(&other, "string or map")),
+    };
+    let index = variants.iter().position(|v| *v == name).ok_or_else(|| Error::unknown_variant(&name, variants))?;
+    match content {
+        None | Some(Value::Null) => Ok(index),
+        Some(other) => Err(invalid(&other, "unit")),
+    }
+}
+
 /// A generated reader's `Deserialize`: the input read into a JSON value, the value read.
 pub(crate) fn deserialize_through_value<'de, D: serde::Deserializer<'de>, T: Read>(deserializer: D) -> Result<T, D::Error> {
     let value = <Value as serde::Deserialize>::deserialize(deserializer)?;

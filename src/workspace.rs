@@ -6,7 +6,7 @@
 //! core needs none of that machinery.
 
 use contextview_derive::ReadValue;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 
@@ -53,7 +53,7 @@ pub struct Rule {
     pub imported_from: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum RuleSource {
     AgentsOverride,
@@ -83,7 +83,7 @@ pub struct Skill {
     pub user_only: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum SkillSource {
     Cwd,

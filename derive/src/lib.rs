@@ -1,4 +1,4 @@
-//! `#[derive(ReadValue)]`: a struct's reader, generated from the same declaration and the same
+//! `#[derive(ReadValue)]`: a struct's (or an enum of unit variants') reader, generated from the same declaration and the same
 //! `#[serde(...)]` attributes its derived `Serialize` reads, in serde's words.
 //!
 //! Why: serde's derived `Deserialize` is a visitor per struct (a field-name visitor, a map
@@ -65,8 +65,10 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     if !input.generics.params.is_empty() {
         return Err(Error::new_spanned(&input.generics, "ReadValue reads structs without generics or lifetimes"));
     }
-    let Data::Struct(data) = &input.data else {
-        return Err(Error::new_spanned(&input.ident, "ReadValue reads structs with named fields"));
+    let data = match &input.data {
+        Data::Struct(data) => data,
+        Data::Enum(data) => return expand_unit_enum(input, data),
+        Data::Union(_) => return Err(Error::new_spanned(&input.ident, "ReadValue reads structs and enums of unit variants")),
     };
     let Fields::Named(named) = &data.fields else {
         return Err(Error::new_spanned(&input.ident, "ReadValue reads structs with named fields"));
@@ -149,6 +151,82 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
             }
         }
     })
+}
+
+/// An enum of unit variants: read from its variant's name (or, as serde's reader takes it too, an
+/// object of one key, the name, whose value is null).
+fn expand_unit_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens> {
+    let container = container_attributes(input)?;
+    if container.deny_unknown_fields || container.default {
+        return Err(Error::new_spanned(&input.ident, "ReadValue reads an enum's `rename_all` only"));
+    }
+    let mut names = Vec::new();
+    let mut idents = Vec::new();
+    for variant in &data.variants {
+        if !matches!(variant.fields, Fields::Unit) {
+            return Err(Error::new_spanned(&variant.ident, "ReadValue reads enums of unit variants only; keep serde's derive"));
+        }
+        let mut rename = None;
+        for attr in variant.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+            attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") {
+                    rename = Some(meta.value()?.parse::<LitStr>()?.value());
+                    Ok(())
+                } else {
+                    Err(meta.error("ReadValue does not read this variant attribute; keep serde's derive"))
+                }
+            })?;
+        }
+        names.push(rename.unwrap_or_else(|| rename_variant(&variant.ident.unraw().to_string(), container.rename_all.as_deref())));
+        idents.push(&variant.ident);
+    }
+    let name = &input.ident;
+    let Some((last, rest)) = idents.split_last() else {
+        return Err(Error::new_spanned(&input.ident, "ReadValue reads enums with at least one variant"));
+    };
+    let indices = 0..rest.len();
+    Ok(quote! {
+        impl crate::value_read::Read for #name {
+            fn read(__input: ::serde_json::Value) -> ::core::result::Result<Self, ::serde_json::Error> {
+                const VARIANTS: &[&str] = &[#(#names),*];
+                ::core::result::Result::Ok(match crate::value_read::unit_variant(__input, VARIANTS)? {
+                    #(#indices => #name::#rest,)*
+                    _ => #name::#last,
+                })
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<__D: ::serde::Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
+                crate::value_read::deserialize_through_value(__deserializer)
+            }
+        }
+    })
+}
+
+/// A PascalCase variant name as serde's `rename_all` rule writes it.
+fn rename_variant(variant: &str, rule: Option<&str>) -> String {
+    let snake = || {
+        let mut out = String::new();
+        for (i, c) in variant.char_indices() {
+            if i > 0 && c.is_uppercase() {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    };
+    match rule {
+        None | Some("PascalCase") => variant.to_owned(),
+        Some("lowercase") => variant.to_ascii_lowercase(),
+        Some("UPPERCASE") => variant.to_ascii_uppercase(),
+        Some("camelCase") => variant[..1].to_ascii_lowercase() + &variant[1..],
+        Some("snake_case") => snake(),
+        Some("SCREAMING_SNAKE_CASE") => snake().to_ascii_uppercase(),
+        Some("kebab-case") => snake().replace('_', "-"),
+        Some("SCREAMING-KEBAB-CASE") => snake().replace('_', "-").to_ascii_uppercase(),
+        Some(other) => unreachable!("rule {other} refused when read"),
+    }
 }
 
 /// The value of a field whose key is absent (or that is never read).
@@ -272,6 +350,23 @@ fn rename_field(field: &str, rule: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::rename_field;
+
+    #[test]
+    fn variants_are_renamed_as_serde_renames_them() {
+        let cases = [
+            (None, "BetweenTools"),
+            (Some("camelCase"), "betweenTools"),
+            (Some("snake_case"), "between_tools"),
+            (Some("kebab-case"), "between-tools"),
+            (Some("SCREAMING_SNAKE_CASE"), "BETWEEN_TOOLS"),
+            (Some("SCREAMING-KEBAB-CASE"), "BETWEEN-TOOLS"),
+            (Some("lowercase"), "betweentools"),
+            (Some("UPPERCASE"), "BETWEENTOOLS"),
+        ];
+        for (rule, want) in cases {
+            assert_eq!(super::rename_variant("BetweenTools", rule), want, "{rule:?}");
+        }
+    }
 
     #[test]
     fn fields_are_renamed_as_serde_renames_them() {

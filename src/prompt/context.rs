@@ -6,13 +6,13 @@
 //! said what it said.
 
 use contextview_derive::ReadValue;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::budget::HeadBudget;
 use crate::workspace::{Environment, Rule, SkillListing};
 
 /// Who the prompt is for (chapter 8.3).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum Audience {
     /// The agent a person talks to: the whole tool set, goal and workflow hints.

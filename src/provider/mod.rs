@@ -30,7 +30,7 @@ use serde_json::Value;
 use crate::conversation::{JsonText, Origin, Reasoning};
 
 /// The provider APIs we render for. xAI and most others speak one of the OpenAI shapes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ReadValue)]
 pub enum Provider {
     #[serde(rename = "anthropic")]
     Anthropic,
@@ -117,7 +117,7 @@ pub use body::Body;
 pub use payload::{render, Checked, Payload};
 
 /// What to do with reasoning that cannot be replayed natively to the target.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum ForeignReasoning {
     /// Visible reasoning text becomes plain assistant text inside `<reasoning>` framing;

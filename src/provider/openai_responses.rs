@@ -84,7 +84,7 @@ pub enum InputItem {
     Native(serde_json::Map<String, Value>),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "lowercase")]
 pub enum MessageRole {
     User,

@@ -14,7 +14,8 @@
 //! real Claude sessions report. Gemini has no public tokenizer here and reuses OpenAI's
 //! coefficients; an anchor (the provider's reported usage) corrects every family.
 
-use serde::{Deserialize, Serialize};
+use contextview_derive::ReadValue;
+use serde::Serialize;
 
 mod blocks;
 mod counts;
@@ -24,7 +25,7 @@ use crate::conversation::{text_of, Image, Item, Part, ToolResult};
 use crate::provider::Provider;
 
 /// Tokenizer families the estimator is calibrated for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum Family {
     /// GPT-4o, GPT-4.1, GPT-5, o-series (`o200k_base`).

@@ -3,9 +3,10 @@
 //! as they came. Every record is in it (rewinds included, as events); the model's view is
 //! [`super::replay`]'s.
 
+use contextview_derive::ReadValue;
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::acp::{AcpUpdate, ContentBlock, PlanEntry, SessionUpdate, Stream, ToolCallContent, ToolCallStatus, ToolKind};
@@ -54,7 +55,7 @@ pub enum ClientEntry {
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum ClientRole {
     User,

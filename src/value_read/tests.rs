@@ -14,13 +14,13 @@ macro_rules! twice {
             #![allow(dead_code)]
             use contextview_derive::ReadValue;
             use super::by_hand;
-            $(#[derive(Debug, Clone, PartialEq, Default, ReadValue)] $item)*
+            $(#[derive(Debug, Clone, PartialEq, ReadValue)] $item)*
         }
         mod serdes {
             #![allow(dead_code)]
             use serde::Deserialize;
             use super::by_hand;
-            $(#[derive(Debug, Clone, PartialEq, Default, Deserialize)] $item)*
+            $(#[derive(Debug, Clone, PartialEq, Deserialize)] $item)*
         }
     };
 }
@@ -68,6 +68,7 @@ twice! {
         pub boxed: Option<Box<Inner>>,
     }
 
+    #[derive(Default)]
     #[serde(default)]
     pub struct Defaults {
         pub a: u64,
@@ -87,6 +88,26 @@ twice! {
 
     #[serde(deny_unknown_fields)]
     pub struct Empty {}
+
+    #[serde(rename_all = "snake_case")]
+    pub enum Level {
+        Low,
+        VeryHigh,
+        #[serde(rename = "24h")]
+        Day,
+    }
+
+    pub enum Plain {
+        A,
+    }
+
+    pub struct Uses {
+        pub level: Level,
+        #[serde(default)]
+        pub plain: Option<Plain>,
+        #[serde(default)]
+        pub list: Vec<Level>,
+    }
 }
 
 /// Both readers' answers to `input`, as text: the value read, or the error's words.
@@ -122,6 +143,12 @@ fn check(input: &Value) {
     assert_eq!(o, s, "Open {input}");
     let (o, s) = both::<ours::Empty, serdes::Empty>(input);
     assert_eq!(o, s, "Empty {input}");
+    let (o, s) = both::<ours::Level, serdes::Level>(input);
+    assert_eq!(o, s, "Level {input}");
+    let (o, s) = both::<ours::Plain, serdes::Plain>(input);
+    assert_eq!(o, s, "Plain {input}");
+    let (o, s) = both::<ours::Uses, serdes::Uses>(input);
+    assert_eq!(o, s, "Uses {input}");
 }
 
 #[test]
@@ -174,6 +201,22 @@ fn each_attribute_reads_as_serde_reads_it() {
         json!(-3),
         json!(2.5),
         json!("text"),
+        json!("low"),
+        json!("very_high"),
+        json!("veryHigh"),
+        json!("24h"),
+        json!("Day"),
+        json!("A"),
+        json!({"low": null}),
+        json!({"low": 1}),
+        json!({"low": {}}),
+        json!({"low": null, "day": null}),
+        json!({"lower": null}),
+        json!({"A": null}),
+        json!({"level": "low", "plain": "A", "list": ["24h", "very_high"]}),
+        json!({"level": "low", "list": ["24h", "high"]}),
+        json!({"level": {"very_high": null}, "plain": null}),
+        json!({"plain": "A"}),
     ];
     for input in &inputs {
         check(input);
@@ -184,7 +227,7 @@ fn each_attribute_reads_as_serde_reads_it() {
 fn near() -> impl Strategy<Value = Value> {
     let keys = prop::sample::select(vec![
         "maxTokens", "max_tokens", "label", "note", "tries", "kind", "type", "tags", "inner", "cache", "given", "on", "list",
-        "boxed", "a", "b", "c", "d", "value", "many", "zz",
+        "boxed", "a", "b", "c", "d", "value", "many", "zz", "low", "very_high", "24h", "A", "level", "plain", "list",
     ]);
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -193,6 +236,7 @@ fn near() -> impl Strategy<Value = Value> {
         Just(json!(4_294_967_296u64)),
         Just(json!(1.5)),
         "[a-z0-9]{0,3}".prop_map(Value::from),
+        prop::sample::select(vec!["low", "very_high", "24h", "A", "Low"]).prop_map(Value::from),
     ];
     leaf.prop_recursive(3, 24, 6, move |inner| {
         prop_oneof![

@@ -22,7 +22,7 @@
 //! hold the summary request's own answer ([`LedgerConfig::compact_reserve`]).
 
 use contextview_derive::ReadValue;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::conversation::Item;
 use crate::provider::{Provider, ToolDef};
@@ -68,7 +68,7 @@ impl LedgerState {
 }
 
 /// Which threshold the context has crossed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum Threshold {
     /// Below the pruning trigger (or the window is unknown).

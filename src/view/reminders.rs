@@ -12,13 +12,13 @@
 use contextview_derive::ReadValue;
 use std::collections::HashSet;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::framing;
 use crate::update::record::{HeadCut, ReminderInjected};
 
 /// Kinds of reminder, in drain order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum ReminderKind {
     /// Feedback from a stop hook: the harness refused to let the turn end.

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use rustc_hash::FxHashMap as HashMap;
 
 use base64::Engine as _;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::conversation::{Item, Part, SyntheticReason, ToolResult, UserMessage};
 
@@ -28,7 +28,7 @@ pub struct Repair {
     pub call_id: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum RepairKind {
     /// A call had no result: a synthetic one says what happened.

@@ -3,7 +3,7 @@
 use contextview_derive::ReadValue;
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::images::ImageReport;
 use super::ledger::ContextUsage;
@@ -96,7 +96,7 @@ pub struct Continued {
 }
 
 /// What cut the answer short.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum ContinuedReason {
     /// The output token limit (AutoContinue).
@@ -284,7 +284,7 @@ pub struct PrefixReport {
 }
 
 /// Why a request rewrote part of the one before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum RewriteCause {
     /// A compaction replaced the history with its summary (and fresh heads).

@@ -34,7 +34,7 @@ pub struct Request {
     pub messages: Vec<Message>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     User,
@@ -56,7 +56,7 @@ pub struct TextBlock {
     pub cache_control: Option<CacheControl>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "lowercase")]
 pub enum TextType {
     Text,

@@ -6,7 +6,7 @@
 //! models and API versions refuse it, which only the provider can tell: it is sent when given.
 
 use contextview_derive::ReadValue;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::Context;
@@ -61,7 +61,7 @@ pub struct Settings {
     pub workspace_id: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum Speed {
     Standard,
@@ -97,7 +97,7 @@ impl Thinking {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum ThinkingDisplay {
     Summarized,
@@ -133,7 +133,7 @@ pub struct Metadata {
     pub user_id: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum ServiceTier {
     Auto,
@@ -150,7 +150,7 @@ pub struct OutputConfig {
     pub format: Option<OutputFormat>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum Effort {
     Low,
@@ -237,6 +237,7 @@ pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
     use pretty_assertions::assert_eq;
     use serde_json::json;
 

@@ -9,7 +9,7 @@
 use contextview_derive::ReadValue;
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{decimal_range, integer_range, openai_metadata, Context};
@@ -91,7 +91,7 @@ pub struct Settings {
     pub web_search_options: Value,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum ReasoningEffort {
     None,
@@ -103,7 +103,7 @@ pub enum ReasoningEffort {
     Max,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum Verbosity {
     Low,
@@ -150,7 +150,7 @@ crate::value_read::deserialize_by_hand!(ToolChoice, |value| {
         .map_err(|_| serde::de::Error::custom("data did not match any variant of untagged enum ToolChoice"))
 });
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolChoiceMode {
     None,
@@ -182,7 +182,7 @@ pub struct AllowedTools {
     pub tools: Vec<NamedToolChoice>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum AllowedMode {
     Auto,
@@ -214,7 +214,7 @@ crate::tagged::tagged_enum! {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum ServiceTier {
     Auto,
@@ -227,7 +227,7 @@ pub enum ServiceTier {
     Ultrafast,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 pub enum CacheRetention {
     #[serde(rename = "in_memory")]
     InMemory,
@@ -330,6 +330,7 @@ pub fn check(s: &Settings, context: &Context<'_>) -> Vec<Violation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
     use pretty_assertions::assert_eq;
     use serde_json::json;
 

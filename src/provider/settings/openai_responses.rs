@@ -99,7 +99,7 @@ pub struct Reasoning {
     pub summary: Option<Summary>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum Summary {
     Auto,
@@ -200,7 +200,7 @@ crate::value_read::deserialize_by_hand!(NamedToolChoice, |value| {
     }
 });
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum Truncation {
     Auto,

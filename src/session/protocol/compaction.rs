@@ -2,7 +2,7 @@
 //! it answers with, and what `applyCompaction` takes.
 
 use contextview_derive::ReadValue;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::update::record::UsageAnchor;
 
@@ -38,7 +38,7 @@ impl Default for CompactionOptions {
 }
 
 /// How much of the history reached the summarising model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum Ladder {
     /// The last request itself, extended with the summary instructions: the provider's cache

@@ -6,6 +6,7 @@
 //! Every input reaches the session through one door ([`Input`], `Session::input`); every effect
 //! leaves through one queue (`Session::poll_effect`).
 
+use contextview_derive::ReadValue;
 pub mod compaction;
 mod error;
 pub mod inputs;
@@ -155,7 +156,7 @@ pub enum Reply {
 }
 
 /// Why the context needs compacting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum CompactionReason {
     /// The context crossed the compaction threshold.

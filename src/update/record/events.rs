@@ -2,7 +2,7 @@
 //! compactions, rewinds, reminders, edited paths, prompt heads and their cuts, subagents.
 
 use contextview_derive::ReadValue;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 
@@ -293,7 +293,7 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// Whether an answer arrived whole.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerStatus {
     /// The provider finished it (whatever its stop reason).

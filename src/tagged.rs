@@ -12,7 +12,7 @@
 /// with its tag (`"usage_anchor" => UsageAnchor(UsageAnchor)`), from which come the writer
 /// (serde's derived `Serialize`, each variant renamed to its tag), the reader (the tag looked up,
 /// the value handed to the variant's type, as [`deserialize_tagged`] reads), `kind()` (a value's
-/// tag) and `KINDS` (every tag, in order). The container's `serde` attribute comes first.
+/// tag), `KINDS` (every tag, in order) and `TYPES` (each variant's type by name). The container's `serde` attribute comes first.
 macro_rules! newtype_enum {
     (
         #[serde(tag = $key:literal)]
@@ -31,6 +31,10 @@ macro_rules! newtype_enum {
         impl $name {
             /// Every tag, in the order the variants are declared.
             pub const KINDS: &'static [&'static str] = &[$($tag),+];
+
+            /// Each variant's type, by its name, in the same order (the TypeScript declarations
+            /// are generated from these and [`Self::KINDS`]).
+            pub const TYPES: &'static [&'static str] = &[$(stringify!($ty)),+];
 
             /// This value's tag.
             pub fn kind(&self) -> &'static str {

@@ -1,6 +1,6 @@
-//! The wire enums' TypeScript declarations (`crates/js/src/types.d.ts`) name the tags their
-//! Rust declarations do, in the same order: a command, record kind, update or item added to one
-//! and not the other fails here.
+//! The wire enums' TypeScript unions (`crates/js/src/types.d.ts`) are generated from their Rust
+//! declarations: each variant's tag and type, in order. The declarations are checked in; this
+//! test fails when one is stale, and with `UPDATE_TYPES=1` writes the fresh one in its place.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -10,24 +10,64 @@ use contextview::update::acp::SessionUpdate;
 use contextview::update::record::Event;
 use pretty_assertions::assert_eq;
 
-/// The tags `export type {name} = ({ {key}: "tag" } & …) | …;` names, in order.
-fn declared_tags(name: &str, key: &str) -> Vec<String> {
-    let dts = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/js/src/types.d.ts")).unwrap();
-    let start = dts.find(&format!("export type {name} = ")).unwrap_or_else(|| panic!("types.d.ts declares {name}"));
-    let line = &dts[start..start + dts[start..].find(";\n").unwrap()];
-    let marker = format!("{{ {key}: \"");
-    line.match_indices(&marker).map(|(at, _)| line[at + marker.len()..].split('"').next().unwrap().to_owned()).collect()
+/// `export type {name} = ({ {key}: "tag" } & Type) | { {key}: "unit" } | …;`
+fn union(name: &str, key: &str, tags: &[&str], types: &[Option<&str>]) -> String {
+    assert_eq!(tags.len(), types.len(), "{name}");
+    let variants: Vec<String> = tags
+        .iter()
+        .zip(types)
+        .map(|(tag, ty)| match ty {
+            Some(ty) => format!("({{ {key}: \"{tag}\" }} & {ty})"),
+            None => format!("{{ {key}: \"{tag}\" }}"),
+        })
+        .collect();
+    format!("export type {name} = {};", variants.join(" | "))
+}
+
+/// The generated unions, each with the name its line starts with.
+fn generated() -> Vec<(&'static str, String)> {
+    let some = |types: &[&'static str]| types.iter().map(|t| Some(*t)).collect::<Vec<_>>();
+    vec![
+        ("Command", union("Command", "type", Command::NAMES, Command::INPUTS)),
+        ("Item", union("Item", "type", Item::KINDS, &some(Item::TYPES))),
+        ("Event", union("Event", "kind", Event::KINDS, &some(Event::TYPES))),
+        ("SessionUpdate", union("SessionUpdate", "sessionUpdate", SessionUpdate::KINDS, &some(SessionUpdate::TYPES))),
+    ]
+}
+
+/// `text` with each union's line replaced by its generated one.
+fn with_generated(text: &str) -> String {
+    let mut out = text.to_owned();
+    for (name, line) in generated() {
+        let start = out.find(&format!("\nexport type {name} = ")).unwrap_or_else(|| panic!("types.d.ts declares {name}")) + 1;
+        let end = start + out[start..].find('\n').unwrap();
+        out.replace_range(start..end, &line);
+    }
+    out
 }
 
 #[test]
-fn the_typescript_unions_name_the_tags_the_rust_enums_declare() {
-    for (name, key, rust) in [
-        ("Command", "type", Command::NAMES),
-        ("Item", "type", Item::KINDS),
-        ("Event", "kind", Event::KINDS),
-        ("SessionUpdate", "sessionUpdate", SessionUpdate::KINDS),
-    ] {
-        assert!(rust.len() >= 6, "{name}: {rust:?}");
-        assert_eq!(declared_tags(name, key), rust.iter().map(|t| t.to_string()).collect::<Vec<_>>(), "{name}");
+fn the_typescript_unions_are_generated_from_the_rust_enums() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/js/src/types.d.ts");
+    let checked_in = std::fs::read_to_string(&path).unwrap();
+    let fresh = with_generated(&checked_in);
+    if fresh != checked_in && std::env::var_os("UPDATE_TYPES").is_some() {
+        std::fs::write(&path, &fresh).unwrap();
+        return;
     }
+    assert_eq!(checked_in, fresh, "crates/js/src/types.d.ts is stale: run `UPDATE_TYPES=1 cargo test --test it wire_types`");
+}
+
+#[test]
+fn a_union_names_each_variant_s_tag_and_type() {
+    assert_eq!(
+        union("U", "type", &["a", "b_c", "d"], &[Some("A"), Some("Bc"), None]),
+        r#"export type U = ({ type: "a" } & A) | ({ type: "b_c" } & Bc) | { type: "d" };"#
+    );
+    // A variant added on the Rust side (here, to the text) is a stale declaration.
+    let text = "x\nexport type Item = ({ type: \"user\" } & UserMessage);\ny\n";
+    let fresh = with_generated(&format!("{text}export type Command = 1;\nexport type Event = 1;\nexport type SessionUpdate = 1;\n"));
+    assert!(fresh.contains(&union("Item", "type", Item::KINDS, &Item::TYPES.iter().map(|t| Some(*t)).collect::<Vec<_>>())), "{fresh}");
+    assert!(fresh.starts_with("x\nexport type Item = ({ type: \"user\" } & UserMessage) | ({ type: \"assistant\" }"), "{fresh}");
+    assert!(fresh.contains("\ny\nexport type Command = ({ type: \"userMessage\" } & UserMessageInput)"), "{fresh}");
 }

@@ -27,8 +27,8 @@ use crate::view::{ContextUsage, Report};
 use super::persist::PersistenceStatus;
 
 /// Declares the commands once: each variant beside its `type`, from which come the enum (its
-/// writer renames each variant to its `type`), [`Command::name`], [`Command::NAMES`] and the
-/// reader ([`Command::from_value`]).
+/// writer renames each variant to its `type`), [`Command::name`], [`Command::NAMES`],
+/// [`Command::INPUTS`] and the reader ([`Command::from_value`]).
 macro_rules! commands {
     ($($(#[$vmeta:meta])* $tag:literal => $variant:ident $(($ty:ty))?,)+) => {
         /// What a host asks of a session. Commands are queued and processed in order.
@@ -45,6 +45,11 @@ macro_rules! commands {
         impl Command {
             /// Every command's `type`, in the order they are declared.
             pub const NAMES: &'static [&'static str] = &[$($tag),+];
+
+            /// Each command's input type by its name, in the same order (none for a command
+            /// without fields): the TypeScript declarations are generated from these and
+            /// [`Command::NAMES`].
+            pub const INPUTS: &'static [Option<&'static str>] = &[$(commands!(@input $($ty)?)),+];
 
             /// The command's `type`.
             pub fn name(&self) -> &'static str {
@@ -69,6 +74,8 @@ macro_rules! commands {
             }
         }
     };
+    (@input $ty:ty) => { Some(stringify!($ty)) };
+    (@input) => { None };
     (@read $kind:ident $rest:ident $variant:ident $ty:ty) => {
         crate::diagnostic::from_value::<$ty>($rest).map(Command::$variant).map_err(|e| format!("`{}`: {e}", $kind))
     };

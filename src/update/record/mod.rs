@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::update::acp::{AcpUpdate, SessionUpdate};
+use crate::update::checkpoint::Checkpoint;
 
 mod events;
 pub use events::*;
@@ -122,7 +123,7 @@ crate::tagged::newtype_enum! {
         "answer_end" => AnswerEnd(AnswerEnd),
         /// Derived data: the replay's state through an earlier record, so a session opens from here
         /// instead of replaying what came before. Replay skips it; deleting it changes no build.
-        "checkpoint" => Checkpoint(crate::update::checkpoint::Checkpoint),
+        "checkpoint" => Checkpoint(Checkpoint),
         /// A subagent was started for one of the model's delegation calls: its own session answers it.
         "subagent_started" => SubagentStarted(SubagentStarted),
         /// A subagent ended: its report answered the call (the result record before this one), or it

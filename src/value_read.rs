@@ -199,14 +199,15 @@ pub(crate) trait Fields {
 /// The entries a generated reader reads a struct from, as serde's derived reader takes them: an
 /// object's keys in order, or an array's elements as the fields in their declared order.
 pub(crate) enum Entries {
-    Map { entries: serde_json::map::IntoIter, last: String },
+    Map { entries: serde_json::map::IntoIter, last: String, skip: Option<&'static str> },
     Seq { items: std::vec::IntoIter<Value>, len: usize, next: usize, fields: usize },
 }
 
-/// The entries of `value`, or serde's error for what it is instead (`expecting` is `struct Name`).
-pub(crate) fn entries(value: Value, expecting: &'static str, fields: &'static [&'static str]) -> Result<Entries, Error> {
+/// The entries of `value`, or serde's error for what it is instead (`expecting` is `struct Name`);
+/// an object's key `skip` (a tagged enum's tag, read already) is passed over.
+pub(crate) fn entries(value: Value, expecting: &'static str, fields: &'static [&'static str], skip: Option<&'static str>) -> Result<Entries, Error> {
     match value {
-        Value::Object(map) => Ok(Entries::Map { entries: map.into_iter(), last: String::new() }),
+        Value::Object(map) => Ok(Entries::Map { entries: map.into_iter(), last: String::new(), skip }),
         Value::Array(items) => Ok(Entries::Seq { len: items.len(), items: items.into_iter(), next: 0, fields: fields.len() }),
         other => Err(invalid(&other, expecting)),
     }
@@ -216,7 +217,7 @@ impl Entries {
     /// The next entry: which of `fields` it is (none for a key no field has) and its value.
     pub(crate) fn next(&mut self, fields: &[&str]) -> Option<(Option<usize>, Value)> {
         match self {
-            Entries::Map { entries, last } => entries.next().map(|(key, value)| {
+            Entries::Map { entries, last, skip } => entries.find(|(key, _)| Some(key.as_str()) != *skip).map(|(key, value)| {
                 let index = field_index(&key, fields);
                 *last = key;
                 (index, value)
@@ -276,6 +277,22 @@ pub(crate) fn unit_variant(value: Value, variants: &'static [&'static str]) -> R
         None | Some(Value::Null) => Ok(index),
         Some(other) => Err(invalid(&other, "unit")),
     }
+}
+
+/// An internally tagged enum's variant (which of `variants` the tag at `key` names) and the
+/// object, its tag still in it, in the words of serde's internally tagged reader (`expecting` is
+/// `internally tagged enum Name`). An array, which serde would read as the tag then the fields,
+/// is refused.
+pub(crate) fn tagged(value: Value, key: &'static str, variants: &'static [&'static str], expecting: &'static str) -> Result<(usize, Value), Error> {
+    let Value::Object(map) = value else { return Err(invalid(&value, expecting)) };
+    let index = match map.get(key) {
+        Some(Value::String(tag)) => variants.iter().position(|v| v == tag).ok_or_else(|| Error::unknown_variant(tag, variants))?,
+        Some(other) => return Err(invalid(other, "variant identifier")),
+        None => return Err(Error::missing_field(key)),
+    };
+    // The tag stays where it is (the variant's reader skips it: `entries`): the other keys keep
+    // their order, so the first wrong one is the one reported, as serde's reader reports it.
+    Ok((index, Value::Object(map)))
 }
 
 /// A generated reader's `Deserialize`: the input read into a JSON value, the value read.

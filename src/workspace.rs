@@ -10,22 +10,20 @@ use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 
-crate::tagged::tagged_enum! {
-    #[serde(tag = "kind", rename_all = "snake_case")]
-    /// When a rule applies.
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub enum Activation {
-        /// Always in the prompt.
-        Always,
-        /// When a read or edited path matches one of `globs` (relative to `base`).
-        Globs { globs: Vec<String>, base: String },
-        /// An instruction file in a directory below cwd: when a path inside it is read or edited.
-        Subdirectory,
-        /// Cursor "agent requested": offered by its description.
-        AgentRequested,
-        /// Cursor "manual": only when a person names it.
-        Manual,
-    }
+/// When a rule applies.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Activation {
+    /// Always in the prompt.
+    Always,
+    /// When a read or edited path matches one of `globs` (relative to `base`).
+    Globs { globs: Vec<String>, base: String },
+    /// An instruction file in a directory below cwd: when a path inside it is read or edited.
+    Subdirectory,
+    /// Cursor "agent requested": offered by its description.
+    AgentRequested,
+    /// Cursor "manual": only when a person names it.
+    Manual,
 }
 
 /// One rule, with where it came from.

@@ -1,4 +1,4 @@
-//! `#[derive(ReadValue)]`: a struct's (or an enum of unit variants') reader, generated from the same declaration and the same
+//! `#[derive(ReadValue)]`: a struct's or an enum's reader, generated from the same declaration and the same
 //! `#[serde(...)]` attributes its derived `Serialize` reads, in serde's words.
 //!
 //! Why: serde's derived `Deserialize` is a visitor per struct (a field-name visitor, a map
@@ -15,8 +15,14 @@
 //! `deny_unknown_fields`, a missing `Option` field read as `None`, and every error text (`missing
 //! field`, `unknown field … expected one of`, `invalid type: …, expected struct Name`), and a
 //! struct given as a JSON array, its elements the fields in order, as serde reads it. What it does
-//! not support (`flatten`, `borrow`, generics, tuple structs, enums) is a compile error, never a
-//! silent difference. `src/value_read/tests.rs` in the core holds every attribute against serde's
+//! not support (`flatten`, `borrow`, generics, tuple structs, externally tagged enums with data)
+//! is a compile error, never a silent difference.
+//!
+//! Enums: of unit variants (a variant's name, or serde's one-key object), and internally tagged
+//! ones (`tag = "…"`) of struct and unit variants, with untagged newtype variants last (tried in
+//! turn when the value is none of the tagged ones). Two deliberate differences from serde's
+//! derive, both the readers' these replaced: an internally tagged enum is not read from an
+//! array, and a tag is a variant's name, never its index. `src/value_read/tests.rs` in the core holds every attribute against serde's
 //! derive, side by side.
 //!
 //! The generated code names `crate::value_read` (the core crate's support module): the derive is
@@ -35,11 +41,15 @@ pub fn derive_read_value(input: TokenStream) -> TokenStream {
 }
 
 /// The container's attributes that change reading.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Container {
     rename_all: Option<String>,
+    /// An enum's rule for its struct variants' fields.
+    rename_all_fields: Option<String>,
     deny_unknown_fields: bool,
     default: bool,
+    /// An internally tagged enum's tag key.
+    tag: Option<String>,
 }
 
 /// What a field takes when its key is absent.
@@ -67,17 +77,45 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     }
     let data = match &input.data {
         Data::Struct(data) => data,
+        Data::Enum(data) if container_attributes(input)?.tag.is_some() => return expand_tagged_enum(input, data),
         Data::Enum(data) => return expand_unit_enum(input, data),
-        Data::Union(_) => return Err(Error::new_spanned(&input.ident, "ReadValue reads structs and enums of unit variants")),
+        Data::Union(_) => return Err(Error::new_spanned(&input.ident, "ReadValue reads structs and enums")),
     };
     let Fields::Named(named) = &data.fields else {
         return Err(Error::new_spanned(&input.ident, "ReadValue reads structs with named fields"));
     };
     let container = container_attributes(input)?;
-    let fields = named.named.iter().map(|f| field(f, &container)).collect::<syn::Result<Vec<_>>>()?;
-
+    if container.rename_all_fields.is_some() {
+        return Err(Error::new_spanned(&input.ident, "`rename_all_fields` is an enum's"));
+    }
+    let fields = named.named.iter().map(|f| field(f, container.rename_all.as_deref())).collect::<syn::Result<Vec<_>>>()?;
     let name = &input.ident;
-    let expecting = format!("struct {name}");
+    let names = fields.iter().filter(|f| !f.skip).map(|f| &f.name);
+    let body = read_fields(&fields, &container, &quote!(#name), &format!("struct {name}"), None);
+
+    Ok(quote! {
+        impl crate::value_read::Fields for #name {
+            const FIELDS: &'static [&'static str] = &[#(#names),*];
+        }
+
+        impl crate::value_read::Read for #name {
+            fn read(__input: ::serde_json::Value) -> ::core::result::Result<Self, ::serde_json::Error> {
+                #body
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<__D: ::serde::Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
+                crate::value_read::deserialize_through_value(__deserializer)
+            }
+        }
+    })
+}
+
+/// The statements that read `fields` from `__input` (an object, or an array of the fields in
+/// order; an object's key `skip` passed over) and make them into `ctor { … }`, as a function
+/// returning `Result<_, serde_json::Error>`.
+fn read_fields(fields: &[Field], container: &Container, ctor: &Tokens, expecting: &str, skip: Option<&str>) -> Tokens {
     let read: Vec<&Field> = fields.iter().filter(|f| !f.skip).collect();
     let names = read.iter().map(|f| &f.name);
     let slots: Vec<syn::Ident> = (0..read.len()).map(|i| format_ident!("__field{i}")).collect();
@@ -101,10 +139,14 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     };
     let default_decl = container.default.then(|| quote!(let __default: Self = ::core::default::Default::default();));
     let in_array = format!("{expecting} with {} elements", read.len());
+    let skip = match skip {
+        Some(key) => quote!(::core::option::Option::Some(#key)),
+        None => quote!(::core::option::Option::None),
+    };
     let mut slot_of = read.iter().zip(&slots).enumerate().map(|(i, (f, s))| (f.ident.to_string(), (i, s))).collect::<std::collections::HashMap<_, _>>();
     let inits = fields.iter().map(|f| {
         let ident = &f.ident;
-        let missing = missing_value(f, &container);
+        let missing = missing_value(f, container);
         match slot_of.remove(&f.ident.to_string()) {
             Some((index, slot)) => {
                 let missing_from_array = match (&f.missing, container.default) {
@@ -122,26 +164,111 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
             None => quote!(#ident: #missing),
         }
     });
-
-    Ok(quote! {
-        impl crate::value_read::Fields for #name {
-            const FIELDS: &'static [&'static str] = &[#(#names),*];
+    quote! {
+        const FIELDS: &[&str] = &[#(#names),*];
+        let mut __entries = crate::value_read::entries(__input, #expecting, FIELDS, #skip)?;
+        #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+        while let ::core::option::Option::Some((__index, __value)) = __entries.next(FIELDS) {
+            match __index {
+                #(#arms)*
+                _ => #unknown,
+            }
         }
+        let __array = __entries.finish()?;
+        #default_decl
+        ::core::result::Result::Ok(#ctor { #(#inits,)* })
+    }
+}
 
-        impl crate::value_read::Read for #name {
-            fn read(__input: ::serde_json::Value) -> ::core::result::Result<Self, ::serde_json::Error> {
-                const FIELDS: &[&str] = <#name as crate::value_read::Fields>::FIELDS;
-                let mut __entries = crate::value_read::entries(__input, #expecting, FIELDS)?;
-                #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
-                while let ::core::option::Option::Some((__index, __value)) = __entries.next(FIELDS) {
-                    match __index {
-                        #(#arms)*
-                        _ => #unknown,
+/// An internally tagged enum (`#[serde(tag = "type")]`) of struct and unit variants: the tag
+/// picks the variant, the object's other keys are a struct variant's fields (a unit variant's
+/// are ignored, as serde's reader ignores them). Serde would also read an array (the tag, then
+/// the fields); this reader refuses it, in serde's words for any value that is not an object.
+fn expand_tagged_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens> {
+    let container = container_attributes(input)?;
+    if container.default {
+        return Err(Error::new_spanned(&input.ident, "ReadValue takes no `default` on an enum"));
+    }
+    let name = &input.ident;
+    let key = container.tag.clone().expect("tagged");
+    let mut tagged = Vec::new();
+    let mut untagged = Vec::new();
+    for variant in &data.variants {
+        let attrs = variant_attributes(variant)?;
+        match (attrs.untagged, &variant.fields) {
+            (true, Fields::Unnamed(one)) if one.unnamed.len() == 1 && attrs.rename.is_none() => untagged.push((variant, one.unnamed[0].ty.clone())),
+            (true, _) => return Err(Error::new_spanned(&variant.ident, "ReadValue reads an untagged variant of one type")),
+            (false, _) if !untagged.is_empty() => return Err(Error::new_spanned(&variant.ident, "untagged variants come last")),
+            (false, _) => tagged.push((variant, attrs)),
+        }
+    }
+    let mut tags = Vec::new();
+    let mut arms = Vec::new();
+    for (index, (variant, attrs)) in tagged.iter().enumerate() {
+        let ident = &variant.ident;
+        tags.push(attrs.rename.clone().unwrap_or_else(|| rename_variant(&ident.unraw().to_string(), container.rename_all.as_deref())));
+        // The last variant takes every index left (the tag is always one of VARIANTS).
+        let pattern = match index + 1 == tagged.len() {
+            true => quote!(_),
+            false => quote!(#index),
+        };
+        let arm = match &variant.fields {
+            Fields::Unit => quote!(#pattern => ::core::result::Result::Ok(#name::#ident),),
+            Fields::Named(named) => {
+                // The variant's own rule for its fields, else the enum's `rename_all_fields`.
+                let rule = attrs.rename_all.as_deref().or(container.rename_all_fields.as_deref());
+                let fields = named.named.iter().map(|f| field(f, rule)).collect::<syn::Result<Vec<_>>>()?;
+                let fields_container = Container { default: false, ..container.clone() };
+                let body = read_fields(&fields, &fields_container, &quote!(#name::#ident), &format!("struct variant {name}::{ident}"), Some(&key));
+                quote!(#pattern => { #body })
+            }
+            Fields::Unnamed(_) => {
+                return Err(Error::new_spanned(ident, "ReadValue reads a tagged enum's struct and unit variants; keep serde's derive"))
+            }
+        };
+        arms.push(arm);
+    }
+    let expecting = format!("internally tagged enum {name}");
+    let read_tagged = quote! {
+        const VARIANTS: &[&str] = &[#(#tags),*];
+        let (__index, __input) = crate::value_read::tagged(__input, #key, VARIANTS, #expecting)?;
+        match __index {
+            #(#arms)*
+        }
+    };
+    // As serde reads an enum with untagged variants: the tagged ones first; when the value is
+    // none of them, each untagged variant in turn.
+    let body = match untagged.is_empty() {
+        true => read_tagged,
+        false => {
+            let nothing = format!("data did not match any variant of untagged enum {name}");
+            let tries = untagged.iter().map(|(variant, ty)| {
+                let ident = &variant.ident;
+                quote! {
+                    if let ::core::result::Result::Ok(__v) = {
+                        #[allow(unused_imports)]
+                        use crate::value_read::{ReadOwn as _, ReadSerde as _};
+                        (&&crate::value_read::Wrap::<#ty>(::core::marker::PhantomData)).read_value(__copy.clone())
+                    } {
+                        return ::core::result::Result::Ok(#name::#ident(__v));
                     }
                 }
-                let __array = __entries.finish()?;
-                #default_decl
-                ::core::result::Result::Ok(#name { #(#inits,)* })
+            });
+            quote! {
+                let __copy = __input.clone();
+                let __tagged = (move || -> ::core::result::Result<Self, ::serde_json::Error> { #read_tagged })();
+                if __tagged.is_ok() {
+                    return __tagged;
+                }
+                #(#tries)*
+                ::core::result::Result::Err(<::serde_json::Error as ::serde::de::Error>::custom(#nothing))
+            }
+        }
+    };
+    Ok(quote! {
+        impl crate::value_read::Read for #name {
+            fn read(__input: ::serde_json::Value) -> ::core::result::Result<Self, ::serde_json::Error> {
+                #body
             }
         }
 
@@ -153,11 +280,52 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     })
 }
 
+/// A unit variant's `#[serde(rename = "…")]`; any other variant attribute is refused.
+fn variant_rename(variant: &syn::Variant) -> syn::Result<Option<String>> {
+    let attrs = variant_attributes(variant)?;
+    match (attrs.rename_all, attrs.untagged) {
+        (None, false) => Ok(attrs.rename),
+        _ => Err(Error::new_spanned(&variant.ident, "ReadValue reads a unit variant's `rename` only")),
+    }
+}
+
+/// What a variant's `#[serde(...)]` says to a reader.
+struct VariantAttrs {
+    rename: Option<String>,
+    /// The rule for the variant's fields.
+    rename_all: Option<String>,
+    untagged: bool,
+}
+
+/// A variant's `rename`, `rename_all` and `untagged`; any other variant attribute is refused.
+fn variant_attributes(variant: &syn::Variant) -> syn::Result<VariantAttrs> {
+    let mut attrs = VariantAttrs { rename: None, rename_all: None, untagged: false };
+    for attr in variant.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                attrs.rename = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("rename_all") {
+                let rule = meta.value()?.parse::<LitStr>()?.value();
+                if !RULES.contains(&rule.as_str()) {
+                    return Err(meta.error(format!("unknown rename rule {rule:?}")));
+                }
+                attrs.rename_all = Some(rule);
+            } else if meta.path.is_ident("untagged") {
+                attrs.untagged = true;
+            } else {
+                return Err(meta.error("ReadValue does not read this variant attribute; keep serde's derive"));
+            }
+            Ok(())
+        })?;
+    }
+    Ok(attrs)
+}
+
 /// An enum of unit variants: read from its variant's name (or, as serde's reader takes it too, an
 /// object of one key, the name, whose value is null).
 fn expand_unit_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens> {
     let container = container_attributes(input)?;
-    if container.deny_unknown_fields || container.default {
+    if container.deny_unknown_fields || container.default || container.rename_all_fields.is_some() {
         return Err(Error::new_spanned(&input.ident, "ReadValue reads an enum's `rename_all` only"));
     }
     let mut names = Vec::new();
@@ -166,17 +334,7 @@ fn expand_unit_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<To
         if !matches!(variant.fields, Fields::Unit) {
             return Err(Error::new_spanned(&variant.ident, "ReadValue reads enums of unit variants only; keep serde's derive"));
         }
-        let mut rename = None;
-        for attr in variant.attrs.iter().filter(|a| a.path().is_ident("serde")) {
-            attr.parse_nested_meta(|meta| {
-                if meta.path.is_ident("rename") {
-                    rename = Some(meta.value()?.parse::<LitStr>()?.value());
-                    Ok(())
-                } else {
-                    Err(meta.error("ReadValue does not read this variant attribute; keep serde's derive"))
-                }
-            })?;
-        }
+        let rename = variant_rename(variant)?;
         names.push(rename.unwrap_or_else(|| rename_variant(&variant.ident.unraw().to_string(), container.rename_all.as_deref())));
         idents.push(&variant.ident);
     }
@@ -257,12 +415,17 @@ fn container_attributes(input: &DeriveInput) -> syn::Result<Container> {
     let mut container = Container::default();
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("serde")) {
         attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename_all") {
+            if meta.path.is_ident("rename_all") || meta.path.is_ident("rename_all_fields") {
                 let rule: LitStr = meta.value()?.parse()?;
                 if !RULES.contains(&rule.value().as_str()) {
-                    return Err(meta.error(format!("unknown rename_all rule {:?}", rule.value())));
+                    return Err(meta.error(format!("unknown rename rule {:?}", rule.value())));
                 }
-                container.rename_all = Some(rule.value());
+                match meta.path.is_ident("rename_all") {
+                    true => container.rename_all = Some(rule.value()),
+                    false => container.rename_all_fields = Some(rule.value()),
+                }
+            } else if meta.path.is_ident("tag") {
+                container.tag = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("deny_unknown_fields") {
                 container.deny_unknown_fields = true;
             } else if meta.path.is_ident("default") {
@@ -279,12 +442,13 @@ fn container_attributes(input: &DeriveInput) -> syn::Result<Container> {
     Ok(container)
 }
 
-fn field(f: &syn::Field, container: &Container) -> syn::Result<Field> {
+fn field(f: &syn::Field, rename_all: Option<&str>) -> syn::Result<Field> {
     let ident = f.ident.clone().expect("named fields");
     let mut rename = None;
     let mut skip = false;
     let mut missing = Missing::Required;
     let mut with = None;
+    let mut flatten = false;
     for attr in f.attrs.iter().filter(|a| a.path().is_ident("serde")) {
         attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("rename") {
@@ -298,6 +462,10 @@ fn field(f: &syn::Field, container: &Container) -> syn::Result<Field> {
                 skip = true;
             } else if meta.path.is_ident("deserialize_with") {
                 with = Some(meta.value()?.parse::<LitStr>()?.parse()?);
+            } else if meta.path.is_ident("flatten") {
+                // Read only when it is not: serde reads a flattened field that is not
+                // deserialized as any other skipped field.
+                flatten = true;
             } else if meta.path.is_ident("skip_serializing") {
                 // The writer's business.
             } else if meta.path.is_ident("skip_serializing_if") || meta.path.is_ident("serialize_with") {
@@ -308,8 +476,11 @@ fn field(f: &syn::Field, container: &Container) -> syn::Result<Field> {
             Ok(())
         })?;
     }
+    if flatten && !skip {
+        return Err(Error::new_spanned(&ident, "ReadValue does not read a flattened field; keep serde's derive"));
+    }
     let plain = ident.unraw().to_string();
-    let name = rename.unwrap_or_else(|| rename_field(&plain, container.rename_all.as_deref()));
+    let name = rename.unwrap_or_else(|| rename_field(&plain, rename_all));
     Ok(Field { ident, name, ty: f.ty.clone(), skip, missing, with })
 }
 

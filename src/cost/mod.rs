@@ -45,22 +45,20 @@ pub struct LongContext {
     pub prices: Prices,
 }
 
-crate::tagged::tagged_enum! {
-    #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
-    /// How an API caches a prompt.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum Caching {
-        /// Entries at the request's cache breakpoints (Anthropic), refreshed by every hit; below
-        /// `minTokens` nothing is cached.
-        #[serde(rename_all = "camelCase")]
-        Breakpoints { min_tokens: u64, ttl_seconds: u64, long_ttl_seconds: u64 },
-        /// The longest cached prefix, from `minTokens` in `step`s (OpenAI, xAI).
-        #[serde(rename_all = "camelCase")]
-        Prefix { min_tokens: u64, step: u64, ttl_seconds: u64 },
-        /// A cached prefix from `minTokens` (Gemini's implicit caching).
-        #[serde(rename_all = "camelCase")]
-        Implicit { min_tokens: u64, ttl_seconds: u64 },
-    }
+/// How an API caches a prompt.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, contextview_derive::ReadValue)]
+#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
+pub enum Caching {
+    /// Entries at the request's cache breakpoints (Anthropic), refreshed by every hit; below
+    /// `minTokens` nothing is cached.
+    #[serde(rename_all = "camelCase")]
+    Breakpoints { min_tokens: u64, ttl_seconds: u64, long_ttl_seconds: u64 },
+    /// The longest cached prefix, from `minTokens` in `step`s (OpenAI, xAI).
+    #[serde(rename_all = "camelCase")]
+    Prefix { min_tokens: u64, step: u64, ttl_seconds: u64 },
+    /// A cached prefix from `minTokens` (Gemini's implicit caching).
+    #[serde(rename_all = "camelCase")]
+    Implicit { min_tokens: u64, ttl_seconds: u64 },
 }
 
 /// A model family's prices and caching, with when and where they were read.

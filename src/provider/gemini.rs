@@ -15,7 +15,7 @@ pub use super::settings::gemini::{GenerationConfig, Settings};
 use super::{input_object, At, reasoning_as_text, reasoning_fate, same_origin, Provider, ReasoningFate, RenderNotes, RenderOptions, Violation};
 use crate::conversation::{Image, Item, Part as ItemPart};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, contextview_derive::ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Request {
     /// The request settings: `generationConfig` (with `maxOutputTokens` when a budget is set),

@@ -8,14 +8,14 @@
 use contextview_derive::ReadValue;
 use rustc_hash::FxHashSet as HashSet;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::ids::{IdMapper, IdRule};
 use super::{arguments_string, At, reasoning_as_text, reasoning_fate, Limits, ReasoningFate, RenderNotes, RenderOptions, Violation};
 use crate::conversation::{Item, Part};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, contextview_derive::ReadValue)]
 pub struct Request {
     pub model: String,
     /// Routes the requests of one session to the same prompt cache.

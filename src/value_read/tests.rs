@@ -5,6 +5,7 @@
 
 use pretty_assertions::assert_eq;
 use proptest::prelude::*;
+use serde::Deserialize as _;
 use serde_json::{json, Value};
 
 /// Declares the structs in `ours` (generated readers) and in `serdes` (serde's derive).
@@ -84,6 +85,8 @@ twice! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub value: Option<serde_json::Value>,
         pub many: Vec<Inner>,
+        #[serde(flatten, skip_deserializing)]
+        pub rest: Defaults,
     }
 
     #[serde(deny_unknown_fields)]
@@ -99,6 +102,35 @@ twice! {
 
     pub enum Plain {
         A,
+    }
+
+    #[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
+    pub enum Shape {
+        Circle {
+            radius_mm: u32,
+            #[serde(default)]
+            label: Option<String>,
+        },
+        Dot,
+        #[serde(rename = "two")]
+        TwoWords {
+            level: Level,
+        },
+    }
+
+    #[serde(tag = "type")]
+    pub enum Loose {
+        #[serde(rename_all = "camelCase")]
+        On { on: bool, is_it: Option<u32> },
+        Off,
+    }
+
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Choice {
+        Function { name: String },
+        Off,
+        #[serde(untagged)]
+        Hosted(serde_json::Map<String, serde_json::Value>),
     }
 
     pub struct Uses {
@@ -147,6 +179,19 @@ fn check(input: &Value) {
     assert_eq!(o, s, "Level {input}");
     let (o, s) = both::<ours::Plain, serdes::Plain>(input);
     assert_eq!(o, s, "Plain {input}");
+    let (o, s) = both::<ours::Shape, serdes::Shape>(input);
+    // (Serde also reads an internally tagged enum from an array, the tag first; ours refuses it.)
+    if !input.is_array() {
+        assert_eq!(o, s, "Shape {input}");
+        let (o, s) = both::<ours::Loose, serdes::Loose>(input);
+        assert_eq!(o, s, "Loose {input}");
+        // (With untagged variants, serde's derive also takes a number as the tag: the variant at
+        // that index. Ours takes a tag's name only, as the hand-written reader it replaced did.)
+        if input.get("type").is_none_or(Value::is_string) {
+            let (o, s) = both::<ours::Choice, serdes::Choice>(input);
+            assert_eq!(o, s, "Choice {input}");
+        }
+    }
     let (o, s) = both::<ours::Uses, serdes::Uses>(input);
     assert_eq!(o, s, "Uses {input}");
 }
@@ -217,7 +262,41 @@ fn each_attribute_reads_as_serde_reads_it() {
         json!({"level": "low", "list": ["24h", "high"]}),
         json!({"level": {"very_high": null}, "plain": null}),
         json!({"plain": "A"}),
+        json!({"kind": "circle", "radiusMm": 3}),
+        json!({"radiusMm": 3, "label": "l", "kind": "circle"}),
+        json!({"kind": "circle", "radius_mm": 3}),
+        json!({"kind": "circle"}),
+        json!({"kind": "circle", "radiusMm": 3, "x": 1}),
+        json!({"kind": "dot"}),
+        json!({"kind": "dot", "x": 1}),
+        json!({"kind": "two", "level": "low"}),
+        json!({"kind": "two_words", "level": "low"}),
+        json!({"kind": "two", "level": "lo"}),
+        json!({"kind": 3}),
+        json!({"kind": null}),
+        json!({"type": "on", "on": true, "extra": 1}),
+        json!({"type": "On", "on": true, "isIt": 1}),
+        json!({"type": "On", "on": true, "is_it": 1}),
+        json!({"type": "Off", "on": 1}),
+        json!({"type": "off"}),
+        json!({"x": 1}),
+        json!({"type": "function", "name": "f"}),
+        json!({"type": "function", "name": "f", "strict": true}),
+        json!({"type": "function"}),
+        json!({"type": "off"}),
+        json!({"type": "web_search"}),
+        json!({"type": 1}),
+        json!({"kind": "circle", "level": false, "zz": {"cache": null}}),
+        json!({"kind": "circle", "maxTokens": null, "value": null}),
     ];
+    assert_eq!(
+        ours::Choice::deserialize(json!({"type": 1})).map_err(|e| e.to_string()),
+        Ok(ours::Choice::Hosted(json!({"type": 1}).as_object().unwrap().clone()))
+    );
+    assert_eq!(
+        ours::Choice::deserialize(json!("off")).map(|c| format!("{c:?}")).map_err(|e| e.to_string()),
+        Err("data did not match any variant of untagged enum Choice".to_owned())
+    );
     for input in &inputs {
         check(input);
     }
@@ -228,6 +307,7 @@ fn near() -> impl Strategy<Value = Value> {
     let keys = prop::sample::select(vec![
         "maxTokens", "max_tokens", "label", "note", "tries", "kind", "type", "tags", "inner", "cache", "given", "on", "list",
         "boxed", "a", "b", "c", "d", "value", "many", "zz", "low", "very_high", "24h", "A", "level", "plain", "list",
+        "kind", "radiusMm", "circle", "dot", "two", "On", "Off", "function", "name", "off",
     ]);
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -236,7 +316,7 @@ fn near() -> impl Strategy<Value = Value> {
         Just(json!(4_294_967_296u64)),
         Just(json!(1.5)),
         "[a-z0-9]{0,3}".prop_map(Value::from),
-        prop::sample::select(vec!["low", "very_high", "24h", "A", "Low"]).prop_map(Value::from),
+        prop::sample::select(vec!["low", "very_high", "24h", "A", "Low", "circle", "dot", "two", "On", "Off", "function", "off"]).prop_map(Value::from),
     ];
     leaf.prop_recursive(3, 24, 6, move |inner| {
         prop_oneof![
@@ -248,7 +328,8 @@ fn near() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    // A fixed seed: the same inputs every run (the battery above holds the cases found so far).
+    #![proptest_config(ProptestConfig { cases: 2000, rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed), ..ProptestConfig::default() })]
 
     #[test]
     fn any_value_reads_as_serde_reads_it(input in near()) {

@@ -5,7 +5,7 @@
 //! sit inside tool results. Consecutive same-role items are merged into one message.
 
 use contextview_derive::ReadValue;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::ids::{self, IdMapper};
@@ -16,7 +16,7 @@ use crate::conversation::{Image, Item, Part, SyntheticReason};
 mod validate;
 pub use validate::{validate, validate_sized, Check};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, contextview_derive::ReadValue)]
 pub struct Request {
     pub model: String,
     pub max_tokens: u32,

@@ -68,23 +68,21 @@ pub enum Speed {
     Fast,
 }
 
-crate::tagged::tagged_enum! {
-    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub enum Thinking {
-        Enabled {
-            budget_tokens: u32,
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            display: Option<ThinkingDisplay>,
-        },
-        Adaptive {
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            display: Option<ThinkingDisplay>,
-        },
-        /// The model thinks between tool calls.
-        BetweenTools,
-        Disabled,
-    }
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Thinking {
+    Enabled {
+        budget_tokens: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        display: Option<ThinkingDisplay>,
+    },
+    Adaptive {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        display: Option<ThinkingDisplay>,
+    },
+    /// The model thinks between tool calls.
+    BetweenTools,
+    Disabled,
 }
 
 impl Thinking {
@@ -104,25 +102,23 @@ pub enum ThinkingDisplay {
     Omitted,
 }
 
-crate::tagged::tagged_enum! {
-    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub enum ToolChoice {
-        Auto {
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            disable_parallel_tool_use: Option<bool>,
-        },
-        Any {
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            disable_parallel_tool_use: Option<bool>,
-        },
-        Tool {
-            name: String,
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            disable_parallel_tool_use: Option<bool>,
-        },
-        None,
-    }
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ToolChoice {
+    Auto {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        disable_parallel_tool_use: Option<bool>,
+    },
+    Any {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        disable_parallel_tool_use: Option<bool>,
+    },
+    Tool {
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        disable_parallel_tool_use: Option<bool>,
+    },
+    None,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
@@ -160,14 +156,12 @@ pub enum Effort {
     Max,
 }
 
-crate::tagged::tagged_enum! {
-    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub enum OutputFormat {
-        JsonSchema {
-            schema: Map<String, Value>,
-        },
-    }
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum OutputFormat {
+    JsonSchema {
+        schema: Map<String, Value>,
+    },
 }
 
 /// The rules for the settings alone (the rule on the conversation's thinking is the
@@ -247,7 +241,7 @@ mod tests {
         check(&s, &context).into_iter().map(|v| (v.path, v.message)).collect()
     }
 
-    /// The tagged enums, each declared once (`tagged_enum!`), take and refuse what serde's
+    /// The tagged enums, each declared once (`#[derive(ReadValue)]`), take and refuse what serde's
     /// internally tagged reader took and refused, in its words (seen from serde 1.0.228).
     #[test]
     fn tagged_settings_read_as_serde_s_internally_tagged_reader() {

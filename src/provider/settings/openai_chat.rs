@@ -111,14 +111,12 @@ pub enum Verbosity {
     High,
 }
 
-crate::tagged::tagged_enum! {
-    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum ResponseFormat {
-        Text,
-        JsonObject,
-        JsonSchema { json_schema: JsonSchema },
-    }
+#[derive(Debug, Clone, PartialEq, serde::Serialize, contextview_derive::ReadValue)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ResponseFormat {
+    Text,
+    JsonObject,
+    JsonSchema { json_schema: JsonSchema },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
@@ -158,14 +156,12 @@ pub enum ToolChoiceMode {
     Required,
 }
 
-crate::tagged::tagged_enum! {
-    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub enum NamedToolChoice {
-        Function { function: ToolName },
-        Custom { custom: ToolName },
-        AllowedTools { allowed_tools: AllowedTools },
-    }
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum NamedToolChoice {
+    Function { function: ToolName },
+    Custom { custom: ToolName },
+    AllowedTools { allowed_tools: AllowedTools },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
@@ -203,15 +199,13 @@ crate::value_read::deserialize_by_hand!(Stop, |value| {
         .map_err(|_| serde::de::Error::custom("data did not match any variant of untagged enum Stop"))
 });
 
-crate::tagged::tagged_enum! {
-    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub enum Prediction {
-        /// The predicted output: a string, or text parts.
-        Content {
-            content: Value,
-        },
-    }
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Prediction {
+    /// The predicted output: a string, or text parts.
+    Content {
+        content: Value,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
@@ -339,7 +333,7 @@ mod tests {
         check(&s, &Context { model: "gpt-4.1", max_tokens: None, tools, system: false }).into_iter().map(|v| v.message).collect()
     }
 
-    /// The tagged enums, each declared once (`tagged_enum!`), and the untagged ones, read by
+    /// The tagged enums, each declared once (`#[derive(ReadValue)]`), and the untagged ones, read by
     /// hand, take and refuse what serde's derived readers took and refused, in their words.
     #[test]
     fn tagged_and_untagged_settings_read_as_serde_s_readers() {

@@ -6,7 +6,7 @@
 use contextview_derive::ReadValue;
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::openai_chat::{AllowedMode, CacheRetention, ReasoningEffort, ServiceTier, ToolChoiceMode, Verbosity};
@@ -116,22 +116,20 @@ pub struct Text {
     pub verbosity: Option<Verbosity>,
 }
 
-crate::tagged::tagged_enum! {
-    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-    /// The output's format. Unlike Chat's, a JSON schema's fields sit on the format itself.
-    #[derive(Debug, Clone, PartialEq)]
-    pub enum TextFormat {
-        Text,
-        JsonObject,
-        JsonSchema {
-            name: String,
-            schema: Map<String, Value>,
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            description: Option<String>,
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            strict: Option<bool>,
-        },
-    }
+/// The output's format. Unlike Chat's, a JSON schema's fields sit on the format itself.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, contextview_derive::ReadValue)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TextFormat {
+    Text,
+    JsonObject,
+    JsonSchema {
+        name: String,
+        schema: Map<String, Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        strict: Option<bool>,
+    },
 }
 
 /// `"none" | "auto" | "required"`, a function or custom tool by name, a set of allowed tools,
@@ -151,8 +149,7 @@ crate::value_read::deserialize_by_hand!(ToolChoice, |value| {
         .map_err(|_| serde::de::Error::custom("data did not match any variant of untagged enum ToolChoice"))
 });
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-// The untagged variant is written by hand: a derived type would give it a `type: "hosted"`.
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NamedToolChoice {
     Function {
@@ -165,40 +162,11 @@ pub enum NamedToolChoice {
         mode: AllowedMode,
         tools: Vec<Map<String, Value>>,
     },
-    /// A hosted tool (`{type: "web_search_preview"}`, `{type: "mcp", server_label}`, …).
+    /// A hosted tool (`{type: "web_search_preview"}`, `{type: "mcp", server_label}`, …): any
+    /// object that is none of the above.
     #[serde(untagged)]
     Hosted(Map<String, Value>),
 }
-
-#[derive(Deserialize)]
-#[serde(remote = "NamedToolChoice", rename_all = "snake_case", deny_unknown_fields)]
-enum NamedToolChoiceTwin {
-    Function {
-        name: String,
-    },
-    Custom {
-        name: String,
-    },
-    AllowedTools {
-        mode: AllowedMode,
-        tools: Vec<Map<String, Value>>,
-    },
-    #[serde(skip_deserializing)]
-    #[allow(dead_code)]
-    Hosted(Map<String, Value>),
-}
-
-crate::value_read::deserialize_by_hand!(NamedToolChoice, |value| {
-    // As serde's reader with its untagged variant: a tagged variant that reads whole, else any
-    // object as a hosted tool.
-    let tagged = crate::tagged::externally_tagged(value.clone(), "type", &[], "snake_case", "internally tagged enum NamedToolChoice")
-        .and_then(NamedToolChoiceTwin::deserialize);
-    match (tagged, value) {
-        (Ok(choice), _) => Ok(choice),
-        (Err(_), Value::Object(map)) => Ok(NamedToolChoice::Hosted(map.clone())),
-        (Err(_), _) => Err(serde::de::Error::custom("data did not match any variant of untagged enum NamedToolChoice")),
-    }
-});
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
@@ -277,6 +245,7 @@ const HOSTED_CHOICES: [&str; 12] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
     use pretty_assertions::assert_eq;
     use serde_json::json;
 

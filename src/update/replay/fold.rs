@@ -78,12 +78,15 @@ impl Folder {
                 Event::CompactionCheckpoint(cp) => {
                     // The provider's count beyond our estimate, before the cut.
                     let family = self.family();
-                    let before: u64 = self.items.iter().map(|i| item_tokens(i, family)).sum();
+                    // Each item estimated once: the sums below are over parts of the same items.
+                    let sizes: Vec<u64> = self.items.iter().map(|i| item_tokens(i, family)).collect();
+                    let before: u64 = sizes.iter().sum();
                     let carry = match &self.state.usage {
                         Some(usage) => {
-                            let covered = &self.items[..self.state.items_at_usage.min(self.items.len())];
-                            let anchored: u64 = covered.iter().map(|i| item_tokens(i, family)).sum();
-                            let response: u64 = covered[crate::conversation::response_start(covered)..].iter().map(|i| item_tokens(i, family)).sum();
+                            let covered_len = self.state.items_at_usage.min(self.items.len());
+                            let covered = &self.items[..covered_len];
+                            let anchored: u64 = sizes[..covered_len].iter().sum();
+                            let response: u64 = sizes[crate::conversation::response_start(covered)..covered_len].iter().sum();
                             let total = usage.context(response);
                             let heads = usage.head_tokens.unwrap_or(0) as i64;
                             Some(OverheadCarry {

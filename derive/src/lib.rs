@@ -93,11 +93,19 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     let names = fields.iter().filter(|f| !f.skip).map(|f| &f.name);
     let body = read_fields(&fields, &container, &quote!(#name), &format!("struct {name}"), None);
 
+    let impls = reader_impls(name, body);
     Ok(quote! {
         impl crate::value_read::Fields for #name {
             const FIELDS: &'static [&'static str] = &[#(#names),*];
         }
 
+        #impls
+    })
+}
+
+/// A type's `Read` (whose body reads `__input`) and its `Deserialize`, through it.
+fn reader_impls(name: &syn::Ident, body: Tokens) -> Tokens {
+    quote! {
         impl crate::value_read::Read for #name {
             fn read(__input: ::serde_json::Value) -> ::core::result::Result<Self, ::serde_json::Error> {
                 #body
@@ -109,7 +117,7 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
                 crate::value_read::deserialize_through_value(__deserializer)
             }
         }
-    })
+    }
 }
 
 /// The statements that read `fields` from `__input` (an object, or an array of the fields in
@@ -265,19 +273,7 @@ fn expand_tagged_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<
             }
         }
     };
-    Ok(quote! {
-        impl crate::value_read::Read for #name {
-            fn read(__input: ::serde_json::Value) -> ::core::result::Result<Self, ::serde_json::Error> {
-                #body
-            }
-        }
-
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
-                crate::value_read::deserialize_through_value(__deserializer)
-            }
-        }
-    })
+    Ok(reader_impls(name, body))
 }
 
 /// A unit variant's `#[serde(rename = "…")]`; any other variant attribute is refused.
@@ -343,23 +339,14 @@ fn expand_unit_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<To
         return Err(Error::new_spanned(&input.ident, "ReadValue reads enums with at least one variant"));
     };
     let indices = 0..rest.len();
-    Ok(quote! {
-        impl crate::value_read::Read for #name {
-            fn read(__input: ::serde_json::Value) -> ::core::result::Result<Self, ::serde_json::Error> {
-                const VARIANTS: &[&str] = &[#(#names),*];
-                ::core::result::Result::Ok(match crate::value_read::unit_variant(__input, VARIANTS)? {
-                    #(#indices => #name::#rest,)*
-                    _ => #name::#last,
-                })
-            }
-        }
-
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
-                crate::value_read::deserialize_through_value(__deserializer)
-            }
-        }
-    })
+    let body = quote! {
+        const VARIANTS: &[&str] = &[#(#names),*];
+        ::core::result::Result::Ok(match crate::value_read::unit_variant(__input, VARIANTS)? {
+            #(#indices => #name::#rest,)*
+            _ => #name::#last,
+        })
+    };
+    Ok(reader_impls(name, body))
 }
 
 /// A PascalCase variant name as serde's `rename_all` rule writes it.
@@ -520,40 +507,24 @@ fn rename_field(field: &str, rule: Option<&str>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::rename_field;
+    use super::{rename_field, rename_variant};
 
+    /// A field (`max_tokens`) and a variant (`BetweenTools`) under every rule, as serde writes them.
     #[test]
-    fn variants_are_renamed_as_serde_renames_them() {
+    fn names_are_renamed_as_serde_renames_them() {
         let cases = [
-            (None, "BetweenTools"),
-            (Some("camelCase"), "betweenTools"),
-            (Some("snake_case"), "between_tools"),
-            (Some("kebab-case"), "between-tools"),
-            (Some("SCREAMING_SNAKE_CASE"), "BETWEEN_TOOLS"),
-            (Some("SCREAMING-KEBAB-CASE"), "BETWEEN-TOOLS"),
-            (Some("lowercase"), "betweentools"),
-            (Some("UPPERCASE"), "BETWEENTOOLS"),
+            (None, "max_tokens", "BetweenTools"),
+            (Some("camelCase"), "maxTokens", "betweenTools"),
+            (Some("PascalCase"), "MaxTokens", "BetweenTools"),
+            (Some("snake_case"), "max_tokens", "between_tools"),
+            (Some("SCREAMING_SNAKE_CASE"), "MAX_TOKENS", "BETWEEN_TOOLS"),
+            (Some("kebab-case"), "max-tokens", "between-tools"),
+            (Some("SCREAMING-KEBAB-CASE"), "MAX-TOKENS", "BETWEEN-TOOLS"),
+            (Some("lowercase"), "max_tokens", "betweentools"),
+            (Some("UPPERCASE"), "MAX_TOKENS", "BETWEENTOOLS"),
         ];
-        for (rule, want) in cases {
-            assert_eq!(super::rename_variant("BetweenTools", rule), want, "{rule:?}");
-        }
-    }
-
-    #[test]
-    fn fields_are_renamed_as_serde_renames_them() {
-        let cases = [
-            (None, "max_tokens"),
-            (Some("camelCase"), "maxTokens"),
-            (Some("PascalCase"), "MaxTokens"),
-            (Some("snake_case"), "max_tokens"),
-            (Some("SCREAMING_SNAKE_CASE"), "MAX_TOKENS"),
-            (Some("kebab-case"), "max-tokens"),
-            (Some("SCREAMING-KEBAB-CASE"), "MAX-TOKENS"),
-            (Some("lowercase"), "max_tokens"),
-            (Some("UPPERCASE"), "MAX_TOKENS"),
-        ];
-        for (rule, want) in cases {
-            assert_eq!(rename_field("max_tokens", rule), want, "{rule:?}");
+        for (rule, field, variant) in cases {
+            assert_eq!((rename_field("max_tokens", rule).as_str(), rename_variant("BetweenTools", rule).as_str()), (field, variant), "{rule:?}");
         }
         assert_eq!(rename_field("x", Some("camelCase")), "x");
     }

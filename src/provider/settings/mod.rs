@@ -180,7 +180,12 @@ fn section<S: de::DeserializeOwned + crate::value_read::Fields>(provider: Provid
             return Err(format!("{name}: {}", unknown_key(key, &valid)));
         }
     }
-    let settings = crate::diagnostic::from_value::<S>(Value::Object(map)).map_err(|e| format!("{name}.{e}"))?;
+    // Under the section's name: `anthropic.thinking.type: …` where the place is known, else
+    // `anthropic: missing field …`.
+    let settings = crate::diagnostic::read_value::<S>(Value::Object(map)).map_err(|e| match e.path {
+        Some(_) => format!("{name}.{}", e.message),
+        None => format!("{name}: {}", e.message),
+    })?;
     out.budget.set(provider, budget);
     out.cache_key.set(provider, cache);
     Ok(settings)
@@ -353,6 +358,11 @@ mod tests {
         let e = read(json!({"openai-chat": {"reasoning_effort": "hgh"}})).unwrap_err();
         assert!(e.starts_with("providerOptions.openai-chat.reasoning_effort: unknown variant `hgh`"), "{e}");
         assert_eq!(read(json!({"gemini": []})).unwrap_err(), "providerOptions.gemini: must be an object of that API's request settings");
+        // A missing field has no key to point at: the section is the place.
+        assert_eq!(
+            read(json!({"anthropic": {"thinking": {"type": "enabled"}}})).unwrap_err(),
+            "providerOptions.anthropic: missing field `budget_tokens`"
+        );
     }
 
     #[test]

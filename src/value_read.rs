@@ -230,6 +230,15 @@ impl Entries {
         }
     }
 
+    /// The key just read, taken (for a flattened map).
+    pub(crate) fn key(&mut self) -> String {
+        match self {
+            Entries::Map { last, .. } => std::mem::take(last),
+            // Never asked: a struct with a flattened map refuses an array before reading it.
+            Entries::Seq { .. } => String::new(),
+        }
+    }
+
     /// The key just read, refused (`deny_unknown_fields`).
     pub(crate) fn unknown(&self, fields: &'static [&'static str]) -> Error {
         match self {

@@ -67,6 +67,8 @@ struct Field {
     name: String,
     ty: Type,
     skip: bool,
+    /// `#[serde(flatten)]` (read): the keys no other field has.
+    flatten: bool,
     missing: Missing,
     with: Option<syn::ExprPath>,
 }
@@ -90,8 +92,8 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     }
     let fields = named.named.iter().map(|f| field(f, container.rename_all.as_deref())).collect::<syn::Result<Vec<_>>>()?;
     let name = &input.ident;
-    let names = fields.iter().filter(|f| !f.skip).map(|f| &f.name);
-    let body = read_fields(&fields, &container, &quote!(#name), &format!("struct {name}"), None);
+    let names = fields.iter().filter(|f| !f.skip && !f.flatten).map(|f| &f.name);
+    let body = read_fields(&fields, &container, &quote!(#name), &format!("struct {name}"), None)?;
 
     let impls = reader_impls(name, body);
     Ok(quote! {
@@ -123,8 +125,14 @@ fn reader_impls(name: &syn::Ident, body: Tokens) -> Tokens {
 /// The statements that read `fields` from `__input` (an object, or an array of the fields in
 /// order; an object's key `skip` passed over) and make them into `ctor { … }`, as a function
 /// returning `Result<_, serde_json::Error>`.
-fn read_fields(fields: &[Field], container: &Container, ctor: &Tokens, expecting: &str, skip: Option<&str>) -> Tokens {
-    let read: Vec<&Field> = fields.iter().filter(|f| !f.skip).collect();
+fn read_fields(fields: &[Field], container: &Container, ctor: &Tokens, expecting: &str, skip: Option<&str>) -> syn::Result<Tokens> {
+    let read: Vec<&Field> = fields.iter().filter(|f| !f.skip && !f.flatten).collect();
+    // A flattened map takes the keys no field has (an object only, as serde reads it).
+    let rest = match fields.iter().filter(|f| f.flatten).collect::<Vec<_>>()[..] {
+        [] => None,
+        [rest] if !container.deny_unknown_fields && rest.with.is_none() => Some(rest),
+        [rest, ..] => return Err(Error::new_spanned(&rest.ident, "ReadValue reads one flattened map, without deny_unknown_fields")),
+    };
     let names = read.iter().map(|f| &f.name);
     let slots: Vec<syn::Ident> = (0..read.len()).map(|i| format_ident!("__field{i}")).collect();
     let types = read.iter().map(|f| &f.ty);
@@ -140,10 +148,22 @@ fn read_fields(fields: &[Field], container: &Container, ctor: &Tokens, expecting
         };
         quote!(::core::option::Option::Some(#i) => #slot = ::core::option::Option::Some(#value),)
     });
-    let unknown = if container.deny_unknown_fields {
-        quote!(return ::core::result::Result::Err(__entries.unknown(FIELDS)))
-    } else {
-        quote!({})
+    let unknown = match (rest, container.deny_unknown_fields) {
+        (Some(_), _) => quote!({
+            ::serde_json::map::Map::insert(&mut __rest, __entries.key(), __value);
+        }),
+        (None, true) => quote!(return ::core::result::Result::Err(__entries.unknown(FIELDS))),
+        (None, false) => quote!({}),
+    };
+    let (rest_decl, not_array) = match rest {
+        Some(f) => {
+            let ty = &f.ty;
+            (
+                quote!(let mut __rest: #ty = ::core::default::Default::default();),
+                quote!(if __input.is_array() { return ::core::result::Result::Err(crate::value_read::invalid(&__input, #expecting)); }),
+            )
+        }
+        None => (quote!(), quote!()),
     };
     let default_decl = container.default.then(|| quote!(let __default: Self = ::core::default::Default::default();));
     let in_array = format!("{expecting} with {} elements", read.len());
@@ -155,6 +175,9 @@ fn read_fields(fields: &[Field], container: &Container, ctor: &Tokens, expecting
     let inits = fields.iter().map(|f| {
         let ident = &f.ident;
         let missing = missing_value(f, container);
+        if f.flatten {
+            return quote!(#ident: __rest);
+        }
         match slot_of.remove(&f.ident.to_string()) {
             Some((index, slot)) => {
                 let missing_from_array = match (&f.missing, container.default) {
@@ -172,8 +195,10 @@ fn read_fields(fields: &[Field], container: &Container, ctor: &Tokens, expecting
             None => quote!(#ident: #missing),
         }
     });
-    quote! {
+    Ok(quote! {
         const FIELDS: &[&str] = &[#(#names),*];
+        #not_array
+        #rest_decl
         let mut __entries = crate::value_read::entries(__input, #expecting, FIELDS, #skip)?;
         #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
         while let ::core::option::Option::Some((__index, __value)) = __entries.next(FIELDS) {
@@ -185,7 +210,7 @@ fn read_fields(fields: &[Field], container: &Container, ctor: &Tokens, expecting
         let __array = __entries.finish()?;
         #default_decl
         ::core::result::Result::Ok(#ctor { #(#inits,)* })
-    }
+    })
 }
 
 /// An internally tagged enum (`#[serde(tag = "type")]`) of struct and unit variants: the tag
@@ -227,7 +252,7 @@ fn expand_tagged_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<
                 let rule = attrs.rename_all.as_deref().or(container.rename_all_fields.as_deref());
                 let fields = named.named.iter().map(|f| field(f, rule)).collect::<syn::Result<Vec<_>>>()?;
                 let fields_container = Container { default: false, ..container.clone() };
-                let body = read_fields(&fields, &fields_container, &quote!(#name::#ident), &format!("struct variant {name}::{ident}"), Some(&key));
+                let body = read_fields(&fields, &fields_container, &quote!(#name::#ident), &format!("struct variant {name}::{ident}"), Some(&key))?;
                 quote!(#pattern => { #body })
             }
             Fields::Unnamed(_) => {
@@ -463,12 +488,11 @@ fn field(f: &syn::Field, rename_all: Option<&str>) -> syn::Result<Field> {
             Ok(())
         })?;
     }
-    if flatten && !skip {
-        return Err(Error::new_spanned(&ident, "ReadValue does not read a flattened field; keep serde's derive"));
-    }
+    // A flattened field that is not read is skipped as any other.
+    let flatten = flatten && !skip;
     let plain = ident.unraw().to_string();
     let name = rename.unwrap_or_else(|| rename_field(&plain, rename_all));
-    Ok(Field { ident, name, ty: f.ty.clone(), skip, missing, with })
+    Ok(Field { ident, name, ty: f.ty.clone(), skip, flatten, missing, with })
 }
 
 const RULES: &[&str] =

@@ -7,7 +7,7 @@
 //! the function-response turn as a user turn of their own.
 
 use contextview_derive::ReadValue;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::ids::{self, IdMapper};
@@ -37,7 +37,7 @@ pub struct Content {
     pub parts: Vec<Part>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
 #[serde(rename_all = "camelCase")]
 pub struct Part {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -58,32 +58,6 @@ pub struct Part {
     /// `codeExecutionResult`, `toolCall`, `toolResponse`, …), sent back as it came.
     #[serde(flatten)]
     pub other: Map<String, Value>,
-}
-
-// Read by hand: a derived reader with the flattened `other` buffers the whole part in serde's
-// private content first.
-crate::value_read::deserialize_by_hand!(Part, read_part);
-
-/// A part: its known fields by their own types (null as absent), every other key kept in
-/// `other`, as serde's derived reader with the flattened map read it.
-fn read_part(value: &Value) -> Result<Part, serde_json::Error> {
-    let map = value.as_object().ok_or_else(|| crate::value_read::invalid(value, "struct Part"))?;
-    let mut part = Part::default();
-    for (key, field) in map {
-        match key.as_str() {
-            "text" => part.text = Deserialize::deserialize(field)?,
-            "inlineData" => part.inline_data = Deserialize::deserialize(field)?,
-            "fileData" => part.file_data = Deserialize::deserialize(field)?,
-            "functionCall" => part.function_call = Deserialize::deserialize(field)?,
-            "functionResponse" => part.function_response = Deserialize::deserialize(field)?,
-            "thought" => part.thought = Deserialize::deserialize(field)?,
-            "thoughtSignature" => part.thought_signature = Deserialize::deserialize(field)?,
-            _ => {
-                part.other.insert(key.clone(), field.clone());
-            }
-        }
-    }
-    Ok(part)
 }
 
 /// Fields of a part that say something about its data rather than being it.
@@ -411,6 +385,7 @@ pub fn validate(request: &Request) -> Vec<Violation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
     use pretty_assertions::assert_eq;
     use serde_json::json;
 

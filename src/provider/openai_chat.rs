@@ -33,7 +33,7 @@ pub struct Request {
     pub messages: Vec<Message>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
     System {
@@ -65,7 +65,7 @@ pub enum UserContent {
     Parts(Vec<UserPart>),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UserPart {
     Text {

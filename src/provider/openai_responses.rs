@@ -35,8 +35,7 @@ pub struct Request {
     pub input: Vec<InputItem>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-// The untagged variant is written by hand: a derived type would give it a `type: "native"`.
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum InputItem {
     Message {
@@ -102,7 +101,7 @@ pub enum MessageContent {
     Parts(Vec<ContentPart>),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentPart {
     InputText {

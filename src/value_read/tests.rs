@@ -133,6 +133,15 @@ twice! {
         Hosted(serde_json::Map<String, serde_json::Value>),
     }
 
+    #[serde(rename_all = "camelCase")]
+    pub struct Spread {
+        #[serde(default)]
+        pub max_tokens: Option<u32>,
+        pub kind: Option<String>,
+        #[serde(flatten)]
+        pub other: serde_json::Map<String, serde_json::Value>,
+    }
+
     pub struct Uses {
         pub level: Level,
         #[serde(default)]
@@ -192,6 +201,8 @@ fn check(input: &Value) {
             assert_eq!(o, s, "Choice {input}");
         }
     }
+    let (o, s) = both::<ours::Spread, serdes::Spread>(input);
+    assert_eq!(o, s, "Spread {input}");
     let (o, s) = both::<ours::Uses, serdes::Uses>(input);
     assert_eq!(o, s, "Uses {input}");
 }

@@ -80,8 +80,7 @@ impl CacheControl {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-// The untagged variant is written by hand: a derived type would give it a `type: "native"`.
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     Text {
@@ -126,7 +125,7 @@ pub enum Block {
     Native(Map<String, Value>),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ResultBlock {
     Text {
@@ -135,7 +134,7 @@ pub enum ResultBlock {
     Image { source: ImageSource },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ImageSource {
     Base64 {
@@ -155,6 +154,7 @@ pub struct Tool {
     pub cache_control: Option<CacheControl>,
 }
 
+#[cfg(test)]
 mod read;
 
 /// Media types the Messages API accepts for images.

@@ -1,10 +1,10 @@
-//! Chat Completions messages and their content read by hand from a JSON value: serde's
-//! internally tagged and untagged readers buffer the whole input, once per input type; these
-//! read the value every input has (payloads checked by `validatePayload`, bodies read back).
+//! Chat Completions content — a text or parts — read by hand from a JSON value (a part that
+//! does not read is reported in its own words, where serde's untagged reader would say only that
+//! no variant matched); the messages and parts themselves are read by their generated readers.
 
-use super::{Message, ToolCall, ToolContent, UserContent, UserPart};
+use super::{ToolContent, UserContent, UserPart};
 use crate::conversation::SharedText;
-use crate::value_read::{deserialize_by_hand, invalid, object, required, string, tag};
+use crate::value_read::{deserialize_by_hand, Read as _};
 use serde::de::Error as _;
 use serde_json::{Error, Value};
 
@@ -14,46 +14,11 @@ use serde_json::{Error, Value};
 fn text_or_parts(value: &Value, name: &'static str) -> Result<Result<SharedText, Vec<UserPart>>, Error> {
     match value {
         Value::String(s) => Ok(Ok(SharedText::new(s.clone()))),
-        Value::Array(items) => items.iter().map(part).collect::<Result<Vec<_>, _>>().map(Err),
+        Value::Array(items) => items.iter().map(|v| UserPart::read(v.clone())).collect::<Result<Vec<_>, _>>().map(Err),
         _ => Err(Error::custom(format_args!("data did not match any variant of untagged enum {name}"))),
     }
 }
 
-fn part(value: &Value) -> Result<UserPart, Error> {
-    let map = object(value, "internally tagged enum UserPart")?;
-    Ok(match tag(map, "type", &["text", "image_url"])? {
-        "text" => UserPart::Text { text: SharedText::new(string(map, "text")?) },
-        _ => UserPart::ImageUrl { image_url: serde_json::from_value(required(map, "image_url")?.clone())? },
-    })
-}
-
-fn message(value: &Value) -> Result<Message, Error> {
-    let map = object(value, "internally tagged enum Message")?;
-    let content = || required(map, "content");
-    Ok(match tag(map, "role", &["system", "developer", "user", "assistant", "tool"])? {
-        "system" => Message::System { content: string(map, "content")? },
-        "developer" => Message::Developer { content: string(map, "content")? },
-        "user" => Message::User { content: text_or_parts(content()?, "UserContent")?.map_or_else(UserContent::Parts, UserContent::Text) },
-        "assistant" => Message::Assistant {
-            content: match map.get("content") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s)) => Some(SharedText::new(s.clone())),
-                Some(v) => return Err(invalid(v, "a string")),
-            },
-            tool_calls: match map.get("tool_calls") {
-                None | Some(Value::Null) => None,
-                Some(v) => Some(serde_json::from_value::<Vec<ToolCall>>(v.clone())?),
-            },
-        },
-        _ => Message::Tool {
-            tool_call_id: string(map, "tool_call_id")?,
-            content: text_or_parts(content()?, "ToolContent")?.map_or_else(ToolContent::Parts, ToolContent::Text),
-        },
-    })
-}
-
-deserialize_by_hand!(Message, message);
-deserialize_by_hand!(UserPart, part);
 deserialize_by_hand!(UserContent, |v| text_or_parts(v, "UserContent").map(|r| r.map_or_else(UserContent::Parts, UserContent::Text)));
 deserialize_by_hand!(ToolContent, |v| text_or_parts(v, "ToolContent").map(|r| r.map_or_else(ToolContent::Parts, ToolContent::Text)));
 

@@ -1,78 +1,21 @@
-//! The Responses API's content — text or parts — read by hand from a JSON value: serde's
-//! untagged and internally tagged readers buffer the whole input, once per input type; these
-//! read the value every input has (payloads checked by `validatePayload`, bodies read back).
+//! The Responses API's content — a text or parts — read by hand from a JSON value (a part that
+//! does not read is reported in its own words, where serde's untagged reader would say only that
+//! no variant matched); the input items and parts themselves are read by their generated readers.
 
-use super::{ContentPart, InputItem, MessageContent, Output};
+use super::{ContentPart, MessageContent, Output};
 use crate::conversation::SharedText;
-use crate::value_read::{deserialize_by_hand, invalid, object, opt_string, required, string, tag};
+use crate::value_read::{deserialize_by_hand, Read as _};
 use serde::de::Error as _;
 use serde_json::{Error, Value};
 
 fn text_or_parts(value: &Value, name: &'static str) -> Result<Result<SharedText, Vec<ContentPart>>, Error> {
     match value {
         Value::String(s) => Ok(Ok(SharedText::new(s.clone()))),
-        Value::Array(items) => items.iter().map(part).collect::<Result<Vec<_>, _>>().map(Err),
+        Value::Array(items) => items.iter().map(|v| ContentPart::read(v.clone())).collect::<Result<Vec<_>, _>>().map(Err),
         _ => Err(Error::custom(format_args!("data did not match any variant of untagged enum {name}"))),
     }
 }
 
-fn part(value: &Value) -> Result<ContentPart, Error> {
-    let map = object(value, "internally tagged enum ContentPart")?;
-    Ok(match tag(map, "type", &["input_text", "input_image", "output_text"])? {
-        "input_text" => ContentPart::InputText { text: SharedText::new(string(map, "text")?) },
-        "input_image" => ContentPart::InputImage { image_url: opt_string(map, "image_url")?, file_id: opt_string(map, "file_id")?, detail: string(map, "detail")? },
-        _ => ContentPart::OutputText {
-            text: SharedText::new(string(map, "text")?),
-            annotations: match map.get("annotations") {
-                None | Some(Value::Null) => None,
-                Some(Value::Array(items)) => Some(items.clone()),
-                Some(v) => return Err(invalid(v, "a sequence")),
-            },
-        },
-    })
-}
-
-/// An input item as serde's reader for `InputItem` takes it: one of the tagged kinds whole, else
-/// any other object as it came (`Native`: a hosted tool's item, or a known kind it could not read).
-fn input_item(value: &Value) -> Result<InputItem, Error> {
-    match tagged_item(value) {
-        Ok(item) => Ok(item),
-        Err(_) => match value {
-            Value::Object(map) => Ok(InputItem::Native(map.clone())),
-            _ => Err(Error::custom("data did not match any variant of untagged enum InputItem")),
-        },
-    }
-}
-
-fn tagged_item(value: &Value) -> Result<InputItem, Error> {
-    const KINDS: &[&str] = &["message", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "reasoning"];
-    let map = object(value, "internally tagged enum InputItem")?;
-    let kind = tag(map, "type", KINDS)?;
-    let string = |key| string(map, key);
-    let optional = |key| opt_string(map, key);
-    let required = |key| required(map, key);
-    let output = || text_or_parts(required("output")?, "Output").map(|r| r.map_or_else(Output::Parts, Output::Text));
-    Ok(match kind {
-        "message" => InputItem::Message {
-            id: optional("id")?,
-            role: serde_json::from_value(required("role")?.clone())?,
-            content: text_or_parts(required("content")?, "MessageContent")?.map_or_else(MessageContent::Parts, MessageContent::Text),
-            status: optional("status")?,
-        },
-        "function_call" => InputItem::FunctionCall { call_id: string("call_id")?, name: string("name")?, arguments: string("arguments")? },
-        "function_call_output" => InputItem::FunctionCallOutput { call_id: string("call_id")?, output: output()? },
-        "custom_tool_call" => InputItem::CustomToolCall { call_id: string("call_id")?, name: string("name")?, input: string("input")? },
-        "custom_tool_call_output" => InputItem::CustomToolCallOutput { call_id: string("call_id")?, output: output()? },
-        _ => InputItem::Reasoning {
-            id: optional("id")?,
-            summary: serde_json::from_value(required("summary")?.clone())?,
-            encrypted_content: optional("encrypted_content")?,
-        },
-    })
-}
-
-deserialize_by_hand!(InputItem, input_item);
-deserialize_by_hand!(ContentPart, part);
 deserialize_by_hand!(MessageContent, |v| text_or_parts(v, "MessageContent").map(|r| r.map_or_else(MessageContent::Parts, MessageContent::Text)));
 deserialize_by_hand!(Output, |v| text_or_parts(v, "Output").map(|r| r.map_or_else(Output::Parts, Output::Text)));
 

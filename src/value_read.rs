@@ -159,25 +159,36 @@ pub(crate) fn required<'a>(map: &'a Map<String, Value>, key: &'static str) -> Re
     map.get(key).ok_or_else(|| Error::missing_field(key))
 }
 
-/// Implements `Deserialize` for `$ty` through `$ty::read(&Value) -> Result<$ty, serde_json::Error>`
-/// (or through `$read`, a function of that shape).
+/// Implements [`Read`] and `Deserialize` for `$ty` through `$ty::read(&Value) -> Result<$ty,
+/// serde_json::Error>` (or through `$read`, a function of that shape): a generated reader holding
+/// one reads it from its value as it is, without rebuilding the value first.
 macro_rules! deserialize_by_hand {
     ($ty:ident, $read:expr) => {
+        impl $crate::value_read::Read for $ty {
+            fn read(value: serde_json::Value) -> Result<Self, serde_json::Error> {
+                #[allow(unused_imports)]
+                use serde::Deserialize as _;
+                let read: fn(&serde_json::Value) -> Result<$ty, serde_json::Error> = $read;
+                read(&value)
+            }
+        }
+
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                use serde::de::Error as _;
-                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-                let read: fn(&serde_json::Value) -> Result<$ty, serde_json::Error> = $read;
-                read(&value).map_err(D::Error::custom)
+                $crate::value_read::deserialize_through_value(deserializer)
             }
         }
     };
     ($ty:ident) => {
+        impl $crate::value_read::Read for $ty {
+            fn read(value: serde_json::Value) -> Result<Self, serde_json::Error> {
+                $ty::read(&value)
+            }
+        }
+
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                use serde::de::Error as _;
-                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-                $ty::read(&value).map_err(D::Error::custom)
+                $crate::value_read::deserialize_through_value(deserializer)
             }
         }
     };

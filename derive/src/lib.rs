@@ -18,9 +18,9 @@
 //! not support (`flatten`, `borrow`, generics, tuple structs, externally tagged enums with data)
 //! is a compile error, never a silent difference.
 //!
-//! Enums: of unit variants (a variant's name, or serde's one-key object), and internally tagged
+//! Enums: of unit variants (a variant's name, or serde's one-key object), internally tagged
 //! ones (`tag = "…"`) of struct and unit variants, with untagged newtype variants last (tried in
-//! turn when the value is none of the tagged ones). Two deliberate differences from serde's
+//! turn when the value is none of the tagged ones), and untagged ones of newtype variants. Two deliberate differences from serde's
 //! derive, both the readers' these replaced: an internally tagged enum is not read from an
 //! array, and a tag is a variant's name, never its index. `src/value_read/tests.rs` in the core holds every attribute against serde's
 //! derive, side by side.
@@ -50,6 +50,8 @@ struct Container {
     default: bool,
     /// An internally tagged enum's tag key.
     tag: Option<String>,
+    /// An enum whose variants are tried in turn.
+    untagged: bool,
 }
 
 /// What a field takes when its key is absent.
@@ -80,6 +82,7 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     let data = match &input.data {
         Data::Struct(data) => data,
         Data::Enum(data) if container_attributes(input)?.tag.is_some() => return expand_tagged_enum(input, data),
+        Data::Enum(data) if container_attributes(input)?.untagged => return expand_untagged_enum(input, data),
         Data::Enum(data) => return expand_unit_enum(input, data),
         Data::Union(_) => return Err(Error::new_spanned(&input.ident, "ReadValue reads structs and enums")),
     };
@@ -275,18 +278,7 @@ fn expand_tagged_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<
         true => read_tagged,
         false => {
             let nothing = format!("data did not match any variant of untagged enum {name}");
-            let tries = untagged.iter().map(|(variant, ty)| {
-                let ident = &variant.ident;
-                quote! {
-                    if let ::core::result::Result::Ok(__v) = {
-                        #[allow(unused_imports)]
-                        use crate::value_read::{ReadOwn as _, ReadSerde as _};
-                        (&&crate::value_read::Wrap::<#ty>(::core::marker::PhantomData)).read_value(__copy.clone())
-                    } {
-                        return ::core::result::Result::Ok(#name::#ident(__v));
-                    }
-                }
-            });
+            let tries = untagged_tries(name, &untagged);
             quote! {
                 let __copy = __input.clone();
                 let __tagged = (move || -> ::core::result::Result<Self, ::serde_json::Error> { #read_tagged })();
@@ -299,6 +291,54 @@ fn expand_tagged_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<
         }
     };
     Ok(reader_impls(name, body))
+}
+
+/// An untagged enum (`#[serde(untagged)]`) of newtype variants: each variant's type tried in
+/// turn on the value, the first that reads it; else serde's words for an untagged enum.
+fn expand_untagged_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens> {
+    let container = container_attributes(input)?;
+    if container.default || container.deny_unknown_fields || container.rename_all.is_some() || container.rename_all_fields.is_some() {
+        return Err(Error::new_spanned(&input.ident, "ReadValue reads an untagged enum's variants only"));
+    }
+    let name = &input.ident;
+    let mut variants = Vec::new();
+    for variant in &data.variants {
+        let attrs = variant_attributes(variant)?;
+        match &variant.fields {
+            Fields::Unnamed(one) if one.unnamed.len() == 1 && attrs.rename.is_none() && attrs.rename_all.is_none() => {
+                variants.push((variant, one.unnamed[0].ty.clone()))
+            }
+            _ => return Err(Error::new_spanned(&variant.ident, "ReadValue reads an untagged enum of newtype variants")),
+        }
+    }
+    let tries = untagged_tries(name, &variants);
+    let nothing = format!("data did not match any variant of untagged enum {name}");
+    let body = quote! {
+        let __copy = __input;
+        #(#tries)*
+        ::core::result::Result::Err(<::serde_json::Error as ::serde::de::Error>::custom(#nothing))
+    };
+    Ok(reader_impls(name, body))
+}
+
+/// For each untagged variant, in order: its type read from a copy of `__copy`, returned when it
+/// reads.
+fn untagged_tries(name: &syn::Ident, variants: &[(&syn::Variant, Type)]) -> Vec<Tokens> {
+    variants
+        .iter()
+        .map(|(variant, ty)| {
+            let ident = &variant.ident;
+            quote! {
+                if let ::core::result::Result::Ok(__v) = {
+                    #[allow(unused_imports)]
+                    use crate::value_read::{ReadOwn as _, ReadSerde as _};
+                    (&&crate::value_read::Wrap::<#ty>(::core::marker::PhantomData)).read_value(__copy.clone())
+                } {
+                    return ::core::result::Result::Ok(#name::#ident(__v));
+                }
+            }
+        })
+        .collect()
 }
 
 /// A unit variant's `#[serde(rename = "…")]`; any other variant attribute is refused.
@@ -438,6 +478,8 @@ fn container_attributes(input: &DeriveInput) -> syn::Result<Container> {
                 }
             } else if meta.path.is_ident("tag") {
                 container.tag = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("untagged") {
+                container.untagged = true;
             } else if meta.path.is_ident("deny_unknown_fields") {
                 container.deny_unknown_fields = true;
             } else if meta.path.is_ident("default") {

@@ -142,6 +142,13 @@ twice! {
         pub other: serde_json::Map<String, serde_json::Value>,
     }
 
+    #[serde(untagged)]
+    pub enum Either {
+        Word(Level),
+        Many(Vec<String>),
+        Thing(Inner),
+    }
+
     pub struct Uses {
         pub level: Level,
         #[serde(default)]
@@ -203,6 +210,8 @@ fn check(input: &Value) {
     }
     let (o, s) = both::<ours::Spread, serdes::Spread>(input);
     assert_eq!(o, s, "Spread {input}");
+    let (o, s) = both::<ours::Either, serdes::Either>(input);
+    assert_eq!(o, s, "Either {input}");
     let (o, s) = both::<ours::Uses, serdes::Uses>(input);
     assert_eq!(o, s, "Uses {input}");
 }

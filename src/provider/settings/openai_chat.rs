@@ -133,20 +133,12 @@ pub struct JsonSchema {
 }
 
 /// `"none" | "auto" | "required"`, a named function or custom tool, or a set of allowed tools.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(untagged)]
 pub enum ToolChoice {
     Mode(ToolChoiceMode),
     Named(NamedToolChoice),
 }
-
-crate::value_read::deserialize_by_hand!(ToolChoice, |value| {
-    // As serde's untagged reader: each variant in order, the first that reads.
-    ToolChoiceMode::deserialize(value)
-        .map(ToolChoice::Mode)
-        .or_else(|_| NamedToolChoice::deserialize(value).map(ToolChoice::Named))
-        .map_err(|_| serde::de::Error::custom("data did not match any variant of untagged enum ToolChoice"))
-});
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
@@ -185,19 +177,12 @@ pub enum AllowedMode {
     Required,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(untagged)]
 pub enum Stop {
     One(String),
     Many(Vec<String>),
 }
-
-crate::value_read::deserialize_by_hand!(Stop, |value| {
-    String::deserialize(value)
-        .map(Stop::One)
-        .or_else(|_| Vec::<String>::deserialize(value).map(Stop::Many))
-        .map_err(|_| serde::de::Error::custom("data did not match any variant of untagged enum Stop"))
-});
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

@@ -134,20 +134,12 @@ pub enum TextFormat {
 
 /// `"none" | "auto" | "required"`, a function or custom tool by name, a set of allowed tools,
 /// or a hosted tool by type.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(untagged)]
 pub enum ToolChoice {
     Mode(ToolChoiceMode),
     Named(NamedToolChoice),
 }
-
-crate::value_read::deserialize_by_hand!(ToolChoice, |value| {
-    // As serde's untagged reader: each variant in order, the first that reads.
-    ToolChoiceMode::deserialize(value)
-        .map(ToolChoice::Mode)
-        .or_else(|_| NamedToolChoice::deserialize(value).map(ToolChoice::Named))
-        .map_err(|_| serde::de::Error::custom("data did not match any variant of untagged enum ToolChoice"))
-});
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

@@ -285,11 +285,13 @@ fn field_index(key: &str, fields: &[&str]) -> Option<usize> {
 pub(crate) fn unit_variant(value: Value, variants: &'static [&'static str]) -> Result<usize, Error> {
     let (name, content) = match value {
         Value::String(name) => (name, None),
-        Value::Object(map) if map.len() == 1 => match map.into_iter().next() {
-            Some((name, content)) => (name, Some(content)),
-            None => return Err(Error::invalid_value(serde::de::Unexpected::Map, &"map with a single key")),
-        },
-        Value::Object(_) => return Err(Error::invalid_value(serde::de::Unexpected::Map, &"map with a single key")),
+        Value::Object(map) => {
+            let mut entries = map.into_iter();
+            match (entries.next(), entries.next()) {
+                (Some((name, content)), None) => (name, Some(content)),
+                _ => return Err(Error::invalid_value(serde::de::Unexpected::Map, &"map with a single key")),
+            }
+        }
         other => return Err(invalid(&other, "string or map")),
     };
     let index = variants.iter().position(|v| *v == name).ok_or_else(|| Error::unknown_variant(&name, variants))?;
@@ -305,11 +307,9 @@ pub(crate) fn unit_variant(value: Value, variants: &'static [&'static str]) -> R
 /// is refused.
 pub(crate) fn tagged(value: Value, key: &'static str, variants: &'static [&'static str], expecting: &'static str) -> Result<(usize, Value), Error> {
     let Value::Object(map) = value else { return Err(invalid(&value, expecting)) };
-    let index = match map.get(key) {
-        Some(Value::String(tag)) => variants.iter().position(|v| v == tag).ok_or_else(|| Error::unknown_variant(tag, variants))?,
-        Some(other) => return Err(invalid(other, "variant identifier")),
-        None => return Err(Error::missing_field(key)),
-    };
+    let name = tag(&map, key, variants)?;
+    // `tag` has found it among `variants`.
+    let index = variants.iter().position(|v| *v == name).unwrap_or_default();
     // The tag stays where it is (the variant's reader skips it: `entries`): the other keys keep
     // their order, so the first wrong one is the one reported, as serde's reader reports it.
     Ok((index, Value::Object(map)))

@@ -366,11 +366,7 @@ fn variant_attributes(variant: &syn::Variant) -> syn::Result<VariantAttrs> {
             if meta.path.is_ident("rename") {
                 attrs.rename = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("rename_all") {
-                let rule = meta.value()?.parse::<LitStr>()?.value();
-                if !RULES.contains(&rule.as_str()) {
-                    return Err(meta.error(format!("unknown rename rule {rule:?}")));
-                }
-                attrs.rename_all = Some(rule);
+                attrs.rename_all = Some(rename_rule(&meta)?);
             } else if meta.path.is_ident("untagged") {
                 attrs.untagged = true;
             } else {
@@ -468,13 +464,10 @@ fn container_attributes(input: &DeriveInput) -> syn::Result<Container> {
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("serde")) {
         attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("rename_all") || meta.path.is_ident("rename_all_fields") {
-                let rule: LitStr = meta.value()?.parse()?;
-                if !RULES.contains(&rule.value().as_str()) {
-                    return Err(meta.error(format!("unknown rename rule {:?}", rule.value())));
-                }
+                let rule = rename_rule(&meta)?;
                 match meta.path.is_ident("rename_all") {
-                    true => container.rename_all = Some(rule.value()),
-                    false => container.rename_all_fields = Some(rule.value()),
+                    true => container.rename_all = Some(rule),
+                    false => container.rename_all_fields = Some(rule),
                 }
             } else if meta.path.is_ident("tag") {
                 container.tag = Some(meta.value()?.parse::<LitStr>()?.value());
@@ -535,6 +528,15 @@ fn field(f: &syn::Field, rename_all: Option<&str>) -> syn::Result<Field> {
     let plain = ident.unraw().to_string();
     let name = rename.unwrap_or_else(|| rename_field(&plain, rename_all));
     Ok(Field { ident, name, ty: f.ty.clone(), skip, flatten, missing, with })
+}
+
+/// A `rename_all = "…"` rule, one of those serde knows.
+fn rename_rule(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<String> {
+    let rule = meta.value()?.parse::<LitStr>()?.value();
+    match RULES.contains(&rule.as_str()) {
+        true => Ok(rule),
+        false => Err(meta.error(format!("unknown rename rule {rule:?}"))),
+    }
 }
 
 const RULES: &[&str] =

@@ -98,6 +98,7 @@ pub mod simulate;
 mod tagged;
 mod value_read;
 pub mod time;
+pub mod shape;
 pub mod tokens;
 pub mod tool_def;
 pub mod update;

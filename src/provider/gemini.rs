@@ -16,6 +16,7 @@ use super::{input_object, At, reasoning_as_text, reasoning_fate, same_origin, Pr
 use crate::conversation::{Image, Item, Part as ItemPart};
 
 #[derive(Debug, Clone, PartialEq, Serialize, contextview_derive::ReadValue)]
+#[shape(name = "GeminiRequest")]
 #[serde(rename_all = "camelCase")]
 pub struct Request {
     /// The request settings: `generationConfig` (with `maxOutputTokens` when a budget is set),
@@ -31,6 +32,7 @@ pub struct Request {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "GeminiContent")]
 pub struct Content {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
@@ -38,6 +40,7 @@ pub struct Content {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
+#[shape(name = "GeminiPart")]
 #[serde(rename_all = "camelCase")]
 pub struct Part {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -80,6 +83,7 @@ impl Part {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "GeminiBlob")]
 #[serde(rename_all = "camelCase")]
 pub struct Blob {
     pub mime_type: String,
@@ -87,6 +91,7 @@ pub struct Blob {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "GeminiFileData")]
 #[serde(rename_all = "camelCase")]
 pub struct FileData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -95,6 +100,7 @@ pub struct FileData {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "GeminiFunctionCall")]
 pub struct FunctionCall {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -103,6 +109,7 @@ pub struct FunctionCall {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "GeminiFunctionResponse")]
 pub struct FunctionResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -111,12 +118,14 @@ pub struct FunctionResponse {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "GeminiTool")]
 #[serde(rename_all = "camelCase")]
 pub struct Tool {
     pub function_declarations: Vec<FunctionDeclaration>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "GeminiFunctionDeclaration")]
 #[serde(rename_all = "camelCase")]
 pub struct FunctionDeclaration {
     pub name: String,

@@ -470,6 +470,12 @@ impl Serialize for InputObject {
     }
 }
 
+impl crate::shape::Describe for InputObject {
+    fn describe() -> crate::shape::Ty {
+        crate::shape::Ty::Map(Box::new(crate::shape::Ty::Value))
+    }
+}
+
 impl<'de> Deserialize<'de> for InputObject {
     /// Only an object is one (a payload read back is held to the API's shape).
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -16,6 +16,7 @@ use super::{arguments_string, At, reasoning_as_text, reasoning_fate, Limits, Rea
 use crate::conversation::{Item, Part};
 
 #[derive(Debug, Clone, PartialEq, Serialize, contextview_derive::ReadValue)]
+#[shape(name = "OpenAiChatRequest")]
 pub struct Request {
     pub model: String,
     /// Routes the requests of one session to the same prompt cache.
@@ -34,6 +35,7 @@ pub struct Request {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatMessage")]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
     System {
@@ -66,6 +68,7 @@ pub enum UserContent {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatUserPart")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UserPart {
     Text {
@@ -75,9 +78,11 @@ pub enum UserPart {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatImageUrl")]
 pub struct ImageUrl {
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[shape(one_of("auto", "low", "high"))]
     pub detail: Option<String>,
 }
 
@@ -93,31 +98,38 @@ pub enum ToolContent {
 mod read;
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatToolCall")]
 pub struct ToolCall {
     pub id: String,
     #[serde(rename = "type")]
+    #[shape(one_of("function"))]
     pub kind: String,
     pub function: FunctionCall,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatFunctionCall")]
 pub struct FunctionCall {
     pub name: String,
     pub arguments: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatTool")]
 pub struct Tool {
     #[serde(rename = "type")]
+    #[shape(one_of("function"))]
     pub kind: String,
     pub function: FunctionDef,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatFunctionDef")]
 pub struct FunctionDef {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[shape(object)]
     pub parameters: Value,
 }
 

@@ -16,6 +16,7 @@ use super::{arguments_string, At, reasoning_as_text, reasoning_fate, ReasoningFa
 use crate::conversation::{Item, Part};
 
 #[derive(Debug, Clone, PartialEq, Serialize, contextview_derive::ReadValue)]
+#[shape(name = "OpenAiResponsesRequest")]
 pub struct Request {
     pub model: String,
     /// Routes the requests of one session to the same prompt cache.
@@ -36,8 +37,12 @@ pub struct Request {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesInputItem")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum InputItem {
+    /// A message in (text and images), or the model's annotated text back as the output message
+    /// it came as: two shapes, declared by hand.
+    #[shape(declared = "OpenAiResponsesMessage")]
     Message {
         /// A stored message's `msg_…` id (`store` not false): the model's annotated text goes back
         /// as the output message it came as.
@@ -80,10 +85,12 @@ pub enum InputItem {
     /// web search, file search, code interpreter, …), sent back as it came (less its `id` when
     /// the request is not stored).
     #[serde(untagged)]
+    #[shape(declared = "OpenAiResponsesNativeItemBack")]
     Native(serde_json::Map<String, Value>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesMessageRole")]
 #[serde(rename_all = "lowercase")]
 pub enum MessageRole {
     User,
@@ -102,6 +109,7 @@ pub enum MessageContent {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesContentPart")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentPart {
     InputText {
@@ -112,12 +120,14 @@ pub enum ContentPart {
         image_url: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         file_id: Option<String>,
+        #[shape(one_of("auto", "low", "high"))]
         detail: String,
     },
     OutputText {
         text: crate::conversation::SharedText,
         /// The annotations (URL and file citations) the model's text came with.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[shape(declared = "OpenAiResponsesAnnotation")]
         annotations: Option<Vec<Value>>,
     },
 }
@@ -143,19 +153,24 @@ pub enum Output {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesSummaryText")]
 pub struct SummaryText {
     #[serde(rename = "type")]
+    #[shape(one_of("summary_text"))]
     pub kind: String,
     pub text: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesTool")]
 pub struct Tool {
     #[serde(rename = "type")]
+    #[shape(one_of("function"))]
     pub kind: String,
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[shape(object)]
     pub parameters: Value,
     pub strict: bool,
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// Each top-level module's layer, lowest first. Modules in one layer do not name each other.
 const LAYERS: &[&[&str]] = &[
-    &["diagnostic", "error_codes", "framing", "time", "value_read"],
+    &["diagnostic", "error_codes", "framing", "shape", "time", "value_read"],
     &["tagged"],
     &["conversation", "tool_def"],
     &["provider"],

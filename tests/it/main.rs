@@ -36,4 +36,4 @@ mod tokens;
 mod tool_call_ids;
 mod tools;
 mod validators;
-mod wire_types;
+mod typescript;

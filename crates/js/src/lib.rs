@@ -31,6 +31,10 @@ const TS_CORE_TYPES: &str = include_str!("types.d.ts");
 const TS_SETTINGS_SHAPES: &str = include_str!("shapes/settings.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const TS_NATIVE_SHAPES: &str = include_str!("shapes/natives.d.ts");
+// The providers' requests and settings, generated from their Rust declarations
+// (tests/it/typescript.rs).
+#[wasm_bindgen(typescript_custom_section)]
+const TS_PROVIDER_SHAPES: &str = include_str!("shapes/providers.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const TS_DATA_TYPES: &str = r#"
 /**

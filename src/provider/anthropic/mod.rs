@@ -17,6 +17,7 @@ mod validate;
 pub use validate::{validate, validate_sized, Check};
 
 #[derive(Debug, Clone, PartialEq, Serialize, contextview_derive::ReadValue)]
+#[shape(name = "AnthropicRequest")]
 pub struct Request {
     pub model: String,
     pub max_tokens: u32,
@@ -35,6 +36,7 @@ pub struct Request {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "AnthropicRole")]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     User,
@@ -42,12 +44,14 @@ pub enum Role {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "AnthropicMessage")]
 pub struct Message {
     pub role: Role,
     pub content: Vec<Block>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "AnthropicTextBlock")]
 pub struct TextBlock {
     #[serde(rename = "type")]
     pub kind: TextType,
@@ -57,16 +61,20 @@ pub struct TextBlock {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "AnthropicTextType")]
 #[serde(rename_all = "lowercase")]
 pub enum TextType {
     Text,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "AnthropicCacheControl")]
 pub struct CacheControl {
     #[serde(rename = "type")]
+    #[shape(one_of("ephemeral"))]
     pub kind: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[shape(one_of("5m", "1h"))]
     pub ttl: Option<String>,
 }
 
@@ -81,12 +89,14 @@ impl CacheControl {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "AnthropicBlock")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     Text {
         text: crate::conversation::SharedText,
         /// The citations the model's text came with, in the shape the API takes them back.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[shape(declared = "AnthropicCitation")]
         citations: Option<Vec<Value>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cache_control: Option<CacheControl>,
@@ -122,10 +132,12 @@ pub enum Block {
     /// A block the model's own turn held that only this API reads (a server tool's call or
     /// result, a compaction block), sent back exactly as it came.
     #[serde(untagged)]
+    #[shape(declared = "AnthropicNativeBlock")]
     Native(Map<String, Value>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "AnthropicResultBlock")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ResultBlock {
     Text {
@@ -135,9 +147,11 @@ pub enum ResultBlock {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "AnthropicImageSource")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ImageSource {
     Base64 {
+        #[shape(one_of("image/jpeg", "image/png", "image/gif", "image/webp"))]
         media_type: String,
         data: String,
     },
@@ -145,10 +159,12 @@ pub enum ImageSource {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "AnthropicTool")]
 pub struct Tool {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[shape(declared = "AnthropicInputSchema")]
     pub input_schema: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_control: Option<CacheControl>,

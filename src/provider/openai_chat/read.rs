@@ -4,12 +4,10 @@
 
 use super::{ToolContent, UserContent, UserPart};
 use crate::conversation::SharedText;
+use crate::shape::{Body, Decl, Describe, Field, Ty};
 use crate::value_read::{deserialize_by_hand, Read as _};
 use serde::de::Error as _;
 use serde_json::{Error, Value};
-
-
-
 
 fn text_or_parts(value: &Value, name: &'static str) -> Result<Result<SharedText, Vec<UserPart>>, Error> {
     match value {
@@ -21,6 +19,32 @@ fn text_or_parts(value: &Value, name: &'static str) -> Result<Result<SharedText,
 
 deserialize_by_hand!(UserContent, |v| text_or_parts(v, "UserContent").map(|r| r.map_or_else(UserContent::Parts, UserContent::Text)));
 deserialize_by_hand!(ToolContent, |v| text_or_parts(v, "ToolContent").map(|r| r.map_or_else(ToolContent::Parts, ToolContent::Text)));
+
+// Read by hand above, so described by hand here: a string, or parts.
+impl Describe for UserContent {
+    fn describe() -> Ty {
+        Ty::Named("OpenAiChatUserContent", || Decl { name: "OpenAiChatUserContent", docs: &[], body: Body::OneOf(vec![Ty::String, Vec::<UserPart>::describe()]) })
+    }
+}
+
+/// Only text parts (a tool's images go in the user message after it; any other part is a
+/// violation).
+impl Describe for ToolContent {
+    fn describe() -> Ty {
+        fn text_part() -> Decl {
+            let fields = vec![
+                Field { name: "type", docs: &[], ty: Ty::Strings(vec!["text"]), optional: false },
+                Field { name: "text", docs: &[], ty: Ty::String, optional: false },
+            ];
+            Decl { name: "OpenAiChatTextPart", docs: &[], body: Body::Object { fields, rest: None } }
+        }
+        Ty::Named("OpenAiChatToolContent", || Decl {
+            name: "OpenAiChatToolContent",
+            docs: &[],
+            body: Body::OneOf(vec![Ty::String, Ty::List(Box::new(Ty::Named("OpenAiChatTextPart", text_part)))]),
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {

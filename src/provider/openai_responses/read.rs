@@ -4,6 +4,7 @@
 
 use super::{ContentPart, MessageContent, Output};
 use crate::conversation::SharedText;
+use crate::shape::{Body, Decl, Describe, Ty};
 use crate::value_read::{deserialize_by_hand, Read as _};
 use serde::de::Error as _;
 use serde_json::{Error, Value};
@@ -18,6 +19,34 @@ fn text_or_parts(value: &Value, name: &'static str) -> Result<Result<SharedText,
 
 deserialize_by_hand!(MessageContent, |v| text_or_parts(v, "MessageContent").map(|r| r.map_or_else(MessageContent::Parts, MessageContent::Text)));
 deserialize_by_hand!(Output, |v| text_or_parts(v, "Output").map(|r| r.map_or_else(Output::Parts, Output::Text)));
+
+// Read by hand above, so described by hand here: a string, or the parts a message in (and a
+// tool's output) may hold — the input ones; the model's output text goes back as its own item.
+impl Describe for MessageContent {
+    fn describe() -> Ty {
+        Ty::Named("OpenAiResponsesMessageContent", || Decl { name: "OpenAiResponsesMessageContent", docs: &[], body: text_or_input_parts() })
+    }
+}
+
+impl Describe for Output {
+    fn describe() -> Ty {
+        Ty::Named("OpenAiResponsesOutput", || Decl { name: "OpenAiResponsesOutput", docs: &[], body: text_or_input_parts() })
+    }
+}
+
+fn text_or_input_parts() -> Body {
+    Body::OneOf(vec![Ty::String, Ty::List(Box::new(Ty::Named("OpenAiResponsesInputPart", input_part)))])
+}
+
+/// [`ContentPart`]'s input variants (`input_text`, `input_image`).
+fn input_part() -> Decl {
+    let Ty::Named(_, part) = ContentPart::describe() else { unreachable!("a described enum") };
+    let mut decl = part();
+    if let Body::Tagged { variants, .. } = &mut decl.body {
+        variants.retain(|(tag, _)| tag.starts_with("input_"));
+    }
+    Decl { name: "OpenAiResponsesInputPart", ..decl }
+}
 
 #[cfg(test)]
 mod tests {

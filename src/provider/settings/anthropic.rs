@@ -13,6 +13,7 @@ use super::Context;
 use crate::provider::Violation;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
+#[shape(name = "AnthropicSettings")]
 pub struct Settings {
     /// Extended thinking: `{type: "enabled", budget_tokens}` (at least 1,024 and below
     /// `max_tokens`), `{type: "adaptive"}` or `{type: "disabled"}`.
@@ -47,9 +48,11 @@ pub struct Settings {
     // Passed through as given (the API checks them; their shapes are in crates/js/src/shapes).
     /// The code-execution container to reuse (an id), or the skills to load into one.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "AnthropicContainer")]
     pub container: Value,
     /// Asks the answer to say why the prompt cache missed against an earlier message.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "AnthropicDiagnostics")]
     pub diagnostics: Value,
     /// Sent as the `anthropic-user-profile-id` header, not in the body (see
     /// [`crate::provider::endpoint`]): the user profile the request is made on behalf of.
@@ -62,6 +65,7 @@ pub struct Settings {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "AnthropicSpeed")]
 #[serde(rename_all = "snake_case")]
 pub enum Speed {
     Standard,
@@ -69,6 +73,7 @@ pub enum Speed {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[shape(name = "AnthropicThinking")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Thinking {
     Enabled {
@@ -96,6 +101,7 @@ impl Thinking {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "AnthropicThinkingDisplay")]
 #[serde(rename_all = "snake_case")]
 pub enum ThinkingDisplay {
     Summarized,
@@ -103,6 +109,7 @@ pub enum ThinkingDisplay {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[shape(name = "AnthropicToolChoice")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ToolChoice {
     Auto {
@@ -122,6 +129,7 @@ pub enum ToolChoice {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "AnthropicMetadata")]
 #[serde(deny_unknown_fields)]
 pub struct Metadata {
     /// An opaque id of the end user (a hash or uuid, never personal data).
@@ -130,6 +138,7 @@ pub struct Metadata {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "AnthropicServiceTier")]
 #[serde(rename_all = "snake_case")]
 pub enum ServiceTier {
     Auto,
@@ -137,6 +146,7 @@ pub enum ServiceTier {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "AnthropicOutputConfig")]
 #[serde(deny_unknown_fields)]
 pub struct OutputConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -147,6 +157,7 @@ pub struct OutputConfig {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "AnthropicEffort")]
 #[serde(rename_all = "snake_case")]
 pub enum Effort {
     Low,
@@ -157,9 +168,11 @@ pub enum Effort {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[shape(name = "AnthropicOutputFormat")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum OutputFormat {
     JsonSchema {
+        #[shape(declared = "AnyObject")]
         schema: Map<String, Value>,
     },
 }

@@ -16,6 +16,7 @@ use super::Context;
 use crate::provider::Violation;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
+#[shape(name = "GeminiSettings")]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -45,6 +46,7 @@ impl Settings {
 
 /// `generationConfig`: what the reply may be.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
+#[shape(name = "GeminiGenerationConfig")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GenerationConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -73,26 +75,32 @@ pub struct GenerationConfig {
     pub response_mime_type: Option<String>,
     /// An OpenAPI-subset schema (with `responseMimeType: "application/json"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[shape(declared = "GeminiSchema")]
     pub response_schema: Option<Map<String, Value>>,
     /// A JSON Schema (instead of `responseSchema`, with `responseMimeType`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[shape(declared = "GeminiResponseJsonSchema")]
     pub response_json_schema: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[shape(declared = "GeminiModality")]
     pub response_modalities: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_logprobs: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logprobs: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[shape(declared = "GeminiMediaResolution")]
     pub media_resolution: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_config: Option<ThinkingConfig>,
     // Passed through as given (the API checks them; their shapes are in crates/js/src/shapes).
     /// Spoken output: the voice or voices, and their language.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "GeminiSpeechConfig")]
     pub speech_config: Value,
     /// How audio in the input is transcribed.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "GeminiAudioTranscriptionConfig")]
     pub audio_transcription_config: Value,
     /// Timestamps for audio input (Vertex AI).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -104,18 +112,23 @@ pub struct GenerationConfig {
     pub enable_enhanced_civic_answers: Option<bool>,
     /// A preference among models (Vertex AI).
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "GeminiModelSelectionConfig")]
     pub model_selection_config: Value,
     /// The format of each output modality.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "GeminiResponseFormat")]
     pub response_format: Value,
     /// Automatic or chosen model routing (Vertex AI).
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "GeminiRoutingConfig")]
     pub routing_config: Value,
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "GeminiTranslationConfig")]
     pub translation_config: Value,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "GeminiThinkingConfig")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ThinkingConfig {
     /// Tokens to think with: 0 turns thinking off where the model allows it, -1 lets the model
@@ -132,6 +145,7 @@ pub struct ThinkingConfig {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "GeminiThinkingLevel")]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ThinkingLevel {
     /// Says nothing: the model's default.
@@ -144,6 +158,7 @@ pub enum ThinkingLevel {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "GeminiSafetySetting")]
 #[serde(deny_unknown_fields)]
 pub struct SafetySetting {
     /// Required by the API (optional in @google/genai's type: a rule says so).
@@ -158,6 +173,7 @@ pub struct SafetySetting {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "GeminiHarmBlockMethod")]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum HarmBlockMethod {
     HarmBlockMethodUnspecified,
@@ -166,6 +182,7 @@ pub enum HarmBlockMethod {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "GeminiHarmCategory")]
 #[allow(clippy::enum_variant_names)]
 pub enum HarmCategory {
     #[serde(rename = "HARM_CATEGORY_UNSPECIFIED")]
@@ -193,6 +210,7 @@ pub enum HarmCategory {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "GeminiHarmBlockThreshold")]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum HarmBlockThreshold {
     HarmBlockThresholdUnspecified,
@@ -204,12 +222,14 @@ pub enum HarmBlockThreshold {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "GeminiToolConfig")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function_calling_config: Option<FunctionCallingConfig>,
     /// Where the user is and their language, for the grounding tools (passed through).
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "GeminiRetrievalConfig")]
     pub retrieval_config: Value,
     /// Server-side tools' calls and results come back in the answer's content (Gemini
     /// Developer API).
@@ -218,6 +238,7 @@ pub struct ToolConfig {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "GeminiFunctionCallingConfig")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FunctionCallingConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -228,6 +249,7 @@ pub struct FunctionCallingConfig {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "GeminiFunctionCallingMode")]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum FunctionCallingMode {
     ModeUnspecified,

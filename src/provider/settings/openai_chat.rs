@@ -16,6 +16,7 @@ use super::{decimal_range, integer_range, openai_metadata, Context};
 use crate::provider::Violation;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatSettings")]
 pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<ReasoningEffort>,
@@ -82,16 +83,20 @@ pub struct Settings {
     // Passed through as given (the API checks them; their shapes are in crates/js/src/shapes).
     /// A moderation model run on the input and the output, scoring or blocking.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "OpenAiChatModeration")]
     pub moderation: Value,
     /// Implicit or explicit cache breakpoints.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "OpenAiChatPromptCacheOptions")]
     pub prompt_cache_options: Value,
     /// Web search, for the search models.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "OpenAiChatWebSearchOptions")]
     pub web_search_options: Value,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiReasoningEffort")]
 #[serde(rename_all = "snake_case")]
 pub enum ReasoningEffort {
     None,
@@ -104,6 +109,7 @@ pub enum ReasoningEffort {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiVerbosity")]
 #[serde(rename_all = "snake_case")]
 pub enum Verbosity {
     Low,
@@ -112,6 +118,7 @@ pub enum Verbosity {
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, contextview_derive::ReadValue)]
+#[shape(name = "OpenAiChatResponseFormat")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ResponseFormat {
     Text,
@@ -120,6 +127,7 @@ pub enum ResponseFormat {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatJsonSchema")]
 #[serde(deny_unknown_fields)]
 pub struct JsonSchema {
     /// `a-z A-Z 0-9 _ -`, up to 64 characters.
@@ -127,6 +135,7 @@ pub struct JsonSchema {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[shape(declared = "AnyObject")]
     pub schema: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<bool>,
@@ -134,6 +143,7 @@ pub struct JsonSchema {
 
 /// `"none" | "auto" | "required"`, a named function or custom tool, or a set of allowed tools.
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatToolChoice")]
 #[serde(untagged)]
 pub enum ToolChoice {
     Mode(ToolChoiceMode),
@@ -141,6 +151,7 @@ pub enum ToolChoice {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiToolChoiceMode")]
 #[serde(rename_all = "snake_case")]
 pub enum ToolChoiceMode {
     None,
@@ -149,6 +160,7 @@ pub enum ToolChoiceMode {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[shape(name = "OpenAiChatNamedToolChoice")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NamedToolChoice {
     Function { function: ToolName },
@@ -157,20 +169,24 @@ pub enum NamedToolChoice {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatToolName")]
 #[serde(deny_unknown_fields)]
 pub struct ToolName {
     pub name: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatAllowedTools")]
 #[serde(deny_unknown_fields)]
 pub struct AllowedTools {
     pub mode: AllowedMode,
     /// Each a named function or custom tool (the SDK types them as any object).
+    #[shape(declared = "AnyObject")]
     pub tools: Vec<NamedToolChoice>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiAllowedMode")]
 #[serde(rename_all = "snake_case")]
 pub enum AllowedMode {
     Auto,
@@ -178,6 +194,7 @@ pub enum AllowedMode {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatStop")]
 #[serde(untagged)]
 pub enum Stop {
     One(String),
@@ -185,15 +202,18 @@ pub enum Stop {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, contextview_derive::ReadValue)]
+#[shape(name = "OpenAiChatPrediction")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Prediction {
     /// The predicted output: a string, or text parts.
     Content {
+        #[shape(declared = "OpenAiChatPredictionContent")]
         content: Value,
     },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiServiceTier")]
 #[serde(rename_all = "snake_case")]
 pub enum ServiceTier {
     Auto,
@@ -207,6 +227,7 @@ pub enum ServiceTier {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiCacheRetention")]
 pub enum CacheRetention {
     #[serde(rename = "in_memory")]
     InMemory,
@@ -215,6 +236,7 @@ pub enum CacheRetention {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiChatStreamOptions")]
 #[serde(deny_unknown_fields)]
 pub struct StreamOptions {
     /// A last chunk with the usage (what the ledger anchors on): ask for it.

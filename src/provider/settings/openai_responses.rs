@@ -14,12 +14,14 @@ use super::{decimal_range, integer_range, openai_metadata, Context};
 use crate::provider::Violation;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesSettings")]
 pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<Reasoning>,
     /// Extra output to include: `reasoning.encrypted_content` (reasoning a `store: false`
     /// conversation can send back), and [`INCLUDABLE`]'s others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[shape(declared = "OpenAiResponsesIncludable")]
     pub include: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub store: Option<bool>,
@@ -63,18 +65,23 @@ pub struct Settings {
     // Passed through as given (the API checks them; their shapes are in crates/js/src/shapes).
     /// A moderation model run on the input and the output, scoring or blocking.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "OpenAiResponsesModeration")]
     pub moderation: Value,
     /// Cache breakpoints, their lifetime, and warming the cache without an answer.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "OpenAiResponsesPromptCacheOptions")]
     pub prompt_cache_options: Value,
     /// The completion window of a background response.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "OpenAiResponsesBackgroundOptions")]
     pub background_options: Value,
     /// Whether image context is compressed.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "OpenAiResponsesImage")]
     pub image: Value,
     /// Access programs the request runs under.
     #[serde(default, skip_serializing_if = "Value::is_null")]
+    #[shape(declared = "OpenAiResponsesAccessPrograms")]
     pub access_programs: Value,
 }
 
@@ -91,6 +98,7 @@ pub const INCLUDABLE: [&str; 8] = [
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesReasoning")]
 #[serde(deny_unknown_fields)]
 pub struct Reasoning {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,6 +108,7 @@ pub struct Reasoning {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesSummary")]
 #[serde(rename_all = "snake_case")]
 pub enum Summary {
     Auto,
@@ -108,6 +117,7 @@ pub enum Summary {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesText")]
 #[serde(deny_unknown_fields)]
 pub struct Text {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -118,12 +128,14 @@ pub struct Text {
 
 /// The output's format. Unlike Chat's, a JSON schema's fields sit on the format itself.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, contextview_derive::ReadValue)]
+#[shape(name = "OpenAiResponsesTextFormat")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TextFormat {
     Text,
     JsonObject,
     JsonSchema {
         name: String,
+        #[shape(declared = "AnyObject")]
         schema: Map<String, Value>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         description: Option<String>,
@@ -135,6 +147,7 @@ pub enum TextFormat {
 /// `"none" | "auto" | "required"`, a function or custom tool by name, a set of allowed tools,
 /// or a hosted tool by type.
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesToolChoice")]
 #[serde(untagged)]
 pub enum ToolChoice {
     Mode(ToolChoiceMode),
@@ -142,6 +155,7 @@ pub enum ToolChoice {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesNamedToolChoice")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NamedToolChoice {
     Function {
@@ -152,15 +166,18 @@ pub enum NamedToolChoice {
     },
     AllowedTools {
         mode: AllowedMode,
+        #[shape(declared = "AnyObject")]
         tools: Vec<Map<String, Value>>,
     },
     /// A hosted tool (`{type: "web_search_preview"}`, `{type: "mcp", server_label}`, …): any
     /// object that is none of the above.
     #[serde(untagged)]
+    #[shape(declared = "OpenAiResponsesHostedToolChoice")]
     Hosted(Map<String, Value>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesTruncation")]
 #[serde(rename_all = "snake_case")]
 pub enum Truncation {
     Auto,
@@ -168,6 +185,7 @@ pub enum Truncation {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[shape(name = "OpenAiResponsesStreamOptions")]
 #[serde(deny_unknown_fields)]
 pub struct StreamOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -234,3 +234,34 @@ export type OpenAiResponsesIncludable =
   | 'code_interpreter_call.outputs'
   | 'reasoning.encrypted_content'
   | 'message.output_text.logprobs';
+
+// Named by the Rust declarations (`#[shape(declared = "…")]`) where their Rust type holds any
+// JSON: the generated shapes (providers.d.ts) use these names.
+
+/** Any object: a JSON Schema, or an allowed tool, as the SDKs type them. */
+export type AnyObject = { [key: string]: unknown };
+
+/** Gemini's `responseJsonSchema`: a JSON Schema, any value to the SDK. */
+export type GeminiResponseJsonSchema = unknown;
+
+/** A tool's JSON Schema as Anthropic takes it: an object schema. */
+export type AnthropicInputSchema = ToolSchema & { type: 'object' };
+
+/** A predicted output: a string, or text parts. */
+export type OpenAiChatPredictionContent = string | { type: 'text'; text: string }[];
+
+/** A hosted tool by type, or an MCP server's tool. */
+export type OpenAiResponsesHostedToolChoice =
+  | { type: "file_search" | "web_search_preview" | "computer" | "computer_use_preview" | "computer_use" | "web_search_preview_2025_03_11" | "image_generation" | "code_interpreter" | "mcp" }
+  | { type: "mcp"; server_label: string; name?: string | null }
+  | { type: "apply_patch" }
+  | { type: "shell" }
+  | { type: "programmatic_tool_calling" };
+
+/**
+ * A message of a Responses request: one in (text and images), or the model's annotated text
+ * back as the output message it came as.
+ */
+export type OpenAiResponsesMessage =
+  | { type: "message"; role: OpenAiResponsesMessageRole; content: OpenAiResponsesMessageContent }
+  | { type: "message"; id?: string; role: "assistant"; content: { type: "output_text"; text: string; annotations: OpenAiResponsesAnnotation[] }[]; status?: "completed" };

@@ -1,6 +1,9 @@
-//! The wire enums' TypeScript unions (`crates/js/src/types.d.ts`) are generated from their Rust
-//! declarations: each variant's tag and type, in order. The declarations are checked in; this
-//! test fails when one is stale, and with `UPDATE_TYPES=1` writes the fresh one in its place.
+//! The package's TypeScript declarations generated from the Rust declarations: the wire enums'
+//! unions in `crates/js/src/types.d.ts` (each variant's tag and type, in order), and every
+//! provider request's and settings' shape, whole, in `crates/js/src/shapes/providers.d.ts`
+//! (rendered from [`contextview::shape`], which the types' derive generates from the same
+//! attributes their readers are generated from). The declarations are checked in; these tests
+//! fail when one is stale, and with `UPDATE_TYPES=1` write the fresh one in its place.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -9,6 +12,8 @@ use contextview::session::Command;
 use contextview::update::acp::SessionUpdate;
 use contextview::update::record::Event;
 use pretty_assertions::assert_eq;
+
+mod shapes;
 
 /// `export type {name} = ({ {key}: "tag" } & Type) | { {key}: "unit" } | …;`
 fn union(name: &str, key: &str, tags: &[&str], types: &[Option<&str>]) -> String {
@@ -46,16 +51,27 @@ fn with_generated(text: &str) -> String {
     out
 }
 
-#[test]
-fn the_typescript_unions_are_generated_from_the_rust_enums() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/js/src/types.d.ts");
-    let checked_in = std::fs::read_to_string(&path).unwrap();
-    let fresh = with_generated(&checked_in);
+/// The checked-in file at `path` (under `crates/js/src`) against its fresh text: rewritten with
+/// `UPDATE_TYPES=1`, else equal.
+fn check_generated(path: &str, fresh: impl FnOnce(&str) -> String) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/js/src").join(path);
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    let fresh = fresh(&checked_in);
     if fresh != checked_in && std::env::var_os("UPDATE_TYPES").is_some() {
         std::fs::write(&path, &fresh).unwrap();
         return;
     }
-    assert_eq!(checked_in, fresh, "crates/js/src/types.d.ts is stale: run `UPDATE_TYPES=1 cargo test --test it wire_types`");
+    assert_eq!(checked_in, fresh, "{} is stale: run `UPDATE_TYPES=1 cargo test --test it typescript`", path.display());
+}
+
+#[test]
+fn the_typescript_unions_are_generated_from_the_rust_enums() {
+    check_generated("types.d.ts", with_generated);
+}
+
+#[test]
+fn the_providers_shapes_are_generated_from_the_rust_types() {
+    check_generated("shapes/providers.d.ts", |_| shapes::providers());
 }
 
 #[test]

@@ -20,8 +20,9 @@ use contextview::update::{Event, Record, RecordBody, Replayer};
 
 /// Sets every anchor's `head_tokens` that lacks one to the estimated heads of the agent that
 /// wrote the log, from the anchors between the same compactions; returns the estimate for the
-/// last of them (`None`: no anchors).
-pub fn foreign_heads(records: &mut [Record]) -> Option<u64> {
+/// last of them (`None`: no anchors), and the items the records replay to (which a head's
+/// count does not change), so that the import need not replay them again.
+pub fn foreign_heads(records: &mut [Record]) -> (Option<u64>, Vec<Item>) {
     // Per stretch between compactions: its anchors and their least excess.
     let mut stretches: Vec<(Vec<usize>, i64)> = Vec::new();
     let mut stretch_open = false;
@@ -60,6 +61,7 @@ pub fn foreign_heads(records: &mut [Record]) -> Option<u64> {
         }
         stretch_open = true;
     }
+    let items = replayer.into_items();
     let mut heads = None;
     for (anchors, least) in stretches {
         let estimate = least.max(0) as u64;
@@ -70,5 +72,5 @@ pub fn foreign_heads(records: &mut [Record]) -> Option<u64> {
         }
         heads = Some(estimate);
     }
-    heads
+    (heads, items)
 }

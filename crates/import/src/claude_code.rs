@@ -29,7 +29,7 @@ use serde_json::Value;
 
 use super::claude_entry::{text_of, Entry};
 use super::tree::TreePath;
-use super::{image_block, json_lines, Imported, LogBuilder, Stream};
+use super::{image_block, Imported, LogBuilder, ParsedLine, Stream};
 use contextview::conversation::SyntheticReason;
 use contextview::diagnostic::Diagnostic;
 use crate::codes;
@@ -39,9 +39,10 @@ use contextview::update::record::{CompactionCheckpoint, Event, Header, ModelSwit
 /// The model name Claude Code gives messages it wrote itself (API errors, notices).
 const SYNTHETIC_MODEL: &str = "<synthetic>";
 
-pub fn import(text: &str) -> Imported {
+/// Imports a session's lines, each parsed once ([`super::json_lines`]).
+pub fn import(lines: Vec<ParsedLine>) -> Imported {
     let mut out = LogBuilder::new();
-    let entries: Vec<Entry> = json_lines(text).filter_map(|(line, parsed)| out.object(line, parsed).map(|value| Entry { line, value })).collect();
+    let entries: Vec<Entry> = lines.into_iter().filter_map(|(line, parsed)| out.object(line, parsed).map(|value| Entry { line, value })).collect();
     // A file made only of sidechain entries is a subagent's transcript: its own conversation.
     let subagent = entries.iter().any(Entry::is_message) && entries.iter().filter(|e| e.is_message()).all(Entry::sidechain);
     let header = header_of(&entries, subagent);

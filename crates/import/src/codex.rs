@@ -22,7 +22,7 @@
 use serde_json::Value;
 use crate::codes;
 
-use super::{image_block, json_lines, Imported, LogBuilder, Stream};
+use super::{image_block, Imported, LogBuilder, ParsedLine, Stream};
 use contextview::conversation::SyntheticReason;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent, ToolCallStatus, ToolKind};
 use contextview::update::record::{
@@ -102,7 +102,8 @@ impl State {
     }
 }
 
-pub fn import(text: &str) -> Imported {
+/// Imports a rollout's lines, each parsed once ([`super::json_lines`]).
+pub fn import(lines: Vec<ParsedLine>) -> Imported {
     let mut out = LogBuilder::new();
     let mut header = Header::new("");
     let mut state = State {
@@ -115,7 +116,7 @@ pub fn import(text: &str) -> Imported {
         last_total: None,
     };
 
-    for (line, parsed) in json_lines(text) {
+    for (line, parsed) in lines {
         let Some(value) = out.object(line, parsed) else { continue };
         let (kind, payload) = match (value.get("type").and_then(Value::as_str), value.get("payload")) {
             (Some(kind), Some(payload)) => (kind.to_owned(), payload.clone()),

@@ -150,15 +150,27 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
             )
         })?,
     };
+    // Each line parsed once: the source agent's view is read from the lines the importer then
+    // takes.
+    let lines: Vec<ParsedLine> = json_lines(text).collect();
     let (mut imported, source) = match format {
-        Format::ClaudeCode => (claude_code::import(text), fidelity::claude_code::source_view(text)),
-        Format::Codex => (codex::import(text), fidelity::codex::source_view(text)),
-        Format::Pi => (pi::import(text), fidelity::pi::source_view(text)),
+        Format::ClaudeCode => {
+            let source = fidelity::claude_code::source_view(&lines);
+            (claude_code::import(lines), source)
+        }
+        Format::Codex => {
+            let source = fidelity::codex::source_view(&lines);
+            (codex::import(lines), source)
+        }
+        Format::Pi => {
+            let source = fidelity::pi::source_view(&lines);
+            (pi::import(lines), source)
+        }
     };
     imported.report.format = Some(format);
     imported.header.imported_from = Some(format.as_str().to_owned());
-    imported.report.head_tokens = calibrate::foreign_heads(&mut imported.records);
-    let items = contextview::update::replay(&imported.records).items;
+    let (heads, items) = calibrate::foreign_heads(&mut imported.records);
+    imported.report.head_tokens = heads;
     let (view, _) = contextview::view::repair::repair(&items, &Default::default());
     imported.report.fidelity = fidelity::compare(&source, &view);
     if !imported.report.fidelity.missing.is_empty() {
@@ -285,9 +297,12 @@ pub fn detect(text: &str) -> Option<Format> {
 /// longer line could never be sent anyway. Longer lines are reported, not parsed.
 pub const MAX_LINE_BYTES: usize = 32 * 1024 * 1024;
 
+/// A line's 1-based number, and its JSON or why it is not read (see [`json_lines`]).
+pub type ParsedLine = (usize, Result<Value, String>);
+
 /// Lines of JSON Lines text with their 1-based numbers; blank lines skipped. A line that is not
 /// JSON, or is longer than [`MAX_LINE_BYTES`], yields the reason instead.
-pub fn json_lines(text: &str) -> impl Iterator<Item = (usize, Result<Value, String>)> + '_ {
+pub fn json_lines(text: &str) -> impl Iterator<Item = ParsedLine> + '_ {
     text.split('\n').enumerate().filter_map(|(i, raw)| {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         if line.trim().is_empty() {

@@ -12,14 +12,15 @@
 use serde_json::Value;
 
 use super::tree::TreePath;
-use super::{image_block, json_lines, Imported, LogBuilder, Stream};
+use super::{image_block, Imported, LogBuilder, ParsedLine, Stream};
 use contextview::conversation::SyntheticReason;
 use contextview::diagnostic::Diagnostic;
 use crate::codes;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
 use contextview::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, UsageAnchor};
 
-pub fn import(text: &str) -> Imported {
+/// Imports a session's lines, each parsed once ([`super::json_lines`]).
+pub fn import(lines: Vec<ParsedLine>) -> Imported {
     let mut out = LogBuilder::new();
     let mut tree = TreePath::default();
     let mut header = Header::new("");
@@ -28,7 +29,7 @@ pub fn import(text: &str) -> Imported {
     // index 0): a version 1 compaction names the first entry it keeps by this index.
     let mut parsed_lines: Vec<usize> = Vec::new();
 
-    for (line, parsed) in json_lines(text) {
+    for (line, parsed) in lines {
         if parsed.is_ok() {
             parsed_lines.push(line);
         }

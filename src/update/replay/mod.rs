@@ -177,6 +177,11 @@ impl Replayer {
         &self.folder.items
     }
 
+    /// The items the records replayed to, taken (what [`replay`] would give as its items).
+    pub fn into_items(self) -> Vec<Item> {
+        self.folder.items
+    }
+
     pub fn state(&self) -> &ReplayState {
         &self.folder.state
     }

@@ -13,14 +13,14 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::SourceView;
-use crate::json_lines;
+use crate::ParsedLine;
 
-struct Line {
+struct Line<'a> {
     number: usize,
-    value: Value,
+    value: &'a Value,
 }
 
-impl Line {
+impl Line<'_> {
     fn kind(&self) -> &str {
         self.value.get("type").and_then(Value::as_str).unwrap_or("")
     }
@@ -49,8 +49,9 @@ impl Line {
     }
 }
 
-pub fn source_view(text: &str) -> SourceView {
-    let lines: Vec<Line> = json_lines(text).filter_map(|(number, v)| v.ok().filter(Value::is_object).map(|value| Line { number, value })).collect();
+pub fn source_view(parsed: &[ParsedLine]) -> SourceView {
+    let lines: Vec<Line> =
+        parsed.iter().filter_map(|(number, v)| v.as_ref().ok().filter(|v| v.is_object()).map(|value| Line { number: *number, value })).collect();
     let subagent = lines.iter().any(Line::is_message) && lines.iter().filter(|l| l.is_message()).all(|l| l.flag("isSidechain"));
     let ours = |l: &Line| l.flag("isSidechain") == subagent;
     let mut by_uuid: HashMap<&str, usize> = HashMap::new();

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::SourceView;
 use crate::codex::{is_contextual, user_text};
-use crate::json_lines;
+use crate::ParsedLine;
 
 #[derive(Clone)]
 enum Piece {
@@ -114,13 +114,13 @@ fn parts(content: Option<&Value>) -> impl Iterator<Item = &Value> {
     content.and_then(Value::as_array).into_iter().flatten()
 }
 
-pub fn source_view(text: &str) -> SourceView {
+pub fn source_view(lines: &[ParsedLine]) -> SourceView {
     let mut history = History::default();
-    for (line, value) in json_lines(text).filter_map(|(l, v)| v.ok().map(|v| (l, v))) {
+    for (line, value) in lines.iter().filter_map(|(l, v)| v.as_ref().ok().map(|v| (*l, v))) {
         let (kind, payload) = match (value.get("type").and_then(Value::as_str), value.get("payload")) {
             (Some(kind), Some(payload)) => (kind, payload),
             // An early rollout: bare response items.
-            (Some(_), None) => ("response_item", &value),
+            (Some(_), None) => ("response_item", value),
             (None, _) => continue,
         };
         match kind {

@@ -12,10 +12,10 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::SourceView;
-use crate::json_lines;
+use crate::ParsedLine;
 
-pub fn source_view(text: &str) -> SourceView {
-    let entries: Vec<(usize, Value)> = json_lines(text).filter_map(|(line, v)| v.ok().map(|v| (line, v))).collect();
+pub fn source_view(lines: &[ParsedLine]) -> SourceView {
+    let entries: Vec<(usize, &Value)> = lines.iter().filter_map(|(line, v)| v.as_ref().ok().map(|v| (*line, v))).collect();
     let version = entries.first().and_then(|(_, h)| h.get("version")).and_then(Value::as_u64).unwrap_or(1);
     // Indices into `entries` of the live branch, oldest first (the header excluded).
     let path: Vec<usize> = if version == 1 {

@@ -35,29 +35,9 @@ pub(crate) fn object<'a>(value: &'a Value, what: &'static str) -> Result<&'a Map
     value.as_object().ok_or_else(|| Error::invalid_type(unexpected(value), &what))
 }
 
-/// Refuses a key not among `fields`.
-pub(crate) fn known(map: &Map<String, Value>, fields: &'static [&'static str]) -> Result<(), Error> {
-    match map.keys().find(|k| !fields.contains(&k.as_str())) {
-        Some(key) => Err(Error::unknown_field(key, fields)),
-        None => Ok(()),
-    }
-}
-
 /// A field that is absent or null.
 fn absent(map: &Map<String, Value>, key: &str) -> bool {
     map.get(key).is_none_or(Value::is_null)
-}
-
-pub(crate) fn opt_u32(map: &Map<String, Value>, key: &str) -> Result<Option<u32>, Error> {
-    if absent(map, key) {
-        return Ok(None);
-    }
-    let v = &map[key];
-    v.as_u64().and_then(|n| u32::try_from(n).ok()).map(Some).ok_or_else(|| Error::invalid_type(unexpected(v), &"u32"))
-}
-
-pub(crate) fn u64_or_zero(map: &Map<String, Value>, key: &str) -> Result<u64, Error> {
-    Ok(opt_u64(map, key)?.unwrap_or(0))
 }
 
 pub(crate) fn opt_u64(map: &Map<String, Value>, key: &str) -> Result<Option<u64>, Error> {
@@ -66,22 +46,6 @@ pub(crate) fn opt_u64(map: &Map<String, Value>, key: &str) -> Result<Option<u64>
     }
     let v = &map[key];
     v.as_u64().map(Some).ok_or_else(|| Error::invalid_type(unexpected(v), &"u64"))
-}
-
-pub(crate) fn opt_i32(map: &Map<String, Value>, key: &str) -> Result<Option<i32>, Error> {
-    if absent(map, key) {
-        return Ok(None);
-    }
-    let v = &map[key];
-    v.as_i64().and_then(|n| i32::try_from(n).ok()).map(Some).ok_or_else(|| Error::invalid_type(unexpected(v), &"i32"))
-}
-
-pub(crate) fn opt_f64(map: &Map<String, Value>, key: &str) -> Result<Option<f64>, Error> {
-    if absent(map, key) {
-        return Ok(None);
-    }
-    let v = &map[key];
-    v.as_f64().map(Some).ok_or_else(|| Error::invalid_type(unexpected(v), &"f64"))
 }
 
 pub(crate) fn string(map: &Map<String, Value>, key: &'static str) -> Result<String, Error> {
@@ -98,45 +62,6 @@ pub(crate) fn opt_string(map: &Map<String, Value>, key: &str) -> Result<Option<S
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(v) => Err(Error::invalid_type(unexpected(v), &"a string")),
     }
-}
-
-pub(crate) fn opt_bool(map: &Map<String, Value>, key: &str) -> Result<Option<bool>, Error> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(v) => Err(Error::invalid_type(unexpected(v), &"a boolean")),
-    }
-}
-
-/// A list of strings, absent or null as none.
-pub(crate) fn opt_strings(map: &Map<String, Value>, key: &str) -> Result<Option<Vec<String>>, Error> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| Error::invalid_type(unexpected(v), &"a string")))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some),
-        Some(v) => Err(Error::invalid_type(unexpected(v), &"a sequence")),
-    }
-}
-
-/// One of `variants`, by name.
-pub(crate) fn variant<'a>(value: &'a Value, variants: &'static [&'static str]) -> Result<&'a str, Error> {
-    match value.as_str() {
-        Some(s) if variants.contains(&s) => Ok(s),
-        Some(s) => Err(Error::unknown_variant(s, variants)),
-        None => Err(Error::invalid_type(unexpected(value), &"a string")),
-    }
-}
-
-/// A field read by `read` when present and not null.
-pub(crate) fn opt_with<T>(map: &Map<String, Value>, key: &str, read: impl Fn(&Value) -> Result<T, Error>) -> Result<Option<T>, Error> {
-    map.get(key).filter(|v| !v.is_null()).map(read).transpose()
-}
-
-pub(crate) fn u32_field(map: &Map<String, Value>, key: &'static str) -> Result<u32, Error> {
-    opt_u32(map, key)?.ok_or_else(|| Error::missing_field(key))
 }
 
 /// What `value` is, as serde names it, against what was `expected`.
@@ -199,6 +124,17 @@ pub(crate) use deserialize_by_hand;
 /// (derive) generates for a struct, and the containers of such types below.
 pub(crate) trait Read: Sized {
     fn read(value: Value) -> Result<Self, Error>;
+}
+
+/// A field's reader (serde's `deserialize_with` shape) that takes null as absent: its type's
+/// default, where serde's own reader of a number or a flag refuses null. A record an earlier
+/// version wrote, or another tool, may hold `"reportTokens": null`.
+pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + serde::Deserialize<'de>,
+{
+    Ok(<Option<T> as serde::Deserialize>::deserialize(deserializer)?.unwrap_or_default())
 }
 
 /// The keys a generated reader reads, in the order its struct declares them (a skipped field's

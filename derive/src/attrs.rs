@@ -17,6 +17,12 @@ pub(crate) struct Container {
     pub(crate) tag: Option<String>,
     /// An enum whose variants are tried in turn.
     pub(crate) untagged: bool,
+    /// `expecting = "…"`: what a struct's errors say was expected (serde's `struct Name`
+    /// otherwise).
+    pub(crate) expecting: Option<String>,
+    /// `#[read(object)]`: read from an object only; an array (which serde's derive reads as the
+    /// fields in order) is refused in serde's words.
+    pub(crate) object_only: bool,
     /// `#[shape]` or `#[shape(name = "…")]`: the name its shape is declared under (the type's
     /// own when not given); `None` when the type is not described.
     pub(crate) shape: Option<String>,
@@ -137,6 +143,8 @@ pub(crate) fn container_attributes(input: &DeriveInput) -> syn::Result<Container
                 container.tag = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("untagged") {
                 container.untagged = true;
+            } else if meta.path.is_ident("expecting") {
+                container.expecting = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("deny_unknown_fields") {
                 container.deny_unknown_fields = true;
             } else if meta.path.is_ident("default") {
@@ -151,6 +159,12 @@ pub(crate) fn container_attributes(input: &DeriveInput) -> syn::Result<Container
         })?;
     }
     container.docs = docs(&input.attrs)?;
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("read")) {
+        attr.parse_nested_meta(|meta| match meta.path.is_ident("object") {
+            true => Ok(container.object_only = true),
+            false => Err(meta.error("a reader takes `#[read(object)]` only")),
+        })?;
+    }
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("shape")) {
         let mut name = input.ident.unraw().to_string();
         if !matches!(attr.meta, syn::Meta::Path(_)) {

@@ -10,7 +10,7 @@
 //! that reader, so every existing caller keeps working.
 //!
 //! What it reads the same as serde's derive, word for word: the object's keys in their order
-//! (the first wrong one is the one reported), `rename_all`, `rename`, `default` (on the field, on
+//! (the first wrong one is the one reported), `rename_all`, `rename`, `expecting`, `default` (on the field, on
 //! the container, or `default = "path"`), `skip` / `skip_deserializing`, `deserialize_with`,
 //! `deny_unknown_fields`, a missing `Option` field read as `None`, and every error text (`missing
 //! field`, `unknown field … expected one of`, `invalid type: …, expected struct Name`), and a
@@ -24,6 +24,9 @@
 //! derive, both the readers' these replaced: an internally tagged enum is not read from an
 //! array, and a tag is a variant's name, never its index. `src/value_read/tests.rs` in the core holds every attribute against serde's
 //! derive, side by side.
+//!
+//! `#[read(object)]` on a struct refuses an array where serde's derive would read one as the
+//! fields in order (inputs a host writes, records we write: an array is never one).
 //!
 //! With `#[shape]` (or `#[shape(name = "…")]`) on the type, it also generates the type's
 //! `crate::shape::Describe` from the same attributes: what the package declares the type to be
@@ -41,7 +44,7 @@ use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
 /// The type's reader; with `#[shape]`, its shape too (see `shape`).
-#[proc_macro_derive(ReadValue, attributes(serde, shape))]
+#[proc_macro_derive(ReadValue, attributes(serde, shape, read))]
 pub fn derive_read_value(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let both = read::expand(&input).and_then(|reader| Ok((reader, shape::expand(&input)?)));

@@ -29,7 +29,8 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     let fields = named.named.iter().map(|f| field(f, container.rename_all.as_deref())).collect::<syn::Result<Vec<_>>>()?;
     let name = &input.ident;
     let names = fields.iter().filter(|f| !f.skip && !f.flatten).map(|f| &f.name);
-    let body = read_fields(&fields, &container, &quote!(#name), &format!("struct {name}"), None)?;
+    let expecting = container.expecting.clone().unwrap_or_else(|| format!("struct {name}"));
+    let body = read_fields(&fields, &container, &quote!(#name), &expecting, None)?;
 
     let impls = reader_impls(name, body);
     Ok(quote! {
@@ -91,18 +92,21 @@ fn read_fields(fields: &[Field], container: &Container, ctor: &Tokens, expecting
         (None, true) => quote!(return ::core::result::Result::Err(__entries.unknown(FIELDS))),
         (None, false) => quote!({}),
     };
+    let refuse_array = quote!(if __input.is_array() { return ::core::result::Result::Err(crate::value_read::invalid(&__input, #expecting)); });
     let (rest_decl, not_array) = match rest {
         Some(f) => {
             let ty = &f.ty;
-            (
-                quote!(let mut __rest: #ty = ::core::default::Default::default();),
-                quote!(if __input.is_array() { return ::core::result::Result::Err(crate::value_read::invalid(&__input, #expecting)); }),
-            )
+            (quote!(let mut __rest: #ty = ::core::default::Default::default();), refuse_array)
         }
+        None if container.object_only => (quote!(), refuse_array),
         None => (quote!(), quote!()),
     };
     let default_decl = container.default.then(|| quote!(let __default: Self = ::core::default::Default::default();));
-    let in_array = format!("{expecting} with {} elements", read.len());
+    // (With its own `expecting`, serde says only that when an array is short.)
+    let in_array = match container.expecting {
+        Some(_) => expecting.to_owned(),
+        None => format!("{expecting} with {} elements", read.len()),
+    };
     let skip = match skip {
         Some(key) => quote!(::core::option::Option::Some(#key)),
         None => quote!(::core::option::Option::None),
@@ -155,8 +159,8 @@ fn read_fields(fields: &[Field], container: &Container, ctor: &Tokens, expecting
 /// the fields); this reader refuses it, in serde's words for any value that is not an object.
 fn expand_tagged_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens> {
     let container = container_attributes(input)?;
-    if container.default {
-        return Err(Error::new_spanned(&input.ident, "ReadValue takes no `default` on an enum"));
+    if container.default || container.expecting.is_some() {
+        return Err(Error::new_spanned(&input.ident, "ReadValue takes no `default` or `expecting` on an enum"));
     }
     let name = &input.ident;
     let key = container.tag.clone().expect("tagged");
@@ -230,7 +234,7 @@ fn expand_tagged_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<
 /// turn on the value, the first that reads it; else serde's words for an untagged enum.
 fn expand_untagged_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens> {
     let container = container_attributes(input)?;
-    if container.default || container.deny_unknown_fields || container.rename_all.is_some() || container.rename_all_fields.is_some() {
+    if container.default || container.deny_unknown_fields || container.rename_all.is_some() || container.rename_all_fields.is_some() || container.expecting.is_some() {
         return Err(Error::new_spanned(&input.ident, "ReadValue reads an untagged enum's variants only"));
     }
     let name = &input.ident;
@@ -278,7 +282,7 @@ fn untagged_tries(name: &syn::Ident, variants: &[(&syn::Variant, Type)]) -> Vec<
 /// object of one key, the name, whose value is null).
 fn expand_unit_enum(input: &DeriveInput, data: &syn::DataEnum) -> syn::Result<Tokens> {
     let container = container_attributes(input)?;
-    if container.deny_unknown_fields || container.default || container.rename_all_fields.is_some() {
+    if container.deny_unknown_fields || container.default || container.rename_all_fields.is_some() || container.expecting.is_some() {
         return Err(Error::new_spanned(&input.ident, "ReadValue reads an enum's `rename_all` only"));
     }
     let mut names = Vec::new();

@@ -27,11 +27,10 @@
 //! order; the first that does not fit is shortened with a marker, those after it wait for the
 //! next request, and each is listed in that build's report (`view::reminders::drain_within`).
 
+use contextview_derive::ReadValue;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::workspace::{Rule, RuleSource};
-use crate::value_read::{self as read, deserialize_by_hand};
 
 pub use crate::update::record::HeadCut;
 
@@ -99,8 +98,9 @@ pub struct SectionPolicy {
 }
 
 /// A section's policy as the host gives it: what it leaves out keeps the default.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a section's policy")]
 pub struct SectionPolicyOverride {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
@@ -111,8 +111,9 @@ pub struct SectionPolicyOverride {
 }
 
 /// The sections' policies the host sets, by section.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "the sections' policies")]
 pub struct SectionPolicies {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_info: Option<SectionPolicyOverride>,
@@ -132,28 +133,38 @@ pub struct SectionPolicies {
 
 /// The first-user prefix's budget (`PromptContext.headBudget`). Without one, the prefix may
 /// take a quarter of the model's window (`DEFAULT_WINDOW_SHARE`), with the default priorities.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a head budget")]
 pub struct HeadBudget {
     /// The budget in tokens (of the model's family, as the ledger counts them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens: Option<u32>,
     /// The budget as a share of the context window, above 0 and at most 1 (the smaller of the
     /// two when both are given; this share alone when `tokens` is not).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "window_share")]
     pub window_share: Option<f64>,
     /// The context window the share is of; else the model's known window, else 128,000
     /// (`DEFAULT_WINDOW`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<u64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::value_read::null_as_default")]
     pub sections: SectionPolicies,
     /// Which rules leave the rules section first when it is over its grant.
-    #[serde(default, skip_serializing_if = "RulePriorities::is_empty")]
+    #[serde(default, skip_serializing_if = "RulePriorities::is_empty", deserialize_with = "crate::value_read::null_as_default")]
     pub rule_sources: RulePriorities,
 }
 
-deserialize_by_hand!(HeadBudget);
+/// `windowShare`: above 0 and at most 1 (null as absent).
+fn window_share<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<f64>, D::Error> {
+    use serde::de::Error as _;
+    match <Option<f64> as serde::Deserialize>::deserialize(deserializer)? {
+        Some(share) if !(share > 0.0 && share <= 1.0) => {
+            Err(D::Error::invalid_value(serde::de::Unexpected::Float(share), &"a window share above 0 and at most 1"))
+        }
+        share => Ok(share),
+    }
+}
 
 /// Priorities among the rules by where they come from (`headBudget.ruleSources`): when the
 /// rules section is over its grant, rules of lower priority leave first, and among equals the
@@ -161,7 +172,9 @@ deserialize_by_hand!(HeadBudget);
 /// `claude_md`, `cursor_rules`, …) or `home` for rules found in the home directory (over their
 /// source's priority). A rule whose key is not given has priority 0, so without any the rules
 /// leave broadest first.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(deny_unknown_fields, expecting = "the rules' priorities by source")]
 pub struct RulePriorities {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub home: Option<i32>,
@@ -185,9 +198,6 @@ pub struct RulePriorities {
     pub import: Option<i32>,
 }
 
-const RULE_KEYS: [&str; 10] =
-    ["home", "agents_override", "agents_md", "claude_md", "claude_local", "claude_rules", "grok_rules", "cursor_rules", "cursorrules", "import"];
-
 impl RulePriorities {
     fn is_empty(&self) -> bool {
         *self == RulePriorities::default()
@@ -210,23 +220,6 @@ impl RulePriorities {
         rule.home.then_some(self.home).flatten().or(by_source).unwrap_or(0)
     }
 
-    fn read(value: &Value) -> Result<RulePriorities, read::Error> {
-        let map = read::object(value, "the rules' priorities by source")?;
-        read::known(map, &RULE_KEYS)?;
-        let get = |key: &str| read::opt_i32(map, key);
-        Ok(RulePriorities {
-            home: get("home")?,
-            agents_override: get("agents_override")?,
-            agents_md: get("agents_md")?,
-            claude_md: get("claude_md")?,
-            claude_local: get("claude_local")?,
-            claude_rules: get("claude_rules")?,
-            grok_rules: get("grok_rules")?,
-            cursor_rules: get("cursor_rules")?,
-            cursorrules: get("cursorrules")?,
-            import: get("import")?,
-        })
-    }
 }
 
 /// The share of the window the prefix may take when the host sets no budget.
@@ -234,50 +227,9 @@ pub const DEFAULT_WINDOW_SHARE: f64 = 0.25;
 /// The window assumed for a model whose window is not known.
 pub const DEFAULT_WINDOW: u64 = 128_000;
 
-impl SectionPolicyOverride {
-    fn read(value: &Value) -> Result<SectionPolicyOverride, read::Error> {
-        let map = read::object(value, "a section's policy")?;
-        read::known(map, &["priority", "reserve", "grow"])?;
-        Ok(SectionPolicyOverride { priority: read::opt_i32(map, "priority")?, reserve: read::opt_u32(map, "reserve")?, grow: read::opt_u32(map, "grow")? })
-    }
-}
 
-impl SectionPolicies {
-    fn read(value: &Value) -> Result<SectionPolicies, read::Error> {
-        let map = read::object(value, "the sections' policies")?;
-        read::known(map, &["userInfo", "gitStatus", "rules", "skills", "mcp", "memory", "reminders"])?;
-        let get = |key: &str| map.get(key).filter(|v| !v.is_null()).map(SectionPolicyOverride::read).transpose();
-        Ok(SectionPolicies {
-            user_info: get("userInfo")?,
-            git_status: get("gitStatus")?,
-            rules: get("rules")?,
-            skills: get("skills")?,
-            mcp: get("mcp")?,
-            memory: get("memory")?,
-            reminders: get("reminders")?,
-        })
-    }
-}
 
 impl HeadBudget {
-    /// Reads a budget from its JSON form, refusing a window share outside (0, 1].
-    pub fn read(value: &Value) -> Result<HeadBudget, read::Error> {
-        use serde::de::Error as _;
-        let map = read::object(value, "a head budget")?;
-        read::known(map, &["tokens", "windowShare", "window", "sections", "ruleSources"])?;
-        let window_share = read::opt_f64(map, "windowShare")?;
-        if let Some(share) = window_share.filter(|s| !(*s > 0.0 && *s <= 1.0)) {
-            return Err(read::Error::invalid_value(serde::de::Unexpected::Float(share), &"a window share above 0 and at most 1"));
-        }
-        Ok(HeadBudget {
-            tokens: read::opt_u32(map, "tokens")?,
-            window_share,
-            window: read::opt_u64(map, "window")?,
-            sections: map.get("sections").filter(|v| !v.is_null()).map(SectionPolicies::read).transpose()?.unwrap_or_default(),
-            rule_sources: map.get("ruleSources").filter(|v| !v.is_null()).map(RulePriorities::read).transpose()?.unwrap_or_default(),
-        })
-    }
-
     /// The budget in tokens for a model.
     pub fn tokens_for(&self, model: Option<&str>) -> u32 {
         let window = self.window.or_else(|| model.and_then(crate::view::ledger::model_window)).unwrap_or(DEFAULT_WINDOW);

@@ -149,6 +149,16 @@ twice! {
         Thing(Inner),
     }
 
+    #[serde(rename_all = "camelCase", expecting = "usage counts")]
+    pub struct Counts {
+        pub call_id: String,
+        #[serde(default, deserialize_with = "crate::value_read::null_as_default")]
+        pub report_tokens: u32,
+        #[serde(default, deserialize_with = "crate::value_read::null_as_default")]
+        pub trimmed: bool,
+        pub level: Option<Level>,
+    }
+
     pub struct Uses {
         pub level: Level,
         #[serde(default)]
@@ -214,6 +224,8 @@ fn check(input: &Value) {
     assert_eq!(o, s, "Either {input}");
     let (o, s) = both::<ours::Uses, serdes::Uses>(input);
     assert_eq!(o, s, "Uses {input}");
+    let (o, s) = both::<ours::Counts, serdes::Counts>(input);
+    assert_eq!(o, s, "Counts {input}");
 }
 
 #[test]
@@ -238,6 +250,14 @@ fn each_attribute_reads_as_serde_reads_it() {
         json!({"maxTokens": 5, "kind": "x", "inner": {"on": true, "list": [{"on": 1}]}}),
         json!({"maxTokens": 5, "kind": "x", "inner": {"list": []}}),
         json!({"maxTokens": 5, "kind": "x", "inner": []}),
+        json!({"callId": "c", "reportTokens": null, "trimmed": null, "level": null}),
+        json!({"callId": "c", "reportTokens": 3, "trimmed": true, "level": "low"}),
+        json!({"callId": "c", "reportTokens": "3"}),
+        json!({"callId": "c", "reportTokens": -1, "trimmed": 0}),
+        json!({"reportTokens": 3}),
+        json!(["c", null, true]),
+        json!(["c"]),
+        json!("usage"),
         json!({"maxTokens": 5, "kind": "x", "inner": [true]}),
         json!({"maxTokens": 5, "kind": "x", "inner": [true, [], null]}),
         json!({"maxTokens": 5, "kind": "x", "inner": [true, [], null, 4]}),
@@ -327,7 +347,7 @@ fn near() -> impl Strategy<Value = Value> {
     let keys = prop::sample::select(vec![
         "maxTokens", "max_tokens", "label", "note", "tries", "kind", "type", "tags", "inner", "cache", "given", "on", "list",
         "boxed", "a", "b", "c", "d", "value", "many", "zz", "low", "very_high", "24h", "A", "level", "plain", "list",
-        "kind", "radiusMm", "circle", "dot", "two", "On", "Off", "function", "name", "off",
+        "kind", "radiusMm", "circle", "dot", "two", "On", "Off", "function", "name", "off", "callId", "reportTokens", "trimmed",
     ]);
     let leaf = prop_oneof![
         Just(Value::Null),

@@ -26,6 +26,7 @@ mod prompt;
 mod properties;
 mod prune;
 mod reasoning;
+mod record_readers;
 mod recovery;
 mod repair;
 mod session;

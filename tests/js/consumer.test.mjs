@@ -364,8 +364,11 @@ test('each module stays within its size budget', () => {
   // kept only the formats the sniffer names (first 593,027 B, lazy 299,333 B), the providers'
   // content blocks too (595,618 B), and the hand readers read by generated ones without rebuilding
   // their value (592,671 B, lazy 299,306 B), and when an import parsed each line once and
-  // replayed its log once (lazy 296,688 B); BENCHMARKS.md.
-  const BUDGETS = { 'contextview_bg.wasm': 593_500, 'contextview_lazy_bg.wasm': 297_500 };
+  // replayed its log once (lazy 296,688 B). Raised on purpose when the subagent records, the
+  // subagent commands and the head budget, read by hand, were generated from their declarations
+  // too (+2.3 KB: serde's `Option` reader instantiated for the counts read null-as-absent, where
+  // the hand readers walked the map themselves); BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 297_500 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

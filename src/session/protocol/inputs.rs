@@ -277,8 +277,9 @@ pub struct EndAnswer {
 
 /// Starts a subagent for a delegation call the model made and that has no result yet: the
 /// parent records it, and the reply says how to make the child session (`Session::for_subagent`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "startSubagent's fields")]
 pub struct StartSubagent {
     pub tool_call_id: String,
     /// What the subagent is asked to do: its first prompt (and its prompt's task).
@@ -306,8 +307,9 @@ pub struct StartSubagent {
 
 /// Ends a subagent: its report answers the call it was started for, or — with `error`, when it
 /// could not finish (its model refused, its storage failed) — a synthetic result says so.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "endSubagent's fields")]
 pub struct EndSubagent {
     pub tool_call_id: String,
     /// The subagent's report (its final answer; `Session::final_answer`).
@@ -321,44 +323,8 @@ pub struct EndSubagent {
     pub usage: Option<crate::update::record::Spent>,
 }
 
-impl StartSubagent {
-    fn read(value: &Value) -> Result<StartSubagent, crate::value_read::Error> {
-        use crate::value_read as read;
-        use serde::de::Error as _;
-        let map = read::object(value, "startSubagent's fields")?;
-        read::known(map, &["toolCallId", "task", "sessionId", "provider", "model", "contextWindow", "reportTokens", "maxTokens", "tools"])?;
-        const PROVIDERS: &[&str] = &["anthropic", "openai-chat", "openai-responses", "gemini"];
-        let provider = read::opt_with(map, "provider", |v| read::variant(v, PROVIDERS).map(|p| p.parse::<Provider>().map_err(read::Error::custom)))?.transpose()?;
-        Ok(StartSubagent {
-            tool_call_id: read::string(map, "toolCallId")?,
-            task: read::string(map, "task")?,
-            session_id: read::opt_string(map, "sessionId")?,
-            provider,
-            model: read::opt_string(map, "model")?,
-            context_window: read::opt_u64(map, "contextWindow")?,
-            report_tokens: read::opt_u32(map, "reportTokens")?,
-            max_tokens: read::opt_u32(map, "maxTokens")?,
-            tools: read::opt_strings(map, "tools")?,
-        })
-    }
-}
 
-impl EndSubagent {
-    fn read(value: &Value) -> Result<EndSubagent, crate::value_read::Error> {
-        use crate::value_read as read;
-        let map = read::object(value, "endSubagent's fields")?;
-        read::known(map, &["toolCallId", "report", "error", "usage"])?;
-        Ok(EndSubagent {
-            tool_call_id: read::string(map, "toolCallId")?,
-            report: read::opt_string(map, "report")?,
-            error: read::opt_string(map, "error")?,
-            usage: read::opt_with(map, "usage", crate::update::record::Spent::read)?,
-        })
-    }
-}
 
-crate::value_read::deserialize_by_hand!(StartSubagent);
-crate::value_read::deserialize_by_hand!(EndSubagent);
 
 /// How to make a subagent's session: the reply to `startSubagent`.
 #[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]

@@ -8,8 +8,9 @@ use serde_json::Value;
 
 /// A subagent started for the delegation call `callId`; `sessionId` is its own session (whose
 /// log header names this session and call).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(rename_all = "camelCase", expecting = "a subagent's start")]
 pub struct SubagentStarted {
     pub call_id: String,
     pub session_id: String,
@@ -24,7 +25,7 @@ pub struct SubagentStarted {
 }
 
 /// How a subagent ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ReadValue)]
 #[serde(rename_all = "snake_case")]
 pub enum SubagentStatus {
     Running,
@@ -33,8 +34,9 @@ pub enum SubagentStatus {
 }
 
 /// A subagent ended; its call was answered by the record before this one.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(rename_all = "camelCase", expecting = "a subagent's end")]
 pub struct SubagentEnded {
     pub call_id: String,
     pub session_id: String,
@@ -44,10 +46,10 @@ pub struct SubagentEnded {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Estimated tokens of the report as the call's result carries it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::value_read::null_as_default")]
     pub report_tokens: u32,
     /// The report was over its budget and cut, with a marker.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not", deserialize_with = "crate::value_read::null_as_default")]
     pub trimmed: bool,
     /// What the subagent's own requests used, as its session counted them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -55,81 +57,28 @@ pub struct SubagentEnded {
 }
 
 /// What a session's requests used, summed over the usage its log recorded.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(rename_all = "camelCase", expecting = "usage totals")]
 pub struct Spent {
     /// Requests answered with usage.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::value_read::null_as_default")]
     pub requests: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::value_read::null_as_default")]
     pub input_tokens: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::value_read::null_as_default")]
     pub output_tokens: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::value_read::null_as_default")]
     pub cache_read_tokens: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::value_read::null_as_default")]
     pub cache_write_tokens: u64,
 }
 
-impl SubagentStatus {
-    pub(crate) fn read(value: &Value) -> Result<SubagentStatus, crate::value_read::Error> {
-        Ok(match crate::value_read::variant(value, &["running", "completed", "failed"])? {
-            "running" => SubagentStatus::Running,
-            "completed" => SubagentStatus::Completed,
-            _ => SubagentStatus::Failed,
-        })
-    }
-}
 
-impl SubagentStarted {
-    fn read(value: &Value) -> Result<SubagentStarted, crate::value_read::Error> {
-        use crate::value_read as read;
-        let map = read::object(value, "a subagent's start")?;
-        Ok(SubagentStarted {
-            call_id: read::string(map, "callId")?,
-            session_id: read::string(map, "sessionId")?,
-            task: read::string(map, "task")?,
-            provider: read::opt_string(map, "provider")?,
-            model: read::opt_string(map, "model")?,
-            report_tokens: read::u32_field(map, "reportTokens")?,
-        })
-    }
-}
 
-impl SubagentEnded {
-    fn read(value: &Value) -> Result<SubagentEnded, crate::value_read::Error> {
-        use crate::value_read as read;
-        let map = read::object(value, "a subagent's end")?;
-        Ok(SubagentEnded {
-            call_id: read::string(map, "callId")?,
-            session_id: read::string(map, "sessionId")?,
-            status: read::opt_with(map, "status", SubagentStatus::read)?.ok_or_else(|| <read::Error as serde::de::Error>::missing_field("status"))?,
-            error: read::opt_string(map, "error")?,
-            report_tokens: read::opt_u32(map, "reportTokens")?.unwrap_or(0),
-            trimmed: read::opt_bool(map, "trimmed")?.unwrap_or(false),
-            usage: read::opt_with(map, "usage", Spent::read)?,
-        })
-    }
-}
 
-crate::value_read::deserialize_by_hand!(SubagentStatus);
-crate::value_read::deserialize_by_hand!(SubagentStarted);
-crate::value_read::deserialize_by_hand!(SubagentEnded);
-crate::value_read::deserialize_by_hand!(Spent);
 
 impl Spent {
-    pub(crate) fn read(value: &Value) -> Result<Spent, crate::value_read::Error> {
-        use crate::value_read as read;
-        let map = read::object(value, "usage totals")?;
-        Ok(Spent {
-            requests: read::u64_or_zero(map, "requests")?,
-            input_tokens: read::u64_or_zero(map, "inputTokens")?,
-            output_tokens: read::u64_or_zero(map, "outputTokens")?,
-            cache_read_tokens: read::u64_or_zero(map, "cacheReadTokens")?,
-            cache_write_tokens: read::u64_or_zero(map, "cacheWriteTokens")?,
-        })
-    }
-
     pub fn is_zero(&self) -> bool {
         *self == Spent::default()
     }
@@ -391,8 +340,9 @@ pub struct PromptHeadSnapshot {
 
 /// Something the head budget cut from the first-user prefix: a rule, a skill, a server left
 /// out, or a section's text shortened (each with a visible marker in the prefix).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(rename_all = "camelCase", expecting = "a head cut")]
 pub struct HeadCut {
     /// The section: `userInfo`, `gitStatus`, `rules`, `skills`, `mcp`, `memory` or `reminders`.
     pub section: String,
@@ -408,18 +358,4 @@ pub struct HeadCut {
     pub reason: String,
 }
 
-impl HeadCut {
-    fn read(value: &serde_json::Value) -> Result<HeadCut, crate::value_read::Error> {
-        use crate::value_read as read;
-        let map = read::object(value, "a head cut")?;
-        Ok(HeadCut {
-            section: read::string(map, "section")?,
-            what: read::string(map, "what")?,
-            action: read::string(map, "action")?,
-            tokens: read::u32_field(map, "tokens")?,
-            reason: read::string(map, "reason")?,
-        })
-    }
-}
 
-crate::value_read::deserialize_by_hand!(HeadCut);

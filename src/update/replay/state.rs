@@ -84,8 +84,9 @@ impl ReplayState {
 }
 
 /// A subagent this session started: the call it answers, its own session, how it went.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, ReadValue)]
+#[read(object)]
+#[serde(rename_all = "camelCase", expecting = "a subagent")]
 pub struct SubagentLink {
     pub call_id: String,
     pub session_id: String,
@@ -96,31 +97,14 @@ pub struct SubagentLink {
     /// The report budget it was given, in tokens.
     pub report_tokens: u32,
     /// Its report was cut to the budget.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not", deserialize_with = "crate::value_read::null_as_default")]
     pub trimmed: bool,
     /// What its own requests used, as its session reported at its end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Spent>,
 }
 
-impl SubagentLink {
-    fn read(value: &serde_json::Value) -> Result<SubagentLink, crate::value_read::Error> {
-        use crate::value_read as read;
-        let map = read::object(value, "a subagent")?;
-        Ok(SubagentLink {
-            call_id: read::string(map, "callId")?,
-            session_id: read::string(map, "sessionId")?,
-            task: read::string(map, "task")?,
-            model: read::opt_string(map, "model")?,
-            status: read::opt_with(map, "status", SubagentStatus::read)?.ok_or_else(|| <read::Error as serde::de::Error>::missing_field("status"))?,
-            report_tokens: read::u32_field(map, "reportTokens")?,
-            trimmed: read::opt_bool(map, "trimmed")?.unwrap_or(false),
-            usage: read::opt_with(map, "usage", Spent::read)?,
-        })
-    }
-}
 
-crate::value_read::deserialize_by_hand!(SubagentLink);
 
 /// A context-length refusal's count of a request beside the ledger's own count of it: the
 /// ledger scales its counts by their ratio until the next answer's usage anchor.

@@ -1,4 +1,4 @@
-//! The corpus suite: real sessions, rule files and skills from public repositories, read from
+//! The corpus suite: real sessions (of Claude Code, Codex and pi; under `agents/`, of other agents), rule files and skills from public repositories, read from
 //! `../shared/corpus` beside the repository (or `$CONTEXTVIEW_CORPUS`). When there is no corpus,
 //! every test is reported as ignored, under a SKIPPED line naming the missing directory — never
 //! as passed. Each test prints what it covered (`cargo test --test corpus`).
@@ -6,6 +6,8 @@
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "../it/common/mod.rs"]
 mod common;
+#[cfg(not(target_arch = "wasm32"))]
+mod agents;
 #[cfg(not(target_arch = "wasm32"))]
 mod discovery;
 #[cfg(not(target_arch = "wasm32"))]
@@ -26,7 +28,7 @@ fn main() -> std::process::ExitCode {
     if !present {
         eprintln!("corpus suite SKIPPED: no corpus at {} (set CONTEXTVIEW_CORPUS to point at one)", dir.display());
     }
-    let tests: [(&str, fn(&Path)); 13] = [
+    let tests: [(&str, fn(&Path)); 14] = [
         ("sessions::import_replay_and_build_valid_payloads_for_every_provider", sessions::corpus_sessions_import_replay_and_build_valid_payloads_for_every_provider),
         ("sessions::request_pipeline_keeps_its_rules", sessions::corpus_request_pipeline_keeps_its_rules),
         ("sessions::token_ledger_is_close_to_the_tokenizer_and_to_reported_usage", sessions::corpus_token_ledger_is_close_to_the_tokenizer_and_to_reported_usage),
@@ -34,6 +36,7 @@ fn main() -> std::process::ExitCode {
         ("sessions::imported_context_counts_what_the_request_holds", sessions::corpus_imported_context_counts_what_the_request_holds),
         ("sessions::checkpoints_open_to_the_same_requests", sessions::corpus_checkpoints_open_to_the_same_requests),
         ("sessions::builds_match_the_recorded_oracle", sessions::corpus_builds_match_the_recorded_oracle),
+        ("agents::gemini_cli_sessions_import_with_nothing_missing_and_build_for_every_provider", agents::gemini_cli_sessions_import_with_nothing_missing_and_build_for_every_provider),
         ("subagents::claude_code_subagents_link_to_the_calls_they_answered", subagents::claude_code_subagents_link_to_the_calls_they_answered),
         ("discovery::oxc_nested_agents_files_load_root_to_cwd_and_below_cwd_on_demand", discovery::oxc_nested_agents_files_load_root_to_cwd_and_below_cwd_on_demand),
         ("discovery::ccusage_symlinked_claude_files_load_once", discovery::ccusage_symlinked_claude_files_load_once),

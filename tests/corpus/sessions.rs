@@ -308,6 +308,8 @@ fn reported_last_context(format: Format, text: &str) -> Option<u64> {
             let usage = lines.iter().rev().filter(|l| l.pointer("/message/role").and_then(|r| r.as_str()) == Some("assistant")).find_map(|l| l.pointer("/message/usage"))?;
             Some(n(usage, "input") + n(usage, "output") + n(usage, "cacheRead") + n(usage, "cacheWrite"))
         }
+        // The sessions folder holds none (agents/gemini-cli does: see agents.rs).
+        Format::GeminiCli => None,
     }
 }
 

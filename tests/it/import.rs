@@ -1063,6 +1063,7 @@ mod any_lines {
             Format::ClaudeCode => include_str!("../fixtures/claude-code.jsonl"),
             Format::Codex => include_str!("../fixtures/codex.jsonl"),
             Format::Pi => include_str!("../fixtures/pi.jsonl"),
+            Format::GeminiCli => include_str!("../fixtures/gemini-cli.jsonl"),
         };
         let mut lines: Vec<String> = fixture.lines().map(str::to_owned).collect();
         // Shapes the fixture files lack: parallel calls, streamed results, compaction, events.
@@ -1082,6 +1083,13 @@ mod any_lines {
                 codex_event(json!({"type": "thread_rolled_back", "num_turns": 2})),
                 codex_item(json!({"type": "function_call_output", "call_id": "nobody", "output": {"type": "input_text", "text": "orphan"}})),
             ],
+            Format::GeminiCli => vec![
+                json!({"$rewindTo": "unknown"}),
+                json!({"$set": {"messages": [{"id": "k1", "type": "user", "content": [{"text": "kept"}]}, {"id": "k2", "type": "gemini", "content": [{"functionCall": {"id": "fc", "name": "read_file", "args": {}}}]}]}}),
+                json!({"id": "k3", "type": "user", "content": [{"functionResponse": {"id": "fc", "name": "read_file", "response": {"output": "echo"}}}]}),
+                json!({"id": "k4", "type": "gemini", "toolCalls": [{"id": "t", "name": "x", "result": null, "status": "cancelled"}, {"name": "no id"}], "tokens": null}),
+                json!({"id": "k5", "type": "warning", "content": "w"}),
+            ],
             Format::Pi => vec![
                 json!({"type": "compaction", "timestamp": "t", "summary": "S.", "firstKeptEntryIndex": 2, "tokensBefore": 10}),
                 pi_entry("z1", Some("missing"), json!({"role": "assistant", "stopReason": "aborted", "content": [{"type": "text", "text": "half"}]})),
@@ -1094,8 +1102,13 @@ mod any_lines {
 
     fn check(format: Format, picks: &[(usize, Option<usize>)]) -> Result<(), TestCaseError> {
         let pool = pool(format);
-        let text: String = picks
-            .iter()
+        // A recording's lines follow its header (without one, the text reads as a whole record).
+        let header = match format {
+            Format::GeminiCli => format!("{}\n", pool[0]),
+            Format::ClaudeCode | Format::Codex | Format::Pi => String::new(),
+        };
+        let text: String = std::iter::once(header)
+            .chain(picks.iter()
             .map(|&(i, cut)| {
                 let line = &pool[i % pool.len()];
                 // A line cut short, as a crash leaves the last one.
@@ -1104,7 +1117,7 @@ mod any_lines {
                     None => line.as_str(),
                 };
                 format!("{line}\n")
-            })
+            }))
             .collect();
         let imported = import(Some(format), &text).unwrap();
         let again = parse_log(&write_log(&imported.header, &imported.records));
@@ -1134,6 +1147,9 @@ mod any_lines {
 
         #[test]
         fn pi(picks in picks()) { check(Format::Pi, &picks)?; }
+
+        #[test]
+        fn gemini_cli(picks in picks()) { check(Format::GeminiCli, &picks)?; }
     }
 }
 

@@ -29,7 +29,7 @@ fn battery() -> Vec<(&'static str, Value, String)> {
     let ended = json!({"callId": "c", "sessionId": "s", "status": "completed"});
     let link = json!({"callId": "c", "sessionId": "s", "task": "t", "status": "running", "reportTokens": 5});
     let mut out = Vec::new();
-    let mut with = |base: &Value, key: &str, v: Value| {
+    let with = |base: &Value, key: &str, v: Value| {
         let mut m = base.as_object().unwrap().clone();
         match v {
             Value::String(ref s) if s == "<absent>" => {

@@ -367,8 +367,10 @@ test('each module stays within its size budget', () => {
   // replayed its log once (lazy 296,688 B). Raised on purpose when the subagent records, the
   // subagent commands and the head budget, read by hand, were generated from their declarations
   // too (+2.3 KB: serde's `Option` reader instantiated for the counts read null-as-absent, where
-  // the hand readers walked the map themselves); BENCHMARKS.md.
-  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 297_500 };
+  // the hand readers walked the map themselves). The lazy one raised on purpose for the Gemini CLI
+  // importer, its recording reader and its fidelity reader (+8.3 KB, 304,995 B; the first-load
+  // module unchanged); BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 306_000 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

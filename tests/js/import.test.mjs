@@ -50,6 +50,41 @@ for (const [format, file] of Object.entries(FIXTURES)) {
   });
 }
 
+test('a Gemini CLI recording, whole or in lines, imports with what the CLI sends its model', async () => {
+  for (const file of ['gemini-cli.json', 'gemini-cli.jsonl']) {
+    const { log, report } = await cv.importSession(readFileSync(fixture(file), 'utf8'));
+    assert.equal(report.format, 'gemini-cli', file);
+    assert.deepEqual(report.fidelity.missing, [], file);
+    const parsed = cv.parseLog(log);
+    assert.deepEqual(parsed.diagnostics, [], file);
+    assert.equal(parsed.header.importedFrom, 'gemini-cli', file);
+    // Each recording ends with the model's answer: a request for any API but Anthropic's
+    // (which would take it as a prefill) builds from it.
+    for (const provider of ['openai-chat', 'openai-responses', 'gemini']) {
+      const { payload } = cv.buildRequest({ log, provider });
+      assert.ok(JSON.stringify(payload).length > 100, `${file} ${provider}`);
+    }
+  }
+  // The lines' form: its cut last line said with its number, its notices, command, rewound
+  // messages and the echo of its tool responses counted.
+  const { report } = await cv.importSession(readFileSync(fixture('gemini-cli.jsonl'), 'utf8'), 'gemini-cli');
+  assert.deepEqual(report.diagnostics.map((d) => [d.code, d.line]), [['import.malformed_line', 21]]);
+  assert.deepEqual(report.unmapped, { info: 1, 'message:superseded': 2, 'user:command': 1, 'user:function_response': 2 });
+  assert.deepEqual(report.fidelity.source, { prompts: 2, assistantTexts: 2, reasoning: 0, toolCalls: 5, images: 2 });
+});
+
+test('cli import --from gemini-cli of a whole recording, then build from its output', () => {
+  const r = run(['import', '--from', 'gemini-cli', fixture('gemini-cli.json')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^contextview: import gemini-cli: \d+ lines -> \d+ records/);
+  assert.match(r.stderr, /not mapped: error 1, info 1/);
+  const out = join(tmp, 'gemini-cli.jsonl');
+  writeFileSync(out, r.stdout);
+  const b = run(['build', '--session', out, '--provider', 'gemini']);
+  assert.equal(b.code, 0, b.stderr);
+  assert.equal(JSON.parse(b.stdout).contents.at(-1).role, 'model');
+});
+
 test('cli import without --from detects the format', () => {
   const r = run(['import', fixture('pi.jsonl')]);
   assert.equal(r.code, 0, r.stderr);

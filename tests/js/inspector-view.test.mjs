@@ -180,6 +180,22 @@ test('a Codex rollout opens as recorded: at its provider and model, sending what
   await act(() => page.evaluate(() => document.body.inspector.setOptions({ contextWindow: 200000 })));
 });
 
+test('a Gemini CLI recording opens as recorded: at Gemini and the model of each answer, sending what was recorded', async () => {
+  const file = join(fixtures, 'gemini-cli.json');
+  await load(file);
+  const v = await view();
+  assert.deepEqual([v.asRecorded, v.provider, v.model, v.requests], [true, 'gemini', 'gemini-2.5-flash', 3]);
+  assert.equal(await page.$eval('#mode-label', (l) => l.textContent), 'as recorded');
+  const logPath = write('gemini-log.jsonl', execFileSync(process.execPath, [cli, 'import', file], { encoding: 'utf8' }));
+  for (let i = 0; i < v.requests; i++) {
+    await act(() => page.evaluate((i) => document.body.inspector.select(i), i));
+    const body = execFileSync(process.execPath, [cli, 'timeline', '--session', logPath, '--as-recorded', '--at', String(i)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
+    const shown = await page.evaluate(() => document.body.inspector.view);
+    assert.equal(shown.figures.bytes, Buffer.byteLength(body), `request ${i}`);
+    assert.ok(JSON.parse(body).contents.length > 0, `request ${i}`);
+  }
+});
+
 test('no element overflows its column and nothing scrolls sideways at 900, 1280, 1600 and 1920 px', async () => {
   // A session whose subagents were given long tasks (twenty lines each), with their files.
   const dir = join(fixtures, 'claude-subagents');

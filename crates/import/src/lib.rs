@@ -8,7 +8,9 @@
 //!
 //! - [`claude_code`]: Claude Code project JSONL (`parentUuid` tree, sidechains, compact boundaries);
 //! - [`codex`]: Codex rollout JSONL (`session_meta`, `response_item`, `event_msg`, `compacted`);
-//! - [`pi`]: pi session JSONL (v1 linear, v2/v3 `id`/`parentId` tree, compaction entries).
+//! - [`pi`]: pi session JSONL (v1 linear, v2/v3 `id`/`parentId` tree, compaction entries);
+//! - [`gemini_cli`]: Gemini CLI chat recordings (the whole-file `session-*.json`, the appended
+//!   `session-*.jsonl` with its `$set` and `$rewindTo` lines).
 
 mod calibrate;
 pub mod codes;
@@ -18,6 +20,7 @@ pub mod error_codes;
 mod claude_subagents;
 pub mod codex;
 pub mod fidelity;
+pub mod gemini_cli;
 pub mod pi;
 mod tree;
 
@@ -43,16 +46,19 @@ pub enum Format {
     Codex,
     #[serde(rename = "pi")]
     Pi,
+    #[serde(rename = "gemini-cli")]
+    GeminiCli,
 }
 
 impl Format {
-    pub const ALL: [Format; 3] = [Format::ClaudeCode, Format::Codex, Format::Pi];
+    pub const ALL: [Format; 4] = [Format::ClaudeCode, Format::Codex, Format::Pi, Format::GeminiCli];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Format::ClaudeCode => "claude-code",
             Format::Codex => "codex",
             Format::Pi => "pi",
+            Format::GeminiCli => "gemini-cli",
         }
     }
 }
@@ -69,7 +75,7 @@ impl FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.as_str() == s)
-            .ok_or_else(|| format!("unknown format `{s}` (expected claude-code, codex or pi)"))
+            .ok_or_else(|| format!("unknown format `{s}` (expected claude-code, codex, pi or gemini-cli)"))
     }
 }
 
@@ -146,25 +152,34 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
         Some(f) => f,
         None => detect(text).ok_or_else(|| {
             ImportError::UnknownFormat(
-                "could not recognise the session format from its first lines; pass it explicitly (claude-code, codex or pi)".to_owned(),
+                "could not recognise the session format from its first lines; pass it explicitly (claude-code, codex, pi or gemini-cli)".to_owned(),
             )
         })?,
     };
     // Each line parsed once: the source agent's view is read from the lines the importer then
-    // takes.
-    let lines: Vec<ParsedLine> = json_lines(text).collect();
+    // takes (a Gemini CLI recording: from the messages both read it into).
+    let lines = || json_lines(text).collect::<Vec<ParsedLine>>();
     let (mut imported, source) = match format {
         Format::ClaudeCode => {
+            let lines = lines();
             let source = fidelity::claude_code::source_view(&lines);
             (claude_code::import(lines), source)
         }
         Format::Codex => {
+            let lines = lines();
             let source = fidelity::codex::source_view(&lines);
             (codex::import(lines), source)
         }
         Format::Pi => {
+            let lines = lines();
             let source = fidelity::pi::source_view(&lines);
             (pi::import(lines), source)
+        }
+        Format::GeminiCli => {
+            let recording = gemini_cli::recording::read(text);
+            let mut imported = gemini_cli::import(&recording);
+            imported.report.diagnostics.extend(gemini_cli::not_a_recording(&recording));
+            (imported, fidelity::gemini_cli::source_view(&recording))
         }
     };
     imported.report.format = Some(format);
@@ -268,8 +283,12 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
     Ok(ImportedTree { parent, children: imported, missing, unlinked })
 }
 
-/// Recognises a format from the first parseable lines.
+/// Recognises a format from the first parseable lines (or, for a Gemini CLI recording written
+/// whole, from the whole text).
 pub fn detect(text: &str) -> Option<Format> {
+    if gemini_cli::recording::is_recording(text) {
+        return Some(Format::GeminiCli);
+    }
     for value in json_lines(text).filter_map(|(_, r)| r.ok()).take(50) {
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
         match kind {

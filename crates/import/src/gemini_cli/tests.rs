@@ -1,0 +1,135 @@
+use pretty_assertions::assert_eq;
+
+use contextview::conversation::{text_of, Item, Part};
+use contextview::update::record::{Event, RecordBody};
+
+use crate::{detect, import, Format};
+
+const LINES: &str = include_str!("../../../../tests/fixtures/gemini-cli.jsonl");
+const WHOLE: &str = include_str!("../../../../tests/fixtures/gemini-cli.json");
+
+/// Each item the log replays to, in a line: its kind, and what it says.
+fn items(text: &str) -> Vec<String> {
+    let imported = import(None, text).unwrap();
+    contextview::update::replay(&imported.records)
+        .items
+        .iter()
+        .map(|item| match item {
+            Item::User(m) => {
+                let images = m.content.iter().filter(|p| matches!(p, Part::Image(_))).count();
+                format!("user{}: {}{}", m.synthetic.map(|s| format!(" ({})", s.as_str())).unwrap_or_default(), text_of(&m.content), if images > 0 { format!(" +{images} image") } else { String::new() })
+            }
+            Item::Assistant(a) => format!("assistant: {}", a.text),
+            Item::Reasoning(r) => format!("reasoning: {}{}", r.text, r.signature.as_ref().map(|s| format!(" [{s}]")).unwrap_or_default()),
+            Item::ToolCall(c) => format!("call {} {} {}{}", c.call_id, c.name, c.input.as_str(), c.signature.as_ref().map(|s| format!(" [{s}]")).unwrap_or_default()),
+            Item::ToolResult(r) => {
+                let images = r.content.iter().filter(|p| matches!(p, Part::Image(_))).count();
+                format!("result {}{}: {}{}", r.call_id, if r.is_error { " (error)" } else { "" }, text_of(&r.content), if images > 0 { format!(" +{images} image") } else { String::new() })
+            }
+            Item::Native(_) => "native".to_owned(),
+        })
+        .collect()
+}
+
+#[test]
+fn the_json_lines_form_imports_what_the_model_saw() {
+    assert_eq!(detect(LINES), Some(Format::GeminiCli));
+    assert_eq!(
+        items(LINES),
+        [
+            "user (prefix): <session_context>\nThis is the Gemini CLI. The working directory is /work/app.\n</session_context>",
+            "user: Why does the parser test fail?",
+            "reasoning: **Reading the test** I should open the failing test first.",
+            "call read_file__c1 read_file {\"file_path\":\"tests/parser.rs\"}",
+            "call run_shell_command__c2 run_shell_command {\"command\":\"cargo test parser\"}",
+            "result read_file__c1: fn parses_empty_input() { assert!(parse(\"\").is_ok()); }",
+            "result run_shell_command__c2 (error): exit code 101: test parses_empty_input ... FAILED",
+            "call read_many_files__c3 read_many_files {\"paths\":[\"docs/screenshot.png\"]}",
+            "call run_shell_command__c4 run_shell_command {\"command\":\"sleep 100\"}",
+            "result read_many_files__c3: Read 1 file. +1 image",
+            "result run_shell_command__c4 (error): [Operation Cancelled] Reason: User cancelled the operation.",
+            "assistant: The empty input returns an error because `parse` rejects a missing header.",
+            "user: Please fix it so that an empty input parses. +1 image",
+            "reasoning: Reading the header rules.",
+            "call edit__c5 replace {\"file_path\":\"src/parser.rs\",\"new_string\":\"Ok(Empty)\",\"old_string\":\"Err(Missing)\"} [c2lnLWM1]",
+            "result edit__c5: Successfully modified file: src/parser.rs (1 replacements).",
+            "user (auto_continue): Please continue.",
+            "reasoning: Done.",
+            "assistant: Fixed: an empty input now parses to `Empty`.",
+        ]
+    );
+}
+
+#[test]
+fn the_report_says_what_was_kept_and_what_was_not() {
+    let imported = import(None, LINES).unwrap();
+    let report = &imported.report;
+    assert_eq!(report.format, Some(Format::GeminiCli));
+    assert_eq!(imported.header.session_id, "5b0c7e2a-1111-4c1e-9a3e-000000000001");
+    assert_eq!(imported.header.created_at.as_deref(), Some("2026-06-01T10:00:00.000Z"));
+    assert_eq!(report.lines, 21);
+    let unmapped: Vec<(&str, usize)> = report.unmapped.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(
+        unmapped,
+        [("info", 1), ("message:superseded", 2), ("user:command", 1), ("user:function_response", 2)]
+    );
+    let codes: Vec<(&str, Option<usize>)> = report.diagnostics.iter().map(|d| (d.code.as_str(), d.line)).collect();
+    assert_eq!(codes, [("import.malformed_line", Some(21))]);
+    // Every element the CLI's model saw is in the view.
+    assert_eq!(report.fidelity.missing, []);
+    let source = report.fidelity.source;
+    assert_eq!((source.prompts, source.assistant_texts, source.tool_calls, source.images), (2, 2, 5, 2));
+    // The model of each answer, and its usage as the answer decoder reads Gemini's counts.
+    let events: Vec<String> = imported
+        .records
+        .iter()
+        .filter_map(|r| match &r.body {
+            RecordBody::Event(Event::ModelSwitch(m)) => Some(format!("model {}", m.model)),
+            RecordBody::Event(Event::UsageAnchor(u)) => Some(format!("usage in {} cached {} out {} reasoning {:?}", u.input_tokens, u.cache_read_tokens, u.output_tokens, u.reasoning_tokens)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "model gemini-2.5-pro",
+            "usage in 5100 cached 4000 out 55 reasoning Some(35)",
+            "model gemini-2.5-flash",
+            "usage in 800 cached 9000 out 30 reasoning Some(0)",
+            "usage in 1100 cached 9000 out 52 reasoning Some(12)",
+            "usage in 300 cached 10000 out 19 reasoning Some(4)",
+        ]
+    );
+}
+
+#[test]
+fn the_whole_file_form_imports_what_the_model_saw() {
+    assert_eq!(detect(WHOLE), Some(Format::GeminiCli));
+    assert_eq!(
+        items(WHOLE),
+        [
+            "user: add a line to notes.txt",
+            "reasoning: **Reading the file** I'll look at notes.txt first.",
+            "call read_file-1768010961326-aaaa read_file {\"absolute_path\":\"/work/app/notes.txt\"}",
+            "result read_file-1768010961326-aaaa: first line",
+            "call write_file-1768010962000-bbbb write_file {\"content\":\"first line\\nsecond line\",\"file_path\":\"/work/app/notes.txt\"}",
+            // An older reader's plain-string result, as the CLI reads it: the output.
+            "result write_file-1768010962000-bbbb: Successfully overwrote file: /work/app/notes.txt.",
+            "user (auto_continue): System: Please continue.",
+            "assistant: I added `second line` to notes.txt.",
+        ]
+    );
+    let imported = import(None, WHOLE).unwrap();
+    let unmapped: Vec<(&str, usize)> = imported.report.unmapped.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(unmapped, [("error", 1), ("info", 1)]);
+    assert_eq!(imported.report.fidelity.missing, []);
+    assert!(imported.report.diagnostics.is_empty(), "{:?}", imported.report.diagnostics);
+}
+
+#[test]
+fn text_that_is_no_recording_says_so() {
+    let imported = import(Some(Format::GeminiCli), "{\"messages\": 3").unwrap();
+    let codes: Vec<&str> = imported.report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["import.malformed_line", "import.bad_entry"]);
+    assert!(imported.records.is_empty());
+}

@@ -1,0 +1,65 @@
+//! Real sessions of the other agents the importers read (`agents/<agent>/`): each detected,
+//! imported with nothing its model saw missing from the view, round-tripped through our log's
+//! text, and built for every provider at each real prompt and at its end.
+use std::path::Path;
+
+use contextview::conversation::Item;
+use contextview::update::{parse_log, replay, write_log};
+use contextview::view::{build, BuildError, BuildOptions};
+use contextview::Provider;
+use contextview_import::{detect, import, Format};
+
+/// The files of one agent's folder, by name.
+fn files(dir: &Path, agent: &str) -> Vec<(String, String)> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir.join("agents").join(agent)).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    paths.into_iter().map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())).collect()
+}
+
+pub fn gemini_cli_sessions_import_with_nothing_missing_and_build_for_every_provider(dir: &Path) {
+    let files = files(dir, "gemini-cli");
+    assert!(files.len() >= 3, "expected the corpus's Gemini CLI sessions, found {}", files.len());
+    for (name, text) in &files {
+        assert_eq!(detect(text), Some(Format::GeminiCli), "{name}");
+        let imported = import(None, text).unwrap();
+        let report = &imported.report;
+        assert!(report.diagnostics.is_empty(), "{name}: {:?}", report.diagnostics);
+        let fidelity = &report.fidelity;
+        assert!(fidelity.missing.is_empty(), "{name}: {:?}", fidelity.missing);
+        assert!(fidelity.source.prompts > 0 && fidelity.source.tool_calls > 0, "{name}: {:?}", fidelity.source);
+        // The last answer's usage is the count the file recorded for it (Gemini's total: the
+        // prompt, the answer, its thoughts and tool-use prompt).
+        let recorded: serde_json::Value = serde_json::from_str(text).unwrap();
+        let last_total = recorded["messages"].as_array().unwrap().iter().rev().find_map(|m| m["tokens"]["total"].as_u64().filter(|t| *t > 0));
+        let last_anchor = imported.records.iter().rev().find_map(|r| match &r.body {
+            contextview::update::RecordBody::Event(contextview::update::Event::UsageAnchor(u)) => Some(u.total()),
+            _ => None,
+        });
+        assert_eq!(last_anchor, last_total, "{name}");
+        let log = write_log(&imported.header, &imported.records);
+        let reparsed = parse_log(&log);
+        assert!(reparsed.diagnostics.is_empty(), "{name}: {:?}", reparsed.diagnostics);
+        assert_eq!(reparsed.records, imported.records, "{name}");
+        let items = replay(&imported.records).items;
+        let prompts: Vec<usize> = items.iter().enumerate().filter(|(_, i)| matches!(i, Item::User(m) if m.synthetic.is_none())).map(|(i, _)| i + 1).collect();
+        let mut builds = 0;
+        for provider in Provider::ALL {
+            let options = BuildOptions::new(provider, contextview::request::default_model(provider));
+            for &end in prompts.iter().chain([items.len()].iter()) {
+                match build(&items[..end], &options) {
+                    Ok(_) => builds += 1,
+                    Err(BuildError::EndsWithAssistant { .. }) if provider == Provider::Anthropic && end == items.len() => {}
+                    Err(e) => panic!("{name}: {provider} at {end}/{}: {e:?}", items.len()),
+                }
+            }
+        }
+        eprintln!(
+            "{name:.60}: {} lines -> {} records, {} items, fidelity {:?}, {builds} builds, unmapped {:?}",
+            report.lines,
+            report.records,
+            items.len(),
+            fidelity.source,
+            report.unmapped
+        );
+    }
+}

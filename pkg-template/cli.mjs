@@ -3,7 +3,7 @@
 // 2 usage error (bad arguments, unknown subcommand/provider, unreadable file).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as cv from './node.mjs';
 
@@ -48,7 +48,7 @@ const COMMANDS = {
   },
   import: {
     summary: "convert another agent's session file to contextview's log (JSON Lines on stdout), with its subagents' files",
-    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] [--strict] [--children DIR] [--out DIR] FILE   (--strict: exit 1 when a view lacks anything the source agent\'s model saw; --children: the subagents\' agent-*.jsonl files, by default <FILE\'s name>/subagents/; --out: each session as <session id>.jsonl in DIR)',
+    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] [--strict] [--children DIR] [--out DIR] FILE   (--strict: exit 1 when a view lacks anything the source agent\'s model saw; --children: the subagents\' files, by default <FILE\'s name>/subagents/ (Claude Code) or <session id>/ beside FILE (Gemini CLI); --out: each session as <session id>.jsonl in DIR)',
     options: {
       from: { type: 'string' },
       strict: { type: 'boolean' },
@@ -246,16 +246,34 @@ function runTimeline(values) {
     (diags ? `; ${diags} line${diags === 1 ? '' : 's'} not read (first: line ${timeline.diagnostics[0].line}: ${timeline.diagnostics[0].message})` : '') + '\n');
 }
 
-/** The `.jsonl` files of a directory, as text (none when it does not exist and was not asked for). */
-function jsonlFiles(dir, asked) {
+/** The files of a directory with one of `extensions`, as text (none when it does not exist and was not asked for). */
+function jsonlFiles(dir, asked, extensions = ['.jsonl']) {
   if (!asked && !existsSync(dir)) return [];
   let names;
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort();
+    names = readdirSync(dir).filter((n) => extensions.some((e) => n.endsWith(e))).sort();
   } catch (e) {
     throw new UsageError(`cannot read directory ${dir}: ${e.code ?? firstLine(e.message)}`);
   }
   return names.map((n) => ({ path: join(dir, n), text: readText(join(dir, n), 'log') }));
+}
+
+/**
+ * Where a session's subagents' files are by default: Claude Code's `<FILE's name>/subagents/`, or
+ * Gemini CLI's `<session id>/` beside the recording (`chats/<session id>/<agent id>.jsonl`).
+ */
+function defaultChildren(file, text) {
+  const claude = join(file.replace(/\.jsonl$/, ''), 'subagents');
+  if (existsSync(claude)) return claude;
+  let sessionId;
+  try {
+    const first = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'));
+    sessionId = (first.trim() === '{' ? JSON.parse(text) : JSON.parse(first)).sessionId;
+  } catch {
+    return claude;
+  }
+  const gemini = typeof sessionId === 'string' && sessionId !== '' ? join(dirname(file), sessionId.replace(/[^a-zA-Z0-9_-]/g, '_')) : null;
+  return gemini !== null && existsSync(gemini) ? gemini : claude;
 }
 
 /** A session id as a file name. */
@@ -267,8 +285,9 @@ async function runImport(values, [file]) {
     throw new UsageError(`unknown format '${from}' (expected ${FORMATS.join(', ')})`);
   }
   const text = readText(file, 'session');
-  const childDir = values.children ?? join(file.replace(/\.jsonl$/, ''), 'subagents');
-  const children = jsonlFiles(childDir, values.children !== undefined);
+  const childDir = values.children ?? defaultChildren(file, text);
+  // (A Gemini CLI subagent's recording may be whole JSON, v0.37 and v0.38.)
+  const children = jsonlFiles(childDir, values.children !== undefined, ['.jsonl', '.json']);
   const tree = await cv.importTree(text, children.map((c) => c.text), from);
   const all = [tree.parent, ...tree.children];
   process.stderr.write(formatImportReport(tree.parent.report) + '\n');

@@ -85,6 +85,20 @@ test('cli import --from gemini-cli of a whole recording, then build from its out
   assert.equal(JSON.parse(b.stdout).contents.at(-1).role, 'model');
 });
 
+test('cli import of a Gemini CLI recording finds its subagents beside it, and tree walks them', () => {
+  const chats = fixture('gemini-cli-subagents/chats');
+  const out = join(tmp, 'gemini-tree');
+  const r = run(['import', '--out', out, join(chats, 'session-2026-06-02T09-00-9d2e0a41.jsonl')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /subagent [^\n]*c0ffee00-aaaa-4bbb-8ccc-000000000001\.jsonl: gemini-cli: \d+ lines -> \d+ records/);
+  assert.match(r.stderr, /2 subagent\(s\) answered its calls; 1 of their sessions imported; not given: c0ffee00-aaaa-4bbb-8ccc-000000000002/);
+  assert.deepEqual(r.stdout.trim().split('\n').map((p) => p.slice(out.length + 1)).sort(), ['9d2e0a41-3333-4c1e-9a3e-000000000003.jsonl', 'c0ffee00-aaaa-4bbb-8ccc-000000000001.jsonl']);
+  const t = run(['tree', '--session', join(out, '9d2e0a41-3333-4c1e-9a3e-000000000003.jsonl')]);
+  assert.equal(t.code, 0, t.stderr);
+  assert.match(t.stdout, /invoke_agent__a1 [^\n]*\[completed\]\n[│ ]+c0ffee00-aaaa-4bbb-8ccc-000000000001  gemini-2\.5-flash  2 requests/);
+  assert.match(t.stdout, /invoke_agent__a2 [^\n]*\[failed\]\n[│ ]+c0ffee00-aaaa-4bbb-8ccc-000000000002  \(its log was not found\)/);
+});
+
 test('cli import without --from detects the format', () => {
   const r = run(['import', fixture('pi.jsonl')]);
   assert.equal(r.code, 0, r.stderr);

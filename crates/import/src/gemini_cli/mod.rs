@@ -14,6 +14,11 @@
 //!   (`tokens`: Gemini's prompt count, less what the cache served), then each call's result
 //!   (`functionResponse` parts: `output`, `error`; images beside or inside them).
 //! - `info`, `warning`, `error`: the CLI's notices to its user, never sent (unmapped).
+//!
+//! Subagents (v0.39 on): a call that ran one names it (`agentId`), and the subagent's own
+//! recording (`chats/<parent session>/<agentId>.jsonl`, `kind: "subagent"`) has that id as its
+//! session: the log records which session answered the call (`subagent_started`,
+//! `subagent_ended`), so `import_tree` links the two. Earlier versions recorded no such link.
 
 pub mod recording;
 
@@ -24,7 +29,7 @@ use crate::codes;
 use contextview::conversation::SyntheticReason;
 use contextview::diagnostic::Diagnostic;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
-use contextview::update::record::{Event, Header, ModelSwitch, UsageAnchor};
+use contextview::update::record::{Event, Header, ModelSwitch, SubagentEnded, SubagentStarted, SubagentStatus, UsageAnchor};
 use recording::{is_command_or_echo, parts, Message, Recording};
 
 const PROVIDER: &str = "gemini";
@@ -56,6 +61,8 @@ pub fn import(recording: &Recording) -> Imported {
     }
     let mut imported = out.finish(header);
     imported.report.lines = recording.lines;
+    let subagent = recording.meta.get("kind").and_then(Value::as_str) == Some("subagent");
+    imported.report.audience = Some(if subagent { "subagent" } else { "primary" }.to_owned());
     imported
 }
 
@@ -152,7 +159,7 @@ fn gemini(out: &mut LogBuilder, message: &Message, model: &mut Option<String>, a
             out.unmapped(&format!("gemini_part:{}", part_kind(&part)));
         }
     }
-    let mut written: Vec<(String, Option<&Value>, &str)> = Vec::new();
+    let mut written: Vec<(&Value, String, Option<&Value>, &str)> = Vec::new();
     for call in calls.iter().copied() {
         let Some(call_id) = call.get("id").and_then(Value::as_str).filter(|c| !c.is_empty()) else {
             out.bad_line(line, &codes::IMPORT_BAD_TOOL_CALL, "a tool call with no id");
@@ -161,7 +168,7 @@ fn gemini(out: &mut LogBuilder, message: &Message, model: &mut Option<String>, a
         let name = call.get("name").and_then(Value::as_str).unwrap_or("");
         let meta = ProviderMeta { tool_name: Some(name.to_owned()), signature: signatures.get(call_id).cloned(), ..base.clone() };
         out.tool_call(call_id.to_owned(), name, call.get("args").cloned(), meta);
-        written.push((call_id.to_owned(), call.get("result"), call.get("status").and_then(Value::as_str).unwrap_or("")));
+        written.push((call, call_id.to_owned(), call.get("result"), call.get("status").and_then(Value::as_str).unwrap_or("")));
     }
     for call in &part_calls {
         let call_id = call.get("id").and_then(Value::as_str).unwrap_or("");
@@ -174,7 +181,7 @@ fn gemini(out: &mut LogBuilder, message: &Message, model: &mut Option<String>, a
         out.tool_call(call_id.to_owned(), name, call.get("args").cloned(), meta);
     }
     usage(out, value.get("tokens"), base.model.clone());
-    for (call_id, result, status) in written {
+    for (call, call_id, result, status) in written {
         let result_parts = parts(result);
         if result_parts.is_empty() {
             // The CLI sends no response for a call without a result: the call stays open.
@@ -182,7 +189,31 @@ fn gemini(out: &mut LogBuilder, message: &Message, model: &mut Option<String>, a
             continue;
         }
         let (content, failed) = response_content(out, line, &result_parts);
-        out.tool_result(&call_id, content, failed || matches!(status, "error" | "cancelled"), None);
+        let failed = failed || matches!(status, "error" | "cancelled");
+        let agent = call.get("agentId").and_then(Value::as_str).filter(|a| !a.is_empty());
+        if let Some(agent) = agent {
+            out.event(Event::SubagentStarted(SubagentStarted {
+                call_id: call_id.clone(),
+                session_id: agent.to_owned(),
+                task: ["prompt", "objective", "task"].iter().find_map(|k| call["args"].get(*k).and_then(Value::as_str)).unwrap_or("").to_owned(),
+                provider: None,
+                model: None,
+                report_tokens: 0,
+            }));
+        }
+        out.tool_result(&call_id, content, failed, None);
+        if let Some(agent) = agent {
+            out.linked_subagent(agent);
+            out.event(Event::SubagentEnded(SubagentEnded {
+                call_id: call_id.clone(),
+                session_id: agent.to_owned(),
+                status: if failed { SubagentStatus::Failed } else { SubagentStatus::Completed },
+                error: failed.then(|| format!("the subagent's call ended {status}")),
+                report_tokens: 0,
+                trimmed: false,
+                usage: None,
+            }));
+        }
         answered.insert(call_id);
     }
 }

@@ -133,3 +133,43 @@ fn text_that_is_no_recording_says_so() {
     assert_eq!(codes, ["import.malformed_line", "import.bad_entry"]);
     assert!(imported.records.is_empty());
 }
+
+#[test]
+fn a_subagent_s_recording_links_to_the_call_it_answered() {
+    let parent = include_str!("../../../../tests/fixtures/gemini-cli-subagents/chats/session-2026-06-02T09-00-9d2e0a41.jsonl");
+    let child = include_str!(
+        "../../../../tests/fixtures/gemini-cli-subagents/chats/9d2e0a41-3333-4c1e-9a3e-000000000003/c0ffee00-aaaa-4bbb-8ccc-000000000001.jsonl"
+    );
+    let tree = crate::import_tree(None, parent, &[child, WHOLE]).unwrap();
+    assert_eq!(tree.parent.report.audience.as_deref(), Some("primary"));
+    assert_eq!(tree.parent.report.subagents, ["c0ffee00-aaaa-4bbb-8ccc-000000000001", "c0ffee00-aaaa-4bbb-8ccc-000000000002"]);
+    let linked = &tree.children[0];
+    assert_eq!(linked.header.session_id, "c0ffee00-aaaa-4bbb-8ccc-000000000001");
+    assert_eq!(linked.header.parent_session_id.as_deref(), Some("9d2e0a41-3333-4c1e-9a3e-000000000003"));
+    assert_eq!(linked.header.parent_call_id.as_deref(), Some("invoke_agent__a1"));
+    assert_eq!(linked.report.audience.as_deref(), Some("subagent"));
+    assert_eq!(linked.report.fidelity.missing, []);
+    // The second agent's recording was not given; the other session is no child of this one.
+    assert_eq!(tree.missing, ["c0ffee00-aaaa-4bbb-8ccc-000000000002"]);
+    assert_eq!(tree.unlinked, ["5b0c7e2a-2222-4c1e-9a3e-000000000002"]);
+    // The parent's log says how each ended.
+    let ends: Vec<String> = tree
+        .parent
+        .records
+        .iter()
+        .filter_map(|r| match &r.body {
+            RecordBody::Event(Event::SubagentStarted(s)) => Some(format!("started {} {} {:?}", s.call_id, s.session_id, s.task)),
+            RecordBody::Event(Event::SubagentEnded(e)) => Some(format!("ended {} {:?}", e.call_id, e.status)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        ends,
+        [
+            "started invoke_agent__a1 c0ffee00-aaaa-4bbb-8ccc-000000000001 \"Find where the retry policy is decided.\"",
+            "ended invoke_agent__a1 Completed",
+            "started invoke_agent__a2 c0ffee00-aaaa-4bbb-8ccc-000000000002 \"Check the tests of the retry policy.\"",
+            "ended invoke_agent__a2 Failed",
+        ]
+    );
+}

@@ -63,3 +63,39 @@ pub fn gemini_cli_sessions_import_with_nothing_missing_and_build_for_every_provi
         );
     }
 }
+
+pub fn copilot_cli_sessions_import_with_nothing_missing_and_build_for_every_provider(dir: &Path) {
+    let files = files(dir, "copilot-cli");
+    assert!(!files.is_empty(), "expected the corpus's Copilot CLI sessions");
+    for (name, text) in &files {
+        assert_eq!(detect(text), Some(Format::CopilotCli), "{name}");
+        let imported = import(None, text).unwrap();
+        let report = &imported.report;
+        assert!(report.diagnostics.is_empty(), "{name}: {:?}", report.diagnostics);
+        let fidelity = &report.fidelity;
+        assert!(fidelity.missing.is_empty(), "{name}: {:?}", &fidelity.missing[..fidelity.missing.len().min(5)]);
+        // Every prompt, answer and completed call of the file's main agent is there: counted
+        // from the file's own events, apart from either reader.
+        let events: Vec<serde_json::Value> = text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect();
+        let of = |kind: &str| events.iter().filter(|e| e["type"] == kind && e["data"].get("parentToolCallId").is_none()).collect::<Vec<_>>();
+        let typed = of("user.message").iter().filter(|e| e["data"]["content"].as_str().is_some_and(|c| !c.is_empty())).count();
+        let completed = of("tool.execution_complete").iter().filter(|e| e["data"]["isUserRequested"] != true).map(|e| e["data"]["toolCallId"].as_str().unwrap_or("")).collect::<std::collections::HashSet<_>>().len();
+        assert_eq!((fidelity.source.prompts, fidelity.source.tool_calls), (typed, completed), "{name}");
+        let log = write_log(&imported.header, &imported.records);
+        assert_eq!(parse_log(&log).records, imported.records, "{name}");
+        let items = replay(&imported.records).items;
+        let prompts: Vec<usize> = items.iter().enumerate().filter(|(_, i)| matches!(i, Item::User(m) if m.synthetic.is_none())).map(|(i, _)| i + 1).collect();
+        let mut builds = 0;
+        for provider in Provider::ALL {
+            let options = BuildOptions::new(provider, contextview::request::default_model(provider));
+            for &end in prompts.iter().chain([items.len()].iter()) {
+                match build(&items[..end], &options) {
+                    Ok(_) => builds += 1,
+                    Err(BuildError::EndsWithAssistant { .. }) if provider == Provider::Anthropic && end == items.len() => {}
+                    Err(e) => panic!("{name}: {provider} at {end}/{}: {e:?}", items.len()),
+                }
+            }
+        }
+        eprintln!("{name:.60}: {} lines -> {} records, {} items, fidelity {:?}, {builds} builds, unmapped {:?}", report.lines, report.records, items.len(), fidelity.source, report.unmapped);
+    }
+}

@@ -1064,6 +1064,7 @@ mod any_lines {
             Format::Codex => include_str!("../fixtures/codex.jsonl"),
             Format::Pi => include_str!("../fixtures/pi.jsonl"),
             Format::GeminiCli => include_str!("../fixtures/gemini-cli.jsonl"),
+            Format::CopilotCli => include_str!("../fixtures/copilot-cli.jsonl"),
         };
         let mut lines: Vec<String> = fixture.lines().map(str::to_owned).collect();
         // Shapes the fixture files lack: parallel calls, streamed results, compaction, events.
@@ -1090,6 +1091,12 @@ mod any_lines {
                 json!({"id": "k4", "type": "gemini", "toolCalls": [{"id": "t", "name": "x", "result": null, "status": "cancelled"}, {"name": "no id"}], "tokens": null}),
                 json!({"id": "k5", "type": "warning", "content": "w"}),
             ],
+            Format::CopilotCli => vec![
+                json!({"type": "session.compaction_complete", "data": {"success": true, "summaryContent": "S."}, "id": "x1"}),
+                json!({"type": "tool.execution_complete", "data": {"success": false}, "id": "x2"}),
+                json!({"type": "assistant.message", "data": {"toolRequests": [{"name": "no id"}, {"toolCallId": "orphan", "name": "view"}]}, "id": "x3"}),
+                json!({"type": "user.message", "data": {"attachments": [{"type": "blob", "data": "not base64!", "mimeType": "image/png"}]}, "id": "x4"}),
+            ],
             Format::Pi => vec![
                 json!({"type": "compaction", "timestamp": "t", "summary": "S.", "firstKeptEntryIndex": 2, "tokensBefore": 10}),
                 pi_entry("z1", Some("missing"), json!({"role": "assistant", "stopReason": "aborted", "content": [{"type": "text", "text": "half"}]})),
@@ -1105,7 +1112,7 @@ mod any_lines {
         // A recording's lines follow its header (without one, the text reads as a whole record).
         let header = match format {
             Format::GeminiCli => format!("{}\n", pool[0]),
-            Format::ClaudeCode | Format::Codex | Format::Pi => String::new(),
+            Format::ClaudeCode | Format::Codex | Format::Pi | Format::CopilotCli => String::new(),
         };
         let text: String = std::iter::once(header)
             .chain(picks.iter()
@@ -1150,6 +1157,9 @@ mod any_lines {
 
         #[test]
         fn gemini_cli(picks in picks()) { check(Format::GeminiCli, &picks)?; }
+
+        #[test]
+        fn copilot_cli(picks in picks()) { check(Format::CopilotCli, &picks)?; }
     }
 }
 

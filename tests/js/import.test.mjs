@@ -99,6 +99,26 @@ test('cli import of a Gemini CLI recording finds its subagents beside it, and tr
   assert.match(t.stdout, /invoke_agent__a2 [^\n]*\[failed\]\n[│ ]+c0ffee00-aaaa-4bbb-8ccc-000000000002  \(its log was not found\)/);
 });
 
+test('a Copilot CLI events file imports what the CLI replays to its model', async () => {
+  const text = readFileSync(fixture('copilot-cli.jsonl'), 'utf8');
+  const { log, report } = await cv.importSession(text);
+  assert.equal(report.format, 'copilot-cli');
+  assert.deepEqual(report.fidelity.missing, []);
+  assert.deepEqual(report.diagnostics.map((d) => [d.code, d.line]), [['import.malformed_line', 41]]);
+  assert.equal(report.unmapped['subagent:assistant.message'], 1);
+  // Up to its compaction, the file builds for every API (its last answer ends it: all but Anthropic's).
+  const before = text.split('\n').filter((l) => l.trim()).slice(0, text.split('\n').findIndex((l) => l.includes('"session.compaction_start"'))).join('\n');
+  const early = await cv.importSession(before, 'copilot-cli');
+  for (const provider of ['openai-chat', 'openai-responses', 'gemini']) {
+    const { payload } = cv.buildRequest({ log: early.log, provider });
+    assert.match(JSON.stringify(payload), /Background agent 'explore' completed\./, provider);
+  }
+  assert.equal(cv.parseLog(log).header.importedFrom, 'copilot-cli');
+  const r = run(['import', '--from', 'copilot-cli', fixture('copilot-cli.jsonl')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^contextview: import copilot-cli: 41 lines -> \d+ records/);
+});
+
 test('cli import without --from detects the format', () => {
   const r = run(['import', fixture('pi.jsonl')]);
   assert.equal(r.code, 0, r.stderr);

@@ -9,6 +9,7 @@
 //! - [`claude_code`]: Claude Code project JSONL (`parentUuid` tree, sidechains, compact boundaries);
 //! - [`codex`]: Codex rollout JSONL (`session_meta`, `response_item`, `event_msg`, `compacted`);
 //! - [`pi`]: pi session JSONL (v1 linear, v2/v3 `id`/`parentId` tree, compaction entries);
+//! - [`copilot_cli`]: GitHub Copilot CLI session events (`events.jsonl`);
 //! - [`gemini_cli`]: Gemini CLI chat recordings (the whole-file `session-*.json`, the appended
 //!   `session-*.jsonl` with its `$set` and `$rewindTo` lines).
 
@@ -19,6 +20,7 @@ mod claude_entry;
 pub mod error_codes;
 mod claude_subagents;
 pub mod codex;
+pub mod copilot_cli;
 pub mod fidelity;
 pub mod gemini_cli;
 pub mod pi;
@@ -48,10 +50,12 @@ pub enum Format {
     Pi,
     #[serde(rename = "gemini-cli")]
     GeminiCli,
+    #[serde(rename = "copilot-cli")]
+    CopilotCli,
 }
 
 impl Format {
-    pub const ALL: [Format; 4] = [Format::ClaudeCode, Format::Codex, Format::Pi, Format::GeminiCli];
+    pub const ALL: [Format; 5] = [Format::ClaudeCode, Format::Codex, Format::Pi, Format::GeminiCli, Format::CopilotCli];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -59,6 +63,7 @@ impl Format {
             Format::Codex => "codex",
             Format::Pi => "pi",
             Format::GeminiCli => "gemini-cli",
+            Format::CopilotCli => "copilot-cli",
         }
     }
 }
@@ -75,7 +80,7 @@ impl FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.as_str() == s)
-            .ok_or_else(|| format!("unknown format `{s}` (expected claude-code, codex, pi or gemini-cli)"))
+            .ok_or_else(|| format!("unknown format `{s}` (expected claude-code, codex, pi, gemini-cli or copilot-cli)"))
     }
 }
 
@@ -152,7 +157,7 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
         Some(f) => f,
         None => detect(text).ok_or_else(|| {
             ImportError::UnknownFormat(
-                "could not recognise the session format from its first lines; pass it explicitly (claude-code, codex, pi or gemini-cli)".to_owned(),
+                "could not recognise the session format from its first lines; pass it explicitly (claude-code, codex, pi, gemini-cli or copilot-cli)".to_owned(),
             )
         })?,
     };
@@ -174,6 +179,11 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
             let lines = lines();
             let source = fidelity::pi::source_view(&lines);
             (pi::import(lines), source)
+        }
+        Format::CopilotCli => {
+            let lines = lines();
+            let source = fidelity::copilot_cli::source_view(&lines);
+            (copilot_cli::import(lines), source)
         }
         Format::GeminiCli => {
             let recording = gemini_cli::recording::read(text);
@@ -291,6 +301,9 @@ pub fn detect(text: &str) -> Option<Format> {
     }
     for value in json_lines(text).filter_map(|(_, r)| r.ok()).take(50) {
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+        if copilot_cli::is_event(&value) {
+            return Some(Format::CopilotCli);
+        }
         match kind {
             "session_meta" | "response_item" | "turn_context" | "event_msg" | "compacted" => return Some(Format::Codex),
             // Early Codex rollouts: bare response items.

@@ -14,6 +14,7 @@
 
 pub mod claude_code;
 pub mod codex;
+pub mod copilot_cli;
 pub mod gemini_cli;
 pub mod pi;
 

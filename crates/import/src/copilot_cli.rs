@@ -1,0 +1,176 @@
+//! GitHub Copilot CLI session events (`~/.copilot/session-state/<session>/events.jsonl`) → our log.
+//!
+//! One event a line: `{type, data, id, timestamp, parentId}`, in the order the CLI emitted
+//! them. `parentId` is only the event before in memory, often one never written (streaming
+//! deltas are not persisted), so the file's order is the conversation's. Read as the CLI itself
+//! rebuilds its model's history (npm `@github/copilot` 1.0.10, its event schema and replay):
+//! - `session.start`: the session, its start and folder, and its model when it names one;
+//!   `session.model_change`: the model from then on (its provider told by the model's name);
+//! - `user.message`: the prompt as the model got it (`transformedContent`, the CLI's date and
+//!   reminders around what was typed; else `content`), with the images attached as blobs; one
+//!   typed by no one (`content` empty: autopilot's nudge to go on) is an auto-continue;
+//! - `assistant.message`: its reasoning (`reasoningText`; the opaque signature that comes with
+//!   it belongs to the CLI's own endpoint and is not kept), its text, its tool calls
+//!   (`toolRequests`);
+//! - `tool.execution_complete`: a call's result — `result.content` as the model got it, or the
+//!   error's message when it failed; the first for a call wins;
+//! - `system.notification`: a notice the model got as a user message;
+//! - `session.compaction_start` / `session.compaction_complete`: a compaction, keeping what came
+//!   after its start, with the summary the CLI puts in place of the rest.
+//!
+//! Not kept, counted: a subagent's own events (`parentToolCallId`, which the parent's model
+//! never saw: it got the task's result), the user's own shell runs, hooks, turns' bounds, and
+//! the CLI's notices, errors and modes. The file holds no usage the ledger can anchor on (only
+//! each answer's output count), nor the system prompt or tool definitions of 1.0.10.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::{image_block, Imported, LogBuilder, ParsedLine, Stream};
+use contextview::conversation::SyntheticReason;
+use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
+use contextview::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch};
+
+/// The provider a Copilot model name belongs to (Copilot serves several).
+pub fn provider_of(model: &str) -> &'static str {
+    let m = model.to_ascii_lowercase();
+    if m.starts_with("claude") {
+        "anthropic"
+    } else if m.starts_with("gemini") {
+        "gemini"
+    } else {
+        "openai-chat"
+    }
+}
+
+/// Whether `value` is an event of this format (a dotted `type` with a `data` object).
+pub fn is_event(value: &Value) -> bool {
+    let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+    value.get("data").is_some_and(Value::is_object)
+        && ["session.", "user.", "assistant.", "tool.", "hook.", "subagent.", "system."].iter().any(|p| kind.starts_with(p))
+}
+
+/// Imports a session's lines, each parsed once ([`super::json_lines`]).
+pub fn import(lines: Vec<ParsedLine>) -> Imported {
+    let mut out = LogBuilder::new();
+    let mut header = Header::new("");
+    let mut model: Option<String> = None;
+    let mut answered: HashSet<String> = HashSet::new();
+    let mut compaction_from: Option<u64> = None;
+    for (line, parsed) in lines {
+        let Some(value) = out.object(line, parsed) else { continue };
+        let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
+        let data = value.get("data").cloned().unwrap_or(Value::Null);
+        let id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
+        if data.get("parentToolCallId").is_some_and(|p| !p.is_null()) || value.get("agentId").is_some_and(Value::is_string) {
+            out.unmapped(&format!("subagent:{kind}"));
+            continue;
+        }
+        let str_of = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
+        match kind.as_str() {
+            "session.start" | "session.resume" => {
+                if kind == "session.start" {
+                    header.session_id = str_of("sessionId").unwrap_or_default();
+                    header.created_at = str_of("startTime");
+                    header.cwd = data.pointer("/context/cwd").and_then(Value::as_str).map(str::to_owned);
+                }
+                if let Some(m) = str_of("selectedModel") {
+                    switch(&mut out, &mut model, &m);
+                }
+            }
+            "session.model_change" => match str_of("newModel") {
+                Some(m) => switch(&mut out, &mut model, &m),
+                None => out.unmapped("session.model_change:without_model"),
+            },
+            "user.message" => user(&mut out, line, &id, &data),
+            "assistant.message" => assistant(&mut out, &id, &data, model.as_deref()),
+            "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) == Some(true) => out.unmapped("tool:user_requested"),
+            "tool.execution_complete" => {
+                let Some(call) = str_of("toolCallId") else {
+                    out.bad_line(line, &crate::codes::IMPORT_BAD_TOOL_RESULT, "tool.execution_complete names no toolCallId");
+                    continue;
+                };
+                if !answered.insert(call.clone()) {
+                    out.unmapped("tool.execution_complete:repeated");
+                    continue;
+                }
+                let success = data.get("success").and_then(Value::as_bool).unwrap_or(false);
+                let text = match success {
+                    true => data.pointer("/result/content").and_then(Value::as_str).unwrap_or("").to_owned(),
+                    false => data.pointer("/error/message").and_then(Value::as_str).filter(|m| !m.is_empty()).unwrap_or("Tool execution failed").to_owned(),
+                };
+                let content = vec![ToolCallContent::Content { content: ContentBlock::text(text), meta: None }];
+                out.tool_result(&call, content, !success, None);
+            }
+            "system.notification" => {
+                let meta = ProviderMeta { synthetic: Some(SyntheticReason::SystemReminder), ..ProviderMeta::default() };
+                out.chunk(Stream::User, &id, ContentBlock::text(str_of("content").unwrap_or_default()), &meta);
+            }
+            "session.compaction_start" => compaction_from = Some(out.next_seq()),
+            "session.compaction_complete" => match (data.get("success").and_then(Value::as_bool), str_of("summaryContent")) {
+                (Some(true), Some(summary)) => {
+                    let first_kept_seq = compaction_from.take().unwrap_or_else(|| out.next_seq() + 1);
+                    let tokens_before = data.get("preCompactionTokens").and_then(Value::as_u64);
+                    out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq, tokens_before, summary_tokens: None, trim_kept_over: None }));
+                }
+                _ => out.unmapped("session.compaction_complete:failed"),
+            },
+            other => out.unmapped(if other.is_empty() { "untyped" } else { other }),
+        }
+    }
+    let mut imported = out.finish(header);
+    imported.report.audience = Some("primary".to_owned());
+    imported
+}
+
+fn switch(out: &mut LogBuilder, model: &mut Option<String>, new: &str) {
+    if model.as_deref() != Some(new) {
+        out.event(Event::ModelSwitch(ModelSwitch { provider: provider_of(new).to_owned(), model: new.to_owned(), context_window: None }));
+        *model = Some(new.to_owned());
+    }
+}
+
+fn user(out: &mut LogBuilder, line: usize, id: &str, data: &Value) {
+    let content = data.get("content").and_then(Value::as_str).unwrap_or("");
+    let sent = data.get("transformedContent").and_then(Value::as_str).unwrap_or(content);
+    let synthetic = content.is_empty().then_some(SyntheticReason::AutoContinue);
+    let meta = ProviderMeta { synthetic, ..ProviderMeta::default() };
+    out.chunk(Stream::User, id, ContentBlock::text(sent), &meta);
+    for attachment in data.get("attachments").and_then(Value::as_array).into_iter().flatten() {
+        let kind = attachment.get("type").and_then(Value::as_str).unwrap_or("");
+        let mime = attachment.get("mimeType").and_then(Value::as_str).unwrap_or("");
+        match (kind, attachment.get("data").and_then(Value::as_str)) {
+            ("blob", Some(bytes)) if mime.starts_with("image/") => {
+                let image = image_block(bytes, mime, line, out);
+                out.chunk(Stream::User, id, image, &meta);
+            }
+            // A file or folder is named to the model with its line count, read from disk when
+            // the CLI sends it: not in the file.
+            _ => out.unmapped(&format!("attachment:{}", if kind.is_empty() { "untyped" } else { kind })),
+        }
+    }
+}
+
+fn assistant(out: &mut LogBuilder, id: &str, data: &Value, model: Option<&str>) {
+    let message_id = data.get("messageId").and_then(Value::as_str).unwrap_or(id);
+    let base = ProviderMeta { provider: model.map(|m| provider_of(m).to_owned()), model: model.map(str::to_owned), ..ProviderMeta::default() };
+    if let Some(reasoning) = data.get("reasoningText").and_then(Value::as_str).filter(|r| !r.trim().is_empty()) {
+        out.chunk(Stream::Thought, message_id, ContentBlock::text(reasoning), &base);
+    }
+    if let Some(text) = data.get("content").and_then(Value::as_str).filter(|t| !t.trim().is_empty()) {
+        out.chunk(Stream::Agent, message_id, ContentBlock::text(text), &base);
+    }
+    for request in data.get("toolRequests").and_then(Value::as_array).into_iter().flatten() {
+        let Some(call) = request.get("toolCallId").and_then(Value::as_str).filter(|c| !c.is_empty()) else {
+            out.unmapped("tool_request:without_id");
+            continue;
+        };
+        let name = request.get("name").and_then(Value::as_str).unwrap_or("");
+        let meta = ProviderMeta { tool_name: Some(name.to_owned()), ..base.clone() };
+        out.tool_call(call.to_owned(), name, request.get("arguments").cloned(), meta);
+    }
+}
+
+#[cfg(test)]
+mod tests;

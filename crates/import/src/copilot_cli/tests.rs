@@ -1,0 +1,112 @@
+use pretty_assertions::assert_eq;
+
+use contextview::conversation::{text_of, Item, Part};
+use contextview::update::record::{Event, RecordBody};
+
+use crate::{detect, import, Format};
+
+const EVENTS: &str = include_str!("../../../../tests/fixtures/copilot-cli.jsonl");
+
+/// The file up to the compaction (what the session held before it).
+fn before_compaction() -> String {
+    EVENTS.lines().take_while(|l| !l.contains("\"session.compaction_start\"")).map(|l| format!("{l}\n")).collect()
+}
+
+fn items(text: &str) -> Vec<String> {
+    let imported = import(None, text).unwrap();
+    contextview::update::replay(&imported.records)
+        .items
+        .iter()
+        .map(|item| match item {
+            Item::User(m) => {
+                let images = m.content.iter().filter(|p| matches!(p, Part::Image(_))).count();
+                format!("user{}: {}{}", m.synthetic.map(|s| format!(" ({})", s.as_str())).unwrap_or_default(), text_of(&m.content), if images > 0 { format!(" +{images} image") } else { String::new() })
+            }
+            Item::Assistant(a) => format!("assistant: {}", a.text),
+            Item::Reasoning(r) => format!("reasoning: {}", r.text),
+            Item::ToolCall(c) => format!("call {} {} {}", c.call_id, c.name, c.input.as_str()),
+            Item::ToolResult(r) => format!("result {}{}: {}", r.call_id, if r.is_error { " (error)" } else { "" }, text_of(&r.content)),
+            Item::Native(_) => "native".to_owned(),
+        })
+        .collect()
+}
+
+#[test]
+fn the_events_import_as_the_cli_replays_them_to_its_model() {
+    let text = before_compaction();
+    assert_eq!(detect(&text), Some(Format::CopilotCli));
+    assert_eq!(
+        items(&text),
+        [
+            "user: <current_datetime>2026-06-03T08:00:02.000Z</current_datetime>\n\nWhy is the build slow? +1 image",
+            "reasoning: The build script may run on every build.",
+            "call toolu_a1 report_intent {\"intent\":\"Profiling the build\"}",
+            "call toolu_a2 view {\"path\":\"/work/app/build.rs\"}",
+            "call toolu_a3 powershell {\"-n\":true,\"command\":\"cargo build --timings\"}",
+            "result toolu_a1: Intent logged",
+            "result toolu_a3 (error): command timed out after 30s",
+            "result toolu_a2: 1. fn main() { println!(\"cargo:rerun-if-changed=.\"); }",
+            "user: also check the linker",
+            "assistant: `rerun-if-changed=.` makes the build script run on every change in the crate.",
+            "user (auto_continue): You have not yet marked the task as complete using the task_complete tool.",
+            "assistant: Delegating the linker check.",
+            "call call_t1 task {\"agent_type\":\"explore\",\"prompt\":\"Check the linker flags.\"}",
+            "result call_t1: The linker is lld (.cargo/config.toml).",
+            "user (system_reminder): Background agent 'explore' completed.",
+        ]
+    );
+    let imported = import(None, &text).unwrap();
+    assert_eq!(imported.header.session_id, "7a1d0c55-4444-4c1e-9a3e-000000000004");
+    assert_eq!(imported.header.cwd.as_deref(), Some("/work/app"));
+    assert_eq!(imported.report.fidelity.missing, []);
+    let source = imported.report.fidelity.source;
+    assert_eq!((source.prompts, source.assistant_texts, source.reasoning, source.tool_calls, source.images), (2, 2, 1, 4, 1));
+    let models: Vec<String> = imported
+        .records
+        .iter()
+        .filter_map(|r| match &r.body {
+            RecordBody::Event(Event::ModelSwitch(m)) => Some(format!("{} {}", m.provider, m.model)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(models, ["anthropic claude-sonnet-4.6", "openai-chat gpt-5.2"]);
+}
+
+#[test]
+fn a_compaction_keeps_what_came_after_its_start_and_the_rest_is_counted() {
+    assert_eq!(
+        items(EVENTS),
+        [
+            "user (compaction): <compaction_summary>\nThe user asked why the build is slow; the build script reruns on every change.\n</compaction_summary>",
+            "assistant: Done: drop `rerun-if-changed=.`; the linker is already lld.",
+        ]
+    );
+    let imported = import(None, EVENTS).unwrap();
+    let report = &imported.report;
+    assert_eq!(report.fidelity.missing, []);
+    let unmapped: Vec<(&str, usize)> = report.unmapped.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(
+        unmapped,
+        [
+            ("assistant.turn_end", 3),
+            ("assistant.turn_start", 3),
+            ("attachment:file", 1),
+            ("hook.end", 1),
+            ("hook.start", 1),
+            ("session.error", 1),
+            ("session.info", 1),
+            ("session.mode_changed", 1),
+            ("session.usage_checkpoint", 1),
+            ("subagent.completed", 1),
+            ("subagent.started", 1),
+            ("subagent:assistant.message", 1),
+            ("subagent:tool.execution_complete", 1),
+            ("tool.execution_complete:repeated", 1),
+            ("tool.execution_start", 4),
+            ("tool.user_requested", 1),
+            ("tool:user_requested", 1),
+        ]
+    );
+    let codes: Vec<(&str, Option<usize>)> = report.diagnostics.iter().map(|d| (d.code.as_str(), d.line)).collect();
+    assert_eq!(codes, [("import.malformed_line", Some(41))]);
+}

@@ -1,0 +1,66 @@
+//! What Copilot CLI's model saw, by the CLI's own replay of its events (npm `@github/copilot`
+//! 1.0.10): a user message is its `transformedContent` (else its `content`) with the images
+//! attached as blobs — one typed by no one (autopilot's nudge) is no one's prompt; an assistant
+//! message of the main agent is its reasoning text, its text and its tool calls; a tool's
+//! completion (not the user's own shell run) answers its call, the first one for a call. A
+//! subagent's events (`parentToolCallId`, or an `agentId`) never reach the main model. A
+//! compaction replaces what came before its start with its summary.
+
+use serde_json::Value;
+
+use super::SourceView;
+use crate::ParsedLine;
+
+pub fn source_view(lines: &[ParsedLine]) -> SourceView {
+    let mut view = SourceView::default();
+    let mut compacted_from: Option<usize> = None;
+    let events: Vec<(usize, &Value)> = lines.iter().filter_map(|(line, v)| v.as_ref().ok().filter(|v| v.is_object()).map(|v| (*line, v))).collect();
+    // The last successful compaction: what came before its start is its summary now.
+    let mut start_at = 0;
+    for (i, (_, event)) in events.iter().enumerate() {
+        match event.get("type").and_then(Value::as_str) {
+            Some("session.compaction_start") => compacted_from = Some(i),
+            Some("session.compaction_complete") if event.pointer("/data/success").and_then(Value::as_bool) == Some(true) => {
+                start_at = compacted_from.unwrap_or(i);
+            }
+            _ => {}
+        }
+    }
+    for (line, event) in &events[start_at..] {
+        let line = *line;
+        let data = &event["data"];
+        if data.get("parentToolCallId").is_some_and(|p| !p.is_null()) || event.get("agentId").is_some_and(Value::is_string) {
+            continue;
+        }
+        let id = event.get("id").and_then(Value::as_str);
+        match event.get("type").and_then(Value::as_str).unwrap_or("") {
+            "user.message" => {
+                let content = data.get("content").and_then(Value::as_str).unwrap_or("");
+                if !content.is_empty() {
+                    view.prompt(line, id, data.get("transformedContent").and_then(Value::as_str).unwrap_or(content));
+                }
+                for a in data.get("attachments").and_then(Value::as_array).into_iter().flatten() {
+                    if a.get("type").and_then(Value::as_str) == Some("blob") && a.get("mimeType").and_then(Value::as_str).is_some_and(|m| m.starts_with("image/")) {
+                        view.image(line, a.get("data").and_then(Value::as_str).unwrap_or(""));
+                    }
+                }
+            }
+            "assistant.message" => {
+                if let Some(text) = data.get("reasoningText").and_then(Value::as_str) {
+                    view.reasoning(line, &[], text);
+                }
+                view.assistant_text(line, id, data.get("content").and_then(Value::as_str).unwrap_or(""));
+                for request in data.get("toolRequests").and_then(Value::as_array).into_iter().flatten() {
+                    view.call(line, request.get("toolCallId").and_then(Value::as_str).unwrap_or(""));
+                }
+            }
+            "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) != Some(true) => {
+                if let Some(call) = data.get("toolCallId").and_then(Value::as_str) {
+                    view.result(call);
+                }
+            }
+            _ => {}
+        }
+    }
+    view
+}

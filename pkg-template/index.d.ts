@@ -48,7 +48,7 @@ export type LazySource = WasmSource | Promise<WasmSource> | (() => WasmSource | 
 // tries again.
 
 /** The format of another agent's session file. */
-export type ImportFormat = 'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli';
+export type ImportFormat = 'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider';
 
 /** The lazy module's exports, synchronous once it is loaded. */
 export interface LazyModule {
@@ -70,7 +70,7 @@ export function loadLazyModule(source?: LazySource): Promise<LazyModule>;
 export function lazyModuleLoaded(): boolean;
 
 /**
- * Imports another agent's session file (Claude Code, Codex, pi, Gemini CLI or Copilot CLI) into our log format, loading
+ * Imports another agent's session file (Claude Code, Codex, pi, Gemini CLI, Copilot CLI or Aider) into our log format, loading
  * the lazy module on first use. The format is detected when not given; bad lines are reported
  * in `report.diagnostics`; an unrecognised format rejects with code `unknown_format`.
  */

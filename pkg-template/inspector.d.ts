@@ -52,7 +52,7 @@ export declare class ContextviewInspector extends HTMLElement {
   /** Resolves once the library is loaded; feed the element after it. */
   readonly ready: Promise<ContextviewInspector>;
   /**
-   * Shows a session: our log, or a Claude Code, Codex, pi, Gemini CLI or Copilot CLI file; with `children`, its
+   * Shows a session: our log, or a Claude Code, Codex, pi, Gemini CLI or Copilot CLI file, or an Aider chat history; with `children`, its
    * subagents' logs or files, each shown at the call it answered with its requests' cost.
    * Resolves once it is shown (another agent's file loads the lazy module, with the importers,
    * the first time); a failure is shown in the element's status, not thrown.

@@ -1,5 +1,5 @@
 // <contextview-inspector>: the context inspector as an element a web IDE embeds. The host feeds
-// it a session (our log, or a Claude Code, Codex, pi, Gemini CLI or Copilot CLI file), a workspace (any FileSystem the
+// it a session (our log, or a Claude Code, Codex, pi, Gemini CLI or Copilot CLI file, or an Aider chat history), a workspace (any FileSystem the
 // package takes) and the what-if options; the element shows each request the session sent, where
 // its tokens went, what the cache should serve and what it cost, in its own shadow root. The
 // same modules run the standalone page (www/ in the repository).

@@ -99,3 +99,37 @@ pub fn copilot_cli_sessions_import_with_nothing_missing_and_build_for_every_prov
         eprintln!("{name:.60}: {} lines -> {} records, {} items, fidelity {:?}, {builds} builds, unmapped {:?}", report.lines, report.records, items.len(), fidelity.source, report.unmapped);
     }
 }
+
+pub fn aider_histories_import_with_nothing_missing_and_build_for_every_provider(dir: &Path) {
+    let files = files(dir, "aider");
+    assert!(!files.is_empty(), "expected the corpus's Aider histories");
+    for (name, text) in &files {
+        assert_eq!(detect(text), Some(Format::Aider), "{name}");
+        let imported = import(None, text).unwrap();
+        let report = &imported.report;
+        assert!(report.diagnostics.is_empty(), "{name}: {:?}", report.diagnostics);
+        assert!(report.fidelity.missing.is_empty(), "{name}: {:?}", report.fidelity.missing);
+        // Every run the file holds is in the log, the last one the view; every line the user
+        // typed (Aider's `#### ` lines) is a prompt, a command or an answer's echo.
+        let runs = text.lines().filter(|l| l.starts_with("# aider chat started at ")).count();
+        let rewinds = imported.records.iter().filter(|r| matches!(&r.body, contextview::update::RecordBody::Event(contextview::update::Event::Rewind(_)))).count();
+        assert!(rewinds < runs, "{name}: {rewinds} rewinds for {runs} runs");
+        let log = write_log(&imported.header, &imported.records);
+        assert_eq!(parse_log(&log).records, imported.records, "{name}");
+        let items = replay(&imported.records).items;
+        let prompts: Vec<usize> = items.iter().enumerate().filter(|(_, i)| matches!(i, Item::User(m) if m.synthetic.is_none())).map(|(i, _)| i + 1).collect();
+        let mut builds = 0;
+        for provider in Provider::ALL {
+            let options = BuildOptions::new(provider, contextview::request::default_model(provider));
+            for &end in prompts.iter().chain([items.len()].iter()) {
+                match build(&items[..end], &options) {
+                    Ok(_) => builds += 1,
+                    Err(BuildError::EndsWithAssistant { .. }) if provider == Provider::Anthropic && end == items.len() => {}
+                    Err(BuildError::EmptyConversation { .. }) if end == 0 => {}
+                    Err(e) => panic!("{name}: {provider} at {end}/{}: {e:?}", items.len()),
+                }
+            }
+        }
+        eprintln!("{name:.60}: {runs} runs, {} records, {} items in the last run's view, fidelity {:?}, {builds} builds, unmapped {:?}", report.records, items.len(), report.fidelity.source, report.unmapped);
+    }
+}

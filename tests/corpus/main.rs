@@ -28,7 +28,7 @@ fn main() -> std::process::ExitCode {
     if !present {
         eprintln!("corpus suite SKIPPED: no corpus at {} (set CONTEXTVIEW_CORPUS to point at one)", dir.display());
     }
-    let tests: [(&str, fn(&Path)); 15] = [
+    let tests: [(&str, fn(&Path)); 16] = [
         ("sessions::import_replay_and_build_valid_payloads_for_every_provider", sessions::corpus_sessions_import_replay_and_build_valid_payloads_for_every_provider),
         ("sessions::request_pipeline_keeps_its_rules", sessions::corpus_request_pipeline_keeps_its_rules),
         ("sessions::token_ledger_is_close_to_the_tokenizer_and_to_reported_usage", sessions::corpus_token_ledger_is_close_to_the_tokenizer_and_to_reported_usage),
@@ -38,6 +38,7 @@ fn main() -> std::process::ExitCode {
         ("sessions::builds_match_the_recorded_oracle", sessions::corpus_builds_match_the_recorded_oracle),
         ("agents::gemini_cli_sessions_import_with_nothing_missing_and_build_for_every_provider", agents::gemini_cli_sessions_import_with_nothing_missing_and_build_for_every_provider),
         ("agents::copilot_cli_sessions_import_with_nothing_missing_and_build_for_every_provider", agents::copilot_cli_sessions_import_with_nothing_missing_and_build_for_every_provider),
+        ("agents::aider_histories_import_with_nothing_missing_and_build_for_every_provider", agents::aider_histories_import_with_nothing_missing_and_build_for_every_provider),
         ("subagents::claude_code_subagents_link_to_the_calls_they_answered", subagents::claude_code_subagents_link_to_the_calls_they_answered),
         ("discovery::oxc_nested_agents_files_load_root_to_cwd_and_below_cwd_on_demand", discovery::oxc_nested_agents_files_load_root_to_cwd_and_below_cwd_on_demand),
         ("discovery::ccusage_symlinked_claude_files_load_once", discovery::ccusage_symlinked_claude_files_load_once),

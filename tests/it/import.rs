@@ -1065,6 +1065,7 @@ mod any_lines {
             Format::Pi => include_str!("../fixtures/pi.jsonl"),
             Format::GeminiCli => include_str!("../fixtures/gemini-cli.jsonl"),
             Format::CopilotCli => include_str!("../fixtures/copilot-cli.jsonl"),
+            Format::Aider => include_str!("../fixtures/aider.chat.history.md"),
         };
         let mut lines: Vec<String> = fixture.lines().map(str::to_owned).collect();
         // Shapes the fixture files lack: parallel calls, streamed results, compaction, events.
@@ -1091,6 +1092,12 @@ mod any_lines {
                 json!({"id": "k4", "type": "gemini", "toolCalls": [{"id": "t", "name": "x", "result": null, "status": "cancelled"}, {"name": "no id"}], "tokens": null}),
                 json!({"id": "k5", "type": "warning", "content": "w"}),
             ],
+            Format::Aider => vec![
+                Value::String("#### <blank>  ".to_owned()),
+                Value::String("> Tokens: 10.0k sent, 1,234 received.".to_owned()),
+                Value::String("<think>".to_owned()),
+                Value::String("</thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>".to_owned()),
+            ],
             Format::CopilotCli => vec![
                 json!({"type": "session.compaction_complete", "data": {"success": true, "summaryContent": "S."}, "id": "x1"}),
                 json!({"type": "tool.execution_complete", "data": {"success": false}, "id": "x2"}),
@@ -1103,7 +1110,8 @@ mod any_lines {
                 pi_entry("z2", None, json!({"role": "toolResult", "toolCallId": "t-none", "content": [{"type": "text", "text": "orphan"}]})),
             ],
         };
-        lines.extend(extra.iter().map(Value::to_string));
+        // (A string is a line as it is: a transcript's, not JSON.)
+        lines.extend(extra.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)));
         lines
     }
 
@@ -1112,7 +1120,7 @@ mod any_lines {
         // A recording's lines follow its header (without one, the text reads as a whole record).
         let header = match format {
             Format::GeminiCli => format!("{}\n", pool[0]),
-            Format::ClaudeCode | Format::Codex | Format::Pi | Format::CopilotCli => String::new(),
+            Format::ClaudeCode | Format::Codex | Format::Pi | Format::CopilotCli | Format::Aider => String::new(),
         };
         let text: String = std::iter::once(header)
             .chain(picks.iter()
@@ -1160,6 +1168,9 @@ mod any_lines {
 
         #[test]
         fn copilot_cli(picks in picks()) { check(Format::CopilotCli, &picks)?; }
+
+        #[test]
+        fn aider(picks in picks()) { check(Format::Aider, &picks)?; }
     }
 }
 
@@ -1324,4 +1335,23 @@ fn an_imported_session_builds_at_the_recorded_provider_and_model() {
     let processed = session.dispatch(serde_json::from_value(json!({"type": "buildRequest"})).unwrap(), None).unwrap();
     let Some(Reply::Built { report, .. }) = &processed.reply else { panic!("{processed:?}") };
     assert_eq!((report.provider, report.model.as_str()), (Provider::OpenAiResponses, "gpt-5.3-codex"));
+}
+
+/// Every format the importers read is named wherever the package lists them: the CLI's
+/// `--from`, the package's and the lazy module's TypeScript, the README's command line and its
+/// table of agents (one row each).
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn every_format_is_listed_where_the_package_lists_formats() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+    let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+    let quoted = |q: char| names.iter().map(|n| format!("{q}{n}{q}")).collect::<Vec<_>>();
+    assert!(read("pkg-template/cli.mjs").contains(&format!("const FORMATS = [{}];", quoted('\'').join(", "))));
+    assert!(read("pkg-template/index.d.ts").contains(&format!("export type ImportFormat = {};", quoted('\'').join(" | "))));
+    assert!(read("crates/lazy/src/types.d.ts").contains(&format!("export type Format = {};", quoted('"').join(" | "))));
+    let readme = read("README.md");
+    assert!(readme.contains(&format!("[--from {}]", names.join("|"))));
+    let rows = readme.lines().skip_while(|l| !l.starts_with("| agent | its file |")).skip(2).take_while(|l| l.starts_with("| ")).count();
+    assert_eq!(rows, names.len(), "the README's table of agents");
 }

@@ -119,6 +119,20 @@ test('a Copilot CLI events file imports what the CLI replays to its model', asyn
   assert.match(r.stderr, /^contextview: import copilot-cli: 41 lines -> \d+ records/);
 });
 
+test('an Aider chat history imports its last run as the view, and says what a transcript cannot give back', async () => {
+  const text = readFileSync(fixture('aider.chat.history.md'), 'utf8');
+  const { log, report } = await cv.importSession(text);
+  assert.equal(report.format, 'aider');
+  assert.deepEqual(report.fidelity.missing, []);
+  assert.equal(report.unmapped['reply:without_prompt'], 1);
+  const { payload } = cv.buildRequest({ log, provider: 'openai-chat' });
+  assert.deepEqual(payload.messages.map((m) => [m.role, m.content]), [['user', 'List the public functions of src/lib.rs.'], ['assistant', '`parse` and `parse_all`.']]);
+  const r = run(['import', '--from', 'aider', fixture('aider.chat.history.md')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^contextview: import aider: \d+ lines -> \d+ records/);
+  assert.match(r.stderr, /typed:command 2/);
+});
+
 test('cli import without --from detects the format', () => {
   const r = run(['import', fixture('pi.jsonl')]);
   assert.equal(r.code, 0, r.stderr);

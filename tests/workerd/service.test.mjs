@@ -297,7 +297,7 @@ test('bad input: oversized bodies, malformed JSON and commands, unknown routes â
   assert.equal(garbage.status, 422, garbage.text);
   assert.equal(garbage.json.error.code, 'unknown_format');
   for (const [path, body, headers, status, code] of [
-    ['/v1/sessions/acme-garbage/import?format=aider', 'x', {}, 400, 'unknown_format'],
+    ['/v1/sessions/acme-garbage/import?format=cursor', 'x', {}, 400, 'unknown_format'],
     ['/v1/sessions/acme-garbage/import', '  \n', {}, 400, 'empty_body'],
     ['/v1/sessions/acme-bad/commands', '{"type":"userMessage","text":"hi"}', { 'idempotency-key': 'a key with spaces' }, 400, 'invalid_idempotency_key'],
     ['/v1/sessions/acme-bad/commands', new Uint8Array([0x7b, 0xff, 0x7d]), {}, 400, 'invalid_utf8'],

@@ -10,9 +10,11 @@
 //! - [`codex`]: Codex rollout JSONL (`session_meta`, `response_item`, `event_msg`, `compacted`);
 //! - [`pi`]: pi session JSONL (v1 linear, v2/v3 `id`/`parentId` tree, compaction entries);
 //! - [`copilot_cli`]: GitHub Copilot CLI session events (`events.jsonl`);
+//! - [`aider`]: Aider's `.aider.chat.history.md` (what a Markdown transcript can give back);
 //! - [`gemini_cli`]: Gemini CLI chat recordings (the whole-file `session-*.json`, the appended
 //!   `session-*.jsonl` with its `$set` and `$rewindTo` lines).
 
+pub mod aider;
 mod calibrate;
 pub mod codes;
 pub mod claude_code;
@@ -52,10 +54,12 @@ pub enum Format {
     GeminiCli,
     #[serde(rename = "copilot-cli")]
     CopilotCli,
+    #[serde(rename = "aider")]
+    Aider,
 }
 
 impl Format {
-    pub const ALL: [Format; 5] = [Format::ClaudeCode, Format::Codex, Format::Pi, Format::GeminiCli, Format::CopilotCli];
+    pub const ALL: [Format; 6] = [Format::ClaudeCode, Format::Codex, Format::Pi, Format::GeminiCli, Format::CopilotCli, Format::Aider];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -64,6 +68,7 @@ impl Format {
             Format::Pi => "pi",
             Format::GeminiCli => "gemini-cli",
             Format::CopilotCli => "copilot-cli",
+            Format::Aider => "aider",
         }
     }
 }
@@ -80,7 +85,7 @@ impl FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.as_str() == s)
-            .ok_or_else(|| format!("unknown format `{s}` (expected claude-code, codex, pi, gemini-cli or copilot-cli)"))
+            .ok_or_else(|| format!("unknown format `{s}` (expected claude-code, codex, pi, gemini-cli, copilot-cli or aider)"))
     }
 }
 
@@ -157,7 +162,7 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
         Some(f) => f,
         None => detect(text).ok_or_else(|| {
             ImportError::UnknownFormat(
-                "could not recognise the session format from its first lines; pass it explicitly (claude-code, codex, pi, gemini-cli or copilot-cli)".to_owned(),
+                "could not recognise the session format from its first lines; pass it explicitly (claude-code, codex, pi, gemini-cli, copilot-cli or aider)".to_owned(),
             )
         })?,
     };
@@ -180,6 +185,7 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
             let source = fidelity::pi::source_view(&lines);
             (pi::import(lines), source)
         }
+        Format::Aider => (aider::import(text), fidelity::aider::source_view(text)),
         Format::CopilotCli => {
             let lines = lines();
             let source = fidelity::copilot_cli::source_view(&lines);
@@ -298,6 +304,9 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
 pub fn detect(text: &str) -> Option<Format> {
     if gemini_cli::recording::is_recording(text) {
         return Some(Format::GeminiCli);
+    }
+    if aider::transcript::is_history(text) {
+        return Some(Format::Aider);
     }
     for value in json_lines(text).filter_map(|(_, r)| r.ok()).take(50) {
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");

@@ -34,12 +34,12 @@ pub struct ImportResult {
     pub report: ImportReport,
 }
 
-/// Imports another agent's session file (Claude Code, Codex, pi, Gemini CLI or Copilot CLI) into our log format. The
+/// Imports another agent's session file (Claude Code, Codex, pi, Gemini CLI, Copilot CLI or Aider) into our log format. The
 /// format is detected when not given. Bad lines are reported in `report.diagnostics`.
 #[wasm_bindgen(js_name = importSession)]
 pub fn import_session(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | null | undefined")] format: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | null | undefined")] format: JsValue,
 ) -> Result<ts::ImportResult, JsValue> {
     let text = string(&text, "text")?;
     let imported = import::import(format_of(&format)?, &text).map_err(|e| error(e.code(), &e.to_string()))?;
@@ -76,7 +76,7 @@ pub struct ImportTreeResult {
 pub fn import_tree(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[]")] children: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | null | undefined")] format: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | null | undefined")] format: JsValue,
 ) -> Result<ts::ImportTreeResult, JsValue> {
     let text = string(&text, "text")?;
     let children = strings(&children, "children")?;

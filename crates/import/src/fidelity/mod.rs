@@ -12,6 +12,7 @@
 //! own rules (Claude Code's `parentUuid` walk, Codex's history reconstruction, pi's session
 //! context), the view side is our replay.
 
+pub mod aider;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot_cli;

@@ -16,6 +16,30 @@ fn files(dir: &Path, agent: &str) -> Vec<(String, String)> {
     paths.into_iter().map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())).collect()
 }
 
+/// The imported log round-trips through its text form, and the view builds a valid request for
+/// every API at each real prompt and at its end; returns the view's length and the builds made.
+fn round_trips_and_builds(name: &str, imported: &contextview_import::Imported) -> (usize, usize) {
+    let log = write_log(&imported.header, &imported.records);
+    let reparsed = parse_log(&log);
+    assert!(reparsed.diagnostics.is_empty(), "{name}: {:?}", reparsed.diagnostics);
+    assert_eq!(reparsed.records, imported.records, "{name}");
+    let items = replay(&imported.records).items;
+    let prompts: Vec<usize> = items.iter().enumerate().filter(|(_, i)| matches!(i, Item::User(m) if m.synthetic.is_none())).map(|(i, _)| i + 1).collect();
+    let mut builds = 0;
+    for provider in Provider::ALL {
+        let options = BuildOptions::new(provider, contextview::request::default_model(provider));
+        for &end in prompts.iter().chain([items.len()].iter()) {
+            match build(&items[..end], &options) {
+                Ok(_) => builds += 1,
+                Err(BuildError::EndsWithAssistant { .. }) if provider == Provider::Anthropic && end == items.len() => {}
+                Err(BuildError::EmptyConversation { .. }) if end == 0 => {}
+                Err(e) => panic!("{name}: {provider} at {end}/{}: {e:?}", items.len()),
+            }
+        }
+    }
+    (items.len(), builds)
+}
+
 pub fn gemini_cli_sessions_import_with_nothing_missing_and_build_for_every_provider(dir: &Path) {
     let files = files(dir, "gemini-cli");
     assert!(files.len() >= 3, "expected the corpus's Gemini CLI sessions, found {}", files.len());
@@ -36,28 +60,12 @@ pub fn gemini_cli_sessions_import_with_nothing_missing_and_build_for_every_provi
             _ => None,
         });
         assert_eq!(last_anchor, last_total, "{name}");
-        let log = write_log(&imported.header, &imported.records);
-        let reparsed = parse_log(&log);
-        assert!(reparsed.diagnostics.is_empty(), "{name}: {:?}", reparsed.diagnostics);
-        assert_eq!(reparsed.records, imported.records, "{name}");
-        let items = replay(&imported.records).items;
-        let prompts: Vec<usize> = items.iter().enumerate().filter(|(_, i)| matches!(i, Item::User(m) if m.synthetic.is_none())).map(|(i, _)| i + 1).collect();
-        let mut builds = 0;
-        for provider in Provider::ALL {
-            let options = BuildOptions::new(provider, contextview::request::default_model(provider));
-            for &end in prompts.iter().chain([items.len()].iter()) {
-                match build(&items[..end], &options) {
-                    Ok(_) => builds += 1,
-                    Err(BuildError::EndsWithAssistant { .. }) if provider == Provider::Anthropic && end == items.len() => {}
-                    Err(e) => panic!("{name}: {provider} at {end}/{}: {e:?}", items.len()),
-                }
-            }
-        }
+        let (items, builds) = round_trips_and_builds(name, &imported);
         eprintln!(
             "{name:.60}: {} lines -> {} records, {} items, fidelity {:?}, {builds} builds, unmapped {:?}",
             report.lines,
             report.records,
-            items.len(),
+            items,
             fidelity.source,
             report.unmapped
         );
@@ -81,22 +89,8 @@ pub fn copilot_cli_sessions_import_with_nothing_missing_and_build_for_every_prov
         let typed = of("user.message").iter().filter(|e| e["data"]["content"].as_str().is_some_and(|c| !c.is_empty())).count();
         let completed = of("tool.execution_complete").iter().filter(|e| e["data"]["isUserRequested"] != true).map(|e| e["data"]["toolCallId"].as_str().unwrap_or("")).collect::<std::collections::HashSet<_>>().len();
         assert_eq!((fidelity.source.prompts, fidelity.source.tool_calls), (typed, completed), "{name}");
-        let log = write_log(&imported.header, &imported.records);
-        assert_eq!(parse_log(&log).records, imported.records, "{name}");
-        let items = replay(&imported.records).items;
-        let prompts: Vec<usize> = items.iter().enumerate().filter(|(_, i)| matches!(i, Item::User(m) if m.synthetic.is_none())).map(|(i, _)| i + 1).collect();
-        let mut builds = 0;
-        for provider in Provider::ALL {
-            let options = BuildOptions::new(provider, contextview::request::default_model(provider));
-            for &end in prompts.iter().chain([items.len()].iter()) {
-                match build(&items[..end], &options) {
-                    Ok(_) => builds += 1,
-                    Err(BuildError::EndsWithAssistant { .. }) if provider == Provider::Anthropic && end == items.len() => {}
-                    Err(e) => panic!("{name}: {provider} at {end}/{}: {e:?}", items.len()),
-                }
-            }
-        }
-        eprintln!("{name:.60}: {} lines -> {} records, {} items, fidelity {:?}, {builds} builds, unmapped {:?}", report.lines, report.records, items.len(), fidelity.source, report.unmapped);
+        let (items, builds) = round_trips_and_builds(name, &imported);
+        eprintln!("{name:.60}: {} lines -> {} records, {} items, fidelity {:?}, {builds} builds, unmapped {:?}", report.lines, report.records, items, fidelity.source, report.unmapped);
     }
 }
 
@@ -114,22 +108,7 @@ pub fn aider_histories_import_with_nothing_missing_and_build_for_every_provider(
         let runs = text.lines().filter(|l| l.starts_with("# aider chat started at ")).count();
         let rewinds = imported.records.iter().filter(|r| matches!(&r.body, contextview::update::RecordBody::Event(contextview::update::Event::Rewind(_)))).count();
         assert!(rewinds < runs, "{name}: {rewinds} rewinds for {runs} runs");
-        let log = write_log(&imported.header, &imported.records);
-        assert_eq!(parse_log(&log).records, imported.records, "{name}");
-        let items = replay(&imported.records).items;
-        let prompts: Vec<usize> = items.iter().enumerate().filter(|(_, i)| matches!(i, Item::User(m) if m.synthetic.is_none())).map(|(i, _)| i + 1).collect();
-        let mut builds = 0;
-        for provider in Provider::ALL {
-            let options = BuildOptions::new(provider, contextview::request::default_model(provider));
-            for &end in prompts.iter().chain([items.len()].iter()) {
-                match build(&items[..end], &options) {
-                    Ok(_) => builds += 1,
-                    Err(BuildError::EndsWithAssistant { .. }) if provider == Provider::Anthropic && end == items.len() => {}
-                    Err(BuildError::EmptyConversation { .. }) if end == 0 => {}
-                    Err(e) => panic!("{name}: {provider} at {end}/{}: {e:?}", items.len()),
-                }
-            }
-        }
-        eprintln!("{name:.60}: {runs} runs, {} records, {} items in the last run's view, fidelity {:?}, {builds} builds, unmapped {:?}", report.records, items.len(), report.fidelity.source, report.unmapped);
+        let (items, builds) = round_trips_and_builds(name, &imported);
+        eprintln!("{name:.60}: {runs} runs, {} records, {} items in the last run's view, fidelity {:?}, {builds} builds, unmapped {:?}", report.records, items, report.fidelity.source, report.unmapped);
     }
 }

@@ -32,18 +32,6 @@ use contextview::conversation::SyntheticReason;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
 use contextview::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch};
 
-/// The provider a Copilot model name belongs to (Copilot serves several).
-pub fn provider_of(model: &str) -> &'static str {
-    let m = model.to_ascii_lowercase();
-    if m.starts_with("claude") {
-        "anthropic"
-    } else if m.starts_with("gemini") {
-        "gemini"
-    } else {
-        "openai-chat"
-    }
-}
-
 /// Whether `value` is an event of this format (a dotted `type` with a `data` object).
 pub fn is_event(value: &Value) -> bool {
     let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
@@ -126,7 +114,7 @@ pub fn import(lines: Vec<ParsedLine>) -> Imported {
 
 fn switch(out: &mut LogBuilder, model: &mut Option<String>, new: &str) {
     if model.as_deref() != Some(new) {
-        out.event(Event::ModelSwitch(ModelSwitch { provider: provider_of(new).to_owned(), model: new.to_owned(), context_window: None }));
+        out.event(Event::ModelSwitch(ModelSwitch { provider: super::provider_of_model(new).to_owned(), model: new.to_owned(), context_window: None }));
         *model = Some(new.to_owned());
     }
 }
@@ -154,7 +142,7 @@ fn user(out: &mut LogBuilder, line: usize, id: &str, data: &Value) {
 
 fn assistant(out: &mut LogBuilder, id: &str, data: &Value, model: Option<&str>) {
     let message_id = data.get("messageId").and_then(Value::as_str).unwrap_or(id);
-    let base = ProviderMeta { provider: model.map(|m| provider_of(m).to_owned()), model: model.map(str::to_owned), ..ProviderMeta::default() };
+    let base = ProviderMeta { provider: model.map(|m| super::provider_of_model(m).to_owned()), model: model.map(str::to_owned), ..ProviderMeta::default() };
     if let Some(reasoning) = data.get("reasoningText").and_then(Value::as_str).filter(|r| !r.trim().is_empty()) {
         out.chunk(Stream::Thought, message_id, ContentBlock::text(reasoning), &base);
     }

@@ -504,6 +504,20 @@ pub fn image_block(data: &str, mime_type: &str, line: usize, out: &mut LogBuilde
     })
 }
 
+/// The provider a model's name belongs to, for an agent that serves several (Copilot CLI's
+/// `claude-sonnet-4.6`, Aider's `vertex_ai/claude-…` or `gemini/gemini-2.5-pro`): Anthropic's
+/// and Gemini's by name, any other an OpenAI Chat Completions model.
+pub fn provider_of_model(model: &str) -> &'static str {
+    let m = model.to_ascii_lowercase();
+    if m.contains("claude") {
+        "anthropic"
+    } else if m.contains("gemini") {
+        "gemini"
+    } else {
+        "openai-chat"
+    }
+}
+
 /// Guesses an ACP tool kind from a tool's name (used for the client view only).
 pub fn kind_of(name: &str) -> ToolKind {
     let n = name.to_ascii_lowercase();
@@ -523,3 +537,6 @@ pub fn kind_of(name: &str) -> ToolKind {
         ToolKind::Other
     }
 }
+
+#[cfg(test)]
+mod test_items;

@@ -24,19 +24,6 @@ use contextview::update::record::{Event, Header, ModelSwitch, Rewind, UsageAncho
 use super::{Imported, LogBuilder, Stream};
 use transcript::Record;
 
-/// The provider a model name Aider was given belongs to (`gpt-4o`, `vertex_ai/claude-…`,
-/// `gemini/gemini-2.5-pro`, `openrouter/…`).
-fn provider_of(model: &str) -> &'static str {
-    let m = model.to_ascii_lowercase();
-    if m.contains("claude") {
-        "anthropic"
-    } else if m.contains("gemini") {
-        "gemini"
-    } else {
-        "openai-chat"
-    }
-}
-
 /// The main model an announcement line names (`Model: x with diff edit format`, `Main model: …`,
 /// older `Models: x with …, weak model y`, `Model: x using diff edit format`).
 fn announced_model(line: &str) -> Option<&str> {
@@ -115,7 +102,7 @@ pub fn import(text: &str) -> Imported {
                 }
                 prompted = false;
                 let id = format!("reply-{line}");
-                let meta = ProviderMeta { provider: model.as_deref().map(|m| provider_of(m).to_owned()), model: model.clone(), ..ProviderMeta::default() };
+                let meta = ProviderMeta { provider: model.as_deref().map(|m| super::provider_of_model(m).to_owned()), model: model.clone(), ..ProviderMeta::default() };
                 if let Some(reasoning) = reasoning {
                     out.chunk(Stream::Thought, &id, ContentBlock::text(reasoning.clone()), &meta);
                 }
@@ -126,13 +113,13 @@ pub fn import(text: &str) -> Imported {
             Record::Said { text, .. } => {
                 if let Some(name) = text.lines().next().and_then(announced_model) {
                     if model.as_deref() != Some(name) {
-                        out.event(Event::ModelSwitch(ModelSwitch { provider: provider_of(name).to_owned(), model: name.to_owned(), context_window: None }));
+                        out.event(Event::ModelSwitch(ModelSwitch { provider: super::provider_of_model(name).to_owned(), model: name.to_owned(), context_window: None }));
                         model = Some(name.to_owned());
                     }
                     out.unmapped("said:announcement");
                 } else if let Some((sent, received)) = usage(text) {
                     out.event(Event::UsageAnchor(UsageAnchor {
-                        provider: model.as_deref().map(|m| provider_of(m).to_owned()),
+                        provider: model.as_deref().map(|m| super::provider_of_model(m).to_owned()),
                         model: model.clone(),
                         input_tokens: sent,
                         output_tokens: received,

@@ -1,6 +1,5 @@
 use pretty_assertions::assert_eq;
 
-use contextview::conversation::{text_of, Item};
 use contextview::update::record::{Event, RecordBody};
 
 use crate::{detect, import, Format};
@@ -8,17 +7,7 @@ use crate::{detect, import, Format};
 const HISTORY: &str = include_str!("../../../../tests/fixtures/aider.chat.history.md");
 
 fn items(text: &str) -> Vec<String> {
-    let imported = import(None, text).unwrap();
-    contextview::update::replay(&imported.records)
-        .items
-        .iter()
-        .map(|item| match item {
-            Item::User(m) => format!("user: {}", text_of(&m.content)),
-            Item::Assistant(a) => format!("assistant: {}", a.text),
-            Item::Reasoning(r) => format!("reasoning: {}", r.text),
-            other => format!("{other:?}"),
-        })
-        .collect()
+    crate::test_items::items(None, text)
 }
 
 #[test]

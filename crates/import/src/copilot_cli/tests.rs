@@ -1,6 +1,5 @@
 use pretty_assertions::assert_eq;
 
-use contextview::conversation::{text_of, Item, Part};
 use contextview::update::record::{Event, RecordBody};
 
 use crate::{detect, import, Format};
@@ -13,22 +12,7 @@ fn before_compaction() -> String {
 }
 
 fn items(text: &str) -> Vec<String> {
-    let imported = import(None, text).unwrap();
-    contextview::update::replay(&imported.records)
-        .items
-        .iter()
-        .map(|item| match item {
-            Item::User(m) => {
-                let images = m.content.iter().filter(|p| matches!(p, Part::Image(_))).count();
-                format!("user{}: {}{}", m.synthetic.map(|s| format!(" ({})", s.as_str())).unwrap_or_default(), text_of(&m.content), if images > 0 { format!(" +{images} image") } else { String::new() })
-            }
-            Item::Assistant(a) => format!("assistant: {}", a.text),
-            Item::Reasoning(r) => format!("reasoning: {}", r.text),
-            Item::ToolCall(c) => format!("call {} {} {}", c.call_id, c.name, c.input.as_str()),
-            Item::ToolResult(r) => format!("result {}{}: {}", r.call_id, if r.is_error { " (error)" } else { "" }, text_of(&r.content)),
-            Item::Native(_) => "native".to_owned(),
-        })
-        .collect()
+    crate::test_items::items(None, text)
 }
 
 #[test]

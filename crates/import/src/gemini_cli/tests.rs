@@ -1,6 +1,5 @@
 use pretty_assertions::assert_eq;
 
-use contextview::conversation::{text_of, Item, Part};
 use contextview::update::record::{Event, RecordBody};
 
 use crate::{detect, import, Format};
@@ -8,27 +7,8 @@ use crate::{detect, import, Format};
 const LINES: &str = include_str!("../../../../tests/fixtures/gemini-cli.jsonl");
 const WHOLE: &str = include_str!("../../../../tests/fixtures/gemini-cli.json");
 
-/// Each item the log replays to, in a line: its kind, and what it says.
 fn items(text: &str) -> Vec<String> {
-    let imported = import(None, text).unwrap();
-    contextview::update::replay(&imported.records)
-        .items
-        .iter()
-        .map(|item| match item {
-            Item::User(m) => {
-                let images = m.content.iter().filter(|p| matches!(p, Part::Image(_))).count();
-                format!("user{}: {}{}", m.synthetic.map(|s| format!(" ({})", s.as_str())).unwrap_or_default(), text_of(&m.content), if images > 0 { format!(" +{images} image") } else { String::new() })
-            }
-            Item::Assistant(a) => format!("assistant: {}", a.text),
-            Item::Reasoning(r) => format!("reasoning: {}{}", r.text, r.signature.as_ref().map(|s| format!(" [{s}]")).unwrap_or_default()),
-            Item::ToolCall(c) => format!("call {} {} {}{}", c.call_id, c.name, c.input.as_str(), c.signature.as_ref().map(|s| format!(" [{s}]")).unwrap_or_default()),
-            Item::ToolResult(r) => {
-                let images = r.content.iter().filter(|p| matches!(p, Part::Image(_))).count();
-                format!("result {}{}: {}{}", r.call_id, if r.is_error { " (error)" } else { "" }, text_of(&r.content), if images > 0 { format!(" +{images} image") } else { String::new() })
-            }
-            Item::Native(_) => "native".to_owned(),
-        })
-        .collect()
+    crate::test_items::items(None, text)
 }
 
 #[test]

@@ -15,6 +15,7 @@
 //!   `session-*.jsonl` with its `$set` and `$rewindTo` lines).
 
 pub mod aider;
+pub mod aider_transcript;
 mod calibrate;
 pub mod codes;
 pub mod claude_code;
@@ -25,6 +26,7 @@ pub mod codex;
 pub mod copilot_cli;
 pub mod fidelity;
 pub mod gemini_cli;
+pub mod gemini_recording;
 pub mod pi;
 mod tree;
 
@@ -192,7 +194,7 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
             (copilot_cli::import(lines), source)
         }
         Format::GeminiCli => {
-            let recording = gemini_cli::recording::read(text);
+            let recording = gemini_recording::read(text);
             let mut imported = gemini_cli::import(&recording);
             imported.report.diagnostics.extend(gemini_cli::not_a_recording(&recording));
             (imported, fidelity::gemini_cli::source_view(&recording))
@@ -302,10 +304,10 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
 /// Recognises a format from the first parseable lines (or, for a Gemini CLI recording written
 /// whole, from the whole text).
 pub fn detect(text: &str) -> Option<Format> {
-    if gemini_cli::recording::is_recording(text) {
+    if gemini_recording::is_recording(text) {
         return Some(Format::GeminiCli);
     }
-    if aider::transcript::is_history(text) {
+    if aider_transcript::is_history(text) {
         return Some(Format::Aider);
     }
     for value in json_lines(text).filter_map(|(_, r)| r.ok()).take(50) {

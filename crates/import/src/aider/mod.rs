@@ -1,6 +1,6 @@
 //! Aider's `.aider.chat.history.md` → our log: what a Markdown transcript can give back.
 //!
-//! [`transcript`] reads the file into its records. Each run of Aider starts a new conversation
+//! [`crate::aider_transcript`] reads the file into its records. Each run of Aider starts a new conversation
 //! (its model sees nothing of the runs before), so every run after one that held a prompt
 //! starts with a rewind to the beginning: the view is the last run's. In a run:
 //! - what the user typed is a prompt, but for a command (`/add`, `!ls`: Aider's, never sent —
@@ -16,13 +16,11 @@
 //! answered one: counted as `reply:without_prompt`), and tool calls, which Aider does not make
 //! (its edits are text in the replies).
 
-pub mod transcript;
-
 use contextview::update::acp::{ContentBlock, ProviderMeta};
 use contextview::update::record::{Event, Header, ModelSwitch, Rewind, UsageAnchor};
 
 use super::{Imported, LogBuilder, Stream};
-use transcript::Record;
+use crate::aider_transcript::{self as transcript, is_answer_echo, Record};
 
 /// The main model an announcement line names (`Model: x with diff edit format`, `Main model: …`,
 /// older `Models: x with …, weak model y`, `Model: x using diff edit format`).
@@ -142,10 +140,6 @@ pub fn import(text: &str) -> Imported {
     imported
 }
 
-/// Aider's echo of an answer given for a group of questions (`…? (Y)es/(N)o/(A)ll/(S)kip all/… [Yes]: all`).
-pub(crate) fn is_answer_echo(text: &str) -> bool {
-    text.contains("(Y)es/(N)o") && (text.ends_with(": all") || text.ends_with(": skip"))
-}
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@
 //! and the comparison checks that the log keeps all of it.
 
 use super::SourceView;
-use crate::aider::transcript::{read, Record};
+use crate::aider_transcript::{is_answer_echo, read, Record};
 
 pub fn source_view(text: &str) -> SourceView {
     let records = read(text);
@@ -16,7 +16,7 @@ pub fn source_view(text: &str) -> SourceView {
         match record {
             Record::Typed { line, text } => {
                 let first = text.trim_start();
-                if !(first.starts_with('/') || first.starts_with('!') || crate::aider::is_answer_echo(first)) {
+                if !(first.starts_with('/') || first.starts_with('!') || is_answer_echo(first)) {
                     view.prompt(*line, None, text);
                 }
             }

@@ -1,5 +1,5 @@
 //! What Gemini CLI's model saw: the recording's messages at its end (read by
-//! [`crate::gemini_cli::recording`], as the CLI loads them), turned into the model's history by
+//! [`crate::gemini_recording`], as the CLI loads them), turned into the model's history by
 //! the CLI's own rules when it resumes (`convertSessionToClientHistory`, core
 //! `utils/sessionUtils.ts`):
 //! - `info`, `warning` and `error` messages are never sent;
@@ -15,7 +15,7 @@
 use serde_json::Value;
 
 use super::SourceView;
-use crate::gemini_cli::recording::{parts, user_text, Recording};
+use crate::gemini_recording::{parts, user_text, Recording};
 
 pub fn source_view(recording: &Recording) -> SourceView {
     let mut view = SourceView::default();

@@ -1,6 +1,6 @@
 //! Gemini CLI chat recordings → our log.
 //!
-//! [`recording`] reads either form (the whole-file `session-*.json`, the appended
+//! [`crate::gemini_recording`] reads either form (the whole-file `session-*.json`, the appended
 //! `session-*.jsonl` with its `$set` and `$rewindTo` lines) into the messages the recording
 //! holds at its end — what the CLI resumes from. Each message then becomes records:
 //! - `user`: its text and images. One made only of tool responses (recorded beside the calls
@@ -20,8 +20,6 @@
 //! session: the log records which session answered the call (`subagent_started`,
 //! `subagent_ended`), so `import_tree` links the two. Earlier versions recorded no such link.
 
-pub mod recording;
-
 use serde_json::Value;
 
 use super::{image_block, Imported, LogBuilder, Stream};
@@ -30,7 +28,7 @@ use contextview::conversation::SyntheticReason;
 use contextview::diagnostic::Diagnostic;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
 use contextview::update::record::{Event, Header, ModelSwitch, SubagentEnded, SubagentStarted, SubagentStatus, UsageAnchor};
-use recording::{is_command_or_echo, parts, Message, Recording};
+use crate::gemini_recording::{self as recording, is_command_or_echo, parts, Message, Recording};
 
 const PROVIDER: &str = "gemini";
 

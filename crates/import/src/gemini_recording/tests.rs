@@ -3,8 +3,8 @@ use serde_json::json;
 
 use super::{is_recording, read};
 
-const LINES: &str = include_str!("../../../../../tests/fixtures/gemini-cli.jsonl");
-const WHOLE: &str = include_str!("../../../../../tests/fixtures/gemini-cli.json");
+const LINES: &str = include_str!("../../../../tests/fixtures/gemini-cli.jsonl");
+const WHOLE: &str = include_str!("../../../../tests/fixtures/gemini-cli.json");
 
 fn ids_and_lines(text: &str) -> Vec<(String, usize)> {
     read(text).messages.iter().map(|m| (m.id().to_owned(), m.line)).collect()

@@ -124,5 +124,10 @@ fn split_reasoning(text: &str) -> (Option<String>, String) {
     (None, text.to_owned())
 }
 
+/// Aider's echo of an answer given for a group of questions (`…? (Y)es/(N)o/(A)ll/(S)kip all/… [Yes]: all`).
+pub fn is_answer_echo(text: &str) -> bool {
+    text.contains("(Y)es/(N)o") && (text.ends_with(": all") || text.ends_with(": skip"))
+}
+
 #[cfg(test)]
 mod tests;

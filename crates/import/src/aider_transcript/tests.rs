@@ -2,7 +2,7 @@ use pretty_assertions::assert_eq;
 
 use super::{is_history, read, Record};
 
-const HISTORY: &str = include_str!("../../../../../tests/fixtures/aider.chat.history.md");
+const HISTORY: &str = include_str!("../../../../tests/fixtures/aider.chat.history.md");
 
 fn said(line: usize, text: &str) -> Record {
     Record::Said { line, text: text.to_owned() }

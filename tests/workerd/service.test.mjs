@@ -310,8 +310,9 @@ test('bad input: oversized bodies, malformed JSON and commands, unknown routes â
   assert.equal(await exported('acme-bad'), before, 'the session is unchanged');
 });
 
-test('importing a Claude Code, Codex or pi file makes a new session whose log builds the imported view', async () => {
-  for (const [format, file] of [['claude-code', 'claude-code.jsonl'], ['codex', 'codex.jsonl'], ['pi', 'pi.jsonl']]) {
+test("importing any agent's file makes a new session whose log builds the imported view", async () => {
+  const files = [['claude-code', 'claude-code.jsonl'], ['codex', 'codex.jsonl'], ['pi', 'pi.jsonl'], ['gemini-cli', 'gemini-cli.json'], ['copilot-cli', 'copilot-cli.jsonl'], ['aider', 'aider.chat.history.md']];
+  for (const [format, file] of files) {
     const text = readFileSync(root + `tests/fixtures/${file}`, 'utf8');
     const id = `acme-import-${format}`;
     const r = await call('POST', `/v1/sessions/${id}/import?format=${format}`, { body: text });
@@ -324,7 +325,8 @@ test('importing a Claude Code, Codex or pi file makes a new session whose log bu
     assert.equal(lines.slice(0, -1).join('\n') + '\n', local.log);
     assert.equal(JSON.parse(lines.at(-1)).event.kind, 'checkpoint');
     const reopened = cv.Session.fromLog(lines.join('\n') + '\n');
-    assert.equal(reopened.buildString({ provider: 'anthropic' }).body, cv.Session.fromLog(local.log).buildString({ provider: 'anthropic' }).body);
+    // (Gemini's API takes a conversation that ends with the model's answer, as some of these do.)
+    assert.equal(reopened.buildString({ provider: 'gemini' }).body, cv.Session.fromLog(local.log).buildString({ provider: 'gemini' }).body, format);
   }
 });
 

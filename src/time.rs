@@ -53,6 +53,28 @@ pub fn http_date_seconds(date: &str) -> Option<i64> {
     epoch_seconds(&format!("{year}-{month:02}-{day}T{time}Z"))
 }
 
+/// The RFC 3339 time (UTC, milliseconds) of milliseconds since the epoch — how agents that keep
+/// `Date.now()` stamps (Cline, Roo Code, OpenCode) date their messages; `None` outside years
+/// 0–9999.
+pub fn rfc3339_of_millis(ms: i64) -> Option<String> {
+    let (secs, millis) = (ms.div_euclid(1000), ms.rem_euclid(1000));
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // The civil date from days (Howard Hinnant's algorithm, the inverse of the one above).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    if !(0..=9999).contains(&y) {
+        return None;
+    }
+    Some(format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z", rest / 3600, rest % 3600 / 60, rest % 60))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,6 +87,19 @@ mod tests {
         assert_eq!(http_date_seconds(" Wed, 21 Oct 2015 07:28:00 GMT "), Some(1_445_412_480));
         for bad in ["", "soon", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT"] {
             assert_eq!(http_date_seconds(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn milliseconds_as_rfc3339() {
+        assert_eq!(rfc3339_of_millis(0).as_deref(), Some("1970-01-01T00:00:00.000Z"));
+        assert_eq!(rfc3339_of_millis(1_760_000_004_500).as_deref(), Some("2025-10-09T08:53:24.500Z"));
+        assert_eq!(rfc3339_of_millis(951_782_400_000).as_deref(), Some("2000-02-29T00:00:00.000Z"));
+        assert_eq!(rfc3339_of_millis(-1).as_deref(), Some("1969-12-31T23:59:59.999Z"));
+        assert_eq!(rfc3339_of_millis(i64::MAX), None);
+        for ms in [0i64, 86_399_999, 1_700_000_000_123, 4_102_444_800_000] {
+            let text = rfc3339_of_millis(ms).unwrap();
+            assert_eq!(epoch_seconds(&text), Some(ms.div_euclid(1000)), "{text}");
         }
     }
 }

@@ -1066,8 +1066,21 @@ mod any_lines {
             Format::GeminiCli => include_str!("../fixtures/gemini-cli.jsonl"),
             Format::CopilotCli => include_str!("../fixtures/copilot-cli.jsonl"),
             Format::Aider => include_str!("../fixtures/aider.chat.history.md"),
+            // A task's history is one JSON array: its pool is the messages of every fixture.
+            Format::Cline | Format::RooCode | Format::KiloCode => "",
         };
         let mut lines: Vec<String> = fixture.lines().map(str::to_owned).collect();
+        if matches!(format, Format::Cline | Format::RooCode | Format::KiloCode) {
+            for history in [
+                include_str!("../fixtures/cline-task/cline.json"),
+                include_str!("../fixtures/cline-task/roo-code.json"),
+                include_str!("../fixtures/cline-task/roo-code-subtask.json"),
+                include_str!("../fixtures/cline-task/kilo-code.json"),
+            ] {
+                let messages: Vec<Value> = serde_json::from_str(history).unwrap();
+                lines.extend(messages.iter().map(Value::to_string));
+            }
+        }
         // Shapes the fixture files lack: parallel calls, streamed results, compaction, events.
         let extra: Vec<Value> = match format {
             Format::ClaudeCode => vec![
@@ -1104,6 +1117,15 @@ mod any_lines {
                 json!({"type": "assistant.message", "data": {"toolRequests": [{"name": "no id"}, {"toolCallId": "orphan", "name": "view"}]}, "id": "x3"}),
                 json!({"type": "user.message", "data": {"attachments": [{"type": "blob", "data": "not base64!", "mimeType": "image/png"}]}, "id": "x4"}),
             ],
+            Format::Cline | Format::RooCode | Format::KiloCode => vec![
+                json!({"role": "assistant", "isSummary": true, "content": "no condense id"}),
+                json!({"role": "user", "isTruncationMarker": true, "truncationId": "t-9", "content": "[Sliding window truncation: 0 messages hidden]"}),
+                json!({"role": "assistant", "content": [{"type": "tool_use", "name": "no id"}, {"type": "tool_use", "id": "call_orphan", "name": "new_task", "input": {}}]}),
+                json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "nobody", "content": "orphan"}, {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "not base64!"}}]}),
+                json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_orphan", "content": "Subtask  completed."}, {"type": "document"}]}),
+                json!({"role": "system", "content": "?"}),
+                json!(17),
+            ],
             Format::Pi => vec![
                 json!({"type": "compaction", "timestamp": "t", "summary": "S.", "firstKeptEntryIndex": 2, "tokensBefore": 10}),
                 pi_entry("z1", Some("missing"), json!({"role": "assistant", "stopReason": "aborted", "content": [{"type": "text", "text": "half"}]})),
@@ -1120,10 +1142,17 @@ mod any_lines {
         // A recording's lines follow its header (without one, the text reads as a whole record).
         let header = match format {
             Format::GeminiCli => format!("{}\n", pool[0]),
-            Format::ClaudeCode | Format::Codex | Format::Pi | Format::CopilotCli | Format::Aider => String::new(),
+            Format::ClaudeCode | Format::Codex | Format::Pi | Format::CopilotCli | Format::Aider | Format::Cline | Format::RooCode | Format::KiloCode => {
+                String::new()
+            }
         };
-        let text: String = std::iter::once(header)
-            .chain(picks.iter()
+        // A task's history: the picked messages as one array (a cut one leaves it unreadable).
+        let (open, separator, close) = match format {
+            Format::Cline | Format::RooCode | Format::KiloCode => ("[", ",", "]"),
+            Format::ClaudeCode | Format::Codex | Format::Pi | Format::GeminiCli | Format::CopilotCli | Format::Aider => ("", "", ""),
+        };
+        let text: String = std::iter::once(format!("{header}{open}"))
+            .chain(std::iter::once(picks.iter()
             .map(|&(i, cut)| {
                 let line = &pool[i % pool.len()];
                 // A line cut short, as a crash leaves the last one.
@@ -1132,7 +1161,10 @@ mod any_lines {
                     None => line.as_str(),
                 };
                 format!("{line}\n")
-            }))
+            })
+            .collect::<Vec<_>>()
+            .join(separator)))
+            .chain(std::iter::once(close.to_owned()))
             .collect();
         let imported = import(Some(format), &text).unwrap();
         let again = parse_log(&write_log(&imported.header, &imported.records));
@@ -1171,6 +1203,12 @@ mod any_lines {
 
         #[test]
         fn aider(picks in picks()) { check(Format::Aider, &picks)?; }
+
+        #[test]
+        fn cline(picks in picks()) { check(Format::Cline, &picks)?; }
+
+        #[test]
+        fn roo_code(picks in picks()) { check(Format::RooCode, &picks)?; }
     }
 }
 

@@ -119,6 +119,41 @@ test('a Copilot CLI events file imports what the CLI replays to its model', asyn
   assert.match(r.stderr, /^contextview: import copilot-cli: 41 lines -> \d+ records/);
 });
 
+test('a Cline task imports as sent, a Roo Code task with its subtask linked, a Kilo Code task when named', async () => {
+  const cline = readFileSync(fixture('cline-task/cline.json'), 'utf8');
+  const { log, report } = await cv.importSession(cline);
+  assert.equal(report.format, 'cline');
+  assert.deepEqual(report.fidelity.missing, []);
+  assert.equal(cv.parseLog(log).header.sessionId, 'cline-1780000000100');
+  // Its last answer was Claude's: the request that follows it goes there, thinking signed.
+  const next = cv.Session.fromLog(log);
+  next.dispatch({ type: 'userMessage', text: 'and the logout page?' }, '2026-06-01T10:00:00Z');
+  assert.match(next.buildString({ provider: 'anthropic' }).body, /"signature":"sig-c1"/);
+
+  const roo = readFileSync(fixture('cline-task/roo-code.json'), 'utf8');
+  const subtask = readFileSync(fixture('cline-task/roo-code-subtask.json'), 'utf8');
+  const tree = await cv.importTree(roo, [subtask]);
+  assert.equal(tree.parent.report.format, 'roo-code');
+  assert.deepEqual([tree.missing, tree.unlinked], [[], []]);
+  const child = cv.parseLog(tree.children[0].log).header;
+  assert.deepEqual([child.sessionId, child.parentCallId], ['7f3c0d2e-0000-4000-8000-00000000c0de', 'call_r2']);
+  // The summary stands for what it condensed: the first prompt is not sent again.
+  const session = cv.Session.fromLog(tree.parent.log);
+  session.dispatch({ type: 'userMessage', text: 'go on' }, '2026-06-01T10:00:00Z');
+  for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
+    const body = session.buildString({ provider }).body;
+    assert.match(body, /## Conversation Summary/, provider);
+    assert.doesNotMatch(body, /Add tests for the parser/, provider);
+  }
+
+  const kilo = readFileSync(fixture('cline-task/kilo-code.json'), 'utf8');
+  assert.equal((await cv.importSession(kilo)).report.format, 'roo-code');
+  const r = run(['import', '--from', 'kilo-code', fixture('cline-task/kilo-code.json')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^contextview: import kilo-code: 9 lines -> \d+ records/);
+  assert.equal(cv.parseLog(r.stdout).header.importedFrom, 'kilo-code');
+});
+
 test('an Aider chat history imports its last run as the view, and says what a transcript cannot give back', async () => {
   const text = readFileSync(fixture('aider.chat.history.md'), 'utf8');
   const { log, report } = await cv.importSession(text);

@@ -196,6 +196,27 @@ test('a Gemini CLI recording opens as recorded: at Gemini and the model of each 
   }
 });
 
+test('a Cline task opens as recorded at the model of each answer, and a Roo Code task with its subtask', async () => {
+  const file = join(fixtures, 'cline-task', 'cline.json');
+  await load(file);
+  const v = await view();
+  assert.deepEqual([v.asRecorded, v.provider, v.model, v.requests], [true, 'anthropic', 'claude-sonnet-4-5', 3]);
+  const logPath = write('cline-log.jsonl', execFileSync(process.execPath, [cli, 'import', file], { encoding: 'utf8' }));
+  for (let i = 0; i < v.requests; i++) {
+    await act(() => page.evaluate((i) => document.body.inspector.select(i), i));
+    const body = execFileSync(process.execPath, [cli, 'timeline', '--session', logPath, '--as-recorded', '--at', String(i)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
+    const shown = await page.evaluate(() => document.body.inspector.view);
+    assert.equal(shown.figures.bytes, Buffer.byteLength(body), `request ${i}`);
+  }
+  // The second answer was GPT-5's: that request went to OpenAI as recorded.
+  await act(() => page.evaluate(() => document.body.inspector.select(1)));
+  const second = await view();
+  assert.deepEqual([second.provider, second.model], ['openai-chat', 'gpt-5']);
+  const roo = ['roo-code-subtask.json', 'roo-code.json'].map((f) => write(`roo/${f}`, readFileSync(join(fixtures, 'cline-task', f), 'utf8')));
+  await load(roo);
+  assert.equal((await view()).subagents, 1);
+});
+
 test('no element overflows its column and nothing scrolls sideways at 900, 1280, 1600 and 1920 px', async () => {
   // A session whose subagents were given long tasks (twenty lines each), with their files.
   const dir = join(fixtures, 'claude-subagents');

@@ -480,7 +480,7 @@ fn agent_in_text(text: &str) -> Option<String> {
     })
 }
 
-fn tool_result(out: &mut LogBuilder, line: usize, block: &Value, raw_output: Option<Value>) {
+pub(crate) fn tool_result(out: &mut LogBuilder, line: usize, block: &Value, raw_output: Option<Value>) {
     let Some(id) = block.get("tool_use_id").and_then(Value::as_str) else {
         out.bad_line(line, &codes::IMPORT_BAD_TOOL_RESULT, "tool_result has no tool_use_id");
         return;
@@ -592,7 +592,7 @@ fn thinking_id(thinking: &mut HashMap<String, usize>, message_id: &str) -> Strin
 }
 
 /// `(data, media_type)` of a base64 image block.
-fn image_source(block: &Value) -> Option<(&str, &str)> {
+pub(crate) fn image_source(block: &Value) -> Option<(&str, &str)> {
     let source = block.get("source")?;
     if source.get("type").and_then(Value::as_str) != Some("base64") {
         return None;

@@ -11,6 +11,7 @@
 //! - [`pi`]: pi session JSONL (v1 linear, v2/v3 `id`/`parentId` tree, compaction entries);
 //! - [`copilot_cli`]: GitHub Copilot CLI session events (`events.jsonl`);
 //! - [`aider`]: Aider's `.aider.chat.history.md` (what a Markdown transcript can give back);
+//! - [`cline_task`]: a Cline, Roo Code or Kilo Code task's `api_conversation_history.json`;
 //! - [`gemini_cli`]: Gemini CLI chat recordings (the whole-file `session-*.json`, the appended
 //!   `session-*.jsonl` with its `$set` and `$rewindTo` lines).
 
@@ -20,6 +21,7 @@ mod calibrate;
 pub mod codes;
 pub mod claude_code;
 mod claude_entry;
+pub mod cline_task;
 pub mod error_codes;
 mod claude_subagents;
 pub mod codex;
@@ -41,7 +43,7 @@ use contextview::diagnostic::Diagnostic;
 pub use contextview::update::acp::Stream;
 use contextview::update::acp::{AcpUpdate, ContentBlock, ProviderMeta, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind};
 use contextview::update::write;
-use contextview::update::record::{Event, Header, Record, RecordBody};
+use contextview::update::record::{Event, Header, Record, RecordBody, SubagentStarted};
 
 /// Session formats we import.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,10 +60,26 @@ pub enum Format {
     CopilotCli,
     #[serde(rename = "aider")]
     Aider,
+    #[serde(rename = "cline")]
+    Cline,
+    #[serde(rename = "roo-code")]
+    RooCode,
+    #[serde(rename = "kilo-code")]
+    KiloCode,
 }
 
 impl Format {
-    pub const ALL: [Format; 6] = [Format::ClaudeCode, Format::Codex, Format::Pi, Format::GeminiCli, Format::CopilotCli, Format::Aider];
+    pub const ALL: [Format; 9] = [
+        Format::ClaudeCode,
+        Format::Codex,
+        Format::Pi,
+        Format::GeminiCli,
+        Format::CopilotCli,
+        Format::Aider,
+        Format::Cline,
+        Format::RooCode,
+        Format::KiloCode,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -71,6 +89,20 @@ impl Format {
             Format::GeminiCli => "gemini-cli",
             Format::CopilotCli => "copilot-cli",
             Format::Aider => "aider",
+            Format::Cline => "cline",
+            Format::RooCode => "roo-code",
+            Format::KiloCode => "kilo-code",
+        }
+    }
+}
+
+impl Format {
+    /// Every format's name, as a sentence lists them (`a, b or c`).
+    pub fn listed() -> String {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.join(""),
         }
     }
 }
@@ -87,7 +119,7 @@ impl FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.as_str() == s)
-            .ok_or_else(|| format!("unknown format `{s}` (expected claude-code, codex, pi, gemini-cli, copilot-cli or aider)"))
+            .ok_or_else(|| format!("unknown format `{s}` (expected {})", Format::listed()))
     }
 }
 
@@ -163,9 +195,7 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
     let format = match format {
         Some(f) => f,
         None => detect(text).ok_or_else(|| {
-            ImportError::UnknownFormat(
-                "could not recognise the session format from its first lines; pass it explicitly (claude-code, codex, pi, gemini-cli, copilot-cli or aider)".to_owned(),
-            )
+            ImportError::UnknownFormat(format!("could not recognise the session format from its first lines; pass it explicitly ({})", Format::listed()))
         })?,
     };
     // Each line parsed once: the source agent's view is read from the lines the importer then
@@ -188,6 +218,7 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
             (pi::import(lines), source)
         }
         Format::Aider => (aider::import(text), fidelity::aider::source_view(text)),
+        Format::Cline | Format::RooCode | Format::KiloCode => (cline_task::import(format, text), fidelity::cline_task::source_view(format, text)),
         Format::CopilotCli => {
             let lines = lines();
             let source = fidelity::copilot_cli::source_view(&lines);
@@ -244,18 +275,28 @@ pub struct ImportedTree {
 pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str]) -> Result<ImportedTree, ImportError> {
     let parent = import(format, parent_text)?;
     let format = parent.report.format;
-    let links: Vec<(String, String)> = parent
+    let started: Vec<&SubagentStarted> = parent
         .records
         .iter()
         .filter_map(|r| match &r.body {
-            RecordBody::Event(Event::SubagentStarted(s)) => Some((s.session_id.clone(), s.call_id.clone())),
+            RecordBody::Event(Event::SubagentStarted(s)) => Some(s),
             _ => None,
         })
         .collect();
+    let links: Vec<(String, String)> = started.iter().map(|s| (s.session_id.clone(), s.call_id.clone())).collect();
     let mut imported = Vec::with_capacity(children.len());
     let mut unlinked = Vec::new();
     for text in children {
         let mut child = import(format, text)?;
+        // A Roo Code or Kilo Code subtask's file names no task: it is the one whose first message
+        // is the task the parent's call gave.
+        if matches!(format, Some(Format::RooCode | Format::KiloCode)) {
+            let prompt = cline_task::first_prompt(text).unwrap_or_default();
+            let taken = |id: &str| imported.iter().any(|c: &Imported| c.header.session_id == id);
+            if let Some(s) = started.iter().find(|s| !s.task.trim().is_empty() && s.task.trim() == prompt && !taken(&s.session_id)) {
+                child.header.session_id = s.session_id.clone();
+            }
+        }
         match links.iter().find(|(session, _)| *session == child.header.session_id) {
             Some((_, call)) => {
                 child.header.parent_session_id = Some(parent.header.session_id.clone());
@@ -309,6 +350,9 @@ pub fn detect(text: &str) -> Option<Format> {
     }
     if aider_transcript::is_history(text) {
         return Some(Format::Aider);
+    }
+    if cline_task::is_history(text) {
+        return Some(cline_task::agent_of(text));
     }
     for value in json_lines(text).filter_map(|(_, r)| r.ok()).take(50) {
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
@@ -426,6 +470,11 @@ impl LogBuilder {
     /// One content chunk of a user, agent or thought message.
     pub fn chunk(&mut self, stream: Stream, message_id: &str, content: ContentBlock, meta: &ProviderMeta) -> u64 {
         self.update(write::chunk(stream, Some(message_id), content, meta))
+    }
+
+    /// Counts one input line (or entry) read, for a format not read through [`Self::object`].
+    pub fn count_line(&mut self) {
+        self.report.lines += 1;
     }
 
     /// Counts an input entry our layers cannot hold.

@@ -14,6 +14,7 @@
 
 pub mod aider;
 pub mod claude_code;
+pub mod cline_task;
 pub mod codex;
 pub mod copilot_cli;
 pub mod gemini_cli;

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import * as cv from './node.mjs';
 
 const PROVIDERS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'];
-const FORMATS = ['claude-code', 'codex', 'pi', 'gemini-cli', 'copilot-cli', 'aider', 'cline', 'roo-code', 'kilo-code'];
+const FORMATS = ['claude-code', 'codex', 'pi', 'gemini-cli', 'copilot-cli', 'aider', 'cline', 'roo-code', 'kilo-code', 'opencode'];
 
 class UsageError extends Error {}
 

@@ -48,7 +48,7 @@ export type LazySource = WasmSource | Promise<WasmSource> | (() => WasmSource | 
 // tries again.
 
 /** The format of another agent's session file. */
-export type ImportFormat = 'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | 'cline' | 'roo-code' | 'kilo-code';
+export type ImportFormat = 'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | 'cline' | 'roo-code' | 'kilo-code' | 'opencode';
 
 /** The lazy module's exports, synchronous once it is loaded. */
 export interface LazyModule {

@@ -12,10 +12,10 @@ export const MARKUP = `<div class="cv-inspector">
   <div id="drop" class="inputs" tabindex="-1">
     <fieldset>
       <legend>Session</legend>
-      <label class="file" title="our log, or a Claude Code, Codex, pi, Gemini CLI, Copilot CLI, Roo Code or Kilo Code session with its subagents' files, or an Aider chat history or a Cline task, in any order; or drop them on the page">Open files… <input type="file" id="session-input" multiple accept=".jsonl,.json,.md,.txt,application/x-ndjson"></label>
+      <label class="file" title="our log, or a Claude Code, Codex, pi, Gemini CLI, Copilot CLI, Roo Code, Kilo Code or OpenCode session with its subagents' files, or an Aider chat history or a Cline task, in any order; or drop them on the page">Open files… <input type="file" id="session-input" multiple accept=".jsonl,.json,.md,.txt,application/x-ndjson"></label>
       <label class="file" title="a Claude Code project or session folder: the session and the agent files under its subagents/">Open a session folder… <input type="file" id="session-folder-input" webkitdirectory multiple></label>
       <button type="button" id="example">Example</button>
-      <span id="format-box" hidden><label>read it as <select id="format"><option value="claude-code">Claude Code</option><option value="codex">Codex</option><option value="pi">pi</option><option value="gemini-cli">Gemini CLI</option><option value="copilot-cli">Copilot CLI</option><option value="aider">Aider</option><option value="cline">Cline</option><option value="roo-code">Roo Code</option><option value="kilo-code">Kilo Code</option></select></label> <button type="button" id="format-load">Load</button></span>
+      <span id="format-box" hidden><label>read it as <select id="format"><option value="claude-code">Claude Code</option><option value="codex">Codex</option><option value="pi">pi</option><option value="gemini-cli">Gemini CLI</option><option value="copilot-cli">Copilot CLI</option><option value="aider">Aider</option><option value="cline">Cline</option><option value="roo-code">Roo Code</option><option value="kilo-code">Kilo Code</option><option value="opencode">OpenCode</option></select></label> <button type="button" id="format-load">Load</button></span>
       <label class="file" id="answer-label" title="a provider's answer (JSON or a stream), recorded after the session">Add its answer… <input type="file" id="answer-input" accept=".json,.sse,.txt,.jsonl,text/event-stream,application/json" disabled></label>
     </fieldset>
     <fieldset>

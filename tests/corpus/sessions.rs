@@ -309,7 +309,7 @@ fn reported_last_context(format: Format, text: &str) -> Option<u64> {
             Some(n(usage, "input") + n(usage, "output") + n(usage, "cacheRead") + n(usage, "cacheWrite"))
         }
         // The sessions folder holds none (agents/gemini-cli does: see agents.rs).
-        Format::GeminiCli | Format::CopilotCli | Format::Aider | Format::Cline | Format::RooCode | Format::KiloCode => None,
+        Format::GeminiCli | Format::CopilotCli | Format::Aider | Format::Cline | Format::RooCode | Format::KiloCode | Format::OpenCode => None,
     }
 }
 

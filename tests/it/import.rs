@@ -1068,6 +1068,8 @@ mod any_lines {
             Format::Aider => include_str!("../fixtures/aider.chat.history.md"),
             // A task's history is one JSON array: its pool is the messages of every fixture.
             Format::Cline | Format::RooCode | Format::KiloCode => "",
+            // An export is one JSON document: its pool is its messages (and its subagent's).
+            Format::OpenCode => "",
         };
         let mut lines: Vec<String> = fixture.lines().map(str::to_owned).collect();
         if matches!(format, Format::Cline | Format::RooCode | Format::KiloCode) {
@@ -1079,6 +1081,12 @@ mod any_lines {
             ] {
                 let messages: Vec<Value> = serde_json::from_str(history).unwrap();
                 lines.extend(messages.iter().map(Value::to_string));
+            }
+        }
+        if format == Format::OpenCode {
+            for export in [include_str!("../fixtures/opencode/ses-main.json"), include_str!("../fixtures/opencode/ses-subagent.json")] {
+                let export: Value = serde_json::from_str(export).unwrap();
+                lines.extend(export["messages"].as_array().unwrap().iter().map(Value::to_string));
             }
         }
         // Shapes the fixture files lack: parallel calls, streamed results, compaction, events.
@@ -1126,6 +1134,13 @@ mod any_lines {
                 json!({"role": "system", "content": "?"}),
                 json!(17),
             ],
+            Format::OpenCode => vec![
+                json!({"info": {"id": "msg_x1", "role": "assistant", "summary": true, "finish": "stop", "parentID": "msg_nobody"}, "parts": [{"type": "text", "text": "S."}]}),
+                json!({"info": {"id": "msg_x2", "role": "user"}, "parts": [{"type": "compaction", "auto": true}, {"type": "file", "mime": "image/png", "url": "data:image/png;base64,not base64!"}, {"type": "agent", "name": "plan"}]}),
+                json!({"info": {"id": "msg_x3", "role": "assistant", "error": {"name": "MessageAbortedError"}}, "parts": [{"type": "tool", "callID": "c_x3", "tool": "task", "state": {"status": "completed", "input": {}, "output": "", "metadata": {"sessionId": "ses_gone"}}}, {"type": "tool", "tool": "no id"}]}),
+                json!({"info": {"role": "user"}}),
+                json!(17),
+            ],
             Format::Pi => vec![
                 json!({"type": "compaction", "timestamp": "t", "summary": "S.", "firstKeptEntryIndex": 2, "tokensBefore": 10}),
                 pi_entry("z1", Some("missing"), json!({"role": "assistant", "stopReason": "aborted", "content": [{"type": "text", "text": "half"}]})),
@@ -1142,13 +1157,14 @@ mod any_lines {
         // A recording's lines follow its header (without one, the text reads as a whole record).
         let header = match format {
             Format::GeminiCli => format!("{}\n", pool[0]),
-            Format::ClaudeCode | Format::Codex | Format::Pi | Format::CopilotCli | Format::Aider | Format::Cline | Format::RooCode | Format::KiloCode => {
+            Format::ClaudeCode | Format::Codex | Format::Pi | Format::CopilotCli | Format::Aider | Format::Cline | Format::RooCode | Format::KiloCode | Format::OpenCode => {
                 String::new()
             }
         };
         // A task's history: the picked messages as one array (a cut one leaves it unreadable).
         let (open, separator, close) = match format {
             Format::Cline | Format::RooCode | Format::KiloCode => ("[", ",", "]"),
+            Format::OpenCode => (r#"{"info": {"id": "ses_any", "revert": {"messageID": "msg_b0e5d4c3b209Aa11Bb22Cc33Dd"}}, "messages": ["#, ",", "]}"),
             Format::ClaudeCode | Format::Codex | Format::Pi | Format::GeminiCli | Format::CopilotCli | Format::Aider => ("", "", ""),
         };
         let text: String = std::iter::once(format!("{header}{open}"))
@@ -1209,6 +1225,9 @@ mod any_lines {
 
         #[test]
         fn roo_code(picks in picks()) { check(Format::RooCode, &picks)?; }
+
+        #[test]
+        fn opencode(picks in picks()) { check(Format::OpenCode, &picks)?; }
     }
 }
 

@@ -154,6 +154,27 @@ test('a Cline task imports as sent, a Roo Code task with its subtask linked, a K
   assert.equal(cv.parseLog(r.stdout).header.importedFrom, 'kilo-code');
 });
 
+test('an OpenCode export imports what OpenCode sends, with the subagent its task call ran', async () => {
+  const main = readFileSync(fixture('opencode/ses-main.json'), 'utf8');
+  const subagent = readFileSync(fixture('opencode/ses-subagent.json'), 'utf8');
+  const tree = await cv.importTree(main, [subagent]);
+  assert.equal(tree.parent.report.format, 'opencode');
+  assert.deepEqual([tree.missing, tree.unlinked, tree.parent.report.fidelity.missing], [[], [], []]);
+  const child = cv.parseLog(tree.children[0].log).header;
+  assert.deepEqual([child.sessionId, child.parentSessionId, child.parentCallId], ['ses_7a01c0ffee02OpQrStUvWxYzAb', 'ses_7a01c0ffee01AbCdEfGhIjKlMn', 'toolu_o2']);
+  // The reverted prompt is not sent; the summary stands for what came before it.
+  const session = cv.Session.fromLog(tree.parent.log);
+  session.dispatch({ type: 'userMessage', text: 'and the tests?' }, '2026-06-01T10:00:00Z');
+  for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
+    const body = session.buildString({ provider }).body;
+    assert.match(body, /the cart query scans the whole table/, provider);
+    assert.doesNotMatch(body, /composite index|Why is checkout slow/, provider);
+  }
+  const r = run(['import', fixture('opencode/ses-main.json')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^contextview: import opencode: 10 lines -> \d+ records/);
+});
+
 test('an Aider chat history imports its last run as the view, and says what a transcript cannot give back', async () => {
   const text = readFileSync(fixture('aider.chat.history.md'), 'utf8');
   const { log, report } = await cv.importSession(text);

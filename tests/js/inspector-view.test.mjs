@@ -217,6 +217,23 @@ test('a Cline task opens as recorded at the model of each answer, and a Roo Code
   assert.equal((await view()).subagents, 1);
 });
 
+test('an OpenCode export opens as recorded with its subagent, each request at the model that answered it', async () => {
+  const files = ['ses-subagent.json', 'ses-main.json'].map((f) => write(`opencode/${f}`, readFileSync(join(fixtures, 'opencode', f), 'utf8')));
+  await load(files);
+  const v = await view();
+  assert.deepEqual([v.asRecorded, v.subagents], [true, 1]);
+  const logPath = write('opencode-log.jsonl', execFileSync(process.execPath, [cli, 'import', files[1]], { encoding: 'utf8' }));
+  const seen = [];
+  for (let i = 0; i < v.requests; i++) {
+    await act(() => page.evaluate((i) => document.body.inspector.select(i), i));
+    const body = execFileSync(process.execPath, [cli, 'timeline', '--session', logPath, '--as-recorded', '--at', String(i)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
+    const shown = await view();
+    assert.equal(shown.figures.bytes, Buffer.byteLength(body), `request ${i}`);
+    seen.push(`${shown.provider} ${shown.model}`);
+  }
+  assert.deepEqual([...new Set(seen)], ['anthropic claude-sonnet-4-5', 'openai-responses gpt-5']);
+});
+
 test('no element overflows its column and nothing scrolls sideways at 900, 1280, 1600 and 1920 px', async () => {
   // A session whose subagents were given long tasks (twenty lines each), with their files.
   const dir = join(fixtures, 'claude-subagents');

@@ -311,7 +311,7 @@ test('bad input: oversized bodies, malformed JSON and commands, unknown routes â
 });
 
 test("importing any agent's file makes a new session whose log builds the imported view", async () => {
-  const files = [['claude-code', 'claude-code.jsonl'], ['codex', 'codex.jsonl'], ['pi', 'pi.jsonl'], ['gemini-cli', 'gemini-cli.json'], ['copilot-cli', 'copilot-cli.jsonl'], ['aider', 'aider.chat.history.md'], ['cline', 'cline-task/cline.json'], ['roo-code', 'cline-task/roo-code.json'], ['kilo-code', 'cline-task/kilo-code.json']];
+  const files = [['claude-code', 'claude-code.jsonl'], ['codex', 'codex.jsonl'], ['pi', 'pi.jsonl'], ['gemini-cli', 'gemini-cli.json'], ['copilot-cli', 'copilot-cli.jsonl'], ['aider', 'aider.chat.history.md'], ['cline', 'cline-task/cline.json'], ['roo-code', 'cline-task/roo-code.json'], ['kilo-code', 'cline-task/kilo-code.json'], ['opencode', 'opencode/ses-main.json']];
   for (const [format, file] of files) {
     const text = readFileSync(root + `tests/fixtures/${file}`, 'utf8');
     const id = `acme-import-${format}`;

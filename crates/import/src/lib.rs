@@ -12,6 +12,7 @@
 //! - [`copilot_cli`]: GitHub Copilot CLI session events (`events.jsonl`);
 //! - [`aider`]: Aider's `.aider.chat.history.md` (what a Markdown transcript can give back);
 //! - [`cline_task`]: a Cline, Roo Code or Kilo Code task's `api_conversation_history.json`;
+//! - [`opencode`]: an OpenCode session as `opencode export` writes it;
 //! - [`gemini_cli`]: Gemini CLI chat recordings (the whole-file `session-*.json`, the appended
 //!   `session-*.jsonl` with its `$set` and `$rewindTo` lines).
 
@@ -29,6 +30,7 @@ pub mod copilot_cli;
 pub mod fidelity;
 pub mod gemini_cli;
 pub mod gemini_recording;
+pub mod opencode;
 pub mod pi;
 mod tree;
 
@@ -66,10 +68,12 @@ pub enum Format {
     RooCode,
     #[serde(rename = "kilo-code")]
     KiloCode,
+    #[serde(rename = "opencode")]
+    OpenCode,
 }
 
 impl Format {
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::ClaudeCode,
         Format::Codex,
         Format::Pi,
@@ -79,6 +83,7 @@ impl Format {
         Format::Cline,
         Format::RooCode,
         Format::KiloCode,
+        Format::OpenCode,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -92,6 +97,7 @@ impl Format {
             Format::Cline => "cline",
             Format::RooCode => "roo-code",
             Format::KiloCode => "kilo-code",
+            Format::OpenCode => "opencode",
         }
     }
 }
@@ -219,6 +225,7 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
         }
         Format::Aider => (aider::import(text), fidelity::aider::source_view(text)),
         Format::Cline | Format::RooCode | Format::KiloCode => (cline_task::import(format, text), fidelity::cline_task::source_view(format, text)),
+        Format::OpenCode => (opencode::import(text), fidelity::opencode::source_view(text)),
         Format::CopilotCli => {
             let lines = lines();
             let source = fidelity::copilot_cli::source_view(&lines);
@@ -345,6 +352,9 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
 /// Recognises a format from the first parseable lines (or, for a Gemini CLI recording written
 /// whole, from the whole text).
 pub fn detect(text: &str) -> Option<Format> {
+    if opencode::is_export(text) {
+        return Some(Format::OpenCode);
+    }
     if gemini_recording::is_recording(text) {
         return Some(Format::GeminiCli);
     }

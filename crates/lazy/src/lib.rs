@@ -39,7 +39,7 @@ pub struct ImportResult {
 #[wasm_bindgen(js_name = importSession)]
 pub fn import_session(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | 'cline' | 'roo-code' | 'kilo-code' | null | undefined")] format: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | 'cline' | 'roo-code' | 'kilo-code' | 'opencode' | null | undefined")] format: JsValue,
 ) -> Result<ts::ImportResult, JsValue> {
     let text = string(&text, "text")?;
     let imported = import::import(format_of(&format)?, &text).map_err(|e| error(e.code(), &e.to_string()))?;
@@ -76,7 +76,7 @@ pub struct ImportTreeResult {
 pub fn import_tree(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[]")] children: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | 'cline' | 'roo-code' | 'kilo-code' | null | undefined")] format: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | 'cline' | 'roo-code' | 'kilo-code' | 'opencode' | null | undefined")] format: JsValue,
 ) -> Result<ts::ImportTreeResult, JsValue> {
     let text = string(&text, "text")?;
     let children = strings(&children, "children")?;

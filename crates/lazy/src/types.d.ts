@@ -134,7 +134,7 @@ export interface HostRequest {
 /**
  * Session formats we import.
  */
-export type Format = "claude-code" | "codex" | "pi" | "gemini-cli" | "copilot-cli" | "aider" | "cline" | "roo-code" | "kilo-code";
+export type Format = "claude-code" | "codex" | "pi" | "gemini-cli" | "copilot-cli" | "aider" | "cline" | "roo-code" | "kilo-code" | "opencode";
 
 /**
  * Sizes and depths (bytes are UTF-8 bytes).

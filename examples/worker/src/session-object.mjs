@@ -42,7 +42,7 @@ const IDEM_TABLE = `CREATE TABLE IF NOT EXISTS svc_idempotency (
   key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status INTEGER NOT NULL, reply TEXT NOT NULL, at INTEGER NOT NULL)`;
 const LOG = 'session';
 const MAX_SOCKETS = 64;
-const FORMATS = new Set(['claude-code', 'codex', 'pi', 'gemini-cli', 'copilot-cli', 'aider', 'cline', 'roo-code', 'kilo-code']);
+const FORMATS = new Set(['claude-code', 'codex', 'pi', 'gemini-cli', 'copilot-cli', 'aider', 'cline', 'roo-code', 'kilo-code', 'opencode']);
 
 export class SessionObject extends DurableObject {
   #durable = null;
@@ -439,7 +439,7 @@ export class SessionObject extends DurableObject {
   async #import(id, request, url) {
     if (await this.#load()) throw new HttpError(409, 'session_exists', 'a session can only be imported into a new id');
     const format = url.searchParams.get('format');
-    if (format !== null && !FORMATS.has(format)) throw new HttpError(400, 'unknown_format', `unknown format ${format} (claude-code, codex, pi, gemini-cli, copilot-cli, aider, cline, roo-code, kilo-code)`);
+    if (format !== null && !FORMATS.has(format)) throw new HttpError(400, 'unknown_format', `unknown format ${format} (claude-code, codex, pi, gemini-cli, copilot-cli, aider, cline, roo-code, kilo-code, opencode)`);
     const { log, report } = await importSession(await request.text(), format ?? undefined);
     const lines = log.split('\n').filter((l) => l !== '');
     await this.log.append(lines);

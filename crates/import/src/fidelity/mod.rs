@@ -18,6 +18,7 @@ pub mod cline_task;
 pub mod codex;
 pub mod copilot_cli;
 pub mod gemini_cli;
+pub mod opencode;
 pub mod pi;
 
 use std::collections::{HashMap, HashSet};

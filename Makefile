@@ -85,7 +85,7 @@ test-wasm-browser: setup
 JS_TESTS := tests/js/readme.test.mjs tests/workerd/service.test.mjs tests/js/inspector.test.mjs tests/js/inspector-view.test.mjs tests/js/cli.test.mjs \
   tests/packaging/typescript.test.mjs tests/js/checkpoints.test.mjs tests/js/declared-types.test.mjs tests/packaging/inspector-element.test.mjs tests/js/arguments.test.mjs \
   tests/packaging/webpack.test.mjs tests/sdk-types/sdk-types.test.mjs tests/packaging/vite.test.mjs tests/packaging/esbuild.test.mjs \
-  tests/workerd/miniflare.test.mjs tests/js/storage-browser.test.mjs tests/js/import.test.mjs tests/js/storage-faults-browser.test.mjs \
+  tests/workerd/miniflare.test.mjs tests/js/storage-browser.test.mjs tests/js/import.test.mjs tests/js/follow.test.mjs tests/js/storage-faults-browser.test.mjs \
   tests/js/unhappy-browser.test.mjs tests/js/browser.test.mjs tests/js/discover-browser.test.mjs tests/js/discover-cli.test.mjs \
   tests/js/consumer.test.mjs tests/workerd/unhappy.test.mjs tests/workerd/lazy.test.mjs tests/workerd/storage.test.mjs \
   tests/js/lazy.test.mjs tests/js/answers.test.mjs tests/js/timeline.test.mjs tests/js/unhappy.test.mjs tests/js/storage.test.mjs \

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // contextview CLI. Exit codes: 0 ok, 1 the library rejected the input (error has .code),
 // 2 usage error (bad arguments, unknown subcommand/provider, unreadable file).
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,12 +49,15 @@ const COMMANDS = {
   },
   import: {
     summary: "convert another agent's session file to contextview's log (JSON Lines on stdout), with its subagents' files",
-    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] [--strict] [--children DIR] [--out DIR] FILE   (--strict: exit 1 when a view lacks anything the source agent\'s model saw; --children: the subagents\' files, by default <FILE\'s name>/subagents/ (Claude Code) or <session id>/ beside FILE (Gemini CLI); --out: each session as <session id>.jsonl in DIR)',
+    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] [--strict] [--children DIR] [--out DIR] [--follow [--log LOG] [--interval MS]] FILE   (--strict: exit 1 when a view lacks anything the source agent\'s model saw; --children: the subagents\' files, by default <FILE\'s name>/subagents/ (Claude Code) or <session id>/ beside FILE (Gemini CLI); --out: each session as <session id>.jsonl in DIR; --follow: follow FILE while its agent writes it, until interrupted, printing a line per new request — its index, provider and model, tokens and input cost as recorded — with our log appended to LOG as it grows, FILE looked at every MS, default 500)',
     options: {
       from: { type: 'string' },
       strict: { type: 'boolean' },
       children: { type: 'string' },
       out: { type: 'string' },
+      follow: { type: 'boolean' },
+      log: { type: 'string' },
+      interval: { type: 'string' },
     },
     positionals: 1,
     run: runImport,
@@ -284,6 +288,8 @@ async function runImport(values, [file]) {
   if (from !== undefined && !FORMATS.includes(from)) {
     throw new UsageError(`unknown format '${from}' (expected ${FORMATS.join(', ')})`);
   }
+  if (values.follow) return runFollow(values, file);
+  for (const option of ['log', 'interval']) if (values[option] !== undefined) throw new UsageError(`--${option} needs --follow`);
   const text = readText(file, 'session');
   const childDir = values.children ?? defaultChildren(file, text);
   // (A Gemini CLI subagent's recording may be whole JSON, v0.37 and v0.38.)
@@ -314,6 +320,104 @@ async function runImport(values, [file]) {
     process.stdout.write(tree.parent.log);
   }
   if (values.strict && all.some((i) => i.report.fidelity?.missing?.length)) process.exitCode = 1;
+}
+
+/** Formats whose file the agent rewrites whole: read whole again each time it changes. */
+const DOCUMENTS = ['cline', 'roo-code', 'kilo-code', 'opencode'];
+
+/**
+ * `import --follow`: imports FILE as it grows (new bytes pushed, a rewritten file read whole) and
+ * prints a line per request the log gains, as recorded: index, provider and model, tokens, input
+ * cost. Runs until interrupted.
+ */
+async function runFollow(values, file) {
+  for (const option of ['strict', 'children', 'out']) if (values[option] !== undefined) throw new UsageError(`--${option} cannot be used with --follow`);
+  const interval = values.interval === undefined ? 500 : Number(values.interval);
+  if (!Number.isInteger(interval) || interval < 10) throw new UsageError(`--interval must be a whole number of milliseconds (10 or more), got '${values.interval}'`);
+  if (values.log !== undefined) writeFileSync(values.log, '');
+  const { IncrementalImport } = await cv.loadLazyModule();
+  const follower = new IncrementalImport(values.from ?? null);
+  const decoder = new StringDecoder('utf8');
+  let read = 0;
+  let log = '';
+  let printed = 0;
+  // Until the file tells its format it is read whole; then a file of lines is read by what it grew by.
+  let document = true;
+  const look = () => {
+    let size;
+    try {
+      size = statSync(file).size;
+    } catch (e) {
+      process.stderr.write(`contextview: cannot read ${file}: ${e.code ?? firstLine(e.message)}\n`);
+      return;
+    }
+    let appended;
+    if (document || size < read) {
+      if (size === read && follower.format !== null) return;
+      const text = readText(file, 'session');
+      read = Buffer.byteLength(text);
+      appended = follower.replace(text);
+      const format = follower.format;
+      // (A Gemini CLI recording is one JSON document up to v0.37, JSON Lines since.)
+      const firstLine = text.trimStart().split('\n', 1)[0];
+      document = format === null || DOCUMENTS.includes(format) || (format === 'gemini-cli' && !isJson(firstLine));
+    } else {
+      if (size === read) return;
+      const fd = openSync(file, 'r');
+      const bytes = Buffer.alloc(size - read);
+      try {
+        readSync(fd, bytes, 0, bytes.length, read);
+      } finally {
+        closeSync(fd);
+      }
+      read = size;
+      appended = follower.push(decoder.write(bytes));
+    }
+    if (appended.log === '') return;
+    log += appended.log;
+    if (values.log !== undefined) appendFileSync(values.log, appended.log);
+    const timeline = new cv.Timeline(log);
+    try {
+      if (appended.rewound) {
+        process.stderr.write(`contextview: ${file} changed what was imported before: the view goes back (${timeline.length} request${timeline.length === 1 ? '' : 's'} now)\n`);
+        printed = Math.min(printed, timeline.length);
+      }
+      for (; printed < timeline.length; printed++) {
+        const { report } = timeline.buildAt(printed, { asRecorded: true });
+        const { provider, model } = timeline.optionsAt(printed, { asRecorded: true });
+        const dollars = report.forecast?.inputDollars;
+        process.stdout.write(`${printed}\t${provider ?? '-'} ${model ?? '-'}\t${report.tokens.request} tokens\t${dollars === undefined || dollars === null ? '-' : '$' + dollars.toFixed(4)}\n`);
+      }
+    } finally {
+      timeline.free();
+    }
+  };
+  process.stderr.write(`contextview: following ${file} (interrupt to stop)\n`);
+  await new Promise((resolveRun, rejectRun) => {
+    const tick = () => {
+      try {
+        look();
+      } catch (e) {
+        clearInterval(timer);
+        rejectRun(e);
+      }
+    };
+    const timer = setInterval(tick, interval);
+    tick();
+    process.once('SIGINT', () => {
+      clearInterval(timer);
+      resolveRun();
+    });
+  });
+}
+
+function isJson(text) {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function runTree(values) {

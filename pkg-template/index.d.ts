@@ -56,6 +56,11 @@ export interface LazyModule {
   importSession(text: string, format?: ImportFormat | null): ImportResult;
   /** Imports a session with its subagents' own files, each linked to its call. */
   importTree(text: string, children: string[], format?: ImportFormat | null): ImportTreeResult;
+  /**
+   * A session file followed while its agent writes it: `push(added)` or `replace(whole)` returns
+   * the lines its log gains (`ImportAppended`), which replays to the view a whole import gives.
+   */
+  IncrementalImport: typeof IncrementalImport;
   /** The discovery engine (sans-IO; `discover` drives it). */
   WorkspaceEngine: typeof WorkspaceEngine;
 }
@@ -70,7 +75,7 @@ export function loadLazyModule(source?: LazySource): Promise<LazyModule>;
 export function lazyModuleLoaded(): boolean;
 
 /**
- * Imports another agent's session file (Claude Code, Codex, pi, Gemini CLI, Copilot CLI or Aider) into our log format, loading
+ * Imports another agent's session file (any `ImportFormat`) into our log format, loading
  * the lazy module on first use. The format is detected when not given; bad lines are reported
  * in `report.diagnostics`; an unrecognised format rejects with code `unknown_format`.
  */
@@ -82,8 +87,8 @@ export function importSession(text: string, format?: ImportFormat | null): Promi
  */
 export function importTree(text: string, children: string[], format?: ImportFormat | null): Promise<ImportTreeResult>;
 
-export type { ImportResult, ImportTreeResult, WorkspaceEngine } from './web/contextview_lazy.js';
-import type { ImportResult, ImportTreeResult, WorkspaceEngine } from './web/contextview_lazy.js';
+export type { ImportAppended, ImportResult, ImportTreeResult, IncrementalImport, WorkspaceEngine } from './web/contextview_lazy.js';
+import type { ImportResult, ImportTreeResult, IncrementalImport, WorkspaceEngine } from './web/contextview_lazy.js';
 
 /**
  * Instantiates the wasm synchronously from its bytes or a compiled module (browser entry); a

@@ -9,7 +9,7 @@
 import { ContextviewError, ContextviewTypeError } from './errors.mjs';
 
 /** What the lazy module exports, once loaded. */
-const EXPORTS = ['importSession', 'importTree', 'WorkspaceEngine'];
+const EXPORTS = ['importSession', 'importTree', 'IncrementalImport', 'WorkspaceEngine'];
 
 /**
  * Binds the loader to one entry's `load(source)`, which resolves to the lazy module's glue once

@@ -7,10 +7,12 @@
 //!
 //! The other agent's heads are estimated from the anchors themselves: an anchor's excess over
 //! the conversation it measured (as this package estimates it) is those heads plus the
-//! estimate's error on the conversation; the least excess over all anchors — usually the first
-//! request, which holds little else — stands for the heads alone, and what each later anchor
-//! counts beyond it keeps calibrating the estimate. A negative least excess (anchors counting
-//! less than the estimate) removes nothing. Each compaction starts the reckoning again: after
+//! estimate's error on the conversation; the least excess of the anchors so far — usually the
+//! first request's, which holds little else — stands for the heads alone at each anchor, and what
+//! it counts beyond that keeps calibrating the estimate. Each anchor's estimate uses only the
+//! anchors before it, so a file that grows never changes what its earlier anchors say (an
+//! incremental import appends what a whole import writes). A negative least excess (anchors
+//! counting less than the estimate) removes nothing. Each compaction starts the reckoning again: after
 //! one, an agent's requests may carry what its log does not (Claude Code attaches the files it
 //! had read), and the anchors after it measured that.
 
@@ -19,12 +21,14 @@ use contextview::tokens::{item_tokens, Family};
 use contextview::update::{Event, Record, RecordBody, Replayer};
 
 /// Sets every anchor's `head_tokens` that lacks one to the estimated heads of the agent that
-/// wrote the log, from the anchors between the same compactions; returns the estimate for the
-/// last of them (`None`: no anchors), and the items the records replay to (which a head's
+/// wrote the log, from the anchors up to it since the last compaction; returns the estimate at
+/// the last of them (`None`: no anchors), and the items the records replay to (which a head's
 /// count does not change), so that the import need not replay them again.
 pub fn foreign_heads(records: &mut [Record]) -> (Option<u64>, Vec<Item>) {
-    // Per stretch between compactions: its anchors and their least excess.
-    let mut stretches: Vec<(Vec<usize>, i64)> = Vec::new();
+    // Each anchor's estimate: the least excess of the anchors up to it since the last compaction.
+    let mut estimates: Vec<(usize, u64)> = Vec::new();
+    let mut heads = None;
+    let mut stretch_least: Option<i64> = None;
     let mut stretch_open = false;
     let mut replayer = Replayer::new(&[]);
     // Item estimates, kept in step with the replay (what changed is measured again).
@@ -52,25 +56,20 @@ pub fn foreign_heads(records: &mut [Record]) -> (Option<u64>, Vec<Item>) {
         let response: u64 = (response_start(items)..items.len()).filter(|&j| !matches!(items[j], Item::Native(_))).map(|j| sizes[j]).sum();
         let conversation: u64 = sizes.iter().sum();
         let excess = usage.context(response) as i64 - conversation as i64;
-        match stretches.last_mut().filter(|_| stretch_open) {
-            Some((anchors, least)) => {
-                anchors.push(i);
-                *least = (*least).min(excess);
-            }
-            None => stretches.push((vec![i], excess)),
-        }
+        let least = match stretch_least.filter(|_| stretch_open) {
+            Some(least) => least.min(excess),
+            None => excess,
+        };
         stretch_open = true;
+        estimates.push((i, least.max(0) as u64));
+        heads = Some(least.max(0) as u64);
+        stretch_least = Some(least);
     }
     let items = replayer.into_items();
-    let mut heads = None;
-    for (anchors, least) in stretches {
-        let estimate = least.max(0) as u64;
-        for i in anchors {
-            if let RecordBody::Event(Event::UsageAnchor(usage)) = &mut records[i].body {
-                usage.head_tokens.get_or_insert(estimate);
-            }
+    for (i, estimate) in estimates {
+        if let RecordBody::Event(Event::UsageAnchor(usage)) = &mut records[i].body {
+            usage.head_tokens.get_or_insert(estimate);
         }
-        heads = Some(estimate);
     }
     (heads, items)
 }

@@ -30,6 +30,7 @@ pub mod copilot_cli;
 pub mod fidelity;
 pub mod gemini_cli;
 pub mod gemini_recording;
+pub mod incremental;
 pub mod opencode;
 pub mod pi;
 mod tree;

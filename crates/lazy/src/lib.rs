@@ -21,6 +21,7 @@ mod ts {
         DiscoveryOptions;
         ImportResult = super::ImportResult;
         ImportTreeResult = super::ImportTreeResult;
+        ImportAppended = super::ImportAppended;
     }
 }
 
@@ -34,8 +35,8 @@ pub struct ImportResult {
     pub report: ImportReport,
 }
 
-/// Imports another agent's session file (Claude Code, Codex, pi, Gemini CLI, Copilot CLI or Aider) into our log format. The
-/// format is detected when not given. Bad lines are reported in `report.diagnostics`.
+/// Imports another agent's session file (any of the formats `Format` names) into our log format.
+/// The format is detected when not given. Bad lines are reported in `report.diagnostics`.
 #[wasm_bindgen(js_name = importSession)]
 pub fn import_session(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -88,6 +89,70 @@ pub fn import_tree(
         missing: tree.missing,
         unlinked: tree.unlinked,
     })
+}
+
+/// What a followed file's growth adds to its log (`IncrementalImport.push`, `.replace`).
+#[derive(Serialize)]
+pub struct ImportAppended {
+    /// JSON Lines to append to the log: the header first, the first time there is anything.
+    pub log: String,
+    /// Records in `log`.
+    pub records: usize,
+    /// An earlier record changed (a rewrite, a rewind in the file): `log` starts with a `rewind`.
+    pub rewound: bool,
+    /// The report of the whole import of the file as it now stands (none before anything was imported).
+    pub report: Option<ImportReport>,
+}
+
+/// A session file followed while its agent writes it: each `push` (what the file grew by) or
+/// `replace` (the file as it now is, when the agent rewrote it) imports it as it now stands and
+/// returns what the log gains — appended records, or a `rewind` and the records from the last
+/// prompt both imports share. The log replays to the view a whole import gives.
+#[wasm_bindgen(js_name = IncrementalImport)]
+pub struct JsIncrementalImport {
+    inner: import::incremental::IncrementalImport,
+}
+
+#[wasm_bindgen(js_class = IncrementalImport)]
+impl JsIncrementalImport {
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | 'cline' | 'roo-code' | 'kilo-code' | 'opencode' | null")] format: JsValue,
+    ) -> Result<JsIncrementalImport, JsValue> {
+        Ok(JsIncrementalImport { inner: import::incremental::IncrementalImport::new(format_of(&format)?) })
+    }
+
+    /// The file grew by `text`.
+    pub fn push(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<ts::ImportAppended, JsValue> {
+        let text = string(&text, "text")?;
+        let appended = self.inner.push(&text).map_err(|e| error(e.code(), &e.to_string()))?;
+        self.appended(appended)
+    }
+
+    /// The file now holds `text` (rewritten by its agent, or read again whole).
+    pub fn replace(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<ts::ImportAppended, JsValue> {
+        let text = string(&text, "text")?;
+        let appended = self.inner.replace(&text).map_err(|e| error(e.code(), &e.to_string()))?;
+        self.appended(appended)
+    }
+
+    /// The format being read (none until the file told it).
+    #[wasm_bindgen(getter, unchecked_return_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | 'cline' | 'roo-code' | 'kilo-code' | 'opencode' | null")]
+    pub fn format(&self) -> JsValue {
+        self.inner.format().map_or(JsValue::NULL, |f| JsValue::from_str(f.as_str()))
+    }
+
+    fn appended(&self, appended: import::incremental::Appended) -> Result<ts::ImportAppended, JsValue> {
+        let mut log = String::new();
+        if let Some(header) = &appended.header {
+            log = update::write_log(header, &[]);
+        }
+        for record in &appended.records {
+            log.push_str(&record.to_line());
+            log.push('\n');
+        }
+        typed(&ImportAppended { log, records: appended.records.len(), rewound: appended.rewound, report: self.inner.report().cloned() })
+    }
 }
 
 /// The discovery engine (sans-IO): start a job, then loop `step()` / `answer()` until done.

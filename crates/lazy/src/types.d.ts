@@ -23,6 +23,28 @@ export interface ImportTreeResult {
 }
 
 /**
+ * What a followed file's growth adds to its log (`IncrementalImport.push`, `.replace`).
+ */
+export interface ImportAppended {
+    /**
+     * JSON Lines to append to the log: the header first, the first time there is anything.
+     */
+    log: string;
+    /**
+     * Records in `log`.
+     */
+    records: number;
+    /**
+     * An earlier record changed (a rewrite, a rewind in the file): `log` starts with a `rewind`.
+     */
+    rewound: boolean;
+    /**
+     * The report of the whole import of the file as it now stands (none before anything was imported).
+     */
+    report: ImportReport | null;
+}
+
+/**
  * An imported session: our log as JSON Lines text, and what the import kept and left out.
  */
 export interface ImportResult {

@@ -1,0 +1,173 @@
+//! Incremental import: a session file that grows while its agent writes it, imported as it grows
+//! into one log that only appends.
+//!
+//! Each push imports the file as it now stands — its complete lines, for a format of lines; the
+//! whole document, for one an agent rewrites (a Gemini CLI `.json`, a Cline task, an OpenCode
+//! export), once it reads as JSON again — and compares the records with those the last push
+//! imported. What the longer file adds after them is appended. Where an earlier record changed (a
+//! Gemini CLI `$set` or `$rewindTo`, a Claude Code message whose blocks were still being
+//! written, a new branch), the log gains a `rewind` to before the last prompt both imports share,
+//! and the longer import's records from that prompt on. So at every point the log replays to the
+//! view a whole import of the file gives; for a file that only appends (a Copilot CLI, Codex or
+//! pi session), the log holds exactly the records a whole import writes.
+//!
+//! A compaction checkpoint names its first kept record by `seq`: the appended copy names that
+//! record's `seq` in this log.
+
+use contextview::update::record::{Event, Header, Record, RecordBody, Rewind};
+use contextview::update::replay::{is_real_prompt_start, prompt_texts};
+
+use crate::{codes, detect, import, Format, ImportError, ImportReport};
+
+/// A growing session file's import.
+#[derive(Debug, Default)]
+pub struct IncrementalImport {
+    format: Option<Format>,
+    /// The file as pushed so far.
+    text: String,
+    /// The last whole import's records, and each one's `seq` in this log.
+    last: Vec<Record>,
+    seq_in_log: Vec<u64>,
+    /// Records this log holds.
+    written: u64,
+    header: Option<Header>,
+    report: Option<ImportReport>,
+}
+
+/// What a push adds to the log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Appended {
+    /// The log's header, on the push that first imported something.
+    pub header: Option<Header>,
+    /// Records to append, numbered on from the log's last.
+    pub records: Vec<Record>,
+    /// Whether an earlier record changed, so that a `rewind` leads the records.
+    pub rewound: bool,
+}
+
+impl IncrementalImport {
+    /// A new import, of `format`, or of the format the first text that reads as one is.
+    pub fn new(format: Option<Format>) -> IncrementalImport {
+        IncrementalImport { format, ..IncrementalImport::default() }
+    }
+
+    pub fn format(&self) -> Option<Format> {
+        self.format
+    }
+
+    /// The log's header (none before the first push that imported anything).
+    pub fn header(&self) -> Option<&Header> {
+        self.header.as_ref()
+    }
+
+    /// The report of the whole import of the file as it now stands.
+    pub fn report(&self) -> Option<&ImportReport> {
+        self.report.as_ref()
+    }
+
+    /// The file grew by `added`.
+    pub fn push(&mut self, added: &str) -> Result<Appended, ImportError> {
+        self.text.push_str(added);
+        self.import()
+    }
+
+    /// The file was rewritten, or read again whole: it now holds `text`.
+    pub fn replace(&mut self, text: &str) -> Result<Appended, ImportError> {
+        text.clone_into(&mut self.text);
+        self.import()
+    }
+
+    fn import(&mut self) -> Result<Appended, ImportError> {
+        let nothing = Appended { header: None, records: Vec::new(), rewound: false };
+        // A line still being written waits for its end (Aider's transcript ends each record with one).
+        let lines_end = self.text.rfind('\n').map_or(0, |i| i + 1);
+        let format = match self.format {
+            Some(f) => f,
+            None => match detect(&self.text[..lines_end]).or_else(|| detect(&self.text)) {
+                Some(f) => f,
+                // The first lines may not tell yet.
+                None if self.text.len() < 64 * 1024 => return Ok(nothing),
+                None => return Err(import(None, &self.text).err().unwrap_or(ImportError::UnknownFormat(String::new()))),
+            },
+        };
+        let whole_document = is_document(format, &self.text);
+        let text = if whole_document { self.text.as_str() } else { &self.text[..lines_end] };
+        if text.trim().is_empty() {
+            return Ok(nothing);
+        }
+        let imported = import(Some(format), text)?;
+        // A document rewritten in place may be read half-written: wait until it is JSON again.
+        let unreadable = imported.records.is_empty() && imported.report.diagnostics.iter().any(|d| d.code == codes::IMPORT_MALFORMED_LINE.code);
+        if whole_document && unreadable {
+            return Ok(nothing);
+        }
+        self.format = Some(format);
+        // What comes before the first prompt (an agent's environment turn, its first model) may
+        // still change until a prompt follows it: nothing is written before one.
+        let records = imported.records;
+        let Some(first_prompt) = (0..records.len()).find(|&i| is_real_prompt_start(i.checked_sub(1).map(|p| &records[p]), &records[i])) else {
+            return Ok(nothing);
+        };
+        let header = match &self.header {
+            Some(_) => None,
+            None => {
+                self.header = Some(imported.header.clone());
+                self.header.clone()
+            }
+        };
+        self.report = Some(imported.report);
+        let same = |a: &Record, b: &Record| a.ts == b.ts && a.body == b.body;
+        let common = self.last.iter().zip(&records).take_while(|(a, b)| same(a, b)).count();
+        let mut out = Vec::new();
+        let (from, rewound) = if common == self.last.len() {
+            (common, false)
+        } else {
+            // Back to before the last prompt both imports share, and the rest again from there
+            // (what came before the first prompt stays as the log has it).
+            let start = prompt_start_at_or_before(&records, common).max(first_prompt);
+            let prompt_index = prompt_texts(&records[..start]).len() as u64;
+            self.written += 1;
+            out.push(Record { seq: self.written, ts: records.get(start).map(|r| r.ts.clone()).unwrap_or_default(), body: RecordBody::Event(Event::Rewind(Rewind { prompt_index })) });
+            (start, true)
+        };
+        self.seq_in_log.truncate(from);
+        for record in &records[from..] {
+            self.written += 1;
+            self.seq_in_log.push(self.written);
+            let mut body = record.body.clone();
+            if let RecordBody::Event(Event::CompactionCheckpoint(c)) = &mut body {
+                let at = c.first_kept_seq.saturating_sub(1) as usize;
+                c.first_kept_seq = match self.seq_in_log.get(at) {
+                    Some(&seq) => seq,
+                    // A record not written yet: it will be the next ones in both numberings.
+                    None => self.written + (c.first_kept_seq - record.seq),
+                };
+            }
+            out.push(Record { seq: self.written, ts: record.ts.clone(), body });
+        }
+        self.last = records;
+        Ok(Appended { header, records: out, rewound })
+    }
+}
+
+/// Whether the agent writes `format`'s file whole (so it is read whole), not by lines: a task's
+/// history, an export, a Gemini CLI recording kept as one JSON document.
+fn is_document(format: Format, text: &str) -> bool {
+    match format {
+        Format::Cline | Format::RooCode | Format::KiloCode | Format::OpenCode => true,
+        Format::GeminiCli => text.lines().find(|l| !l.trim().is_empty()).is_some_and(|l| serde_json::from_str::<serde_json::Value>(l).is_err()),
+        Format::ClaudeCode | Format::Codex | Format::Pi | Format::CopilotCli | Format::Aider => false,
+    }
+}
+
+/// The index of the record that starts the last real prompt at or before `at` (0 when none does).
+fn prompt_start_at_or_before(records: &[Record], at: usize) -> usize {
+    let Some(last) = records.len().checked_sub(1) else { return 0 };
+    (0..=at.min(last))
+        .rev()
+        .find(|&i| is_real_prompt_start(i.checked_sub(1).map(|p| &records[p]), &records[i]))
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests;

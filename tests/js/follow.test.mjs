@@ -1,0 +1,153 @@
+// Following a session file while its agent writes it: the incremental import through the
+// package, and `contextview import --follow` on a file that grows under it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import * as cv from '../../pkg/node.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cli = join(root, 'pkg/cli.mjs');
+const fixture = (name) => readFileSync(join(root, 'tests/fixtures', name), 'utf8');
+const tmp = mkdtempSync(join(tmpdir(), 'contextview-follow-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+/** Pushes `text` in pieces of `size` characters (cutting lines anywhere); the log they make. */
+function pushed(follower, text, size) {
+  let log = '';
+  for (let i = 0; i < text.length; i += size) log += follower.push(text.slice(i, i + size)).log;
+  return log;
+}
+
+test('a file that only appends, pushed in pieces, gives the very log a whole import gives', async () => {
+  const { IncrementalImport } = await cv.loadLazyModule();
+  for (const [name, size] of [['copilot-cli.jsonl', 97], ['codex.jsonl', 61], ['pi.jsonl', 300]]) {
+    const text = fixture(name);
+    const follower = new IncrementalImport();
+    const log = pushed(follower, text, size);
+    const whole = await cv.importSession(text);
+    assert.equal(log, whole.log, name);
+    assert.equal(follower.format, whole.report.format);
+    follower.free();
+  }
+});
+
+test('a Gemini CLI recording whose later lines rewrite and rewind: the log rewinds and builds what a whole import builds', async () => {
+  const { IncrementalImport } = await cv.loadLazyModule();
+  const text = fixture('gemini-cli.jsonl');
+  const follower = new IncrementalImport('gemini-cli');
+  let log = '';
+  let rewinds = 0;
+  for (const line of text.split(/(?<=\n)/)) {
+    const appended = follower.push(line);
+    log += appended.log;
+    rewinds += appended.rewound ? 1 : 0;
+    if (appended.rewound) assert.equal(JSON.parse(appended.log.split('\n').find((l) => l.includes('"seq"'))).event.kind, 'rewind');
+  }
+  assert.ok(rewinds > 0);
+  const whole = await cv.importSession(text);
+  for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
+    const ours = cv.Session.fromLog(log);
+    const theirs = cv.Session.fromLog(whole.log);
+    for (const s of [ours, theirs]) s.dispatch({ type: 'userMessage', text: 'go on' }, '2026-06-01T12:00:00Z');
+    assert.equal(ours.buildString({ provider }).body, theirs.buildString({ provider }).body, provider);
+  }
+  // The report is the whole import's of the lines written so far (the fixture's last is cut short).
+  const complete = await cv.importSession(text.slice(0, text.lastIndexOf('\n') + 1), 'gemini-cli');
+  assert.deepEqual(follower.push('').report, complete.report);
+});
+
+test('a task file its agent rewrites whole is read again with replace', async () => {
+  const { IncrementalImport } = await cv.loadLazyModule();
+  const messages = JSON.parse(fixture('cline-task/roo-code.json'));
+  const follower = new IncrementalImport('roo-code');
+  let log = '';
+  for (let n = 1; n <= messages.length; n++) {
+    const version = JSON.stringify(messages.slice(0, n), null, 2);
+    assert.equal(follower.replace(version.slice(0, version.length - 3)).log, '', 'half-written: nothing');
+    log += follower.replace(version).log;
+  }
+  const whole = await cv.importSession(JSON.stringify(messages), 'roo-code');
+  const text = (l) => { const s = cv.Session.fromLog(l); s.dispatch({ type: 'userMessage', text: 'next' }, '2026-06-01T12:00:00Z'); return s.buildString({ provider: 'anthropic' }).body; };
+  assert.equal(text(log), text(whole.log));
+});
+
+test('bad arguments are refused with the package\'s errors', async () => {
+  const { IncrementalImport } = await cv.loadLazyModule();
+  assert.throws(() => new IncrementalImport('cursor'), { code: 'invalid_argument' });
+  const follower = new IncrementalImport();
+  assert.throws(() => follower.push(42), { code: 'invalid_argument' });
+  assert.equal(follower.push('not a session\n').log, '');
+  assert.throws(() => follower.push('x'.repeat(70 * 1024)), { code: 'unknown_format' });
+});
+
+/** Resolves when `predicate()` holds, polling; rejects after `ms`. */
+async function until(predicate, ms, what) {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+test('import --follow prints a line per new request as the file grows, and writes the log as it grows', async () => {
+  const text = fixture('codex.jsonl');
+  const lines = text.split(/(?<=\n)/);
+  const half = Math.ceil(lines.length / 2);
+  const file = join(tmp, 'rollout.jsonl');
+  const logPath = join(tmp, 'followed.jsonl');
+  writeFileSync(file, lines.slice(0, half).join(''));
+  const whole = await cv.importSession(text);
+  const total = new cv.Timeline(whole.log).length;
+  const early = new cv.Timeline((await cv.importSession(lines.slice(0, half).join(''), 'codex')).log).length;
+  assert.ok(early >= 1 && total > early, `${early} then ${total} requests`);
+  const child = spawn(process.execPath, [cli, 'import', '--follow', '--interval', '40', '--log', logPath, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((r) => child.on('exit', (code) => r(code)));
+  try {
+    const printed = () => stdout.split('\n').filter(Boolean);
+    await until(() => printed().length === early, 30_000, `${early} request lines (stderr: ${stderr})`);
+    // The agent writes the rest, a line at a time.
+    for (const line of lines.slice(half)) appendFileSync(file, line);
+    await until(() => printed().length === total, 30_000, `${total} request lines`);
+    const rows = printed().map((l) => l.split('\t'));
+    assert.deepEqual(rows.map((r) => Number(r[0])), [...Array(total).keys()]);
+    for (const [, model, tokens, cost] of rows) {
+      assert.match(model, /^openai-responses \S+$/);
+      assert.match(tokens, /^\d+ tokens$/);
+      assert.match(cost, /^(\$\d+\.\d{4}|-)$/);
+    }
+    // The first request's tokens as the timeline of the whole import counts them.
+    const first = new cv.Timeline(whole.log).buildAt(0, { asRecorded: true }).report.tokens.request;
+    assert.equal(rows[0][2], `${first} tokens`);
+    await until(() => readFileSync(logPath, 'utf8') === whole.log, 10_000, 'the log to be the whole import\'s');
+  } finally {
+    child.kill('SIGINT');
+  }
+  assert.equal(await exited, 0, stderr);
+  assert.match(stderr, /^contextview: following /);
+});
+
+test('import --follow: options that need or refuse it are usage errors', () => {
+  return Promise.all([
+    [['import', '--log', 'x.jsonl', 'f'], /--log needs --follow/],
+    [['import', '--follow', '--out', 'dir', 'f'], /--out cannot be used with --follow/],
+    [['import', '--follow', '--interval', 'soon', 'f'], /--interval must be a whole number/],
+  ].map(([args, message]) => new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => {
+      assert.equal(code, 2, args.join(' '));
+      assert.match(stderr, message);
+      resolve();
+    });
+  })));
+});

@@ -1,5 +1,5 @@
 // Types of `contextview/inspector`: the <contextview-inspector> element.
-import type { DiscoverFs, LazySource, PolicyName, WasmSource } from './index.js';
+import type { DiscoverFs, ImportFormat, LazySource, PolicyName, WasmSource } from './index.js';
 
 /** The view's options: as recorded, or the what-if the inspector builds each request with. */
 export interface InspectorOptions {
@@ -41,6 +41,8 @@ export interface InspectorView {
   /** How much of the file was read: `cut` when its last line is incomplete. */
   reading: { cut: boolean; skipped: number; line: number | null } | null;
   subagents: number;
+  /** The file followed while its agent writes it (`follow`), by name. */
+  following: string | null;
 }
 
 /**
@@ -52,7 +54,7 @@ export declare class ContextviewInspector extends HTMLElement {
   /** Resolves once the library is loaded; feed the element after it. */
   readonly ready: Promise<ContextviewInspector>;
   /**
-   * Shows a session: our log, or a Claude Code, Codex, pi, Gemini CLI or Copilot CLI file, or an Aider chat history; with `children`, its
+   * Shows a session: our log, or another agent's file (any `ImportFormat`); with `children`, its
    * subagents' logs or files, each shown at the call it answered with its requests' cost.
    * Resolves once it is shown (another agent's file loads the lazy module, with the importers,
    * the first time); a failure is shown in the element's status, not thrown.
@@ -64,6 +66,16 @@ export declare class ContextviewInspector extends HTMLElement {
   readonly view: InspectorView;
   /** Records a provider's answer to the last request and shows the request after it. */
   recordAnswer(text: string, name?: string): Promise<void>;
+  /**
+   * Follows a session file while its agent writes it: `handle` (a `FileSystemFileHandle`, or
+   * anything with `getFile()`) is read again every `interval` ms (1000 when not given) and what
+   * it gained is imported (`format` when the file does not tell it); the timeline grows, a request
+   * selected stays selected, and when the newest was, the newest is. Resolves after the first
+   * read; a failure later is shown in the status, and following goes on.
+   */
+  follow(handle: { getFile(): Promise<Blob & { lastModified: number }>; name?: string }, options?: { interval?: number; format?: ImportFormat | null }): Promise<void>;
+  /** Stops following. */
+  unfollow(): void;
   /** Discovers the workspace at `cwd` in `fs`. */
   openWorkspace(fs: DiscoverFs, cwd: string, label?: string): Promise<void>;
   options: InspectorOptions;

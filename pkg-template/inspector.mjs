@@ -82,6 +82,19 @@ export class ContextviewInspector extends Base {
     return this.#mounted().recordAnswer(text, name);
   }
 
+  /**
+   * Follows a session file while its agent writes it: `handle` (a File System Access file
+   * handle, or anything with `getFile()`) is read again every `interval` ms and what it gained is
+   * imported; the session grows in place. `unfollow()` stops.
+   */
+  follow(handle, options = {}) {
+    return this.#mounted().follow(handle, options);
+  }
+
+  unfollow() {
+    this.#mounted().unfollow();
+  }
+
   /** Discovers the workspace at `cwd` in `fs`: its rules and skills, and the heads they make. */
   openWorkspace(fs, cwd, label = cwd) {
     return this.#mounted().openWorkspace(fs, cwd, label);

@@ -91,7 +91,7 @@ done
 # The inspector's modules, shared with the page in www/: the <contextview-inspector> element
 # (inspector.mjs) runs them in its shadow root.
 mkdir -p "$OUT/inspector"
-cp www/inspector.mjs www/workspace.mjs www/whatif.mjs www/views.mjs www/status.mjs www/markup.mjs www/style.mjs www/chart.mjs www/load.mjs www/request.mjs www/subagents.mjs www/inputs.mjs www/heads.mjs www/imported.mjs www/walk.mjs www/answer.mjs www/view-state.mjs "$OUT/inspector/"
+cp www/inspector.mjs www/workspace.mjs www/whatif.mjs www/views.mjs www/status.mjs www/markup.mjs www/style.mjs www/chart.mjs www/load.mjs www/request.mjs www/subagents.mjs www/inputs.mjs www/heads.mjs www/imported.mjs www/walk.mjs www/answer.mjs www/view-state.mjs www/follow.mjs www/options.mjs "$OUT/inspector/"
 # The nodejs target is CommonJS while the package root is "type": "module".
 printf '{"type":"commonjs"}\n' > "$OUT/node/package.json"
 chmod +x "$OUT/cli.mjs"

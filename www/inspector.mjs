@@ -10,7 +10,7 @@
 // `data-walk` when the timeline's figures are complete, and `data-view` holds what the page
 // shows as JSON (see `viewState`). Reading inputs is load.mjs, the request's panels request.mjs,
 // the chart chart.mjs, the subagents list subagents.mjs, the workspace workspace.mjs.
-import { CONVERSATION_KEYS, el, fmt, dollars, expand, conversationOf } from './views.mjs';
+import { CONVERSATION_KEYS, fmt, dollars, expand, conversationOf } from './views.mjs';
 import { statusOf } from './status.mjs';
 import { workspacePanel } from './workspace.mjs';
 import { whatIfPanels } from './whatif.mjs';
@@ -24,6 +24,8 @@ import { renderSubagents, renderCrumbs } from './subagents.mjs';
 import { walkInSlices } from './walk.mjs';
 import { recordAnswerInLog, describeAnswer } from './answer.mjs';
 import { totalsOf, viewOf } from './view-state.mjs';
+import { followControls } from './follow.mjs';
+import { viewOptions } from './options.mjs';
 
 /**
  * Runs an inspector in `root` (a document or a shadow root holding MARKUP, markup.mjs), with
@@ -50,40 +52,13 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     children: new Map(), // child timelines by session id
     links: [], // the subagents the session started (`Timeline.subagents()`)
     saved: null, // the what-if controls while they show a recorded model
+    following: null, // the file followed while its agent writes it: { name, stop() }
   };
 
   // ---------------------------------------------------------------------------------------------
-  // Options
+  // Options (options.mjs)
 
-  // The pruning choices are the package's policies known by name (`policies()`), the ones the
-  // CLI's `simulate --policy` takes: each lays its build options over the controls' own.
-  const POLICIES = cv.policies();
-  $('pruning').replaceChildren(...POLICIES.map((p) => el('option', { value: p.name, title: p.summary, text: p.name })));
-
-  function windowOption() {
-    const window = Number($('window').value);
-    return Number.isInteger(window) && window > 0 ? { contextWindow: window } : {};
-  }
-
-  /** The controls' build options before the pruning choice: provider, model, window. */
-  function baseOptions() {
-    const o = { provider: $('provider').value };
-    const model = $('model').value.trim();
-    if (model) o.model = model;
-    return { ...o, ...windowOption() };
-  }
-
-  /**
-   * The view's options, as the timeline takes them: as recorded (the provider control only for
-   * requests the log names none for), or the what-if controls with the pruning choice.
-   */
-  function options() {
-    if (state.asRecorded) return { asRecorded: true, provider: $('provider').value, ...windowOption() };
-    return { ...baseOptions(), ...cv.policy($('pruning').value).options };
-  }
-
-  /** The build options request `index` is built with under the view's options. */
-  const optionsAt = (index) => state.timeline.optionsAt(index, options());
+  const { windowOption, baseOptions, options, optionsAt, recordsProvider, showMode } = viewOptions({ cv, $, state });
 
   const { priceOptions, prepareCompaction } = whatIfPanels(cv, status, () => {
     const t = state.timeline;
@@ -91,31 +66,6 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     const { pruning, ...base } = last;
     return { session: state.session, timeline: t, index: state.index, base: state.asRecorded ? base : baseOptions(), options: t && t.length ? optionsAt(state.index) : options(), text: sessionText };
   });
-
-  /** Whether the log shown records where some request went (what "as recorded" needs). */
-  const recordsProvider = () => Boolean(state.timeline?.points.some((p) => p.provider !== undefined));
-
-  /** Shows the controls as the view has them: as recorded, the selected request's own. */
-  function showMode() {
-    const t = state.timeline;
-    const recorded = recordsProvider();
-    $('as-recorded').disabled = !recorded;
-    $('as-recorded').checked = state.asRecorded;
-    $('as-recorded').parentElement.title = recorded ? 'each request at the provider and model the session recorded, without pruning of ours' : 'this log records no provider or model';
-    for (const id of ['model', 'pruning']) $(id).disabled = state.asRecorded;
-    const label = $('mode-label');
-    label.hidden = !t;
-    label.textContent = state.asRecorded ? 'as recorded' : 'what if';
-    label.className = state.asRecorded ? 'badge' : 'badge whatif';
-    if (state.asRecorded && t?.length) {
-      // The what-if controls as they were, for a later session that records no provider.
-      state.saved ??= { provider: $('provider').value, model: $('model').value, pruning: $('pruning').value };
-      const point = t.points[state.index];
-      if (point?.provider) $('provider').value = point.provider;
-      $('model').value = point?.model ?? '';
-      $('pruning').value = 'off';
-    }
-  }
 
   // ---------------------------------------------------------------------------------------------
   // Loading
@@ -126,6 +76,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
    * have replaced and says why; one whose format is not recognised offers the format chooser.
    */
   async function loadFiles(files, format = null, t0 = performance.now(), { parentFirst = false } = {}) {
+    unfollow();
     const name = files.length === 1 ? files[0].name : `${files.length} files`;
     setState('busy', `reading ${name}…`);
     $('format-box').hidden = true;
@@ -148,6 +99,38 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       }
       fail(`session ${name}`, e);
     }
+  }
+
+  // Following a file while its agent writes it (follow.mjs): it opens as a session, then grows.
+  const { follow, unfollow } = followControls({
+    cv,
+    $,
+    state,
+    setState,
+    fail,
+    publish: () => publish(),
+    opened: (name, log, report) => {
+      const following = state.following;
+      resetSession();
+      state.stack = [];
+      state.following = following;
+      open({ name, label: name, text: '', log, report, children: new Map(), unlinked: [], files: 1 });
+    },
+    grew: (log, report) => grow(log, report),
+  });
+
+  /** The followed file gained lines: the session's log is `log` now. */
+  function grow(log, report) {
+    const newest = state.timeline && state.index === state.timeline.length - 1;
+    state.session = { ...state.session, log, report };
+    state.stack[state.stack.length - 1].session = state.session;
+    stopWalk();
+    state.timeline?.free();
+    state.timeline = new cv.Timeline(sessionText());
+    state.links = state.timeline.subagents();
+    renderSession();
+    if (state.timeline.length === 0) return publish();
+    select(newest ? state.timeline.length - 1 : Math.min(state.index, state.timeline.length - 1), { walk: true });
   }
 
   /** Shows a session (loaded, or a subagent's opened from its parent) and selects its last request. */
@@ -202,6 +185,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
   /** A provider's answer to the session's last request (answer.mjs): recorded, then the request after it. */
   async function recordAnswer(name, text) {
     if (!state.session) return fail('answer', new Error('load a session first'));
+    unfollow();
     setState('busy', `recording ${name}…`);
     try {
       const t = state.timeline;
@@ -510,6 +494,21 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
         fail('session folder', new Error('no session file in this folder'));
       } });
     $('format-load').addEventListener('click', () => state.pending && loadFiles(state.pending.files, $('format').value));
+    if (typeof window.showOpenFilePicker === 'function') {
+      $('follow-open').hidden = false;
+      $('follow-open').addEventListener('click', async () => {
+        try {
+          const [handle] = await window.showOpenFilePicker();
+          await follow(handle);
+        } catch (e) {
+          if (e?.name !== 'AbortError') fail('follow', e);
+        }
+      });
+    }
+    $('follow-stop').addEventListener('click', () => {
+      unfollow();
+      setState('ready', `${state.session?.name ?? 'the file'}: no longer followed`);
+    });
     $('answer-input').addEventListener('change', async (ev) => {
       const file = ev.target.files[0];
       if (file) recordAnswer(file.name, await file.text());
@@ -592,6 +591,8 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
       return loadFiles([{ name, text }, ...children.map((c, i) => ({ name: `${name} (subagent ${i + 1})`, text: c }))], null, performance.now(), { parentFirst: true });
     },
     recordAnswer: (text, name = 'answer') => recordAnswer(name, text),
+    follow: (handle, options) => follow(handle, options),
+    unfollow: () => unfollow(),
     openWorkspace: (fs, cwd, label = cwd, files = []) => openWorkspace(fs, cwd, label, files),
     select: (index) => select(index),
     get view() {
@@ -603,6 +604,7 @@ export function mountInspector({ root, host, cv, exampleUrl = null }) {
     ready: (message) => setState('ready', message),
     fail,
     destroy() {
+      unfollow();
       stopWalk();
       window.removeEventListener('resize', redraw);
     },

@@ -33,5 +33,6 @@ export function viewOf(state, walk) {
     pruning: r ? { cleared: r.pruning.cleared, trimmed: r.pruning.trimmed } : null,
     reading: state.session?.reading ?? null,
     subagents: state.links.length,
+    following: state.following?.name ?? null,
   };
 }

@@ -234,6 +234,50 @@ test('an OpenCode export opens as recorded with its subagent, each request at th
   assert.deepEqual([...new Set(seen)], ['anthropic claude-sonnet-4-5', 'openai-responses gpt-5']);
 });
 
+test('a file that grows under the page is followed: the timeline grows, the newest stays the newest, another selection stays', async () => {
+  const lines = readFileSync(join(fixtures, 'copilot-cli.jsonl'), 'utf8').split(/(?<=\n)/);
+  // The file as the agent wrote it so far, in a real File System Access handle (the origin's own file system).
+  const grow = (text, { create = false } = {}) => page.evaluate(async ({ text, create }) => {
+    const dir = await navigator.storage.getDirectory();
+    const handle = await dir.getFileHandle('events.jsonl', { create });
+    const size = create ? 0 : (await handle.getFile()).size;
+    const writable = await handle.createWritable({ keepExistingData: !create });
+    await writable.seek(size);
+    await writable.write(text);
+    await writable.close();
+    return handle;
+  }, { text, create });
+  await grow(lines.slice(0, 12).join(''), { create: true });
+  await act(() => page.evaluate(async () => {
+    const dir = await navigator.storage.getDirectory();
+    await document.body.inspector.follow(await dir.getFileHandle('events.jsonl'), { interval: 50 });
+  }));
+  const first = await view();
+  assert.deepEqual([first.following, first.requests, first.selected, first.asRecorded], ['events.jsonl', 2, 1, true]);
+  // The agent writes on: the newest request was selected, the newest is.
+  await grow(lines.slice(12, 24).join(''));
+  await page.waitForFunction(() => JSON.parse(document.body.dataset.view).requests === 3 && document.body.dataset.state === 'ready', null, { timeout: 30_000 });
+  const second = await view();
+  assert.equal(second.selected, 2);
+  assert.notEqual(second.figures.context, first.figures.context, 'the gauge moved with the newest request');
+  // A request chosen stays chosen while the file grows.
+  await act(() => page.evaluate(() => document.body.inspector.select(0)));
+  await grow(lines.slice(24).join(''));
+  await page.waitForFunction(() => JSON.parse(document.body.dataset.view).requests === 4 && document.body.dataset.state === 'ready', null, { timeout: 30_000 });
+  await walkDone();
+  const third = await view();
+  assert.equal(third.selected, 0);
+  // What it shows is what a whole import of the file shows.
+  const whole = write('followed-whole.jsonl', execFileSync(process.execPath, [cli, 'import', join(fixtures, 'copilot-cli.jsonl')], { encoding: 'utf8' }));
+  const total = execFileSync(process.execPath, [cli, 'timeline', '--session', whole, '--as-recorded'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').length;
+  assert.equal(third.requests, total);
+  await act(() => page.evaluate(() => document.body.inspector.select(3)));
+  const body = execFileSync(process.execPath, [cli, 'timeline', '--session', whole, '--as-recorded', '--at', '3'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
+  assert.equal((await view()).figures.bytes, Buffer.byteLength(body));
+  await page.evaluate(() => document.body.inspector.unfollow());
+  assert.equal((await view()).following, null);
+});
+
 test('no element overflows its column and nothing scrolls sideways at 900, 1280, 1600 and 1920 px', async () => {
   // A session whose subagents were given long tasks (twenty lines each), with their files.
   const dir = join(fixtures, 'claude-subagents');

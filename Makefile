@@ -109,6 +109,7 @@ bench: build
 	cargo bench --bench tokens
 	cargo bench --bench session
 	node benches/import.bench.mjs
+	node benches/follow.bench.mjs
 	node benches/discover.bench.mjs
 	node benches/inspector.bench.mjs
 	RETURNING=1 node benches/inspector.bench.mjs

@@ -98,7 +98,7 @@ test('the lazy module: one that cannot be fetched is a typed error and builds go
   assert.deepEqual(r.discover, unavailable);
   assert.equal(r.loadedAfterFailures, false);
   assert.ok(r.build > 0);
-  assert.deepEqual(r.keys, ['WorkspaceEngine', 'importSession', 'importTree']);
+  assert.deepEqual(r.keys, ['IncrementalImport', 'WorkspaceEngine', 'importSession', 'importTree']);
   assert.deepEqual([r.same, r.loaded], [true, true]);
   const local = await cv.importSession(text);
   assert.deepEqual(r.imported, local, 'the page imports as Node does');

@@ -53,9 +53,10 @@ function measure(name, text, tailBytes) {
     const appended = follower.push(tail);
     pushes.push(performance.now() - t);
     if (appended.records === 0) throw new Error(`${name}: the push appended nothing`);
+    const format = follower.format;
     follower.free();
     t = performance.now();
-    lazy.importSession(tail, follower.format);
+    lazy.importSession(tail, format);
     alone.push(performance.now() - t);
   }
   const [p, a] = [median(pushes), median(alone)];

@@ -52,7 +52,7 @@ export async function followFile(cv, handle, { interval = 1000, format = null, o
       modified = file.lastModified;
       if (appended.log === '' || stopped) return;
       log += appended.log;
-      onLog({ log, report: appended.report, rewound: appended.rewound });
+      onLog({ log, report: follower.report(), rewound: appended.rewound });
     } catch (e) {
       onError(e);
     } finally {

@@ -373,8 +373,10 @@ test('each module stays within its size budget', () => {
   // 308,559 B), and for the Aider transcript reader and importer (+4.6 KB, 313,163 B), and for the Cline, Roo Code and Kilo Code task importer with its
   // fidelity reader (+7.2 KB, 320,346 B), and for the OpenCode export importer with its fidelity
   // reader (+5 KB, 325,310 B), and for the incremental import a followed file goes through, with
-  // its JavaScript class (+5 KB, 330,309 B); BENCHMARKS.md.
-  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 331_000 };
+  // its JavaScript class (+5 KB, 330,309 B), and for the line readers it reads Codex, pi and
+  // Copilot CLI files through and its calibration one anchor at a time (+4.2 KB, 334,526 B);
+  // BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 335_000 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

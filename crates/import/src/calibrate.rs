@@ -25,51 +25,75 @@ use contextview::update::{Event, Record, RecordBody, Replayer};
 /// the last of them (`None`: no anchors), and the items the records replay to (which a head's
 /// count does not change), so that the import need not replay them again.
 pub fn foreign_heads(records: &mut [Record]) -> (Option<u64>, Vec<Item>) {
-    // Each anchor's estimate: the least excess of the anchors up to it since the last compaction.
-    let mut estimates: Vec<(usize, u64)> = Vec::new();
-    let mut heads = None;
-    let mut stretch_least: Option<i64> = None;
-    let mut stretch_open = false;
-    let mut replayer = Replayer::new(&[]);
-    // Item estimates, kept in step with the replay (what changed is measured again).
-    let mut sizes: Vec<u64> = Vec::new();
-    let mut family = Family::OpenAi;
-    for (i, record) in records.iter().enumerate() {
-        if !replayer.push(record) {
-            replayer = Replayer::new(&records[..=i]);
-            sizes.clear();
-            stretch_open = false;
+    let mut calibrator = Calibrator::default();
+    for i in 0..records.len() {
+        calibrator.record(records, i);
+    }
+    (calibrator.heads, calibrator.replayer.into_items())
+}
+
+/// [`foreign_heads`] one record at a time, for a log that grows: each anchor's estimate is set
+/// as it comes, from the anchors before it.
+pub struct Calibrator {
+    replayer: Replayer,
+    /// Item estimates, kept in step with the replay (what changed is measured again), and their sum.
+    sizes: Vec<u64>,
+    total: u64,
+    family: Family,
+    /// The least excess of the anchors since the last compaction, while one is open.
+    stretch_least: Option<i64>,
+    stretch_open: bool,
+    /// The estimate at the last anchor.
+    pub heads: Option<u64>,
+}
+
+impl Default for Calibrator {
+    fn default() -> Self {
+        Calibrator { replayer: Replayer::new(&[]), sizes: Vec::new(), total: 0, family: Family::OpenAi, stretch_least: None, stretch_open: false, heads: None }
+    }
+}
+
+impl Calibrator {
+    /// Takes `records[i]` (those before it taken already); an anchor gets its estimate.
+    pub fn record(&mut self, records: &mut [Record], i: usize) {
+        if !self.replayer.push(&records[i]) {
+            self.replayer = Replayer::new(&records[..=i]);
+            self.sizes.clear();
+            self.total = 0;
+            self.stretch_open = false;
         }
-        if matches!(record.body, RecordBody::Event(Event::CompactionCheckpoint(_))) {
-            stretch_open = false;
+        if matches!(records[i].body, RecordBody::Event(Event::CompactionCheckpoint(_))) {
+            self.stretch_open = false;
         }
-        let RecordBody::Event(Event::UsageAnchor(usage)) = &record.body else { continue };
+        let RecordBody::Event(Event::UsageAnchor(usage)) = &mut records[i].body else { return };
         let anchor_family = Family::of_names(usage.provider.as_deref(), usage.model.as_deref());
-        if anchor_family != family {
-            family = anchor_family;
-            sizes.clear();
+        if anchor_family != self.family {
+            self.family = anchor_family;
+            self.sizes.clear();
+            self.total = 0;
         }
-        let changed = replayer.take_changed_from();
-        let items = replayer.items();
-        sizes.truncate(changed.min(sizes.len()));
-        sizes.extend(items[sizes.len()..].iter().map(|item| item_tokens(item, family)));
-        let response: u64 = (response_start(items)..items.len()).filter(|&j| !matches!(items[j], Item::Native(_))).map(|j| sizes[j]).sum();
-        let conversation: u64 = sizes.iter().sum();
+        let changed = self.replayer.take_changed_from();
+        let items = self.replayer.items();
+        let kept = changed.min(self.sizes.len());
+        self.total -= self.sizes[kept..].iter().sum::<u64>();
+        self.sizes.truncate(kept);
+        let family = self.family;
+        for item in &items[self.sizes.len()..] {
+            let size = item_tokens(item, family);
+            self.sizes.push(size);
+            self.total += size;
+        }
+        let response: u64 = (response_start(items)..items.len()).filter(|&j| !matches!(items[j], Item::Native(_))).map(|j| self.sizes[j]).sum();
+        let conversation = self.total;
         let excess = usage.context(response) as i64 - conversation as i64;
-        let least = match stretch_least.filter(|_| stretch_open) {
+        let least = match self.stretch_least.filter(|_| self.stretch_open) {
             Some(least) => least.min(excess),
             None => excess,
         };
-        stretch_open = true;
-        estimates.push((i, least.max(0) as u64));
-        heads = Some(least.max(0) as u64);
-        stretch_least = Some(least);
+        self.stretch_open = true;
+        self.stretch_least = Some(least);
+        let estimate = least.max(0) as u64;
+        usage.head_tokens.get_or_insert(estimate);
+        self.heads = Some(estimate);
     }
-    let items = replayer.into_items();
-    for (i, estimate) in estimates {
-        if let RecordBody::Event(Event::UsageAnchor(usage)) = &mut records[i].body {
-            usage.head_tokens.get_or_insert(estimate);
-        }
-    }
-    (heads, items)
 }

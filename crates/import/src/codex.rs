@@ -102,59 +102,87 @@ impl State {
     }
 }
 
-/// Imports a rollout's lines, each parsed once ([`super::json_lines`]).
-pub fn import(lines: Vec<ParsedLine>) -> Imported {
-    let mut out = LogBuilder::new();
-    let mut header = Header::new("");
-    let mut state = State {
-        model: None,
-        provider: "openai".to_owned(),
-        messages: 0,
-        prompts: 0,
-        turn_prompts: Vec::new(),
-        history_prompts: Vec::new(),
-        last_total: None,
-    };
+/// Reads a rollout a line at a time: what it writes for a line never depends on a later one.
+pub struct Reader {
+    out: LogBuilder,
+    header: Header,
+    state: State,
+}
 
-    for (line, parsed) in lines {
-        let Some(value) = out.object(line, parsed) else { continue };
+impl Default for Reader {
+    fn default() -> Self {
+        Reader {
+            out: LogBuilder::new(),
+            header: Header::new(""),
+            state: State {
+                model: None,
+                provider: "openai".to_owned(),
+                messages: 0,
+                prompts: 0,
+                turn_prompts: Vec::new(),
+                history_prompts: Vec::new(),
+                last_total: None,
+            },
+        }
+    }
+}
+
+impl super::LineReader for Reader {
+    fn line(&mut self, line: usize, parsed: Result<Value, String>) {
+        let Some(value) = self.out.object(line, parsed) else { return };
         let (kind, payload) = match (value.get("type").and_then(Value::as_str), value.get("payload")) {
             (Some(kind), Some(payload)) => (kind.to_owned(), payload.clone()),
             // Early rollouts: a bare session line, then bare response items and state lines.
             (_, None) if value.get("record_type").is_some() => {
-                out.unmapped("record_type:state");
-                continue;
+                self.out.unmapped("record_type:state");
+                return;
             }
             (None, None) if line_is_session(&value) => ("session_meta".to_owned(), value.clone()),
             (Some(_), None) => ("response_item".to_owned(), value.clone()),
             (None, _) => {
-                out.unmapped("untyped");
-                continue;
+                self.out.unmapped("untyped");
+                return;
             }
         };
         match kind.as_str() {
-            "session_meta" => session_meta(&mut out, &mut header, &mut state, &payload),
+            "session_meta" => session_meta(&mut self.out, &mut self.header, &mut self.state, &payload),
             "turn_context" => {
                 if let Some(model) = payload.get("model").and_then(Value::as_str) {
-                    if state.model.as_deref() != Some(model) {
-                        state.model = Some(model.to_owned());
-                        out.event(Event::ModelSwitch(ModelSwitch {
-                            provider: state.provider.clone(),
+                    if self.state.model.as_deref() != Some(model) {
+                        self.state.model = Some(model.to_owned());
+                        self.out.event(Event::ModelSwitch(ModelSwitch {
+                            provider: self.state.provider.clone(),
                             model: model.to_owned(),
                             context_window: None,
                         }));
                     }
                 }
             }
-            "response_item" => response_item(&mut out, &mut state, line, &payload, false),
-            "event_msg" => event_msg(&mut out, &mut state, line, &payload),
-            "compacted" => compacted(&mut out, &mut state, line, &payload),
-            other => out.unmapped(if other.is_empty() { "untyped" } else { other }),
+            "response_item" => response_item(&mut self.out, &mut self.state, line, &payload, false),
+            "event_msg" => event_msg(&mut self.out, &mut self.state, line, &payload),
+            "compacted" => compacted(&mut self.out, &mut self.state, line, &payload),
+            other => self.out.unmapped(if other.is_empty() { "untyped" } else { other }),
         }
     }
-    let mut imported = out.finish(header);
-    imported.report.audience = Some("primary".to_owned());
-    imported
+
+    fn out(&self) -> &LogBuilder {
+        &self.out
+    }
+
+    fn header(&self) -> &Header {
+        &self.header
+    }
+
+    fn finish(self: Box<Self>) -> Imported {
+        let mut imported = self.out.finish(self.header);
+        imported.report.audience = Some("primary".to_owned());
+        imported
+    }
+}
+
+/// Imports a rollout's lines, each parsed once ([`super::json_lines`]).
+pub fn import(lines: Vec<ParsedLine>) -> Imported {
+    super::read_lines(Box::<Reader>::default(), lines)
 }
 
 /// A first line of an early rollout: the session itself (`id` and `timestamp`, no item type).

@@ -39,49 +39,58 @@ pub fn is_event(value: &Value) -> bool {
         && ["session.", "user.", "assistant.", "tool.", "hook.", "subagent.", "system."].iter().any(|p| kind.starts_with(p))
 }
 
-/// Imports a session's lines, each parsed once ([`super::json_lines`]).
-pub fn import(lines: Vec<ParsedLine>) -> Imported {
-    let mut out = LogBuilder::new();
-    let mut header = Header::new("");
-    let mut model: Option<String> = None;
-    let mut answered: HashSet<String> = HashSet::new();
-    let mut compaction_from: Option<u64> = None;
-    for (line, parsed) in lines {
-        let Some(value) = out.object(line, parsed) else { continue };
+/// Reads a session's events a line at a time: what it writes for a line never depends on a later one.
+pub struct Reader {
+    out: LogBuilder,
+    header: Header,
+    model: Option<String>,
+    answered: HashSet<String>,
+    compaction_from: Option<u64>,
+}
+
+impl Default for Reader {
+    fn default() -> Self {
+        Reader { out: LogBuilder::new(), header: Header::new(""), model: None, answered: HashSet::new(), compaction_from: None }
+    }
+}
+
+impl super::LineReader for Reader {
+    fn line(&mut self, line: usize, parsed: Result<Value, String>) {
+        let Some(value) = self.out.object(line, parsed) else { return };
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
         let data = value.get("data").cloned().unwrap_or(Value::Null);
         let id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
         if data.get("parentToolCallId").is_some_and(|p| !p.is_null()) || value.get("agentId").is_some_and(Value::is_string) {
-            out.unmapped(&format!("subagent:{kind}"));
-            continue;
+            self.out.unmapped(&format!("subagent:{kind}"));
+            return;
         }
         let str_of = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
         match kind.as_str() {
             "session.start" | "session.resume" => {
                 if kind == "session.start" {
-                    header.session_id = str_of("sessionId").unwrap_or_default();
-                    header.created_at = str_of("startTime");
-                    header.cwd = data.pointer("/context/cwd").and_then(Value::as_str).map(str::to_owned);
+                    self.header.session_id = str_of("sessionId").unwrap_or_default();
+                    self.header.created_at = str_of("startTime");
+                    self.header.cwd = data.pointer("/context/cwd").and_then(Value::as_str).map(str::to_owned);
                 }
                 if let Some(m) = str_of("selectedModel") {
-                    switch(&mut out, &mut model, &m);
+                    switch(&mut self.out, &mut self.model, &m);
                 }
             }
             "session.model_change" => match str_of("newModel") {
-                Some(m) => switch(&mut out, &mut model, &m),
-                None => out.unmapped("session.model_change:without_model"),
+                Some(m) => switch(&mut self.out, &mut self.model, &m),
+                None => self.out.unmapped("session.model_change:without_model"),
             },
-            "user.message" => user(&mut out, line, &id, &data),
-            "assistant.message" => assistant(&mut out, &id, &data, model.as_deref()),
-            "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) == Some(true) => out.unmapped("tool:user_requested"),
+            "user.message" => user(&mut self.out, line, &id, &data),
+            "assistant.message" => assistant(&mut self.out, &id, &data, self.model.as_deref()),
+            "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) == Some(true) => self.out.unmapped("tool:user_requested"),
             "tool.execution_complete" => {
                 let Some(call) = str_of("toolCallId") else {
-                    out.bad_line(line, &crate::codes::IMPORT_BAD_TOOL_RESULT, "tool.execution_complete names no toolCallId");
-                    continue;
+                    self.out.bad_line(line, &crate::codes::IMPORT_BAD_TOOL_RESULT, "tool.execution_complete names no toolCallId");
+                    return;
                 };
-                if !answered.insert(call.clone()) {
-                    out.unmapped("tool.execution_complete:repeated");
-                    continue;
+                if !self.answered.insert(call.clone()) {
+                    self.out.unmapped("tool.execution_complete:repeated");
+                    return;
                 }
                 let success = data.get("success").and_then(Value::as_bool).unwrap_or(false);
                 let text = match success {
@@ -89,27 +98,43 @@ pub fn import(lines: Vec<ParsedLine>) -> Imported {
                     false => data.pointer("/error/message").and_then(Value::as_str).filter(|m| !m.is_empty()).unwrap_or("Tool execution failed").to_owned(),
                 };
                 let content = vec![ToolCallContent::Content { content: ContentBlock::text(text), meta: None }];
-                out.tool_result(&call, content, !success, None);
+                self.out.tool_result(&call, content, !success, None);
             }
             "system.notification" => {
                 let meta = ProviderMeta { synthetic: Some(SyntheticReason::SystemReminder), ..ProviderMeta::default() };
-                out.chunk(Stream::User, &id, ContentBlock::text(str_of("content").unwrap_or_default()), &meta);
+                self.out.chunk(Stream::User, &id, ContentBlock::text(str_of("content").unwrap_or_default()), &meta);
             }
-            "session.compaction_start" => compaction_from = Some(out.next_seq()),
+            "session.compaction_start" => self.compaction_from = Some(self.out.next_seq()),
             "session.compaction_complete" => match (data.get("success").and_then(Value::as_bool), str_of("summaryContent")) {
                 (Some(true), Some(summary)) => {
-                    let first_kept_seq = compaction_from.take().unwrap_or_else(|| out.next_seq() + 1);
+                    let first_kept_seq = self.compaction_from.take().unwrap_or_else(|| self.out.next_seq() + 1);
                     let tokens_before = data.get("preCompactionTokens").and_then(Value::as_u64);
-                    out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq, tokens_before, summary_tokens: None, trim_kept_over: None }));
+                    self.out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq, tokens_before, summary_tokens: None, trim_kept_over: None }));
                 }
-                _ => out.unmapped("session.compaction_complete:failed"),
+                _ => self.out.unmapped("session.compaction_complete:failed"),
             },
-            other => out.unmapped(if other.is_empty() { "untyped" } else { other }),
+            other => self.out.unmapped(if other.is_empty() { "untyped" } else { other }),
         }
     }
-    let mut imported = out.finish(header);
-    imported.report.audience = Some("primary".to_owned());
-    imported
+
+    fn out(&self) -> &LogBuilder {
+        &self.out
+    }
+
+    fn header(&self) -> &Header {
+        &self.header
+    }
+
+    fn finish(self: Box<Self>) -> Imported {
+        let mut imported = self.out.finish(self.header);
+        imported.report.audience = Some("primary".to_owned());
+        imported
+    }
+}
+
+/// Imports a session's lines, each parsed once ([`super::json_lines`]).
+pub fn import(lines: Vec<ParsedLine>) -> Imported {
+    super::read_lines(Box::<Reader>::default(), lines)
 }
 
 fn switch(out: &mut LogBuilder, model: &mut Option<String>, new: &str) {

@@ -11,17 +11,37 @@
 //! view a whole import of the file gives; for a file that only appends (a Copilot CLI, Codex or
 //! pi session), the log holds exactly the records a whole import writes.
 //!
+//! A file whose importer reads it a line at a time, never looking back (a Codex rollout, a pi
+//! session, a Copilot CLI events file: [`crate::LineReader`]), is read by its new lines only:
+//! the reader goes on from where it stopped and the calibration from the last anchor, so a push
+//! costs what the lines it adds cost. The report, which weighs the whole file against its agent's
+//! view, is made when asked for ([`IncrementalImport::report`]).
+//!
 //! A compaction checkpoint names its first kept record by `seq`: the appended copy names that
 //! record's `seq` in this log.
 
 use contextview::update::record::{Event, Header, Record, RecordBody, Rewind};
 use contextview::update::replay::{is_real_prompt_start, prompt_texts};
 
-use crate::{codes, detect, import, Format, ImportError, ImportReport};
+use crate::calibrate::Calibrator;
+use crate::{codes, detect, import, json_lines, Format, ImportError, ImportReport, LineReader};
+
+/// A format read a line at a time, as far as it has been read.
+struct Streaming {
+    reader: Box<dyn LineReader>,
+    calibrator: Calibrator,
+    /// The records written, calibrated.
+    records: Vec<Record>,
+    /// Bytes of the file read, and the lines in them.
+    read: usize,
+    lines: usize,
+}
 
 /// A growing session file's import.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct IncrementalImport {
+    /// The reader of a format read a line at a time, once the format is told.
+    streaming: Option<Streaming>,
     format: Option<Format>,
     /// The file as pushed so far.
     text: String,
@@ -60,9 +80,16 @@ impl IncrementalImport {
         self.header.as_ref()
     }
 
-    /// The report of the whole import of the file as it now stands.
-    pub fn report(&self) -> Option<&ImportReport> {
-        self.report.as_ref()
+    /// The report of the whole import of the file as it now stands (its complete lines): made
+    /// now for a file read a line at a time, which costs what the whole import costs.
+    pub fn report(&mut self) -> Option<ImportReport> {
+        if let (Some(streaming), Some(format)) = (&self.streaming, self.format) {
+            if streaming.records.is_empty() {
+                return None;
+            }
+            return import(Some(format), &self.text[..streaming.read]).ok().map(|i| i.report);
+        }
+        self.report.clone()
     }
 
     /// The file grew by `added`.
@@ -90,6 +117,10 @@ impl IncrementalImport {
                 None => return Err(import(None, &self.text).err().unwrap_or(ImportError::UnknownFormat(String::new()))),
             },
         };
+        if let Some(reader) = line_reader(format) {
+            self.format = Some(format);
+            return Ok(self.stream(format, reader, lines_end));
+        }
         let whole_document = is_document(format, &self.text);
         let text = if whole_document { self.text.as_str() } else { &self.text[..lines_end] };
         if text.trim().is_empty() {
@@ -147,6 +178,47 @@ impl IncrementalImport {
         }
         self.last = records;
         Ok(Appended { header, records: out, rewound })
+    }
+}
+
+impl IncrementalImport {
+    /// Reads the complete lines up to `end` not read yet, and appends what they write.
+    fn stream(&mut self, format: Format, reader: fn() -> Box<dyn LineReader>, end: usize) -> Appended {
+        let streaming = self.streaming.get_or_insert_with(|| Streaming { reader: reader(), calibrator: Calibrator::default(), records: Vec::new(), read: 0, lines: 0 });
+        let new = &self.text[streaming.read..end.max(streaming.read)];
+        let before = streaming.reader.out().next_seq();
+        for (line, parsed) in json_lines(new) {
+            streaming.reader.line(streaming.lines + line, parsed);
+        }
+        streaming.lines += new.matches('\n').count();
+        streaming.read = end.max(streaming.read);
+        let first = streaming.records.len();
+        streaming.records.extend_from_slice(streaming.reader.out().records_since(before));
+        for i in first..streaming.records.len() {
+            streaming.calibrator.record(&mut streaming.records, i);
+        }
+        let records = streaming.records[first..].to_vec();
+        self.written = streaming.records.len() as u64;
+        let header = match (&self.header, records.is_empty()) {
+            (None, false) => {
+                let mut header = streaming.reader.header().clone();
+                header.imported_from = Some(format.as_str().to_owned());
+                self.header = Some(header);
+                self.header.clone()
+            }
+            _ => None,
+        };
+        Appended { header, records, rewound: false }
+    }
+}
+
+/// The line reader of a format read a line at a time.
+fn line_reader(format: Format) -> Option<fn() -> Box<dyn LineReader>> {
+    match format {
+        Format::Codex => Some(|| Box::<crate::codex::Reader>::default()),
+        Format::Pi => Some(|| Box::<crate::pi::Reader>::default()),
+        Format::CopilotCli => Some(|| Box::<crate::copilot_cli::Reader>::default()),
+        Format::ClaudeCode | Format::GeminiCli | Format::Aider | Format::Cline | Format::RooCode | Format::KiloCode | Format::OpenCode => None,
     }
 }
 

@@ -413,6 +413,27 @@ pub fn json_lines(text: &str) -> impl Iterator<Item = ParsedLine> + '_ {
     })
 }
 
+/// An importer that reads a file one line at a time, where what it writes for a line never
+/// depends on a later one: a growing file is imported by its new lines ([`incremental`]).
+pub trait LineReader {
+    /// Reads the next line (its 1-based number, and its JSON or why it is not read).
+    fn line(&mut self, line: usize, parsed: Result<Value, String>);
+    /// What was written so far.
+    fn out(&self) -> &LogBuilder;
+    /// The log's header, as the lines so far say it.
+    fn header(&self) -> &Header;
+    /// The import of every line read.
+    fn finish(self: Box<Self>) -> Imported;
+}
+
+/// Reads every line through `reader`.
+pub fn read_lines(mut reader: Box<dyn LineReader>, lines: Vec<ParsedLine>) -> Imported {
+    for (line, parsed) in lines {
+        reader.line(line, parsed);
+    }
+    reader.finish()
+}
+
 /// Writes records with increasing `seq`, counting what it writes and what it cannot map.
 #[derive(Debug, Default)]
 pub struct LogBuilder {

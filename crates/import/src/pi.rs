@@ -19,56 +19,64 @@ use crate::codes;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
 use contextview::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, UsageAnchor};
 
-/// Imports a session's lines, each parsed once ([`super::json_lines`]).
-pub fn import(lines: Vec<ParsedLine>) -> Imported {
-    let mut out = LogBuilder::new();
-    let mut tree = TreePath::default();
-    let mut header = Header::new("");
-    let mut previous: Option<String> = None;
-    // Line numbers of the lines pi counts as entries (every line that parses, the header at
-    // index 0): a version 1 compaction names the first entry it keeps by this index.
-    let mut parsed_lines: Vec<usize> = Vec::new();
+/// Reads a session a line at a time: what it writes for a line never depends on a later one.
+pub struct Reader {
+    out: LogBuilder,
+    tree: TreePath,
+    header: Header,
+    previous: Option<String>,
+    /// Line numbers of the lines pi counts as entries (every line that parses, the header at
+    /// index 0): a version 1 compaction names the first entry it keeps by this index.
+    parsed_lines: Vec<usize>,
+}
 
-    for (line, parsed) in lines {
+impl Default for Reader {
+    fn default() -> Self {
+        Reader { out: LogBuilder::new(), tree: TreePath::default(), header: Header::new(""), previous: None, parsed_lines: Vec::new() }
+    }
+}
+
+impl super::LineReader for Reader {
+    fn line(&mut self, line: usize, parsed: Result<Value, String>) {
         if parsed.is_ok() {
-            parsed_lines.push(line);
+            self.parsed_lines.push(line);
         }
-        let Some(value) = out.object(line, parsed) else { continue };
+        let Some(value) = self.out.object(line, parsed) else { return };
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
         if kind == "session" {
-            header.session_id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
-            header.cwd = value.get("cwd").and_then(Value::as_str).map(str::to_owned);
-            header.created_at = value.get("timestamp").and_then(Value::as_str).map(str::to_owned);
+            self.header.session_id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
+            self.header.cwd = value.get("cwd").and_then(Value::as_str).map(str::to_owned);
+            self.header.created_at = value.get("timestamp").and_then(Value::as_str).map(str::to_owned);
             if let (Some(provider), Some(model)) =
                 (value.get("provider").and_then(Value::as_str), value.get("modelId").and_then(Value::as_str))
             {
-                out.event(Event::ModelSwitch(ModelSwitch { provider: provider.to_owned(), model: model.to_owned(), context_window: None }));
+                self.out.event(Event::ModelSwitch(ModelSwitch { provider: provider.to_owned(), model: model.to_owned(), context_window: None }));
             }
-            continue;
+            return;
         }
         // Version 1 entries have no ids: each hangs off the one before.
         let id = value.get("id").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| format!("line-{line}"));
         let parent = match value.get("parentId") {
             Some(Value::String(p)) => Some(p.clone()),
             Some(Value::Null) => None,
-            _ => previous.clone(),
+            _ => self.previous.clone(),
         };
-        previous = Some(id.clone());
+        self.previous = Some(id.clone());
         let first_kept_id = match (value.get("firstKeptEntryId").and_then(Value::as_str), value.get("firstKeptEntryIndex").and_then(Value::as_u64)) {
             (Some(id), _) => Some(id.to_owned()),
             // Version 1: an index into the parsed lines; index 0 (the header) keeps nothing.
-            (None, Some(index)) => usize::try_from(index).ok().filter(|&i| i > 0).and_then(|i| parsed_lines.get(i)).map(|l| format!("line-{l}")),
+            (None, Some(index)) => usize::try_from(index).ok().filter(|&i| i > 0).and_then(|i| self.parsed_lines.get(i)).map(|l| format!("line-{l}")),
             (None, None) => None,
         };
         let names_kept = value.get("firstKeptEntryId").is_some() || value.get("firstKeptEntryIndex").is_some();
-        let first_kept = first_kept_id.as_deref().and_then(|k| tree.first_seq(k));
+        let first_kept = first_kept_id.as_deref().and_then(|k| self.tree.first_seq(k));
         if matches!(kind.as_str(), "thinking_level_change" | "custom" | "label") {
             // State for pi's own UI and extensions: nothing the model sees.
-            out.unmapped(&kind);
-            tree.alias(&id, parent.as_deref());
-            continue;
+            self.out.unmapped(&kind);
+            self.tree.alias(&id, parent.as_deref());
+            return;
         }
-        tree.entry(&mut out, line, &id, parent.as_deref(), None, |out| match kind.as_str() {
+        self.tree.entry(&mut self.out, line, &id, parent.as_deref(), None, |out| match kind.as_str() {
             "message" => match value.get("message") {
                 Some(message) => message_entry(out, line, &id, message),
                 None => out.bad_line(line, &codes::IMPORT_BAD_MESSAGE, "message entry has no message"),
@@ -112,7 +120,23 @@ pub fn import(lines: Vec<ParsedLine>) -> Imported {
             other => out.unmapped(if other.is_empty() { "untyped" } else { other }),
         });
     }
-    out.finish(header)
+
+    fn out(&self) -> &LogBuilder {
+        &self.out
+    }
+
+    fn header(&self) -> &Header {
+        &self.header
+    }
+
+    fn finish(self: Box<Self>) -> Imported {
+        self.out.finish(self.header)
+    }
+}
+
+/// Imports a session's lines, each parsed once ([`super::json_lines`]).
+pub fn import(lines: Vec<ParsedLine>) -> Imported {
+    super::read_lines(Box::<Reader>::default(), lines)
 }
 
 fn branch_summary_text(summary: &str) -> String {

@@ -100,8 +100,6 @@ pub struct ImportAppended {
     pub records: usize,
     /// An earlier record changed (a rewrite, a rewind in the file): `log` starts with a `rewind`.
     pub rewound: bool,
-    /// The report of the whole import of the file as it now stands (none before anything was imported).
-    pub report: Option<ImportReport>,
 }
 
 /// A session file followed while its agent writes it: each `push` (what the file grew by) or
@@ -136,6 +134,17 @@ impl JsIncrementalImport {
         self.appended(appended)
     }
 
+    /// The report of the whole import of the file as it now stands (none before anything was
+    /// imported): for a file read a line at a time (Codex, pi, Copilot CLI), made when asked for,
+    /// at the cost of a whole import.
+    #[wasm_bindgen(unchecked_return_type = "ImportReport | null")]
+    pub fn report(&mut self) -> Result<JsValue, JsValue> {
+        match self.inner.report() {
+            Some(report) => to_js(&report),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
     /// The format being read (none until the file told it).
     #[wasm_bindgen(getter, unchecked_return_type = "'claude-code' | 'codex' | 'pi' | 'gemini-cli' | 'copilot-cli' | 'aider' | 'cline' | 'roo-code' | 'kilo-code' | 'opencode' | null")]
     pub fn format(&self) -> JsValue {
@@ -151,7 +160,7 @@ impl JsIncrementalImport {
             log.push_str(&record.to_line());
             log.push('\n');
         }
-        typed(&ImportAppended { log, records: appended.records.len(), rewound: appended.rewound, report: self.inner.report().cloned() })
+        typed(&ImportAppended { log, records: appended.records.len(), rewound: appended.rewound })
     }
 }
 

@@ -38,10 +38,6 @@ export interface ImportAppended {
      * An earlier record changed (a rewrite, a rewind in the file): `log` starts with a `rewind`.
      */
     rewound: boolean;
-    /**
-     * The report of the whole import of the file as it now stands (none before anything was imported).
-     */
-    report: ImportReport | null;
 }
 
 /**

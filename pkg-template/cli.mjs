@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // contextview CLI. Exit codes: 0 ok, 1 the library rejected the input (error has .code),
 // 2 usage error (bad arguments, unknown subcommand/provider, unreadable file).
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { appendFileSync, existsSync, mkdirSync, openAsBlob, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as cv from './node.mjs';
+import { followFile } from './inspector/follow.mjs';
 
 const PROVIDERS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'];
 const FORMATS = ['claude-code', 'codex', 'pi', 'gemini-cli', 'copilot-cli', 'aider', 'cline', 'roo-code', 'kilo-code', 'opencode'];
@@ -322,63 +322,31 @@ async function runImport(values, [file]) {
   if (values.strict && all.some((i) => i.report.fidelity?.missing?.length)) process.exitCode = 1;
 }
 
-/** Formats whose file the agent rewrites whole: read whole again each time it changes. */
-const DOCUMENTS = ['cline', 'roo-code', 'kilo-code', 'opencode'];
-
 /**
- * `import --follow`: imports FILE as it grows (new bytes pushed, a rewritten file read whole) and
- * prints a line per request the log gains, as recorded: index, provider and model, tokens, input
- * cost. Runs until interrupted.
+ * `import --follow`: imports FILE as it grows (the inspector's `followFile`, over a handle on
+ * Node's file system) and prints a line per request the log gains, as recorded: index, provider
+ * and model, tokens, input cost. Runs until interrupted.
  */
 async function runFollow(values, file) {
   for (const option of ['strict', 'children', 'out']) if (values[option] !== undefined) throw new UsageError(`--${option} cannot be used with --follow`);
   const interval = values.interval === undefined ? 500 : Number(values.interval);
   if (!Number.isInteger(interval) || interval < 10) throw new UsageError(`--interval must be a whole number of milliseconds (10 or more), got '${values.interval}'`);
+  readText(file, 'session'); // (a usage error when it cannot be read)
   if (values.log !== undefined) writeFileSync(values.log, '');
-  const { IncrementalImport } = await cv.loadLazyModule();
-  const follower = new IncrementalImport(values.from ?? null);
-  const decoder = new StringDecoder('utf8');
-  let read = 0;
-  let log = '';
+  // FILE as a File System Access handle would give it: its size, time and bytes as they are now.
+  const handle = {
+    name: file,
+    async getFile() {
+      const { mtimeMs } = statSync(file);
+      return Object.assign(await openAsBlob(file), { lastModified: mtimeMs });
+    },
+  };
   let printed = 0;
-  // Until the file tells its format it is read whole; then a file of lines is read by what it grew by.
-  let document = true;
-  const look = () => {
-    let size;
-    try {
-      size = statSync(file).size;
-    } catch (e) {
-      process.stderr.write(`contextview: cannot read ${file}: ${e.code ?? firstLine(e.message)}\n`);
-      return;
-    }
-    let appended;
-    if (document || size < read) {
-      if (size === read && follower.format !== null) return;
-      const text = readText(file, 'session');
-      read = Buffer.byteLength(text);
-      appended = follower.replace(text);
-      const format = follower.format;
-      // (A Gemini CLI recording is one JSON document up to v0.37, JSON Lines since.)
-      const firstLine = text.trimStart().split('\n', 1)[0];
-      document = format === null || DOCUMENTS.includes(format) || (format === 'gemini-cli' && !isJson(firstLine));
-    } else {
-      if (size === read) return;
-      const fd = openSync(file, 'r');
-      const bytes = Buffer.alloc(size - read);
-      try {
-        readSync(fd, bytes, 0, bytes.length, read);
-      } finally {
-        closeSync(fd);
-      }
-      read = size;
-      appended = follower.push(decoder.write(bytes));
-    }
-    if (appended.log === '') return;
-    log += appended.log;
-    if (values.log !== undefined) appendFileSync(values.log, appended.log);
+  const onLog = ({ log, added, rewound }) => {
+    if (values.log !== undefined) appendFileSync(values.log, added);
     const timeline = new cv.Timeline(log);
     try {
-      if (appended.rewound) {
+      if (rewound) {
         process.stderr.write(`contextview: ${file} changed what was imported before: the view goes back (${timeline.length} request${timeline.length === 1 ? '' : 's'} now)\n`);
         printed = Math.min(printed, timeline.length);
       }
@@ -393,31 +361,28 @@ async function runFollow(values, file) {
     }
   };
   process.stderr.write(`contextview: following ${file} (interrupt to stop)\n`);
-  await new Promise((resolveRun, rejectRun) => {
-    const tick = () => {
-      try {
-        look();
-      } catch (e) {
-        clearInterval(timer);
-        rejectRun(e);
+  let failed = null;
+  let stop;
+  const stopped = new Promise((resolveRun) => (stop = resolveRun));
+  process.once('SIGINT', () => stop());
+  const following = await followFile(cv, handle, {
+    interval,
+    format: values.from ?? null,
+    onLog,
+    onError: (e) => {
+      // The library refused the file (its format not told, …): that ends it. A read that failed
+      // (the file moved while its agent rewrote it) is said, and the next look tries again.
+      if (!(e instanceof cv.ContextviewError)) {
+        process.stderr.write(`contextview: cannot read ${file}: ${e?.code ?? firstLine(String(e?.message ?? e))}\n`);
+        return;
       }
-    };
-    const timer = setInterval(tick, interval);
-    tick();
-    process.once('SIGINT', () => {
-      clearInterval(timer);
-      resolveRun();
-    });
+      failed = e;
+      stop();
+    },
   });
-}
-
-function isJson(text) {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+  await stopped;
+  following.stop();
+  if (failed) throw failed;
 }
 
 function runTree(values) {

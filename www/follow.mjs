@@ -1,6 +1,7 @@
 // Following a session file while its agent writes it: a File System Access handle read again as
 // it changes (`getFile()`), what the file gained imported incrementally (`IncrementalImport`),
-// the log so far handed on after each change. Nothing here draws.
+// the log so far handed on after each change. Nothing here draws; the CLI's `import --follow`
+// reads a file through it too (with a handle over Node's file system).
 
 /** Formats whose file the agent rewrites whole: read whole again each time it changes. */
 const DOCUMENTS = ['cline', 'roo-code', 'kilo-code', 'opencode'];
@@ -17,9 +18,10 @@ function isJson(text) {
 /**
  * Follows `handle` (a `FileSystemFileHandle`, or anything with `getFile()`): every `interval` ms,
  * what the file gained is imported — the bytes it grew by, or the whole file when its agent
- * rewrites it, it shrank, or its format is not told yet. `onLog({log, report, rewound})` gets
- * the log so far after each change; `onError(e)` a read or import that failed (following goes
- * on). Resolves, after the first read, to `{stop()}`.
+ * rewrites it, it shrank, or its format is not told yet. `onLog({log, added, rewound, report})`
+ * gets the log so far and what it gained after each change (`report()`: the whole import's
+ * report, made when called); `onError(e)` a read or import that failed (following goes on).
+ * Resolves, after the first read, to `{stop()}`.
  */
 export async function followFile(cv, handle, { interval = 1000, format = null, onLog, onError }) {
   const { IncrementalImport } = await cv.loadLazyModule();
@@ -52,7 +54,7 @@ export async function followFile(cv, handle, { interval = 1000, format = null, o
       modified = file.lastModified;
       if (appended.log === '' || stopped) return;
       log += appended.log;
-      onLog({ log, report: follower.report(), rewound: appended.rewound });
+      onLog({ log, added: appended.log, rewound: appended.rewound, report: () => follower.report() });
     } catch (e) {
       onError(e);
     } finally {
@@ -91,9 +93,9 @@ export function followControls({ cv, $, state, setState, fail, publish, opened, 
       interval,
       format,
       onLog: ({ log, report }) => {
-        if (shown) return grew(log, report);
+        if (shown) return grew(log, report());
         shown = true;
-        opened(name, log, report);
+        opened(name, log, report());
       },
       onError: (e) => fail(`following ${name}`, e),
     });

@@ -138,6 +138,17 @@ test('import --follow prints a line per new request as the file grows, and write
   assert.match(stderr, /^contextview: following /);
 });
 
+test('import --follow on a file that is no session: it waits while the file may still tell, then exits 1 with the error', async () => {
+  const file = join(tmp, 'notes.txt');
+  writeFileSync(file, `${'not a session line\n'.repeat(4000)}`);
+  const child = spawn(process.execPath, [cli, 'import', '--follow', '--interval', '20', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise((r) => child.on('exit', r));
+  assert.equal(code, 1, stderr);
+  assert.match(stderr, /contextview: unknown_format: could not recognise the session format/);
+});
+
 test('import --follow: options that need or refuse it are usage errors', () => {
   return Promise.all([
     [['import', '--log', 'x.jsonl', 'f'], /--log needs --follow/],

@@ -22,7 +22,7 @@
 use serde_json::Value;
 use crate::codes;
 
-use super::{image_block, Imported, LogBuilder, ParsedLine, Stream};
+use super::{image_block, Imported, LogBuilder, ParsedLine, Stream, Written};
 use contextview::conversation::SyntheticReason;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent, ToolCallStatus, ToolKind};
 use contextview::update::record::{
@@ -104,16 +104,14 @@ impl State {
 
 /// Reads a rollout a line at a time: what it writes for a line never depends on a later one.
 pub struct Reader {
-    out: LogBuilder,
-    header: Header,
+    written: Written,
     state: State,
 }
 
 impl Default for Reader {
     fn default() -> Self {
         Reader {
-            out: LogBuilder::new(),
-            header: Header::new(""),
+            written: Written::new(Some("primary")),
             state: State {
                 model: None,
                 provider: "openai".to_owned(),
@@ -129,28 +127,28 @@ impl Default for Reader {
 
 impl super::LineReader for Reader {
     fn line(&mut self, line: usize, parsed: Result<Value, String>) {
-        let Some(value) = self.out.object(line, parsed) else { return };
+        let Some(value) = self.written.out.object(line, parsed) else { return };
         let (kind, payload) = match (value.get("type").and_then(Value::as_str), value.get("payload")) {
             (Some(kind), Some(payload)) => (kind.to_owned(), payload.clone()),
             // Early rollouts: a bare session line, then bare response items and state lines.
             (_, None) if value.get("record_type").is_some() => {
-                self.out.unmapped("record_type:state");
+                self.written.out.unmapped("record_type:state");
                 return;
             }
             (None, None) if line_is_session(&value) => ("session_meta".to_owned(), value.clone()),
             (Some(_), None) => ("response_item".to_owned(), value.clone()),
             (None, _) => {
-                self.out.unmapped("untyped");
+                self.written.out.unmapped("untyped");
                 return;
             }
         };
         match kind.as_str() {
-            "session_meta" => session_meta(&mut self.out, &mut self.header, &mut self.state, &payload),
+            "session_meta" => session_meta(&mut self.written.out, &mut self.written.header, &mut self.state, &payload),
             "turn_context" => {
                 if let Some(model) = payload.get("model").and_then(Value::as_str) {
                     if self.state.model.as_deref() != Some(model) {
                         self.state.model = Some(model.to_owned());
-                        self.out.event(Event::ModelSwitch(ModelSwitch {
+                        self.written.out.event(Event::ModelSwitch(ModelSwitch {
                             provider: self.state.provider.clone(),
                             model: model.to_owned(),
                             context_window: None,
@@ -158,25 +156,19 @@ impl super::LineReader for Reader {
                     }
                 }
             }
-            "response_item" => response_item(&mut self.out, &mut self.state, line, &payload, false),
-            "event_msg" => event_msg(&mut self.out, &mut self.state, line, &payload),
-            "compacted" => compacted(&mut self.out, &mut self.state, line, &payload),
-            other => self.out.unmapped(if other.is_empty() { "untyped" } else { other }),
+            "response_item" => response_item(&mut self.written.out, &mut self.state, line, &payload, false),
+            "event_msg" => event_msg(&mut self.written.out, &mut self.state, line, &payload),
+            "compacted" => compacted(&mut self.written.out, &mut self.state, line, &payload),
+            other => self.written.out.unmapped(if other.is_empty() { "untyped" } else { other }),
         }
     }
 
-    fn out(&self) -> &LogBuilder {
-        &self.out
+    fn written(&self) -> &Written {
+        &self.written
     }
 
-    fn header(&self) -> &Header {
-        &self.header
-    }
-
-    fn finish(self: Box<Self>) -> Imported {
-        let mut imported = self.out.finish(self.header);
-        imported.report.audience = Some("primary".to_owned());
-        imported
+    fn into_written(self: Box<Self>) -> Written {
+        self.written
     }
 }
 

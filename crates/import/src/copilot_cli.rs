@@ -27,10 +27,10 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{image_block, Imported, LogBuilder, ParsedLine, Stream};
+use super::{image_block, Imported, LogBuilder, ParsedLine, Stream, Written};
 use contextview::conversation::SyntheticReason;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
-use contextview::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch};
+use contextview::update::record::{CompactionCheckpoint, Event, ModelSwitch};
 
 /// Whether `value` is an event of this format (a dotted `type` with a `data` object).
 pub fn is_event(value: &Value) -> bool {
@@ -41,8 +41,7 @@ pub fn is_event(value: &Value) -> bool {
 
 /// Reads a session's events a line at a time: what it writes for a line never depends on a later one.
 pub struct Reader {
-    out: LogBuilder,
-    header: Header,
+    written: Written,
     model: Option<String>,
     answered: HashSet<String>,
     compaction_from: Option<u64>,
@@ -50,46 +49,46 @@ pub struct Reader {
 
 impl Default for Reader {
     fn default() -> Self {
-        Reader { out: LogBuilder::new(), header: Header::new(""), model: None, answered: HashSet::new(), compaction_from: None }
+        Reader { written: Written::new(Some("primary")), model: None, answered: HashSet::new(), compaction_from: None }
     }
 }
 
 impl super::LineReader for Reader {
     fn line(&mut self, line: usize, parsed: Result<Value, String>) {
-        let Some(value) = self.out.object(line, parsed) else { return };
+        let Some(value) = self.written.out.object(line, parsed) else { return };
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
         let data = value.get("data").cloned().unwrap_or(Value::Null);
         let id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
         if data.get("parentToolCallId").is_some_and(|p| !p.is_null()) || value.get("agentId").is_some_and(Value::is_string) {
-            self.out.unmapped(&format!("subagent:{kind}"));
+            self.written.out.unmapped(&format!("subagent:{kind}"));
             return;
         }
         let str_of = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
         match kind.as_str() {
             "session.start" | "session.resume" => {
                 if kind == "session.start" {
-                    self.header.session_id = str_of("sessionId").unwrap_or_default();
-                    self.header.created_at = str_of("startTime");
-                    self.header.cwd = data.pointer("/context/cwd").and_then(Value::as_str).map(str::to_owned);
+                    self.written.header.session_id = str_of("sessionId").unwrap_or_default();
+                    self.written.header.created_at = str_of("startTime");
+                    self.written.header.cwd = data.pointer("/context/cwd").and_then(Value::as_str).map(str::to_owned);
                 }
                 if let Some(m) = str_of("selectedModel") {
-                    switch(&mut self.out, &mut self.model, &m);
+                    switch(&mut self.written.out, &mut self.model, &m);
                 }
             }
             "session.model_change" => match str_of("newModel") {
-                Some(m) => switch(&mut self.out, &mut self.model, &m),
-                None => self.out.unmapped("session.model_change:without_model"),
+                Some(m) => switch(&mut self.written.out, &mut self.model, &m),
+                None => self.written.out.unmapped("session.model_change:without_model"),
             },
-            "user.message" => user(&mut self.out, line, &id, &data),
-            "assistant.message" => assistant(&mut self.out, &id, &data, self.model.as_deref()),
-            "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) == Some(true) => self.out.unmapped("tool:user_requested"),
+            "user.message" => user(&mut self.written.out, line, &id, &data),
+            "assistant.message" => assistant(&mut self.written.out, &id, &data, self.model.as_deref()),
+            "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) == Some(true) => self.written.out.unmapped("tool:user_requested"),
             "tool.execution_complete" => {
                 let Some(call) = str_of("toolCallId") else {
-                    self.out.bad_line(line, &crate::codes::IMPORT_BAD_TOOL_RESULT, "tool.execution_complete names no toolCallId");
+                    self.written.out.bad_line(line, &crate::codes::IMPORT_BAD_TOOL_RESULT, "tool.execution_complete names no toolCallId");
                     return;
                 };
                 if !self.answered.insert(call.clone()) {
-                    self.out.unmapped("tool.execution_complete:repeated");
+                    self.written.out.unmapped("tool.execution_complete:repeated");
                     return;
                 }
                 let success = data.get("success").and_then(Value::as_bool).unwrap_or(false);
@@ -98,37 +97,31 @@ impl super::LineReader for Reader {
                     false => data.pointer("/error/message").and_then(Value::as_str).filter(|m| !m.is_empty()).unwrap_or("Tool execution failed").to_owned(),
                 };
                 let content = vec![ToolCallContent::Content { content: ContentBlock::text(text), meta: None }];
-                self.out.tool_result(&call, content, !success, None);
+                self.written.out.tool_result(&call, content, !success, None);
             }
             "system.notification" => {
                 let meta = ProviderMeta { synthetic: Some(SyntheticReason::SystemReminder), ..ProviderMeta::default() };
-                self.out.chunk(Stream::User, &id, ContentBlock::text(str_of("content").unwrap_or_default()), &meta);
+                self.written.out.chunk(Stream::User, &id, ContentBlock::text(str_of("content").unwrap_or_default()), &meta);
             }
-            "session.compaction_start" => self.compaction_from = Some(self.out.next_seq()),
+            "session.compaction_start" => self.compaction_from = Some(self.written.out.next_seq()),
             "session.compaction_complete" => match (data.get("success").and_then(Value::as_bool), str_of("summaryContent")) {
                 (Some(true), Some(summary)) => {
-                    let first_kept_seq = self.compaction_from.take().unwrap_or_else(|| self.out.next_seq() + 1);
+                    let first_kept_seq = self.compaction_from.take().unwrap_or_else(|| self.written.out.next_seq() + 1);
                     let tokens_before = data.get("preCompactionTokens").and_then(Value::as_u64);
-                    self.out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq, tokens_before, summary_tokens: None, trim_kept_over: None }));
+                    self.written.out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq, tokens_before, summary_tokens: None, trim_kept_over: None }));
                 }
-                _ => self.out.unmapped("session.compaction_complete:failed"),
+                _ => self.written.out.unmapped("session.compaction_complete:failed"),
             },
-            other => self.out.unmapped(if other.is_empty() { "untyped" } else { other }),
+            other => self.written.out.unmapped(if other.is_empty() { "untyped" } else { other }),
         }
     }
 
-    fn out(&self) -> &LogBuilder {
-        &self.out
+    fn written(&self) -> &Written {
+        &self.written
     }
 
-    fn header(&self) -> &Header {
-        &self.header
-    }
-
-    fn finish(self: Box<Self>) -> Imported {
-        let mut imported = self.out.finish(self.header);
-        imported.report.audience = Some("primary".to_owned());
-        imported
+    fn into_written(self: Box<Self>) -> Written {
+        self.written
     }
 }
 

@@ -186,14 +186,14 @@ impl IncrementalImport {
     fn stream(&mut self, format: Format, reader: fn() -> Box<dyn LineReader>, end: usize) -> Appended {
         let streaming = self.streaming.get_or_insert_with(|| Streaming { reader: reader(), calibrator: Calibrator::default(), records: Vec::new(), read: 0, lines: 0 });
         let new = &self.text[streaming.read..end.max(streaming.read)];
-        let before = streaming.reader.out().next_seq();
+        let before = streaming.reader.written().out.next_seq();
         for (line, parsed) in json_lines(new) {
             streaming.reader.line(streaming.lines + line, parsed);
         }
         streaming.lines += new.matches('\n').count();
         streaming.read = end.max(streaming.read);
         let first = streaming.records.len();
-        streaming.records.extend_from_slice(streaming.reader.out().records_since(before));
+        streaming.records.extend_from_slice(streaming.reader.written().out.records_since(before));
         for i in first..streaming.records.len() {
             streaming.calibrator.record(&mut streaming.records, i);
         }
@@ -201,7 +201,7 @@ impl IncrementalImport {
         self.written = streaming.records.len() as u64;
         let header = match (&self.header, records.is_empty()) {
             (None, false) => {
-                let mut header = streaming.reader.header().clone();
+                let mut header = streaming.reader.written().header.clone();
                 header.imported_from = Some(format.as_str().to_owned());
                 self.header = Some(header);
                 self.header.clone()

@@ -418,12 +418,23 @@ pub fn json_lines(text: &str) -> impl Iterator<Item = ParsedLine> + '_ {
 pub trait LineReader {
     /// Reads the next line (its 1-based number, and its JSON or why it is not read).
     fn line(&mut self, line: usize, parsed: Result<Value, String>);
-    /// What was written so far.
-    fn out(&self) -> &LogBuilder;
-    /// The log's header, as the lines so far say it.
-    fn header(&self) -> &Header;
-    /// The import of every line read.
-    fn finish(self: Box<Self>) -> Imported;
+    /// What was written so far, and the header as the lines so far say it.
+    fn written(&self) -> &Written;
+    fn into_written(self: Box<Self>) -> Written;
+}
+
+/// What a [`LineReader`] has written: its records (and report), and the log's header.
+pub struct Written {
+    pub out: LogBuilder,
+    pub header: Header,
+    /// Whose view the session is (`report.audience`), when the format says.
+    pub audience: Option<&'static str>,
+}
+
+impl Written {
+    pub fn new(audience: Option<&'static str>) -> Written {
+        Written { out: LogBuilder::new(), header: Header::new(""), audience }
+    }
 }
 
 /// Reads every line through `reader`.
@@ -431,7 +442,10 @@ pub fn read_lines(mut reader: Box<dyn LineReader>, lines: Vec<ParsedLine>) -> Im
     for (line, parsed) in lines {
         reader.line(line, parsed);
     }
-    reader.finish()
+    let written = reader.into_written();
+    let mut imported = written.out.finish(written.header);
+    imported.report.audience = written.audience.map(str::to_owned);
+    imported
 }
 
 /// Writes records with increasing `seq`, counting what it writes and what it cannot map.

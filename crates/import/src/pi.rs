@@ -12,18 +12,17 @@
 use serde_json::Value;
 
 use super::tree::TreePath;
-use super::{image_block, Imported, LogBuilder, ParsedLine, Stream};
+use super::{image_block, Imported, LogBuilder, ParsedLine, Stream, Written};
 use contextview::conversation::SyntheticReason;
 use contextview::diagnostic::Diagnostic;
 use crate::codes;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
-use contextview::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, UsageAnchor};
+use contextview::update::record::{CompactionCheckpoint, Event, ModelSwitch, UsageAnchor};
 
 /// Reads a session a line at a time: what it writes for a line never depends on a later one.
 pub struct Reader {
-    out: LogBuilder,
+    written: Written,
     tree: TreePath,
-    header: Header,
     previous: Option<String>,
     /// Line numbers of the lines pi counts as entries (every line that parses, the header at
     /// index 0): a version 1 compaction names the first entry it keeps by this index.
@@ -32,7 +31,7 @@ pub struct Reader {
 
 impl Default for Reader {
     fn default() -> Self {
-        Reader { out: LogBuilder::new(), tree: TreePath::default(), header: Header::new(""), previous: None, parsed_lines: Vec::new() }
+        Reader { written: Written::new(None), tree: TreePath::default(), previous: None, parsed_lines: Vec::new() }
     }
 }
 
@@ -41,16 +40,16 @@ impl super::LineReader for Reader {
         if parsed.is_ok() {
             self.parsed_lines.push(line);
         }
-        let Some(value) = self.out.object(line, parsed) else { return };
+        let Some(value) = self.written.out.object(line, parsed) else { return };
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
         if kind == "session" {
-            self.header.session_id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
-            self.header.cwd = value.get("cwd").and_then(Value::as_str).map(str::to_owned);
-            self.header.created_at = value.get("timestamp").and_then(Value::as_str).map(str::to_owned);
+            self.written.header.session_id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
+            self.written.header.cwd = value.get("cwd").and_then(Value::as_str).map(str::to_owned);
+            self.written.header.created_at = value.get("timestamp").and_then(Value::as_str).map(str::to_owned);
             if let (Some(provider), Some(model)) =
                 (value.get("provider").and_then(Value::as_str), value.get("modelId").and_then(Value::as_str))
             {
-                self.out.event(Event::ModelSwitch(ModelSwitch { provider: provider.to_owned(), model: model.to_owned(), context_window: None }));
+                self.written.out.event(Event::ModelSwitch(ModelSwitch { provider: provider.to_owned(), model: model.to_owned(), context_window: None }));
             }
             return;
         }
@@ -72,11 +71,11 @@ impl super::LineReader for Reader {
         let first_kept = first_kept_id.as_deref().and_then(|k| self.tree.first_seq(k));
         if matches!(kind.as_str(), "thinking_level_change" | "custom" | "label") {
             // State for pi's own UI and extensions: nothing the model sees.
-            self.out.unmapped(&kind);
+            self.written.out.unmapped(&kind);
             self.tree.alias(&id, parent.as_deref());
             return;
         }
-        self.tree.entry(&mut self.out, line, &id, parent.as_deref(), None, |out| match kind.as_str() {
+        self.tree.entry(&mut self.written.out, line, &id, parent.as_deref(), None, |out| match kind.as_str() {
             "message" => match value.get("message") {
                 Some(message) => message_entry(out, line, &id, message),
                 None => out.bad_line(line, &codes::IMPORT_BAD_MESSAGE, "message entry has no message"),
@@ -121,16 +120,12 @@ impl super::LineReader for Reader {
         });
     }
 
-    fn out(&self) -> &LogBuilder {
-        &self.out
+    fn written(&self) -> &Written {
+        &self.written
     }
 
-    fn header(&self) -> &Header {
-        &self.header
-    }
-
-    fn finish(self: Box<Self>) -> Imported {
-        self.out.finish(self.header)
+    fn into_written(self: Box<Self>) -> Written {
+        self.written
     }
 }
 

@@ -29,7 +29,10 @@ use serde_json::Value;
 
 use super::claude_entry::{text_of, Entry};
 use super::tree::TreePath;
-use super::{image_block, Imported, LogBuilder, ParsedLine, Stream};
+use contextview::update::acp::Stream;
+use crate::emit::{image_block, LogBuilder};
+use crate::lines::ParsedLine;
+use crate::report::Imported;
 use contextview::conversation::SyntheticReason;
 use contextview::diagnostic::Diagnostic;
 use crate::codes;
@@ -39,7 +42,7 @@ use contextview::update::record::{CompactionCheckpoint, Event, Header, ModelSwit
 /// The model name Claude Code gives messages it wrote itself (API errors, notices).
 const SYNTHETIC_MODEL: &str = "<synthetic>";
 
-/// Imports a session's lines, each parsed once ([`super::json_lines`]).
+/// Imports a session's lines, each parsed once ([`crate::lines::json_lines`]).
 pub fn import(lines: Vec<ParsedLine>) -> Imported {
     let mut out = LogBuilder::new();
     let entries: Vec<Entry> = lines.into_iter().filter_map(|(line, parsed)| out.object(line, parsed).map(|value| Entry { line, value })).collect();

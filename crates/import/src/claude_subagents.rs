@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::claude_entry::{text_of, Entry};
-use super::json_lines;
+use crate::lines::json_lines;
 
 /// A file's entries as the importer reads them (lines that are not JSON objects left out), for
 /// the readers below that a tree import runs over the parent's file once more.

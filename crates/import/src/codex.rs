@@ -22,7 +22,10 @@
 use serde_json::Value;
 use crate::codes;
 
-use super::{image_block, Imported, LogBuilder, ParsedLine, Stream, Written};
+use contextview::update::acp::Stream;
+use crate::emit::{image_block, LogBuilder, Written};
+use crate::lines::ParsedLine;
+use crate::report::Imported;
 use contextview::conversation::SyntheticReason;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent, ToolCallStatus, ToolKind};
 use contextview::update::record::{
@@ -125,7 +128,7 @@ impl Default for Reader {
     }
 }
 
-impl super::LineReader for Reader {
+impl crate::emit::LineReader for Reader {
     fn line(&mut self, line: usize, parsed: Result<Value, String>) {
         let Some(value) = self.written.out.object(line, parsed) else { return };
         let (kind, payload) = match (value.get("type").and_then(Value::as_str), value.get("payload")) {
@@ -172,9 +175,9 @@ impl super::LineReader for Reader {
     }
 }
 
-/// Imports a rollout's lines, each parsed once ([`super::json_lines`]).
+/// Imports a rollout's lines, each parsed once ([`crate::lines::json_lines`]).
 pub fn import(lines: Vec<ParsedLine>) -> Imported {
-    super::read_lines(Box::<Reader>::default(), lines)
+    crate::emit::read_lines(Box::<Reader>::default(), lines)
 }
 
 /// A first line of an early rollout: the session itself (`id` and `timestamp`, no item type).

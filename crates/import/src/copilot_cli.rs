@@ -27,7 +27,10 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{image_block, Imported, LogBuilder, ParsedLine, Stream, Written};
+use contextview::update::acp::Stream;
+use crate::emit::{image_block, LogBuilder, Written};
+use crate::lines::ParsedLine;
+use crate::report::Imported;
 use contextview::conversation::SyntheticReason;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
 use contextview::update::record::{CompactionCheckpoint, Event, ModelSwitch};
@@ -53,7 +56,7 @@ impl Default for Reader {
     }
 }
 
-impl super::LineReader for Reader {
+impl crate::emit::LineReader for Reader {
     fn line(&mut self, line: usize, parsed: Result<Value, String>) {
         let Some(value) = self.written.out.object(line, parsed) else { return };
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
@@ -125,14 +128,14 @@ impl super::LineReader for Reader {
     }
 }
 
-/// Imports a session's lines, each parsed once ([`super::json_lines`]).
+/// Imports a session's lines, each parsed once ([`crate::lines::json_lines`]).
 pub fn import(lines: Vec<ParsedLine>) -> Imported {
-    super::read_lines(Box::<Reader>::default(), lines)
+    crate::emit::read_lines(Box::<Reader>::default(), lines)
 }
 
 fn switch(out: &mut LogBuilder, model: &mut Option<String>, new: &str) {
     if model.as_deref() != Some(new) {
-        out.event(Event::ModelSwitch(ModelSwitch { provider: super::provider_of_model(new).to_owned(), model: new.to_owned(), context_window: None }));
+        out.event(Event::ModelSwitch(ModelSwitch { provider: crate::emit::provider_of_model(new).to_owned(), model: new.to_owned(), context_window: None }));
         *model = Some(new.to_owned());
     }
 }
@@ -160,7 +163,7 @@ fn user(out: &mut LogBuilder, line: usize, id: &str, data: &Value) {
 
 fn assistant(out: &mut LogBuilder, id: &str, data: &Value, model: Option<&str>) {
     let message_id = data.get("messageId").and_then(Value::as_str).unwrap_or(id);
-    let base = ProviderMeta { provider: model.map(|m| super::provider_of_model(m).to_owned()), model: model.map(str::to_owned), ..ProviderMeta::default() };
+    let base = ProviderMeta { provider: model.map(|m| crate::emit::provider_of_model(m).to_owned()), model: model.map(str::to_owned), ..ProviderMeta::default() };
     if let Some(reasoning) = data.get("reasoningText").and_then(Value::as_str).filter(|r| !r.trim().is_empty()) {
         out.chunk(Stream::Thought, message_id, ContentBlock::text(reasoning), &base);
     }

@@ -24,7 +24,12 @@ use contextview::update::record::{Event, Header, Record, RecordBody, Rewind};
 use contextview::update::replay::{is_real_prompt_start, prompt_texts};
 
 use crate::calibrate::Calibrator;
-use crate::{codes, detect, import, json_lines, Format, ImportError, ImportReport, LineReader};
+use crate::codes;
+use crate::dispatch::{detect, import, ImportError};
+use crate::emit::LineReader;
+use crate::format::Format;
+use crate::lines::json_lines;
+use crate::report::ImportReport;
 
 /// A format read a line at a time, as far as it has been read.
 struct Streaming {

@@ -12,7 +12,10 @@
 use serde_json::Value;
 
 use super::tree::TreePath;
-use super::{image_block, Imported, LogBuilder, ParsedLine, Stream, Written};
+use contextview::update::acp::Stream;
+use crate::emit::{image_block, LogBuilder, Written};
+use crate::lines::ParsedLine;
+use crate::report::Imported;
 use contextview::conversation::SyntheticReason;
 use contextview::diagnostic::Diagnostic;
 use crate::codes;
@@ -35,7 +38,7 @@ impl Default for Reader {
     }
 }
 
-impl super::LineReader for Reader {
+impl crate::emit::LineReader for Reader {
     fn line(&mut self, line: usize, parsed: Result<Value, String>) {
         if parsed.is_ok() {
             self.parsed_lines.push(line);
@@ -129,9 +132,9 @@ impl super::LineReader for Reader {
     }
 }
 
-/// Imports a session's lines, each parsed once ([`super::json_lines`]).
+/// Imports a session's lines, each parsed once ([`crate::lines::json_lines`]).
 pub fn import(lines: Vec<ParsedLine>) -> Imported {
-    super::read_lines(Box::<Reader>::default(), lines)
+    crate::emit::read_lines(Box::<Reader>::default(), lines)
 }
 
 fn branch_summary_text(summary: &str) -> String {

@@ -3,7 +3,8 @@
 
 use contextview::conversation::{text_of, Item, Part};
 
-use crate::{import, Format};
+use crate::dispatch::import;
+use crate::format::Format;
 
 pub(crate) fn items(format: Option<Format>, text: &str) -> Vec<String> {
     let imported = import(format, text).unwrap();

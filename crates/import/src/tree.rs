@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use super::LogBuilder;
+use crate::emit::LogBuilder;
 use contextview::diagnostic::Diagnostic;
 use crate::codes;
 use contextview::update::record::{Event, Record, RecordBody, Rewind};

@@ -19,7 +19,9 @@
 use contextview::update::acp::{ContentBlock, ProviderMeta};
 use contextview::update::record::{Event, Header, ModelSwitch, Rewind, UsageAnchor};
 
-use super::{Imported, LogBuilder, Stream};
+use contextview::update::acp::Stream;
+use crate::emit::LogBuilder;
+use crate::report::Imported;
 use crate::aider_transcript::{self as transcript, is_answer_echo, Record};
 
 /// The main model an announcement line names (`Model: x with diff edit format`, `Main model: …`,
@@ -100,7 +102,7 @@ pub fn import(text: &str) -> Imported {
                 }
                 prompted = false;
                 let id = format!("reply-{line}");
-                let meta = ProviderMeta { provider: model.as_deref().map(|m| super::provider_of_model(m).to_owned()), model: model.clone(), ..ProviderMeta::default() };
+                let meta = ProviderMeta { provider: model.as_deref().map(|m| crate::emit::provider_of_model(m).to_owned()), model: model.clone(), ..ProviderMeta::default() };
                 if let Some(reasoning) = reasoning {
                     out.chunk(Stream::Thought, &id, ContentBlock::text(reasoning.clone()), &meta);
                 }
@@ -111,13 +113,13 @@ pub fn import(text: &str) -> Imported {
             Record::Said { text, .. } => {
                 if let Some(name) = text.lines().next().and_then(announced_model) {
                     if model.as_deref() != Some(name) {
-                        out.event(Event::ModelSwitch(ModelSwitch { provider: super::provider_of_model(name).to_owned(), model: name.to_owned(), context_window: None }));
+                        out.event(Event::ModelSwitch(ModelSwitch { provider: crate::emit::provider_of_model(name).to_owned(), model: name.to_owned(), context_window: None }));
                         model = Some(name.to_owned());
                     }
                     out.unmapped("said:announcement");
                 } else if let Some((sent, received)) = usage(text) {
                     out.event(Event::UsageAnchor(UsageAnchor {
-                        provider: model.as_deref().map(|m| super::provider_of_model(m).to_owned()),
+                        provider: model.as_deref().map(|m| crate::emit::provider_of_model(m).to_owned()),
                         model: model.clone(),
                         input_tokens: sent,
                         output_tokens: received,

@@ -2,7 +2,8 @@ use pretty_assertions::assert_eq;
 
 use contextview::update::record::{Event, RecordBody};
 
-use crate::{detect, import, Format};
+use crate::dispatch::{detect, import};
+use crate::format::Format;
 
 const HISTORY: &str = include_str!("../../../../tests/fixtures/aider.chat.history.md");
 

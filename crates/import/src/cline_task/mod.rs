@@ -30,9 +30,12 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::{image_block, Imported, LogBuilder, Stream};
+use contextview::update::acp::Stream;
+use crate::emit::{image_block, LogBuilder};
+use crate::report::Imported;
 use crate::claude_code::{image_source, tool_result};
-use crate::{codes, Format};
+use crate::codes;
+use crate::format::Format;
 use contextview::diagnostic::Diagnostic;
 use contextview::update::acp::{ContentBlock, ProviderMeta};
 use contextview::update::record::{CompactionCheckpoint, Event, Header, ModelSwitch, SubagentEnded, SubagentStarted, SubagentStatus, UsageAnchor};
@@ -229,7 +232,7 @@ impl Writer {
         let provider = model.map(|m| match message.pointer("/modelInfo/providerId").and_then(Value::as_str) {
             Some("anthropic") => "anthropic",
             Some("gemini") => "gemini",
-            _ => super::provider_of_model(m),
+            _ => crate::emit::provider_of_model(m),
         });
         if let (Some(model), Some(provider)) = (model, provider) {
             if self.model.as_deref() != Some(model) {

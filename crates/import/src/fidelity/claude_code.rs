@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::SourceView;
-use crate::ParsedLine;
+use crate::lines::ParsedLine;
 
 struct Line<'a> {
     number: usize,

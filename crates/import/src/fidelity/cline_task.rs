@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::SourceView;
-use crate::Format;
+use crate::format::Format;
 
 pub fn source_view(format: Format, text: &str) -> SourceView {
     let mut view = SourceView::default();

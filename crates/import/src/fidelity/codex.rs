@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::SourceView;
 use crate::codex::{is_contextual, user_text};
-use crate::ParsedLine;
+use crate::lines::ParsedLine;
 
 #[derive(Clone)]
 enum Piece {

@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::SourceView;
-use crate::ParsedLine;
+use crate::lines::ParsedLine;
 
 pub fn source_view(lines: &[ParsedLine]) -> SourceView {
     let mut view = SourceView::default();

@@ -23,70 +23,10 @@ pub mod pi;
 
 use std::collections::{HashMap, HashSet};
 
-use serde::{Deserialize, Serialize};
 
 use contextview::conversation::{Image, Item, Part};
 
-/// What kind of content an element is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ElementKind {
-    Prompt,
-    AssistantText,
-    Reasoning,
-    ToolCall,
-    Image,
-}
-
-/// Counts of each kind, on one side.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Counts {
-    /// Real user prompts (not harness messages, summaries or tool results).
-    pub prompts: usize,
-    /// Assistant text runs that are not only whitespace.
-    pub assistant_texts: usize,
-    pub reasoning: usize,
-    /// Tool calls that have a result.
-    pub tool_calls: usize,
-    pub images: usize,
-}
-
-impl Counts {
-    fn add(&mut self, kind: ElementKind) {
-        match kind {
-            ElementKind::Prompt => self.prompts += 1,
-            ElementKind::AssistantText => self.assistant_texts += 1,
-            ElementKind::Reasoning => self.reasoning += 1,
-            ElementKind::ToolCall => self.tool_calls += 1,
-            ElementKind::Image => self.images += 1,
-        }
-    }
-}
-
-/// A source element our view does not hold.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Missing {
-    pub kind: ElementKind,
-    /// The line of the source file it came from.
-    pub line: usize,
-    /// Its id in the source (a tool call id, an entry id), when it has one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// The start of its text, to recognise it by.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub excerpt: String,
-}
-
-/// What the source agent's model saw against what our view holds.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Fidelity {
-    pub source: Counts,
-    pub view: Counts,
-    pub missing: Vec<Missing>,
-}
+pub use crate::report::{Counts, ElementKind, Fidelity, Missing};
 
 /// How an element is recognised in the view.
 #[derive(Debug, Clone, PartialEq, Eq)]

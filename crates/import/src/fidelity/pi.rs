@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::SourceView;
-use crate::ParsedLine;
+use crate::lines::ParsedLine;
 
 pub fn source_view(lines: &[ParsedLine]) -> SourceView {
     let entries: Vec<(usize, &Value)> = lines.iter().filter_map(|(line, v)| v.as_ref().ok().map(|v| (*line, v))).collect();

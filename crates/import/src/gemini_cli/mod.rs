@@ -22,7 +22,9 @@
 
 use serde_json::Value;
 
-use super::{image_block, Imported, LogBuilder, Stream};
+use contextview::update::acp::Stream;
+use crate::emit::{image_block, LogBuilder};
+use crate::report::Imported;
 use crate::codes;
 use contextview::conversation::SyntheticReason;
 use contextview::diagnostic::Diagnostic;

@@ -2,7 +2,8 @@ use pretty_assertions::assert_eq;
 
 use contextview::update::record::{Event, RecordBody};
 
-use crate::{detect, import, Format};
+use crate::dispatch::{detect, import};
+use crate::format::Format;
 
 const LINES: &str = include_str!("../../../../tests/fixtures/gemini-cli.jsonl");
 const WHOLE: &str = include_str!("../../../../tests/fixtures/gemini-cli.json");

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::{json_lines, ParsedLine};
+use crate::lines::{json_lines, ParsedLine};
 
 /// One message as the recording holds it at its end.
 #[derive(Debug, Clone, PartialEq)]

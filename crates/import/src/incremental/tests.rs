@@ -5,7 +5,8 @@ use contextview::update::record::{Event, Record, RecordBody};
 use contextview::update::replay;
 
 use super::IncrementalImport;
-use crate::{import, Format};
+use crate::dispatch::import;
+use crate::format::Format;
 
 const LINES: [(Format, &str); 7] = [
     (Format::ClaudeCode, include_str!("../../../../tests/fixtures/claude-code.jsonl")),

@@ -31,7 +31,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{image_block, Imported, LogBuilder, Stream};
+use contextview::update::acp::Stream;
+use crate::emit::{image_block, LogBuilder};
+use crate::report::Imported;
 use crate::codes;
 use contextview::diagnostic::Diagnostic;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
@@ -50,7 +52,7 @@ pub fn provider_of(provider_id: &str, model: &str) -> &'static str {
         "anthropic" => "anthropic",
         "openai" => "openai-responses",
         "google" | "google-vertex" => "gemini",
-        _ => super::provider_of_model(model),
+        _ => crate::emit::provider_of_model(model),
     }
 }
 

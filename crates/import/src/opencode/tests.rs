@@ -2,7 +2,8 @@ use pretty_assertions::assert_eq;
 
 use contextview::update::record::{Event, RecordBody};
 
-use crate::{detect, import, import_tree, Format};
+use crate::dispatch::{detect, import, import_tree};
+use crate::format::Format;
 
 const MAIN: &str = include_str!("../../../../tests/fixtures/opencode/ses-main.json");
 const SUBAGENT: &str = include_str!("../../../../tests/fixtures/opencode/ses-subagent.json");

@@ -107,14 +107,12 @@ impl State {
 
 /// Reads a rollout a line at a time: what it writes for a line never depends on a later one.
 pub struct Reader {
-    written: Written,
     state: State,
 }
 
 impl Default for Reader {
     fn default() -> Self {
         Reader {
-            written: Written::new(Some("primary")),
             state: State {
                 model: None,
                 provider: "openai".to_owned(),
@@ -129,29 +127,29 @@ impl Default for Reader {
 }
 
 impl crate::emit::LineReader for Reader {
-    fn line(&mut self, line: usize, parsed: Result<Value, String>) {
-        let Some(value) = self.written.out.object(line, parsed) else { return };
+    fn line(&mut self, written: &mut Written, line: usize, parsed: Result<Value, String>) {
+        let Some(value) = written.out.object(line, parsed) else { return };
         let (kind, payload) = match (value.get("type").and_then(Value::as_str), value.get("payload")) {
             (Some(kind), Some(payload)) => (kind.to_owned(), payload.clone()),
             // Early rollouts: a bare session line, then bare response items and state lines.
             (_, None) if value.get("record_type").is_some() => {
-                self.written.out.unmapped("record_type:state");
+                written.out.unmapped("record_type:state");
                 return;
             }
             (None, None) if line_is_session(&value) => ("session_meta".to_owned(), value.clone()),
             (Some(_), None) => ("response_item".to_owned(), value.clone()),
             (None, _) => {
-                self.written.out.unmapped("untyped");
+                written.out.unmapped("untyped");
                 return;
             }
         };
         match kind.as_str() {
-            "session_meta" => session_meta(&mut self.written.out, &mut self.written.header, &mut self.state, &payload),
+            "session_meta" => session_meta(&mut written.out, &mut written.header, &mut self.state, &payload),
             "turn_context" => {
                 if let Some(model) = payload.get("model").and_then(Value::as_str) {
                     if self.state.model.as_deref() != Some(model) {
                         self.state.model = Some(model.to_owned());
-                        self.written.out.event(Event::ModelSwitch(ModelSwitch {
+                        written.out.event(Event::ModelSwitch(ModelSwitch {
                             provider: self.state.provider.clone(),
                             model: model.to_owned(),
                             context_window: None,
@@ -159,25 +157,17 @@ impl crate::emit::LineReader for Reader {
                     }
                 }
             }
-            "response_item" => response_item(&mut self.written.out, &mut self.state, line, &payload, false),
-            "event_msg" => event_msg(&mut self.written.out, &mut self.state, line, &payload),
-            "compacted" => compacted(&mut self.written.out, &mut self.state, line, &payload),
-            other => self.written.out.unmapped(if other.is_empty() { "untyped" } else { other }),
+            "response_item" => response_item(&mut written.out, &mut self.state, line, &payload, false),
+            "event_msg" => event_msg(&mut written.out, &mut self.state, line, &payload),
+            "compacted" => compacted(&mut written.out, &mut self.state, line, &payload),
+            other => written.out.unmapped(if other.is_empty() { "untyped" } else { other }),
         }
-    }
-
-    fn written(&self) -> &Written {
-        &self.written
-    }
-
-    fn into_written(self: Box<Self>) -> Written {
-        self.written
     }
 }
 
 /// Imports a rollout's lines, each parsed once ([`crate::lines::json_lines`]).
 pub fn import(lines: Vec<ParsedLine>) -> Imported {
-    crate::emit::read_lines(Box::<Reader>::default(), lines)
+    crate::emit::read_lines(&mut Reader::default(), Written::new(Some("primary")), lines)
 }
 
 /// A first line of an early rollout: the session itself (`id` and `timestamp`, no item type).

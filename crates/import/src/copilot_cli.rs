@@ -43,55 +43,49 @@ pub fn is_event(value: &Value) -> bool {
 }
 
 /// Reads a session's events a line at a time: what it writes for a line never depends on a later one.
+#[derive(Default)]
 pub struct Reader {
-    written: Written,
     model: Option<String>,
     answered: HashSet<String>,
     compaction_from: Option<u64>,
 }
 
-impl Default for Reader {
-    fn default() -> Self {
-        Reader { written: Written::new(Some("primary")), model: None, answered: HashSet::new(), compaction_from: None }
-    }
-}
-
 impl crate::emit::LineReader for Reader {
-    fn line(&mut self, line: usize, parsed: Result<Value, String>) {
-        let Some(value) = self.written.out.object(line, parsed) else { return };
+    fn line(&mut self, written: &mut Written, line: usize, parsed: Result<Value, String>) {
+        let Some(value) = written.out.object(line, parsed) else { return };
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
         let data = value.get("data").cloned().unwrap_or(Value::Null);
         let id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
         if data.get("parentToolCallId").is_some_and(|p| !p.is_null()) || value.get("agentId").is_some_and(Value::is_string) {
-            self.written.out.unmapped(&format!("subagent:{kind}"));
+            written.out.unmapped(&format!("subagent:{kind}"));
             return;
         }
         let str_of = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
         match kind.as_str() {
             "session.start" | "session.resume" => {
                 if kind == "session.start" {
-                    self.written.header.session_id = str_of("sessionId").unwrap_or_default();
-                    self.written.header.created_at = str_of("startTime");
-                    self.written.header.cwd = data.pointer("/context/cwd").and_then(Value::as_str).map(str::to_owned);
+                    written.header.session_id = str_of("sessionId").unwrap_or_default();
+                    written.header.created_at = str_of("startTime");
+                    written.header.cwd = data.pointer("/context/cwd").and_then(Value::as_str).map(str::to_owned);
                 }
                 if let Some(m) = str_of("selectedModel") {
-                    switch(&mut self.written.out, &mut self.model, &m);
+                    switch(&mut written.out, &mut self.model, &m);
                 }
             }
             "session.model_change" => match str_of("newModel") {
-                Some(m) => switch(&mut self.written.out, &mut self.model, &m),
-                None => self.written.out.unmapped("session.model_change:without_model"),
+                Some(m) => switch(&mut written.out, &mut self.model, &m),
+                None => written.out.unmapped("session.model_change:without_model"),
             },
-            "user.message" => user(&mut self.written.out, line, &id, &data),
-            "assistant.message" => assistant(&mut self.written.out, &id, &data, self.model.as_deref()),
-            "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) == Some(true) => self.written.out.unmapped("tool:user_requested"),
+            "user.message" => user(&mut written.out, line, &id, &data),
+            "assistant.message" => assistant(&mut written.out, &id, &data, self.model.as_deref()),
+            "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) == Some(true) => written.out.unmapped("tool:user_requested"),
             "tool.execution_complete" => {
                 let Some(call) = str_of("toolCallId") else {
-                    self.written.out.bad_line(line, &crate::codes::IMPORT_BAD_TOOL_RESULT, "tool.execution_complete names no toolCallId");
+                    written.out.bad_line(line, &crate::codes::IMPORT_BAD_TOOL_RESULT, "tool.execution_complete names no toolCallId");
                     return;
                 };
                 if !self.answered.insert(call.clone()) {
-                    self.written.out.unmapped("tool.execution_complete:repeated");
+                    written.out.unmapped("tool.execution_complete:repeated");
                     return;
                 }
                 let success = data.get("success").and_then(Value::as_bool).unwrap_or(false);
@@ -100,37 +94,29 @@ impl crate::emit::LineReader for Reader {
                     false => data.pointer("/error/message").and_then(Value::as_str).filter(|m| !m.is_empty()).unwrap_or("Tool execution failed").to_owned(),
                 };
                 let content = vec![ToolCallContent::Content { content: ContentBlock::text(text), meta: None }];
-                self.written.out.tool_result(&call, content, !success, None);
+                written.out.tool_result(&call, content, !success, None);
             }
             "system.notification" => {
                 let meta = ProviderMeta { synthetic: Some(SyntheticReason::SystemReminder), ..ProviderMeta::default() };
-                self.written.out.chunk(Stream::User, &id, ContentBlock::text(str_of("content").unwrap_or_default()), &meta);
+                written.out.chunk(Stream::User, &id, ContentBlock::text(str_of("content").unwrap_or_default()), &meta);
             }
-            "session.compaction_start" => self.compaction_from = Some(self.written.out.next_seq()),
+            "session.compaction_start" => self.compaction_from = Some(written.out.next_seq()),
             "session.compaction_complete" => match (data.get("success").and_then(Value::as_bool), str_of("summaryContent")) {
                 (Some(true), Some(summary)) => {
-                    let first_kept_seq = self.compaction_from.take().unwrap_or_else(|| self.written.out.next_seq() + 1);
+                    let first_kept_seq = self.compaction_from.take().unwrap_or_else(|| written.out.next_seq() + 1);
                     let tokens_before = data.get("preCompactionTokens").and_then(Value::as_u64);
-                    self.written.out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq, tokens_before, summary_tokens: None, trim_kept_over: None }));
+                    written.out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq, tokens_before, summary_tokens: None, trim_kept_over: None }));
                 }
-                _ => self.written.out.unmapped("session.compaction_complete:failed"),
+                _ => written.out.unmapped("session.compaction_complete:failed"),
             },
-            other => self.written.out.unmapped(if other.is_empty() { "untyped" } else { other }),
+            other => written.out.unmapped(if other.is_empty() { "untyped" } else { other }),
         }
-    }
-
-    fn written(&self) -> &Written {
-        &self.written
-    }
-
-    fn into_written(self: Box<Self>) -> Written {
-        self.written
     }
 }
 
 /// Imports a session's lines, each parsed once ([`crate::lines::json_lines`]).
 pub fn import(lines: Vec<ParsedLine>) -> Imported {
-    crate::emit::read_lines(Box::<Reader>::default(), lines)
+    crate::emit::read_lines(&mut Reader::default(), Written::new(Some("primary")), lines)
 }
 
 fn switch(out: &mut LogBuilder, model: &mut Option<String>, new: &str) {

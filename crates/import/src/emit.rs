@@ -14,13 +14,10 @@ use crate::lines::ParsedLine;
 use crate::report::{ImportReport, Imported};
 
 /// An importer that reads a file one line at a time, where what it writes for a line never
-/// depends on a later one: a growing file is imported by its new lines ([`incremental`]).
+/// depends on a later one: a growing file is imported by its new lines ([`crate::incremental`]).
 pub trait LineReader {
-    /// Reads the next line (its 1-based number, and its JSON or why it is not read).
-    fn line(&mut self, line: usize, parsed: Result<Value, String>);
-    /// What was written so far, and the header as the lines so far say it.
-    fn written(&self) -> &Written;
-    fn into_written(self: Box<Self>) -> Written;
+    /// Reads the next line (its 1-based number, and its JSON or why it is not read) into `written`.
+    fn line(&mut self, written: &mut Written, line: usize, parsed: Result<Value, String>);
 }
 
 /// What a [`LineReader`] has written: its records (and report), and the log's header.
@@ -35,17 +32,21 @@ impl Written {
     pub fn new(audience: Option<&'static str>) -> Written {
         Written { out: LogBuilder::new(), header: Header::new(""), audience }
     }
+
+    /// The import of what was written.
+    pub fn finish(self) -> Imported {
+        let mut imported = self.out.finish(self.header);
+        imported.report.audience = self.audience.map(str::to_owned);
+        imported
+    }
 }
 
-/// Reads every line through `reader`.
-pub fn read_lines(mut reader: Box<dyn LineReader>, lines: Vec<ParsedLine>) -> Imported {
+/// Reads every line through `reader` into `written`.
+pub fn read_lines(reader: &mut dyn LineReader, mut written: Written, lines: Vec<ParsedLine>) -> Imported {
     for (line, parsed) in lines {
-        reader.line(line, parsed);
+        reader.line(&mut written, line, parsed);
     }
-    let written = reader.into_written();
-    let mut imported = written.out.finish(written.header);
-    imported.report.audience = written.audience.map(str::to_owned);
-    imported
+    written.finish()
 }
 
 /// Writes records with increasing `seq`, counting what it writes and what it cannot map.

@@ -26,7 +26,7 @@ use contextview::update::replay::{is_real_prompt_start, prompt_texts};
 use crate::calibrate::Calibrator;
 use crate::codes;
 use crate::dispatch::{detect, import, ImportError};
-use crate::emit::LineReader;
+use crate::emit::{LineReader, Written};
 use crate::format::Format;
 use crate::lines::json_lines;
 use crate::report::ImportReport;
@@ -34,6 +34,7 @@ use crate::report::ImportReport;
 /// A format read a line at a time, as far as it has been read.
 struct Streaming {
     reader: Box<dyn LineReader>,
+    written: Written,
     calibrator: Calibrator,
     /// The records written, calibrated.
     records: Vec<Record>,
@@ -189,16 +190,16 @@ impl IncrementalImport {
 impl IncrementalImport {
     /// Reads the complete lines up to `end` not read yet, and appends what they write.
     fn stream(&mut self, format: Format, reader: fn() -> Box<dyn LineReader>, end: usize) -> Appended {
-        let streaming = self.streaming.get_or_insert_with(|| Streaming { reader: reader(), calibrator: Calibrator::default(), records: Vec::new(), read: 0, lines: 0 });
+        let streaming = self.streaming.get_or_insert_with(|| Streaming { reader: reader(), written: Written::new(None), calibrator: Calibrator::default(), records: Vec::new(), read: 0, lines: 0 });
         let new = &self.text[streaming.read..end.max(streaming.read)];
-        let before = streaming.reader.written().out.next_seq();
+        let before = streaming.written.out.next_seq();
         for (line, parsed) in json_lines(new) {
-            streaming.reader.line(streaming.lines + line, parsed);
+            streaming.reader.line(&mut streaming.written, streaming.lines + line, parsed);
         }
         streaming.lines += new.matches('\n').count();
         streaming.read = end.max(streaming.read);
         let first = streaming.records.len();
-        streaming.records.extend_from_slice(streaming.reader.written().out.records_since(before));
+        streaming.records.extend_from_slice(streaming.written.out.records_since(before));
         for i in first..streaming.records.len() {
             streaming.calibrator.record(&mut streaming.records, i);
         }
@@ -206,7 +207,7 @@ impl IncrementalImport {
         self.written = streaming.records.len() as u64;
         let header = match (&self.header, records.is_empty()) {
             (None, false) => {
-                let mut header = streaming.reader.written().header.clone();
+                let mut header = streaming.written.header.clone();
                 header.imported_from = Some(format.as_str().to_owned());
                 self.header = Some(header);
                 self.header.clone()

@@ -23,8 +23,8 @@ use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
 use contextview::update::record::{CompactionCheckpoint, Event, ModelSwitch, UsageAnchor};
 
 /// Reads a session a line at a time: what it writes for a line never depends on a later one.
+#[derive(Default)]
 pub struct Reader {
-    written: Written,
     tree: TreePath,
     previous: Option<String>,
     /// Line numbers of the lines pi counts as entries (every line that parses, the header at
@@ -32,27 +32,21 @@ pub struct Reader {
     parsed_lines: Vec<usize>,
 }
 
-impl Default for Reader {
-    fn default() -> Self {
-        Reader { written: Written::new(None), tree: TreePath::default(), previous: None, parsed_lines: Vec::new() }
-    }
-}
-
 impl crate::emit::LineReader for Reader {
-    fn line(&mut self, line: usize, parsed: Result<Value, String>) {
+    fn line(&mut self, written: &mut Written, line: usize, parsed: Result<Value, String>) {
         if parsed.is_ok() {
             self.parsed_lines.push(line);
         }
-        let Some(value) = self.written.out.object(line, parsed) else { return };
+        let Some(value) = written.out.object(line, parsed) else { return };
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
         if kind == "session" {
-            self.written.header.session_id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
-            self.written.header.cwd = value.get("cwd").and_then(Value::as_str).map(str::to_owned);
-            self.written.header.created_at = value.get("timestamp").and_then(Value::as_str).map(str::to_owned);
+            written.header.session_id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
+            written.header.cwd = value.get("cwd").and_then(Value::as_str).map(str::to_owned);
+            written.header.created_at = value.get("timestamp").and_then(Value::as_str).map(str::to_owned);
             if let (Some(provider), Some(model)) =
                 (value.get("provider").and_then(Value::as_str), value.get("modelId").and_then(Value::as_str))
             {
-                self.written.out.event(Event::ModelSwitch(ModelSwitch { provider: provider.to_owned(), model: model.to_owned(), context_window: None }));
+                written.out.event(Event::ModelSwitch(ModelSwitch { provider: provider.to_owned(), model: model.to_owned(), context_window: None }));
             }
             return;
         }
@@ -74,11 +68,11 @@ impl crate::emit::LineReader for Reader {
         let first_kept = first_kept_id.as_deref().and_then(|k| self.tree.first_seq(k));
         if matches!(kind.as_str(), "thinking_level_change" | "custom" | "label") {
             // State for pi's own UI and extensions: nothing the model sees.
-            self.written.out.unmapped(&kind);
+            written.out.unmapped(&kind);
             self.tree.alias(&id, parent.as_deref());
             return;
         }
-        self.tree.entry(&mut self.written.out, line, &id, parent.as_deref(), None, |out| match kind.as_str() {
+        self.tree.entry(&mut written.out, line, &id, parent.as_deref(), None, |out| match kind.as_str() {
             "message" => match value.get("message") {
                 Some(message) => message_entry(out, line, &id, message),
                 None => out.bad_line(line, &codes::IMPORT_BAD_MESSAGE, "message entry has no message"),
@@ -122,19 +116,11 @@ impl crate::emit::LineReader for Reader {
             other => out.unmapped(if other.is_empty() { "untyped" } else { other }),
         });
     }
-
-    fn written(&self) -> &Written {
-        &self.written
-    }
-
-    fn into_written(self: Box<Self>) -> Written {
-        self.written
-    }
 }
 
 /// Imports a session's lines, each parsed once ([`crate::lines::json_lines`]).
 pub fn import(lines: Vec<ParsedLine>) -> Imported {
-    crate::emit::read_lines(Box::<Reader>::default(), lines)
+    crate::emit::read_lines(&mut Reader::default(), Written::new(None), lines)
 }
 
 fn branch_summary_text(summary: &str) -> String {

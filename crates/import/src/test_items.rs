@@ -2,6 +2,7 @@
 //! and what it says (images counted, a call's id, name, input and signature).
 
 use contextview::conversation::{text_of, Item, Part};
+use contextview::update::record::{Event, Record, RecordBody};
 
 use crate::dispatch::import;
 use crate::format::Format;
@@ -22,6 +23,22 @@ pub(crate) fn items(format: Option<Format>, text: &str) -> Vec<String> {
             Item::ToolCall(c) => format!("call {} {} {}{}", c.call_id, c.name, c.input.as_str(), c.signature.as_ref().map(|s| format!(" [{s}]")).unwrap_or_default()),
             Item::ToolResult(r) => format!("result {}{}: {}{}", r.call_id, if r.is_error { " (error)" } else { "" }, text_of(&r.content), images(&r.content)),
             Item::Native(_) => "native".to_owned(),
+        })
+        .collect()
+}
+
+/// The events of `records` the importers' tests look at, a line each: model switches, usage
+/// anchors, subagents linked.
+pub(crate) fn events(records: &[Record]) -> Vec<String> {
+    records
+        .iter()
+        .filter_map(|r| match &r.body {
+            RecordBody::Event(Event::ModelSwitch(m)) => Some(format!("model {} {}", m.provider, m.model)),
+            RecordBody::Event(Event::UsageAnchor(u)) => {
+                Some(format!("usage {}+{}r+{}w in, {} out", u.input_tokens, u.cache_read_tokens, u.cache_write_tokens, u.output_tokens))
+            }
+            RecordBody::Event(Event::SubagentStarted(s)) => Some(format!("subagent {} for {}", s.session_id, s.call_id)),
+            _ => None,
         })
         .collect()
 }

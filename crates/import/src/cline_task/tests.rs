@@ -1,7 +1,5 @@
 use pretty_assertions::assert_eq;
 
-use contextview::update::record::{Event, RecordBody};
-
 use crate::dispatch::{detect, import, import_tree};
 use crate::format::Format;
 
@@ -56,22 +54,14 @@ fn a_cline_task_imports_as_its_model_got_it() {
     assert_eq!(imported.report.fidelity.missing, []);
     let source = imported.report.fidelity.source;
     assert_eq!((source.prompts, source.assistant_texts, source.reasoning, source.tool_calls, source.images), (5, 3, 2, 1, 1));
-    let events: Vec<String> = imported
-        .records
-        .iter()
-        .filter_map(|r| match &r.body {
-            RecordBody::Event(Event::ModelSwitch(m)) => Some(format!("model {} {}", m.provider, m.model)),
-            RecordBody::Event(Event::UsageAnchor(u)) => Some(format!("usage {} in, {} cached, {} out", u.input_tokens, u.cache_read_tokens, u.output_tokens)),
-            _ => None,
-        })
-        .collect();
+    let events = crate::test_items::events(&imported.records);
     assert_eq!(
         events,
         [
             "model anthropic claude-sonnet-4-5",
-            "usage 5100 in, 4000 cached, 120 out",
+            "usage 5100+4000r+0w in, 120 out",
             "model openai-chat gpt-5",
-            "usage 9800 in, 0 cached, 60 out",
+            "usage 9800+0r+0w in, 60 out",
             "model anthropic claude-sonnet-4-5",
         ]
     );

@@ -1,7 +1,5 @@
 use pretty_assertions::assert_eq;
 
-use contextview::update::record::{Event, RecordBody};
-
 use crate::dispatch::{detect, import};
 use crate::format::Format;
 
@@ -46,15 +44,7 @@ fn the_events_import_as_the_cli_replays_them_to_its_model() {
     assert_eq!(imported.report.fidelity.missing, []);
     let source = imported.report.fidelity.source;
     assert_eq!((source.prompts, source.assistant_texts, source.reasoning, source.tool_calls, source.images), (2, 2, 1, 4, 1));
-    let models: Vec<String> = imported
-        .records
-        .iter()
-        .filter_map(|r| match &r.body {
-            RecordBody::Event(Event::ModelSwitch(m)) => Some(format!("{} {}", m.provider, m.model)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(models, ["anthropic claude-sonnet-4.6", "openai-chat gpt-5.2"]);
+    assert_eq!(crate::test_items::events(&imported.records), ["model anthropic claude-sonnet-4.6", "model openai-chat gpt-5.2"]);
 }
 
 #[test]

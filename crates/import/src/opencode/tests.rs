@@ -47,16 +47,7 @@ fn an_export_imports_as_opencode_sends_it() {
     assert_eq!((source.prompts, source.assistant_texts, source.reasoning, source.tool_calls, source.images), (3, 1, 2, 4, 1));
     let unmapped: Vec<(&str, usize)> = imported.report.unmapped.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     assert_eq!(unmapped, [("assistant:failed", 1), ("file:expanded", 1), ("part:snapshot", 1)]);
-    let events: Vec<String> = imported
-        .records
-        .iter()
-        .filter_map(|r| match &r.body {
-            RecordBody::Event(Event::ModelSwitch(m)) => Some(format!("model {} {}", m.provider, m.model)),
-            RecordBody::Event(Event::UsageAnchor(u)) => Some(format!("usage {}+{}r+{}w in, {} out", u.input_tokens, u.cache_read_tokens, u.cache_write_tokens, u.output_tokens)),
-            RecordBody::Event(Event::SubagentStarted(s)) => Some(format!("subagent {} for {}", s.session_id, s.call_id)),
-            _ => None,
-        })
-        .collect();
+    let events = crate::test_items::events(&imported.records);
     assert_eq!(
         events,
         [

@@ -374,9 +374,10 @@ test('each module stays within its size budget', () => {
   // fidelity reader (+7.2 KB, 320,346 B), and for the OpenCode export importer with its fidelity
   // reader (+5 KB, 325,310 B), and for the incremental import a followed file goes through, with
   // its JavaScript class (+5 KB, 330,309 B), and for the line readers it reads Codex, pi and
-  // Copilot CLI files through and its calibration one anchor at a time (+4.2 KB, 334,526 B);
-  // BENCHMARKS.md.
-  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 335_000 };
+  // Copilot CLI files through and its calibration one anchor at a time (+4.2 KB, 334,526 B), and
+  // for a Copilot CLI subagent's events read into a session of its own, with the importers'
+  // shared parts split into modules (+4.6 KB together, 339,079 B); BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 339_500 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

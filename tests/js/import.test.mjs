@@ -117,6 +117,17 @@ test('a Copilot CLI events file imports what the CLI replays to its model', asyn
   const r = run(['import', '--from', 'copilot-cli', fixture('copilot-cli.jsonl')]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /^contextview: import copilot-cli: 41 lines -> \d+ records/);
+  // Its subagent's events make a session of their own, linked to the task call.
+  const tree = await cv.importTree(text, []);
+  const child = cv.parseLog(tree.children[0].log).header;
+  assert.deepEqual([child.sessionId, child.parentCallId, tree.children[0].report.fromProgress], ['7a1d0c55-4444-4c1e-9a3e-000000000004/agent-call_t1', 'call_t1', true]);
+  const out = join(tmp, 'copilot-out');
+  const o = run(['import', '--out', out, fixture('copilot-cli.jsonl')]);
+  assert.equal(o.code, 0, o.stderr);
+  assert.equal(o.stdout.trim().split('\n').length, 2, o.stdout);
+  const t = run(['tree', '--session', join(out, '7a1d0c55-4444-4c1e-9a3e-000000000004.jsonl')]);
+  assert.equal(t.code, 0, t.stderr);
+  assert.match(t.stdout, /call_t1 [^\n]*\[completed\]\n[│ ]+7a1d0c55-4444-4c1e-9a3e-000000000004\/agent-call_t1 /);
 });
 
 test('a Cline task imports as sent, a Roo Code task with its subtask linked, a Kilo Code task when named', async () => {

@@ -18,12 +18,16 @@
 //! - `session.compaction_start` / `session.compaction_complete`: a compaction, keeping what came
 //!   after its start, with the summary the CLI puts in place of the rest.
 //!
-//! Not kept, counted: a subagent's own events (`parentToolCallId`, which the parent's model
-//! never saw: it got the task's result), the user's own shell runs, hooks, turns' bounds, and
+//! A subagent (`subagent.started` for a `task` call) is linked to the call as a session of its
+//! own, `<session>/agent-<call>`: its events (`parentToolCallId`), which the parent's model never
+//! saw (it got the task's result), are left out of the parent's log (counted) and make that
+//! session ([`subagent_transcripts`], imported by `import_tree`).
+//!
+//! Not kept, counted: the user's own shell runs, hooks, turns' bounds, and
 //! the CLI's notices, errors and modes. The file holds no usage the ledger can anchor on (only
 //! each answer's output count), nor the system prompt or tool definitions of 1.0.10.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -33,7 +37,7 @@ use crate::lines::ParsedLine;
 use crate::report::Imported;
 use contextview::conversation::SyntheticReason;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
-use contextview::update::record::{CompactionCheckpoint, Event, ModelSwitch};
+use contextview::update::record::{CompactionCheckpoint, Event, ModelSwitch, SubagentEnded, SubagentStarted, SubagentStatus};
 
 /// Whether `value` is an event of this format (a dotted `type` with a `data` object).
 pub fn is_event(value: &Value) -> bool {
@@ -46,6 +50,10 @@ pub fn is_event(value: &Value) -> bool {
 #[derive(Default)]
 pub struct Reader {
     model: Option<String>,
+    /// The `task` calls made, with the prompt each gave its subagent.
+    tasks: HashMap<String, String>,
+    /// The subagents started and not yet answered for, by their call.
+    running: HashMap<String, SubagentStarted>,
     answered: HashSet<String>,
     compaction_from: Option<u64>,
 }
@@ -77,7 +85,31 @@ impl crate::emit::LineReader for Reader {
                 None => written.out.unmapped("session.model_change:without_model"),
             },
             "user.message" => user(&mut written.out, line, &id, &data),
-            "assistant.message" => assistant(&mut written.out, &id, &data, self.model.as_deref()),
+            "assistant.message" => {
+                for request in data.get("toolRequests").and_then(Value::as_array).into_iter().flatten() {
+                    if let (Some(call), Some(prompt)) = (request.get("toolCallId").and_then(Value::as_str), request.pointer("/arguments/prompt").and_then(Value::as_str)) {
+                        self.tasks.insert(call.to_owned(), prompt.to_owned());
+                    }
+                }
+                assistant(&mut written.out, &id, &data, self.model.as_deref())
+            }
+            // A subagent runs for a call: its events, in this file, make a session of its own.
+            "subagent.started" => match str_of("toolCallId") {
+                Some(call) => {
+                    let started = SubagentStarted {
+                        session_id: subagent_session(&written.header.session_id, &call),
+                        task: self.tasks.get(&call).cloned().unwrap_or_default(),
+                        call_id: call.clone(),
+                        provider: None,
+                        model: None,
+                        report_tokens: 0,
+                    };
+                    written.out.linked_subagent(&started.session_id);
+                    written.out.event(Event::SubagentStarted(started.clone()));
+                    self.running.insert(call, started);
+                }
+                None => written.out.unmapped("subagent.started:without_call"),
+            },
             "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) == Some(true) => written.out.unmapped("tool:user_requested"),
             "tool.execution_complete" => {
                 let Some(call) = str_of("toolCallId") else {
@@ -95,6 +127,17 @@ impl crate::emit::LineReader for Reader {
                 };
                 let content = vec![ToolCallContent::Content { content: ContentBlock::text(text), meta: None }];
                 written.out.tool_result(&call, content, !success, None);
+                if let Some(started) = self.running.remove(&call) {
+                    written.out.event(Event::SubagentEnded(SubagentEnded {
+                        call_id: call,
+                        session_id: started.session_id,
+                        status: if success { SubagentStatus::Completed } else { SubagentStatus::Failed },
+                        error: (!success).then(|| "the task call failed".to_owned()),
+                        report_tokens: 0,
+                        trimmed: false,
+                        usage: None,
+                    }));
+                }
             }
             "system.notification" => {
                 let meta = ProviderMeta { synthetic: Some(SyntheticReason::SystemReminder), ..ProviderMeta::default() };
@@ -117,6 +160,44 @@ impl crate::emit::LineReader for Reader {
 /// Imports a session's lines, each parsed once ([`crate::lines::json_lines`]).
 pub fn import(lines: Vec<ParsedLine>) -> Imported {
     crate::emit::read_lines(&mut Reader::default(), Written::new(Some("primary")), lines)
+}
+
+/// The session of the subagent that ran for `call` in `session`.
+fn subagent_session(session: &str, call: &str) -> String {
+    format!("{session}/agent-{call}")
+}
+
+/// The subagents a session's events ran, each as a file of its own would hold it: its task as
+/// its prompt, then its own events (those naming the call as their `parentToolCallId`), by call.
+pub fn subagent_transcripts(text: &str) -> Vec<(String, String)> {
+    let events: Vec<Value> = crate::lines::json_lines(text).filter_map(|(_, v)| v.ok()).collect();
+    let session = events.iter().find(|e| e.get("type").and_then(Value::as_str) == Some("session.start")).and_then(|e| e.pointer("/data/sessionId")).and_then(Value::as_str).unwrap_or("");
+    let mut transcripts = Vec::new();
+    for started in events.iter().filter(|e| e.get("type").and_then(Value::as_str) == Some("subagent.started")) {
+        let Some(call) = started.pointer("/data/toolCallId").and_then(Value::as_str) else { continue };
+        let prompt = events
+            .iter()
+            .filter_map(|e| e.pointer("/data/toolRequests").and_then(Value::as_array))
+            .flatten()
+            .find(|r| r.get("toolCallId").and_then(Value::as_str) == Some(call))
+            .and_then(|r| r.pointer("/arguments/prompt"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let child = subagent_session(session, call);
+        let mut lines = vec![
+            serde_json::json!({"type": "session.start", "data": {"sessionId": child}}).to_string(),
+            serde_json::json!({"type": "user.message", "data": {"content": prompt}, "id": format!("{child}/task")}).to_string(),
+        ];
+        for event in events.iter().filter(|e| e.pointer("/data/parentToolCallId").and_then(Value::as_str) == Some(call)) {
+            let mut event = event.clone();
+            if let Some(data) = event.get_mut("data").and_then(Value::as_object_mut) {
+                data.remove("parentToolCallId");
+            }
+            lines.push(event.to_string());
+        }
+        transcripts.push((call.to_owned(), lines.join("\n") + "\n"));
+    }
+    transcripts
 }
 
 fn switch(out: &mut LogBuilder, model: &mut Option<String>, new: &str) {

@@ -185,6 +185,22 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
             imported.push(child);
         }
     }
+    // A Copilot CLI subagent's events are in its parent's file: each made a session of its own.
+    if format == Some(Format::CopilotCli) {
+        for (call, transcript) in copilot_cli::subagent_transcripts(parent_text) {
+            let Some((session, _)) = links.iter().find(|(_, c)| *c == call) else { continue };
+            if imported.iter().any(|c| &c.header.session_id == session) {
+                continue;
+            }
+            let mut child = import(format, &transcript)?;
+            child.header.session_id = session.clone();
+            child.header.parent_session_id = Some(parent.header.session_id.clone());
+            child.header.parent_call_id = Some(call);
+            child.report.audience = Some("subagent".to_owned());
+            child.report.from_progress = true;
+            imported.push(child);
+        }
+    }
     let missing = links.iter().map(|(session, _)| session).filter(|s| !imported.iter().any(|c| &c.header.session_id == *s)).cloned().collect();
     Ok(ImportedTree { parent, children: imported, missing, unlinked })
 }

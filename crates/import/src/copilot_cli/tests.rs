@@ -44,7 +44,10 @@ fn the_events_import_as_the_cli_replays_them_to_its_model() {
     assert_eq!(imported.report.fidelity.missing, []);
     let source = imported.report.fidelity.source;
     assert_eq!((source.prompts, source.assistant_texts, source.reasoning, source.tool_calls, source.images), (2, 2, 1, 4, 1));
-    assert_eq!(crate::test_items::events(&imported.records), ["model anthropic claude-sonnet-4.6", "model openai-chat gpt-5.2"]);
+    assert_eq!(
+        crate::test_items::events(&imported.records),
+        ["model anthropic claude-sonnet-4.6", "model openai-chat gpt-5.2", "subagent 7a1d0c55-4444-4c1e-9a3e-000000000004/agent-call_t1 for call_t1"]
+    );
 }
 
 #[test]
@@ -73,7 +76,6 @@ fn a_compaction_keeps_what_came_after_its_start_and_the_rest_is_counted() {
             ("session.mode_changed", 1),
             ("session.usage_checkpoint", 1),
             ("subagent.completed", 1),
-            ("subagent.started", 1),
             ("subagent:assistant.message", 1),
             ("subagent:tool.execution_complete", 1),
             ("tool.execution_complete:repeated", 1),
@@ -84,4 +86,28 @@ fn a_compaction_keeps_what_came_after_its_start_and_the_rest_is_counted() {
     );
     let codes: Vec<(&str, Option<usize>)> = report.diagnostics.iter().map(|d| (d.code.as_str(), d.line)).collect();
     assert_eq!(codes, [("import.malformed_line", Some(41))]);
+}
+
+#[test]
+fn a_subagent_s_events_in_the_file_make_its_own_session_linked_to_the_task_call() {
+    let tree = crate::dispatch::import_tree(None, EVENTS, &[]).unwrap();
+    let session = "7a1d0c55-4444-4c1e-9a3e-000000000004/agent-call_t1";
+    assert_eq!(tree.parent.report.subagents, [session]);
+    assert_eq!((tree.missing.len(), tree.unlinked.len(), tree.children.len()), (0, 0, 1));
+    let child = &tree.children[0];
+    assert_eq!(child.header.session_id, session);
+    assert_eq!(child.header.parent_session_id.as_deref(), Some("7a1d0c55-4444-4c1e-9a3e-000000000004"));
+    assert_eq!(child.header.parent_call_id.as_deref(), Some("call_t1"));
+    assert_eq!((child.report.audience.as_deref(), child.report.from_progress), (Some("subagent"), true));
+    assert_eq!(child.report.fidelity.missing, []);
+    // Its task as its prompt, then what it did; the parent got only its result.
+    let (_, transcript) = &super::subagent_transcripts(EVENTS)[0];
+    assert_eq!(
+        items(transcript),
+        [
+            "user: Check the linker flags.",
+            "call call_s1 grep {\"pattern\":\"linker\"}",
+            "result call_s1: .cargo/config.toml: linker = \"lld\"",
+        ]
+    );
 }

@@ -294,7 +294,11 @@ async function runImport(values, [file]) {
   const childDir = values.children ?? defaultChildren(file, text);
   // (A Gemini CLI subagent's recording may be whole JSON, v0.37 and v0.38.)
   const children = jsonlFiles(childDir, values.children !== undefined, ['.jsonl', '.json']);
-  const tree = await cv.importTree(text, children.map((c) => c.text), from);
+  // A Cline, Roo Code or Kilo Code task's chat beside its history: its requests' usage, Cline's
+  // truncations (the import takes it as the task's, not as a child).
+  const chat = join(dirname(file), 'ui_messages.json');
+  const given = /(^|[\\/])api_conversation_history\.json$/.test(file) && existsSync(chat) ? [readText(chat, 'chat')] : [];
+  const tree = await cv.importTree(text, [...given, ...children.map((c) => c.text)], from);
   const all = [tree.parent, ...tree.children];
   process.stderr.write(formatImportReport(tree.parent.report) + '\n');
   for (const [i, child] of tree.children.entries()) {

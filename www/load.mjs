@@ -59,12 +59,24 @@ export async function assemble(cv, files, format = null, { parentFirst = false }
   if (foreign.length === 0) return assembleOurs(ours);
   // Likeliest parents first: not a subagent's file by its content, then the longest.
   // (`parentFirst`: the host named the first file the parent; it is tried first.)
-  const likeliest = [...foreign].sort((a, b) => Number(looksLikeSubagent(a.text)) - Number(looksLikeSubagent(b.text)) || b.text.length - a.text.length);
-  const candidates = parentFirst && foreign.includes(files[0]) ? [files[0], ...likeliest.filter((f) => f !== files[0])] : likeliest;
+  // A Cline, Roo Code or Kilo Code task's chat (`ui_messages.json`) is never the parent: given
+  // first, the import takes it as its task's (its requests' usage, Cline's truncations).
+  const chats = foreign.filter(looksLikeChat);
+  const sessions = chats.length < foreign.length ? foreign.filter((f) => !chats.includes(f)) : foreign;
+  const likeliest = [...sessions].sort((a, b) => Number(looksLikeSubagent(a.text)) - Number(looksLikeSubagent(b.text)) || b.text.length - a.text.length);
+  const candidates = parentFirst && sessions.includes(files[0]) ? [files[0], ...likeliest.filter((f) => f !== files[0])] : likeliest;
   let best = null;
   for (const parent of candidates) {
-    const others = foreign.filter((f) => f !== parent);
-    const tree = await cv.importTree(parent.text, others.map((f) => f.text), format);
+    const others = sessions.filter((f) => f !== parent);
+    const texts = others.map((f) => f.text);
+    let tree;
+    try {
+      tree = await cv.importTree(parent.text, [...chats.filter((f) => f !== parent).map((f) => f.text), ...texts], format);
+    } catch (e) {
+      // Not a task's history: its chats are no session of it.
+      if (e?.code !== 'unknown_format' || chats.length === 0 || sessions === foreign) throw e;
+      tree = await cv.importTree(parent.text, texts, format);
+    }
     const unlinked = others.filter((_, i) => tree.children[i] && tree.unlinked.includes(headerOf(tree.children[i].log)?.sessionId)).map((f) => f.name);
     if (best === null || unlinked.length < best.unlinked.length) best = { parent, tree, unlinked };
     if (unlinked.length === 0) break;
@@ -74,6 +86,12 @@ export async function assemble(cv, files, format = null, { parentFirst = false }
   for (const child of tree.children) children.set(headerOf(child.log)?.sessionId, child.log);
   for (const f of ours) children.set(headerOf(f.text)?.sessionId, f.text);
   return { name: parent.name, text: parent.text, log: tree.parent.log, report: tree.parent.report, children, unlinked, files: files.length };
+}
+
+/** Whether a file is a Cline, Roo Code or Kilo Code task's chat (`ui_messages.json`): `[{ts, type: "say"|"ask"}, …]`. */
+function looksLikeChat(f) {
+  const head = f.text.trimStart().slice(0, 2048);
+  return head.startsWith('[') && head.includes('"ts"') && (head.includes('"say"') || head.includes('"ask"')) && !head.includes('"role"');
 }
 
 /** Our logs: the parent is the one no other names as its parent, children by session id. */

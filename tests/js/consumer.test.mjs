@@ -376,8 +376,9 @@ test('each module stays within its size budget', () => {
   // its JavaScript class (+5 KB, 330,309 B), and for the line readers it reads Codex, pi and
   // Copilot CLI files through and its calibration one anchor at a time (+4.2 KB, 334,526 B), and
   // for a Copilot CLI subagent's events read into a session of its own, with the importers'
-  // shared parts split into modules (+4.6 KB together, 339,079 B); BENCHMARKS.md.
-  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 339_500 };
+  // shared parts split into modules (+4.6 KB together, 339,079 B), and for a task's chat read
+  // beside its history (usage per request, Cline's truncations: +5.4 KB, 344,458 B); BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 345_000 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

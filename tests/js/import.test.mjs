@@ -165,6 +165,27 @@ test('a Cline task imports as sent, a Roo Code task with its subtask linked, a K
   assert.equal(cv.parseLog(r.stdout).header.importedFrom, 'kilo-code');
 });
 
+test('a Cline task with its chat: the truncation its chat recorded hides what it hid, and each request is anchored', async () => {
+  const api = readFileSync(fixture('cline-task/truncated/api_conversation_history.json'), 'utf8');
+  const chat = readFileSync(fixture('cline-task/truncated/ui_messages.json'), 'utf8');
+  const tree = await cv.importTree(api, [chat]);
+  assert.deepEqual([tree.children.length, tree.parent.report.fidelity.missing], [0, []]);
+  const records = cv.parseLog(tree.parent.log).records;
+  assert.equal(records.filter((r) => r.event?.kind === 'compaction_checkpoint').length, 1);
+  assert.equal(records.filter((r) => r.event?.kind === 'usage_anchor').length, 5);
+  const session = cv.Session.fromLog(tree.parent.log);
+  session.dispatch({ type: 'userMessage', text: 'and the docs?' }, '2026-06-01T10:00:00Z');
+  for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
+    const body = session.buildString({ provider }).body;
+    assert.match(body, /Refactor the parser/, provider);
+    assert.doesNotMatch(body, /fn lex\(\)/, `${provider}: the range took the lexer's read away`);
+  }
+  // The CLI reads the chat beside the history.
+  const r = run(['import', fixture('cline-task/truncated/api_conversation_history.json')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, tree.parent.log);
+});
+
 test('an OpenCode export imports what OpenCode sends, with the subagent its task call ran', async () => {
   const main = readFileSync(fixture('opencode/ses-main.json'), 'utf8');
   const subagent = readFileSync(fixture('opencode/ses-subagent.json'), 'utf8');

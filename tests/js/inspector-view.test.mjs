@@ -212,6 +212,11 @@ test('a Cline task opens as recorded at the model of each answer, and a Roo Code
   await act(() => page.evaluate(() => document.body.inspector.select(1)));
   const second = await view();
   assert.deepEqual([second.provider, second.model], ['openai-chat', 'gpt-5']);
+  // A task's history with its chat, in either order: the chat is the task's, its requests anchored.
+  const task = ['ui_messages.json', 'api_conversation_history.json'].map((f) => write(`cline/${f}`, readFileSync(join(fixtures, 'cline-task', 'truncated', f), 'utf8')));
+  await load(task);
+  const t = await view();
+  assert.deepEqual([t.asRecorded, t.requests, t.subagents, t.reading.skipped], [true, 5, 0, 0]);
   const roo = ['roo-code-subtask.json', 'roo-code.json'].map((f) => write(`roo/${f}`, readFileSync(join(fixtures, 'cline-task', f), 'utf8')));
   await load(roo);
   assert.equal((await view()).subagents, 1);

@@ -38,6 +38,12 @@ impl ImportError {
 
 /// Imports `text` as `format`, or detects the format when it is `None`.
 pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportError> {
+    import_with_chat(format, text, None)
+}
+
+/// [`import`], with a Cline, Roo Code or Kilo Code task's chat (`ui_messages.json`) beside its
+/// history: each request's usage, and Cline's truncations (see [`cline_task::ui`]).
+pub fn import_with_chat(format: Option<Format>, text: &str, chat: Option<&str>) -> Result<Imported, ImportError> {
     let format = match format {
         Some(f) => f,
         None => detect(text).ok_or_else(|| {
@@ -64,7 +70,11 @@ pub fn import(format: Option<Format>, text: &str) -> Result<Imported, ImportErro
             (pi::import(lines), source)
         }
         Format::Aider => (aider::import(text), fidelity::aider::source_view(text)),
-        Format::Cline | Format::RooCode | Format::KiloCode => (cline_task::import(format, text), fidelity::cline_task::source_view(format, text)),
+        Format::Cline | Format::RooCode | Format::KiloCode => {
+            let requests = chat.map(cline_task::ui::requests).unwrap_or_default();
+            let hidden = cline_task::hidden_at_end(format, &requests);
+            (cline_task::import(format, text, &requests), fidelity::cline_task::source_view(format, text, hidden))
+        }
         Format::OpenCode => (opencode::import(text), fidelity::opencode::source_view(text)),
         Format::CopilotCli => {
             let lines = lines();
@@ -120,7 +130,14 @@ pub struct ImportedTree {
 /// (Claude Code's `agent_progress` entries) is imported from there (`report.fromProgress`); what
 /// is still missing, or not linked, is listed.
 pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str]) -> Result<ImportedTree, ImportError> {
-    let parent = import(format, parent_text)?;
+    let mut parent = import(format, parent_text)?;
+    // A Cline, Roo Code or Kilo Code task's chat given with its history is the task's, no child.
+    let is_task = matches!(parent.report.format, Some(Format::Cline | Format::RooCode | Format::KiloCode));
+    let chat = children.iter().copied().find(|c| is_task && cline_task::ui::is_ui_messages(c));
+    if chat.is_some() {
+        parent = import_with_chat(parent.report.format, parent_text, chat)?;
+    }
+    let children: Vec<&str> = children.iter().copied().filter(|c| Some(*c) != chat).collect();
     let format = parent.report.format;
     let started: Vec<&SubagentStarted> = parent
         .records
@@ -133,7 +150,7 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
     let links: Vec<(String, String)> = started.iter().map(|s| (s.session_id.clone(), s.call_id.clone())).collect();
     let mut imported = Vec::with_capacity(children.len());
     let mut unlinked = Vec::new();
-    for text in children {
+    for text in &children {
         let mut child = import(format, text)?;
         // A Roo Code or Kilo Code subtask's file names no task: it is the one whose first message
         // is the task the parent's call gave.

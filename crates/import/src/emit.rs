@@ -80,6 +80,11 @@ impl LogBuilder {
         &self.records[start..]
     }
 
+    /// Records written before `seq`.
+    pub fn records_before(&self, seq: u64) -> &[Record] {
+        &self.records[..(seq.saturating_sub(1) as usize).min(self.records.len())]
+    }
+
     /// The record just before `seq`, if any.
     pub fn record_before(&self, seq: u64) -> Option<&Record> {
         seq.checked_sub(2).and_then(|i| self.records.get(i as usize))

@@ -8,12 +8,16 @@ use crate::dispatch::import;
 use crate::format::Format;
 
 pub(crate) fn items(format: Option<Format>, text: &str) -> Vec<String> {
-    let imported = import(format, text).unwrap();
+    describe(&import(format, text).unwrap().records)
+}
+
+/// The items `records` replay to, a line each.
+pub(crate) fn describe(records: &[Record]) -> Vec<String> {
     let images = |parts: &[Part]| match parts.iter().filter(|p| matches!(p, Part::Image(_))).count() {
         0 => String::new(),
         n => format!(" +{n} image"),
     };
-    contextview::update::replay(&imported.records)
+    contextview::update::replay(records)
         .items
         .iter()
         .map(|item| match item {

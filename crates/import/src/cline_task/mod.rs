@@ -21,14 +21,21 @@
 //! - Roo's and Kilo's subtasks: a `new_task` call whose result names the subtask
 //!   (`Subtask <id> completed`) links that task as the subagent that answered it.
 //!
-//! Not in the file, and so not kept: the system prompt and tool definitions (never saved),
-//! Roo's and Kilo's usage and Cline's truncation range (`conversationHistoryDeletedRange`),
-//! both kept in `ui_messages.json` and the agent's task index. Counted: Gemini thought signatures
-//! and OpenRouter's `reasoning_details`, which belong to one provider's endpoint, and documents.
+//! With the task's chat (`ui_messages.json`, read by [`ui`]): each request's usage where the
+//! history has none (Roo's and Kilo's always; Cline's before `metrics`), and Cline's truncations —
+//! it hides a range of messages from each request after the first exchange, never deleting
+//! them: a compaction checkpoint where the chat says the truncation took effect, keeping the
+//! messages after the range, with the first exchange's text as its summary.
+//!
+//! Not kept: the system prompt and tool definitions (never saved), the edits Cline's
+//! `context_history.json` makes to what it keeps. Counted: Gemini thought signatures and
+//! OpenRouter's `reasoning_details`, which belong to one provider's endpoint, and documents.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::Value;
+
+pub mod ui;
 
 use contextview::update::acp::Stream;
 use crate::emit::{image_block, LogBuilder};
@@ -65,9 +72,11 @@ pub fn agent_of(text: &str) -> Format {
     }
 }
 
-/// Imports a task's history as `format`'s (one of Cline's, Roo Code's, Kilo Code's). Each message
-/// counts as a line of the report; a diagnostic names a message by its 1-based position.
-pub fn import(format: Format, text: &str) -> Imported {
+/// Imports a task's history as `format`'s (one of Cline's, Roo Code's, Kilo Code's), with the
+/// requests its chat (`ui_messages.json`, [`ui`]) recorded when given: their usage, and Cline's
+/// truncations. Each message counts as a line of the report; a diagnostic names a message by its
+/// 1-based position.
+pub fn import(format: Format, text: &str, requests: &[ui::Request]) -> Imported {
     let mut out = LogBuilder::new();
     let messages = match serde_json::from_str::<Value>(text) {
         Ok(Value::Array(messages)) => messages,
@@ -83,11 +92,18 @@ pub fn import(format: Format, text: &str) -> Imported {
     let first_ts = messages.iter().find_map(|m| m.get("ts").and_then(Value::as_i64));
     let mut header = Header::new(first_ts.map(|ts| format!("{}-{ts}", format.as_str())).unwrap_or_default());
     header.created_at = first_ts.and_then(contextview::time::rfc3339_of_millis);
-    let mut writer = Writer { format, session: header.session_id.clone(), model: None, subtasks: HashMap::new(), first: None };
+    let mut writer = Writer { format, provider: None, session: header.session_id.clone(), model: None, subtasks: HashMap::new(), first: None };
     let summaries: HashSet<&str> = messages.iter().filter(|m| is_true(m, "isSummary")).filter_map(|m| m.get("condenseId").and_then(Value::as_str)).collect();
     let markers: HashSet<&str> = messages.iter().filter(|m| is_true(m, "isTruncationMarker")).filter_map(|m| m.get("truncationId").and_then(Value::as_str)).collect();
+    let chat = Chat::of(format, &messages, requests);
+    // Where each message's records start (a truncation counts the prompts before message 2).
+    let mut starts: Vec<u64> = Vec::with_capacity(messages.len());
     for (i, message) in messages.iter().enumerate() {
         let line = i + 1;
+        starts.push(out.next_seq());
+        if let Some(&(_, end)) = chat.truncations.get(&i) {
+            writer.truncate(&mut out, &messages, &starts, end);
+        }
         out.count_line();
         if !message.is_object() {
             out.bad_line(line, &codes::IMPORT_NOT_AN_OBJECT, "message is JSON but not an object");
@@ -123,6 +139,9 @@ pub fn import(format: Format, text: &str) -> Imported {
                 out.unmapped(&format!("message:{key}"));
             }
         }
+        if let Some(usage) = chat.usage.get(&i) {
+            writer.usage(&mut out, usage);
+        }
     }
     let mut imported = out.finish(header);
     imported.report.audience = Some("primary".to_owned());
@@ -149,6 +168,8 @@ fn text_of(content: &Value) -> String {
 
 struct Writer {
     format: Format,
+    /// The model and provider of the last answer.
+    provider: Option<&'static str>,
     session: String,
     model: Option<String>,
     /// `new_task` calls by id, with the subtask's message.
@@ -297,6 +318,7 @@ impl Writer {
                 other => out.unmapped(&format!("assistant_block:{}", if other.is_empty() { "untyped" } else { other })),
             }
         }
+        self.provider = provider;
         if let Some(tokens) = message.pointer("/metrics/tokens") {
             let n = |k: &str| tokens.get(k).and_then(Value::as_u64).unwrap_or(0);
             let cached = n("cached");
@@ -313,6 +335,32 @@ impl Writer {
                 counted: None,
             }));
         }
+    }
+
+    /// A request's usage as the chat recorded it, anchored after its answer.
+    fn usage(&self, out: &mut LogBuilder, usage: &ui::Usage) {
+        out.event(Event::UsageAnchor(UsageAnchor {
+            provider: self.provider.map(str::to_owned),
+            model: self.model.clone(),
+            input_tokens: usage.input,
+            output_tokens: usage.output,
+            cache_read_tokens: usage.cache_reads,
+            cache_write_tokens: usage.cache_writes,
+            reasoning_tokens: None,
+            omitted_tokens: Some(0),
+            head_tokens: None,
+            counted: None,
+        }));
+    }
+
+    /// Cline's truncation before message `at`: from then on the model gets the task's first
+    /// exchange, then the messages after the range (`end + 1` on; results of calls the range took
+    /// away, which Cline drops, are left for the view's repair). A checkpoint keeps those messages
+    /// as they were written, with the first exchange's text as its summary.
+    fn truncate(&mut self, out: &mut LogBuilder, messages: &[Value], starts: &[u64], end: usize) {
+        let Some(&first_kept_seq) = starts.get(end + 1) else { return };
+        let summary = messages.iter().take(2).filter_map(|m| m.get("content")).map(text_of).filter(|t| !t.trim().is_empty()).collect::<Vec<_>>().join("\n\n");
+        out.event(Event::CompactionCheckpoint(CompactionCheckpoint { summary, first_kept_seq, tokens_before: None, summary_tokens: None, trim_kept_over: None }));
     }
 
     fn call(&mut self, out: &mut LogBuilder, line: usize, block: &Value, base: &ProviderMeta) {
@@ -368,6 +416,56 @@ pub fn first_prompt(text: &str) -> Option<String> {
         })
         .unwrap_or_else(|| text.trim().to_owned());
     Some(inner)
+}
+
+/// What a task's chat adds to its history: the usage to anchor after each answer (by the answer's
+/// index), and where Cline's truncations took effect (before the request's own message: the range
+/// hidden from then on).
+struct Chat {
+    usage: HashMap<usize, ui::Usage>,
+    truncations: BTreeMap<usize, (usize, usize)>,
+}
+
+impl Chat {
+    fn of(format: Format, messages: &[Value], requests: &[ui::Request]) -> Chat {
+        let mut chat = Chat { usage: HashMap::new(), truncations: BTreeMap::new() };
+        let answers: Vec<usize> = (0..messages.len()).filter(|&i| messages[i].get("role").and_then(Value::as_str) == Some("assistant") && !is_true(&messages[i], "isSummary")).collect();
+        let mut range = None;
+        for request in requests {
+            match format {
+                // Cline: the request's message follows the index it names; its answer the message after.
+                Format::Cline => {
+                    let Some(own) = request.history_index.and_then(|h| usize::try_from(h + 1).ok()) else { continue };
+                    if let Some(usage) = request.usage.filter(|_| messages.get(own + 1).is_some_and(|m| m.get("metrics").is_none())) {
+                        if answers.contains(&(own + 1)) {
+                            chat.usage.insert(own + 1, usage);
+                        }
+                    }
+                    if request.deleted != range {
+                        range = request.deleted;
+                        if let Some((start, end)) = range.filter(|&(start, end)| start == 2 && end < own && own < messages.len()) {
+                            chat.truncations.insert(own, (start, end));
+                        }
+                    }
+                }
+                // Roo Code and Kilo Code: the answer is the first after the request started.
+                Format::RooCode | Format::KiloCode => {
+                    let (Some(ts), Some(usage)) = (request.ts, request.usage) else { continue };
+                    let answer = answers.iter().find(|&&a| messages[a].get("ts").and_then(Value::as_i64).is_some_and(|t| t > ts) && !chat.usage.contains_key(&a));
+                    if let Some(&answer) = answer {
+                        chat.usage.insert(answer, usage);
+                    }
+                }
+                _ => {}
+            }
+        }
+        chat
+    }
+}
+
+/// The messages Cline's truncation hides from the request after the last its chat recorded.
+pub fn hidden_at_end(format: Format, requests: &[ui::Request]) -> Option<(usize, usize)> {
+    (format == Format::Cline).then(|| requests.last().and_then(|r| r.deleted)).flatten().filter(|&(start, _)| start == 2)
 }
 
 #[cfg(test)]

@@ -151,3 +151,65 @@ fn what_is_not_a_history_is_said() {
     assert_eq!(imported.report.lines, 4);
     assert_eq!(items(Some(Format::RooCode), "[{\"role\":\"user\",\"content\":\"hi\"}]"), ["user: hi"]);
 }
+
+const TRUNCATED: &str = include_str!("../../../../tests/fixtures/cline-task/truncated/api_conversation_history.json");
+const TRUNCATED_CHAT: &str = include_str!("../../../../tests/fixtures/cline-task/truncated/ui_messages.json");
+
+#[test]
+fn with_its_chat_a_cline_task_hides_what_its_truncation_hid_and_anchors_each_request() {
+    let env = "<environment_details>\n# Current Mode\nACT MODE\n</environment_details>";
+    let tree = crate::dispatch::import_tree(None, TRUNCATED, &[TRUNCATED_CHAT]).unwrap();
+    assert_eq!((tree.children.len(), tree.unlinked.len()), (0, 0), "the chat is the task's, no child");
+    let parent = &tree.parent;
+    assert_eq!(parent.report.fidelity.missing, []);
+    let items = crate::test_items::describe(&parent.records);
+    // The first exchange as the truncation's summary, then what came after the range ([2, 3]):
+    // the result of the call the range took away is left for the view's repair to drop.
+    assert_eq!(
+        items,
+        [
+            format!("user (compaction): <compaction_summary>\n<task>\nRefactor the parser\n</task>\n\n{env}\n\nReading the parser.\n</compaction_summary>"),
+            "result toolu_t2: [read_file for 'src/lexer.rs'] Result:\nfn lex() {}".to_owned(),
+            format!("user: {env}"),
+            "call toolu_t3 write_to_file {\"content\":\"fn parse(tokens: &[Token]) {}\",\"path\":\"src/parser.rs\"}".to_owned(),
+            "result toolu_t3: [write_to_file for 'src/parser.rs'] Result:\nsaved".to_owned(),
+            format!("user: {env}"),
+            "call toolu_t4 execute_command {\"command\":\"cargo test\"}".to_owned(),
+            "result toolu_t4: [execute_command for 'cargo test'] Result:\ntest result: ok".to_owned(),
+            format!("user: {env}"),
+            "assistant: Done: the parser takes tokens now.".to_owned(),
+        ]
+    );
+    // The requests before the truncation were sent whole.
+    let before = parent.records.iter().take_while(|r| !matches!(r.body, contextview::update::record::RecordBody::Event(contextview::update::record::Event::CompactionCheckpoint(_)))).cloned().collect::<Vec<_>>();
+    assert!(crate::test_items::describe(&before).iter().any(|i| i.starts_with("result toolu_t1")));
+    // After repair (what a build sends), the orphan result is gone.
+    let replayed = contextview::update::replay(&parent.records).items;
+    let (view, _) = contextview::view::repair::repair(&replayed, &Default::default());
+    assert!(!view.iter().any(|i| matches!(i.as_ref(), contextview::conversation::Item::ToolResult(r) if r.call_id == "toolu_t2")));
+    // Each answer's usage as the chat recorded it (input, cache reads, cache writes, output).
+    let usage: Vec<String> = crate::test_items::events(&parent.records).into_iter().filter(|e| e.starts_with("usage")).collect();
+    assert_eq!(
+        usage,
+        ["usage 3000+0r+0w in, 40 out", "usage 200+3000r+0w in, 30 out", "usage 300+3200r+0w in, 60 out", "usage 900+0r+1200w in, 30 out", "usage 150+2100r+0w in, 20 out"]
+    );
+    // Without its chat, the whole history is the view.
+    let alone = import(None, TRUNCATED).unwrap();
+    assert!(crate::test_items::items(None, TRUNCATED).iter().any(|i| i.starts_with("result toolu_t1")));
+    assert_eq!(alone.report.fidelity.missing, []);
+}
+
+#[test]
+fn a_roo_task_s_chat_anchors_each_answer_by_when_its_request_started() {
+    let chat = r#"[
+  {"ts": 1780100000500, "type": "say", "say": "text", "text": "Add tests for the parser"},
+  {"ts": 1780100001000, "type": "say", "say": "api_req_started", "text": "{\"apiProtocol\":\"openai\",\"tokensIn\":5000,\"tokensOut\":80,\"cacheWrites\":0,\"cacheReads\":1000,\"cost\":0.01}"},
+  {"ts": 1780100003000, "type": "say", "say": "api_req_started", "text": "{\"apiProtocol\":\"openai\",\"tokensIn\":700,\"tokensOut\":40,\"cacheWrites\":0,\"cacheReads\":0,\"cost\":0.01}"}
+]"#;
+    assert!(super::ui::is_ui_messages(chat));
+    assert!(!super::ui::is_ui_messages(ROO));
+    let imported = crate::dispatch::import_with_chat(None, ROO, Some(chat)).unwrap();
+    // Its first answer (ts 1780100002000) followed the first request; the next answer after the
+    // second request is the one after the summary (ts 1780100004000).
+    assert_eq!(crate::test_items::events(&imported.records).iter().filter(|e| e.starts_with("usage")).collect::<Vec<_>>(), ["usage 5000+1000r+0w in, 80 out", "usage 700+0r+0w in, 40 out"]);
+}

@@ -3,7 +3,8 @@
 //! shares): a message a summary or a sliding-window marker in the file tags as hidden is not
 //! sent; from the last summary on is; a summary written as an assistant message goes after the
 //! task's first message. The summary and the marker are the agent's, not anyone's prompt or
-//! answer. Cline hides by a range kept outside this file, so its whole history counts.
+//! answer. Cline hides by a range its chat (`ui_messages.json`) keeps: without it, its whole
+//! history counts; with it, what follows the range (the first exchange goes as a summary).
 //! Each message's position in the array is its line.
 
 use std::collections::HashSet;
@@ -13,7 +14,7 @@ use serde_json::Value;
 use super::SourceView;
 use crate::format::Format;
 
-pub fn source_view(format: Format, text: &str) -> SourceView {
+pub fn source_view(format: Format, text: &str, hidden: Option<(usize, usize)>) -> SourceView {
     let mut view = SourceView::default();
     let Ok(Value::Array(messages)) = serde_json::from_str::<Value>(text) else { return view };
     let flag = |m: &Value, k: &str| m.get(k).and_then(Value::as_bool) == Some(true);
@@ -35,6 +36,14 @@ pub fn source_view(format: Format, text: &str) -> SourceView {
             }
         }
     }
+    // Cline's truncation: the first exchange (carried as the truncation's summary, no one's
+    // prompt or answer here), then what came after the range (without results of calls the range
+    // took away).
+    let mut orphans_at = None;
+    if let Some((_, end)) = hidden.filter(|_| format == Format::Cline) {
+        sent.retain(|(line, _)| *line > end + 1);
+        orphans_at = Some(end + 2);
+    }
     for (line, message) in sent {
         let harness = flag(message, "isSummary") || flag(message, "isTruncationMarker");
         let role = message.get("role").and_then(Value::as_str).unwrap_or("");
@@ -54,7 +63,7 @@ pub fn source_view(format: Format, text: &str) -> SourceView {
             match (role, block.get("type").and_then(Value::as_str).unwrap_or("")) {
                 ("user", "text") if !harness => view.prompt(line, None, str_of("text")),
                 ("user", "image") if !harness => view.image(line, block.pointer("/source/data").and_then(Value::as_str).unwrap_or("")),
-                ("user", "tool_result") => {
+                ("user", "tool_result") if orphans_at != Some(line) => {
                     view.result(str_of("tool_use_id"));
                     for part in block.get("content").and_then(Value::as_array).into_iter().flatten() {
                         if part.get("type").and_then(Value::as_str) == Some("image") {

@@ -422,7 +422,7 @@ fn live_digest(live: &[String]) -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(crate::common::cases(64)))]
+    #![proptest_config(crate::common::config(crate::common::cases(64)))]
 
     /// Any chunking — a cut inside a character, an event, a line, a CRLF — gives the same answer
     /// and says the same text and calls while it streams.

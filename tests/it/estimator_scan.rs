@@ -27,7 +27,7 @@ fn long_runs_and_blobs_count_the_same() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(crate::common::cases(256)))]
+    #![proptest_config(crate::common::config(crate::common::cases(256)))]
 
     #[test]
     fn any_text_counts_the_same(

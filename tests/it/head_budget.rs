@@ -305,7 +305,7 @@ fn grow(ctx: &mut PromptContext, section: Section) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(crate::common::cases(64)))]
+    #![proptest_config(crate::common::config(crate::common::cases(64)))]
 
     #[test]
     fn what_is_kept_is_whole_and_within_its_grant(sizes in sizes(), p in section_policies(), share in 0u32..=100) {

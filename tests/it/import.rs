@@ -1200,7 +1200,7 @@ mod any_lines {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: crate::common::cases(160), ..ProptestConfig::default() })]
+        #![proptest_config(crate::common::config(crate::common::cases(160)))]
 
         #[test]
         fn claude_code(picks in picks()) { check(Format::ClaudeCode, &picks)?; }

@@ -84,7 +84,7 @@ fn newly(now: &[String], before: &[String]) -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(crate::common::cases(512)))]
+    #![proptest_config(crate::common::config(crate::common::cases(512)))]
 
     #[test]
     fn folding_record_by_record_equals_replaying_from_the_start(ops in prop::collection::vec((0u8..KINDS, any::<u8>(), any::<u8>()), 1..40)) {

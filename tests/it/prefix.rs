@@ -122,7 +122,7 @@ mod prefix_report {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(crate::common::cases(256)))]
+        #![proptest_config(crate::common::config(crate::common::cases(256)))]
 
         /// What a body repeats of the last one, compared in blocks, is what comparing byte by
         /// byte gives, wherever the two part (bodies past a block of 256 bytes included).

@@ -125,7 +125,7 @@ fn check(provider: Provider, items: &[Item]) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::config(cases()))]
 
     #[test]
     fn anthropic_payloads_are_valid(items in conversation()) { check(Provider::Anthropic, &items)?; }
@@ -141,7 +141,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases() / 4, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::config(cases() / 4))]
 
     /// After repair, every call is answered exactly once, right after its turn, and no result
     /// stands anywhere else.
@@ -320,7 +320,7 @@ mod content {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: cases() / 4, ..ProptestConfig::default() })]
+        #![proptest_config(crate::common::config(cases() / 4))]
 
         #[test]
         fn every_renderer_keeps_or_accounts_for_all_content(items in conversation(), squeezed in any::<bool>()) {

@@ -127,7 +127,7 @@ fn between_boundary_moves_each_request_extends_the_previous_one() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(512), ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::config(crate::common::cases(512)))]
 
     /// Whatever the config, results of the last `keepTurns` turns reach the provider intact.
     #[test]
@@ -219,7 +219,7 @@ fn in_a_run_each_request_extends_the_previous_one_until_the_step_boundary_moves(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: crate::common::cases(256), ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::config(crate::common::cases(256)))]
 
     /// Whatever the config, the results of the last `keepSteps` steps reach the provider intact.
     #[test]

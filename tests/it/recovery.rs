@@ -468,7 +468,7 @@ fn refusal(provider: Provider, tokens: u64, limit: u64) -> (u16, String) {
 const SUMMARY: &str = "## Goal\nFind dead code.\n## Constraints\nNone.\n## Progress\nRead the modules so far.\n## Decisions\nRead every module first.\n## Next steps\nRead the rest.\n## Files\nsrc/\n## Pending actions\nNone.";
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(crate::common::cases(48)))]
+    #![proptest_config(crate::common::config(crate::common::cases(48)))]
 
     /// However large the session, whatever the API, however far the provider's count is from the
     /// session's and whether or not it names one: after a context-length refusal the next request

@@ -115,7 +115,8 @@ fn split_reasoning(text: &str) -> (Option<String>, String) {
     for (open, close) in [("<thinking-content-", "</thinking-content-"), ("<think>", "</think>")] {
         let Some(start) = text.find(open) else { continue };
         let Some(end) = text[start..].find(close).map(|e| start + e) else { continue };
-        let inner_start = text[start..].find('>').map_or(start + open.len(), |g| start + g + 1);
+        // (An opening tag cut short, with no `>` before the closing one, opens at its name's end.)
+        let inner_start = text[start..end].find('>').map_or(start + open.len(), |g| start + g + 1).min(end);
         let after = text[end..].find('>').map_or(text.len(), |g| end + g + 1);
         let reasoning = text[inner_start..end].trim().to_owned();
         let rest = format!("{}{}", &text[..start], &text[after..]).trim().to_owned();

@@ -78,3 +78,10 @@ fn a_history_is_known_by_its_header() {
     assert!(!is_history("# Notes\n\nsome markdown\n"));
     assert!(!is_history("{\"type\":\"user\"}\n"));
 }
+
+#[test]
+fn an_opening_tag_cut_short_before_its_closing_one_is_read_without_panicking() {
+    assert_eq!(super::split_reasoning("<thinking-content-\n</thinking-content-7bbe>"), (None, String::new()));
+    assert_eq!(super::split_reasoning("a <thinking-content-</thinking-content-9> b"), (None, "a  b".to_owned()));
+    assert_eq!(super::split_reasoning("<thinking-content-1>why</thinking-content-1>so"), (Some("why".to_owned()), "so".to_owned()));
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // contextview CLI. Exit codes: 0 ok, 1 the library rejected the input (error has .code),
 // 2 usage error (bad arguments, unknown subcommand/provider, unreadable file).
-import { appendFileSync, existsSync, mkdirSync, openAsBlob, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openAsBlob, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -335,7 +335,11 @@ async function runFollow(values, file) {
   for (const option of ['strict', 'children', 'out']) if (values[option] !== undefined) throw new UsageError(`--${option} cannot be used with --follow`);
   const interval = values.interval === undefined ? 500 : Number(values.interval);
   if (!Number.isInteger(interval) || interval < 10) throw new UsageError(`--interval must be a whole number of milliseconds (10 or more), got '${values.interval}'`);
-  readText(file, 'session'); // (a usage error when it cannot be read)
+  try {
+    closeSync(openSync(file, 'r')); // (a usage error when it cannot be read; followFile reads it)
+  } catch (e) {
+    throw new UsageError(`cannot read session file ${file}: ${e.code ?? firstLine(e.message)}`);
+  }
   if (values.log !== undefined) writeFileSync(values.log, '');
   // FILE as a File System Access handle would give it: its size, time and bytes as they are now.
   const handle = {

@@ -48,6 +48,8 @@ struct Streaming {
 pub struct IncrementalImport {
     /// The reader of a format read a line at a time, once the format is told.
     streaming: Option<Streaming>,
+    /// Read whole on every push even so: the file was rewritten under its line reader.
+    whole: bool,
     format: Option<Format>,
     /// The file as pushed so far.
     text: String,
@@ -104,8 +106,16 @@ impl IncrementalImport {
         self.import()
     }
 
-    /// The file was rewritten, or read again whole: it now holds `text`.
+    /// The file was rewritten, or read again whole: it now holds `text`. A file read a line at a
+    /// time that no longer starts with what was read is compared whole from then on, as any other.
     pub fn replace(&mut self, text: &str) -> Result<Appended, ImportError> {
+        if self.streaming.as_ref().is_some_and(|s| !text.starts_with(&self.text[..s.read])) {
+            if let Some(streaming) = self.streaming.take() {
+                self.seq_in_log = (1..=streaming.records.len() as u64).collect();
+                self.last = streaming.records;
+                self.whole = true;
+            }
+        }
         text.clone_into(&mut self.text);
         self.import()
     }
@@ -123,7 +133,7 @@ impl IncrementalImport {
                 None => return Err(import(None, &self.text).err().unwrap_or(ImportError::UnknownFormat(String::new()))),
             },
         };
-        if let Some(reader) = line_reader(format) {
+        if let Some(reader) = line_reader(format).filter(|_| !self.whole) {
             self.format = Some(format);
             return Ok(self.stream(format, reader, lines_end));
         }

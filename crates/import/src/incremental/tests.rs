@@ -196,3 +196,25 @@ fn nothing_is_imported_before_a_line_ends_or_the_format_is_told() {
     let error = unknown.push(&"x".repeat(70 * 1024)).unwrap_err();
     assert_eq!(error.code(), "unknown_format");
 }
+
+#[test]
+fn a_file_read_by_lines_then_rewritten_is_compared_whole_from_then_on() {
+    let text = include_str!("../../../../tests/fixtures/codex.jsonl");
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut incremental = IncrementalImport::new(None);
+    let mut log = incremental.push(text).unwrap().records;
+    // Rewritten: its last two lines gone, another answer in their place.
+    let rewritten = format!(
+        "{}{}\n",
+        lines[..lines.len() - 2].concat(),
+        r#"{"timestamp":"2026-11-30T11:00:07Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Another answer."}]}}"#
+    );
+    let appended = incremental.replace(&rewritten).unwrap();
+    assert!(appended.rewound);
+    log.extend(appended.records);
+    assert_eq!(view(&log), view(&whole(Format::Codex, &rewritten)));
+    // And on from there, by what it gains.
+    let more = r#"{"timestamp":"2026-11-30T11:00:09Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Thanks."}]}}"#;
+    log.extend(incremental.push(&format!("{more}\n")).unwrap().records);
+    assert_eq!(view(&log), view(&whole(Format::Codex, &format!("{rewritten}{more}\n"))));
+}

@@ -3,25 +3,15 @@
 // the log so far handed on after each change. Nothing here draws; the CLI's `import --follow`
 // reads a file through it too (with a handle over Node's file system).
 
-/** Formats whose file the agent rewrites whole: read whole again each time it changes. */
-const DOCUMENTS = ['cline', 'roo-code', 'kilo-code', 'opencode'];
-
-function isJson(text) {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Follows `handle` (a `FileSystemFileHandle`, or anything with `getFile()`): every `interval` ms,
  * what the file gained is imported — the bytes it grew by, or the whole file when its agent
  * rewrites it, it shrank, or its format is not told yet. `onLog({log, added, rewound, report})`
- * gets the log so far and what it gained after each change (`report()`: the whole import's
- * report, made when called); `onError(e)` a read or import that failed (following goes on).
- * Resolves, after the first read, to `{stop()}`.
+ * gets what to show after each change — `log`: the log so far with the records the file may
+ * still change (its last model turn) after it — and `added`, what the stored log gains (settled
+ * records only: each request once); `report()` is the whole import's report, made when called.
+ * `onError(e)` gets a read or import that failed (following goes on). Resolves, after the first
+ * read, to `{stop()}`: stopping settles the pending records, and `onLog` gets them as `added`.
  */
 export async function followFile(cv, handle, { interval = 1000, format = null, onLog, onError }) {
   const { IncrementalImport } = await cv.loadLazyModule();
@@ -29,32 +19,37 @@ export async function followFile(cv, handle, { interval = 1000, format = null, o
   let read = 0;
   let modified = -1;
   let log = '';
-  let whole = true;
+  let pending = '';
   let busy = false;
   let stopped = false;
   let decoder = new TextDecoder();
+  const report = () => (stopped ? null : follower.report());
+  function gained(appended) {
+    if (appended.log === '' && appended.pending === pending) return;
+    log += appended.log;
+    pending = appended.pending;
+    onLog({ log: log + pending, added: appended.log, rewound: appended.rewound, report });
+  }
   async function look() {
     if (busy || stopped) return;
     busy = true;
     try {
       const file = await handle.getFile();
-      if (file.size === read && file.lastModified === modified) return;
+      if (stopped || (file.size === read && file.lastModified === modified)) return;
       let appended;
-      if (whole || file.size < read) {
+      if (follower.readsWhole || file.size < read) {
         const text = await file.text();
+        if (stopped) return;
         appended = follower.replace(text);
         decoder = new TextDecoder();
-        const told = follower.format;
-        // (A Gemini CLI recording is one JSON document up to v0.37, JSON Lines since.)
-        whole = told === null || DOCUMENTS.includes(told) || (told === 'gemini-cli' && !isJson(text.trimStart().split('\n', 1)[0]));
       } else {
-        appended = follower.push(decoder.decode(await file.slice(read).arrayBuffer(), { stream: true }));
+        const added = decoder.decode(await file.slice(read).arrayBuffer(), { stream: true });
+        if (stopped) return;
+        appended = follower.push(added);
       }
       read = file.size;
       modified = file.lastModified;
-      if (appended.log === '' || stopped) return;
-      log += appended.log;
-      onLog({ log, added: appended.log, rewound: appended.rewound, report: () => follower.report() });
+      gained(appended);
     } catch (e) {
       onError(e);
     } finally {
@@ -65,9 +60,16 @@ export async function followFile(cv, handle, { interval = 1000, format = null, o
   const timer = setInterval(look, interval);
   return {
     stop() {
-      stopped = true;
+      if (stopped) return;
       clearInterval(timer);
+      const rest = follower.settle();
+      const last = rest.log === '' ? null : follower.report();
+      stopped = true;
       follower.free();
+      if (rest.log === '') return;
+      log += rest.log;
+      pending = '';
+      onLog({ log, added: rest.log, rewound: false, report: () => last });
     },
   };
 }
@@ -89,10 +91,14 @@ export function followControls({ cv, $, state, setState, fail, publish, opened, 
     const name = handle.name ?? 'followed file';
     setState('busy', `following ${name}…`);
     let shown = false;
+    let last = null;
     const following = await followFile(cv, handle, {
       interval,
       format,
       onLog: ({ log, report }) => {
+        // (Stopping settles what was pending: the same log, nothing to draw again.)
+        if (log === last) return;
+        last = log;
         if (shown) return grew(log, report());
         shown = true;
         opened(name, log, report());

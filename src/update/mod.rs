@@ -27,4 +27,4 @@ pub use log::{parse_log, write_log, Log};
 pub use checkpoint::Checkpoint;
 pub use record::{Event, Header, Record, RecordBody};
 pub use replay::{replay, ClientEntry, Replay, ReplayState, Replayer};
-pub use timeline::{request_points, RequestPoint};
+pub use timeline::{last_turn_start, request_points, RequestPoint};

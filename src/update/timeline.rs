@@ -60,6 +60,15 @@ pub fn request_points(log: &Log, text_lines: usize) -> Vec<RequestPoint> {
     points_of(&log.records, &log.lines, text_lines)
 }
 
+/// The index of the record the last model turn starts on (the last request's answer), if the
+/// records hold one: what follows it (the turn, its results, anything after) is what a file
+/// still being written may yet change — the turn's last block, its usage, results written while
+/// it streamed (see `contextview_import::incremental`).
+pub fn last_turn_start(records: &[Record]) -> Option<usize> {
+    let seq = points_of(records, &[], records.len()).into_iter().rev().find(|p| !p.next)?.seq;
+    records.iter().rposition(|r| r.seq == seq)
+}
+
 fn points_of(records: &[Record], lines: &[usize], text_lines: usize) -> Vec<RequestPoint> {
     let mut points = Vec::new();
     let mut replayer = Replayer::new(&[]);
@@ -210,5 +219,16 @@ mod tests {
         let lines = vec![user(1, "first"), agent(2, "one"), rewind, user(4, "second"), agent(5, "two")];
         // After the rewind the conversation starts again: the new prompt's request holds 1 item.
         assert_eq!(points(&lines), vec![(3, 2, 1, 1, 0), (6, 5, 1, 1, 0)]);
+    }
+
+    #[test]
+    fn the_last_turn_starts_at_the_last_request_s_answer() {
+        let records = |lines: &[String]| parse_log(&format!("{HEADER}\n{}\n", lines.join("\n"))).records;
+        let turn = vec![user(1, "go"), call(2, "a"), call(3, "b"), result(4, "a")];
+        assert_eq!(last_turn_start(&records(&turn)), Some(1));
+        let two = vec![user(1, "go"), call(2, "a"), result(3, "a"), agent(4, "done"), user(5, "more")];
+        assert_eq!(last_turn_start(&records(&two)), Some(3));
+        assert_eq!(last_turn_start(&records(&[user(1, "go")])), None);
+        assert_eq!(last_turn_start(&[]), None);
     }
 }

@@ -11,6 +11,8 @@ mod agents;
 #[cfg(not(target_arch = "wasm32"))]
 mod discovery;
 #[cfg(not(target_arch = "wasm32"))]
+mod follow;
+#[cfg(not(target_arch = "wasm32"))]
 mod sessions;
 #[cfg(not(target_arch = "wasm32"))]
 mod subagents;
@@ -28,7 +30,7 @@ fn main() -> std::process::ExitCode {
     if !present {
         eprintln!("corpus suite SKIPPED: no corpus at {} (set CONTEXTVIEW_CORPUS to point at one)", dir.display());
     }
-    let tests: [(&str, fn(&Path)); 16] = [
+    let tests: [(&str, fn(&Path)); 17] = [
         ("sessions::import_replay_and_build_valid_payloads_for_every_provider", sessions::corpus_sessions_import_replay_and_build_valid_payloads_for_every_provider),
         ("sessions::request_pipeline_keeps_its_rules", sessions::corpus_request_pipeline_keeps_its_rules),
         ("sessions::token_ledger_is_close_to_the_tokenizer_and_to_reported_usage", sessions::corpus_token_ledger_is_close_to_the_tokenizer_and_to_reported_usage),
@@ -39,6 +41,7 @@ fn main() -> std::process::ExitCode {
         ("agents::gemini_cli_sessions_import_with_nothing_missing_and_build_for_every_provider", agents::gemini_cli_sessions_import_with_nothing_missing_and_build_for_every_provider),
         ("agents::copilot_cli_sessions_import_with_nothing_missing_and_build_for_every_provider", agents::copilot_cli_sessions_import_with_nothing_missing_and_build_for_every_provider),
         ("agents::aider_histories_import_with_nothing_missing_and_build_for_every_provider", agents::aider_histories_import_with_nothing_missing_and_build_for_every_provider),
+        ("follow::session_files_followed_as_they_grow_gain_each_record_once", follow::session_files_followed_as_they_grow_gain_each_record_once),
         ("subagents::claude_code_subagents_link_to_the_calls_they_answered", subagents::claude_code_subagents_link_to_the_calls_they_answered),
         ("discovery::oxc_nested_agents_files_load_root_to_cwd_and_below_cwd_on_demand", discovery::oxc_nested_agents_files_load_root_to_cwd_and_below_cwd_on_demand),
         ("discovery::ccusage_symlinked_claude_files_load_once", discovery::ccusage_symlinked_claude_files_load_once),

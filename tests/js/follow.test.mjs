@@ -52,6 +52,7 @@ test('a Gemini CLI recording whose later lines rewrite and rewind: the log rewin
     if (appended.rewound) assert.equal(JSON.parse(appended.log.split('\n').find((l) => l.includes('"seq"'))).event.kind, 'rewind');
   }
   assert.ok(rewinds > 0);
+  log += follower.settle().log;
   const whole = await cv.importSession(text);
   for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'gemini']) {
     const ours = cv.Session.fromLog(log);
@@ -74,9 +75,39 @@ test('a task file its agent rewrites whole is read again with replace', async ()
     assert.equal(follower.replace(version.slice(0, version.length - 3)).log, '', 'half-written: nothing');
     log += follower.replace(version).log;
   }
+  log += follower.settle().log;
   const whole = await cv.importSession(JSON.stringify(messages), 'roo-code');
   const text = (l) => { const s = cv.Session.fromLog(l); s.dispatch({ type: 'userMessage', text: 'next' }, '2026-06-01T12:00:00Z'); return s.buildString({ provider: 'anthropic' }).body; };
   assert.equal(text(log), text(whole.log));
+});
+
+test('a Claude Code file followed a line at a time: its last turn is pending, the log gains each request once', async () => {
+  const { IncrementalImport } = await cv.loadLazyModule();
+  const text = fixture('claude-code.jsonl');
+  const follower = new IncrementalImport();
+  assert.equal(follower.readsWhole, true, 'the format is not told yet');
+  let log = '';
+  let so_far = '';
+  let pendingSeen = 0;
+  for (const line of text.split(/(?<=\n)/)) {
+    so_far += line;
+    const { log: lines, pending, rewound } = follower.push(line);
+    assert.equal(rewound, false);
+    log += lines;
+    if (pending !== '') pendingSeen++;
+    // Shown, the log and its pending lines are the requests a whole import of the file so far has.
+    const shown = new cv.Timeline(log + pending);
+    const whole = new cv.Timeline((await cv.importSession(so_far, 'claude-code')).log);
+    assert.equal(shown.length, whole.length, `after ${so_far.length} bytes`);
+    shown.free();
+    whole.free();
+  }
+  assert.equal(follower.readsWhole, false, 'a Claude Code file is pushed what it grew by');
+  assert.ok(pendingSeen > 0, 'a turn was pending');
+  const settled = follower.settle();
+  assert.equal(settled.pending, '');
+  assert.equal(log + settled.log, (await cv.importSession(text)).log, 'settled, the very log a whole import writes');
+  follower.free();
 });
 
 test('bad arguments are refused with the package\'s errors', async () => {
@@ -164,4 +195,29 @@ test('import --follow: options that need or refuse it are usage errors', () => {
       resolve();
     });
   })));
+});
+
+test('import --follow, interrupted, appends to its log the turn that was still pending', async () => {
+  const text = fixture('claude-code.jsonl');
+  const file = join(tmp, 'claude.jsonl');
+  const logPath = join(tmp, 'claude-followed.jsonl');
+  writeFileSync(file, text);
+  const whole = await cv.importSession(text);
+  const total = new cv.Timeline(whole.log).length;
+  const child = spawn(process.execPath, [cli, 'import', '--follow', '--interval', '40', '--log', logPath, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((r) => child.on('exit', (code) => r(code)));
+  try {
+    await until(() => stdout.split('\n').filter(Boolean).length === total, 30_000, `${total} request lines (stderr: ${stderr})`);
+    // The last turn is shown, not stored, while the file may still change it.
+    const stored = readFileSync(logPath, 'utf8');
+    assert.ok(whole.log.startsWith(stored) && stored.length < whole.log.length, 'the stored log ends before the last turn');
+  } finally {
+    child.kill('SIGINT');
+  }
+  assert.equal(await exited, 0, stderr);
+  assert.equal(readFileSync(logPath, 'utf8'), whole.log);
 });

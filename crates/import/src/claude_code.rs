@@ -49,6 +49,9 @@ pub fn import(lines: Vec<ParsedLine>) -> Imported {
     // A file made only of sidechain entries is a subagent's transcript: its own conversation.
     let subagent = entries.iter().any(Entry::is_message) && entries.iter().filter(|e| e.is_message()).all(Entry::sidechain);
     let header = header_of(&entries, subagent);
+    // Reading moved the timestamp to the last line's: what is written before the first line
+    // with one (a title at the top) takes the session's first, which a longer file keeps.
+    out.at(header.created_at.as_deref());
     let mut facts = Facts::read(&entries, subagent);
     if !subagent {
         // Inline subagents (1.x): each chain to the first unanswered-by-another delegation call

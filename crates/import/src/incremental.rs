@@ -3,18 +3,22 @@
 //!
 //! Each push imports the file as it now stands — its complete lines, for a format of lines; the
 //! whole document, for one an agent rewrites (a Gemini CLI `.json`, a Cline task, an OpenCode
-//! export), once it reads as JSON again — and compares the records with those the last push
-//! imported. What the longer file adds after them is appended. Where an earlier record changed (a
-//! Gemini CLI `$set` or `$rewindTo`, a Claude Code message whose blocks were still being
-//! written, a new branch), the log gains a `rewind` to before the last prompt both imports share,
-//! and the longer import's records from that prompt on. So at every point the log replays to the
-//! view a whole import of the file gives; for a file that only appends (a Copilot CLI, Codex or
-//! pi session), the log holds exactly the records a whole import writes.
+//! export), once it reads as JSON again. The records up to the last model turn are settled: they
+//! are appended to the log once, and a later push that imports the same records before them
+//! appends only what follows. The last turn, its results and anything after it are what a file
+//! still being written may yet change (Claude Code writes a message a block per line, with its
+//! usage on each, and runs its calls while it streams), so they are handed back as `pending`:
+//! the log and its pending records replay to the view a whole import of the file gives, and the
+//! log itself only gains what no later line can change — each request once. [`IncrementalImport::settle`]
+//! appends the pending records when the file is done with. Where a settled record changed (a
+//! Gemini CLI `$rewindTo`, a new branch in a Claude Code file), the log gains a `rewind` to before
+//! the last prompt both imports share, and the longer import's records from that prompt on.
 //!
 //! A file whose importer reads it a line at a time, never looking back (a Codex rollout, a pi
 //! session, a Copilot CLI events file: [`crate::LineReader`]), is read by its new lines only:
 //! the reader goes on from where it stopped and the calibration from the last anchor, so a push
-//! costs what the lines it adds cost. The report, which weighs the whole file against its agent's
+//! costs what the lines it adds cost, and nothing is pending: such a file only appends, and the
+//! log holds exactly the records a whole import writes. The report, which weighs the whole file against its agent's
 //! view, is made when asked for ([`IncrementalImport::report`]).
 //!
 //! A compaction checkpoint names its first kept record by `seq`: the appended copy names that
@@ -53,9 +57,11 @@ pub struct IncrementalImport {
     format: Option<Format>,
     /// The file as pushed so far.
     text: String,
-    /// The last whole import's records, and each one's `seq` in this log.
-    last: Vec<Record>,
+    /// The whole imports' records the log holds (settled), and each one's `seq` in this log.
+    settled: Vec<Record>,
     seq_in_log: Vec<u64>,
+    /// The last whole import's records after the settled ones.
+    pending: Vec<Record>,
     /// Records this log holds.
     written: u64,
     header: Option<Header>,
@@ -71,6 +77,10 @@ pub struct Appended {
     pub records: Vec<Record>,
     /// Whether an earlier record changed, so that a `rewind` leads the records.
     pub rewound: bool,
+    /// The records after them that the file may still change (the last model turn and what
+    /// follows it), numbered on from `records`: shown with the log, not appended to it. They
+    /// replace the pending records of the push before.
+    pub pending: Vec<Record>,
 }
 
 impl IncrementalImport {
@@ -81,6 +91,17 @@ impl IncrementalImport {
 
     pub fn format(&self) -> Option<Format> {
         self.format
+    }
+
+    /// Whether the file is read whole on each change (pass it to [`Self::replace`]) rather than
+    /// by what it grew by: its format is not told yet, its agent rewrites it whole (a task's
+    /// history, an export, a Gemini CLI recording kept as one JSON document), or it was
+    /// rewritten under its line reader.
+    pub fn reads_whole(&self) -> bool {
+        match self.format {
+            None => true,
+            Some(format) => self.whole || is_document(format, &self.text),
+        }
     }
 
     /// The log's header (none before the first push that imported anything).
@@ -112,7 +133,7 @@ impl IncrementalImport {
         if self.streaming.as_ref().is_some_and(|s| !text.starts_with(&self.text[..s.read])) {
             if let Some(streaming) = self.streaming.take() {
                 self.seq_in_log = (1..=streaming.records.len() as u64).collect();
-                self.last = streaming.records;
+                self.settled = streaming.records;
                 self.whole = true;
             }
         }
@@ -121,7 +142,7 @@ impl IncrementalImport {
     }
 
     fn import(&mut self) -> Result<Appended, ImportError> {
-        let nothing = Appended { header: None, records: Vec::new(), rewound: false };
+        let nothing = Appended { header: None, records: Vec::new(), rewound: false, pending: Vec::new() };
         // A line still being written waits for its end (Aider's transcript ends each record with one).
         let lines_end = self.text.rfind('\n').map_or(0, |i| i + 1);
         let format = match self.format {
@@ -151,7 +172,7 @@ impl IncrementalImport {
         self.format = Some(format);
         // What comes before the first prompt (an agent's environment turn, its first model) may
         // still change until a prompt follows it: nothing is written before one.
-        let records = imported.records;
+        let mut records = imported.records;
         let Some(first_prompt) = (0..records.len()).find(|&i| is_real_prompt_start(i.checked_sub(1).map(|p| &records[p]), &records[i])) else {
             return Ok(nothing);
         };
@@ -164,9 +185,9 @@ impl IncrementalImport {
         };
         self.report = Some(imported.report);
         let same = |a: &Record, b: &Record| a.ts == b.ts && a.body == b.body;
-        let common = self.last.iter().zip(&records).take_while(|(a, b)| same(a, b)).count();
+        let common = self.settled.iter().zip(&records).take_while(|(a, b)| same(a, b)).count();
         let mut out = Vec::new();
-        let (from, rewound) = if common == self.last.len() {
+        let (from, rewound) = if common == self.settled.len() {
             (common, false)
         } else {
             // Back to before the last prompt both imports share, and the rest again from there
@@ -175,25 +196,55 @@ impl IncrementalImport {
             let prompt_index = prompt_texts(&records[..start]).len() as u64;
             self.written += 1;
             out.push(Record { seq: self.written, ts: records.get(start).map(|r| r.ts.clone()).unwrap_or_default(), body: RecordBody::Event(Event::Rewind(Rewind { prompt_index })) });
+            self.settled.truncate(start);
+            self.seq_in_log.truncate(start);
             (start, true)
         };
-        self.seq_in_log.truncate(from);
-        for record in &records[from..] {
-            self.written += 1;
-            self.seq_in_log.push(self.written);
-            let mut body = record.body.clone();
-            if let RecordBody::Event(Event::CompactionCheckpoint(c)) = &mut body {
-                let at = c.first_kept_seq.saturating_sub(1) as usize;
-                c.first_kept_seq = match self.seq_in_log.get(at) {
-                    Some(&seq) => seq,
-                    // A record not written yet: it will be the next ones in both numberings.
-                    None => self.written + (c.first_kept_seq - record.seq),
-                };
-            }
-            out.push(Record { seq: self.written, ts: record.ts.clone(), body });
-        }
-        self.last = records;
-        Ok(Appended { header, records: out, rewound })
+        // Settled: everything before the last model turn (before the first prompt, which may
+        // still be being written, when there is none yet).
+        let settle_to = contextview::update::last_turn_start(&records).unwrap_or(first_prompt).max(from);
+        out.extend(self.append(&records[from..settle_to]));
+        let pending = self.numbered_on(&records[settle_to..]);
+        self.pending = records.split_off(settle_to);
+        Ok(Appended { header, records: out, rewound, pending })
+    }
+
+    /// The file is done with (or its reader stops): the pending records are appended as they
+    /// stand. A later push that changes them rewinds, as for any settled record.
+    pub fn settle(&mut self) -> Appended {
+        let pending = std::mem::take(&mut self.pending);
+        Appended { header: None, records: self.append(&pending), rewound: false, pending: Vec::new() }
+    }
+
+    /// Appends `records` (of the whole import, after the settled ones) to the log: numbered on
+    /// from its last, a compaction checkpoint's first kept record named by its `seq` here.
+    fn append(&mut self, records: &[Record]) -> Vec<Record> {
+        let numbered = self.numbered_on(records);
+        self.written += numbered.len() as u64;
+        self.seq_in_log.extend(numbered.iter().map(|r| r.seq));
+        self.settled.extend_from_slice(records);
+        numbered
+    }
+
+    /// `records` (the whole import's, from the first not settled) as the log's next records.
+    fn numbered_on(&self, records: &[Record]) -> Vec<Record> {
+        let mut seq = self.written;
+        records
+            .iter()
+            .map(|record| {
+                seq += 1;
+                let mut body = record.body.clone();
+                if let RecordBody::Event(Event::CompactionCheckpoint(c)) = &mut body {
+                    let at = c.first_kept_seq.saturating_sub(1) as usize;
+                    c.first_kept_seq = match self.seq_in_log.get(at) {
+                        Some(&kept) => kept,
+                        // One of these records, or a later one: numbered on one by one from here.
+                        None => self.written + 1 + (at - self.seq_in_log.len()) as u64,
+                    };
+                }
+                Record { seq, ts: record.ts.clone(), body }
+            })
+            .collect()
     }
 }
 
@@ -224,7 +275,7 @@ impl IncrementalImport {
             }
             _ => None,
         };
-        Appended { header, records, rewound: false }
+        Appended { header, records, rewound: false, pending: Vec::new() }
     }
 }
 

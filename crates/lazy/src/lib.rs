@@ -91,21 +91,27 @@ pub fn import_tree(
     })
 }
 
-/// What a followed file's growth adds to its log (`IncrementalImport.push`, `.replace`).
+/// What a followed file's growth adds to its log (`IncrementalImport.push`, `.replace`,
+/// `.settle`).
 #[derive(Serialize)]
 pub struct ImportAppended {
     /// JSON Lines to append to the log: the header first, the first time there is anything.
     pub log: String,
     /// Records in `log`.
     pub records: usize,
-    /// An earlier record changed (a rewrite, a rewind in the file): `log` starts with a `rewind`.
+    /// A settled record changed (a rewrite, a rewind in the file): `log` starts with a `rewind`.
     pub rewound: bool,
+    /// JSON Lines after the log that the file may still change (its last model turn and what
+    /// follows it): shown with the log (`log + pending`), not stored; each push's replaces the
+    /// last push's, and `settle()` appends them.
+    pub pending: String,
 }
 
 /// A session file followed while its agent writes it: each `push` (what the file grew by) or
 /// `replace` (the file as it now is, when the agent rewrote it) imports it as it now stands and
-/// returns what the log gains — appended records, or a `rewind` and the records from the last
-/// prompt both imports share. The log replays to the view a whole import gives.
+/// returns what the log gains — the records up to the last model turn, once each (or a `rewind`
+/// and the records from the last prompt both imports share, when a settled one changed) — and
+/// what is still pending. The log and its pending lines replay to the view a whole import gives.
 #[wasm_bindgen(js_name = IncrementalImport)]
 pub struct JsIncrementalImport {
     inner: import::incremental::IncrementalImport,
@@ -134,6 +140,21 @@ impl JsIncrementalImport {
         self.appended(appended)
     }
 
+    /// The file is done with (or following it stops): the pending lines are appended to the log.
+    pub fn settle(&mut self) -> Result<ts::ImportAppended, JsValue> {
+        let appended = self.inner.settle();
+        self.appended(appended)
+    }
+
+    /// Whether the file is to be read whole again each time it changes (`replace`) rather than by
+    /// what it grew by (`push`): its format is not told yet, its agent rewrites it whole (a Cline,
+    /// Roo Code or Kilo Code task, an OpenCode export, a Gemini CLI `.json`), or it was rewritten
+    /// under a reader of its lines.
+    #[wasm_bindgen(getter, js_name = readsWhole)]
+    pub fn reads_whole(&self) -> bool {
+        self.inner.reads_whole()
+    }
+
     /// The report of the whole import of the file as it now stands (none before anything was
     /// imported): for a file read a line at a time (Codex, pi, Copilot CLI), made when asked for,
     /// at the cost of a whole import.
@@ -156,11 +177,9 @@ impl JsIncrementalImport {
         if let Some(header) = &appended.header {
             log = update::write_log(header, &[]);
         }
-        for record in &appended.records {
-            log.push_str(&record.to_line());
-            log.push('\n');
-        }
-        typed(&ImportAppended { log, records: appended.records.len(), rewound: appended.rewound })
+        let lines = |records: &[update::Record]| records.iter().map(|r| r.to_line() + "\n").collect::<String>();
+        log.push_str(&lines(&appended.records));
+        typed(&ImportAppended { log, records: appended.records.len(), rewound: appended.rewound, pending: lines(&appended.pending) })
     }
 }
 

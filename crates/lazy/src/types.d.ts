@@ -23,7 +23,8 @@ export interface ImportTreeResult {
 }
 
 /**
- * What a followed file's growth adds to its log (`IncrementalImport.push`, `.replace`).
+ * What a followed file's growth adds to its log (`IncrementalImport.push`, `.replace`,
+ * `.settle`).
  */
 export interface ImportAppended {
     /**
@@ -35,9 +36,15 @@ export interface ImportAppended {
      */
     records: number;
     /**
-     * An earlier record changed (a rewrite, a rewind in the file): `log` starts with a `rewind`.
+     * A settled record changed (a rewrite, a rewind in the file): `log` starts with a `rewind`.
      */
     rewound: boolean;
+    /**
+     * JSON Lines after the log that the file may still change (its last model turn and what
+     * follows it): shown with the log (`log + pending`), not stored; each push's replaces the
+     * last push's, and `settle()` appends them.
+     */
+    pending: string;
 }
 
 /**

@@ -8,7 +8,7 @@ use super::IncrementalImport;
 use crate::dispatch::import;
 use crate::format::Format;
 
-const LINES: [(Format, &str); 7] = [
+const LINES: [(Format, &str); 8] = [
     (Format::ClaudeCode, include_str!("../../../../tests/fixtures/claude-code.jsonl")),
     (Format::Codex, include_str!("../../../../tests/fixtures/codex.jsonl")),
     (Format::Pi, include_str!("../../../../tests/fixtures/pi.jsonl")),
@@ -16,6 +16,8 @@ const LINES: [(Format, &str); 7] = [
     (Format::CopilotCli, include_str!("../../../../tests/fixtures/copilot-cli.jsonl")),
     (Format::Aider, include_str!("../../../../tests/fixtures/aider.chat.history.md")),
     (Format::ClaudeCode, include_str!("../../../../tests/fixtures/claude-subagents/s-main.jsonl")),
+    // A title line (no timestamp of its own) at the top, as a resumed session has.
+    (Format::ClaudeCode, concat!(r#"{"type":"summary","summary":"Files listed","leafUuid":"u1"}"#, "\n", include_str!("../../../../tests/fixtures/claude-code.jsonl"))),
 ];
 
 /// Formats whose files only append, and whose records a whole import writes in file order.
@@ -43,20 +45,53 @@ fn whole(format: Format, text: &str) -> Vec<Record> {
     }
 }
 
-/// Pushes `pieces` one after another; after each, the log so far.
-fn follow(format: Option<Format>, pieces: &[&str]) -> Vec<Vec<Record>> {
+/// A followed file: after each push, the log so far and what is shown (the log and its pending
+/// records).
+struct Followed {
+    logs: Vec<Vec<Record>>,
+    shown: Vec<Vec<Record>>,
+    rewinds: usize,
+    incremental: IncrementalImport,
+}
+
+impl Followed {
+    /// The log once the file is done with (its pending records appended).
+    fn settled(mut self) -> Vec<Record> {
+        let mut log = self.logs.pop().unwrap_or_default();
+        let settled = self.incremental.settle();
+        assert_eq!(settled.pending, []);
+        extend(&mut log, settled.records);
+        log
+    }
+}
+
+/// The log and the pending records after it: what is shown.
+fn with(log: &[Record], pending: Vec<Record>) -> Vec<Record> {
+    let mut shown = log.to_vec();
+    extend(&mut shown, pending);
+    shown
+}
+
+fn extend(log: &mut Vec<Record>, records: Vec<Record>) {
+    for (i, record) in records.into_iter().enumerate() {
+        assert_eq!(record.seq, log.len() as u64 + 1, "record {i}: seq numbers on from the log's last");
+        log.push(record);
+    }
+}
+
+/// Pushes `pieces` one after another.
+fn follow(format: Option<Format>, pieces: &[&str]) -> Followed {
     let mut incremental = IncrementalImport::new(format);
     let mut log: Vec<Record> = Vec::new();
-    let mut states = Vec::new();
+    let (mut logs, mut shown, mut rewinds) = (Vec::new(), Vec::new(), 0);
     for piece in pieces {
         let appended = incremental.push(piece).unwrap();
-        for (i, record) in appended.records.iter().enumerate() {
-            assert_eq!(record.seq, log.len() as u64 + 1, "record {i}: seq numbers on from the log's last");
-            log.push(record.clone());
-        }
-        states.push(log.clone());
+        rewinds += usize::from(appended.rewound);
+        extend(&mut log, appended.records);
+        shown.push(with(&log, appended.pending));
+        logs.push(log.clone());
     }
-    states
+    Followed { logs, shown, rewinds, incremental }
 }
 
 /// Split points: every line's end and the middle of every line.
@@ -79,12 +114,13 @@ fn at_every_split_point_the_log_replays_to_the_whole_imports_view() {
     for (format, text) in LINES {
         let full = whole(format, text);
         for at in splits(text) {
-            let states = follow(None, &[&text[..at], &text[at..]]);
-            assert_eq!(view(&states[0]), view(&whole(format, &text[..at])), "{format} after {at} bytes");
-            assert_eq!(view(&states[1]), view(&full), "{format} split at {at}");
+            let followed = follow(None, &[&text[..at], &text[at..]]);
+            assert_eq!(view(&followed.shown[0]), view(&whole(format, &text[..at])), "{format} after {at} bytes");
+            assert_eq!(view(&followed.shown[1]), view(&full), "{format} split at {at}");
             if only_appends(format) {
-                assert_eq!(states[1], full, "{format} split at {at}: the records a whole import writes");
+                assert_eq!(followed.logs[1], full, "{format} split at {at}: the records a whole import writes");
             }
+            assert_eq!(view(&followed.settled()), view(&full), "{format} split at {at}, settled");
         }
     }
 }
@@ -93,16 +129,74 @@ fn at_every_split_point_the_log_replays_to_the_whole_imports_view() {
 fn followed_line_by_line_each_step_is_the_view_of_the_file_so_far() {
     for (format, text) in LINES {
         let pieces: Vec<&str> = text.split_inclusive('\n').collect();
-        let states = follow(Some(format), &pieces);
+        let followed = follow(Some(format), &pieces);
         let mut so_far = String::new();
-        for (piece, state) in pieces.iter().zip(&states) {
+        for (piece, shown) in pieces.iter().zip(&followed.shown) {
             so_far.push_str(piece);
-            assert_eq!(view(state), view(&whole(format, &so_far)), "{format} after {} bytes", so_far.len());
+            assert_eq!(view(shown), view(&whole(format, &so_far)), "{format} after {} bytes", so_far.len());
         }
         if only_appends(format) {
-            assert_eq!(states.last().unwrap(), &whole(format, text), "{format}");
+            assert_eq!(followed.logs.last().unwrap(), &whole(format, text), "{format}");
         }
     }
+}
+
+#[test]
+fn a_file_that_only_grows_gains_each_record_once() {
+    // Followed line by line (a Claude Code message written a block per line, its calls' results
+    // between its blocks; an Aider answer a line at a time), the log never rewinds, and once the
+    // file is done with it holds exactly the records a whole import writes: each request once.
+    for (format, text) in LINES.into_iter().filter(|(f, _)| *f != Format::GeminiCli) {
+        let pieces: Vec<&str> = text.split_inclusive('\n').collect();
+        let followed = follow(Some(format), &pieces);
+        assert_eq!(followed.rewinds, 0, "{format}");
+        // The log alone grows with what no later line changes: each state a prefix of the next.
+        for pair in followed.logs.windows(2) {
+            assert!(pair[1].starts_with(&pair[0]), "{format}: a log that only grows");
+        }
+        assert_eq!(followed.settled(), whole(format, text), "{format}");
+    }
+}
+
+#[test]
+fn the_last_model_turn_is_pending_until_the_file_goes_past_it() {
+    // A Claude Code message of two blocks: the first with a call, its result written before the
+    // second block, as Claude Code runs calls while the message streams.
+    let line = |v: serde_json::Value| format!("{v}\n");
+    let user = |uuid: &str, parent: Option<&str>, content: serde_json::Value| {
+        line(serde_json::json!({"type": "user", "uuid": uuid, "parentUuid": parent, "sessionId": "s", "timestamp": "2026-12-07T10:00:00Z", "message": {"role": "user", "content": content}}))
+    };
+    let block = |uuid: &str, parent: &str, content: serde_json::Value, output: u64| {
+        line(serde_json::json!({"type": "assistant", "uuid": uuid, "parentUuid": parent, "sessionId": "s", "timestamp": "2026-12-07T10:00:01Z",
+            "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [content], "usage": {"input_tokens": 900, "output_tokens": output}}}))
+    };
+    let prompt = user("u1", None, serde_json::json!("List both files."));
+    let first = block("a1", "u1", serde_json::json!({"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "a"}}), 10);
+    let result = user("r1", Some("a1"), serde_json::json!([{"type": "tool_result", "tool_use_id": "t1", "content": "alpha"}]));
+    let second = block("a2", "a1", serde_json::json!({"type": "tool_use", "id": "t2", "name": "Read", "input": {"file_path": "b"}}), 40);
+    let mut incremental = IncrementalImport::new(None);
+    let start = incremental.push(&format!("{prompt}{first}{result}")).unwrap();
+    assert_eq!(incremental.format(), Some(Format::ClaudeCode));
+    // The prompt (and the model it goes to) is settled; the turn (its call, its usage so far,
+    // the result) is pending.
+    let kinds = |records: &[Record]| records.iter().map(|r| r.body.kind().to_owned()).collect::<Vec<_>>();
+    assert_eq!(kinds(&start.records), ["user_message_chunk", "model_switch"]);
+    assert_eq!(kinds(&start.pending), ["tool_call", "usage_anchor", "tool_call_update"]);
+    assert_eq!(start.pending[0].seq, 3, "pending records are numbered on from the log's");
+    // The second block: the turn changes (one usage anchor, after both calls); nothing settles,
+    // nothing rewinds.
+    let more = incremental.push(&second).unwrap();
+    assert_eq!((more.records.len(), more.rewound), (0, false));
+    assert_eq!(kinds(&more.pending), ["tool_call", "tool_call", "usage_anchor", "tool_call_update"]);
+    match &more.pending[2].body {
+        RecordBody::Event(Event::UsageAnchor(anchor)) => assert_eq!(anchor.output_tokens, 40),
+        other => panic!("{other:?}"),
+    }
+    // Done with: the turn as it stands is appended.
+    let settled = incremental.settle();
+    assert_eq!(kinds(&settled.records), kinds(&more.pending));
+    assert_eq!(settled.records[0].seq, 3);
+    assert_eq!((incremental.settle().records, incremental.settle().pending), (vec![], vec![]));
 }
 
 #[test]
@@ -147,8 +241,9 @@ fn a_document_rewritten_whole_is_followed_version_by_version() {
             // Read while the agent rewrote it: half a document appends nothing.
             let half = incremental.replace(&version[..version.len() / 2]).unwrap();
             assert_eq!(half.records, [], "{format}: half of version {n}");
-            log.extend(incremental.replace(version).unwrap().records);
-            assert_eq!(view(&log), view(&import(Some(format), version).unwrap().records), "{format} version {n}");
+            let appended = incremental.replace(version).unwrap();
+            extend(&mut log, appended.records);
+            assert_eq!(view(&with(&log, appended.pending)), view(&import(Some(format), version).unwrap().records), "{format} version {n}");
         }
     }
     // A Gemini CLI recording kept whole, as it grows.
@@ -156,8 +251,9 @@ fn a_document_rewritten_whole_is_followed_version_by_version() {
     let mut incremental = IncrementalImport::new(None);
     let mut log: Vec<Record> = Vec::new();
     for version in versions(json, |d| d["messages"].as_array_mut().unwrap()) {
-        log.extend(incremental.replace(&version).unwrap().records);
-        assert_eq!(view(&log), view(&import(None, &version).unwrap().records));
+        let appended = incremental.replace(&version).unwrap();
+        extend(&mut log, appended.records);
+        assert_eq!(view(&with(&log, appended.pending)), view(&import(None, &version).unwrap().records));
     }
     assert_eq!(incremental.format(), Some(Format::GeminiCli));
 }
@@ -168,7 +264,7 @@ fn a_compaction_names_its_kept_record_as_this_log_numbers_it() {
     // after a rewind, a re-appended checkpoint names the re-appended record.
     let text = include_str!("../../../../tests/fixtures/gemini-cli.jsonl");
     let pieces: Vec<&str> = text.split_inclusive('\n').collect();
-    let log = follow(None, &pieces).pop().unwrap();
+    let log = follow(None, &pieces).settled();
     for record in &log {
         if let RecordBody::Event(Event::CompactionCheckpoint(c)) = &record.body {
             assert!(c.first_kept_seq > 0 && c.first_kept_seq <= log.len() as u64 + 1, "{c:?}");
@@ -211,10 +307,11 @@ fn a_file_read_by_lines_then_rewritten_is_compared_whole_from_then_on() {
     );
     let appended = incremental.replace(&rewritten).unwrap();
     assert!(appended.rewound);
-    log.extend(appended.records);
-    assert_eq!(view(&log), view(&whole(Format::Codex, &rewritten)));
+    extend(&mut log, appended.records);
+    assert_eq!(view(&with(&log, appended.pending)), view(&whole(Format::Codex, &rewritten)));
     // And on from there, by what it gains.
     let more = r#"{"timestamp":"2026-11-30T11:00:09Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Thanks."}]}}"#;
-    log.extend(incremental.push(&format!("{more}\n")).unwrap().records);
-    assert_eq!(view(&log), view(&whole(Format::Codex, &format!("{rewritten}{more}\n"))));
+    let appended = incremental.push(&format!("{more}\n")).unwrap();
+    extend(&mut log, appended.records);
+    assert_eq!(view(&with(&log, appended.pending)), view(&whole(Format::Codex, &format!("{rewritten}{more}\n"))));
 }

@@ -1,8 +1,8 @@
 # contextview — the two commands a new machine needs:
 #   make demo   set up, build, and run the CLI on the example session for every provider
 #               (then `make serve` opens the inspector page on localhost)
-#   make test   every test: native, wasm in Node and Chromium, the npm package in Node,
-#               Chromium and workerd
+#   make test   every test: native, the integration suite as wasm in Node, the npm package in
+#               Node, Chromium and workerd
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 export PATH := $(HOME)/.cargo/bin:$(PATH)
@@ -18,7 +18,7 @@ PROVIDERS := anthropic openai-chat openai-responses gemini
 # 159 s for a clean build on two cores, while the tests run 15 s longer.
 WASM_TEST_PROFILE := --config profile.test.opt-level=0
 
-.PHONY: setup build demo serve test test-long test-native test-native-then-wasm-build test-wasm test-wasm-node test-wasm-browser test-js bench fuzz clean
+.PHONY: setup build demo serve test test-rust test-package test-long test-native test-wasm test-wasm-node test-wasm-browser test-js bench fuzz clean
 
 setup:
 	scripts/install-tools.sh
@@ -41,35 +41,37 @@ demo: build
 serve: build
 	node scripts/serve.mjs
 
-# Each stage timed; the times are printed at the end, also when one fails. The package is built
-# (after `setup`, which installs what it needs) while the native tests compile and run, which
-# need nothing from it: on two cores the installs' downloads and the release build's long
-# single-threaded link fill the gaps the test build leaves. Their two target directories are made
-# first: on a clean clone, two cargos making `target/` and `target/package` at once can race (one
+# Two sides at once, each timed step by step (the times are printed at the end, also when a step
+# fails). The Rust side: the native tests, then the integration suite built as wasm and run in
+# Node. The package side: the tools installed, the package built, then the JS suites (the package
+# in Node, Chromium and workerd). On two cores each side fills the gaps the other leaves — the
+# release build's long single-threaded link, the test files' waits — where one stage after
+# another left a core idle for a fifth of the run. Their two target directories are made first:
+# on a clean clone, two cargos making `target/` and `target/package` at once can race (one
 # renames its new `target/` over the directory the other is making its own in).
 test:
 	@mkdir -p target/package
-	@MAKE="$(MAKE)" scripts/stages.sh test-native-then-wasm-build+build test-wasm test-js
+	@MAKE="$(MAKE)" scripts/stages.sh test-rust+test-package
+
+test-rust:
+	@MAKE="$(MAKE)" scripts/stages.sh test-native test-wasm-node
+
+test-package:
+	@MAKE="$(MAKE)" scripts/stages.sh build test-js
 
 test-native:
 	@# The corpus suite (tests/corpus) prints what it covered, or SKIPPED with every test ignored.
 	cargo test --locked
-
-# The native tests, then the wasm integration tests' build (the next stage runs them): the native
-# side ends a minute before the package's build beside it, which leaves that minute to the wasm
-# test build instead of a stage of its own. (`setup`, on the build's side, adds the wasm target
-# within its first seconds; adding it again here is a no-op.)
-test-native-then-wasm-build: test-native
-	rustup target add wasm32-unknown-unknown
-	cargo test --locked $(WASM_TEST_PROFILE) --target wasm32-unknown-unknown --test it --no-run
 
 # The properties with ten times the cases (natively): before a release, or after touching the
 # renderers, repair, pruning or an importer.
 test-long:
 	CONTEXTVIEW_LONG=1 cargo test --locked --test it
 
-# The integration tests as WebAssembly (the corpus suite reads files: native only), in Node and
-# in Chromium: `test-wasm` builds them once and runs both side by side (scripts/wasm-tests.sh).
+# The integration tests as WebAssembly (the corpus suite reads files: native only). `make test`
+# runs them in Node, in two halves side by side; `test-wasm` runs them in Node and in Chromium
+# (the core holds no browser code: the browser's own paths are the JS suites', through the
+# package), `test-wasm-browser` in Chromium alone (scripts/wasm-tests.sh).
 test-wasm: setup
 	scripts/wasm-tests.sh both $(WASM_TEST_PROFILE)
 

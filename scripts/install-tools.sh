@@ -5,6 +5,12 @@
 # wasm-bindgen CLI compiles; a failure in any of them fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# One install at a time: `make test` runs its two sides at once, and each may call this (a second
+# apt-get or cargo install beside the first would fail on their locks); the second waits, then
+# finds everything in place.
+mkdir -p target
+exec 9>target/.install-tools.lock
+flock 9
 export CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
 export PATH="$CARGO_HOME/bin:$PATH"
 WBV=0.2.130   # must equal the wasm-bindgen version pinned in Cargo.toml

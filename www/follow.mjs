@@ -3,10 +3,14 @@
 // the log so far handed on after each change. Nothing here draws; the CLI's `import --follow`
 // reads a file through it too (with a handle over Node's file system).
 
+/** How many of the last bytes read are read again with what a file grew by, to tell a rewrite. */
+const SEEN = 1024;
+
 /**
  * Follows `handle` (a `FileSystemFileHandle`, or anything with `getFile()`): every `interval` ms,
  * what the file gained is imported — the bytes it grew by, or the whole file when its agent
- * rewrites it, it shrank, or its format is not told yet. `onLog({log, added, rewound, report})`
+ * rewrites it whole, it shrank or its last bytes read changed (it was rewritten), or its format is
+ * not told yet. `onLog({log, added, rewound, report})`
  * gets what to show after each change — `log`: the log so far with the records the file may
  * still change (its last model turn) after it — and `added`, what the stored log gains (settled
  * records only: each request once); `report()` is the whole import's report, made when called.
@@ -23,6 +27,8 @@ export async function followFile(cv, handle, { interval = 1000, format = null, o
   let busy = false;
   let stopped = false;
   let decoder = new TextDecoder();
+  // The last bytes read (up to SEEN of them).
+  let seen = new Uint8Array(0);
   const report = () => (stopped ? null : follower.report());
   function gained(appended) {
     if (appended.log === '' && appended.pending === pending) return;
@@ -37,15 +43,19 @@ export async function followFile(cv, handle, { interval = 1000, format = null, o
       const file = await handle.getFile();
       if (stopped || (file.size === read && file.lastModified === modified)) return;
       let appended;
-      if (follower.readsWhole || file.size < read) {
-        const text = await file.text();
+      // What it grew by, read with the last bytes read before it: when those changed, the agent
+      // rewrote the file (at its old size or larger), which is read whole again.
+      const grown = follower.readsWhole || file.size < read ? null : new Uint8Array(await file.slice(read - seen.length).arrayBuffer());
+      if (grown === null || !seen.every((b, i) => grown[i] === b)) {
+        const bytes = new Uint8Array(await file.arrayBuffer());
         if (stopped) return;
-        appended = follower.replace(text);
+        appended = follower.replace(new TextDecoder().decode(bytes));
         decoder = new TextDecoder();
+        seen = bytes.slice(-SEEN);
       } else {
-        const added = decoder.decode(await file.slice(read).arrayBuffer(), { stream: true });
         if (stopped) return;
-        appended = follower.push(added);
+        appended = follower.push(decoder.decode(grown.subarray(seen.length), { stream: true }));
+        seen = grown.slice(-SEEN);
       }
       read = file.size;
       modified = file.lastModified;

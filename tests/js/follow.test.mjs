@@ -221,3 +221,39 @@ test('import --follow, interrupted, appends to its log the turn that was still p
   assert.equal(await exited, 0, stderr);
   assert.equal(readFileSync(logPath, 'utf8'), whole.log);
 });
+
+test('import --follow: a file its agent rewrites in place, at a larger size, is read whole again and the view goes back', async () => {
+  const text = fixture('codex.jsonl');
+  const lines = text.split(/(?<=\n)/);
+  const file = join(tmp, 'rewritten.jsonl');
+  const logPath = join(tmp, 'rewritten-followed.jsonl');
+  writeFileSync(file, text);
+  const child = spawn(process.execPath, [cli, 'import', '--follow', '--interval', '40', '--log', logPath, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((r) => child.on('exit', (code) => r(code)));
+  // Its last two lines taken back, a longer answer in their place: the file is larger than it
+  // was, and what it held before its old end is no longer what was read.
+  const answer = JSON.stringify({ timestamp: '2026-11-30T11:00:07Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Every one of the four tests passes: nothing is left to fix.'.repeat(4) }] } });
+  const rewritten = `${lines.slice(0, -2).join('')}${answer}\n`;
+  assert.ok(rewritten.length > text.length);
+  try {
+    const total = new cv.Timeline((await cv.importSession(text)).log).length;
+    await until(() => stdout.split('\n').filter(Boolean).length === total, 30_000, `${total} request lines (stderr: ${stderr})`);
+    writeFileSync(file, rewritten);
+    await until(() => /changed what was imported before/.test(stderr), 30_000, `the rewrite to be seen (stderr: ${stderr})`);
+  } finally {
+    child.kill('SIGINT');
+  }
+  assert.equal(await exited, 0, stderr);
+  // The log, rewound and gone on, builds what a whole import of the rewritten file builds.
+  const whole = await cv.importSession(rewritten);
+  const body = (log) => {
+    const s = cv.Session.fromLog(log);
+    s.dispatch({ type: 'userMessage', text: 'next' }, '2026-12-01T12:00:00Z');
+    return s.buildString({ provider: 'openai-responses' }).body;
+  };
+  assert.equal(body(readFileSync(logPath, 'utf8')), body(whole.log));
+});

@@ -130,13 +130,14 @@ pub struct ImportedTree {
 /// (Claude Code's `agent_progress` entries) is imported from there (`report.fromProgress`); what
 /// is still missing, or not linked, is listed.
 pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str]) -> Result<ImportedTree, ImportError> {
-    let mut parent = import(format, parent_text)?;
     // A Cline, Roo Code or Kilo Code task's chat given with its history is the task's, no child.
-    let is_task = matches!(parent.report.format, Some(Format::Cline | Format::RooCode | Format::KiloCode));
+    let told = format.or_else(|| detect(parent_text));
+    let is_task = matches!(told, Some(Format::Cline | Format::RooCode | Format::KiloCode));
     let chat = children.iter().copied().find(|c| is_task && cline_task::ui::is_ui_messages(c));
-    if chat.is_some() {
-        parent = import_with_chat(parent.report.format, parent_text, chat)?;
-    }
+    let parent = match chat {
+        Some(_) => import_with_chat(told, parent_text, chat)?,
+        None => import(format, parent_text)?,
+    };
     let children: Vec<&str> = children.iter().copied().filter(|c| Some(*c) != chat).collect();
     let format = parent.report.format;
     let started: Vec<&SubagentStarted> = parent

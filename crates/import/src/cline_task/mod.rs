@@ -430,6 +430,8 @@ impl Chat {
     fn of(format: Format, messages: &[Value], requests: &[ui::Request]) -> Chat {
         let mut chat = Chat { usage: HashMap::new(), truncations: BTreeMap::new() };
         let answers: Vec<usize> = (0..messages.len()).filter(|&i| messages[i].get("role").and_then(Value::as_str) == Some("assistant") && !is_true(&messages[i], "isSummary")).collect();
+        let answer_ts: Vec<Option<i64>> = answers.iter().map(|&a| messages[a].get("ts").and_then(Value::as_i64)).collect();
+        let answers_in_time_order = answer_ts.iter().all(Option::is_some) && answer_ts.windows(2).all(|w| w[0] <= w[1]);
         let mut range = None;
         for request in requests {
             match format {
@@ -437,7 +439,7 @@ impl Chat {
                 Format::Cline => {
                     let Some(own) = request.history_index.and_then(|h| usize::try_from(h + 1).ok()) else { continue };
                     if let Some(usage) = request.usage.filter(|_| messages.get(own + 1).is_some_and(|m| m.get("metrics").is_none())) {
-                        if answers.contains(&(own + 1)) {
+                        if answers.binary_search(&(own + 1)).is_ok() {
                             chat.usage.insert(own + 1, usage);
                         }
                     }
@@ -451,9 +453,12 @@ impl Chat {
                 // Roo Code and Kilo Code: the answer is the first after the request started.
                 Format::RooCode | Format::KiloCode => {
                     let (Some(ts), Some(usage)) = (request.ts, request.usage) else { continue };
-                    let answer = answers.iter().find(|&&a| messages[a].get("ts").and_then(Value::as_i64).is_some_and(|t| t > ts) && !chat.usage.contains_key(&a));
-                    if let Some(&answer) = answer {
-                        chat.usage.insert(answer, usage);
+                    // Answers in time order (as the agent appends them): the first after the
+                    // request is found by halving, then the first not taken after it.
+                    let from = if answers_in_time_order { answer_ts.partition_point(|t| t.is_none_or(|t| t <= ts)) } else { 0 };
+                    let answer = (from..answers.len()).find(|&k| answer_ts[k].is_some_and(|t| t > ts) && !chat.usage.contains_key(&answers[k]));
+                    if let Some(k) = answer {
+                        chat.usage.insert(answers[k], usage);
                     }
                 }
                 _ => {}

@@ -86,6 +86,7 @@ pub fn import(text: &str) -> Imported {
         .filter(|(_, m)| m.pointer("/info/summary").and_then(Value::as_bool) == Some(true) && m.pointer("/info/finish").is_some_and(|f| !f.is_null()))
         .filter_map(|(i, m)| Some((m.pointer("/info/parentID")?.as_str()?, i)))
         .collect();
+    let summary_messages: std::collections::HashSet<usize> = summaries.values().copied().collect();
     let mut writer = Writer { model: None };
     for (i, message) in messages.iter().enumerate() {
         let line = i + 1;
@@ -105,7 +106,7 @@ pub fn import(text: &str) -> Imported {
         match info.get("role").and_then(Value::as_str).unwrap_or("") {
             // The request that asked for a summary, and the summary: a checkpoint.
             "user" if asked_summary && summaries.contains_key(id) => out.unmapped("compaction:request"),
-            "assistant" if info.get("summary").and_then(Value::as_bool) == Some(true) && summaries.values().any(|&s| s == i) => {
+            "assistant" if info.get("summary").and_then(Value::as_bool) == Some(true) && summary_messages.contains(&i) => {
                 let summary = parts.iter().filter(|p| kind(p) == "text").filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n\n");
                 let first_kept_seq = out.next_seq() + 1;
                 // What its request held: its input, cached or not.

@@ -1,8 +1,8 @@
 # contextview — the two commands a new machine needs:
 #   make demo   set up, build, and run the CLI on the example session for every provider
 #               (then `make serve` opens the inspector page on localhost)
-#   make test   every test: native, the integration suite as wasm in Node, the npm package in
-#               Node, Chromium and workerd
+#   make test   every test: native (the library, the integration and corpus suites), the npm
+#               package in Node, Chromium and workerd (the integration suite as wasm: test-wasm)
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 export PATH := $(HOME)/.cargo/bin:$(PATH)
@@ -18,7 +18,7 @@ PROVIDERS := anthropic openai-chat openai-responses gemini
 # 159 s for a clean build on two cores, while the tests run 15 s longer.
 WASM_TEST_PROFILE := --config profile.test.opt-level=0
 
-.PHONY: setup build demo serve test test-rust test-package test-long test-native test-wasm test-wasm-node test-wasm-browser test-js bench fuzz clean
+.PHONY: setup build demo serve test test-package test-long test-native test-wasm test-wasm-node test-wasm-browser test-js bench fuzz clean
 
 setup:
 	scripts/install-tools.sh
@@ -42,19 +42,19 @@ serve: build
 	node scripts/serve.mjs
 
 # Two sides at once, each timed step by step (the times are printed at the end, also when a step
-# fails). The Rust side: the native tests, then the integration suite built as wasm and run in
-# Node. The package side: the tools installed, the package built, then the JS suites (the package
-# in Node, Chromium and workerd). On two cores each side fills the gaps the other leaves — the
-# release build's long single-threaded link, the test files' waits — where one stage after
-# another left a core idle for a fifth of the run. Their two target directories are made first:
-# on a clean clone, two cargos making `target/` and `target/package` at once can race (one
-# renames its new `target/` over the directory the other is making its own in).
+# fails): the native tests (the library's, the integration suite's, the corpus suite's), beside the
+# tools' install, the package's build and the JS suites (the package in Node, Chromium and
+# workerd). On two cores each side fills the gaps the other leaves — the release build's long
+# single-threaded link, the test files' waits — where stages one after another left a core idle a
+# fifth of the run. The integration suite as wasm is not part of it (`make test-wasm`): it cost a
+# clean clone 210 CPU-seconds of the 1,350 (its own build of the core, then the suite run), the
+# core is the same code natively, and the wasm the package ships is what the JS suites run in
+# each runtime. Their two target directories are made first: on a clean clone, two cargos making
+# `target/` and `target/package` at once can race (one renames its new `target/` over the
+# directory the other is making its own in).
 test:
 	@mkdir -p target/package
-	@MAKE="$(MAKE)" scripts/stages.sh test-rust+test-package
-
-test-rust:
-	@MAKE="$(MAKE)" scripts/stages.sh test-native test-wasm-node
+	@MAKE="$(MAKE)" scripts/stages.sh test-native+test-package
 
 test-package:
 	@MAKE="$(MAKE)" scripts/stages.sh build test-js
@@ -68,10 +68,10 @@ test-native:
 test-long:
 	CONTEXTVIEW_LONG=1 cargo test --locked --test it
 
-# The integration tests as WebAssembly (the corpus suite reads files: native only). `make test`
-# runs them in Node, in two halves side by side; `test-wasm` runs them in Node and in Chromium
-# (the core holds no browser code: the browser's own paths are the JS suites', through the
-# package), `test-wasm-browser` in Chromium alone (scripts/wasm-tests.sh).
+# The integration tests as WebAssembly (the corpus suite reads files: native only), before a
+# release or after touching what differs on wasm32 (sizes, time, panics): `test-wasm` in Node and
+# in Chromium side by side, `test-wasm-node` in Node in two halves, `test-wasm-browser` in
+# Chromium (scripts/wasm-tests.sh).
 test-wasm: setup
 	scripts/wasm-tests.sh both $(WASM_TEST_PROFILE)
 

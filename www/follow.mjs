@@ -49,8 +49,9 @@ export async function followFile(cv, handle, { interval = 1000, format = null, o
       if (grown === null || !seen.every((b, i) => grown[i] === b)) {
         const bytes = new Uint8Array(await file.arrayBuffer());
         if (stopped) return;
-        appended = follower.replace(new TextDecoder().decode(bytes));
+        // (A character the read cut in half waits for its next bytes, as with a push.)
         decoder = new TextDecoder();
+        appended = follower.replace(decoder.decode(bytes, { stream: true }));
         seen = bytes.slice(-SEEN);
       } else {
         if (stopped) return;

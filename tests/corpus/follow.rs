@@ -22,11 +22,11 @@ fn uuids_reused(text: &str) -> bool {
     })
 }
 
-/// Follows `text` in pieces of whole lines (at most about 200 pushes); the log once settled and
+/// Follows `text` in pieces of whole lines (at most about 60 pushes); the log once settled and
 /// the rewinds the follower wrote.
 fn followed(format: Format, text: &str) -> (Vec<Record>, usize) {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let per_push = lines.len().div_ceil(200).max(1);
+    let per_push = lines.len().div_ceil(60).max(1);
     let mut follower = IncrementalImport::new(Some(format));
     let mut log: Vec<Record> = Vec::new();
     let mut rewound = 0;

@@ -380,8 +380,10 @@ test('each module stays within its size budget', () => {
   // beside its history (usage per request, Cline's truncations: +5.4 KB, 344,458 B), and for a
   // line-read file rewritten under its reader, compared whole from then on (+0.6 KB, 345,081 B),
   // and for a followed file's last model turn held back as pending until the file goes past it,
-  // found by the core's request points (+2.2 KB, 347,252 B); BENCHMARKS.md.
-  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 347_500 };
+  // found by the core's request points (+2.2 KB, 347,252 B), and for a task's history imported
+  // once with its chat and the rewind kept from naming a prompt the log lacks (+0.5 KB,
+  // 347,749 B); BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 348_000 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

@@ -9,16 +9,18 @@
 //! still being written may yet change (Claude Code writes a message a block per line, with its
 //! usage on each, and runs its calls while it streams), so they are handed back as `pending`:
 //! the log and its pending records replay to the view a whole import of the file gives, and the
-//! log itself only gains what no later line can change — each request once. [`IncrementalImport::settle`]
-//! appends the pending records when the file is done with. Where a settled record changed (a
-//! Gemini CLI `$rewindTo`, a new branch in a Claude Code file), the log gains a `rewind` to before
-//! the last prompt both imports share, and the longer import's records from that prompt on.
+//! log itself gains each request once, unless the file changes a settled record.
+//! [`IncrementalImport::settle`] appends the pending records when the file is done with. Where a
+//! settled record changed (a Gemini CLI `$set` of an earlier message or a `$rewindTo`, a new
+//! branch in a Claude Code file, a document rewritten otherwise), the log gains a `rewind` to
+//! before the last prompt both imports share, and the longer import's records from that prompt on.
 //!
 //! A file whose importer reads it a line at a time, never looking back (a Codex rollout, a pi
 //! session, a Copilot CLI events file: [`crate::LineReader`]), is read by its new lines only:
 //! the reader goes on from where it stopped and the calibration from the last anchor, so a push
 //! costs what the lines it adds cost, and nothing is pending: such a file only appends, and the
-//! log holds exactly the records a whole import writes. The report, which weighs the whole file against its agent's
+//! log holds exactly the records a whole import writes (until the file is rewritten under its
+//! reader: it is then read whole, as any other). The report, which weighs the whole file against its agent's
 //! view, is made when asked for ([`IncrementalImport::report`]).
 //!
 //! A compaction checkpoint names its first kept record by `seq`: the appended copy names that
@@ -142,7 +144,9 @@ impl IncrementalImport {
     }
 
     fn import(&mut self) -> Result<Appended, ImportError> {
-        let nothing = Appended { header: None, records: Vec::new(), rewound: false, pending: Vec::new() };
+        // Nothing new to read (a line still being written, a document read half-written): the
+        // log gains nothing and what was pending still is.
+        let nothing = Appended { header: None, records: Vec::new(), rewound: false, pending: self.numbered_on(&self.pending) };
         // A line still being written waits for its end (Aider's transcript ends each record with one).
         let lines_end = self.text.rfind('\n').map_or(0, |i| i + 1);
         let format = match self.format {
@@ -187,16 +191,25 @@ impl IncrementalImport {
         let same = |a: &Record, b: &Record| a.ts == b.ts && a.body == b.body;
         let common = self.settled.iter().zip(&records).take_while(|(a, b)| same(a, b)).count();
         let mut out = Vec::new();
+        let start = prompt_start_at_or_before(&records, common).max(first_prompt);
         let (from, rewound) = if common == self.settled.len() {
             (common, false)
+        } else if start >= self.settled.len() {
+            // The log holds nothing from the first prompt on, and what came before it changed
+            // (a title set at the top): there is nothing to rewind. The log keeps those records
+            // as it wrote them, and goes on from the first prompt.
+            self.settled = records[..first_prompt].to_vec();
+            self.seq_in_log.resize(first_prompt, self.written);
+            (first_prompt, false)
         } else {
             // Back to before the last prompt both imports share, and the rest again from there
-            // (what came before the first prompt stays as the log has it).
-            let start = prompt_start_at_or_before(&records, common).max(first_prompt);
+            // (what came before the first prompt stays as the log has it, and is taken as the
+            // longer import has it, so that later pushes compare from here).
             let prompt_index = prompt_texts(&records[..start]).len() as u64;
             self.written += 1;
             out.push(Record { seq: self.written, ts: records.get(start).map(|r| r.ts.clone()).unwrap_or_default(), body: RecordBody::Event(Event::Rewind(Rewind { prompt_index })) });
             self.settled.truncate(start);
+            self.settled.clone_from_slice(&records[..start]);
             self.seq_in_log.truncate(start);
             (start, true)
         };

@@ -88,6 +88,9 @@ fn follow(format: Option<Format>, pieces: &[&str]) -> Followed {
         let appended = incremental.push(piece).unwrap();
         rewinds += usize::from(appended.rewound);
         extend(&mut log, appended.records);
+        // A rewind always names a prompt the log holds.
+        let diagnostics = replay(&log).diagnostics;
+        assert!(!diagnostics.iter().any(|d| d.code == contextview::update::codes::REPLAY_REWIND_OUT_OF_RANGE.code), "{diagnostics:?}");
         shown.push(with(&log, appended.pending));
         logs.push(log.clone());
     }
@@ -155,6 +158,36 @@ fn a_file_that_only_grows_gains_each_record_once() {
             assert!(pair[1].starts_with(&pair[0]), "{format}: a log that only grows");
         }
         assert_eq!(followed.settled(), whole(format, text), "{format}");
+    }
+}
+
+#[test]
+fn after_a_rewind_the_log_compares_from_what_it_now_holds() {
+    // The recording's title is set at its end (a `$set` of `summary`): it is written before the
+    // first prompt, which the log cannot take back. The prompts that follow it append as usual.
+    let text = concat!(
+        include_str!("../../../../tests/fixtures/gemini-cli.jsonl"),
+        "\n",
+        r#"{"id":"u8","timestamp":"2026-06-01T10:30:00.000Z","type":"user","content":[{"text":"And the empty header?"}]}"#,
+        "\n",
+        r#"{"id":"g9","timestamp":"2026-06-01T10:30:02.000Z","type":"gemini","content":"That parses too."}"#,
+        "\n",
+        r#"{"id":"u10","timestamp":"2026-06-01T10:30:05.000Z","type":"user","content":[{"text":"Thanks."}]}"#,
+        "\n",
+    );
+    let pieces: Vec<&str> = text.split_inclusive('\n').collect();
+    let title = pieces.iter().position(|p| p.contains(r#""summary":"#)).unwrap();
+    let mut incremental = IncrementalImport::new(Some(Format::GeminiCli));
+    let mut log: Vec<Record> = Vec::new();
+    let mut so_far = String::new();
+    for (i, piece) in pieces.iter().enumerate() {
+        so_far.push_str(piece);
+        let appended = incremental.push(piece).unwrap();
+        if i > title + 1 {
+            assert!(!appended.rewound, "line {}: nothing before it changed", i + 1);
+        }
+        extend(&mut log, appended.records);
+        assert_eq!(view(&with(&log, appended.pending)), view(&whole(Format::GeminiCli, &so_far)), "after line {}", i + 1);
     }
 }
 
@@ -237,11 +270,14 @@ fn a_document_rewritten_whole_is_followed_version_by_version() {
     for (format, versions) in documents {
         let mut incremental = IncrementalImport::new(Some(format));
         let mut log: Vec<Record> = Vec::new();
+        let mut pending = Vec::new();
         for (n, version) in versions.iter().enumerate() {
-            // Read while the agent rewrote it: half a document appends nothing.
+            // Read while the agent rewrote it: half a document appends nothing, and what was
+            // pending still is.
             let half = incremental.replace(&version[..version.len() / 2]).unwrap();
-            assert_eq!(half.records, [], "{format}: half of version {n}");
+            assert_eq!((half.records, half.pending), (vec![], pending), "{format}: half of version {n}");
             let appended = incremental.replace(version).unwrap();
+            pending = appended.pending.clone();
             extend(&mut log, appended.records);
             assert_eq!(view(&with(&log, appended.pending)), view(&import(Some(format), version).unwrap().records), "{format} version {n}");
         }

@@ -128,6 +128,17 @@ async function until(predicate, ms, what) {
   }
 }
 
+/** `import --follow --log LOG FILE` started: its output so far (`out()`, `err()`) and its exit code. */
+function following(file, logPath) {
+  const child = spawn(process.execPath, [cli, 'import', '--follow', '--interval', '40', '--log', logPath, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((r) => child.on('exit', (code) => r(code)));
+  return { child, out: () => stdout, err: () => stderr, exited };
+}
+
 test('import --follow prints a line per new request as the file grows, and writes the log as it grows', async () => {
   const text = fixture('codex.jsonl');
   const lines = text.split(/(?<=\n)/);
@@ -139,15 +150,10 @@ test('import --follow prints a line per new request as the file grows, and write
   const total = new cv.Timeline(whole.log).length;
   const early = new cv.Timeline((await cv.importSession(lines.slice(0, half).join(''), 'codex')).log).length;
   assert.ok(early >= 1 && total > early, `${early} then ${total} requests`);
-  const child = spawn(process.execPath, [cli, 'import', '--follow', '--interval', '40', '--log', logPath, file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise((r) => child.on('exit', (code) => r(code)));
+  const { child, out, err, exited } = following(file, logPath);
   try {
-    const printed = () => stdout.split('\n').filter(Boolean);
-    await until(() => printed().length === early, 30_000, `${early} request lines (stderr: ${stderr})`);
+    const printed = () => out().split('\n').filter(Boolean);
+    await until(() => printed().length === early, 30_000, `${early} request lines (stderr: ${err()})`);
     // The agent writes the rest, a line at a time.
     for (const line of lines.slice(half)) appendFileSync(file, line);
     await until(() => printed().length === total, 30_000, `${total} request lines`);
@@ -165,8 +171,8 @@ test('import --follow prints a line per new request as the file grows, and write
   } finally {
     child.kill('SIGINT');
   }
-  assert.equal(await exited, 0, stderr);
-  assert.match(stderr, /^contextview: following /);
+  assert.equal(await exited, 0, err());
+  assert.match(err(), /^contextview: following /);
 });
 
 test('import --follow on a file that is no session: it waits while the file may still tell, then exits 1 with the error', async () => {
@@ -204,21 +210,16 @@ test('import --follow, interrupted, appends to its log the turn that was still p
   writeFileSync(file, text);
   const whole = await cv.importSession(text);
   const total = new cv.Timeline(whole.log).length;
-  const child = spawn(process.execPath, [cli, 'import', '--follow', '--interval', '40', '--log', logPath, file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise((r) => child.on('exit', (code) => r(code)));
+  const { child, out, err, exited } = following(file, logPath);
   try {
-    await until(() => stdout.split('\n').filter(Boolean).length === total, 30_000, `${total} request lines (stderr: ${stderr})`);
+    await until(() => out().split('\n').filter(Boolean).length === total, 30_000, `${total} request lines (stderr: ${err()})`);
     // The last turn is shown, not stored, while the file may still change it.
     const stored = readFileSync(logPath, 'utf8');
     assert.ok(whole.log.startsWith(stored) && stored.length < whole.log.length, 'the stored log ends before the last turn');
   } finally {
     child.kill('SIGINT');
   }
-  assert.equal(await exited, 0, stderr);
+  assert.equal(await exited, 0, err());
   assert.equal(readFileSync(logPath, 'utf8'), whole.log);
 });
 
@@ -228,12 +229,7 @@ test('import --follow: a file its agent rewrites in place, at a larger size, is 
   const file = join(tmp, 'rewritten.jsonl');
   const logPath = join(tmp, 'rewritten-followed.jsonl');
   writeFileSync(file, text);
-  const child = spawn(process.execPath, [cli, 'import', '--follow', '--interval', '40', '--log', logPath, file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise((r) => child.on('exit', (code) => r(code)));
+  const { child, out, err, exited } = following(file, logPath);
   // Its last two lines taken back, a longer answer in their place: the file is larger than it
   // was, and what it held before its old end is no longer what was read.
   const answer = JSON.stringify({ timestamp: '2026-11-30T11:00:07Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Every one of the four tests passes: nothing is left to fix.'.repeat(4) }] } });
@@ -241,13 +237,13 @@ test('import --follow: a file its agent rewrites in place, at a larger size, is 
   assert.ok(rewritten.length > text.length);
   try {
     const total = new cv.Timeline((await cv.importSession(text)).log).length;
-    await until(() => stdout.split('\n').filter(Boolean).length === total, 30_000, `${total} request lines (stderr: ${stderr})`);
+    await until(() => out().split('\n').filter(Boolean).length === total, 30_000, `${total} request lines (stderr: ${err()})`);
     writeFileSync(file, rewritten);
-    await until(() => /changed what was imported before/.test(stderr), 30_000, `the rewrite to be seen (stderr: ${stderr})`);
+    await until(() => /changed what was imported before/.test(err()), 30_000, `the rewrite to be seen (stderr: ${err()})`);
   } finally {
     child.kill('SIGINT');
   }
-  assert.equal(await exited, 0, stderr);
+  assert.equal(await exited, 0, err());
   // The log, rewound and gone on, builds what a whole import of the rewritten file builds.
   const whole = await cv.importSession(rewritten);
   const body = (log) => {

@@ -239,19 +239,21 @@ test('an OpenCode export opens as recorded with its subagent, each request at th
   assert.deepEqual([...new Set(seen)], ['anthropic claude-sonnet-4-5', 'openai-responses gpt-5']);
 });
 
+/** Writes `text` at the end of the page's file `name` (made anew when `create`), as an agent
+ * writes its session: in a real File System Access handle (the origin's own file system). */
+const growFile = (name, text, create) => page.evaluate(async ({ name, text, create }) => {
+  const dir = await navigator.storage.getDirectory();
+  const handle = await dir.getFileHandle(name, { create });
+  const size = create ? 0 : (await handle.getFile()).size;
+  const writable = await handle.createWritable({ keepExistingData: !create });
+  await writable.seek(size);
+  await writable.write(text);
+  await writable.close();
+}, { name, text, create });
+
 test('a file that grows under the page is followed: the timeline grows, the newest stays the newest, another selection stays', async () => {
   const lines = readFileSync(join(fixtures, 'copilot-cli.jsonl'), 'utf8').split(/(?<=\n)/);
-  // The file as the agent wrote it so far, in a real File System Access handle (the origin's own file system).
-  const grow = (text, { create = false } = {}) => page.evaluate(async ({ text, create }) => {
-    const dir = await navigator.storage.getDirectory();
-    const handle = await dir.getFileHandle('events.jsonl', { create });
-    const size = create ? 0 : (await handle.getFile()).size;
-    const writable = await handle.createWritable({ keepExistingData: !create });
-    await writable.seek(size);
-    await writable.write(text);
-    await writable.close();
-    return handle;
-  }, { text, create });
+  const grow = (text, { create = false } = {}) => growFile('events.jsonl', text, create);
   await grow(lines.slice(0, 12).join(''), { create: true });
   await act(() => page.evaluate(async () => {
     const dir = await navigator.storage.getDirectory();
@@ -281,6 +283,31 @@ test('a file that grows under the page is followed: the timeline grows, the newe
   assert.equal((await view()).figures.bytes, Buffer.byteLength(body));
   await page.evaluate(() => document.body.inspector.unfollow());
   assert.equal((await view()).following, null);
+});
+
+test('a Claude Code file followed under the page shows its last turn while the file may still change it', async () => {
+  const lines = readFileSync(join(fixtures, 'claude-code.jsonl'), 'utf8').split(/(?<=\n)/);
+  const grow = (text, create) => growFile('claude.jsonl', text, create);
+  const half = Math.ceil(lines.length / 2);
+  await grow(lines.slice(0, half).join(''), true);
+  await act(() => page.evaluate(async () => {
+    const dir = await navigator.storage.getDirectory();
+    await document.body.inspector.follow(await dir.getFileHandle('claude.jsonl'), { interval: 50 });
+  }));
+  // The agent writes the rest a line at a time; each message's blocks come a line each.
+  for (const line of lines.slice(half)) await grow(line, false);
+  const whole = write('followed-claude.jsonl', execFileSync(process.execPath, [cli, 'import', join(fixtures, 'claude-code.jsonl')], { encoding: 'utf8' }));
+  const total = execFileSync(process.execPath, [cli, 'timeline', '--session', whole, '--as-recorded'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').length;
+  await page.waitForFunction((total) => JSON.parse(document.body.dataset.view).requests === total && document.body.dataset.state === 'ready', total, { timeout: 30_000 });
+  await walkDone();
+  // The newest request is the whole import's last: its last turn is shown though not settled.
+  const shown = await view();
+  assert.equal(shown.selected, total - 1);
+  const body = execFileSync(process.execPath, [cli, 'timeline', '--session', whole, '--as-recorded', '--at', String(total - 1)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
+  assert.equal(shown.figures.bytes, Buffer.byteLength(body));
+  await page.evaluate(() => document.body.inspector.unfollow());
+  const after = await view();
+  assert.deepEqual([after.following, after.requests], [null, total], 'stopping settles what was pending: the session stays as shown');
 });
 
 test('no element overflows its column and nothing scrolls sideways at 900, 1280, 1600 and 1920 px', async () => {

@@ -15,7 +15,8 @@ const SEEN = 1024;
  * still change (its last model turn) after it — and `added`, what the stored log gains (settled
  * records only: each request once); `report()` is the whole import's report, made when called.
  * `onError(e)` gets a read or import that failed (following goes on). Resolves, after the first
- * read, to `{stop()}`: stopping settles the pending records, and `onLog` gets them as `added`.
+ * read, to `{stop()}`: stopping settles the pending records, and `onLog` gets them as `added`
+ * (its `report()` callable only while `onLog` runs).
  */
 export async function followFile(cv, handle, { interval = 1000, format = null, onLog, onError }) {
   const { IncrementalImport } = await cv.loadLazyModule();
@@ -72,15 +73,18 @@ export async function followFile(cv, handle, { interval = 1000, format = null, o
   return {
     stop() {
       if (stopped) return;
-      clearInterval(timer);
-      const rest = follower.settle();
-      const last = rest.log === '' ? null : follower.report();
       stopped = true;
-      follower.free();
-      if (rest.log === '') return;
-      log += rest.log;
-      pending = '';
-      onLog({ log, added: rest.log, rewound: false, report: () => last });
+      clearInterval(timer);
+      try {
+        const rest = follower.settle();
+        if (rest.log === '') return;
+        log += rest.log;
+        pending = '';
+        // (Its report is made only if asked for, before the follower is freed.)
+        onLog({ log, added: rest.log, rewound: false, report: () => follower.report() });
+      } finally {
+        follower.free();
+      }
     },
   };
 }

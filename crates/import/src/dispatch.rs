@@ -136,7 +136,7 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
     let chat = children.iter().copied().find(|c| is_task && cline_task::ui::is_ui_messages(c));
     let parent = match chat {
         Some(_) => import_with_chat(told, parent_text, chat)?,
-        None => import(format, parent_text)?,
+        None => import(told, parent_text)?,
     };
     let children: Vec<&str> = children.iter().copied().filter(|c| Some(*c) != chat).collect();
     let format = parent.report.format;

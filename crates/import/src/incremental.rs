@@ -144,9 +144,6 @@ impl IncrementalImport {
     }
 
     fn import(&mut self) -> Result<Appended, ImportError> {
-        // Nothing new to read (a line still being written, a document read half-written): the
-        // log gains nothing and what was pending still is.
-        let nothing = Appended { header: None, records: Vec::new(), rewound: false, pending: self.numbered_on(&self.pending) };
         // A line still being written waits for its end (Aider's transcript ends each record with one).
         let lines_end = self.text.rfind('\n').map_or(0, |i| i + 1);
         let format = match self.format {
@@ -154,7 +151,7 @@ impl IncrementalImport {
             None => match detect(&self.text[..lines_end]).or_else(|| detect(&self.text)) {
                 Some(f) => f,
                 // The first lines may not tell yet.
-                None if self.text.len() < 64 * 1024 => return Ok(nothing),
+                None if self.text.len() < 64 * 1024 => return Ok(self.unchanged()),
                 None => return Err(import(None, &self.text).err().unwrap_or(ImportError::UnknownFormat(String::new()))),
             },
         };
@@ -165,20 +162,20 @@ impl IncrementalImport {
         let whole_document = is_document(format, &self.text);
         let text = if whole_document { self.text.as_str() } else { &self.text[..lines_end] };
         if text.trim().is_empty() {
-            return Ok(nothing);
+            return Ok(self.unchanged());
         }
         let imported = import(Some(format), text)?;
         // A document rewritten in place may be read half-written: wait until it is JSON again.
         let unreadable = imported.records.is_empty() && imported.report.diagnostics.iter().any(|d| d.code == codes::IMPORT_MALFORMED_LINE.code);
         if whole_document && unreadable {
-            return Ok(nothing);
+            return Ok(self.unchanged());
         }
         self.format = Some(format);
         // What comes before the first prompt (an agent's environment turn, its first model) may
         // still change until a prompt follows it: nothing is written before one.
         let mut records = imported.records;
         let Some(first_prompt) = (0..records.len()).find(|&i| is_real_prompt_start(i.checked_sub(1).map(|p| &records[p]), &records[i])) else {
-            return Ok(nothing);
+            return Ok(self.unchanged());
         };
         let header = match &self.header {
             Some(_) => None,
@@ -191,10 +188,11 @@ impl IncrementalImport {
         let same = |a: &Record, b: &Record| a.ts == b.ts && a.body == b.body;
         let common = self.settled.iter().zip(&records).take_while(|(a, b)| same(a, b)).count();
         let mut out = Vec::new();
-        let start = prompt_start_at_or_before(&records, common).max(first_prompt);
+        // (Where a rewind would start: only looked for when a settled record changed.)
+        let start = || prompt_start_at_or_before(&records, common).max(first_prompt);
         let (from, rewound) = if common == self.settled.len() {
             (common, false)
-        } else if start >= self.settled.len() {
+        } else if start() >= self.settled.len() {
             // The log holds nothing from the first prompt on, and what came before it changed
             // (a title set at the top): there is nothing to rewind. The log keeps those records
             // as it wrote them, and goes on from the first prompt.
@@ -205,6 +203,7 @@ impl IncrementalImport {
             // Back to before the last prompt both imports share, and the rest again from there
             // (what came before the first prompt stays as the log has it, and is taken as the
             // longer import has it, so that later pushes compare from here).
+            let start = start();
             let prompt_index = prompt_texts(&records[..start]).len() as u64;
             self.written += 1;
             out.push(Record { seq: self.written, ts: records.get(start).map(|r| r.ts.clone()).unwrap_or_default(), body: RecordBody::Event(Event::Rewind(Rewind { prompt_index })) });
@@ -220,6 +219,12 @@ impl IncrementalImport {
         let pending = self.numbered_on(&records[settle_to..]);
         self.pending = records.split_off(settle_to);
         Ok(Appended { header, records: out, rewound, pending })
+    }
+
+    /// Nothing new to read (a line still being written, a document read half-written, no prompt
+    /// yet): the log gains nothing, and what was pending still is.
+    fn unchanged(&self) -> Appended {
+        Appended { header: None, records: Vec::new(), rewound: false, pending: self.numbered_on(&self.pending) }
     }
 
     /// The file is done with (or its reader stops): the pending records are appended as they

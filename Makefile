@@ -18,10 +18,14 @@ PROVIDERS := anthropic openai-chat openai-responses gemini
 # 159 s for a clean build on two cores, while the tests run 15 s longer.
 WASM_TEST_PROFILE := --config profile.test.opt-level=0
 
-.PHONY: setup build demo serve test test-package test-long test-native test-wasm test-wasm-node test-wasm-browser test-js bench fuzz clean
+.PHONY: setup setup-wasm-test build demo serve test test-package test-long test-native test-wasm test-wasm-node test-wasm-browser test-js bench fuzz clean
 
 setup:
 	scripts/install-tools.sh
+
+# The above, and the wasm-bindgen CLI for its test runner (the wasm integration suite).
+setup-wasm-test:
+	scripts/install-tools.sh --test-runner
 
 build: setup
 	scripts/build.sh
@@ -72,13 +76,13 @@ test-long:
 # release or after touching what differs on wasm32 (sizes, time, panics): `test-wasm` in Node and
 # in Chromium side by side, `test-wasm-node` in Node in two halves, `test-wasm-browser` in
 # Chromium (scripts/wasm-tests.sh).
-test-wasm: setup
+test-wasm: setup-wasm-test
 	scripts/wasm-tests.sh both $(WASM_TEST_PROFILE)
 
-test-wasm-node: setup
+test-wasm-node: setup-wasm-test
 	scripts/wasm-tests.sh node $(WASM_TEST_PROFILE)
 
-test-wasm-browser: setup
+test-wasm-browser: setup-wasm-test
 	scripts/wasm-tests.sh browser $(WASM_TEST_PROFILE)
 
 # Two test files at a time, the longest first so that no long one is left to run alone at the

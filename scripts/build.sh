@@ -6,8 +6,11 @@
 #   cargo (release, wasm32) -> wasm-bindgen --target web (pkg/web) and --target nodejs (pkg/node)
 #   -> wasm-opt once (npm binaryen 132; never Debian's wasm-opt 108) -> one copy, in pkg/web,
 #   which the nodejs glue is pointed at. Then pkg-template/* into pkg/.
-# Needs: rust target wasm32-unknown-unknown, wasm-bindgen CLI equal to the crate's wasm-bindgen,
-# node_modules (npm ci). scripts/install-tools.sh installs all three.
+# The wasm-bindgen step is tools/bindgen: the CLI's library at the crate's exact version, called
+# as the CLI calls it (the same bytes out), compiled here beside the modules in 60 CPU-seconds
+# (`cargo install wasm-bindgen-cli` takes about 200: it builds the CLI's test runner too).
+# Needs: rust target wasm32-unknown-unknown, node_modules (npm ci); scripts/install-tools.sh
+# installs both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
@@ -31,11 +34,11 @@ WASM_OPT_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enab
 
 die() { echo "build.sh: $*" >&2; exit 1; }
 
-# The CLI must match the wasm-bindgen crate version locked in Cargo.lock exactly.
-want=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/[^0-9.]/,""); print; exit}' Cargo.lock 2>/dev/null || true)
-have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}') || true
-[ -n "$have" ] || die "wasm-bindgen CLI not found (run scripts/install-tools.sh)"
-[ -z "$want" ] || [ "$want" = "$have" ] || die "wasm-bindgen CLI $have != crate $want (run scripts/install-tools.sh)"
+# The bindgen library must be the wasm-bindgen crate's version exactly (Cargo.lock holds both).
+locked() { awk -v n="$1" '$0 == "name = \"" n "\"" {getline; gsub(/[^0-9.]/,""); print; exit}' Cargo.lock; }
+want=$(locked wasm-bindgen)
+have=$(locked wasm-bindgen-cli-support)
+[ -n "$want" ] && [ "$want" = "$have" ] || die "wasm-bindgen-cli-support ${have:-missing} != wasm-bindgen ${want:-missing} in Cargo.lock (tools/bindgen/Cargo.toml pins it)"
 [ -x "$WASM_OPT" ] || die "$WASM_OPT missing (run npm ci)"
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -43,19 +46,27 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # and linked into each. The lazy module's own crates (crates/lazy, the importers, discovery) are
 # built at opt-level "z" by the per-package overrides in Cargo.toml: their code runs once per
 # import or discovery, not once per request (BENCHMARKS.md).
+# The bindgen tool compiles beside the modules, in a target directory of its own (one cargo would
+# wait for the other's lock); unoptimised, as measured: 60 CPU-seconds to compile and 4.5 s for
+# the four runs, against 172 and 1.2 at opt-level 1.
+TOOL=target/tools/tool/contextview-bindgen
+echo "[build] cargo build --profile tool -p $NAME-bindgen --target-dir target/tools (beside the modules)"
+cargo build --locked --quiet --profile tool -p "$NAME-bindgen" --target-dir target/tools &
+tool_pid=$!
 echo "[build] cargo build --profile release --target wasm32-unknown-unknown -p $NAME-first -p $NAME-lazy --target-dir $TARGET_DIR"
-cargo build --profile release --target wasm32-unknown-unknown -p "$NAME-first" -p "$NAME-lazy" --target-dir "$TARGET_DIR"
+cargo build --locked --profile release --target wasm32-unknown-unknown -p "$NAME-first" -p "$NAME-lazy" --target-dir "$TARGET_DIR"
+wait "$tool_pid" || die "tools/bindgen did not compile"
 for module in first lazy; do
   cp "$TARGET_DIR/wasm32-unknown-unknown/release/${NAME}_$module.wasm" "$tmp/$module.wasm"
 done
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-echo "[build] wasm-bindgen $have (web, nodejs); wasm-opt -Oz ($("$WASM_OPT" --version))"
+echo "[build] wasm-bindgen $have (web, nodejs: tools/bindgen); wasm-opt -Oz ($("$WASM_OPT" --version))"
 for module in first lazy; do
   case $module in first) name=$NAME ;; lazy) name=${NAME}_lazy ;; esac
-  wasm-bindgen "$tmp/$module.wasm" --target web    --out-dir "$OUT/web"  --out-name "$name"
-  wasm-bindgen "$tmp/$module.wasm" --target nodejs --out-dir "$OUT/node" --out-name "$name"
+  "$TOOL" "$tmp/$module.wasm" --target web    --out-dir "$OUT/web"  --out-name "$name"
+  "$TOOL" "$tmp/$module.wasm" --target nodejs --out-dir "$OUT/node" --out-name "$name"
   cmp -s "$OUT/web/${name}_bg.wasm" "$OUT/node/${name}_bg.wasm" \
     || die "the _bg.wasm differs between targets; optimise each separately"
   # One .wasm per module in the package: the CommonJS glue (Node's `require`, and `import`

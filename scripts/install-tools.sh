@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need on a fresh machine of this kind.
 # Idempotent: each step is skipped when its tool is already present. The network- and
-# disk-bound installs (Chromium from Debian, npm ci) run in the background while the
-# wasm-bindgen CLI compiles; a failure in any of them fails the script.
+# disk-bound installs (Chromium from Debian, npm ci) run in the background; a failure in any of
+# them fails the script. `--test-runner` also installs the wasm-bindgen CLI, whose
+# wasm-bindgen-test-runner runs the integration suite as wasm (`make test-wasm`); the package's
+# build needs only its bindgen step, which scripts/build.sh compiles itself (tools/bindgen).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # One install at a time: `make test` runs its two sides at once, and each may call this (a second
@@ -42,7 +44,7 @@ fi
 
 rustup target add wasm32-unknown-unknown
 
-if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WBV" ]; then
+if [ "${1:-}" = --test-runner ] && [ "$(wasm-bindgen-test-runner --version 2>/dev/null)" != "wasm-bindgen-test-runner $WBV" ]; then
   echo "[install] wasm-bindgen-cli $WBV"
   if ! cargo install wasm-bindgen-cli --version "$WBV" --locked; then
     # The published lockfile pins a webpki-roots version the reachable registry lacks;

@@ -129,6 +129,7 @@ fn the_crates_depend_one_way_and_the_core_on_no_javascript() {
         ("crates/js", vec!["contextview"], true),
         ("crates/first", vec!["contextview", "contextview-js"], true),
         ("crates/lazy", vec!["contextview", "contextview-discovery", "contextview-import", "contextview-js"], true),
+        ("tools/bindgen", vec![], false),
     ] {
         let deps = build_dependencies(&manifest(&format!("{krate}/Cargo.toml")));
         assert_eq!(ours(&deps), expected, "{krate}");

@@ -52,7 +52,7 @@ export function init(input) {
   return ready;
 }
 
-export const { loadLazyModule, lazyModuleLoaded, importSession, importTree } = lazy;
+export const { loadLazyModule, lazyModuleLoaded, importSession, importTree, importOpenCodeStorage } = lazy;
 
 /**
  * Discovers rules and skills (see discover.mjs) with the lazy module's engine, loading it on

@@ -3,7 +3,7 @@
 // 2 usage error (bad arguments, unknown subcommand/provider, unreadable file).
 import { appendFileSync, closeSync, existsSync, mkdirSync, openAsBlob, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as cv from './node.mjs';
 import { followFile } from './inspector/follow.mjs';
@@ -290,15 +290,21 @@ async function runImport(values, [file]) {
   }
   if (values.follow) return runFollow(values, file);
   for (const option of ['log', 'interval']) if (values[option] !== undefined) throw new UsageError(`--${option} needs --follow`);
-  const text = readText(file, 'session');
-  const childDir = values.children ?? defaultChildren(file, text);
-  // (A Gemini CLI subagent's recording may be whole JSON, v0.37 and v0.38.)
-  const children = jsonlFiles(childDir, values.children !== undefined, ['.jsonl', '.json']);
-  // A Cline, Roo Code or Kilo Code task's chat beside its history: its requests' usage, Cline's
-  // truncations (the import takes it as the task's, not as a child).
-  const chat = join(dirname(file), 'ui_messages.json');
-  const given = /(^|[\\/])api_conversation_history\.json$/.test(file) && existsSync(chat) ? [readText(chat, 'chat')] : [];
-  const tree = await cv.importTree(text, [...given, ...children.map((c) => c.text)], from);
+  const storage = (from === undefined || from === 'opencode') && values.children === undefined ? openCodeStorage(file) : null;
+  let tree, children;
+  if (storage) {
+    ({ tree, children } = await importOpenCodeStorage(storage));
+  } else {
+    const text = readText(file, 'session');
+    const childDir = values.children ?? defaultChildren(file, text);
+    // (A Gemini CLI subagent's recording may be whole JSON, v0.37 and v0.38.)
+    children = jsonlFiles(childDir, values.children !== undefined, ['.jsonl', '.json']);
+    // A Cline, Roo Code or Kilo Code task's chat beside its history: its requests' usage, Cline's
+    // truncations (the import takes it as the task's, not as a child).
+    const chat = join(dirname(file), 'ui_messages.json');
+    const given = /(^|[\\/])api_conversation_history\.json$/.test(file) && existsSync(chat) ? [readText(chat, 'chat')] : [];
+    tree = await cv.importTree(text, [...given, ...children.map((c) => c.text)], from);
+  }
   const all = [tree.parent, ...tree.children];
   process.stderr.write(formatImportReport(tree.parent.report) + '\n');
   for (const [i, child] of tree.children.entries()) {
@@ -324,6 +330,54 @@ async function runImport(values, [file]) {
     process.stdout.write(tree.parent.log);
   }
   if (values.strict && all.some((i) => i.report.fidelity?.missing?.length)) process.exitCode = 1;
+}
+
+/**
+ * OpenCode's storage folder (up to 1.1), when FILE is a session's file in it
+ * (`<storage>/session/<project>/<id>.json`): the session's files, and those of the project's
+ * sessions whose `parentID` is its id (its subagents'), each as paths.
+ */
+function openCodeStorage(file) {
+  const root = dirname(dirname(dirname(file)));
+  if (!file.endsWith('.json') || basename(dirname(dirname(file))) !== 'session' || !existsSync(join(root, 'message'))) return null;
+  const list = (dir) => (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')).sort().map((n) => join(dir, n)) : []);
+  const filesOf = (session) => {
+    const messages = list(join(root, 'message', basename(session, '.json')));
+    return { session, messages, parts: messages.flatMap((m) => list(join(root, 'part', basename(m, '.json')))) };
+  };
+  const id = basename(file, '.json');
+  const parentOf = (path) => {
+    try {
+      return JSON.parse(readFileSync(path, 'utf8')).parentID;
+    } catch {
+      return undefined;
+    }
+  };
+  const children = list(dirname(file)).filter((path) => path !== file && parentOf(path) === id).map(filesOf);
+  return { parent: filesOf(file), children };
+}
+
+/**
+ * Imports a storage folder's session (`openCodeStorage`): each file left out is named by its
+ * path in the reports (the import names it by its place among the files given).
+ */
+async function importOpenCodeStorage({ parent, children }) {
+  const texts = (files) => ({
+    session: existsSync(files.session) ? readText(files.session, 'session') : '',
+    messages: files.messages.map((m) => readText(m, 'message')),
+    parts: files.parts.map((p) => readText(p, 'part')),
+  });
+  const tree = await cv.importOpenCodeStorage(texts(parent), children.map(texts));
+  const named = (report, files) => {
+    for (const d of report.diagnostics) {
+      const at = /^(messages|parts)\[(\d+)\]$/.exec(d.path ?? '');
+      if (at) d.path = files[at[1]][Number(at[2])];
+      else if (d.path === 'session') d.path = files.session;
+    }
+  };
+  named(tree.parent.report, parent);
+  tree.children.forEach((child, i) => named(child.report, children[i]));
+  return { tree, children: children.map((c) => ({ path: c.session })) };
 }
 
 /**
@@ -589,7 +643,7 @@ function formatImportReport(r) {
   const unmapped = Object.entries(r.unmapped ?? {});
   if (unmapped.length) lines.push('  not mapped: ' + unmapped.map(([k, n]) => `${k} ${n}`).join(', '));
   const diags = r.diagnostics ?? [];
-  for (const d of diags.slice(0, 5)) lines.push(`  ${d.severity}${d.line ? ` line ${d.line}` : ''}: ${d.code}: ${firstLine(d.message)}`);
+  for (const d of diags.slice(0, 5)) lines.push(`  ${d.severity}${d.line ? ` line ${d.line}` : ''}${d.path ? ` ${d.path}` : ''}: ${d.code}: ${firstLine(d.message)}`);
   if (diags.length > 5) lines.push(`  … and ${diags.length - 5} more`);
   return lines.join('\n');
 }

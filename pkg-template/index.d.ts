@@ -56,6 +56,8 @@ export interface LazyModule {
   importSession(text: string, format?: ImportFormat | null): ImportResult;
   /** Imports a session with its subagents' own files, each linked to its call. */
   importTree(text: string, children: string[], format?: ImportFormat | null): ImportTreeResult;
+  /** Imports an OpenCode session from its storage folder's files, with its subagents'. */
+  importOpenCodeStorage(session: OpenCodeStorage, children?: OpenCodeStorage[] | null): ImportTreeResult;
   /**
    * A session file followed while its agent writes it: `push(added)` or `replace(whole)` returns
    * the lines its log gains (`ImportAppended`), which replays to the view a whole import gives.
@@ -87,8 +89,18 @@ export function importSession(text: string, format?: ImportFormat | null): Promi
  */
 export function importTree(text: string, children: string[], format?: ImportFormat | null): Promise<ImportTreeResult>;
 
-export type { ImportAppended, ImportResult, ImportTreeResult, IncrementalImport, WorkspaceEngine } from './web/contextview_lazy.js';
-import type { ImportResult, ImportTreeResult, IncrementalImport, WorkspaceEngine } from './web/contextview_lazy.js';
+/**
+ * Imports an OpenCode session from its storage folder (OpenCode up to 1.1; since 1.2 it keeps
+ * `opencode.db`: export the session and use `importTree`): the session's file, its messages' and
+ * their parts', in any order, with its subagents' sessions (those whose `parentID` is its id),
+ * each put together as `opencode export` writes it and imported as `importTree` imports exports.
+ * Files that cannot take their place are named in each report's diagnostics
+ * (`import.storage_file_left_out`). Loads the lazy module on first use.
+ */
+export function importOpenCodeStorage(session: OpenCodeStorage, children?: OpenCodeStorage[] | null): Promise<ImportTreeResult>;
+
+export type { ImportAppended, ImportResult, ImportTreeResult, IncrementalImport, OpenCodeStorage, WorkspaceEngine } from './web/contextview_lazy.js';
+import type { ImportResult, ImportTreeResult, IncrementalImport, OpenCodeStorage, WorkspaceEngine } from './web/contextview_lazy.js';
 
 /**
  * Instantiates the wasm synchronously from its bytes or a compiled module (browser entry); a

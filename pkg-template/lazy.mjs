@@ -9,7 +9,7 @@
 import { ContextviewError, ContextviewTypeError } from './errors.mjs';
 
 /** What the lazy module exports, once loaded. */
-const EXPORTS = ['importSession', 'importTree', 'IncrementalImport', 'WorkspaceEngine'];
+const EXPORTS = ['importSession', 'importTree', 'importOpenCodeStorage', 'IncrementalImport', 'WorkspaceEngine'];
 
 /**
  * Binds the loader to one entry's `load(source)`, which resolves to the lazy module's glue once
@@ -95,8 +95,13 @@ export function bindLazy(load, { acceptsSource = true } = {}) {
     return (await loadLazyModule()).importTree(text, children, format);
   }
 
+  /** Imports an OpenCode session from its storage folder's files, with its subagents'. */
+  async function importOpenCodeStorage(session, children) {
+    return (await loadLazyModule()).importOpenCodeStorage(session, children);
+  }
+
   /** Whether the lazy module is loaded (it is only once something needed it). */
   const lazyModuleLoaded = () => loaded !== undefined;
 
-  return { initInput, initReady, loadLazyModule, importSession, importTree, lazyModuleLoaded };
+  return { initInput, initReady, loadLazyModule, importSession, importTree, importOpenCodeStorage, lazyModuleLoaded };
 }

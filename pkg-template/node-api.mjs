@@ -28,7 +28,7 @@ export const {
 // The lazy module (see lazy.mjs): its CommonJS glue is required, and the .wasm read, on first
 // use only (the glue reads the web build's copy, as the first-load glue does).
 const lazy = bindLazy(async () => require('./node/contextview_lazy.js'), { acceptsSource: false });
-export const { loadLazyModule, lazyModuleLoaded, importSession, importTree } = lazy;
+export const { loadLazyModule, lazyModuleLoaded, importSession, importTree, importOpenCodeStorage } = lazy;
 
 // Discovery of rules and skills (JavaScript driver over the lazy module's WorkspaceEngine; see
 // discover.mjs).

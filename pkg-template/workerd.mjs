@@ -35,7 +35,7 @@ const lazy = bindLazy(async (source) => {
   glue.initSync({ module: source ?? (await import('./web/contextview_lazy_bg.wasm')).default });
   return glue;
 });
-export const { loadLazyModule, lazyModuleLoaded, importSession, importTree } = lazy;
+export const { loadLazyModule, lazyModuleLoaded, importSession, importTree, importOpenCodeStorage } = lazy;
 export const { discover } = bindDiscover(async () => (await lazy.loadLazyModule()).WorkspaceEngine);
 
 /**

@@ -70,7 +70,7 @@ test('ESM, CJS and exports-map CJS share one instance and one API', async () => 
   const webApi = Object.keys(web).filter((k) => !internal.has(k)).sort();
   // Written in JavaScript (pkg-template/discover.mjs, lazy.mjs, node-fs.mjs, storage*.mjs, timeline.mjs), not generated
   // by wasm-bindgen.
-  const jsApi = ['discover', 'loadLazyModule', 'lazyModuleLoaded', 'importSession', 'importTree', 'Workspace', 'memoryFs', 'browserFs', 'fileListFs', 'nodeFs', 'nodeFileStorage', 'StorageError', 'faultyStorage', 'DurableSession', 'openSession', 'openSubagent', 'Timeline', 'receive', 'AnswerStream', 'ProviderError', 'send', 'Turn', 'ContextviewError', 'ContextviewTypeError'];
+  const jsApi = ['discover', 'loadLazyModule', 'lazyModuleLoaded', 'importSession', 'importTree', 'importOpenCodeStorage', 'Workspace', 'memoryFs', 'browserFs', 'fileListFs', 'nodeFs', 'nodeFileStorage', 'StorageError', 'faultyStorage', 'DurableSession', 'openSession', 'openSubagent', 'Timeline', 'receive', 'AnswerStream', 'ProviderError', 'send', 'Turn', 'ContextviewError', 'ContextviewTypeError'];
   assert.deepEqual(jsApi.filter((k) => typeof cv[k] !== 'function'), [], 'node.mjs exports the discovery and storage API');
   const esmApi = Object.keys(cv).filter((k) => !jsApi.includes(k)).sort();
   assert.deepEqual(esmApi, [...webApi, 'init'].sort(), 'node.mjs exports what the web build exports, plus init');
@@ -382,8 +382,9 @@ test('each module stays within its size budget', () => {
   // and for a followed file's last model turn held back as pending until the file goes past it,
   // found by the core's request points (+2.2 KB, 347,252 B), and for a task's history imported
   // once with its chat and the rewind kept from naming a prompt the log lacks (+0.5 KB,
-  // 347,749 B); BENCHMARKS.md.
-  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 348_000 };
+  // 347,749 B), and for an OpenCode storage folder's files put together as its export
+  // (`importOpenCodeStorage`: +3.6 KB, 351,409 B); BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 352_000 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -205,6 +205,48 @@ test('an OpenCode export imports what OpenCode sends, with the subagent its task
   const r = run(['import', fixture('opencode/ses-main.json')]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /^contextview: import opencode: 10 lines -> \d+ records/);
+});
+
+test('an OpenCode storage folder imports as its export does, with its subagent, and names each file it leaves out', async () => {
+  const storage = fixture('opencode-storage');
+  // A directory listing promises no order: the files are given in reverse.
+  const list = (dir) => readdirSync(dir).sort().reverse().map((name) => join(dir, name));
+  const filesOf = (session) => {
+    const messages = list(join(storage, 'message', session));
+    return {
+      session: readFileSync(join(storage, 'session/9a1c0e4f5b6a', `${session}.json`), 'utf8'),
+      messages: messages.map((m) => readFileSync(m, 'utf8')),
+      parts: messages.flatMap((m) => list(join(storage, 'part', m.slice(m.lastIndexOf('/') + 1, -5)))).map((p) => readFileSync(p, 'utf8')),
+    };
+  };
+  const [main, subagent] = [filesOf('ses_7a01c0ffee01AbCdEfGhIjKlMn'), filesOf('ses_7a01c0ffee02OpQrStUvWxYzAb')];
+  const fromStorage = await cv.importOpenCodeStorage(main, [subagent]);
+  const fromExport = await cv.importTree(readFileSync(fixture('opencode/ses-main.json'), 'utf8'), [readFileSync(fixture('opencode/ses-subagent.json'), 'utf8')]);
+  assert.deepEqual(fromStorage, fromExport);
+  assert.equal(cv.parseLog(fromStorage.children[0].log).header.parentCallId, 'toolu_o2');
+  // The CLI, given the session's file in the folder, finds its messages, parts and subagent (and
+  // not the project's other session).
+  const sessionFile = join(storage, 'session/9a1c0e4f5b6a/ses_7a01c0ffee01AbCdEfGhIjKlMn.json');
+  const r = run(['import', sessionFile]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, fromExport.parent.log);
+  assert.match(r.stderr, /^contextview: import opencode: 10 lines -> \d+ records/);
+  assert.match(r.stderr, /1 subagent\(s\) answered its calls; 1 of their sessions imported\n/);
+  assert.doesNotMatch(r.stderr, /ses_7a01c0ffee00|not a subagent/);
+  // A part cut short (written while it was read): left out, named by its path; the rest imports.
+  const copy = join(tmp, 'opencode-storage');
+  cpSync(storage, copy, { recursive: true });
+  const cut = join(copy, 'part/msg_b0e5d4c3b208Aa11Bb22Cc33Dd/prt_b0e5d4c3b208Aa11Bb22Cc33Dd02.json');
+  writeFileSync(cut, readFileSync(cut, 'utf8').slice(0, 40));
+  const broken = run(['import', join(copy, 'session/9a1c0e4f5b6a/ses_7a01c0ffee01AbCdEfGhIjKlMn.json')]);
+  assert.equal(broken.code, 0, broken.stderr);
+  assert.ok(broken.stderr.includes(`  error ${cut}: import.storage_file_left_out: not JSON (`), broken.stderr);
+  assert.match(r.stdout, /Adding an index on cart\.user_id fixes it/);
+  assert.doesNotMatch(broken.stdout, /Adding an index on cart\.user_id fixes it/);
+  // Wrong-typed arguments name themselves.
+  await assert.rejects(cv.importOpenCodeStorage('{}'), { name: 'ContextviewTypeError', message: /`session` must be an object/ });
+  await assert.rejects(cv.importOpenCodeStorage({ ...main, parts: [1] }), { name: 'ContextviewTypeError', message: /`session\.parts` must be an array of strings/ });
+  await assert.rejects(cv.importOpenCodeStorage(main, [{ session: '' }]), { name: 'ContextviewTypeError', message: /`children\[0\]\.messages`/ });
 });
 
 test('an Aider chat history imports its last run as the view, and says what a transcript cannot give back', async () => {

@@ -38,7 +38,7 @@ test('the first import loads the lazy module, once; its exports are then synchro
   assert.equal(cv.lazyModuleLoaded(), true);
   assert.notEqual(require.cache[lazyGlue], undefined);
   assert.equal(await cv.loadLazyModule(), lazy, 'the same module every time');
-  assert.deepEqual(Object.keys(lazy).sort(), ['IncrementalImport', 'WorkspaceEngine', 'importSession', 'importTree']);
+  assert.deepEqual(Object.keys(lazy).sort(), ['IncrementalImport', 'WorkspaceEngine', 'importOpenCodeStorage', 'importSession', 'importTree']);
   assert.equal(imported.report.format, 'claude-code');
   assert.deepEqual(lazy.importSession(claudeCode), imported, 'the synchronous import gives what the promise gave');
   // The log it wrote opens in the first-load module, which never saw the importer.

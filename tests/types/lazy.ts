@@ -4,11 +4,13 @@ import {
   init,
   importSession,
   importTree,
+  importOpenCodeStorage,
   loadLazyModule,
   lazyModuleLoaded,
   ContextviewError,
   type ImportResult,
   type ImportTreeResult,
+  type OpenCodeStorage,
   type LazyModule,
   type LazySource,
 } from 'contextview';
@@ -25,6 +27,13 @@ export async function lazyApi(text: string, children: string[]): Promise<string[
   const before: boolean = lazyModuleLoaded();
   const imported: ImportResult = await importSession(text, 'codex');
   const tree: ImportTreeResult = await importTree(text, children);
+  const storage: OpenCodeStorage = { session: text, messages: children, parts: [] };
+  const fromStorage: ImportTreeResult = await importOpenCodeStorage(storage, [storage]);
+  await importOpenCodeStorage(storage);
+  // @ts-expect-error a storage session is its files, not one text
+  await importOpenCodeStorage(text);
+  // @ts-expect-error each subagent's files too
+  await importOpenCodeStorage(storage, [text]);
   // @ts-expect-error the import is a promise: its log is there once awaited
   importSession(text).log;
   // @ts-expect-error an unknown format
@@ -39,5 +48,5 @@ export async function lazyApi(text: string, children: string[]): Promise<string[
   } catch (e) {
     if (e instanceof ContextviewError && e.code === 'lazy_module_unavailable') return [];
   }
-  return [String(before), imported.log, tree.parent.log, now.log];
+  return [String(before), imported.log, tree.parent.log, fromStorage.parent.log, now.log];
 }

@@ -17,5 +17,6 @@ contextview::declare_codes! {
     IMPORT_UNKNOWN_PARENT = "import.unknown_parent", Warning, "an entry whose parent is not on the current branch; appended at the end";
     IMPORT_COMPACTION_KEEPS_UNKNOWN_ENTRY = "import.compaction_keeps_unknown_entry", Warning, "a compaction that keeps from an entry not on the branch; nothing before it is kept";
     IMPORT_COMPACTION_WITHOUT_SUMMARY = "import.compaction_without_summary", Warning, "a compact boundary with no summary after it";
+    IMPORT_STORAGE_FILE_LEFT_OUT = "import.storage_file_left_out", Error, "a file of OpenCode's storage folder that cannot take its place in the session (not JSON, no `id`, another session's message, a part of a message not given, an id given twice); left out";
     IMPORT_SIDECHAINS_LEFT_OUT = "import.sidechains_left_out", Info, "subagent (sidechain) entries, which are not the main conversation; counted, not imported";
 }

@@ -223,6 +223,27 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
     Ok(ImportedTree { parent, children: imported, missing, unlinked })
 }
 
+/// An OpenCode session read from its storage folder (OpenCode up to 1.1), with its subagents'
+/// sessions from the same folder: each put together as `opencode export` writes it
+/// ([`opencode::storage::assemble`]), then imported and linked as [`import_tree`] does exports.
+/// Each report's diagnostics start with the files its session's assembly left out.
+pub fn import_opencode_storage(parent: opencode::storage::Files<'_>, children: &[opencode::storage::Files<'_>]) -> Result<ImportedTree, ImportError> {
+    let parent_files = opencode::storage::assemble(parent);
+    let child_files: Vec<opencode::storage::Assembled> = children.iter().map(|c| opencode::storage::assemble(*c)).collect();
+    let texts: Vec<&str> = child_files.iter().map(|c| c.export.as_str()).collect();
+    let mut tree = import_tree(Some(Format::OpenCode), &parent_files.export, &texts)?;
+    let first = |imported: &mut Imported, mut left_out: Vec<Diagnostic>| {
+        left_out.append(&mut imported.report.diagnostics);
+        imported.report.diagnostics = left_out;
+    };
+    first(&mut tree.parent, parent_files.diagnostics);
+    // An export's children are imported one for each text given, in order.
+    for (child, assembled) in tree.children.iter_mut().zip(child_files) {
+        first(child, assembled.diagnostics);
+    }
+    Ok(tree)
+}
+
 /// Recognises a format from the first parseable lines (or, for a Gemini CLI recording written
 /// whole, from the whole text).
 pub fn detect(text: &str) -> Option<Format> {

@@ -12,7 +12,8 @@
 //! - [`copilot_cli`]: GitHub Copilot CLI session events (`events.jsonl`);
 //! - [`aider`]: Aider's `.aider.chat.history.md` (what a Markdown transcript can give back);
 //! - [`cline_task`]: a Cline, Roo Code or Kilo Code task's `api_conversation_history.json`;
-//! - [`opencode`]: an OpenCode session as `opencode export` writes it;
+//! - [`opencode`]: an OpenCode session as `opencode export` writes it, or its storage folder's files
+//!   ([`opencode::storage`], up to OpenCode 1.1) put together as that export;
 //! - [`gemini_cli`]: Gemini CLI chat recordings (the whole-file `session-*.json`, the appended
 //!   `session-*.jsonl` with its `$set` and `$rewindTo` lines).
 
@@ -42,7 +43,7 @@ pub mod lines;
 mod report;
 
 pub use contextview::update::acp::Stream;
-pub use dispatch::{detect, import, import_tree, ImportError, ImportedTree};
+pub use dispatch::{detect, import, import_opencode_storage, import_tree, ImportError, ImportedTree};
 pub use emit::{image_block, kind_of, provider_of_model, read_lines, LineReader, LogBuilder, Written};
 pub use format::Format;
 pub use lines::{json_lines, ParsedLine, MAX_LINE_BYTES};

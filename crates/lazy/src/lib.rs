@@ -7,7 +7,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use contextview_js::cross::{error, optional_string, string, strings, to_js, typed, via_value};
+use contextview_js::cross::{error, optional_string, string, strings, to_js, type_error, typed, via_value};
 use contextview_discovery::host::HostAnswer;
 use contextview_discovery::{Outcome, Step, Workspace};
 use contextview_import::{self as import, Format, ImportReport};
@@ -83,12 +83,77 @@ pub fn import_tree(
     let children = strings(&children, "children")?;
     let refs: Vec<&str> = children.iter().map(String::as_str).collect();
     let tree = import::import_tree(format_of(&format)?, &text, &refs).map_err(|e| error(e.code(), &e.to_string()))?;
-    typed(&ImportTreeResult {
-        parent: tree.parent.into(),
-        children: tree.children.into_iter().map(ImportResult::from).collect(),
-        missing: tree.missing,
-        unlinked: tree.unlinked,
-    })
+    typed(&ImportTreeResult::from(tree))
+}
+
+impl From<import::ImportedTree> for ImportTreeResult {
+    fn from(tree: import::ImportedTree) -> ImportTreeResult {
+        ImportTreeResult {
+            parent: tree.parent.into(),
+            children: tree.children.into_iter().map(ImportResult::from).collect(),
+            missing: tree.missing,
+            unlinked: tree.unlinked,
+        }
+    }
+}
+
+/// One OpenCode session's files from its storage folder (`OpenCodeStorage`).
+struct StorageTexts {
+    session: String,
+    messages: Vec<String>,
+    parts: Vec<String>,
+}
+
+impl StorageTexts {
+    fn read(value: &JsValue, argument: &str) -> Result<StorageTexts, JsValue> {
+        if !value.is_object() || js_sys::Array::is_array(value) {
+            return Err(type_error(argument, "an object { session, messages, parts }", value));
+        }
+        let field = |name: &str| js_sys::Reflect::get(value, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+        Ok(StorageTexts {
+            session: string(&field("session"), &format!("{argument}.session"))?,
+            messages: strings(&field("messages"), &format!("{argument}.messages"))?,
+            parts: strings(&field("parts"), &format!("{argument}.parts"))?,
+        })
+    }
+
+    /// The message and part texts as the importer borrows them.
+    fn lists(&self) -> (Vec<&str>, Vec<&str>) {
+        (self.messages.iter().map(String::as_str).collect(), self.parts.iter().map(String::as_str).collect())
+    }
+}
+
+/// Imports an OpenCode session from its storage folder's files (OpenCode up to 1.1: its
+/// `session/<project>/<id>.json`, `message/<id>/*.json` and each message's `part/<message>/*.json`,
+/// in any order), with its subagents' sessions from the same folder, each put together as
+/// `opencode export` writes it and imported as `importTree` imports exports. Files that cannot
+/// take their place are named in each report's diagnostics (`import.storage_file_left_out`).
+#[wasm_bindgen(js_name = importOpenCodeStorage)]
+pub fn import_opencode_storage(
+    #[wasm_bindgen(unchecked_param_type = "OpenCodeStorage")] session: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "OpenCodeStorage[]")] children: JsValue,
+) -> Result<ts::ImportTreeResult, JsValue> {
+    let parent = StorageTexts::read(&session, "session")?;
+    let mut given = Vec::new();
+    if !children.is_undefined() && !children.is_null() {
+        if !js_sys::Array::is_array(&children) {
+            return Err(type_error("children", "an array of { session, messages, parts }", &children));
+        }
+        for (i, child) in js_sys::Array::from(&children).iter().enumerate() {
+            given.push(StorageTexts::read(&child, &format!("children[{i}]"))?);
+        }
+    }
+    let children = given;
+    let (messages, parts) = parent.lists();
+    let lists: Vec<(Vec<&str>, Vec<&str>)> = children.iter().map(StorageTexts::lists).collect();
+    let child_files: Vec<import::opencode::storage::Files> = children
+        .iter()
+        .zip(&lists)
+        .map(|(c, (messages, parts))| import::opencode::storage::Files { session: &c.session, messages, parts })
+        .collect();
+    let tree = import::import_opencode_storage(import::opencode::storage::Files { session: &parent.session, messages: &messages, parts: &parts }, &child_files)
+        .map_err(|e| error(e.code(), &e.to_string()))?;
+    typed(&ImportTreeResult::from(tree))
 }
 
 /// What a followed file's growth adds to its log (`IncrementalImport.push`, `.replace`,

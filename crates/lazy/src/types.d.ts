@@ -3,6 +3,25 @@
 
 
 /**
+ * One OpenCode session's files from its storage folder (OpenCode up to 1.1), their texts in any
+ * order (`importOpenCodeStorage`).
+ */
+export interface OpenCodeStorage {
+    /**
+     * `session/<project>/<session id>.json`.
+     */
+    session: string;
+    /**
+     * Each of `message/<session id>/*.json`.
+     */
+    messages: string[];
+    /**
+     * Each of `part/<message id>/*.json`, for each of those messages.
+     */
+    parts: string[];
+}
+
+/**
  * A session imported with its subagents' own files (`importTree`).
  */
 export interface ImportTreeResult {

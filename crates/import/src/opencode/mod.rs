@@ -27,6 +27,8 @@
 //! turn, never stored since 1.0.30), the reminders OpenCode adds in memory. Counted: snapshots,
 //! patches, retries, the `@agent` part.
 
+pub mod storage;
+
 use std::collections::HashMap;
 
 use serde_json::Value;

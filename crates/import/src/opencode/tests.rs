@@ -116,3 +116,42 @@ fn what_is_not_an_export_is_said() {
     // The call OpenCode would have sent without an id is named as missing from the view, too.
     assert_eq!(said, [(Some(1), "import.bad_message"), (Some(2), "import.bad_message"), (Some(3), "import.bad_tool_call"), (None, "import.content_missing")]);
 }
+
+/// The fixture's storage folder: one session's files, read in reverse name order (a directory
+/// listing promises none).
+fn storage_files(session: &str) -> (String, Vec<String>, Vec<String>) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/opencode-storage");
+    let read_dir = |dir: std::path::PathBuf| {
+        let mut paths: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        paths.reverse();
+        paths
+    };
+    let info = std::fs::read_to_string(root.join(format!("session/9a1c0e4f5b6a/{session}.json"))).unwrap();
+    let mut messages = Vec::new();
+    let mut parts = Vec::new();
+    for message in read_dir(root.join("message").join(session)) {
+        let id = message.file_stem().unwrap().to_owned();
+        messages.push(std::fs::read_to_string(&message).unwrap());
+        parts.extend(read_dir(root.join("part").join(id)).iter().map(|p| std::fs::read_to_string(p).unwrap()));
+    }
+    (info, messages, parts)
+}
+
+#[test]
+fn a_storage_folder_imports_as_its_export_does_with_its_subagent() {
+    use crate::opencode::storage::Files;
+    let (main, sub) = (storage_files("ses_7a01c0ffee01AbCdEfGhIjKlMn"), storage_files("ses_7a01c0ffee02OpQrStUvWxYzAb"));
+    fn strs(texts: &[String]) -> Vec<&str> {
+        texts.iter().map(String::as_str).collect()
+    }
+    let (main_messages, main_parts, sub_messages, sub_parts) = (strs(&main.1), strs(&main.2), strs(&sub.1), strs(&sub.2));
+    let from_storage = crate::dispatch::import_opencode_storage(
+        Files { session: &main.0, messages: &main_messages, parts: &main_parts },
+        &[Files { session: &sub.0, messages: &sub_messages, parts: &sub_parts }],
+    )
+    .unwrap();
+    // The whole tree: logs, links, reports (fidelity included), nothing left out.
+    assert_eq!(from_storage, import_tree(None, MAIN, &[SUBAGENT]).unwrap());
+    assert_eq!((main_messages.len(), main_parts.len(), from_storage.parent.report.lines), (10, 28, 10));
+}

@@ -66,7 +66,13 @@ test('wasm is served as application/wasm and the page logged no errors', async (
 test('the lazy module: one that cannot be fetched is a typed error and builds go on; then it loads, late and once', async () => {
   const text = readFileSync(root + 'tests/fixtures/pi.jsonl', 'utf8');
   const before = wasmResponses.length;
-  const r = await page.evaluate(async ({ log, text }) => {
+  // An OpenCode session's storage files (one file each for the session, a message, a part).
+  const storage = {
+    session: JSON.stringify({ id: 'ses_page', directory: '/w', time: { created: 1780300000000 } }, null, 2),
+    messages: [JSON.stringify({ id: 'msg_1', sessionID: 'ses_page', role: 'user', time: { created: 1780300000000 } }, null, 2)],
+    parts: [JSON.stringify({ id: 'prt_1', sessionID: 'ses_page', messageID: 'msg_1', type: 'text', text: 'Why is the page slow?' }, null, 2)],
+  };
+  const r = await page.evaluate(async ({ log, text, storage }) => {
     const cvModule = await import('/pkg/browser.mjs');
     const outcome = async (p) => {
       try {
@@ -85,12 +91,13 @@ test('the lazy module: one that cannot be fetched is a typed error and builds go
     const build = cvModule.buildRequest({ log, provider: 'openai-chat' }).payload.messages.length;
     const lazy = await cvModule.loadLazyModule(new URL('/pkg/web/contextview_lazy_bg.wasm', location.href));
     const imported = await cvModule.importSession(text);
+    const fromStorage = await cvModule.importOpenCodeStorage(storage);
     const again = await cvModule.loadLazyModule();
     return {
       loadedBefore, wrongSource, importSession, discover, loadedAfterFailures, build, keys: Object.keys(lazy).sort(),
-      same: again === lazy, loaded: cvModule.lazyModuleLoaded(), imported,
+      same: again === lazy, loaded: cvModule.lazyModuleLoaded(), imported, fromStorage,
     };
-  }, { log, text });
+  }, { log, text, storage });
   assert.equal(r.loadedBefore, false, 'the builds above never loaded it');
   assert.deepEqual(r.wrongSource, { name: 'ContextviewTypeError', code: 'invalid_argument', ours: true, cause: 'undefined', argument: 'lazy' }, 'a source that is none is refused, as a rejection');
   const unavailable = { name: 'ContextviewError', code: 'lazy_module_unavailable', ours: true, cause: 'string', argument: undefined };
@@ -98,10 +105,12 @@ test('the lazy module: one that cannot be fetched is a typed error and builds go
   assert.deepEqual(r.discover, unavailable);
   assert.equal(r.loadedAfterFailures, false);
   assert.ok(r.build > 0);
-  assert.deepEqual(r.keys, ['IncrementalImport', 'WorkspaceEngine', 'importSession', 'importTree']);
+  assert.deepEqual(r.keys, ['IncrementalImport', 'WorkspaceEngine', 'importOpenCodeStorage', 'importSession', 'importTree']);
   assert.deepEqual([r.same, r.loaded], [true, true]);
   const local = await cv.importSession(text);
   assert.deepEqual(r.imported, local, 'the page imports as Node does');
+  assert.deepEqual(r.fromStorage, await cv.importOpenCodeStorage(storage), 'and a storage folder\'s files');
+  assert.match(r.fromStorage.parent.log, /Why is the page slow\?/);
   // The two tries at the missing module, then the module itself: fetched once.
   const fetched = wasmResponses.slice(before).map((res) => [new URL(res.url()).pathname, res.status()]);
   assert.deepEqual(fetched, [

@@ -4,6 +4,10 @@
 //   POST /loop    the README's loop against the stand-in (every unhappy case)
 //   POST /fail    an import and a discovery while the module cannot be had, then a build
 //   POST /import  body: another agent's session file -> {report, log}
+//   POST /follow  body: a session file, pushed as it would grow (a third at a time, cut inside a
+//                 line), then settled -> {log, pushes}
+//   POST /opencode-storage  body: {parent, children}, each an OpenCode session's storage files
+//                 -> the importOpenCodeStorage tree
 // Each answers with `loaded` (lazyModuleLoaded()) and `calls` (how often the source was asked).
 import * as cv from '../../pkg/workerd.mjs';
 import { unhappyCases, runUnhappy } from '../js/unhappy-conformance.mjs';
@@ -54,6 +58,24 @@ export default {
     if (pathname === '/import') {
       const { log, report } = await cv.importSession(await request.text());
       return json({ log, report });
+    }
+    if (pathname === '/follow') {
+      const text = await request.text();
+      const { IncrementalImport } = await cv.loadLazyModule();
+      const follower = new IncrementalImport();
+      let log = '';
+      const cuts = [0, Math.floor(text.length / 3), Math.floor((2 * text.length) / 3), text.length];
+      try {
+        for (let i = 1; i < cuts.length; i++) log += follower.push(text.slice(cuts[i - 1], cuts[i])).log;
+        log += follower.settle().log;
+      } finally {
+        follower.free();
+      }
+      return json({ log, pushes: cuts.length - 1 });
+    }
+    if (pathname === '/opencode-storage') {
+      const { parent, children } = await request.json();
+      return json({ tree: await cv.importOpenCodeStorage(parent, children) });
     }
     return new Response('not found', { status: 404 });
   },

@@ -4,7 +4,7 @@
 // import then loads it, once.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMiniflare, root } from './worker-host.mjs';
@@ -53,4 +53,28 @@ test('the first import loads it, once, and imports as Node does', async () => {
   const local = await cv.importSession(text);
   assert.deepEqual(first.report, local.report);
   assert.equal(first.log, local.log);
+});
+
+test('a file followed as it grows imports in workerd as a whole import does', async () => {
+  for (const file of ['codex.jsonl', 'claude-code.jsonl']) {
+    const text = readFileSync(join(root, 'tests/fixtures', file), 'utf8');
+    const r = await post('/follow', text);
+    // Pushed in three parts, each cut inside a line, then settled: the whole import's log.
+    assert.equal(r.pushes, 3);
+    assert.equal(r.log, (await cv.importSession(text)).log, file);
+  }
+});
+
+test("an OpenCode storage folder's files import in workerd as in Node", async () => {
+  const storage = join(root, 'tests/fixtures/opencode-storage');
+  const filesOf = (session) => {
+    const messages = readdirSync(join(storage, 'message', session)).map((m) => join(storage, 'message', session, m));
+    const parts = messages.flatMap((m) => readdirSync(join(storage, 'part', m.slice(m.lastIndexOf('/') + 1, -5))).map((p) => join(storage, 'part', m.slice(m.lastIndexOf('/') + 1, -5), p)));
+    const read = (path) => readFileSync(path, 'utf8');
+    return { session: read(join(storage, 'session/9a1c0e4f5b6a', `${session}.json`)), messages: messages.map(read), parts: parts.map(read) };
+  };
+  const body = { parent: filesOf('ses_7a01c0ffee01AbCdEfGhIjKlMn'), children: [filesOf('ses_7a01c0ffee02OpQrStUvWxYzAb')] };
+  const r = await post('/opencode-storage', JSON.stringify(body));
+  assert.deepEqual(r.tree, await cv.importOpenCodeStorage(body.parent, body.children));
+  assert.deepEqual([r.tree.missing, r.tree.unlinked, r.tree.children.length], [[], [], 1]);
 });

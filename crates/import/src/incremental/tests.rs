@@ -145,6 +145,26 @@ fn followed_line_by_line_each_step_is_the_view_of_the_file_so_far() {
 }
 
 #[test]
+fn the_report_is_the_whole_imports_of_the_complete_lines_so_far() {
+    for (format, text) in LINES {
+        let mut incremental = IncrementalImport::new(Some(format));
+        for end in splits(text) {
+            incremental.push(&text[incremental_len(&incremental)..end]).unwrap();
+            let complete = &text[..text[..end].rfind('\n').map_or(0, |i| i + 1)];
+            // (Once the file holds a prompt: before one, a file read whole has imported nothing.)
+            if !whole(format, &text[..end]).is_empty() {
+                assert_eq!(incremental.report(), Some(import(Some(format), complete).unwrap().report), "{format} at {end}");
+            }
+        }
+    }
+}
+
+/// How much of the file `incremental` has been given.
+fn incremental_len(incremental: &IncrementalImport) -> usize {
+    incremental.text.len()
+}
+
+#[test]
 fn a_file_that_only_grows_gains_each_record_once() {
     // Followed line by line (a Claude Code message written a block per line, its calls' results
     // between its blocks; an Aider answer a line at a time), the log never rewinds, and once the
@@ -276,7 +296,12 @@ fn a_document_rewritten_whole_is_followed_version_by_version() {
             // pending still is.
             let half = incremental.replace(&version[..version.len() / 2]).unwrap();
             assert_eq!((half.records, half.pending), (vec![], pending), "{format}: half of version {n}");
+            // Its report is still the last whole version's.
+            if n > 0 {
+                assert_eq!(incremental.report(), Some(import(Some(format), &versions[n - 1]).unwrap().report), "{format}: report at half of version {n}");
+            }
             let appended = incremental.replace(version).unwrap();
+            assert_eq!(incremental.report(), Some(import(Some(format), version).unwrap().report), "{format}: report of version {n}");
             pending = appended.pending.clone();
             extend(&mut log, appended.records);
             assert_eq!(view(&with(&log, appended.pending)), view(&import(Some(format), version).unwrap().records), "{format} version {n}");

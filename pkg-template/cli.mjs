@@ -49,7 +49,7 @@ const COMMANDS = {
   },
   import: {
     summary: "convert another agent's session file to contextview's log (JSON Lines on stdout), with its subagents' files",
-    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] [--strict] [--children DIR] [--out DIR] [--follow [--log LOG] [--interval MS]] FILE   (--strict: exit 1 when a view lacks anything the source agent\'s model saw; --children: the subagents\' files, by default <FILE\'s name>/subagents/ (Claude Code) or <session id>/ beside FILE (Gemini CLI); --out: each session as <session id>.jsonl in DIR; --follow: follow FILE while its agent writes it, until interrupted, printing a line per new request — its index, provider and model, tokens and input cost as recorded — with our log appended to LOG as it grows, FILE looked at every MS, default 500)',
+    usage: 'contextview import [--from <' + FORMATS.join('|') + '>] [--strict] [--children DIR] [--out DIR] [--follow [--log LOG] [--interval MS]] FILE   (--strict: exit 1 when a view lacks anything the source agent\'s model saw; --children: the subagents\' files, by default <FILE\'s name>/subagents/ (Claude Code) or <session id>/ beside FILE (Gemini CLI); an OpenCode session\'s file in its storage folder (<storage>/session/<project>/<id>.json, OpenCode up to 1.1) brings its messages\' and parts\' files and the sessions whose parentID is its id; --out: each session as <session id>.jsonl in DIR; --follow: follow FILE while its agent writes it, until interrupted, printing a line per new request — its index, provider and model, tokens and input cost as recorded — with our log appended to LOG as it grows, FILE looked at every MS, default 500)',
     options: {
       from: { type: 'string' },
       strict: { type: 'boolean' },
@@ -288,9 +288,12 @@ async function runImport(values, [file]) {
   if (from !== undefined && !FORMATS.includes(from)) {
     throw new UsageError(`unknown format '${from}' (expected ${FORMATS.join(', ')})`);
   }
+  const storage = (from === undefined || from === 'opencode') && values.children === undefined && file !== undefined ? openCodeStorage(file) : null;
+  if (values.follow && storage) {
+    throw new UsageError(`${file} is an OpenCode session's file in its storage folder, whose messages and parts are files of their own: import it again to see it grow (--follow takes one file its agent appends to or rewrites)`);
+  }
   if (values.follow) return runFollow(values, file);
   for (const option of ['log', 'interval']) if (values[option] !== undefined) throw new UsageError(`--${option} needs --follow`);
-  const storage = (from === undefined || from === 'opencode') && values.children === undefined ? openCodeStorage(file) : null;
   let tree, children;
   if (storage) {
     ({ tree, children } = await importOpenCodeStorage(storage));
@@ -337,7 +340,8 @@ async function runImport(values, [file]) {
  * (`<storage>/session/<project>/<id>.json`): the session's files, and those of the project's
  * sessions whose `parentID` is its id (its subagents'), each as paths.
  */
-function openCodeStorage(file) {
+function openCodeStorage(given) {
+  const file = resolve(given);
   const root = dirname(dirname(dirname(file)));
   if (!file.endsWith('.json') || basename(dirname(dirname(file))) !== 'session' || !existsSync(join(root, 'message'))) return null;
   const list = (dir) => (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')).sort().map((n) => join(dir, n)) : []);
@@ -363,7 +367,7 @@ function openCodeStorage(file) {
  */
 async function importOpenCodeStorage({ parent, children }) {
   const texts = (files) => ({
-    session: existsSync(files.session) ? readText(files.session, 'session') : '',
+    session: readText(files.session, 'session'),
     messages: files.messages.map((m) => readText(m, 'message')),
     parts: files.parts.map((p) => readText(p, 'part')),
   });

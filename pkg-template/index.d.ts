@@ -92,10 +92,12 @@ export function importTree(text: string, children: string[], format?: ImportForm
 /**
  * Imports an OpenCode session from its storage folder (OpenCode up to 1.1; since 1.2 it keeps
  * `opencode.db`: export the session and use `importTree`): the session's file, its messages' and
- * their parts', in any order, with its subagents' sessions (those whose `parentID` is its id),
- * each put together as `opencode export` writes it and imported as `importTree` imports exports.
+ * their parts', in any order, with the sessions given as `children` (the CLI gives those whose
+ * `parentID` is its id), each put together as `opencode export` writes it and imported as
+ * `importTree` imports exports: a child is linked to the `task` call whose metadata names it.
  * Files that cannot take their place are named in each report's diagnostics
- * (`import.storage_file_left_out`). Loads the lazy module on first use.
+ * (`import.storage_file_left_out`, `path` `messages[i]` or `parts[i]`: its place among the files
+ * given), as is a message the import says something of. Loads the lazy module on first use.
  */
 export function importOpenCodeStorage(session: OpenCodeStorage, children?: OpenCodeStorage[] | null): Promise<ImportTreeResult>;
 

@@ -23,5 +23,7 @@ fi
 # The rev builds with this tree's tools (wasm-opt from node_modules).
 [ -e "$tree/node_modules" ] || ln -s "$PWD/node_modules" "$tree/node_modules"
 echo "[ab] building $rev ($sha) in $tree"
+# A rev before tools/bindgen builds through the wasm-bindgen CLI, which only --test-runner installs.
+grep -q 'contextview-bindgen' "$tree/scripts/build.sh" || scripts/install-tools.sh --test-runner
 (cd "$tree" && scripts/build.sh | tail -1)
 BASE="$tree/pkg" node benches/ab.bench.mjs

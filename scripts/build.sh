@@ -53,6 +53,8 @@ TOOL=target/tools/tool/contextview-bindgen
 echo "[build] cargo build --profile tool -p $NAME-bindgen --target-dir target/tools (beside the modules)"
 cargo build --locked --quiet --profile tool -p "$NAME-bindgen" --target-dir target/tools &
 tool_pid=$!
+# (If the modules' build fails, the tool's is not left running.)
+trap 'kill "$tool_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 echo "[build] cargo build --profile release --target wasm32-unknown-unknown -p $NAME-first -p $NAME-lazy --target-dir $TARGET_DIR"
 cargo build --locked --profile release --target wasm32-unknown-unknown -p "$NAME-first" -p "$NAME-lazy" --target-dir "$TARGET_DIR"
 wait "$tool_pid" || die "tools/bindgen did not compile"

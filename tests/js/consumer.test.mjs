@@ -383,8 +383,9 @@ test('each module stays within its size budget', () => {
   // found by the core's request points (+2.2 KB, 347,252 B), and for a task's history imported
   // once with its chat and the rewind kept from naming a prompt the log lacks (+0.5 KB,
   // 347,749 B), and for an OpenCode storage folder's files put together as its export
-  // (`importOpenCodeStorage`: +3.6 KB, 351,409 B); BENCHMARKS.md.
-  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 352_000 };
+  // (`importOpenCodeStorage`, with what the import says of a message named by its file: +4.5 KB,
+  // 352,298 B); BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 353_000 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

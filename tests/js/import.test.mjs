@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import * as cv from '../../pkg/node.mjs';
@@ -216,7 +216,7 @@ test('an OpenCode storage folder imports as its export does, with its subagent, 
     return {
       session: readFileSync(join(storage, 'session/9a1c0e4f5b6a', `${session}.json`), 'utf8'),
       messages: messages.map((m) => readFileSync(m, 'utf8')),
-      parts: messages.flatMap((m) => list(join(storage, 'part', m.slice(m.lastIndexOf('/') + 1, -5)))).map((p) => readFileSync(p, 'utf8')),
+      parts: messages.flatMap((m) => list(join(storage, 'part', basename(m, '.json')))).map((p) => readFileSync(p, 'utf8')),
     };
   };
   const [main, subagent] = [filesOf('ses_7a01c0ffee01AbCdEfGhIjKlMn'), filesOf('ses_7a01c0ffee02OpQrStUvWxYzAb')];
@@ -233,6 +233,10 @@ test('an OpenCode storage folder imports as its export does, with its subagent, 
   assert.match(r.stderr, /^contextview: import opencode: 10 lines -> \d+ records/);
   assert.match(r.stderr, /1 subagent\(s\) answered its calls; 1 of their sessions imported\n/);
   assert.doesNotMatch(r.stderr, /ses_7a01c0ffee00|not a subagent/);
+  // Its messages are files of their own: it cannot be followed as one file, and says so.
+  const followed = run(['import', '--follow', sessionFile]);
+  assert.equal(followed.code, 2, followed.stderr);
+  assert.match(followed.stderr, /OpenCode session's file in its storage folder/);
   // A part cut short (written while it was read): left out, named by its path; the rest imports.
   const copy = join(tmp, 'opencode-storage');
   cpSync(storage, copy, { recursive: true });

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMiniflare, root } from './worker-host.mjs';
 
@@ -69,7 +69,7 @@ test("an OpenCode storage folder's files import in workerd as in Node", async ()
   const storage = join(root, 'tests/fixtures/opencode-storage');
   const filesOf = (session) => {
     const messages = readdirSync(join(storage, 'message', session)).map((m) => join(storage, 'message', session, m));
-    const parts = messages.flatMap((m) => readdirSync(join(storage, 'part', m.slice(m.lastIndexOf('/') + 1, -5))).map((p) => join(storage, 'part', m.slice(m.lastIndexOf('/') + 1, -5), p)));
+    const parts = messages.flatMap((m) => readdirSync(join(storage, 'part', basename(m, '.json'))).map((p) => join(storage, 'part', basename(m, '.json'), p)));
     const read = (path) => readFileSync(path, 'utf8');
     return { session: read(join(storage, 'session/9a1c0e4f5b6a', `${session}.json`)), messages: messages.map(read), parts: parts.map(read) };
   };

@@ -226,20 +226,31 @@ pub fn import_tree(format: Option<Format>, parent_text: &str, children: &[&str])
 /// An OpenCode session read from its storage folder (OpenCode up to 1.1), with its subagents'
 /// sessions from the same folder: each put together as `opencode export` writes it
 /// ([`opencode::storage::assemble`]), then imported and linked as [`import_tree`] does exports.
-/// Each report's diagnostics start with the files its session's assembly left out.
+/// Each report's diagnostics start with the files its session's assembly left out; what the
+/// import says of a message names the message's file (`messages[i]`, its place among the files
+/// given) instead of a line.
 pub fn import_opencode_storage(parent: opencode::storage::Files<'_>, children: &[opencode::storage::Files<'_>]) -> Result<ImportedTree, ImportError> {
     let parent_files = opencode::storage::assemble(parent);
     let child_files: Vec<opencode::storage::Assembled> = children.iter().map(|c| opencode::storage::assemble(*c)).collect();
     let texts: Vec<&str> = child_files.iter().map(|c| c.export.as_str()).collect();
     let mut tree = import_tree(Some(Format::OpenCode), &parent_files.export, &texts)?;
-    let first = |imported: &mut Imported, mut left_out: Vec<Diagnostic>| {
-        left_out.append(&mut imported.report.diagnostics);
-        imported.report.diagnostics = left_out;
+    // The files left out first; then what the import says of a message (the export's n-th, a
+    // "line" of its report), said of the message's file.
+    let name = |imported: &mut Imported, assembled: opencode::storage::Assembled| {
+        let mut diagnostics = assembled.diagnostics;
+        for mut d in std::mem::take(&mut imported.report.diagnostics) {
+            if let Some(&file) = d.line.and_then(|n| assembled.order.get(n.wrapping_sub(1))) {
+                d.line = None;
+                d.path = Some(format!("messages[{file}]"));
+            }
+            diagnostics.push(d);
+        }
+        imported.report.diagnostics = diagnostics;
     };
-    first(&mut tree.parent, parent_files.diagnostics);
+    name(&mut tree.parent, parent_files);
     // An export's children are imported one for each text given, in order.
     for (child, assembled) in tree.children.iter_mut().zip(child_files) {
-        first(child, assembled.diagnostics);
+        name(child, assembled);
     }
     Ok(tree)
 }

@@ -10,8 +10,10 @@
 //! both. Each file's text is kept as written, not re-serialised.
 //!
 //! A file that cannot take its place is left out with a diagnostic naming it (`messages[3]`,
-//! `parts[7]`: its position among the files given): not JSON, not an object with an `id`, a
-//! message of another session, a part of a message not given, an id given twice.
+//! `parts[7]`: its position among the files given): not JSON, not an object with an `id`, an id
+//! with a NUL in it, a message of another session, a part that names no message or one not among
+//! the messages kept, an id given twice. [`Assembled::order`] names each message of the export by
+//! its file, for what the export's import then says of it.
 
 use std::collections::btree_map::{BTreeMap, Entry};
 
@@ -36,6 +38,8 @@ pub struct Files<'a> {
 pub struct Assembled {
     pub export: String,
     pub diagnostics: Vec<Diagnostic>,
+    /// The export's messages, in order, each by its place among the message files given.
+    pub order: Vec<usize>,
 }
 
 /// The ids a file names; the rest of it is kept as written.
@@ -68,6 +72,11 @@ fn read<'a>(text: &'a str, path: &str, out: &mut Vec<Diagnostic>) -> Option<Read
         }
     };
     let field = |name: &str| value.get(name).and_then(Value::as_str).map(str::to_owned);
+    // (Parts are ordered by their message's id and their own joined by a NUL.)
+    if ["id", "sessionID", "messageID"].iter().any(|name| field(name).is_some_and(|id| id.contains('\0'))) {
+        out.push(left_out("an id with a NUL character in it; left out".to_owned()));
+        return None;
+    }
     match field("id").filter(|id| !id.is_empty()) {
         Some(id) => Some(Read { ids: Ids { id: Some(id), session_id: field("sessionID"), message_id: field("messageID") }, text: trimmed }),
         None => {
@@ -82,20 +91,26 @@ fn read<'a>(text: &'a str, path: &str, out: &mut Vec<Diagnostic>) -> Option<Read
 pub fn assemble(files: Files<'_>) -> Assembled {
     let mut diagnostics = Vec::new();
     let session = read(files.session, "session", &mut diagnostics);
-    // Messages of this session (of the first one's, when the session's file could not be read),
-    // by id: a `BTreeMap` orders them (the one the reports' counts use: no sort of its own in the
-    // module), and finds an id given twice.
-    let mut owner = session.as_ref().and_then(|s| s.ids.id.clone());
+    let read_messages: Vec<Option<Read>> = files.messages.iter().enumerate().map(|(i, text)| read(text, &format!("messages[{i}]"), &mut diagnostics)).collect();
+    // The session's id; when its file could not be read, the one most of its messages name (the
+    // first by id of those named most: whatever order they were given in).
+    let owner = session.as_ref().and_then(|s| s.ids.id.clone()).or_else(|| {
+        let mut named: BTreeMap<String, usize> = BTreeMap::new();
+        for id in read_messages.iter().flatten().filter_map(|m| m.ids.session_id.clone()) {
+            *named.entry(id).or_insert(0) += 1;
+        }
+        let most = named.values().copied().max()?;
+        named.into_iter().find(|(_, n)| *n == most).map(|(id, _)| id)
+    });
+    // Messages of this session by id: a `BTreeMap` orders them (the one the reports' counts use:
+    // no sort of its own in the module), and finds an id given twice.
     let mut messages: Vec<Read> = Vec::with_capacity(files.messages.len());
     let mut message_paths: Vec<usize> = Vec::with_capacity(files.messages.len());
     let mut message_order: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, text) in files.messages.iter().enumerate() {
+    for (i, message) in read_messages.into_iter().enumerate() {
         let path = format!("messages[{i}]");
-        let Some(message) = read(text, &path, &mut diagnostics) else { continue };
+        let Some(message) = message else { continue };
         let of = message.ids.session_id.clone();
-        if owner.is_none() {
-            owner = of.clone();
-        }
         if of.is_some() && of != owner {
             let (of, owner) = (of.unwrap_or_default(), owner.clone().unwrap_or_default());
             diagnostics.push(Diagnostic::new(&codes::IMPORT_STORAGE_FILE_LEFT_OUT, format!("a message of session {of}, not {owner}; left out")).at_path(path));
@@ -126,6 +141,7 @@ pub fn assemble(files: Files<'_>) -> Assembled {
         }
     }
     // The session's info, or (when its file could not be read) its id alone.
+    let order: Vec<usize> = message_order.values().map(|&m| message_paths[m]).collect();
     let info = match (&session, &owner) {
         (Some(s), _) => s.text.to_owned(),
         (None, Some(id)) => serde_json::json!({ "id": id }).to_string(),
@@ -141,7 +157,7 @@ pub fn assemble(files: Files<'_>) -> Assembled {
     let mut part_order = part_order.values().map(|&p| &parts[p]).zip(part_order.values().map(|&p| paths[p])).peekable();
     let orphan = |part: &Read, i: usize, diagnostics: &mut Vec<Diagnostic>| {
         let message = part.ids.message_id.as_deref().unwrap_or_default();
-        diagnostics.push(Diagnostic::new(&codes::IMPORT_STORAGE_FILE_LEFT_OUT, format!("a part of message {message}, which was not given; left out")).at_path(format!("parts[{i}]")));
+        diagnostics.push(Diagnostic::new(&codes::IMPORT_STORAGE_FILE_LEFT_OUT, format!("a part of message {message}, which is not among the messages kept; left out")).at_path(format!("parts[{i}]")));
     };
     for (n, &m) in message_order.values().enumerate() {
         let id = messages[m].ids.id.as_deref().unwrap_or_default();
@@ -166,7 +182,7 @@ pub fn assemble(files: Files<'_>) -> Assembled {
         orphan(part, i, &mut diagnostics);
     }
     export.push_str("]}");
-    Assembled { export, diagnostics }
+    Assembled { export, diagnostics, order }
 }
 
 /// Files `key` as the next file kept (`kept` holds each kept file's place among the files
@@ -215,6 +231,7 @@ mod tests {
                     {\"id\":\"prt_b\",\"messageID\":\"msg_2\",\"type\":\"text\",\"text\":\"later\"}]}]}"
                     .to_owned(),
                 diagnostics: vec![],
+                order: vec![1, 0],
             }
         );
         // What the export's reader takes: the same document, parsed.
@@ -240,23 +257,50 @@ mod tests {
         assert_eq!(
             left_out(&assembled.diagnostics),
             pairs(&[
-                ("messages[0]", "a message of session ses_other, not ses_1; left out"),
                 ("messages[1]", "not JSON (EOF while parsing an object at line 1 column 33); left out"),
                 ("messages[3]", "not a JSON object; left out"),
                 ("messages[4]", "names no `id`; left out"),
+                ("messages[0]", "a message of session ses_other, not ses_1; left out"),
                 ("messages[5]", "msg_1 is given twice (first as messages[2]); left out"),
                 ("parts[1]", "a part that names no `messageID`; left out"),
                 ("parts[3]", "prt_1 is given twice (first as parts[2]); left out"),
-                ("parts[0]", "a part of message msg_7, which was not given; left out"),
+                ("parts[0]", "a part of message msg_7, which is not among the messages kept; left out"),
             ])
         );
     }
 
     #[test]
-    fn without_its_session_file_the_session_is_its_messages_own() {
-        let messages = ["{\"id\":\"msg_1\",\"sessionID\":\"ses_1\"}"];
+    fn without_its_session_file_the_session_is_the_one_most_messages_name() {
+        let messages = ["{\"id\":\"msg_0\",\"sessionID\":\"ses_0\"}", "{\"id\":\"msg_2\",\"sessionID\":\"ses_1\"}", "{\"id\":\"msg_1\",\"sessionID\":\"ses_1\"}"];
         let assembled = assemble(Files { session: "", messages: &messages, parts: &[] });
-        assert_eq!(assembled.export, "{\"info\":{\"id\":\"ses_1\"},\"messages\":[{\"info\":{\"id\":\"msg_1\",\"sessionID\":\"ses_1\"},\"parts\":[]}]}");
-        assert_eq!(left_out(&assembled.diagnostics), vec![("session".to_owned(), "not JSON (EOF while parsing a value at line 1 column 0); left out".to_owned())]);
+        assert_eq!(
+            assembled.export,
+            "{\"info\":{\"id\":\"ses_1\"},\"messages\":[{\"info\":{\"id\":\"msg_1\",\"sessionID\":\"ses_1\"},\"parts\":[]},{\"info\":{\"id\":\"msg_2\",\"sessionID\":\"ses_1\"},\"parts\":[]}]}"
+        );
+        assert_eq!(assembled.order, vec![2, 1]);
+        assert_eq!(
+            left_out(&assembled.diagnostics),
+            vec![
+                ("session".to_owned(), "not JSON (EOF while parsing a value at line 1 column 0); left out".to_owned()),
+                ("messages[0]".to_owned(), "a message of session ses_0, not ses_1; left out".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_id_with_a_nul_in_it_is_left_out() {
+        // (Ordered by its message's id and its own joined by a NUL, such a part would sort
+        // before its message's other parts.)
+        let messages = ["{\"id\":\"a\",\"sessionID\":\"s\"}", "{\"id\":\"a\\u0000\",\"sessionID\":\"s\"}"];
+        let parts = ["{\"id\":\"p\",\"messageID\":\"a\"}", "{\"id\":\"q\",\"messageID\":\"a\\u0000\"}"];
+        let assembled = assemble(Files { session: "{\"id\":\"s\"}", messages: &messages, parts: &parts });
+        assert_eq!(assembled.export, "{\"info\":{\"id\":\"s\"},\"messages\":[{\"info\":{\"id\":\"a\",\"sessionID\":\"s\"},\"parts\":[{\"id\":\"p\",\"messageID\":\"a\"}]}]}");
+        assert_eq!(
+            left_out(&assembled.diagnostics),
+            vec![
+                ("messages[1]".to_owned(), "an id with a NUL character in it; left out".to_owned()),
+                ("parts[1]".to_owned(), "an id with a NUL character in it; left out".to_owned()),
+            ]
+        );
     }
 }

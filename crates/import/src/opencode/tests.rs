@@ -155,3 +155,18 @@ fn a_storage_folder_imports_as_its_export_does_with_its_subagent() {
     assert_eq!(from_storage, import_tree(None, MAIN, &[SUBAGENT]).unwrap());
     assert_eq!((main_messages.len(), main_parts.len(), from_storage.parent.report.lines), (10, 28, 10));
 }
+
+#[test]
+fn what_the_import_says_of_a_stored_message_names_its_file() {
+    use crate::opencode::storage::Files;
+    let session = r#"{"id":"ses_1","time":{"created":1780300000000}}"#;
+    // Given out of order: the export's second message is the first file.
+    let messages = [
+        r#"{"id":"msg_2","sessionID":"ses_1","role":"narrator","time":{"created":1780300001000}}"#,
+        r#"{"id":"msg_1","sessionID":"ses_1","role":"user","time":{"created":1780300000000}}"#,
+    ];
+    let parts = [r#"{"id":"prt_1","messageID":"msg_1","type":"text","text":"hello"}"#, r#"{"id":"prt_2","messageID":"msg_2","type":"text","text":"who?"}"#];
+    let tree = crate::dispatch::import_opencode_storage(Files { session, messages: &messages, parts: &parts }, &[]).unwrap();
+    let said: Vec<(Option<usize>, Option<String>, String)> = tree.parent.report.diagnostics.iter().map(|d| (d.line, d.path.clone(), d.code.clone())).collect();
+    assert_eq!(said, vec![(None, Some("messages[0]".to_owned()), "import.bad_message".to_owned())]);
+}

@@ -1,8 +1,8 @@
 // The inspector's inputs for sessions and workspaces: files picked together, a session folder
-// (a Claude Code project or session folder with its `subagents/`), the example, a workspace
+// (a Claude Code project or session folder with its `subagents/`, an OpenCode storage folder), the example, a workspace
 // folder, and drops on the page — files dropped together are one session; a dropped folder
 // holding sessions loads the latest of them, any other opens as the workspace.
-import { sessionsInFolder } from './load.mjs';
+import { sessionsInFolder, storageFilesIn } from './load.mjs';
 
 const read = (files) => Promise.all(files.map(async (f) => ({ name: f.name, text: await f.text() })));
 
@@ -14,6 +14,11 @@ const read = (files) => Promise.all(files.map(async (f) => ({ name: f.name, text
 export function wireInputs({ $, host, cv, exampleUrl, fail, loadFiles, openWorkspace, entryFiles, showPathRules, noSession }) {
   /** A folder's sessions (`[{path, file}]`): the latest at its top with its subagents; false with none. */
   async function loadFolder(pairs, t0) {
+    const storage = await storageFilesIn(pairs);
+    if (storage) {
+      await loadFiles(await Promise.all(storage.map(async (p) => ({ name: p.path, text: await p.file.text() }))), null, t0);
+      return true;
+    }
     const found = sessionsInFolder(pairs);
     if (found.length === 0) return false;
     const { parent, children } = found[0];

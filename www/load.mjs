@@ -1,7 +1,9 @@
 // What the inspector is given, read into one session: files picked or dropped together (in any
 // order) become one session with its subagents, the parent found by the links; a folder becomes
-// the Claude Code session it holds with the agent files under its `subagents/`; another agent's
-// files are imported (`importTree`), ours read as they are. Nothing here draws.
+// the Claude Code session it holds with the agent files under its `subagents/`, or the latest
+// session of an OpenCode storage folder with its messages, parts and subagents; another agent's
+// files are imported (`importTree`, `importOpenCodeStorage`), ours read as they are. Nothing here
+// draws.
 
 export const LOG_FORMAT = 'contextview.session-log';
 
@@ -54,6 +56,8 @@ function looksLikeSubagent(text) {
  */
 export async function assemble(cv, files, format = null, { parentFirst = false } = {}) {
   if (files.length === 0) throw Object.assign(new Error('no file given'), { code: 'invalid_argument' });
+  const storage = (format === null || format === 'opencode') && storageSessions(files);
+  if (storage) return assembleStorage(cv, storage, files.length);
   const ours = files.filter((f) => isOurLog(f.text));
   const foreign = files.filter((f) => !isOurLog(f.text));
   if (foreign.length === 0) return assembleOurs(ours);
@@ -86,6 +90,77 @@ export async function assemble(cv, files, format = null, { parentFirst = false }
   for (const child of tree.children) children.set(headerOf(child.log)?.sessionId, child.log);
   for (const f of ours) children.set(headerOf(f.text)?.sessionId, f.text);
   return { name: parent.name, text: parent.text, log: tree.parent.log, report: tree.parent.report, children, unlinked, files: files.length };
+}
+
+// OpenCode's storage folder (up to 1.1): `session/<project>/<id>.json`, `message/<id>/*.json`,
+// `part/<message id>/*.json`, one JSON file each.
+const STORAGE_SESSION = /(^|\/)session\/[^/]+\/([^/]+)\.json$/;
+
+/** A file's JSON value, or null. */
+function parsed(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Files named by their paths in an OpenCode storage folder (`[{name, text}]`): each session's
+ * files (`{id, files: {session, messages, parts}}`, texts), the parent first — the session none
+ * of the others names as its parent — or null when the files are not laid out so.
+ */
+function storageSessions(files) {
+  const sessions = files.map((f) => [f, STORAGE_SESSION.exec(f.name)]).filter(([, m]) => m);
+  if (sessions.length === 0) return null;
+  const under = (dir) => files.filter((f) => f.name.startsWith(dir));
+  const of = ([f, m]) => {
+    const root = f.name.slice(0, m.index + m[1].length);
+    const id = m[2];
+    const messages = under(`${root}message/${id}/`);
+    const parts = messages.flatMap((msg) => under(`${root}part/${msg.name.slice(msg.name.lastIndexOf('/') + 1, -'.json'.length)}/`));
+    return { id, parentId: parsed(f.text)?.parentID, name: f.name, files: { session: f.text, messages: messages.map((x) => x.text), parts: parts.map((x) => x.text) } };
+  };
+  const found = sessions.map(of);
+  if (!found.some((s) => s.files.messages.length > 0)) return null;
+  const ids = new Set(found.map((s) => s.id));
+  const parent = found.find((s) => !ids.has(s.parentId)) ?? found[0];
+  return [parent, ...found.filter((s) => s !== parent)];
+}
+
+/** An OpenCode storage folder's session with its subagents' (`storageSessions`), as `assemble` gives one. */
+async function assembleStorage(cv, [parent, ...children], files) {
+  const tree = await cv.importOpenCodeStorage(parent.files, children.map((c) => c.files));
+  const logs = new Map(tree.children.map((c) => [headerOf(c.log)?.sessionId, c.log]));
+  const unlinked = children.filter((c) => tree.unlinked.includes(c.id)).map((c) => c.name);
+  return { name: parent.name, text: parent.files.session, log: tree.parent.log, report: tree.parent.report, children: logs, unlinked, files };
+}
+
+/**
+ * The files to read of an OpenCode storage folder (`[{path, file}]`, paths relative to the folder
+ * picked: the storage folder or one above it): the latest session that is no subagent's, its
+ * messages' and parts' files, and its subagents' sessions with theirs; null when the folder holds
+ * no such session. Reads only the sessions' own files to choose.
+ */
+export async function storageFilesIn(pairs) {
+  const sessions = pairs.filter((p) => STORAGE_SESSION.test(p.path));
+  if (sessions.length === 0 || !pairs.some((p) => /(^|\/)message\//.test(p.path))) return null;
+  const infos = await Promise.all(sessions.map(async (p) => ({ p, info: parsed(await p.file.text()) ?? {} })));
+  const tops = infos.filter((s) => s.info.parentID === undefined);
+  if (tops.length === 0) return null;
+  const when = (s) => s.info.time?.updated ?? s.p.file.lastModified ?? 0;
+  const top = tops.reduce((a, b) => (when(b) > when(a) ? b : a));
+  const family = [top, ...infos.filter((s) => s.info.parentID === top.info.id)];
+  const wanted = [];
+  for (const { p } of family) {
+    const m = STORAGE_SESSION.exec(p.path);
+    const root = p.path.slice(0, m.index + m[1].length);
+    const messages = pairs.filter((q) => q.path.startsWith(`${root}message/${m[2]}/`) && q.path.endsWith('.json'));
+    const ids = new Set(messages.map((q) => q.path.slice(q.path.lastIndexOf('/') + 1, -'.json'.length)));
+    const parts = pairs.filter((q) => q.path.startsWith(`${root}part/`) && ids.has(q.path.split('/').at(-2)) && q.path.endsWith('.json'));
+    wanted.push(p, ...messages, ...parts);
+  }
+  return wanted;
 }
 
 /** Whether a file is a Cline, Roo Code or Kilo Code task's chat (`ui_messages.json`): `[{ts, type: "say"|"ask"}, …]`. */

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -415,6 +415,19 @@ test('a session folder: the Claude Code session at its top and its subagents\' f
   const v = await view();
   assert.deepEqual([v.session, v.subagents], ['s-main.jsonl', 2]);
   const tree = await cv.importTree(parent, children);
+  assert.deepEqual(await page.$$eval('#subagents > li', (lis) => lis.map((li) => li.dataset.requests)), tree.children.map((c) => String(new cv.Timeline(c.log).length)));
+});
+
+test("an OpenCode storage folder: its latest session that is no subagent's, with its messages, parts and subagent", async () => {
+  // The data folder above storage/, as OpenCode keeps it; its project holds an older session too.
+  const folder = join(work, 'opencode-data');
+  cpSync(join(fixtures, 'opencode-storage'), join(folder, 'storage'), { recursive: true });
+  await act(() => page.setInputFiles('#session-folder-input', folder));
+  await walkDone();
+  const v = await view();
+  assert.deepEqual([v.session, v.subagents], ['storage/session/9a1c0e4f5b6a/ses_7a01c0ffee01AbCdEfGhIjKlMn.json', 1]);
+  const tree = await cv.importTree(readFileSync(join(fixtures, 'opencode/ses-main.json'), 'utf8'), [readFileSync(join(fixtures, 'opencode/ses-subagent.json'), 'utf8')]);
+  assert.equal(v.requests, new cv.Timeline(tree.parent.log).length);
   assert.deepEqual(await page.$$eval('#subagents > li', (lis) => lis.map((li) => li.dataset.requests)), tree.children.map((c) => String(new cv.Timeline(c.log).length)));
 });
 

@@ -1395,7 +1395,7 @@ fn an_imported_session_builds_at_the_recorded_provider_and_model() {
 }
 
 /// Every format the importers read is named wherever the package lists them: the CLI's
-/// `--from`, the package's and the lazy module's TypeScript, the README's command line and its
+/// `--from` (`cli-common.mjs`), the package's and the lazy module's TypeScript, the README's command line and its
 /// table of agents (one row each).
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
@@ -1404,7 +1404,7 @@ fn every_format_is_listed_where_the_package_lists_formats() {
     let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
     let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
     let quoted = |q: char| names.iter().map(|n| format!("{q}{n}{q}")).collect::<Vec<_>>();
-    assert!(read("pkg-template/cli.mjs").contains(&format!("const FORMATS = [{}];", quoted('\'').join(", "))));
+    assert!(read("pkg-template/cli-common.mjs").contains(&format!("export const FORMATS = [{}];", quoted('\'').join(", "))));
     assert!(read("pkg-template/index.d.ts").contains(&format!("export type ImportFormat = {};", quoted('\'').join(" | "))));
     assert!(read("crates/lazy/src/types.d.ts").contains(&format!("export type Format = {};", quoted('"').join(" | "))));
     let readme = read("README.md");

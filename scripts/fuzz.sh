@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 SECONDS_EACH=${FUZZ_SECONDS:-120}
-TARGETS=${FUZZ_TARGETS:-"log import_claude_code import_codex import_pi frontmatter rule_imports tool_call_ids answer"}
+TARGETS=${FUZZ_TARGETS:-"log import_claude_code import_codex import_pi import_others frontmatter rule_imports tool_call_ids answer"}
 CORPUS=${CONTEXTVIEW_CORPUS:-../shared/corpus}
 OUT=target/fuzz
 
@@ -30,6 +30,14 @@ seed log examples/session.jsonl
 seed import_claude_code tests/fixtures/claude-code.jsonl $(ls "$CORPUS"/sessions/*.jsonl 2>/dev/null | grep -v -e codex -e pi-mono || true)
 seed import_codex tests/fixtures/codex.jsonl $(ls "$CORPUS"/sessions/*codex*.jsonl 2>/dev/null || true)
 seed import_pi tests/fixtures/pi.jsonl $(ls "$CORPUS"/sessions/*pi-mono*.jsonl 2>/dev/null || true)
+# The other importers: the first byte picks the format (0 Gemini CLI, 1 Copilot CLI, 2 Aider, 3
+# Cline, 4 Roo Code, 5 Kilo Code, 6 OpenCode, 7 OpenCode's storage; fuzz/checks/import_others.rs).
+mkdir -p "$OUT/seeds/import_others"
+for pair in '0 gemini-cli.json' '0 gemini-cli.jsonl' '1 copilot-cli.jsonl' '2 aider.chat.history.md' '3 cline-task/cline.json' \
+            '4 cline-task/roo-code.json' '5 cline-task/kilo-code.json' '6 opencode/ses-main.json'; do
+  set -- $pair
+  { printf "\\00$1"; cat "tests/fixtures/$2"; } > "$OUT/seeds/import_others/$1-$(basename "$2")"
+done
 seed frontmatter $(ls "$CORPUS"/rules/* "$CORPUS"/skills/*.md "$CORPUS"/odd/*.md 2>/dev/null || true)
 seed rule_imports $(ls "$CORPUS"/rules/*.md 2>/dev/null || true)
 # Answers: each fixture behind the three control bytes fuzz/checks/answer.rs reads — its API (0

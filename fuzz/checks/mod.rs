@@ -10,6 +10,7 @@ pub mod answer;
 pub mod frontmatter;
 pub mod import_claude_code;
 pub mod import_codex;
+pub mod import_others;
 pub mod import_pi;
 pub mod log;
 pub mod rule_imports;

@@ -88,6 +88,34 @@ fn importers() {
     run("import_claude_code", checks::import_claude_code::check, vec![std::fs::read(root().join("tests/fixtures/claude-code.jsonl")).unwrap()]);
     run("import_codex", checks::import_codex::check, vec![std::fs::read(root().join("tests/fixtures/codex.jsonl")).unwrap()]);
     run("import_pi", checks::import_pi::check, vec![std::fs::read(root().join("tests/fixtures/pi.jsonl")).unwrap()]);
+    run("import_others", checks::import_others::check, others_seeds());
+}
+
+/// Each fixture of the formats `import_others` picks by its first byte, and the OpenCode storage
+/// fixture's main session as its files split at NUL bytes (see `fuzz/checks/import_others.rs`).
+fn others_seeds() -> Vec<Vec<u8>> {
+    let fixtures = [
+        (0u8, "gemini-cli.json"),
+        (0, "gemini-cli.jsonl"),
+        (1, "copilot-cli.jsonl"),
+        (2, "aider.chat.history.md"),
+        (3, "cline-task/cline.json"),
+        (4, "cline-task/roo-code.json"),
+        (5, "cline-task/kilo-code.json"),
+        (6, "opencode/ses-main.json"),
+    ];
+    let mut seeds: Vec<Vec<u8>> = fixtures.iter().map(|(pick, file)| [&[*pick][..], &std::fs::read(root().join("tests/fixtures").join(file)).unwrap()].concat()).collect();
+    let storage = "tests/fixtures/opencode-storage";
+    let session = "ses_7a01c0ffee01AbCdEfGhIjKlMn";
+    let text = |p: &PathBuf| std::fs::read_to_string(p).unwrap();
+    let messages = files(&format!("{storage}/message/{session}"));
+    let parts: Vec<PathBuf> = messages.iter().flat_map(|m| files(&format!("{storage}/part/{}", m.file_stem().unwrap().to_str().unwrap()))).collect();
+    let mut pieces = vec![std::fs::read_to_string(root().join(format!("{storage}/session/9a1c0e4f5b6a/{session}.json"))).unwrap()];
+    pieces.extend(messages.iter().map(text));
+    pieces.push(String::new());
+    pieces.extend(parts.iter().map(text));
+    seeds.push([&[7u8][..], pieces.join("\0").as_bytes()].concat());
+    seeds
 }
 
 #[test]

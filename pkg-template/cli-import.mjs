@@ -153,8 +153,20 @@ async function runFollow(values, file) {
     },
   };
   let printed = 0;
+  let failed = null;
+  let stop;
   const onLog = ({ log, added, rewound }) => {
-    if (values.log !== undefined) appendFileSync(values.log, added);
+    if (failed) return;
+    if (values.log !== undefined) {
+      try {
+        appendFileSync(values.log, added);
+      } catch (e) {
+        // What LOG did not take would be missing from it for good: following ends, with the error.
+        failed = Object.assign(new Error(`cannot append to ${values.log}, so following stopped; it holds what was appended before (${firstLine(e.message)})`), { code: e.code ?? 'write_failed' });
+        stop();
+        return;
+      }
+    }
     const timeline = new cv.Timeline(log);
     try {
       if (rewound) {
@@ -172,8 +184,6 @@ async function runFollow(values, file) {
     }
   };
   process.stderr.write(`contextview: following ${file} (interrupt to stop)\n`);
-  let failed = null;
-  let stop;
   const stopped = new Promise((resolveRun) => (stop = resolveRun));
   process.once('SIGINT', () => stop());
   const following = await followFile(cv, handle, {

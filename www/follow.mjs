@@ -16,7 +16,7 @@ const SEEN = 1024;
  * records only: each request once); `report()` is the whole import's report, made when called.
  * `onError(e)` gets a read or import that failed (following goes on). Resolves, after the first
  * read, to `{stop()}`: stopping settles the pending records, and `onLog` gets them as `added`
- * (its `report()` callable only while `onLog` runs).
+ * (its `report()` gives the report while `onLog` runs, null after).
  */
 export async function followFile(cv, handle, { interval = 1000, format = null, onLog, onError }) {
   const { IncrementalImport } = await cv.loadLazyModule();
@@ -75,14 +75,16 @@ export async function followFile(cv, handle, { interval = 1000, format = null, o
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
+      // (Its report is made only if asked for while the follower lives: null once it is freed.)
+      let freed = false;
       try {
         const rest = follower.settle();
         if (rest.log === '') return;
         log += rest.log;
         pending = '';
-        // (Its report is made only if asked for, before the follower is freed.)
-        onLog({ log, added: rest.log, rewound: false, report: () => follower.report() });
+        onLog({ log, added: rest.log, rewound: false, report: () => (freed ? null : follower.report()) });
       } finally {
+        freed = true;
         follower.free();
       }
     },

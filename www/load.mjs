@@ -111,29 +111,38 @@ function parsed(text) {
  * of the others names as its parent — or null when the files are not laid out so.
  */
 function storageSessions(files) {
-  const sessions = files.map((f) => [f, STORAGE_SESSION.exec(f.name)]).filter(([, m]) => m);
+  const sessions = files.filter((f) => STORAGE_SESSION.test(f.name));
   if (sessions.length === 0) return null;
-  const under = (dir) => files.filter((f) => f.name.startsWith(dir));
-  const of = ([f, m]) => {
-    const root = f.name.slice(0, m.index + m[1].length);
-    const id = m[2];
-    const messages = under(`${root}message/${id}/`);
-    const parts = messages.flatMap((msg) => under(`${root}part/${msg.name.slice(msg.name.lastIndexOf('/') + 1, -'.json'.length)}/`));
+  const found = sessions.map((f) => {
+    const { id, messages, parts } = storageFamily(files, (x) => x.name, f);
     return { id, parentId: parsed(f.text)?.parentID, name: f.name, files: { session: f.text, messages: messages.map((x) => x.text), parts: parts.map((x) => x.text) } };
-  };
-  const found = sessions.map(of);
+  });
   if (!found.some((s) => s.files.messages.length > 0)) return null;
   const ids = new Set(found.map((s) => s.id));
   const parent = found.find((s) => !ids.has(s.parentId)) ?? found[0];
   return [parent, ...found.filter((s) => s !== parent)];
 }
 
+/**
+ * A storage session's own files among `items` (each named by `pathOf`, its path in the folder):
+ * its id, its messages' files and their parts', as OpenCode lays them out beside `session/`.
+ */
+function storageFamily(items, pathOf, session) {
+  const m = STORAGE_SESSION.exec(pathOf(session));
+  const root = pathOf(session).slice(0, m.index + m[1].length);
+  const stem = (path) => path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
+  const messages = items.filter((x) => pathOf(x).startsWith(`${root}message/${m[2]}/`) && pathOf(x).endsWith('.json'));
+  const ids = new Set(messages.map((x) => stem(pathOf(x))));
+  const parts = items.filter((x) => pathOf(x).startsWith(`${root}part/`) && pathOf(x).endsWith('.json') && ids.has(pathOf(x).split('/').at(-2)));
+  return { id: m[2], messages, parts };
+}
+
 /** An OpenCode storage folder's session with its subagents' (`storageSessions`), as `assemble` gives one. */
-async function assembleStorage(cv, [parent, ...children], files) {
+async function assembleStorage(cv, [parent, ...children], count) {
   const tree = await cv.importOpenCodeStorage(parent.files, children.map((c) => c.files));
   const logs = new Map(tree.children.map((c) => [headerOf(c.log)?.sessionId, c.log]));
   const unlinked = children.filter((c) => tree.unlinked.includes(c.id)).map((c) => c.name);
-  return { name: parent.name, text: parent.files.session, log: tree.parent.log, report: tree.parent.report, children: logs, unlinked, files };
+  return { name: parent.name, text: parent.files.session, log: tree.parent.log, report: tree.parent.report, children: logs, unlinked, files: count };
 }
 
 /**
@@ -153,11 +162,7 @@ export async function storageFilesIn(pairs) {
   const family = [top, ...infos.filter((s) => s.info.parentID === top.info.id)];
   const wanted = [];
   for (const { p } of family) {
-    const m = STORAGE_SESSION.exec(p.path);
-    const root = p.path.slice(0, m.index + m[1].length);
-    const messages = pairs.filter((q) => q.path.startsWith(`${root}message/${m[2]}/`) && q.path.endsWith('.json'));
-    const ids = new Set(messages.map((q) => q.path.slice(q.path.lastIndexOf('/') + 1, -'.json'.length)));
-    const parts = pairs.filter((q) => q.path.startsWith(`${root}part/`) && ids.has(q.path.split('/').at(-2)) && q.path.endsWith('.json'));
+    const { messages, parts } = storageFamily(pairs, (q) => q.path, p);
     wanted.push(p, ...messages, ...parts);
   }
   return wanted;

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -173,6 +173,16 @@ test('import --follow prints a line per new request as the file grows, and write
   }
   assert.equal(await exited, 0, err());
   assert.match(err(), /^contextview: following /);
+});
+
+test('import --follow: a log that stops taking what it gains ends the follow with the error, not a gap', { skip: !existsSync('/dev/full') && 'no /dev/full here (a file every write to fails)' }, async () => {
+  const file = join(tmp, 'codex-full.jsonl');
+  writeFileSync(file, fixture('codex.jsonl'));
+  const run = following(file, '/dev/full');
+  const code = await run.exited;
+  assert.equal(code, 1, run.err());
+  assert.match(run.err(), /contextview: ENOSPC: cannot append to \/dev\/full, so following stopped/);
+  assert.doesNotMatch(run.err(), /cannot read/);
 });
 
 test('import --follow on a file that is no session: it waits while the file may still tell, then exits 1 with the error', async () => {

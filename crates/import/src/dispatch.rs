@@ -239,7 +239,7 @@ pub fn import_opencode_storage(parent: opencode::storage::Files<'_>, children: &
     let name = |imported: &mut Imported, assembled: opencode::storage::Assembled| {
         let mut diagnostics = assembled.diagnostics;
         for mut d in std::mem::take(&mut imported.report.diagnostics) {
-            if let Some(&file) = d.line.and_then(|n| assembled.order.get(n.wrapping_sub(1))) {
+            if let Some(&file) = d.line.and_then(|n| assembled.order.get(n.checked_sub(1)?)) {
                 d.line = None;
                 d.path = Some(format!("messages[{file}]"));
             }

@@ -188,11 +188,12 @@ impl IncrementalImport {
         let same = |a: &Record, b: &Record| a.ts == b.ts && a.body == b.body;
         let common = self.settled.iter().zip(&records).take_while(|(a, b)| same(a, b)).count();
         let mut out = Vec::new();
-        // (Where a rewind would start: only looked for when a settled record changed.)
-        let start = || prompt_start_at_or_before(&records, common).max(first_prompt);
+        // (A rewind would start at the last prompt at or before `common`, which is before the log's
+        // end, or at the first prompt: so there is one to make only when the log holds records
+        // from the first prompt on. Where it starts is looked for only then.)
         let (from, rewound) = if common == self.settled.len() {
             (common, false)
-        } else if start() >= self.settled.len() {
+        } else if first_prompt >= self.settled.len() {
             // The log holds nothing from the first prompt on, and what came before it changed
             // (a title set at the top): there is nothing to rewind. The log keeps those records
             // as it wrote them, and goes on from the first prompt.
@@ -203,7 +204,7 @@ impl IncrementalImport {
             // Back to before the last prompt both imports share, and the rest again from there
             // (what came before the first prompt stays as the log has it, and is taken as the
             // longer import has it, so that later pushes compare from here).
-            let start = start();
+            let start = prompt_start_at_or_before(&records, common).max(first_prompt);
             let prompt_index = prompt_texts(&records[..start]).len() as u64;
             self.written += 1;
             out.push(Record { seq: self.written, ts: records.get(start).map(|r| r.ts.clone()).unwrap_or_default(), body: RecordBody::Event(Event::Rewind(Rewind { prompt_index })) });

@@ -134,19 +134,18 @@ pub fn import_opencode_storage(
     #[wasm_bindgen(unchecked_optional_param_type = "OpenCodeStorage[]")] children: JsValue,
 ) -> Result<ts::ImportTreeResult, JsValue> {
     let parent = StorageTexts::read(&session, "session")?;
-    let mut given = Vec::new();
+    let mut child_texts = Vec::new();
     if !children.is_undefined() && !children.is_null() {
         if !js_sys::Array::is_array(&children) {
             return Err(type_error("children", "an array of { session, messages, parts }", &children));
         }
         for (i, child) in js_sys::Array::from(&children).iter().enumerate() {
-            given.push(StorageTexts::read(&child, &format!("children[{i}]"))?);
+            child_texts.push(StorageTexts::read(&child, &format!("children[{i}]"))?);
         }
     }
-    let children = given;
     let (messages, parts) = parent.lists();
-    let lists: Vec<(Vec<&str>, Vec<&str>)> = children.iter().map(StorageTexts::lists).collect();
-    let child_files: Vec<import::opencode::storage::Files> = children
+    let lists: Vec<(Vec<&str>, Vec<&str>)> = child_texts.iter().map(StorageTexts::lists).collect();
+    let child_files: Vec<import::opencode::storage::Files> = child_texts
         .iter()
         .zip(&lists)
         .map(|(c, (messages, parts))| import::opencode::storage::Files { session: &c.session, messages, parts })

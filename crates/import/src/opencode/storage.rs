@@ -42,9 +42,10 @@ pub struct Assembled {
     pub order: Vec<usize>,
 }
 
-/// The ids a file names; the rest of it is kept as written.
+/// The ids a file names (its own always: a file without one is left out); the rest of it is
+/// kept as written.
 struct Ids {
-    id: Option<String>,
+    id: String,
     session_id: Option<String>,
     message_id: Option<String>,
 }
@@ -78,7 +79,7 @@ fn read<'a>(text: &'a str, path: &str, out: &mut Vec<Diagnostic>) -> Option<Read
         return None;
     }
     match field("id").filter(|id| !id.is_empty()) {
-        Some(id) => Some(Read { ids: Ids { id: Some(id), session_id: field("sessionID"), message_id: field("messageID") }, text: trimmed }),
+        Some(id) => Some(Read { ids: Ids { id, session_id: field("sessionID"), message_id: field("messageID") }, text: trimmed }),
         None => {
             out.push(left_out("names no `id`; left out".to_owned()));
             None
@@ -94,7 +95,7 @@ pub fn assemble(files: Files<'_>) -> Assembled {
     let read_messages: Vec<Option<Read>> = files.messages.iter().enumerate().map(|(i, text)| read(text, &format!("messages[{i}]"), &mut diagnostics)).collect();
     // The session's id; when its file could not be read, the one most of its messages name (the
     // first by id of those named most: whatever order they were given in).
-    let owner = session.as_ref().and_then(|s| s.ids.id.clone()).or_else(|| {
+    let owner = session.as_ref().map(|s| s.ids.id.clone()).or_else(|| {
         let mut named: BTreeMap<String, usize> = BTreeMap::new();
         for id in read_messages.iter().flatten().filter_map(|m| m.ids.session_id.clone()) {
             *named.entry(id).or_insert(0) += 1;
@@ -116,8 +117,7 @@ pub fn assemble(files: Files<'_>) -> Assembled {
             diagnostics.push(Diagnostic::new(&codes::IMPORT_STORAGE_FILE_LEFT_OUT, format!("a message of session {of}, not {owner}; left out")).at_path(path));
             continue;
         }
-        let id = message.ids.id.clone().unwrap_or_default();
-        if first_of(&mut message_order, id, &message_paths, &path, "messages", &mut diagnostics) {
+        if first_of(&mut message_order, message.ids.id.clone(), &message_paths, &path, "messages", &mut diagnostics) {
             messages.push(message);
             message_paths.push(i);
         }
@@ -134,7 +134,7 @@ pub fn assemble(files: Files<'_>) -> Assembled {
             diagnostics.push(Diagnostic::new(&codes::IMPORT_STORAGE_FILE_LEFT_OUT, "a part that names no `messageID`; left out").at_path(path));
             continue;
         };
-        let key = format!("{message}\0{}", part.ids.id.as_deref().unwrap_or_default());
+        let key = format!("{message}\0{}", part.ids.id);
         if first_of(&mut part_order, key, &paths, &path, "parts", &mut diagnostics) {
             parts.push(part);
             paths.push(i);
@@ -154,13 +154,13 @@ pub fn assemble(files: Files<'_>) -> Assembled {
     export.push_str(",\"messages\":[");
     // Messages and parts both in id order, walked together: each part joins its message, or is
     // left out when its message was not given.
-    let mut part_order = part_order.values().map(|&p| &parts[p]).zip(part_order.values().map(|&p| paths[p])).peekable();
+    let mut part_order = part_order.values().map(|&p| (&parts[p], paths[p])).peekable();
     let orphan = |part: &Read, i: usize, diagnostics: &mut Vec<Diagnostic>| {
         let message = part.ids.message_id.as_deref().unwrap_or_default();
         diagnostics.push(Diagnostic::new(&codes::IMPORT_STORAGE_FILE_LEFT_OUT, format!("a part of message {message}, which is not among the messages kept; left out")).at_path(format!("parts[{i}]")));
     };
     for (n, &m) in message_order.values().enumerate() {
-        let id = messages[m].ids.id.as_deref().unwrap_or_default();
+        let id = messages[m].ids.id.as_str();
         export.push_str(if n == 0 { "{\"info\":" } else { ",{\"info\":" });
         export.push_str(messages[m].text);
         export.push_str(",\"parts\":[");

@@ -96,7 +96,7 @@ JS_TESTS := tests/js/readme.test.mjs tests/workerd/service.test.mjs tests/js/ins
   tests/js/consumer.test.mjs tests/workerd/unhappy.test.mjs tests/workerd/lazy.test.mjs tests/workerd/storage.test.mjs \
   tests/js/lazy.test.mjs tests/js/answers.test.mjs tests/js/timeline.test.mjs tests/js/unhappy.test.mjs tests/js/storage.test.mjs \
   tests/js/storage-faults.test.mjs tests/js/discover.test.mjs tests/js/subagents.test.mjs tests/js/storage-mutants.test.mjs \
-  tests/js/session.test.mjs tests/js/simulate.test.mjs
+  tests/js/acp-conformance.test.mjs tests/js/session.test.mjs tests/js/simulate.test.mjs
 
 test-js:
 	node_modules/.bin/tsc -p tests/types

@@ -56,6 +56,19 @@ for (const provider of PROVIDERS) {
   });
 }
 
+// The native suite's whole-payload snapshots (tests/it/snapshots) hold what the core builds of the
+// example (as a JSON value: keys sorted); the package must build the same.
+test('build with the example\'s system prompt and tools: the payload the native suite pins', () => {
+  const snapshotName = { anthropic: 'anthropic', 'openai-chat': 'openai_chat', 'openai-responses': 'openai_responses', gemini: 'gemini' };
+  for (const provider of PROVIDERS) {
+    const r = run(['build', '--session', session, '--provider', provider, '--system', join(root, 'examples/system.md'), '--tools', join(root, 'examples/tools.json')]);
+    assert.equal(r.code, 0, r.stderr);
+    const snap = readFileSync(join(root, `tests/it/snapshots/it__example_session__${snapshotName[provider]}_payload.snap`), 'utf8');
+    const pinned = JSON.parse(snap.slice(snap.indexOf('\n---\n') + 5));
+    assert.deepEqual(JSON.parse(r.stdout), pinned, `${provider}: the package builds what the native suite pins`);
+  }
+});
+
 test('build --report writes the whole report; a small --context-window shows in the summary', () => {
   const file = join(tmp, 'report.json');
   const r = run(['build', '--session', session, '--provider', 'anthropic', '--report', file, '--context-window', '600']);

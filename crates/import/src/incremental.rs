@@ -174,7 +174,7 @@ impl IncrementalImport {
         // What comes before the first prompt (an agent's environment turn, its first model) may
         // still change until a prompt follows it: nothing is written before one.
         let mut records = imported.records;
-        let Some(first_prompt) = (0..records.len()).find(|&i| is_real_prompt_start(i.checked_sub(1).map(|p| &records[p]), &records[i])) else {
+        let Some(first_prompt) = first_prompt_start(&records) else {
             return Ok(self.unchanged());
         };
         let header = match &self.header {
@@ -185,7 +185,6 @@ impl IncrementalImport {
             }
         };
         self.report = Some(imported.report);
-        let same = |a: &Record, b: &Record| a.ts == b.ts && a.body == b.body;
         let common = self.settled.iter().zip(&records).take_while(|(a, b)| same(a, b)).count();
         let mut out = Vec::new();
         // (A rewind would start at the last prompt at or before `common`, which is before the log's
@@ -193,13 +192,29 @@ impl IncrementalImport {
         // from the first prompt on. Where it starts is looked for only then.)
         let (from, rewound) = if common == self.settled.len() {
             (common, false)
-        } else if first_prompt >= self.settled.len() {
-            // The log holds nothing from the first prompt on, and what came before it changed
-            // (a title set at the top): there is nothing to rewind. The log keeps those records
-            // as it wrote them, and goes on from the first prompt.
-            self.settled = records[..first_prompt].to_vec();
-            self.seq_in_log.resize(first_prompt, self.written);
-            (first_prompt, false)
+        } else if let Some(held) = self.held_from_the_first_prompt(&records, first_prompt) {
+            // Only what comes before the first prompt changed (a title set at the top once the
+            // conversation was under way, the agent's first model): there is nothing to rewind.
+            // The log keeps those records as it wrote them; a title it lacks is appended, the
+            // update it is at any point of a session. It goes on after what it holds.
+            let log_first_prompt = self.settled.len() - held;
+            for record in &records[..first_prompt] {
+                let is_title = record.body.kind() == "session_info_update";
+                if is_title && !self.settled[..log_first_prompt].iter().any(|r| same(r, record)) {
+                    self.written += 1;
+                    out.push(Record { seq: self.written, ts: record.ts.clone(), body: record.body.clone() });
+                }
+            }
+            // Compared as the longer import has them from now on. (A record before the first
+            // prompt is never a compaction's first kept one: its `seq` here is the log's first.)
+            let first_seq = self.seq_in_log.first().copied().unwrap_or(self.written);
+            let mut settled = records[..first_prompt].to_vec();
+            settled.extend_from_slice(&self.settled[log_first_prompt..]);
+            self.settled = settled;
+            let mut seqs = vec![first_seq; first_prompt];
+            seqs.extend_from_slice(&self.seq_in_log[log_first_prompt..]);
+            self.seq_in_log = seqs;
+            (first_prompt + held, false)
         } else {
             // Back to before the last prompt both imports share, and the rest again from there
             // (what came before the first prompt stays as the log has it, and is taken as the
@@ -220,6 +235,15 @@ impl IncrementalImport {
         let pending = self.numbered_on(&records[settle_to..]);
         self.pending = records.split_off(settle_to);
         Ok(Appended { header, records: out, rewound, pending })
+    }
+
+    /// How many records the log holds from the first prompt on, when the longer import (whose
+    /// first prompt starts at `first_prompt`) has them all from its own first prompt: what
+    /// changed, if anything, came before the first prompt.
+    fn held_from_the_first_prompt(&self, records: &[Record], first_prompt: usize) -> Option<usize> {
+        let log_first_prompt = first_prompt_start(&self.settled).unwrap_or(self.settled.len());
+        let held = &self.settled[log_first_prompt..];
+        (records.len() - first_prompt >= held.len() && held.iter().zip(&records[first_prompt..]).all(|(a, b)| same(a, b))).then_some(held.len())
     }
 
     /// Nothing new to read (a line still being written, a document read half-written, no prompt
@@ -316,6 +340,16 @@ fn is_document(format: Format, text: &str) -> bool {
         Format::GeminiCli => text.lines().find(|l| !l.trim().is_empty()).is_some_and(|l| serde_json::from_str::<serde_json::Value>(l).is_err()),
         Format::ClaudeCode | Format::Codex | Format::Pi | Format::CopilotCli | Format::Aider => false,
     }
+}
+
+/// The index of the record that starts the first real prompt.
+fn first_prompt_start(records: &[Record]) -> Option<usize> {
+    (0..records.len()).find(|&i| is_real_prompt_start(i.checked_sub(1).map(|p| &records[p]), &records[i]))
+}
+
+/// Whether a longer import's record is the one the log holds for it.
+fn same(a: &Record, b: &Record) -> bool {
+    a.ts == b.ts && a.body == b.body
 }
 
 /// The index of the record that starts the last real prompt at or before `at` (0 when none does).

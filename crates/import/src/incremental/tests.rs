@@ -183,8 +183,9 @@ fn a_file_that_only_grows_gains_each_record_once() {
 
 #[test]
 fn after_a_rewind_the_log_compares_from_what_it_now_holds() {
-    // The recording's title is set at its end (a `$set` of `summary`): it is written before the
-    // first prompt, which the log cannot take back. The prompts that follow it append as usual.
+    // The recording's title is set at its end (a `$set` of `summary`): the whole import writes it
+    // before the first prompt, where the log cannot take it back. Nothing rewinds: the log gains
+    // the title where it was set, and the prompts that follow it append as usual.
     let text = concat!(
         include_str!("../../../../tests/fixtures/gemini-cli.jsonl"),
         "\n",
@@ -203,10 +204,20 @@ fn after_a_rewind_the_log_compares_from_what_it_now_holds() {
     for (i, piece) in pieces.iter().enumerate() {
         so_far.push_str(piece);
         let appended = incremental.push(piece).unwrap();
-        if i > title + 1 {
-            assert!(!appended.rewound, "line {}: nothing before it changed", i + 1);
-        }
+        // The fixture's own `$rewindTo` rewinds; the title, set later, does not.
+        assert_eq!(appended.rewound, piece.starts_with(r#"{"$rewindTo""#), "line {}", i + 1);
+        let before = log.len();
         extend(&mut log, appended.records);
+        let titles: Vec<&Record> = log.iter().filter(|r| r.body.kind() == "session_info_update").collect();
+        if i < title {
+            assert!(titles.is_empty(), "line {}", i + 1);
+        } else {
+            // The title, once, where the line that set it was read.
+            assert_eq!(titles.len(), 1, "line {}", i + 1);
+            if i == title {
+                assert_eq!(log[before].body.kind(), "session_info_update", "line {}", i + 1);
+            }
+        }
         assert_eq!(view(&with(&log, appended.pending)), view(&whole(Format::GeminiCli, &so_far)), "after line {}", i + 1);
     }
 }

@@ -110,6 +110,77 @@ test('a Claude Code file followed a line at a time: its last turn is pending, th
   follower.free();
 });
 
+test('followFile: a character a read cuts in half is read whole with its next bytes', async (t) => {
+  const { followFile } = await import('../../pkg/inspector/follow.mjs');
+  // A prompt in three scripts: two-, three- and four-byte characters for the reads to cut.
+  const text = fixture('codex.jsonl').replace('"Run the tests."', '"Lancez les tests — café ✓ 🧪, s’il vous plaît."');
+  const bytes = new TextEncoder().encode(text);
+  const inChar = [...bytes.keys()].filter((i) => (bytes[i] & 0xc0) === 0x80);
+  assert.ok(inChar.length >= 6, 'the text has characters of more than one byte');
+  // The file as the handle shows it: what was written so far, its time changing with it.
+  let size = 0;
+  let modified = 0;
+  let looks = 0;
+  const handle = { getFile: async () => { looks += 1; return new File([bytes.slice(0, size)], 'rollout.jsonl', { lastModified: modified }); } };
+  const seen = [];
+  const errors = [];
+  let follow;
+  t.after(() => follow?.stop());
+  // Each step ends inside a character: the first on the first read (the whole file, its format
+  // not told yet), the rest on reads of what the file grew by.
+  const steps = [inChar[0], inChar[2], inChar[inChar.length - 1], bytes.length];
+  for (const [i, end] of steps.entries()) {
+    size = end;
+    modified = i + 1;
+    if (i === 0) {
+      follow = await followFile(cv, handle, { interval: 5, onLog: (l) => seen.push(l), onError: (e) => errors.push(e) });
+    } else {
+      // Two looks after the file changed: the first read it (a look ends before the next starts).
+      const at = looks;
+      await until(() => looks >= at + 2, 10_000, `the read up to byte ${end}`);
+    }
+  }
+  assert.deepEqual(errors, []);
+  const whole = await cv.importSession(text);
+  assert.equal(seen.at(-1).log, whole.log, 'what a whole import of the file gives, every character whole');
+  assert.ok(seen.every((l) => !l.log.includes('\uFFFD')), 'no character was read in halves');
+  // A Codex rollout is read a line at a time: nothing is pending, so stopping adds nothing.
+  const calls = seen.length;
+  follow.stop();
+  assert.equal(seen.length, calls);
+  assert.equal(seen.at(-1).report(), null, 'a stopped follow has no report');
+});
+
+test('followFile: stop() appends the pending turn, its report made only while onLog runs', async (t) => {
+  const { followFile } = await import('../../pkg/inspector/follow.mjs');
+  const text = fixture('claude-code.jsonl');
+  const handle = { getFile: async () => new File([text], 'session.jsonl', { lastModified: 1 }) };
+  const seen = [];
+  const errors = [];
+  const follow = await followFile(cv, handle, { interval: 60_000, onLog: (l) => seen.push(l), onError: (e) => errors.push(e) });
+  t.after(() => follow.stop());
+  assert.deepEqual(errors, []);
+  assert.equal(seen.length, 1);
+  const whole = await cv.importSession(text);
+  assert.ok(seen[0].added.length < whole.log.length, 'the last turn waits as pending');
+  let reportWhileStopping;
+  const settled = new Promise((resolve) => {
+    seen.push = (l) => {
+      reportWhileStopping = l.report();
+      resolve(l);
+      return Array.prototype.push.call(seen, l);
+    };
+  });
+  follow.stop();
+  const last = await settled;
+  assert.equal(seen[0].added + last.added, whole.log, 'settled: the log a whole import writes');
+  assert.equal(last.log, whole.log);
+  assert.deepEqual(reportWhileStopping, whole.report);
+  assert.equal(last.report(), null, 'made only while the follower lives');
+  follow.stop();
+  assert.equal(seen.length, 2, 'a second stop does nothing');
+});
+
 test('bad arguments are refused with the package\'s errors', async () => {
   const { IncrementalImport } = await cv.loadLazyModule();
   assert.throws(() => new IncrementalImport('cursor'), { code: 'invalid_argument' });

@@ -162,6 +162,9 @@ impl IncrementalImport {
         let whole_document = is_document(format, &self.text);
         let text = if whole_document { self.text.as_str() } else { &self.text[..lines_end] };
         if text.trim().is_empty() {
+            // No complete line (the file was emptied, or is written again from its start): what
+            // was pending is not in it any more.
+            self.pending.clear();
             return Ok(self.unchanged());
         }
         let imported = import(Some(format), text)?;

@@ -264,6 +264,24 @@ fn the_last_model_turn_is_pending_until_the_file_goes_past_it() {
 }
 
 #[test]
+fn a_file_emptied_drops_its_pending_turn_and_written_again_shows_it_again() {
+    let text = include_str!("../../../../tests/fixtures/claude-code.jsonl");
+    let mut incremental = IncrementalImport::new(None);
+    let start = incremental.push(text).unwrap();
+    assert!(!start.pending.is_empty(), "the fixture ends in a model turn");
+    // Emptied (its agent starts it again, or it is being written again from its start): the log
+    // keeps what it holds, and the turn the file no longer has is not shown.
+    for emptied in ["", "\n", "{\"type\":\"user\""] {
+        let now = incremental.replace(emptied).unwrap();
+        assert_eq!((now.records, now.rewound, now.pending), (vec![], false, vec![]), "{emptied:?}");
+    }
+    // Written again as it was: nothing settled changed, the turn is pending again.
+    let again = incremental.replace(text).unwrap();
+    assert_eq!((again.records, again.rewound), (vec![], false));
+    assert_eq!(again.pending, start.pending);
+}
+
+#[test]
 fn a_gemini_set_or_rewind_rewinds_the_log_and_the_rest_follows() {
     let text = include_str!("../../../../tests/fixtures/gemini-cli.jsonl");
     let pieces: Vec<&str> = text.split_inclusive('\n').collect();

@@ -98,6 +98,7 @@ fn others_seeds() -> Vec<Vec<u8>> {
         (0u8, "gemini-cli.json"),
         (0, "gemini-cli.jsonl"),
         (1, "copilot-cli.jsonl"),
+        (1, "copilot-cli-assets.jsonl"),
         (2, "aider.chat.history.md"),
         (3, "cline-task/cline.json"),
         (4, "cline-task/roo-code.json"),

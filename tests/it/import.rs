@@ -1072,6 +1072,10 @@ mod any_lines {
             Format::OpenCode => "",
         };
         let mut lines: Vec<String> = fixture.lines().map(str::to_owned).collect();
+        if format == Format::CopilotCli {
+            // A newer CLI's shapes: session assets, an answer in chunks, a skill's body, a clear.
+            lines.extend(include_str!("../fixtures/copilot-cli-assets.jsonl").lines().map(str::to_owned));
+        }
         if matches!(format, Format::Cline | Format::RooCode | Format::KiloCode) {
             for history in [
                 include_str!("../fixtures/cline-task/cline.json"),

@@ -18,6 +18,16 @@
 //! - `session.compaction_start` / `session.compaction_complete`: a compaction, keeping what came
 //!   after its start, with the summary the CLI puts in place of the rest.
 //!
+//! Newer versions (read from npm `@github/copilot` 1.0.64–1.0.102 and their event schema):
+//! - `session.binary_asset`: an image's bytes, once a session, before the first event naming it
+//!   (`assetId`): a user's attachment (a `blob`, or a `file` kept with the session) and a tool's
+//!   `result.binaryResultsForLlm` name it instead of holding `data`; one too large to keep says
+//!   why (`omittedReason`) and is counted;
+//! - `assistant.message` written in chunks (`apiCallId`, `chunkIndex`, `chunkCount`): the chunks
+//!   of one call follow each other and are one model turn in the view;
+//! - `skill.context_delivered`: a skill's body the model got during a tool's run, not a prompt;
+//! - `session.context_cleared`: the conversation cleared, a rewind to before its first prompt.
+//!
 //! A subagent (`subagent.started` for a `task` call) is linked to the call as a session of its
 //! own, `<session>/agent-<call>`: its events (`parentToolCallId`), which the parent's model never
 //! saw (it got the task's result), are left out of the parent's log (counted) and make that
@@ -37,7 +47,7 @@ use crate::lines::ParsedLine;
 use crate::report::Imported;
 use contextview::conversation::SyntheticReason;
 use contextview::update::acp::{ContentBlock, ProviderMeta, ToolCallContent};
-use contextview::update::record::{CompactionCheckpoint, Event, ModelSwitch, SubagentEnded, SubagentStarted, SubagentStatus};
+use contextview::update::record::{CompactionCheckpoint, Event, ModelSwitch, Rewind, SubagentEnded, SubagentStarted, SubagentStatus};
 
 /// Whether `value` is an event of this format (a dotted `type` with a `data` object).
 pub fn is_event(value: &Value) -> bool {
@@ -49,6 +59,9 @@ pub fn is_event(value: &Value) -> bool {
 /// Reads a session's events a line at a time: what it writes for a line never depends on a later one.
 #[derive(Default)]
 pub struct Reader {
+    /// Each `session.binary_asset`'s bytes (base64) and type, by its `assetId`: written once a
+    /// session, before the first event that names it.
+    assets: Assets,
     model: Option<String>,
     /// The `task` calls made, with the prompt each gave its subagent.
     tasks: HashMap<String, String>,
@@ -84,7 +97,24 @@ impl crate::emit::LineReader for Reader {
                 Some(m) => switch(&mut written.out, &mut self.model, &m),
                 None => written.out.unmapped("session.model_change:without_model"),
             },
-            "user.message" => user(&mut written.out, line, &id, &data),
+            "user.message" => user(&mut written.out, line, &id, &data, &self.assets),
+            "session.binary_asset" => {
+                if !keep_asset(&mut self.assets, &data) {
+                    written.out.unmapped("session.binary_asset:without_data");
+                }
+            }
+            // The conversation cleared (`/clear`): the model sees nothing of what came before.
+            "session.context_cleared" => {
+                written.out.event(Event::Rewind(Rewind { prompt_index: 0 }));
+                if data.get("initialMessage").is_some_and(|m| !m.is_null()) {
+                    written.out.unmapped("session.context_cleared:initial_message");
+                }
+            }
+            // A skill's body as the model got it, during a tool's run: not a prompt of the user's.
+            "skill.context_delivered" => {
+                let meta = ProviderMeta { synthetic: Some(SyntheticReason::SystemReminder), ..ProviderMeta::default() };
+                written.out.chunk(Stream::User, &id, ContentBlock::text(str_of("content").unwrap_or_default()), &meta);
+            }
             "assistant.message" => {
                 for request in data.get("toolRequests").and_then(Value::as_array).into_iter().flatten() {
                     if let (Some(call), Some(prompt)) = (request.get("toolCallId").and_then(Value::as_str), request.pointer("/arguments/prompt").and_then(Value::as_str)) {
@@ -125,7 +155,15 @@ impl crate::emit::LineReader for Reader {
                     true => data.pointer("/result/content").and_then(Value::as_str).unwrap_or("").to_owned(),
                     false => data.pointer("/error/message").and_then(Value::as_str).filter(|m| !m.is_empty()).unwrap_or("Tool execution failed").to_owned(),
                 };
-                let content = vec![ToolCallContent::Content { content: ContentBlock::text(text), meta: None }];
+                let mut content = vec![ToolCallContent::Content { content: ContentBlock::text(text), meta: None }];
+                // Images a tool gave the model (a screenshot, an image file viewed), inline or as
+                // a session asset.
+                for binary in data.pointer("/result/binaryResultsForLlm").and_then(Value::as_array).into_iter().flatten() {
+                    match binary_image(binary, &self.assets) {
+                        Ok((bytes, mime)) => content.push(ToolCallContent::Content { content: image_block(bytes, mime, line, &mut written.out), meta: None }),
+                        Err(kind) => written.out.unmapped(&format!("tool_result:{kind}")),
+                    }
+                }
                 written.out.tool_result(&call, content, !success, None);
                 if let Some(started) = self.running.remove(&call) {
                     written.out.event(Event::SubagentEnded(SubagentEnded {
@@ -207,7 +245,42 @@ fn switch(out: &mut LogBuilder, model: &mut Option<String>, new: &str) {
     }
 }
 
-fn user(out: &mut LogBuilder, line: usize, id: &str, data: &Value) {
+/// Session assets by id: their type and their bytes in base64.
+pub(crate) type Assets = HashMap<String, (String, String)>;
+
+/// Keeps a `session.binary_asset`'s bytes and type by its id; false when it lacks one of them.
+pub(crate) fn keep_asset(assets: &mut Assets, data: &Value) -> bool {
+    let field = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
+    match (field("assetId"), field("mimeType"), field("data")) {
+        (Some(asset), Some(mime), Some(bytes)) => {
+            assets.insert(asset, (mime, bytes));
+            true
+        }
+        _ => false,
+    }
+}
+
+/// An image a user attached or a tool returned — its bytes inline (`data`) or a session asset
+/// (`assetId`) — with its type; else the kind of what it is, to count.
+pub(crate) fn binary_image<'a>(binary: &'a Value, assets: &'a Assets) -> Result<(&'a str, &'a str), &'static str> {
+    let inline_mime = binary.get("mimeType").and_then(Value::as_str);
+    let (bytes, mime) = match (binary.get("data").and_then(Value::as_str), binary.get("assetId").and_then(Value::as_str)) {
+        (Some(bytes), _) => (bytes, inline_mime.unwrap_or("")),
+        (None, Some(asset)) => match assets.get(asset) {
+            Some((mime, bytes)) => (bytes.as_str(), inline_mime.unwrap_or(mime)),
+            None => return Err("asset_missing"),
+        },
+        // Not stored (`omittedReason`: too large, or unavailable): the model got a note.
+        (None, None) => return Err("binary_omitted"),
+    };
+    if mime.starts_with("image/") {
+        Ok((bytes, mime))
+    } else {
+        Err("binary_not_image")
+    }
+}
+
+fn user(out: &mut LogBuilder, line: usize, id: &str, data: &Value, assets: &Assets) {
     let content = data.get("content").and_then(Value::as_str).unwrap_or("");
     let sent = data.get("transformedContent").and_then(Value::as_str).unwrap_or(content);
     let synthetic = content.is_empty().then_some(SyntheticReason::AutoContinue);
@@ -215,12 +288,13 @@ fn user(out: &mut LogBuilder, line: usize, id: &str, data: &Value) {
     out.chunk(Stream::User, id, ContentBlock::text(sent), &meta);
     for attachment in data.get("attachments").and_then(Value::as_array).into_iter().flatten() {
         let kind = attachment.get("type").and_then(Value::as_str).unwrap_or("");
-        let mime = attachment.get("mimeType").and_then(Value::as_str).unwrap_or("");
-        match (kind, attachment.get("data").and_then(Value::as_str)) {
-            ("blob", Some(bytes)) if mime.starts_with("image/") => {
+        match binary_image(attachment, assets) {
+            // An image as a blob, or (since the assets) an image file kept with the session.
+            Ok((bytes, mime)) if kind == "blob" || kind == "file" => {
                 let image = image_block(bytes, mime, line, out);
                 out.chunk(Stream::User, id, image, &meta);
             }
+            Err(why @ ("asset_missing" | "binary_omitted")) if kind == "blob" => out.unmapped(&format!("attachment:{why}")),
             // A file or folder is named to the model with its line count, read from disk when
             // the CLI sends it: not in the file.
             _ => out.unmapped(&format!("attachment:{}", if kind.is_empty() { "untyped" } else { kind })),

@@ -111,3 +111,65 @@ fn a_subagent_s_events_in_the_file_make_its_own_session_linked_to_the_task_call(
         ]
     );
 }
+
+/// A newer CLI's file (1.0.64 and later): images kept as session assets, an answer written in
+/// chunks of one API call, a skill's body delivered to the model, a cleared conversation.
+const ASSETS: &str = include_str!("../../../../tests/fixtures/copilot-cli-assets.jsonl");
+
+#[test]
+fn a_newer_file_with_assets_chunks_a_skill_and_a_clear_imports_as_the_cli_replays_it() {
+    let before_clear: String = ASSETS.lines().take_while(|l| !l.contains("\"session.context_cleared\"")).map(|l| format!("{l}\n")).collect();
+    assert_eq!(
+        items(&before_clear),
+        [
+            // The screenshot (an asset) and the mockup (a file kept as one); the third was too
+            // large to keep.
+            "user: The header is misaligned, see the screenshot and the mockup. +2 image",
+            "reasoning: The screenshot shows the logo pushed down.",
+            "assistant: Looking at the header styles first.",
+            "call toolu_s1 view {\"path\":\"/work/site/header.css\"}",
+            // The answer's second chunk: the same model turn.
+            "reasoning: And how it renders now.",
+            "call toolu_s2 screenshot {\"url\":\"http://localhost:8000\"}",
+            "user (system_reminder): <skill-context name=\"css\">Prefer flexbox alignment to margins.</skill-context>",
+            "result toolu_s1: header { margin-top: 12px; }",
+            // One image inline, one an asset; one not kept, one not an image.
+            "result toolu_s2: Captured the page. +2 image",
+            "assistant: The 12px top margin pushes the logo down; align with flexbox instead.",
+        ]
+    );
+    // Cleared: the model sees nothing of what came before.
+    assert_eq!(items(ASSETS), ["user: Now the footer: is its font size set anywhere?", "assistant: Only in footer.css, at 0.8rem."]);
+    let imported = import(None, &before_clear).unwrap();
+    assert_eq!(imported.report.fidelity.missing, []);
+    let source = imported.report.fidelity.source;
+    assert_eq!((source.prompts, source.assistant_texts, source.reasoning, source.tool_calls, source.images), (1, 2, 2, 2, 4));
+    let unmapped: Vec<(&str, usize)> = imported.report.unmapped.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+    assert_eq!(unmapped, [("attachment:binary_omitted", 1), ("tool_result:binary_not_image", 1), ("tool_result:binary_omitted", 1)]);
+    // The chunks of one call are one assistant message, its calls answered in the next (the
+    // skill's body after their results).
+    let items = contextview::update::replay(&imported.records).items;
+    let options = contextview::view::BuildOptions::new(contextview::provider::Provider::Anthropic, "claude-sonnet-4-5");
+    let body: serde_json::Value = serde_json::from_str(&contextview::view::build(&items, &options).unwrap().body).unwrap();
+    let shape: Vec<String> = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let blocks: Vec<&str> = m["content"].as_array().unwrap().iter().map(|b| b["type"].as_str().unwrap()).collect();
+            format!("{} {}", m["role"].as_str().unwrap(), blocks.join(","))
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            "user text,image,image",
+            "assistant text,text,tool_use,text,tool_use",
+            "user tool_result,tool_result,text",
+            "assistant text",
+        ]
+    );
+    let whole = import(None, ASSETS).unwrap();
+    assert_eq!(whole.report.fidelity.missing, []);
+    assert_eq!(whole.report.fidelity.source.prompts, 1, "what the clear left");
+}

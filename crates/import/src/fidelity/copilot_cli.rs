@@ -4,24 +4,32 @@
 //! message of the main agent is its reasoning text, its text and its tool calls; a tool's
 //! completion (not the user's own shell run) answers its call, the first one for a call. A
 //! subagent's events (`parentToolCallId`, or an `agentId`) never reach the main model. A
-//! compaction replaces what came before its start with its summary.
+//! compaction replaces what came before its start with its summary; a cleared conversation
+//! (`session.context_cleared`) leaves nothing of it. Images (a user's, a tool's) are inline or
+//! session assets (`session.binary_asset`, since 1.0.64).
 
 use serde_json::Value;
 
 use super::SourceView;
+use crate::copilot_cli::{binary_image, keep_asset, Assets};
 use crate::lines::ParsedLine;
 
 pub fn source_view(lines: &[ParsedLine]) -> SourceView {
     let mut view = SourceView::default();
     let mut compacted_from: Option<usize> = None;
     let events: Vec<(usize, &Value)> = lines.iter().filter_map(|(line, v)| v.as_ref().ok().filter(|v| v.is_object()).map(|v| (*line, v))).collect();
-    // The last successful compaction: what came before its start is its summary now.
+    // The last successful compaction (what came before its start is its summary now) or clear.
     let mut start_at = 0;
+    let mut assets = Assets::new();
     for (i, (_, event)) in events.iter().enumerate() {
         match event.get("type").and_then(Value::as_str) {
             Some("session.compaction_start") => compacted_from = Some(i),
             Some("session.compaction_complete") if event.pointer("/data/success").and_then(Value::as_bool) == Some(true) => {
                 start_at = compacted_from.unwrap_or(i);
+            }
+            Some("session.context_cleared") => start_at = i + 1,
+            Some("session.binary_asset") => {
+                keep_asset(&mut assets, &event["data"]);
             }
             _ => {}
         }
@@ -40,8 +48,10 @@ pub fn source_view(lines: &[ParsedLine]) -> SourceView {
                     view.prompt(line, id, data.get("transformedContent").and_then(Value::as_str).unwrap_or(content));
                 }
                 for a in data.get("attachments").and_then(Value::as_array).into_iter().flatten() {
-                    if a.get("type").and_then(Value::as_str) == Some("blob") && a.get("mimeType").and_then(Value::as_str).is_some_and(|m| m.starts_with("image/")) {
-                        view.image(line, a.get("data").and_then(Value::as_str).unwrap_or(""));
+                    if matches!(a.get("type").and_then(Value::as_str), Some("blob" | "file")) {
+                        if let Ok((bytes, _)) = binary_image(a, &assets) {
+                            view.image(line, bytes);
+                        }
                     }
                 }
             }
@@ -57,6 +67,11 @@ pub fn source_view(lines: &[ParsedLine]) -> SourceView {
             "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) != Some(true) => {
                 if let Some(call) = data.get("toolCallId").and_then(Value::as_str) {
                     view.result(call);
+                }
+                for binary in data.pointer("/result/binaryResultsForLlm").and_then(Value::as_array).into_iter().flatten() {
+                    if let Ok((bytes, _)) = binary_image(binary, &assets) {
+                        view.image(line, bytes);
+                    }
                 }
             }
             _ => {}

@@ -99,6 +99,7 @@ fn others_seeds() -> Vec<Vec<u8>> {
         (0, "gemini-cli.jsonl"),
         (1, "copilot-cli.jsonl"),
         (1, "copilot-cli-assets.jsonl"),
+        (1, "copilot-cli-legacy.jsonl"),
         (2, "aider.chat.history.md"),
         (3, "cline-task/cline.json"),
         (4, "cline-task/roo-code.json"),

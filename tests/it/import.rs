@@ -1075,6 +1075,7 @@ mod any_lines {
         if format == Format::CopilotCli {
             // A newer CLI's shapes: session assets, an answer in chunks, a skill's body, a clear.
             lines.extend(include_str!("../fixtures/copilot-cli-assets.jsonl").lines().map(str::to_owned));
+            lines.extend(include_str!("../fixtures/copilot-cli-legacy.jsonl").lines().map(str::to_owned));
         }
         if matches!(format, Format::Cline | Format::RooCode | Format::KiloCode) {
             for history in [

@@ -111,7 +111,7 @@ test('every update a session writes from commands is official ACP', () => {
 });
 
 test('every update the importers write is official ACP', async () => {
-  const files = ['claude-code.jsonl', 'codex.jsonl', 'pi.jsonl', 'gemini-cli.json', 'gemini-cli.jsonl', 'copilot-cli.jsonl', 'copilot-cli-assets.jsonl', 'aider.chat.history.md']
+  const files = ['claude-code.jsonl', 'codex.jsonl', 'pi.jsonl', 'gemini-cli.json', 'gemini-cli.jsonl', 'copilot-cli.jsonl', 'copilot-cli-assets.jsonl', 'copilot-cli-legacy.jsonl', 'aider.chat.history.md']
     .map((f) => [`tests/fixtures/${f}`, read(`tests/fixtures/${f}`)]);
   const corpus = root + '../shared/corpus/sessions';
   if (existsSync(corpus)) {

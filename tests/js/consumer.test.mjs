@@ -385,8 +385,10 @@ test('each module stays within its size budget', () => {
   // 347,749 B), and for an OpenCode storage folder's files put together as its export
   // (`importOpenCodeStorage`, with what the import says of a message named by its file: +4.5 KB,
   // 352,298 B), and for a newer Copilot CLI's events (images kept as session assets, a skill's
-  // body delivered, a cleared conversation: +1.2 KB, 353,585 B); BENCHMARKS.md.
-  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 354_000 };
+  // body delivered, a cleared conversation: +1.2 KB, 353,585 B), and for a session an early
+  // Copilot CLI brought in from its older format (its chat messages: +1.7 KB, 355,302 B);
+  // BENCHMARKS.md.
+  const BUDGETS = { 'contextview_bg.wasm': 595_000, 'contextview_lazy_bg.wasm': 355_500 };
   for (const [file, budget] of Object.entries(BUDGETS)) {
     const gz = gzipSync(readFileSync(`${pkgDir}web/${file}`), { level: 9 }).length;
     assert.ok(gz <= budget, `${file}: ${gz} B gzipped, over the budget of ${budget} B`);

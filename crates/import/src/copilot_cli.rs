@@ -28,6 +28,9 @@
 //! - `skill.context_delivered`: a skill's body the model got during a tool's run, not a prompt;
 //! - `session.context_cleared`: the conversation cleared, a rewind to before its first prompt.
 //!
+//! Older ones: `session.import_legacy`, a session brought in from the format before events
+//! ([`legacy`]).
+//!
 //! A subagent (`subagent.started` for a `task` call) is linked to the call as a session of its
 //! own, `<session>/agent-<call>`: its events (`parentToolCallId`), which the parent's model never
 //! saw (it got the task's result), are left out of the parent's log (counted) and make that
@@ -69,6 +72,8 @@ pub struct Reader {
     running: HashMap<String, SubagentStarted>,
     answered: HashSet<String>,
     compaction_from: Option<u64>,
+    /// Whether a prompt was written: a session brought in from the older format replaces it.
+    conversed: bool,
 }
 
 impl crate::emit::LineReader for Reader {
@@ -97,7 +102,24 @@ impl crate::emit::LineReader for Reader {
                 Some(m) => switch(&mut written.out, &mut self.model, &m),
                 None => written.out.unmapped("session.model_change:without_model"),
             },
-            "user.message" => user(&mut written.out, line, &id, &data, &self.assets),
+            "user.message" => {
+                self.conversed = true;
+                user(&mut written.out, line, &id, &data, &self.assets)
+            }
+            // A session brought in from the older format (1.0.10 to 1.0.40): its messages are
+            // the model's history from here on, in place of any before them.
+            "session.import_legacy" => match data.get("legacySession").filter(|l| l.is_object()) {
+                Some(legacy) => {
+                    if std::mem::replace(&mut self.conversed, true) {
+                        written.out.event(Event::Rewind(Rewind { prompt_index: 0 }));
+                    }
+                    if let Some(m) = legacy.get("selectedModel").and_then(Value::as_str) {
+                        switch(&mut written.out, &mut self.model, m);
+                    }
+                    legacy::import(&mut written.out, line, &id, legacy, &answer_meta(self.model.as_deref()));
+                }
+                None => written.out.unmapped("session.import_legacy:without_session"),
+            },
             "session.binary_asset" => {
                 if !keep_asset(&mut self.assets, &data) {
                     written.out.unmapped("session.binary_asset:without_data");
@@ -302,9 +324,14 @@ fn user(out: &mut LogBuilder, line: usize, id: &str, data: &Value, assets: &Asse
     }
 }
 
+/// What an answer of `model` carries: its provider (told by the model's name) and model.
+fn answer_meta(model: Option<&str>) -> ProviderMeta {
+    ProviderMeta { provider: model.map(|m| crate::emit::provider_of_model(m).to_owned()), model: model.map(str::to_owned), ..ProviderMeta::default() }
+}
+
 fn assistant(out: &mut LogBuilder, id: &str, data: &Value, model: Option<&str>) {
     let message_id = data.get("messageId").and_then(Value::as_str).unwrap_or(id);
-    let base = ProviderMeta { provider: model.map(|m| crate::emit::provider_of_model(m).to_owned()), model: model.map(str::to_owned), ..ProviderMeta::default() };
+    let base = answer_meta(model);
     if let Some(reasoning) = data.get("reasoningText").and_then(Value::as_str).filter(|r| !r.trim().is_empty()) {
         out.chunk(Stream::Thought, message_id, ContentBlock::text(reasoning), &base);
     }
@@ -322,5 +349,6 @@ fn assistant(out: &mut LogBuilder, id: &str, data: &Value, model: Option<&str>) 
     }
 }
 
+pub(crate) mod legacy;
 #[cfg(test)]
 mod tests;

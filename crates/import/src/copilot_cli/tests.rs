@@ -173,3 +173,41 @@ fn a_newer_file_with_assets_chunks_a_skill_and_a_clear_imports_as_the_cli_replay
     assert_eq!(whole.report.fidelity.missing, []);
     assert_eq!(whole.report.fidelity.source.prompts, 1, "what the clear left");
 }
+
+/// A session an early CLI brought in from its older format (`session.import_legacy`), then resumed.
+const LEGACY: &str = include_str!("../../../../tests/fixtures/copilot-cli-legacy.jsonl");
+
+#[test]
+fn a_session_brought_in_from_the_older_format_is_its_chat_messages_then_what_followed() {
+    assert_eq!(detect(LEGACY), Some(Format::CopilotCli));
+    assert_eq!(
+        items(LEGACY),
+        [
+            "user: The login test fails on CI only.",
+            "call call_l1 bash {\"command\":\"npm test -- login\"}",
+            "result call_l1: 1 failing: expected 200, got 302",
+            "assistant: The test follows a redirect CI does not configure.",
+            "user: Here is the CI log. +1 image",
+            "call call_l2 apply_patch \"*** Begin Patch\\n*** End Patch\"",
+            "result call_l2: Patched.",
+            "user: Does it pass now?",
+            "assistant: Yes: 12 passing.",
+        ]
+    );
+    let imported = import(None, LEGACY).unwrap();
+    assert_eq!(imported.report.fidelity.missing, []);
+    let source = imported.report.fidelity.source;
+    assert_eq!((source.prompts, source.assistant_texts, source.tool_calls, source.images), (3, 2, 2, 1));
+    // The old session's system message as the prompt's head; its model, after the one it started with.
+    let heads: Vec<&str> = imported
+        .records
+        .iter()
+        .filter_map(|r| match &r.body {
+            contextview::update::record::RecordBody::Event(contextview::update::record::Event::PromptHeadSnapshot(h)) => Some(h.system.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(heads, ["You are the GitHub Copilot CLI, a terminal assistant."]);
+    assert_eq!(crate::test_items::events(&imported.records), ["model anthropic claude-sonnet-4.5", "model openai-chat gpt-5"]);
+    assert!(imported.report.unmapped.is_empty(), "{:?}", imported.report.unmapped);
+}

@@ -6,11 +6,13 @@
 //! subagent's events (`parentToolCallId`, or an `agentId`) never reach the main model. A
 //! compaction replaces what came before its start with its summary; a cleared conversation
 //! (`session.context_cleared`) leaves nothing of it. Images (a user's, a tool's) are inline or
-//! session assets (`session.binary_asset`, since 1.0.64).
+//! session assets (`session.binary_asset`, since 1.0.64). A session brought in from the older
+//! format (`session.import_legacy`) is its chat messages, in place of what came before.
 
 use serde_json::Value;
 
 use super::SourceView;
+use crate::copilot_cli::legacy;
 use crate::copilot_cli::{binary_image, keep_asset, Assets};
 use crate::lines::ParsedLine;
 
@@ -28,6 +30,8 @@ pub fn source_view(lines: &[ParsedLine]) -> SourceView {
                 start_at = compacted_from.unwrap_or(i);
             }
             Some("session.context_cleared") => start_at = i + 1,
+            // What came before a session brought in from the older format is replaced by it.
+            Some("session.import_legacy") => start_at = i,
             Some("session.binary_asset") => {
                 keep_asset(&mut assets, &event["data"]);
             }
@@ -62,6 +66,33 @@ pub fn source_view(lines: &[ParsedLine]) -> SourceView {
                 view.assistant_text(line, id, data.get("content").and_then(Value::as_str).unwrap_or(""));
                 for request in data.get("toolRequests").and_then(Value::as_array).into_iter().flatten() {
                     view.call(line, request.get("toolCallId").and_then(Value::as_str).unwrap_or(""));
+                }
+            }
+            "session.import_legacy" => {
+                for message in legacy::messages(&data["legacySession"]) {
+                    let content = message.get("content");
+                    match legacy::role(message) {
+                        "user" => {
+                            view.prompt(line, None, &legacy::text(content));
+                            for part in content.and_then(Value::as_array).into_iter().flatten() {
+                                if let Some((bytes, _)) = legacy::data_image(part) {
+                                    view.image(line, bytes);
+                                }
+                            }
+                        }
+                        "assistant" => {
+                            view.assistant_text(line, None, &(legacy::text(content) + message.get("refusal").and_then(Value::as_str).unwrap_or("")));
+                            for call in message.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
+                                view.call(line, call.get("id").and_then(Value::as_str).unwrap_or(""));
+                            }
+                        }
+                        "tool" => {
+                            if let Some(call) = message.get("tool_call_id").and_then(Value::as_str) {
+                                view.result(call);
+                            }
+                        }
+                        _ => {}
+                    }
                 }
             }
             "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) != Some(true) => {

@@ -57,7 +57,8 @@ for (const provider of PROVIDERS) {
 }
 
 // The native suite's whole-payload snapshots (tests/it/snapshots) hold what the core builds of the
-// example (as a JSON value: keys sorted); the package must build the same.
+// example (written as a JSON value, keys sorted, so compared here as values); the package must
+// build the same.
 test('build with the example\'s system prompt and tools: the payload the native suite pins', () => {
   const snapshotName = { anthropic: 'anthropic', 'openai-chat': 'openai_chat', 'openai-responses': 'openai_responses', gemini: 'gemini' };
   for (const provider of PROVIDERS) {

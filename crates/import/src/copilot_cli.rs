@@ -72,7 +72,8 @@ pub struct Reader {
     running: HashMap<String, SubagentStarted>,
     answered: HashSet<String>,
     compaction_from: Option<u64>,
-    /// Whether a prompt was written: a session brought in from the older format replaces it.
+    /// Whether a prompt was written since the conversation began or was cleared: a clear, or a
+    /// session brought in from the older format, takes it back.
     conversed: bool,
 }
 
@@ -82,6 +83,13 @@ impl crate::emit::LineReader for Reader {
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
         let data = value.get("data").cloned().unwrap_or(Value::Null);
         let id = value.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
+        // An asset is the session's, whichever agent's event names it.
+        if kind == "session.binary_asset" {
+            if !keep_asset(&mut self.assets, &data) {
+                written.out.unmapped("session.binary_asset:without_data");
+            }
+            return;
+        }
         if data.get("parentToolCallId").is_some_and(|p| !p.is_null()) || value.get("agentId").is_some_and(Value::is_string) {
             written.out.unmapped(&format!("subagent:{kind}"));
             return;
@@ -103,16 +111,17 @@ impl crate::emit::LineReader for Reader {
                 None => written.out.unmapped("session.model_change:without_model"),
             },
             "user.message" => {
-                self.conversed = true;
+                self.conversed |= str_of("content").is_some_and(|c| !c.is_empty());
                 user(&mut written.out, line, &id, &data, &self.assets)
             }
             // A session brought in from the older format (1.0.10 to 1.0.40): its messages are
             // the model's history from here on, in place of any before them.
             "session.import_legacy" => match data.get("legacySession").filter(|l| l.is_object()) {
                 Some(legacy) => {
-                    if std::mem::replace(&mut self.conversed, true) {
+                    if std::mem::take(&mut self.conversed) {
                         written.out.event(Event::Rewind(Rewind { prompt_index: 0 }));
                     }
+                    self.conversed = legacy::messages(legacy).iter().any(|m| legacy::role(m) == "user");
                     if let Some(m) = legacy.get("selectedModel").and_then(Value::as_str) {
                         switch(&mut written.out, &mut self.model, m);
                     }
@@ -120,14 +129,12 @@ impl crate::emit::LineReader for Reader {
                 }
                 None => written.out.unmapped("session.import_legacy:without_session"),
             },
-            "session.binary_asset" => {
-                if !keep_asset(&mut self.assets, &data) {
-                    written.out.unmapped("session.binary_asset:without_data");
-                }
-            }
             // The conversation cleared (`/clear`): the model sees nothing of what came before.
             "session.context_cleared" => {
-                written.out.event(Event::Rewind(Rewind { prompt_index: 0 }));
+                // (Nothing to take back before a prompt.)
+                if std::mem::take(&mut self.conversed) {
+                    written.out.event(Event::Rewind(Rewind { prompt_index: 0 }));
+                }
                 if data.get("initialMessage").is_some_and(|m| !m.is_null()) {
                     written.out.unmapped("session.context_cleared:initial_message");
                 }
@@ -248,7 +255,9 @@ pub fn subagent_transcripts(text: &str) -> Vec<(String, String)> {
             serde_json::json!({"type": "session.start", "data": {"sessionId": child}}).to_string(),
             serde_json::json!({"type": "user.message", "data": {"content": prompt}, "id": format!("{child}/task")}).to_string(),
         ];
-        for event in events.iter().filter(|e| e.pointer("/data/parentToolCallId").and_then(Value::as_str) == Some(call)) {
+        // Its own events, and the session's assets (which any of them may name).
+        let own = |e: &&Value| e.pointer("/data/parentToolCallId").and_then(Value::as_str) == Some(call) || e.get("type").and_then(Value::as_str) == Some("session.binary_asset");
+        for event in events.iter().filter(own) {
             let mut event = event.clone();
             if let Some(data) = event.get_mut("data").and_then(Value::as_object_mut) {
                 data.remove("parentToolCallId");

@@ -178,6 +178,8 @@ impl IncrementalImport {
         // still change until a prompt follows it: nothing is written before one.
         let mut records = imported.records;
         let Some(first_prompt) = first_prompt_start(&records) else {
+            // (A file rewritten with no prompt yet holds none of what was pending either.)
+            self.pending.clear();
             return Ok(self.unchanged());
         };
         let header = match &self.header {
@@ -201,13 +203,7 @@ impl IncrementalImport {
             // The log keeps those records as it wrote them; a title it lacks is appended, the
             // update it is at any point of a session. It goes on after what it holds.
             let log_first_prompt = self.settled.len() - held;
-            for record in &records[..first_prompt] {
-                let is_title = record.body.kind() == "session_info_update";
-                if is_title && !self.settled[..log_first_prompt].iter().any(|r| same(r, record)) {
-                    self.written += 1;
-                    out.push(Record { seq: self.written, ts: record.ts.clone(), body: record.body.clone() });
-                }
-            }
+            self.append_titles(&records[..first_prompt], &mut out);
             // Compared as the longer import has them from now on. (A record before the first
             // prompt is never a compaction's first kept one: its `seq` here is the log's first.)
             let first_seq = self.seq_in_log.first().copied().unwrap_or(self.written);
@@ -222,10 +218,17 @@ impl IncrementalImport {
             // Back to before the last prompt both imports share, and the rest again from there
             // (what came before the first prompt stays as the log has it, and is taken as the
             // longer import has it, so that later pushes compare from here).
+            // A file rewritten with more before its first prompt than all the log holds: back to
+            // before the first prompt, and every record of it again (what the log holds before
+            // its own first prompt stays: a replay keeps it).
             let start = prompt_start_at_or_before(&records, common).max(first_prompt);
+            let start = if start > self.settled.len() { 0 } else { start };
             let prompt_index = prompt_texts(&records[..start]).len() as u64;
             self.written += 1;
             out.push(Record { seq: self.written, ts: records.get(start).map(|r| r.ts.clone()).unwrap_or_default(), body: RecordBody::Event(Event::Rewind(Rewind { prompt_index })) });
+            // A title the log lacks, set before the first prompt, is appended as in the branch
+            // above (those at or after `start` are appended with the rest).
+            self.append_titles(&records[..start.min(first_prompt)], &mut out);
             self.settled.truncate(start);
             self.settled.clone_from_slice(&records[..start]);
             self.seq_in_log.truncate(start);
@@ -238,6 +241,19 @@ impl IncrementalImport {
         let pending = self.numbered_on(&records[settle_to..]);
         self.pending = records.split_off(settle_to);
         Ok(Appended { header, records: out, rewound, pending })
+    }
+
+    /// Appends to `out` each title (a `session_info_update`) of `before_first_prompt` (the longer
+    /// import's records before its first prompt) that the log lacks before its own first prompt:
+    /// the update it is at any point of a session.
+    fn append_titles(&mut self, before_first_prompt: &[Record], out: &mut Vec<Record>) {
+        let log_first_prompt = first_prompt_start(&self.settled).unwrap_or(self.settled.len());
+        for record in before_first_prompt {
+            if record.body.kind() == "session_info_update" && !self.settled[..log_first_prompt].iter().any(|r| same(r, record)) {
+                self.written += 1;
+                out.push(Record { seq: self.written, ts: record.ts.clone(), body: record.body.clone() });
+            }
+        }
     }
 
     /// How many records the log holds from the first prompt on, when the longer import (whose

@@ -211,3 +211,32 @@ fn a_session_brought_in_from_the_older_format_is_its_chat_messages_then_what_fol
     assert_eq!(crate::test_items::events(&imported.records), ["model anthropic claude-sonnet-4.5", "model openai-chat gpt-5"]);
     assert!(imported.report.unmapped.is_empty(), "{:?}", imported.report.unmapped);
 }
+
+#[test]
+fn clears_assets_and_repeated_completions_read_alike_by_the_import_and_its_report() {
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC";
+    let event = |kind: &str, data: serde_json::Value| serde_json::json!({"type": kind, "data": data, "id": format!("e-{kind}"), "timestamp": "2026-09-14T08:00:00.000Z"}).to_string() + "\n";
+    let text = [
+        event("session.start", serde_json::json!({"sessionId": "s", "selectedModel": "claude-sonnet-4.6"})),
+        // Cleared before any prompt, twice: nothing to take back.
+        event("session.context_cleared", serde_json::json!({"messagesCleared": 0})),
+        event("session.context_cleared", serde_json::json!({"messagesCleared": 0})),
+        // An attachment naming an asset written only after it: the CLI had not kept it.
+        event("user.message", serde_json::json!({"content": "Look.", "attachments": [{"type": "blob", "mimeType": "image/png", "assetId": "sha256:late"}]})),
+        // An asset a subagent's event carries is the session's.
+        serde_json::json!({"type": "session.binary_asset", "agentId": "explore-1", "data": {"assetId": "sha256:late", "type": "image", "mimeType": "image/png", "data": png}}).to_string() + "\n",
+        event("assistant.message", serde_json::json!({"messageId": "m1", "content": "", "toolRequests": [{"toolCallId": "t1", "name": "screenshot", "arguments": {}}]})),
+        event("tool.execution_complete", serde_json::json!({"toolCallId": "t1", "success": true, "result": {"content": "shot", "binaryResultsForLlm": [{"type": "image", "assetId": "sha256:late", "mimeType": "image/png"}]}})),
+        // A second completion of the same call: counted, its image not sent.
+        event("tool.execution_complete", serde_json::json!({"toolCallId": "t1", "success": true, "result": {"content": "again", "binaryResultsForLlm": [{"type": "image", "data": png, "mimeType": "image/png"}]}})),
+    ]
+    .concat();
+    let imported = import(None, &text).unwrap();
+    assert_eq!(imported.report.diagnostics, [], "no rewind past the start");
+    assert!(!imported.records.iter().any(|r| r.body.kind() == "rewind"));
+    assert_eq!(items(&text), ["user: Look.", "call t1 screenshot {}", "result t1: shot +1 image"]);
+    assert_eq!(imported.report.fidelity.missing, []);
+    assert_eq!(imported.report.fidelity.source.images, 1);
+    let unmapped: Vec<(&str, usize)> = imported.report.unmapped.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+    assert_eq!(unmapped, [("attachment:asset_missing", 1), ("tool.execution_complete:repeated", 1)]);
+}

@@ -22,7 +22,6 @@ pub fn source_view(lines: &[ParsedLine]) -> SourceView {
     let events: Vec<(usize, &Value)> = lines.iter().filter_map(|(line, v)| v.as_ref().ok().filter(|v| v.is_object()).map(|v| (*line, v))).collect();
     // The last successful compaction (what came before its start is its summary now) or clear.
     let mut start_at = 0;
-    let mut assets = Assets::new();
     for (i, (_, event)) in events.iter().enumerate() {
         match event.get("type").and_then(Value::as_str) {
             Some("session.compaction_start") => compacted_from = Some(i),
@@ -31,16 +30,23 @@ pub fn source_view(lines: &[ParsedLine]) -> SourceView {
             }
             Some("session.context_cleared") => start_at = i + 1,
             // What came before a session brought in from the older format is replaced by it.
-            Some("session.import_legacy") => start_at = i,
-            Some("session.binary_asset") => {
-                keep_asset(&mut assets, &event["data"]);
-            }
+            Some("session.import_legacy") if event.pointer("/data/legacySession").is_some_and(Value::is_object) => start_at = i,
             _ => {}
         }
     }
-    for (line, event) in &events[start_at..] {
+    // Assets as the importer has them: read in order, before the events that name them.
+    let mut assets = Assets::new();
+    let mut answered = std::collections::HashSet::new();
+    for (i, (line, event)) in events.iter().enumerate() {
         let line = *line;
         let data = &event["data"];
+        if event.get("type").and_then(Value::as_str) == Some("session.binary_asset") {
+            keep_asset(&mut assets, data);
+            continue;
+        }
+        if i < start_at {
+            continue;
+        }
         if data.get("parentToolCallId").is_some_and(|p| !p.is_null()) || event.get("agentId").is_some_and(Value::is_string) {
             continue;
         }
@@ -96,12 +102,13 @@ pub fn source_view(lines: &[ParsedLine]) -> SourceView {
                 }
             }
             "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) != Some(true) => {
-                if let Some(call) = data.get("toolCallId").and_then(Value::as_str) {
+                // The first completion of a call answers it (the importer counts the others).
+                if let Some(call) = data.get("toolCallId").and_then(Value::as_str).filter(|c| answered.insert(*c)) {
                     view.result(call);
-                }
-                for binary in data.pointer("/result/binaryResultsForLlm").and_then(Value::as_array).into_iter().flatten() {
-                    if let Ok((bytes, _)) = binary_image(binary, &assets) {
-                        view.image(line, bytes);
+                    for binary in data.pointer("/result/binaryResultsForLlm").and_then(Value::as_array).into_iter().flatten() {
+                        if let Ok((bytes, _)) = binary_image(binary, &assets) {
+                            view.image(line, bytes);
+                        }
                     }
                 }
             }

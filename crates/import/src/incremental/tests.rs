@@ -405,3 +405,61 @@ fn a_file_read_by_lines_then_rewritten_is_compared_whole_from_then_on() {
     extend(&mut log, appended.records);
     assert_eq!(view(&with(&log, appended.pending)), view(&whole(Format::Codex, &format!("{rewritten}{more}\n"))));
 }
+
+#[test]
+fn a_file_rewritten_with_more_before_its_first_prompt_goes_back_to_before_it() {
+    // A Claude Code file followed, then overwritten by one whose first prompt comes after three
+    // meta lines (not prompts): further in than all the log holds.
+    let line = |v: serde_json::Value| format!("{v}\n");
+    let entry = |uuid: &str, parent: Option<&str>, kind: &str, content: serde_json::Value, meta: bool| {
+        let mut v = serde_json::json!({"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s", "timestamp": "2026-12-07T10:00:00Z",
+            "message": {"role": kind, "content": content}});
+        if meta {
+            v["isMeta"] = serde_json::json!(true);
+        }
+        if kind == "assistant" {
+            v["message"]["id"] = serde_json::json!(format!("msg_{uuid}"));
+            v["message"]["model"] = serde_json::json!("claude-sonnet-4-5");
+        }
+        line(v)
+    };
+    let first = entry("u1", None, "user", serde_json::json!("a"), false) + &entry("a1", Some("u1"), "assistant", serde_json::json!([{"type": "text", "text": "b"}]), false);
+    let second = entry("m1", None, "user", serde_json::json!("<caveat>one</caveat>"), true)
+        + &entry("m2", Some("m1"), "user", serde_json::json!("<caveat>two</caveat>"), true)
+        + &entry("m3", Some("m2"), "user", serde_json::json!("<caveat>three</caveat>"), true)
+        + &entry("u2", Some("m3"), "user", serde_json::json!("c"), false)
+        + &entry("a2", Some("u2"), "assistant", serde_json::json!([{"type": "text", "text": "d"}]), false);
+    let mut incremental = IncrementalImport::new(None);
+    let mut log = Vec::new();
+    extend(&mut log, incremental.push(&first).unwrap().records);
+    let appended = incremental.replace(&second).unwrap();
+    assert!(appended.rewound);
+    extend(&mut log, appended.records);
+    assert_eq!(view(&with(&log, appended.pending)), view(&whole(Format::ClaudeCode, &second)));
+    // And it goes on from there.
+    let third = second.clone() + &entry("u3", Some("a2"), "user", serde_json::json!("e"), false);
+    let appended = incremental.replace(&third).unwrap();
+    assert!(!appended.rewound);
+    extend(&mut log, appended.records);
+    assert_eq!(view(&with(&log, appended.pending)), view(&whole(Format::ClaudeCode, &third)));
+}
+
+#[test]
+fn a_title_set_in_the_push_that_rewinds_is_in_the_log_once() {
+    // A reader that reads several lines at a time gets the `$rewindTo` and the title's `$set`
+    // in one push.
+    let text = include_str!("../../../../tests/fixtures/gemini-cli.jsonl");
+    let pieces: Vec<&str> = text.split_inclusive('\n').collect();
+    let rewind = pieces.iter().position(|p| p.starts_with(r#"{"$rewindTo""#)).unwrap();
+    let title = pieces.iter().position(|p| p.contains(r#""summary":"#)).unwrap();
+    assert!(rewind < title);
+    let mut incremental = IncrementalImport::new(Some(Format::GeminiCli));
+    let mut log = Vec::new();
+    extend(&mut log, incremental.push(&pieces[..rewind].concat()).unwrap().records);
+    let appended = incremental.push(&pieces[rewind..].concat()).unwrap();
+    assert!(appended.rewound);
+    extend(&mut log, appended.records);
+    let titles = log.iter().filter(|r| r.body.kind() == "session_info_update").count();
+    assert_eq!(titles, 1);
+    assert_eq!(view(&with(&log, appended.pending)), view(&whole(Format::GeminiCli, text)));
+}

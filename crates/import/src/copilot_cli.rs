@@ -121,11 +121,10 @@ impl crate::emit::LineReader for Reader {
                     if std::mem::take(&mut self.conversed) {
                         written.out.event(Event::Rewind(Rewind { prompt_index: 0 }));
                     }
-                    self.conversed = legacy::messages(legacy).iter().any(|m| legacy::role(m) == "user");
                     if let Some(m) = legacy.get("selectedModel").and_then(Value::as_str) {
                         switch(&mut written.out, &mut self.model, m);
                     }
-                    legacy::import(&mut written.out, line, &id, legacy, &answer_meta(self.model.as_deref()));
+                    self.conversed = legacy::import(&mut written.out, line, &id, legacy, &answer_meta(self.model.as_deref()));
                 }
                 None => written.out.unmapped("session.import_legacy:without_session"),
             },

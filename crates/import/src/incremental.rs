@@ -192,18 +192,17 @@ impl IncrementalImport {
         self.report = Some(imported.report);
         let common = self.settled.iter().zip(&records).take_while(|(a, b)| same(a, b)).count();
         let mut out = Vec::new();
-        // (A rewind would start at the last prompt at or before `common`, which is before the log's
-        // end, or at the first prompt: so there is one to make only when the log holds records
-        // from the first prompt on. Where it starts is looked for only then.)
+        // Where the log's own first prompt is: looked for only when a settled record changed.
+        let log_first_prompt = || first_prompt_start(&self.settled).unwrap_or(self.settled.len());
         let (from, rewound) = if common == self.settled.len() {
             (common, false)
-        } else if let Some(held) = self.held_from_the_first_prompt(&records, first_prompt) {
+        } else if let Some(log_first_prompt) = Some(log_first_prompt()).filter(|&at| self.holds_from_the_first_prompt(at, &records[first_prompt..])) {
+            let held = self.settled.len() - log_first_prompt;
             // Only what comes before the first prompt changed (a title set at the top once the
             // conversation was under way, the agent's first model): there is nothing to rewind.
             // The log keeps those records as it wrote them; a title it lacks is appended, the
             // update it is at any point of a session. It goes on after what it holds.
-            let log_first_prompt = self.settled.len() - held;
-            self.append_titles(&records[..first_prompt], &mut out);
+            self.append_titles(&records[..first_prompt], log_first_prompt, &mut out);
             // Compared as the longer import has them from now on. (A record before the first
             // prompt is never a compaction's first kept one: its `seq` here is the log's first.)
             let first_seq = self.seq_in_log.first().copied().unwrap_or(self.written);
@@ -217,10 +216,11 @@ impl IncrementalImport {
         } else {
             // Back to before the last prompt both imports share, and the rest again from there
             // (what came before the first prompt stays as the log has it, and is taken as the
-            // longer import has it, so that later pushes compare from here).
-            // A file rewritten with more before its first prompt than all the log holds: back to
-            // before the first prompt, and every record of it again (what the log holds before
-            // its own first prompt stays: a replay keeps it).
+            // longer import has it, so that later pushes compare from here). A file rewritten with
+            // more before its first prompt than all the log holds goes back to before the first
+            // prompt, and takes every record again (what the log holds before its own first
+            // prompt stays: a replay keeps it).
+            let log_first_prompt = log_first_prompt();
             let start = prompt_start_at_or_before(&records, common).max(first_prompt);
             let start = if start > self.settled.len() { 0 } else { start };
             let prompt_index = prompt_texts(&records[..start]).len() as u64;
@@ -228,7 +228,7 @@ impl IncrementalImport {
             out.push(Record { seq: self.written, ts: records.get(start).map(|r| r.ts.clone()).unwrap_or_default(), body: RecordBody::Event(Event::Rewind(Rewind { prompt_index })) });
             // A title the log lacks, set before the first prompt, is appended as in the branch
             // above (those at or after `start` are appended with the rest).
-            self.append_titles(&records[..start.min(first_prompt)], &mut out);
+            self.append_titles(&records[..start.min(first_prompt)], log_first_prompt, &mut out);
             self.settled.truncate(start);
             self.settled.clone_from_slice(&records[..start]);
             self.seq_in_log.truncate(start);
@@ -244,10 +244,9 @@ impl IncrementalImport {
     }
 
     /// Appends to `out` each title (a `session_info_update`) of `before_first_prompt` (the longer
-    /// import's records before its first prompt) that the log lacks before its own first prompt:
-    /// the update it is at any point of a session.
-    fn append_titles(&mut self, before_first_prompt: &[Record], out: &mut Vec<Record>) {
-        let log_first_prompt = first_prompt_start(&self.settled).unwrap_or(self.settled.len());
+    /// import's records before its first prompt) that the log lacks before its own first prompt
+    /// (at `log_first_prompt` in `settled`): the update it is at any point of a session.
+    fn append_titles(&mut self, before_first_prompt: &[Record], log_first_prompt: usize, out: &mut Vec<Record>) {
         for record in before_first_prompt {
             if record.body.kind() == "session_info_update" && !self.settled[..log_first_prompt].iter().any(|r| same(r, record)) {
                 self.written += 1;
@@ -256,17 +255,17 @@ impl IncrementalImport {
         }
     }
 
-    /// How many records the log holds from the first prompt on, when the longer import (whose
-    /// first prompt starts at `first_prompt`) has them all from its own first prompt: what
-    /// changed, if anything, came before the first prompt.
-    fn held_from_the_first_prompt(&self, records: &[Record], first_prompt: usize) -> Option<usize> {
-        let log_first_prompt = first_prompt_start(&self.settled).unwrap_or(self.settled.len());
+    /// Whether the longer import, from its first prompt on (`from_first_prompt`), starts with all
+    /// the log holds from its own (at `log_first_prompt`): what changed, if anything, came before
+    /// the first prompt.
+    fn holds_from_the_first_prompt(&self, log_first_prompt: usize, from_first_prompt: &[Record]) -> bool {
         let held = &self.settled[log_first_prompt..];
-        (records.len() - first_prompt >= held.len() && held.iter().zip(&records[first_prompt..]).all(|(a, b)| same(a, b))).then_some(held.len())
+        from_first_prompt.len() >= held.len() && held.iter().zip(from_first_prompt).all(|(a, b)| same(a, b))
     }
 
     /// Nothing new to read (a line still being written, a document read half-written, no prompt
-    /// yet): the log gains nothing, and what was pending still is.
+    /// yet): the log gains nothing, and what is pending is shown again (its callers clear it
+    /// first where the file no longer holds it).
     fn unchanged(&self) -> Appended {
         Appended { header: None, records: Vec::new(), rewound: false, pending: self.numbered_on(&self.pending) }
     }

@@ -12,8 +12,9 @@ use contextview::update::record::{Event, PromptHeadSnapshot};
 
 use crate::emit::{image_block, LogBuilder};
 
-/// Writes the messages of `legacy` (an event's `data.legacySession`), the event's `id` naming them.
-pub(super) fn import(out: &mut LogBuilder, line: usize, id: &str, legacy: &Value, answer: &ProviderMeta) {
+/// Writes the messages of `legacy` (an event's `data.legacySession`), the event's `id` naming
+/// them; whether any was a prompt.
+pub(super) fn import(out: &mut LogBuilder, line: usize, id: &str, legacy: &Value, answer: &ProviderMeta) -> bool {
     let messages = messages(legacy);
     let system: Vec<String> = messages.iter().filter(|m| matches!(role(m), "system" | "developer")).map(|m| text(m.get("content"))).collect();
     if !system.is_empty() {
@@ -35,6 +36,7 @@ pub(super) fn import(out: &mut LogBuilder, line: usize, id: &str, legacy: &Value
             other => out.unmapped(&format!("legacy:{}", if other.is_empty() { "untyped" } else { other })),
         }
     }
+    messages.iter().any(|m| role(m) == "user")
 }
 
 /// The old session's messages.
@@ -86,8 +88,13 @@ fn user(out: &mut LogBuilder, line: usize, id: &str, content: Option<&Value>) {
     }
 }
 
+/// What an assistant message said: its text, or its refusal.
+pub(crate) fn said(message: &Value) -> String {
+    text(message.get("content")) + message.get("refusal").and_then(Value::as_str).unwrap_or("")
+}
+
 fn assistant(out: &mut LogBuilder, id: &str, message: &Value, answer: &ProviderMeta) {
-    let said = text(message.get("content")) + message.get("refusal").and_then(Value::as_str).unwrap_or("");
+    let said = said(message);
     if !said.trim().is_empty() {
         out.chunk(Stream::Agent, id, ContentBlock::text(said), answer);
     }

@@ -14,6 +14,11 @@ fn items(text: &str) -> Vec<String> {
     crate::test_items::items(None, text)
 }
 
+/// What an import counted and left out, by kind.
+fn unmapped(imported: &crate::Imported) -> Vec<(&str, usize)> {
+    imported.report.unmapped.iter().map(|(k, n)| (k.as_str(), *n)).collect()
+}
+
 #[test]
 fn the_events_import_as_the_cli_replays_them_to_its_model() {
     let text = before_compaction();
@@ -144,8 +149,7 @@ fn a_newer_file_with_assets_chunks_a_skill_and_a_clear_imports_as_the_cli_replay
     assert_eq!(imported.report.fidelity.missing, []);
     let source = imported.report.fidelity.source;
     assert_eq!((source.prompts, source.assistant_texts, source.reasoning, source.tool_calls, source.images), (1, 2, 2, 2, 4));
-    let unmapped: Vec<(&str, usize)> = imported.report.unmapped.iter().map(|(k, n)| (k.as_str(), *n)).collect();
-    assert_eq!(unmapped, [("attachment:binary_omitted", 1), ("tool_result:binary_not_image", 1), ("tool_result:binary_omitted", 1)]);
+    assert_eq!(unmapped(&imported), [("attachment:binary_omitted", 1), ("tool_result:binary_not_image", 1), ("tool_result:binary_omitted", 1)]);
     // The chunks of one call are one assistant message, its calls answered in the next (the
     // skill's body after their results).
     let items = contextview::update::replay(&imported.records).items;
@@ -237,6 +241,5 @@ fn clears_assets_and_repeated_completions_read_alike_by_the_import_and_its_repor
     assert_eq!(items(&text), ["user: Look.", "call t1 screenshot {}", "result t1: shot +1 image"]);
     assert_eq!(imported.report.fidelity.missing, []);
     assert_eq!(imported.report.fidelity.source.images, 1);
-    let unmapped: Vec<(&str, usize)> = imported.report.unmapped.iter().map(|(k, n)| (k.as_str(), *n)).collect();
-    assert_eq!(unmapped, [("attachment:asset_missing", 1), ("tool.execution_complete:repeated", 1)]);
+    assert_eq!(unmapped(&imported), [("attachment:asset_missing", 1), ("tool.execution_complete:repeated", 1)]);
 }

@@ -74,33 +74,7 @@ pub fn source_view(lines: &[ParsedLine]) -> SourceView {
                     view.call(line, request.get("toolCallId").and_then(Value::as_str).unwrap_or(""));
                 }
             }
-            "session.import_legacy" => {
-                for message in legacy::messages(&data["legacySession"]) {
-                    let content = message.get("content");
-                    match legacy::role(message) {
-                        "user" => {
-                            view.prompt(line, None, &legacy::text(content));
-                            for part in content.and_then(Value::as_array).into_iter().flatten() {
-                                if let Some((bytes, _)) = legacy::data_image(part) {
-                                    view.image(line, bytes);
-                                }
-                            }
-                        }
-                        "assistant" => {
-                            view.assistant_text(line, None, &(legacy::text(content) + message.get("refusal").and_then(Value::as_str).unwrap_or("")));
-                            for call in message.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
-                                view.call(line, call.get("id").and_then(Value::as_str).unwrap_or(""));
-                            }
-                        }
-                        "tool" => {
-                            if let Some(call) = message.get("tool_call_id").and_then(Value::as_str) {
-                                view.result(call);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
+            "session.import_legacy" => legacy_view(&mut view, line, &data["legacySession"]),
             "tool.execution_complete" if data.get("isUserRequested").and_then(Value::as_bool) != Some(true) => {
                 // The first completion of a call answers it (the importer counts the others).
                 if let Some(call) = data.get("toolCallId").and_then(Value::as_str).filter(|c| answered.insert(*c)) {
@@ -116,4 +90,33 @@ pub fn source_view(lines: &[ParsedLine]) -> SourceView {
         }
     }
     view
+}
+
+/// What the model saw of `legacy`'s messages, for the import's report (as [`legacy::import`] reads them).
+fn legacy_view(view: &mut SourceView, line: usize, legacy: &Value) {
+    for message in legacy::messages(legacy) {
+        let content = message.get("content");
+        match legacy::role(message) {
+            "user" => {
+                view.prompt(line, None, &legacy::text(content));
+                for part in content.and_then(Value::as_array).into_iter().flatten() {
+                    if let Some((bytes, _)) = legacy::data_image(part) {
+                        view.image(line, bytes);
+                    }
+                }
+            }
+            "assistant" => {
+                view.assistant_text(line, None, &legacy::said(message));
+                for call in message.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
+                    view.call(line, call.get("id").and_then(Value::as_str).unwrap_or(""));
+                }
+            }
+            "tool" => {
+                if let Some(call) = message.get("tool_call_id").and_then(Value::as_str) {
+                    view.result(call);
+                }
+            }
+            _ => {}
+        }
+    }
 }
